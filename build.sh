@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# HeapLab's one entry point: setup | build | test | bench | serve.
+# Each subcommand is a function below; `./build.sh help` lists them.
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+# The wasm-bindgen CLI must match the wasm-bindgen crate in Cargo.lock exactly.
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock 2>/dev/null
+}
+
+# Debian packages the project needs. Checked first so a set-up machine does no apt work.
+APT_PACKAGES=(z3 chromium)
+
+setup() {
+  local missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "apt-get install ${missing[*]}"
+    local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    log "rustup target add wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+  local want; want=$(wasm_bindgen_version)
+  if [ -n "$want" ]; then
+    if ! command -v wasm-bindgen >/dev/null || [ "$(wasm-bindgen --version | awk '{print $2}')" != "$want" ]; then
+      log "cargo install wasm-bindgen-cli $want"
+      cargo install --quiet wasm-bindgen-cli --version "=$want" --locked \
+        || cargo install --quiet wasm-bindgen-cli --version "=$want"
+    fi
+  fi
+  if [ -f web/package-lock.json ]; then
+    if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+      log "npm ci (web/)"
+      (cd web && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+  fi
+  log "setup done"
+}
+
+build_native() {
+  log "cargo build --release"
+  cargo build --release --quiet
+}
+
+build_wasm() {
+  [ -d crates/heaplab-wasm ] || return 0
+  log "wasm engine -> web/pkg"
+  cargo build --release --quiet --target wasm32-unknown-unknown -p heaplab-wasm
+  wasm-bindgen --target web --out-dir web/pkg \
+    target/wasm32-unknown-unknown/release/heaplab_wasm.wasm
+}
+
+build() {
+  build_native
+  build_wasm
+  if [ -f web/build.mjs ]; then
+    log "web bundle -> web/dist"
+    (cd web && node build.mjs)
+  fi
+}
+
+test_rust() {
+  log "cargo fmt --check"
+  cargo fmt --all -- --check
+  log "cargo clippy"
+  cargo clippy --quiet --all-targets -- -D warnings
+  log "cargo test"
+  cargo test --workspace --quiet
+}
+
+test_node() {
+  [ -d tests/node ] || return 0
+  log "node tests (wasm engine + Z3 wasm)"
+  node --test tests/node/
+}
+
+test_browser() {
+  [ -d tests/browser ] || return 0
+  log "browser tests (chromium)"
+  node --test --test-concurrency=1 tests/browser/
+}
+
+test() {
+  test_rust
+  if [ -d crates/heaplab-wasm ] || [ -d tests/node ] || [ -d tests/browser ]; then
+    build
+    test_node
+    test_browser
+  fi
+}
+
+bench() {
+  build
+  if [ -f tests/bench/run.sh ]; then bash tests/bench/run.sh; fi
+}
+
+serve() {
+  build
+  ./target/release/heaplab serve web/dist --port "${PORT:-8000}"
+}
+
+help() {
+  sed -n '2,3p' "$0"
+  echo "usage: ./build.sh {setup|build|test|bench|serve}"
+}
+
+cmd=${1:-help}
+case "$cmd" in
+  setup|build|test|bench|serve|help) shift || true; "$cmd" "$@" ;;
+  *) help; exit 2 ;;
+esac
