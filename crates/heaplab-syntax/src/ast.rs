@@ -1,0 +1,377 @@
+//! The abstract syntax tree of a HeapLab program (`.hl`). See `docs/language.md` for the grammar.
+//!
+//! Trees are plain values: no interner, no solver handles, no side tables. Every expression and
+//! statement carries a `NodeId` that is unique within one parsed program, so later passes (the type
+//! checker's `TypeTable`, coverage, the symbolic executor) can attach facts to nodes without
+//! mutating the tree. Spans are byte offsets into the one source file the program came from.
+
+use crate::span::Span;
+
+/// Identifies one expression or statement within a program. Assigned by the parser in source
+/// order; unique per `Program`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+/// A name with the span where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A whole source file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Program {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Class(ClassDecl),
+    /// A top-level function (`pure` or not).
+    Function(FunctionDecl),
+    Predicate(PredicateDecl),
+    Test(TestDecl),
+}
+
+/// `class C { fields; methods }`. No inheritance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassDecl {
+    pub name: Ident,
+    pub fields: Vec<FieldDecl>,
+    pub methods: Vec<FunctionDecl>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldDecl {
+    pub ty: TypeExpr,
+    pub name: Ident,
+    pub span: Span,
+}
+
+/// A type as written in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeExpr {
+    Int(Span),
+    Bool(Span),
+    /// Only as a return type.
+    Void(Span),
+    /// A class name (resolved by the checker).
+    Class(Ident),
+}
+
+impl TypeExpr {
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Int(s) | TypeExpr::Bool(s) | TypeExpr::Void(s) => *s,
+            TypeExpr::Class(id) => id.span,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub ty: TypeExpr,
+    pub name: Ident,
+}
+
+/// A method (inside a class; has receiver `this`) or a top-level function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDecl {
+    /// `pure`: no side effects on the heap, no allocation, no loops needed; callable from
+    /// specifications (`ensures`, `assert`).
+    pub is_pure: bool,
+    pub return_type: TypeExpr,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    /// `requires F` clauses, in order; each is a separation-logic formula. Several are
+    /// conjoined with `*`.
+    pub requires: Vec<Formula>,
+    /// `ensures e` clauses, in order; each is an executable boolean expression that may use
+    /// `result` and `old(e)`.
+    pub ensures: Vec<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// `pred p(T1 x1, ...) := F;`
+#[derive(Clone, Debug, PartialEq)]
+pub struct PredicateDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Formula,
+    pub span: Span,
+}
+
+/// What a `test` block expects: normal completion, or a specific runtime error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Expectation {
+    /// Completes without a runtime error (every `assert` in it holds).
+    Pass,
+    /// Ends with this runtime error (`test t expects null_dereference { ... }`).
+    Error(ErrorKind),
+}
+
+/// The runtime errors a HeapLab program can end with. They are path outcomes, never crashes.
+/// The keyword after `expects` in a test is the `keyword()` of one of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ErrorKind {
+    NullDereference,
+    DivisionByZero,
+    /// An `assert` statement whose condition was false.
+    AssertFailed,
+    /// An `ensures` clause that was false on return.
+    EnsuresFailed,
+    /// A `requires` clause that did not hold at a call (checked where the runtime can).
+    RequiresFailed,
+    /// An `int` operation left the i64 range.
+    IntegerOverflow,
+    /// The step, call-depth or loop limit was exhausted.
+    BoundExhausted,
+}
+
+impl ErrorKind {
+    pub const ALL: [ErrorKind; 7] = [
+        ErrorKind::NullDereference,
+        ErrorKind::DivisionByZero,
+        ErrorKind::AssertFailed,
+        ErrorKind::EnsuresFailed,
+        ErrorKind::RequiresFailed,
+        ErrorKind::IntegerOverflow,
+        ErrorKind::BoundExhausted,
+    ];
+
+    /// The spelling used after `expects` in a test block.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ErrorKind::NullDereference => "null_dereference",
+            ErrorKind::DivisionByZero => "division_by_zero",
+            ErrorKind::AssertFailed => "assert_failed",
+            ErrorKind::EnsuresFailed => "ensures_failed",
+            ErrorKind::RequiresFailed => "requires_failed",
+            ErrorKind::IntegerOverflow => "integer_overflow",
+            ErrorKind::BoundExhausted => "bound_exhausted",
+        }
+    }
+
+    pub fn from_keyword(s: &str) -> Option<ErrorKind> {
+        ErrorKind::ALL.into_iter().find(|k| k.keyword() == s)
+    }
+}
+
+/// `test name { ... }` or `test name expects KIND { ... }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestDecl {
+    pub name: Ident,
+    pub expect: Expectation,
+    pub body: Block,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub id: NodeId,
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `T x;` or `T x = e;` (a missing initializer means the type's default: 0, false, null).
+    Local {
+        ty: TypeExpr,
+        name: Ident,
+        init: Option<Expr>,
+    },
+    /// `x = e;`
+    Assign {
+        target: Ident,
+        value: Expr,
+    },
+    /// `e.f = v;`
+    FieldStore {
+        object: Expr,
+        field: Ident,
+        value: Expr,
+    },
+    /// An expression evaluated for its effect, e.g. a call.
+    Expr(Expr),
+    If {
+        cond: Expr,
+        then_branch: Block,
+        else_branch: Option<Block>,
+    },
+    While {
+        cond: Expr,
+        body: Block,
+    },
+    Return(Option<Expr>),
+    Break,
+    Continue,
+    Assert(Expr),
+    /// `assume e;` — paths where `e` is false are discarded (in the interpreter: the run stops
+    /// with outcome "assumption violated", which is not an error of the program).
+    Assume(Expr),
+    Block(Block),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub id: NodeId,
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Null,
+    This,
+    /// `result` in an `ensures` clause.
+    Result,
+    /// A local variable, parameter, or (in formulas) a bound/existential variable.
+    Var(Ident),
+    Field {
+        object: Box<Expr>,
+        field: Ident,
+    },
+    Unary {
+        op: UnOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `c ? a : b`
+    Cond {
+        cond: Box<Expr>,
+        then_expr: Box<Expr>,
+        else_expr: Box<Expr>,
+    },
+    /// `f(args)`: a top-level function, or inside a class a method of `this` (methods first).
+    Call {
+        callee: Ident,
+        args: Vec<Expr>,
+    },
+    /// `e.m(args)`
+    MethodCall {
+        receiver: Box<Expr>,
+        method: Ident,
+        args: Vec<Expr>,
+    },
+    /// `new C` or `new C { f: e, ... }` (unlisted fields get their defaults).
+    New {
+        class: Ident,
+        fields: Vec<FieldInit>,
+    },
+    /// `old(e)` in an `ensures` clause: `e` evaluated in the entry state.
+    Old(Box<Expr>),
+    /// `_` inside a formula's points-to: an anonymous existential.
+    Wildcard,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldInit {
+    pub field: Ident,
+    pub value: Expr,
+}
+
+/// A separation-logic formula: a disjunction of symbolic heaps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formula {
+    pub disjuncts: Vec<SymbolicHeap>,
+    pub span: Span,
+}
+
+/// `exists T v, ... . a1 * a2 & p1 ...`: existentials, spatial atoms and pure facts.
+/// `*` and `&` both conjoin; the parser keeps the atoms in source order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymbolicHeap {
+    pub exists: Vec<Param>,
+    pub atoms: Vec<Atom>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Atom {
+    Emp(Span),
+    /// `e -> C { f: e, ... }`: `e` points to an object of class `C`. Unlisted fields are
+    /// unconstrained; a `_` value is an anonymous existential.
+    PointsTo {
+        pointer: Expr,
+        class: Ident,
+        fields: Vec<FieldInit>,
+        span: Span,
+    },
+    /// `p(args)`: an instance of a user-defined predicate.
+    Pred {
+        name: Ident,
+        args: Vec<Expr>,
+        span: Span,
+    },
+    /// A boolean expression over ints and references (`x == null`, `lo < k`, ...).
+    Pure(Expr),
+}
+
+impl Atom {
+    pub fn span(&self) -> Span {
+        match self {
+            Atom::Emp(s) => *s,
+            Atom::PointsTo { span, .. } | Atom::Pred { span, .. } => *span,
+            Atom::Pure(e) => e.span,
+        }
+    }
+}
