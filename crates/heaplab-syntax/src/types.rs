@@ -3,6 +3,7 @@
 //! read this instead of re-resolving names.
 
 use crate::ast::NodeId;
+use crate::span::Span;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -67,6 +68,10 @@ pub struct ProgramInfo {
     pub calls: HashMap<NodeId, CallTarget>,
     /// For each class, its fields in declaration order with their types.
     pub class_fields: HashMap<String, Vec<(String, Type)>>,
+    /// The resolution of each `Atom::Pred` in a formula, keyed by the atom's span (atoms have no
+    /// `NodeId`): `Predicate(p)`, or `Function(f)` / `Method { .. }` when the bare call names a
+    /// `pure bool` function used as a pure fact. Unresolved atoms (errors) are absent.
+    pub atom_targets: HashMap<Span, CallTarget>,
 }
 
 impl ProgramInfo {
