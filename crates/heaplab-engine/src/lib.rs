@@ -1,1 +1,16 @@
-//! placeholder
+//! HeapLab's execution engine. Today: the concrete interpreter ([`interp`]), HeapLab's reference
+//! semantics and the replay oracle of generated tests. The symbolic executor, heap strategies
+//! and the concolic driver will live here too (see `DESIGN.md` §3).
+//!
+//! Invariant: no IO, no threads, no processes — the engine compiles for wasm32-unknown-unknown
+//! and runs the same in the browser as in the CLI. A failure of the user's program is an
+//! [`Outcome`]; [`Error`] is reserved for failures of the engine or its caller.
+
+mod error;
+pub mod interp;
+
+pub use error::{Error, Result};
+pub use interp::{
+    eval_call, run_tests, Coverage, Heap, Interpreter, LimitKind, Limits, ObjId, Object, Outcome,
+    RuntimeError, TestResult, Value,
+};

@@ -1,0 +1,127 @@
+//! The concrete heap: a plain value listing objects by [`ObjId`].
+//!
+//! It is deliberately independent of the interpreter: test generation builds heaps from solver
+//! models with [`Heap::alloc`], the interpreter runs a method on them, and the logic crate's model
+//! checker or the test emitters inspect the result with [`Heap::objects`] and [`Heap::field`].
+//! Fields are kept in declaration order so rendering and emitted tests are stable.
+
+use super::value::{ObjId, Value};
+use std::fmt;
+
+/// One object: its class and its fields (name and value) in declaration order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Object {
+    pub class: String,
+    pub fields: Vec<(String, Value)>,
+}
+
+impl Object {
+    /// The value of a field, or `None` if the object has no such field.
+    pub fn field(&self, name: &str) -> Option<Value> {
+        self.fields.iter().find(|(f, _)| f == name).map(|(_, v)| *v)
+    }
+}
+
+/// All objects allocated so far. Objects are never freed (runs are short).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Heap {
+    objects: Vec<Object>,
+}
+
+impl Heap {
+    pub fn new() -> Heap {
+        Heap::default()
+    }
+
+    /// Adds an object and returns its id (ids are assigned in allocation order from `ObjId(0)`).
+    pub fn alloc(&mut self, class: impl Into<String>, fields: Vec<(String, Value)>) -> ObjId {
+        let id = ObjId(self.objects.len() as u32);
+        self.objects.push(Object { class: class.into(), fields });
+        id
+    }
+
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    pub fn get(&self, id: ObjId) -> Option<&Object> {
+        self.objects.get(id.index())
+    }
+
+    /// The class name of an object.
+    pub fn class_of(&self, id: ObjId) -> Option<&str> {
+        self.get(id).map(|o| o.class.as_str())
+    }
+
+    /// The value of field `name` of object `id`; `None` if either does not exist.
+    pub fn field(&self, id: ObjId, name: &str) -> Option<Value> {
+        self.get(id)?.field(name)
+    }
+
+    /// Stores `value` into field `name` of object `id`. Returns `false` (and changes nothing)
+    /// if the object or the field does not exist.
+    pub fn set_field(&mut self, id: ObjId, name: &str, value: Value) -> bool {
+        let Some(object) = self.objects.get_mut(id.index()) else { return false };
+        match object.fields.iter_mut().find(|(f, _)| f == name) {
+            Some(slot) => {
+                slot.1 = value;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Every object with its id, in allocation order.
+    pub fn objects(&self) -> impl Iterator<Item = (ObjId, &Object)> + '_ {
+        self.objects.iter().enumerate().map(|(i, o)| (ObjId(i as u32), o))
+    }
+
+    /// One object as text: `o1: Node { key: 3, left: null, right: o2 }`.
+    pub fn render_object(&self, id: ObjId) -> String {
+        match self.get(id) {
+            None => format!("{id}: <no such object>"),
+            Some(o) if o.fields.is_empty() => format!("{id}: {} {{}}", o.class),
+            Some(o) => {
+                let fields: Vec<String> =
+                    o.fields.iter().map(|(name, value)| format!("{name}: {value}")).collect();
+                format!("{id}: {} {{ {} }}", o.class, fields.join(", "))
+            }
+        }
+    }
+
+    /// The whole heap, one object per line (each line ends with a newline);
+    /// `(empty heap)` when nothing was allocated.
+    pub fn render(&self) -> String {
+        if self.objects.is_empty() {
+            return "(empty heap)\n".to_string();
+        }
+        let mut out = String::new();
+        for (id, _) in self.objects() {
+            out.push_str(&self.render_object(id));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A value for a person: like its `Display`, plus the class of a referenced object
+    /// (`o1 (Node)`).
+    pub fn display_value(&self, value: &Value) -> String {
+        match value {
+            Value::Ref(Some(id)) => match self.class_of(*id) {
+                Some(class) => format!("{id} ({class})"),
+                None => format!("{id} (dangling)"),
+            },
+            other => other.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Heap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())
+    }
+}
