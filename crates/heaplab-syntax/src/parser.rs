@@ -55,9 +55,10 @@ pub fn parse_formula_with_base(text: &str, base: u32) -> (Option<Formula>, Vec<D
 }
 
 /// How deeply expressions, formulas and statements may nest before the parser gives up on that
-/// construct (with the diagnostic "expression nested too deeply"), so no input overflows the
-/// stack.
-pub const MAX_DEPTH: u32 = 256;
+/// construct (with the diagnostic "expression nested too deeply", or "block ..."), so no input overflows the
+/// stack. One level costs up to ~9 KiB of stack in a debug build, so 128 levels fit easily in a
+/// 2 MiB test thread and in the 1 MiB stack of wasm (where frames are much smaller).
+pub const MAX_DEPTH: u32 = 128;
 
 /// The marker of an error that has already been reported.
 #[derive(Debug)]
@@ -78,6 +79,8 @@ struct Parser<'a> {
     /// Counts consumed tokens that only make sense in a formula (`->`, `emp`, `exists`, `|`,
     /// separating `*`, `&`), to decide whether a parenthesized atom was really a formula.
     formula_tokens: u32,
+    /// Spans of the lexer's diagnostics (skipped characters, bad literals).
+    lex_errors: Vec<Span>,
 }
 
 use TokenKind as T;
@@ -85,7 +88,9 @@ use TokenKind as T;
 impl<'a> Parser<'a> {
     fn new(text: &'a str, base: u32) -> Parser<'a> {
         let (tokens, diags) = lex(text);
+        let lex_errors = diags.iter().map(|d| d.span).collect();
         Parser {
+            lex_errors,
             text,
             tokens,
             pos: 0,
@@ -189,7 +194,11 @@ impl<'a> Parser<'a> {
     /// message).
     fn error(&mut self, span: Span, message: impl Into<String>) -> Reported {
         let dup = self.diags.last().is_some_and(|d| d.span.start == span.start && d.is_error());
-        if !dup {
+        // Characters the lexer skipped just before this token were already reported; the
+        // parser's complaint about the gap they left would say the same thing twice.
+        let gap = Span { start: self.prev_end(), end: self.start() };
+        let skipped = self.lex_errors.iter().any(|s| gap.start <= s.start && s.end <= gap.end);
+        if !dup && !skipped {
             self.diags.push(Diagnostic::error(span, message));
         }
         Reported
@@ -257,9 +266,10 @@ impl<'a> Parser<'a> {
         id
     }
 
-    fn enter(&mut self) -> PResult<()> {
+    fn enter(&mut self, what: &str) -> PResult<()> {
         if self.depth >= MAX_DEPTH {
-            return Err(self.error_here("expression nested too deeply"));
+            let msg = format!("{what} nested too deeply");
+            return Err(self.error_here(msg));
         }
         self.depth += 1;
         Ok(())
@@ -585,7 +595,7 @@ impl<'a> Parser<'a> {
     }
 
     fn stmt(&mut self) -> PResult<Stmt> {
-        self.enter()?;
+        self.enter("block")?;
         let res = self.stmt_inner();
         self.leave();
         res
@@ -702,7 +712,7 @@ impl<'a> Parser<'a> {
     // ---- Expressions ----------------------------------------------------------------------
 
     fn expr(&mut self) -> PResult<Expr> {
-        self.enter()?;
+        self.enter("expression")?;
         let res = self.ternary();
         self.leave();
         res
@@ -771,7 +781,7 @@ impl<'a> Parser<'a> {
             let tok = self.bump();
             return Ok(self.mk(ExprKind::Int(i64::MIN), Span { start, end: tok.span.end }));
         }
-        self.enter()?;
+        self.enter("expression")?;
         let operand = self.unary();
         self.leave();
         let operand = operand?;
@@ -954,7 +964,7 @@ impl<'a> Parser<'a> {
     }
 
     fn atom(&mut self, atoms: &mut Vec<Atom>, exists: &mut Vec<Param>) -> PResult<()> {
-        self.enter()?;
+        self.enter("expression")?;
         let res = self.atom_inner(atoms, exists);
         self.leave();
         res
