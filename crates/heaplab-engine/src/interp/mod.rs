@@ -34,8 +34,8 @@ use tables::Tables;
 /// The interpreter's limits. A run that reaches one ends with
 /// [`ErrorKind::BoundExhausted`](heaplab_syntax::ast::ErrorKind::BoundExhausted) naming it
 /// (see [`RuntimeError::limit`]).
+/// Not `#[non_exhaustive]`: callers write `Limits { steps, ..Limits::default() }`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct Limits {
     /// The most steps one run may take; a step is one expression evaluated or one statement
     /// executed. Stops infinite loops. Default: 1 000 000.

@@ -1,0 +1,153 @@
+//! Every knob of a symbolic run in one documented struct (STYLE.md item 9).
+//!
+//! Front ends resolve their own options (CLI flags, JSON from the page) into a [`Config`] and pass
+//! it explicitly; nothing here is global. Bounds are always explicit: a path cut by one is
+//! reported as bounded and names the [`Bound`], it is never dropped silently.
+
+use std::fmt;
+
+/// Which heap strategy discovers the input heap. The registry in
+/// [`strategy::STRATEGIES`](super::strategy::STRATEGIES) describes each one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StrategyKind {
+    /// Khurshid et al. / JPF: first read of a reference field branches over null, every
+    /// compatible input object and a fresh object.
+    Lazy,
+    /// Kiasan: null or a symbolic location; aliasing is decided at dereference or comparison.
+    Lazier,
+    /// Kiasan: a symbolic reference with no branch on read; null is split off at dereference,
+    /// comparison or null test.
+    LazierSharp,
+}
+
+/// The order in which pending states are explored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchOrder {
+    /// Depth first (a stack): finishes paths early and keeps few states alive.
+    Dfs,
+    /// Breadth first (a queue): shallow paths first.
+    Bfs,
+}
+
+/// What to do with the method's `requires` formula.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreMode {
+    /// Evaluate it symbolically at entry (Kiasan's `assume repOK`), materializing what it
+    /// describes; only valid inputs are explored.
+    Assume,
+    /// Explore without it; test generation then classifies each input with the model checker.
+    Ignore,
+}
+
+/// The bounds of one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Bounds {
+    /// Kiasan's reference-chain bound. Input roots (`this`, reference parameters) have budget
+    /// `k`; an object materialized from a field of an object with budget `m` gets `m − 1` and may
+    /// only be created when `m > 0`. Null and aliasing are always allowed. With the receiver at
+    /// `k` its fields start at `k − 1`, so a BST explored with `k` has height `< k`.
+    /// Default: 2.
+    pub k: u32,
+    /// The most iterations per loop (per call) that materialize nothing (Kiasan §3.2: loops that
+    /// do discover the heap are bounded by `k`). Default: 10.
+    pub loop_iterations: u32,
+    /// The deepest call nesting, counting the method under test as 1. Default: 32.
+    pub call_depth: u32,
+    /// Stop after this many paths have ended (any outcome). Default: 10 000.
+    pub max_paths: u64,
+    /// Stop exploring after this many milliseconds of the run's [`Clock`](super::Clock);
+    /// `None` for no limit. Default: `Some(60_000)`.
+    pub timeout_ms: Option<u64>,
+    /// The most instructions one path may execute (a last-resort guard). Default: 1 000 000.
+    pub steps_per_path: u64,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds {
+            k: 2,
+            loop_iterations: 10,
+            call_depth: 32,
+            max_paths: 10_000,
+            timeout_ms: Some(60_000),
+            steps_per_path: 1_000_000,
+        }
+    }
+}
+
+/// The configuration of one symbolic run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Config {
+    /// Default: [`StrategyKind::LazierSharp`].
+    pub strategy: StrategyKind,
+    /// Default: [`SearchOrder::Dfs`].
+    pub order: SearchOrder,
+    /// Default: [`PreMode::Assume`].
+    pub pre: PreMode,
+    pub bounds: Bounds,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            strategy: StrategyKind::LazierSharp,
+            order: SearchOrder::Dfs,
+            pre: PreMode::Assume,
+            bounds: Bounds::default(),
+        }
+    }
+}
+
+/// The bound that cut a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Bound {
+    /// [`Bounds::loop_iterations`].
+    Loop,
+    /// [`Bounds::call_depth`].
+    CallDepth,
+    /// [`Bounds::steps_per_path`].
+    Steps,
+    /// [`Bounds::max_paths`]: the path was still pending when the run stopped.
+    MaxPaths,
+    /// [`Bounds::timeout_ms`]: the path was still pending when the run stopped.
+    Timeout,
+}
+
+impl Bound {
+    /// The option name a user changes to lift the bound.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bound::Loop => "loop",
+            Bound::CallDepth => "call_depth",
+            Bound::Steps => "steps",
+            Bound::MaxPaths => "max_paths",
+            Bound::Timeout => "timeout",
+        }
+    }
+}
+
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A source of milliseconds: the explorer never reads the system clock itself (there is none on
+/// wasm32-unknown-unknown), so the front end passes one in.
+pub trait Clock {
+    /// Milliseconds since some fixed point.
+    fn now_ms(&self) -> u64;
+}
+
+/// A clock that never advances (no timeout ever fires); for tests and for front ends that
+/// enforce time themselves.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoClock;
+
+impl Clock for NoClock {
+    fn now_ms(&self) -> u64 {
+        0
+    }
+}

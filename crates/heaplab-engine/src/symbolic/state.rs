@@ -1,0 +1,254 @@
+//! One symbolic state: frames, a symbolic heap whose input objects are discovered on demand, the
+//! abstract references of Kiasan's lazier/lazier# (symbolic locations δ and symbolic references
+//! δ̂) and the path condition.
+//!
+//! Resolution of δ/δ̂ must act "everywhere" (digest §8 item 5). Instead of rewriting every
+//! local, stack slot and field, a state keeps a resolution table and values are normalized
+//! (followed through the table) whenever they are used; that is the same substitution, done
+//! lazily, and it also makes the input journal ([`Object::input`]) read back resolved.
+
+use super::code::{SlotType, UnitId};
+use super::term::{Sort, Sym};
+use std::collections::BTreeSet;
+
+/// Index of an object in [`State::heap`].
+pub type ObjIdx = usize;
+
+/// Identifies a state in the exploration tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StateId(pub u32);
+
+/// A symbolic value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SValue {
+    Int(Sym),
+    Bool(Sym),
+    Null,
+    /// A materialized object (input or allocated by `new`).
+    Obj(ObjIdx),
+    /// A symbolic location δ (non-null; which object is decided on dereference).
+    SymLoc(u32),
+    /// A symbolic reference δ̂ (null or some object; decided on use).
+    SymRef(u32),
+    Void,
+}
+
+impl SValue {
+    pub fn is_reference(&self) -> bool {
+        matches!(self, SValue::Null | SValue::Obj(_) | SValue::SymLoc(_) | SValue::SymRef(_))
+    }
+}
+
+/// Where an object came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Part of the input heap, with its Kiasan chain budget.
+    Input { budget: i64 },
+    /// Allocated by `new` during the run (never an alias target).
+    New,
+}
+
+/// One object of the symbolic heap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Object {
+    pub class: String,
+    pub origin: Origin,
+    /// Current field values in declaration order; `None` = not yet materialized (input objects
+    /// only).
+    pub fields: Vec<(String, Option<SValue>)>,
+    /// The input journal: the value each field had when first read (materialized). A field
+    /// written before it was ever read is not part of the input.
+    pub input: Vec<(String, SValue)>,
+}
+
+impl Object {
+    pub fn field(&self, name: &str) -> Option<&Option<SValue>> {
+        self.fields.iter().find(|(f, _)| f == name).map(|(_, v)| v)
+    }
+
+    pub fn input_field(&self, name: &str) -> Option<&SValue> {
+        self.input.iter().find(|(f, _)| f == name).map(|(_, v)| v)
+    }
+
+    pub fn is_input(&self) -> bool {
+        matches!(self.origin, Origin::Input { .. })
+    }
+}
+
+/// A symbolic location δ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymLocInfo {
+    pub class: String,
+    pub budget: i64,
+    pub resolved: Option<ObjIdx>,
+}
+
+/// What a symbolic reference δ̂ turned into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefResolution {
+    Null,
+    Loc(u32),
+}
+
+/// A symbolic reference δ̂.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymRefInfo {
+    pub class: String,
+    pub budget: i64,
+    pub resolved: Option<RefResolution>,
+}
+
+/// Iteration count of one loop in one frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopCount {
+    pub head: usize,
+    /// Iterations that materialized nothing.
+    pub idle: u32,
+    /// [`State::materializations`] when the loop head was last reached.
+    pub seen: u64,
+}
+
+/// One activation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    pub unit: UnitId,
+    pub pc: usize,
+    /// `None` = an unbound existential (formulas) or a not yet assigned slot.
+    pub locals: Vec<Option<SValue>>,
+    pub stack: Vec<SValue>,
+    pub loops: Vec<LoopCount>,
+}
+
+/// Where a symbolic input value came from, for reading tests and traces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarOrigin {
+    /// A parameter of the method under test.
+    Param(String),
+    /// A field of an input object, first read at that time.
+    Field { obj: ObjIdx, field: String },
+    /// An existential of the precondition or a predicate.
+    Existential(String),
+}
+
+/// One path in progress.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub id: StateId,
+    pub parent: Option<StateId>,
+    pub frames: Vec<Frame>,
+    pub heap: Vec<Object>,
+    pub symlocs: Vec<SymLocInfo>,
+    pub symrefs: Vec<SymRefInfo>,
+    /// The path condition: every conjunct is a boolean [`Sym`].
+    pub pc: Vec<Sym>,
+    /// Symbolic variables created so far (index = variable id).
+    pub vars: Vec<(Sort, VarOrigin)>,
+    /// Objects claimed by the separating conjunction while the precondition is evaluated.
+    pub footprint: BTreeSet<ObjIdx>,
+    /// True while the precondition runs (its failures discard the path).
+    pub in_pre: bool,
+    /// How many lazy initializations happened (fields materialized, objects created).
+    pub materializations: u64,
+    /// The k bound removed a "fresh object" option somewhere on this path.
+    pub k_cut: bool,
+    pub steps: u64,
+    /// The input values of the method under test: `this` (for methods) then the parameters.
+    pub roots: Vec<SValue>,
+    /// Branch directions taken on this path: (site, direction).
+    pub branches: Vec<(heaplab_syntax::ast::NodeId, bool)>,
+    /// The value the method under test returned, once it has.
+    pub returned: Option<SValue>,
+}
+
+impl State {
+    /// Follows the resolution table: the most precise form of a value.
+    pub fn normalize(&self, v: &SValue) -> SValue {
+        let mut v = v.clone();
+        loop {
+            match v {
+                SValue::SymRef(r) => match self.symrefs.get(r as usize).and_then(|i| i.resolved) {
+                    Some(RefResolution::Null) => return SValue::Null,
+                    Some(RefResolution::Loc(l)) => v = SValue::SymLoc(l),
+                    None => return v,
+                },
+                SValue::SymLoc(l) => match self.symlocs.get(l as usize).and_then(|i| i.resolved) {
+                    Some(o) => return SValue::Obj(o),
+                    None => return v,
+                },
+                other => return other,
+            }
+        }
+    }
+
+    pub fn fresh_var(&mut self, sort: Sort, origin: VarOrigin) -> Sym {
+        let id = self.vars.len() as u32;
+        self.vars.push((sort, origin));
+        Sym::var(id, sort)
+    }
+
+    /// A fresh symbolic value of a primitive slot type (`None` for references).
+    pub fn fresh_primitive(&mut self, ty: &SlotType, origin: VarOrigin) -> Option<SValue> {
+        match ty {
+            SlotType::Int => Some(SValue::Int(self.fresh_var(Sort::Int, origin))),
+            SlotType::Bool => Some(SValue::Bool(self.fresh_var(Sort::Bool, origin))),
+            _ => None,
+        }
+    }
+
+    /// Adds an input object with all fields unmaterialized.
+    pub fn new_input_object(&mut self, class: &str, fields: &[(String, SlotType)], budget: i64) -> ObjIdx {
+        self.heap.push(Object {
+            class: class.to_string(),
+            origin: Origin::Input { budget },
+            fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
+            input: Vec::new(),
+        });
+        self.materializations += 1;
+        self.heap.len() - 1
+    }
+
+    pub fn new_symloc(&mut self, class: &str, budget: i64) -> SValue {
+        self.symlocs.push(SymLocInfo { class: class.to_string(), budget, resolved: None });
+        SValue::SymLoc(self.symlocs.len() as u32 - 1)
+    }
+
+    pub fn new_symref(&mut self, class: &str, budget: i64) -> SValue {
+        self.symrefs.push(SymRefInfo { class: class.to_string(), budget, resolved: None });
+        SValue::SymRef(self.symrefs.len() as u32 - 1)
+    }
+
+    /// Input objects of `class` (the alias candidates of lazy initialization).
+    pub fn alias_candidates(&self, class: &str) -> Vec<ObjIdx> {
+        self.heap
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.is_input() && o.class == class)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    pub fn frame(&self) -> Option<&Frame> {
+        self.frames.last()
+    }
+
+    pub fn frame_mut(&mut self) -> Option<&mut Frame> {
+        self.frames.last_mut()
+    }
+
+    /// A short name for an object: `o1`, `o2`, … in creation order.
+    pub fn obj_name(idx: ObjIdx) -> String {
+        format!("o{}", idx + 1)
+    }
+
+    /// A value as text, after normalization: `null`, `o2`, `δ1`, `δ̂3`, `x0 + 1`.
+    pub fn show(&self, v: &SValue) -> String {
+        match self.normalize(v) {
+            SValue::Int(s) | SValue::Bool(s) => s.to_string(),
+            SValue::Null => "null".into(),
+            SValue::Obj(o) => State::obj_name(o),
+            SValue::SymLoc(l) => format!("loc{l}"),
+            SValue::SymRef(r) => format!("ref{r}"),
+            SValue::Void => "void".into(),
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! Symbolic integer and boolean expressions as the explorer builds them.
+//!
+//! Why a small term type of our own next to `heaplab_smt::Term`: values are created and folded
+//! on every instruction, so they must be cheap to clone (`Rc`) and simplify constants eagerly
+//! (`1 + 2` is `3`, `x == x` is `true`), which keeps most branches decided without a solver.
+//! Only path-condition queries are translated to the solver's terms ([`Sym::to_smt`] in
+//! `solve.rs`). Integer division and remainder truncate toward zero, like the interpreter.
+
+use std::fmt;
+use std::rc::Rc;
+
+/// The sort of a symbolic variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sort {
+    Int,
+    Bool,
+}
+
+/// A symbolic expression node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Node {
+    Int(i64),
+    Bool(bool),
+    /// A symbolic variable: an input value (`x3` / `b3`).
+    Var(u32, Sort),
+    Add(Sym, Sym),
+    Sub(Sym, Sym),
+    Mul(Sym, Sym),
+    /// Division truncating toward zero (the divisor is known to be non-zero on the path).
+    Div(Sym, Sym),
+    /// Remainder with the sign of the dividend.
+    Rem(Sym, Sym),
+    Neg(Sym),
+    Lt(Sym, Sym),
+    Le(Sym, Sym),
+    Eq(Sym, Sym),
+    Not(Sym),
+    And(Sym, Sym),
+    Or(Sym, Sym),
+}
+
+/// A shared, immutable symbolic expression.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sym(Rc<Node>);
+
+impl Sym {
+    pub fn node(&self) -> &Node {
+        &self.0
+    }
+
+    pub fn int(n: i64) -> Sym {
+        Sym(Rc::new(Node::Int(n)))
+    }
+
+    pub fn bool(b: bool) -> Sym {
+        Sym(Rc::new(Node::Bool(b)))
+    }
+
+    pub fn var(id: u32, sort: Sort) -> Sym {
+        Sym(Rc::new(Node::Var(id, sort)))
+    }
+
+    fn mk(n: Node) -> Sym {
+        Sym(Rc::new(n))
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match *self.0 {
+            Node::Int(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match *self.0 {
+            Node::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// `a + b` in mathematical integers (overflow is checked separately by the explorer).
+    pub fn add(a: &Sym, b: &Sym) -> Sym {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) if x.checked_add(y).is_some() => Sym::int(x + y),
+            (Some(0), _) => b.clone(),
+            (_, Some(0)) => a.clone(),
+            _ => Sym::mk(Node::Add(a.clone(), b.clone())),
+        }
+    }
+
+    pub fn sub(a: &Sym, b: &Sym) -> Sym {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) if x.checked_sub(y).is_some() => Sym::int(x - y),
+            (_, Some(0)) => a.clone(),
+            _ => Sym::mk(Node::Sub(a.clone(), b.clone())),
+        }
+    }
+
+    pub fn mul(a: &Sym, b: &Sym) -> Sym {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) if x.checked_mul(y).is_some() => Sym::int(x * y),
+            (Some(1), _) => b.clone(),
+            (_, Some(1)) => a.clone(),
+            _ => Sym::mk(Node::Mul(a.clone(), b.clone())),
+        }
+    }
+
+    pub fn div(a: &Sym, b: &Sym) -> Sym {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) if y != 0 && x.checked_div(y).is_some() => Sym::int(x / y),
+            (_, Some(1)) => a.clone(),
+            _ => Sym::mk(Node::Div(a.clone(), b.clone())),
+        }
+    }
+
+    pub fn rem(a: &Sym, b: &Sym) -> Sym {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) if y != 0 && x.checked_rem(y).is_some() => Sym::int(x % y),
+            _ => Sym::mk(Node::Rem(a.clone(), b.clone())),
+        }
+    }
+
+    pub fn neg(a: &Sym) -> Sym {
+        match a.as_int() {
+            Some(x) if x.checked_neg().is_some() => Sym::int(-x),
+            _ => Sym::mk(Node::Neg(a.clone())),
+        }
+    }
+
+    pub fn lt(a: &Sym, b: &Sym) -> Sym {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Sym::bool(x < y),
+            _ if a == b => Sym::bool(false),
+            _ => Sym::mk(Node::Lt(a.clone(), b.clone())),
+        }
+    }
+
+    pub fn le(a: &Sym, b: &Sym) -> Sym {
+        match (a.as_int(), b.as_int()) {
+            (Some(x), Some(y)) => Sym::bool(x <= y),
+            _ if a == b => Sym::bool(true),
+            _ => Sym::mk(Node::Le(a.clone(), b.clone())),
+        }
+    }
+
+    /// Equality of two ints or two bools.
+    pub fn eq(a: &Sym, b: &Sym) -> Sym {
+        if a == b {
+            return Sym::bool(true);
+        }
+        match (a.node(), b.node()) {
+            (Node::Int(x), Node::Int(y)) => Sym::bool(x == y),
+            (Node::Bool(x), Node::Bool(y)) => Sym::bool(x == y),
+            (Node::Bool(true), _) => b.clone(),
+            (_, Node::Bool(true)) => a.clone(),
+            (Node::Bool(false), _) => Sym::not(b),
+            (_, Node::Bool(false)) => Sym::not(a),
+            _ => Sym::mk(Node::Eq(a.clone(), b.clone())),
+        }
+    }
+
+    pub fn not(a: &Sym) -> Sym {
+        match a.node() {
+            Node::Bool(b) => Sym::bool(!b),
+            Node::Not(inner) => inner.clone(),
+            _ => Sym::mk(Node::Not(a.clone())),
+        }
+    }
+
+    pub fn and(a: &Sym, b: &Sym) -> Sym {
+        match (a.as_bool(), b.as_bool()) {
+            (Some(false), _) | (_, Some(false)) => Sym::bool(false),
+            (Some(true), _) => b.clone(),
+            (_, Some(true)) => a.clone(),
+            _ => Sym::mk(Node::And(a.clone(), b.clone())),
+        }
+    }
+
+    pub fn or(a: &Sym, b: &Sym) -> Sym {
+        match (a.as_bool(), b.as_bool()) {
+            (Some(true), _) | (_, Some(true)) => Sym::bool(true),
+            (Some(false), _) => b.clone(),
+            (_, Some(false)) => a.clone(),
+            _ => Sym::mk(Node::Or(a.clone(), b.clone())),
+        }
+    }
+
+    /// Calls `f` on every variable in the expression.
+    pub fn for_each_var(&self, f: &mut dyn FnMut(u32, Sort)) {
+        let mut stack = vec![self];
+        while let Some(s) = stack.pop() {
+            match s.node() {
+                Node::Int(_) | Node::Bool(_) => {}
+                Node::Var(id, sort) => f(*id, *sort),
+                Node::Neg(a) | Node::Not(a) => stack.push(a),
+                Node::Add(a, b)
+                | Node::Sub(a, b)
+                | Node::Mul(a, b)
+                | Node::Div(a, b)
+                | Node::Rem(a, b)
+                | Node::Lt(a, b)
+                | Node::Le(a, b)
+                | Node::Eq(a, b)
+                | Node::And(a, b)
+                | Node::Or(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+            }
+        }
+    }
+
+    /// Evaluates the expression under an assignment of its variables (`None` if a variable is
+    /// missing or an operation is undefined). Used to double-check solver models.
+    pub fn eval(&self, env: &dyn Fn(u32, Sort) -> Option<i64>) -> Option<i64> {
+        let b = |v: bool| i64::from(v);
+        Some(match self.node() {
+            Node::Int(n) => *n,
+            Node::Bool(v) => b(*v),
+            Node::Var(id, sort) => env(*id, *sort)?,
+            Node::Add(x, y) => x.eval(env)?.checked_add(y.eval(env)?)?,
+            Node::Sub(x, y) => x.eval(env)?.checked_sub(y.eval(env)?)?,
+            Node::Mul(x, y) => x.eval(env)?.checked_mul(y.eval(env)?)?,
+            Node::Div(x, y) => x.eval(env)?.checked_div(y.eval(env)?)?,
+            Node::Rem(x, y) => x.eval(env)?.checked_rem(y.eval(env)?)?,
+            Node::Neg(x) => x.eval(env)?.checked_neg()?,
+            Node::Lt(x, y) => b(x.eval(env)? < y.eval(env)?),
+            Node::Le(x, y) => b(x.eval(env)? <= y.eval(env)?),
+            Node::Eq(x, y) => b(x.eval(env)? == y.eval(env)?),
+            Node::Not(x) => b(x.eval(env)? == 0),
+            Node::And(x, y) => b(x.eval(env)? != 0 && y.eval(env)? != 0),
+            Node::Or(x, y) => b(x.eval(env)? != 0 || y.eval(env)? != 0),
+        })
+    }
+}
+
+impl fmt::Debug for Sym {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Infix text, fully parenthesized where needed: `x1 < (x2 + 1)`.
+impl fmt::Display for Sym {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bin = |f: &mut fmt::Formatter<'_>, a: &Sym, op: &str, b: &Sym| -> fmt::Result {
+            let wrap = |s: &Sym| match s.node() {
+                Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Not(_) | Node::Neg(_) => {
+                    s.to_string()
+                }
+                _ => format!("({s})"),
+            };
+            write!(f, "{} {op} {}", wrap(a), wrap(b))
+        };
+        match self.node() {
+            Node::Int(n) => write!(f, "{n}"),
+            Node::Bool(b) => write!(f, "{b}"),
+            Node::Var(id, Sort::Int) => write!(f, "x{id}"),
+            Node::Var(id, Sort::Bool) => write!(f, "b{id}"),
+            Node::Add(a, b) => bin(f, a, "+", b),
+            Node::Sub(a, b) => bin(f, a, "-", b),
+            Node::Mul(a, b) => bin(f, a, "*", b),
+            Node::Div(a, b) => bin(f, a, "/", b),
+            Node::Rem(a, b) => bin(f, a, "%", b),
+            Node::Lt(a, b) => bin(f, a, "<", b),
+            Node::Le(a, b) => bin(f, a, "<=", b),
+            Node::Eq(a, b) => bin(f, a, "==", b),
+            Node::And(a, b) => bin(f, a, "&&", b),
+            Node::Or(a, b) => bin(f, a, "||", b),
+            Node::Neg(a) => match a.node() {
+                Node::Int(_) | Node::Var(..) => write!(f, "-{a}"),
+                _ => write!(f, "-({a})"),
+            },
+            Node::Not(a) => match a.node() {
+                Node::Bool(_) | Node::Var(..) => write!(f, "!{a}"),
+                _ => write!(f, "!({a})"),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_constants_and_identities() {
+        let x = Sym::var(0, Sort::Int);
+        assert_eq!(Sym::add(&Sym::int(1), &Sym::int(2)), Sym::int(3));
+        assert_eq!(Sym::lt(&x, &x), Sym::bool(false));
+        assert_eq!(Sym::eq(&x, &x), Sym::bool(true));
+        assert_eq!(Sym::not(&Sym::not(&Sym::lt(&x, &Sym::int(3)))), Sym::lt(&x, &Sym::int(3)));
+        assert_eq!(Sym::lt(&x, &Sym::int(3)).to_string(), "x0 < 3");
+    }
+}
