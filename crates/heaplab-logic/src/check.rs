@@ -1,0 +1,615 @@
+//! The model checker: does a concrete heap and store satisfy a formula? This is the validity
+//! oracle for everything the generator produces, so it deliberately shares no code with the
+//! satisfiability search and never calls a solver.
+//!
+//! Semantics are exact: every object of the heap must be the cell of exactly one points-to in
+//! the unfolded formula. Use [`crate::model::Model::restrict_to_reachable`] first when the heap
+//! may hold cells the formula does not describe.
+//!
+//! The search is a direct recursion over the formula against the heap:
+//! - a points-to whose pointer has a value consumes that object (class must match) and binds or
+//!   checks its field terms against the object's field values;
+//! - a predicate instance is unfolded into its disjuncts (branching), preferring instances with
+//!   a reference argument already bound, so unfolding follows the heap;
+//! - an existential pointer that nothing determines is tried against every unconsumed object;
+//! - pure facts are evaluated as soon as their variables have values; an equality with a single
+//!   unknown integer (`v == e`, `2 # v + 1 == e`) is solved on the spot.
+//!
+//! Integer existentials that only occur in pure facts (the `lo`/`hi` bounds of `bst`, which are
+//! existential at the top only) are solved at the end by propagation: each fact with exactly one
+//! unknown variable gives a bound or an excluded value, a variable is set to a value meeting all
+//! of its single-variable facts (its lower bound, else its upper bound, else 0), and this repeats.
+//! Limits: when facts tie several unknowns together, the values tried are a heuristic; if no
+//! choice works and such a choice was involved, the answer is `Unknown`, never a wrong `Fails`.
+//! Existential pointers constrained only by pure facts may also take a dangling (unallocated)
+//! location, as in standard separation-logic semantics. The search is bounded by `max_steps`;
+//! exhausting it yields `Unknown`.
+
+use crate::error::{Error, Result};
+use crate::formula::{
+    CmpOp, Defs, Formula, Fresh, PointsTo, PredApp, Pure, Sort, SymHeap, Term, Var,
+};
+use crate::model::{Model, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The answer of the model checker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Holds,
+    Fails,
+    /// The bounded search could not decide (the reason says which limit or heuristic).
+    Unknown(String),
+}
+
+/// Limits of the model checker's search.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckLimits {
+    /// Search steps (propagation rounds and branches) before giving up. Default: 200 000.
+    pub max_steps: usize,
+}
+
+impl Default for CheckLimits {
+    fn default() -> Self {
+        CheckLimits { max_steps: 200_000 }
+    }
+}
+
+/// Exact satisfaction: `model ⊨ formula` with the whole heap as footprint.
+pub fn satisfies(
+    defs: &Defs,
+    model: &Model,
+    formula: &Formula,
+    limits: CheckLimits,
+) -> Result<Verdict> {
+    for (v, _) in &formula.free {
+        if !model.store.contains_key(v) {
+            return Err(Error::BadModel(format!("the store has no value for `{v}`")));
+        }
+    }
+    for o in &model.objects {
+        for (_, v) in &o.fields {
+            if let Value::Ref(r) = v {
+                if *r >= model.objects.len() {
+                    return Err(Error::BadModel(format!("reference @{r} to a missing object")));
+                }
+            }
+        }
+    }
+    let mut search = Search { defs, model, steps: 0, limits, approx: false, fresh: Fresh::new() };
+    let mut unknown = None;
+    for d in &formula.disjuncts {
+        let mut names: Vec<Var> = d.all_vars().into_iter().collect();
+        names.extend(d.exists.iter().map(|(v, _)| v.clone()));
+        search.fresh.avoid(names.iter());
+        let mut sorts: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
+        sorts.extend(d.exists.iter().cloned());
+        let env: BTreeMap<Var, Value> = formula
+            .free
+            .iter()
+            .filter_map(|(v, _)| model.store.get(v).map(|x| (v.clone(), x.clone())))
+            .collect();
+        let st = State {
+            env,
+            sorts,
+            avail: vec![true; model.objects.len()],
+            pts: d.points_to.clone(),
+            preds: d.preds.clone(),
+            pure: d.pure.clone(),
+        };
+        match search.solve(st) {
+            Found::Yes => return Ok(Verdict::Holds),
+            Found::No => {}
+            Found::Budget => {
+                unknown = Some(format!("search bound of {} steps reached", limits.max_steps))
+            }
+        }
+    }
+    if let Some(why) = unknown {
+        return Ok(Verdict::Unknown(why));
+    }
+    if search.approx {
+        return Ok(Verdict::Unknown(
+            "integer facts tie several unknown existentials together; the values tried did not work".into(),
+        ));
+    }
+    Ok(Verdict::Fails)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Found {
+    Yes,
+    No,
+    Budget,
+}
+
+#[derive(Clone)]
+struct State {
+    env: BTreeMap<Var, Value>,
+    sorts: BTreeMap<Var, Sort>,
+    avail: Vec<bool>,
+    pts: Vec<PointsTo>,
+    preds: Vec<PredApp>,
+    pure: Vec<Pure>,
+}
+
+struct Search<'a> {
+    defs: &'a Defs,
+    model: &'a Model,
+    steps: usize,
+    limits: CheckLimits,
+    approx: bool,
+    fresh: Fresh,
+}
+
+/// A three-valued evaluation result.
+enum Tri {
+    True,
+    False,
+    Open,
+}
+
+fn eval(t: &Term, env: &BTreeMap<Var, Value>) -> Option<Value> {
+    Some(match t {
+        Term::Var(v) => env.get(v)?.clone(),
+        Term::Null => Value::Null,
+        Term::Int(i) => Value::Int(*i),
+        Term::Bool(b) => Value::Bool(*b),
+        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) => {
+            let (Value::Int(x), Value::Int(y)) = (eval(a, env)?, eval(b, env)?) else {
+                return None;
+            };
+            Value::Int(match t {
+                Term::Add(..) => x.checked_add(y)?,
+                Term::Sub(..) => x.checked_sub(y)?,
+                _ => x.checked_mul(y)?,
+            })
+        }
+        Term::Neg(a) => {
+            let Value::Int(x) = eval(a, env)? else { return None };
+            Value::Int(x.checked_neg()?)
+        }
+    })
+}
+
+fn eval_pure(p: &Pure, env: &BTreeMap<Var, Value>) -> Tri {
+    match p {
+        Pure::Const(b) => tri(*b),
+        Pure::Cmp(op, a, b) => {
+            let (Some(x), Some(y)) = (eval(a, env), eval(b, env)) else { return Tri::Open };
+            match op {
+                CmpOp::Eq => tri(x == y),
+                CmpOp::Ne => tri(x != y),
+                CmpOp::Lt | CmpOp::Le => match (x, y) {
+                    (Value::Int(x), Value::Int(y)) => {
+                        tri(if *op == CmpOp::Lt { x < y } else { x <= y })
+                    }
+                    _ => Tri::False,
+                },
+            }
+        }
+        Pure::Not(q) => match eval_pure(q, env) {
+            Tri::True => Tri::False,
+            Tri::False => Tri::True,
+            Tri::Open => Tri::Open,
+        },
+        Pure::And(ps) => {
+            let mut open = false;
+            for q in ps {
+                match eval_pure(q, env) {
+                    Tri::False => return Tri::False,
+                    Tri::Open => open = true,
+                    Tri::True => {}
+                }
+            }
+            if open {
+                Tri::Open
+            } else {
+                Tri::True
+            }
+        }
+        Pure::Or(ps) => {
+            let mut open = false;
+            for q in ps {
+                match eval_pure(q, env) {
+                    Tri::True => return Tri::True,
+                    Tri::Open => open = true,
+                    Tri::False => {}
+                }
+            }
+            if open {
+                Tri::Open
+            } else {
+                Tri::False
+            }
+        }
+    }
+}
+
+fn tri(b: bool) -> Tri {
+    if b {
+        Tri::True
+    } else {
+        Tri::False
+    }
+}
+
+/// `t` as `Σ c·v + k` over the variables without a value; `None` if not linear or not int.
+fn linear(t: &Term, env: &BTreeMap<Var, Value>) -> Option<(BTreeMap<Var, i64>, i64)> {
+    Some(match t {
+        Term::Var(v) => match env.get(v) {
+            Some(Value::Int(i)) => (BTreeMap::new(), *i),
+            Some(_) => return None,
+            None => (BTreeMap::from([(v.clone(), 1)]), 0),
+        },
+        Term::Int(i) => (BTreeMap::new(), *i),
+        Term::Add(a, b) | Term::Sub(a, b) => {
+            let (mut ca, ka) = linear(a, env)?;
+            let (cb, kb) = linear(b, env)?;
+            let sign = if matches!(t, Term::Sub(..)) { -1 } else { 1 };
+            for (v, c) in cb {
+                *ca.entry(v).or_insert(0) += sign * c;
+            }
+            ca.retain(|_, c| *c != 0);
+            (ca, ka.checked_add(sign * kb)?)
+        }
+        Term::Neg(a) => {
+            let (c, k) = linear(a, env)?;
+            (c.into_iter().map(|(v, c)| (v, -c)).collect(), k.checked_neg()?)
+        }
+        Term::Mul(a, b) => {
+            let (ca, ka) = linear(a, env)?;
+            let (cb, kb) = linear(b, env)?;
+            if ca.is_empty() {
+                (
+                    cb.into_iter().map(|(v, c)| (v, c * ka)).filter(|(_, c)| *c != 0).collect(),
+                    ka.checked_mul(kb)?,
+                )
+            } else if cb.is_empty() {
+                (
+                    ca.into_iter().map(|(v, c)| (v, c * kb)).filter(|(_, c)| *c != 0).collect(),
+                    ka.checked_mul(kb)?,
+                )
+            } else {
+                return None;
+            }
+        }
+        Term::Null | Term::Bool(_) => return None,
+    })
+}
+
+/// Facts about one unknown integer variable from single-variable constraints.
+#[derive(Default)]
+struct Bounds {
+    lo: Option<i64>,
+    hi: Option<i64>,
+    exact: Option<i64>,
+    excluded: BTreeSet<i64>,
+    conflict: bool,
+}
+
+impl Search<'_> {
+    fn solve(&mut self, mut st: State) -> Found {
+        loop {
+            self.steps += 1;
+            if self.steps > self.limits.max_steps {
+                return Found::Budget;
+            }
+            match self.propagate(&mut st) {
+                Some(true) => continue,
+                Some(false) => {}
+                None => return Found::No,
+            }
+            break;
+        }
+        let unconsumed = st.avail.iter().filter(|a| **a).count();
+        if st.pts.len() > unconsumed {
+            return Found::No;
+        }
+        // Unfold a predicate instance, preferring one whose reference argument has a value.
+        if !st.preds.is_empty() {
+            let idx = st
+                .preds
+                .iter()
+                .position(|p| {
+                    p.args
+                        .iter()
+                        .any(|a| matches!(eval(a, &st.env), Some(Value::Ref(_) | Value::Null)))
+                })
+                .unwrap_or(0);
+            let app = st.preds.remove(idx);
+            let Some(def) = self.defs.preds.get(&app.name) else { return Found::No };
+            let mut res = Found::No;
+            for d in &def.body {
+                let part = instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
+                let mut next = st.clone();
+                next.sorts.extend(part.exists.iter().cloned());
+                next.pts.extend(part.points_to);
+                next.preds.extend(part.preds);
+                next.pure.extend(part.pure);
+                match self.solve(next) {
+                    Found::Yes => return Found::Yes,
+                    Found::Budget => res = Found::Budget,
+                    Found::No => {}
+                }
+            }
+            return res;
+        }
+        // A points-to whose pointer nothing determines: try every unconsumed object.
+        if let Some(pt) = st.pts.first().cloned() {
+            let Term::Var(v) = &pt.ptr else { return Found::No };
+            let mut res = Found::No;
+            for (o, obj) in self.model.objects.iter().enumerate() {
+                if st.avail[o] && obj.class == pt.class {
+                    let mut next = st.clone();
+                    next.env.insert(v.clone(), Value::Ref(o));
+                    match self.solve(next) {
+                        Found::Yes => return Found::Yes,
+                        Found::Budget => res = Found::Budget,
+                        Found::No => {}
+                    }
+                }
+            }
+            return res;
+        }
+        if st.avail.iter().any(|a| *a) {
+            return Found::No; // Exact semantics: a cell nobody described.
+        }
+        self.solve_pure(st)
+    }
+
+    /// One round of deterministic propagation. `Some(true)`: progress; `Some(false)`: nothing
+    /// to do; `None`: contradiction.
+    fn propagate(&mut self, st: &mut State) -> Option<bool> {
+        let mut progress = false;
+        // Points-to with a known pointer.
+        let mut i = 0;
+        while i < st.pts.len() {
+            let Some(pv) = eval(&st.pts[i].ptr, &st.env) else {
+                i += 1;
+                continue;
+            };
+            let Value::Ref(o) = pv else { return None };
+            let obj = self.model.objects.get(o)?;
+            if !st.avail.get(o).copied().unwrap_or(false) || obj.class != st.pts[i].class {
+                return None;
+            }
+            st.avail[o] = false;
+            let pt = st.pts.remove(i);
+            for (f, t) in &pt.fields {
+                let val = obj.field(f)?.clone();
+                match t {
+                    Term::Var(v) if !st.env.contains_key(v) => {
+                        st.env.insert(v.clone(), val);
+                    }
+                    _ => match eval(t, &st.env) {
+                        Some(x) if x == val => {}
+                        Some(_) => return None,
+                        None => {
+                            let Value::Int(n) = val else { return None };
+                            st.pure.push(Pure::eq(t.clone(), Term::Int(n)));
+                        }
+                    },
+                }
+            }
+            progress = true;
+        }
+        // Pure facts: evaluate, or solve an equality with one unknown.
+        let mut j = 0;
+        while j < st.pure.len() {
+            match eval_pure(&st.pure[j], &st.env) {
+                Tri::False => return None,
+                Tri::True => {
+                    st.pure.remove(j);
+                    progress = true;
+                }
+                Tri::Open => {
+                    if let Pure::Cmp(CmpOp::Eq, a, b) = &st.pure[j] {
+                        if let Some((v, val)) = solve_eq(a, b, &st.env) {
+                            st.env.insert(v, val);
+                            st.pure.remove(j);
+                            progress = true;
+                            continue;
+                        }
+                    }
+                    j += 1;
+                }
+            }
+        }
+        Some(progress)
+    }
+
+    /// No spatial obligations left: find values for the remaining unknowns of the pure facts.
+    fn solve_pure(&mut self, st: State) -> Found {
+        self.steps += 1;
+        if self.steps > self.limits.max_steps {
+            return Found::Budget;
+        }
+        let mut unknown = BTreeSet::new();
+        for p in &st.pure {
+            p.free_vars(&mut unknown);
+        }
+        unknown.retain(|v| !st.env.contains_key(v));
+        if unknown.is_empty() {
+            let ok = st.pure.iter().all(|p| matches!(eval_pure(p, &st.env), Tri::True));
+            return if ok { Found::Yes } else { Found::No };
+        }
+        // Booleans and references: try the candidates.
+        if let Some(v) =
+            unknown.iter().find(|v| !matches!(st.sorts.get(*v), Some(Sort::Int) | None))
+        {
+            let cands: Vec<Value> = match st.sorts.get(v) {
+                Some(Sort::Bool) => vec![Value::Bool(false), Value::Bool(true)],
+                _ => {
+                    let mut c = vec![Value::Null];
+                    c.extend((0..self.model.objects.len()).map(Value::Ref));
+                    // A dangling location, different from every object.
+                    c.push(Value::Ref(usize::MAX - self.steps));
+                    c
+                }
+            };
+            return self.branch(st, v.clone(), cands);
+        }
+        // Integers: single-variable facts give bounds; pick a value meeting them.
+        let mut bounds: BTreeMap<Var, Bounds> = BTreeMap::new();
+        let mut multi: BTreeSet<Var> = BTreeSet::new();
+        for p in &st.pure {
+            let Pure::Cmp(op, a, b) = p else {
+                let mut vs = BTreeSet::new();
+                p.free_vars(&mut vs);
+                multi.extend(vs.into_iter().filter(|v| !st.env.contains_key(v)));
+                continue;
+            };
+            let (Some((ca, ka)), Some((cb, kb))) = (linear(a, &st.env), linear(b, &st.env)) else {
+                continue;
+            };
+            let mut c = ca;
+            for (v, k) in cb {
+                *c.entry(v).or_insert(0) -= k;
+            }
+            c.retain(|_, k| *k != 0);
+            let k = kb - ka; // Σ c·v  op  k
+            if c.len() != 1 {
+                multi.extend(c.keys().cloned());
+                continue;
+            }
+            let Some((v, coef)) = c.into_iter().next() else { continue };
+            let b = bounds.entry(v).or_default();
+            match op {
+                CmpOp::Eq => {
+                    if k % coef != 0 {
+                        b.conflict = true;
+                    } else if b.exact.is_some_and(|e| e != k / coef) {
+                        b.conflict = true;
+                    } else {
+                        b.exact = Some(k / coef);
+                    }
+                }
+                CmpOp::Ne => {
+                    if k % coef == 0 {
+                        b.excluded.insert(k / coef);
+                    }
+                }
+                CmpOp::Lt | CmpOp::Le => {
+                    // coef·v < k  ⇔  coef·v ≤ k − 1.
+                    let k = if *op == CmpOp::Lt { k - 1 } else { k };
+                    if coef > 0 {
+                        let hi = k.div_euclid(coef);
+                        b.hi = Some(b.hi.map_or(hi, |h| h.min(hi)));
+                    } else {
+                        // coef < 0: v ≥ ceil(k / coef) = −floor(k / −coef).
+                        let lo = -(k.div_euclid(-coef));
+                        b.lo = Some(b.lo.map_or(lo, |l| l.max(lo)));
+                    }
+                }
+            }
+        }
+        let pick = unknown
+            .iter()
+            .find(|v| bounds.contains_key(*v))
+            .or_else(|| unknown.iter().next())
+            .cloned();
+        let Some(v) = pick else { return Found::No };
+        let b = bounds.remove(&v).unwrap_or_default();
+        if b.conflict {
+            return Found::No;
+        }
+        let mut cands = Vec::new();
+        if let Some(e) = b.exact {
+            cands.push(e);
+        } else {
+            for start in [b.lo, b.hi, Some(0)].into_iter().flatten() {
+                let step = if Some(start) == b.hi && b.lo.is_none() { -1 } else { 1 };
+                let mut x = start;
+                let mut guard = 0;
+                while b.excluded.contains(&x) && guard < 1000 {
+                    x += step;
+                    guard += 1;
+                }
+                cands.push(x);
+            }
+        }
+        cands.retain(|x| {
+            !b.lo.is_some_and(|l| *x < l)
+                && !b.hi.is_some_and(|h| *x > h)
+                && !b.excluded.contains(x)
+        });
+        cands.dedup();
+        let guessed = multi.contains(&v) && b.exact.is_none();
+        let res = self.branch(st, v, cands.into_iter().map(Value::Int).collect());
+        if res == Found::No && guessed {
+            self.approx = true;
+        }
+        res
+    }
+
+    fn branch(&mut self, st: State, v: Var, cands: Vec<Value>) -> Found {
+        let mut res = Found::No;
+        for c in cands {
+            let mut next = st.clone();
+            next.env.insert(v.clone(), c);
+            if next.pure.iter().any(|p| matches!(eval_pure(p, &next.env), Tri::False)) {
+                continue;
+            }
+            match self.solve_pure(next) {
+                Found::Yes => return Found::Yes,
+                Found::Budget => res = Found::Budget,
+                Found::No => {}
+            }
+        }
+        res
+    }
+}
+
+/// `a == b` with exactly one unknown variable, solvable exactly: its value.
+fn solve_eq(a: &Term, b: &Term, env: &BTreeMap<Var, Value>) -> Option<(Var, Value)> {
+    for (x, y) in [(a, b), (b, a)] {
+        if let Term::Var(v) = x {
+            if !env.contains_key(v) {
+                if let Some(val) = eval(y, env) {
+                    return Some((v.clone(), val));
+                }
+            }
+        }
+    }
+    let (ca, ka) = linear(a, env)?;
+    let (cb, kb) = linear(b, env)?;
+    let mut c = ca;
+    for (v, k) in cb {
+        *c.entry(v).or_insert(0) -= k;
+    }
+    c.retain(|_, k| *k != 0);
+    if c.len() != 1 {
+        return None;
+    }
+    let (v, coef) = c.into_iter().next()?;
+    let k = kb.checked_sub(ka)?;
+    if k % coef != 0 {
+        // No integer solution: bind to a value that makes the fact false.
+        return Some((v, Value::Int(i64::MIN)));
+    }
+    Some((v, Value::Int(k / coef)))
+}
+
+/// A predicate body disjunct with fresh existentials and parameters replaced by `args`.
+/// (A private copy of the instantiation step, so the checker stays independent of `unfold`.)
+fn instantiate_body(
+    params: &[(Var, Sort)],
+    d: &SymHeap,
+    args: &[Term],
+    fresh: &mut Fresh,
+) -> SymHeap {
+    let mut s: BTreeMap<Var, Term> =
+        params.iter().map(|(v, _)| v.clone()).zip(args.iter().cloned()).collect();
+    let mut exists = Vec::new();
+    for (v, sort) in &d.exists {
+        let w = fresh.var(v);
+        s.insert(v.clone(), Term::Var(w.clone()));
+        exists.push((w, sort.clone()));
+    }
+    SymHeap {
+        exists,
+        points_to: d.points_to.iter().map(|p| p.subst(&s)).collect(),
+        preds: d.preds.iter().map(|p| p.subst(&s)).collect(),
+        pure: d.pure.iter().map(|p| p.subst(&s)).collect(),
+    }
+}

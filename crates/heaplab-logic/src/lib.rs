@@ -1,0 +1,29 @@
+//! Separation logic for HeapLab: formulas, predicates, unfolding, satisfiability with models,
+//! model checking and enumeration.
+//!
+//! Map of the crate:
+//! - [`formula`]: the internal representation (symbolic heaps `∃v. κ ∧ π`, disjunctions,
+//!   substitution with fresh renaming, printing); [`convert`] builds it from the AST.
+//! - [`normalize`]: cheap syntactic simplification and contradiction detection.
+//! - [`unfold`]: unfolding of predicate instances and JSF's least fixed point of base unfoldings.
+//! - [`check`]: the model checker (concrete heap ⊨ formula), independent of the generator.
+//! - [`search`]: bounded breadth-first unfolding shared by [`sat`] and [`enumerate`].
+//! - [`arith`]: the pure part: reference facts by union-find, integers via the SMT solver.
+//! - [`diagnostics`]: warnings about predicate definitions the checker cannot see.
+//!
+//! Invariant: no IO, no threads, no clocks (it compiles to wasm32); the only outside party is the
+//! solver, reached through `heaplab_smt`'s trait. The engine depends on this crate, never the
+//! reverse.
+
+pub mod check;
+pub mod convert;
+pub mod error;
+pub mod formula;
+pub mod model;
+pub mod normalize;
+pub mod unfold;
+
+pub use check::{satisfies, CheckLimits, Verdict};
+pub use error::{Error, Result};
+pub use formula::{Defs, Formula, Fresh, PredDef, Sort, SymHeap, Term};
+pub use model::{Model, Object, Value};
