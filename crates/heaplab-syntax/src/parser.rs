@@ -746,6 +746,15 @@ impl<'a> Parser<'a> {
     }
 
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        // Each operator of a chain deepens the (left-leaning) tree by one, so it counts towards
+        // the nesting limit like a parenthesis: later passes recurse over the tree.
+        let outer = self.depth;
+        let res = self.binary_chain(min_prec);
+        self.depth = outer;
+        res
+    }
+
+    fn binary_chain(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
         loop {
             let kind = self.peek();
@@ -756,6 +765,7 @@ impl<'a> Parser<'a> {
             if kind == T::Star && self.star_separates && !is_int_literal(&lhs) {
                 break;
             }
+            self.enter("expression")?;
             self.bump();
             let rhs = self.binary(prec + 1)?;
             let span = lhs.span.to(rhs.span);
@@ -790,8 +800,16 @@ impl<'a> Parser<'a> {
     }
 
     fn postfix(&mut self) -> PResult<Expr> {
+        let outer = self.depth;
+        let res = self.postfix_chain();
+        self.depth = outer;
+        res
+    }
+
+    fn postfix_chain(&mut self) -> PResult<Expr> {
         let mut e = self.primary()?;
         while self.at(T::Dot) {
+            self.enter("expression")?;
             self.bump();
             let name = self.ident("a field or method name after `.`")?;
             if self.at(T::LParen) {
