@@ -77,6 +77,8 @@ struct Ctx {
     ret: Type,
     /// Inside the body of a `pure` function.
     is_pure: bool,
+    /// Inside a `test` block.
+    is_test: bool,
     mode: Mode,
     /// Innermost scope last; each holds names in declaration order (for suggestions).
     scopes: Vec<Vec<(String, Type)>>,
@@ -90,6 +92,7 @@ impl Ctx {
             owner: owner.to_string(),
             ret,
             is_pure,
+            is_test: false,
             mode,
             scopes: vec![Vec::new()],
             loops: 0,

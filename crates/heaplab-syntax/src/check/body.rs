@@ -74,6 +74,7 @@ impl Checker {
 
     fn check_test(&mut self, t: &TestDecl) {
         let mut cx = Ctx::new(None, &t.name.name, Type::Void, false, Mode::Code);
+        cx.is_test = true;
         self.block(&mut cx, &t.body);
     }
 
@@ -195,7 +196,12 @@ impl Checker {
         match value {
             Some(value) => {
                 let found = self.expr(cx, value);
-                if ret == Type::Void {
+                if cx.is_test {
+                    self.diags.push(Diagnostic::error(
+                        value.span,
+                        "a test cannot return a value; use `assert` to check one",
+                    ));
+                } else if ret == Type::Void {
                     self.diags.push(Diagnostic::error(
                         value.span,
                         format!("`{}` returns `void`, so `return` cannot have a value", cx.owner),

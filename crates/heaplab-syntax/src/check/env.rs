@@ -270,12 +270,20 @@ impl Checker {
 
     /// Reports `unknown {what} `X`` with a suggestion among the declared classes.
     pub(super) fn unknown_class(&mut self, id: &Ident, what: &str) {
-        let mut candidates: Vec<&str> =
-            self.globals.class_order.iter().map(String::as_str).collect();
-        candidates.extend(["int", "bool"].iter().filter(|_| what == "type"));
+        let candidates = self.globals.class_order.iter().map(String::as_str);
         let mut d = Diagnostic::error(id.span, format!("unknown {what} `{}`", id.name));
         if let Some(note) = did_you_mean(&id.name, candidates) {
             d = d.with_note(note);
+        } else if what == "type" {
+            // Students coming from Java or C write `Integer`, `boolean`, `long`.
+            let primitive = match id.name.to_ascii_lowercase().as_str() {
+                "int" | "integer" | "long" => Some("int"),
+                "bool" | "boolean" => Some("bool"),
+                _ => None,
+            };
+            if let Some(p) = primitive {
+                d = d.with_note(format!("did you mean `{p}`?"));
+            }
         }
         self.diags.push(d);
     }

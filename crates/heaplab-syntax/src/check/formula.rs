@@ -49,10 +49,16 @@ impl Checker {
                 }
                 let ty = self.expr(cx, e);
                 if !ty.assignable_to(&Type::Bool) {
-                    self.diags.push(Diagnostic::error(
+                    let mut d = Diagnostic::error(
                         e.span,
                         format!("a pure fact in a formula must be `bool`, found `{ty}`"),
-                    ));
+                    );
+                    if ty == Type::Int {
+                        d = d.with_note(
+                            "if you meant to multiply: in a formula `*` separates heap parts, so write `#` (`a # b`)",
+                        );
+                    }
+                    self.diags.push(d);
                 }
             }
         }

@@ -24,11 +24,13 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
 }
 
 /// The candidate closest to `name`, if one is within `MAX_DISTANCE` edits and is not a complete
-/// rewrite of a very short name (`x` is not a typo of `y`). Ties go to the earliest candidate,
-/// so callers pass candidates in a stable order (declaration order).
+/// rewrite of a very short name (`x` is not a typo of `y`). Among equally distant candidates, a
+/// permutation of the same letters wins (`kye` is `key` swapped, not `y` with two edits), then
+/// the earliest one, so callers pass candidates in a stable order (declaration order).
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let len = name.chars().count();
-    let mut best: Option<(usize, &'a str)> = None;
+    let letters = sorted_chars(name);
+    let mut best: Option<((usize, bool), &'a str)> = None;
     for candidate in candidates {
         if candidate == name || candidate.is_empty() {
             continue;
@@ -38,12 +40,19 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         if distance > MAX_DISTANCE || distance >= longest {
             continue;
         }
+        let rank = (distance, sorted_chars(candidate) != letters);
         match best {
-            Some((d, _)) if d <= distance => {}
-            _ => best = Some((distance, candidate)),
+            Some((r, _)) if r <= rank => {}
+            _ => best = Some((rank, candidate)),
         }
     }
     best.map(|(_, c)| c)
+}
+
+fn sorted_chars(s: &str) -> Vec<char> {
+    let mut chars: Vec<char> = s.chars().collect();
+    chars.sort_unstable();
+    chars
 }
 
 /// The note attached to an unknown-name diagnostic, if there is a close candidate.
@@ -77,6 +86,7 @@ mod tests {
         assert_eq!(suggest("x", ["y"]), None);
         assert_eq!(suggest("value", ["key", "next"]), None);
         assert_eq!(suggest("nod", ["Node", "node"]), Some("node"));
+        assert_eq!(suggest("kye", ["y", "key"]), Some("key"));
         assert_eq!(did_you_mean("Nod", ["Node"]).as_deref(), Some("did you mean `Node`?"));
     }
 }
