@@ -1,0 +1,159 @@
+//! End-to-end tests of the `heaplab` binary: exit codes, diagnostics with positions, test
+//! summaries. They run the real binary on real files, as a user would.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn heaplab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_heaplab"))
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("the heaplab binary runs")
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn examples() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(workspace_root().join("examples"))
+        .expect("examples/ exists")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
+        .map(|p| format!("examples/{}", p.file_name().unwrap_or_default().to_string_lossy()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn examples_check_clean() {
+    let files = examples();
+    assert!(files.len() >= 10, "expected the papers' subjects in examples/, found {files:?}");
+    let args: Vec<&str> =
+        std::iter::once("check").chain(files.iter().map(String::as_str)).collect();
+    let out = heaplab(&args);
+    assert!(out.status.success(), "check failed:\n{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "", "no diagnostics expected");
+}
+
+#[test]
+fn example_tests_all_pass() {
+    let files = examples();
+    let args: Vec<&str> = std::iter::once("test").chain(files.iter().map(String::as_str)).collect();
+    let out = heaplab(&args);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "tests failed:\n{stdout}\n{}", text(&out.stderr));
+    let last = stdout.lines().last().unwrap_or_default();
+    let passed: usize = last.split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+    assert!(last.ends_with(" passed, 0 failed"), "summary line: {last}");
+    // Every file has hand-written tests; a run that executes few of them is suspicious.
+    assert!(passed >= 2 * files.len(), "only {passed} tests ran for {} files", files.len());
+}
+
+#[test]
+fn four_mistakes_give_four_diagnostics_with_positions() {
+    let out = heaplab(&["check", "crates/heaplab-cli/tests/data/four_errors.hl"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    let headers: Vec<&str> = stderr.lines().filter(|l| l.contains(": error: ")).collect();
+    assert_eq!(headers.len(), 4, "expected four errors, got:\n{stderr}");
+    let at = |line_col: &str, word: &str| {
+        headers
+            .iter()
+            .any(|h| h.contains(&format!("four_errors.hl:{line_col}: error")) && h.contains(word))
+    };
+    assert!(at("6:13", "nxt"), "field typo at 6:13:\n{stderr}");
+    assert!(stderr.contains("did you mean `next`"), "suggestion for the typo:\n{stderr}");
+    assert!(at("7:11", "bool"), "type error at 7:11:\n{stderr}");
+    assert!(
+        headers.iter().any(|h| h.contains("four_errors.hl:8:") && h.contains(';')),
+        "missing `;` on line 8:\n{stderr}"
+    );
+    assert!(at("12:28", "lsegg"), "unknown predicate at 12:28:\n{stderr}");
+    assert!(!stderr.contains("panicked"));
+}
+
+#[test]
+fn runtime_errors_are_test_failures_with_kind_and_line() {
+    let out = heaplab(&["test", "crates/heaplab-cli/tests/data/runtime_errors.hl"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let line_of =
+        |name: &str| stdout.lines().find(|l| l.contains(name)).unwrap_or_default().to_string();
+    let null = line_of("reads_null_head");
+    assert!(null.starts_with("FAIL"), "{stdout}");
+    assert!(
+        null.contains("null dereference") && null.contains("at 4:10"),
+        "names the error and line 4: {null}"
+    );
+    let ens = line_of("broken_ensures");
+    assert!(ens.starts_with("FAIL"), "{stdout}");
+    assert!(
+        ens.contains("ensures") && ens.contains("at 8:"),
+        "names the ensures clause on line 8: {ens}"
+    );
+    assert!(line_of("expected_null").starts_with("ok"), "{stdout}");
+    assert!(line_of("passes").starts_with("ok"), "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("2 passed, 2 failed"));
+}
+
+#[test]
+fn exec_prints_result_or_runtime_error() {
+    // twice(4) returns 9, which breaks its ensures clause: that is the outcome, not 8.
+    let out = heaplab(&[
+        "exec",
+        "crates/heaplab-cli/tests/data/runtime_errors.hl",
+        "--call",
+        "twice(4) - 1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("ensures"), "{}", text(&out.stdout));
+    let out = heaplab(&[
+        "exec",
+        "crates/heaplab-cli/tests/data/runtime_errors.hl",
+        "--call",
+        "head(new Node { val: 5 })",
+    ]);
+    assert_eq!(text(&out.stdout).trim(), "5");
+    let out = heaplab(&[
+        "exec",
+        "crates/heaplab-cli/tests/data/runtime_errors.hl",
+        "--call",
+        "head(null)",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("null dereference"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn bad_input_never_panics() {
+    let dir = std::env::temp_dir().join(format!("heaplab-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cases: &[&[u8]] = &[
+        b"",
+        b"class {",
+        b"\xff\xfe not utf8",
+        b"test t { while (true) { } }",
+        b"(((((((((((((((",
+    ];
+    for (i, case) in cases.iter().enumerate() {
+        let path = dir.join(format!("case{i}.hl"));
+        std::fs::write(&path, case).expect("write case");
+        let path = path.to_string_lossy().into_owned();
+        for args in [vec!["check", path.as_str()], vec!["test", path.as_str(), "--steps", "10000"]]
+        {
+            let out = heaplab(&args);
+            let stderr = text(&out.stderr);
+            assert!(!stderr.contains("panicked"), "{args:?} panicked:\n{stderr}");
+            assert!(out.status.code().is_some(), "{args:?} was killed");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
