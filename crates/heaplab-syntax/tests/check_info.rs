@@ -158,7 +158,7 @@ class List {
 pure int count(Node n) { return n == null ? 0 : 1 + count(n.next); }
 ";
 
-fn find<'a>(program: &'a Program, pred: impl Fn(&Expr) -> bool) -> Vec<&'a Expr> {
+fn find(program: &Program, pred: impl Fn(&Expr) -> bool) -> Vec<&Expr> {
     let mut exprs = Exprs::default();
     exprs.program(program);
     exprs.all.into_iter().filter(|e| pred(e)).collect()
