@@ -349,13 +349,15 @@ impl HeapBuilder<'_> {
                 }
                 Pure::Cmp(CmpOp::Eq, t, Term::Bool(true))
             }
-            ExprKind::Call { callee, .. } => return Err(Error::convert(
-                callee.span,
-                format!(
+            ExprKind::Call { callee, .. } => {
+                return Err(Error::convert(
+                    callee.span,
+                    format!(
                     "calls of pure functions (`{}`) are not supported in formulas by the logic yet",
                     callee.name
                 ),
-            )),
+                ))
+            }
             _ => {
                 return Err(Error::convert(e.span, "this is not a pure fact the logic understands"))
             }
@@ -516,4 +518,20 @@ fn learn_int(sorts: &mut BTreeMap<Var, Sort>, e: &ast::Expr) {
         ExprKind::Unary { operand, .. } => learn_int(sorts, operand),
         _ => learn(sorts, e, Sort::Int),
     }
+}
+
+/// Parses and converts a formula written as text (the CLI's `--formula`). Free variables are
+/// implicitly existential in the sense of satisfiability but are reported in the model's store;
+/// their sorts are inferred ([`infer_free_sorts`]) unless given in `known`.
+pub fn parse_query(defs: &Defs, text: &str, known: &[(Var, Sort)]) -> Result<Formula> {
+    let (parsed, diags) = heaplab_syntax::parser::parse_formula(text);
+    if let Some(d) = diags.iter().find(|d| d.is_error()) {
+        return Err(Error::convert(d.span, d.message.clone()));
+    }
+    let Some(parsed) = parsed else {
+        return Err(Error::convert(Span::default(), "empty formula"));
+    };
+    let free = infer_free_sorts(defs, &parsed, known)?;
+    let mut fresh = Fresh::new();
+    convert_formula(defs, &parsed, &free, &mut fresh)
 }

@@ -15,15 +15,22 @@
 //! solver, reached through `heaplab_smt`'s trait. The engine depends on this crate, never the
 //! reverse.
 
+pub mod arith;
 pub mod check;
 pub mod convert;
+pub mod enumerate;
 pub mod error;
 pub mod formula;
 pub mod model;
 pub mod normalize;
+pub mod sat;
+pub mod search;
 pub mod unfold;
 
 pub use check::{satisfies, CheckLimits, Verdict};
+pub use enumerate::{enumerate, EnumConfig, Enumeration};
 pub use error::{Error, Result};
 pub use formula::{Defs, Formula, Fresh, PredDef, Sort, SymHeap, Term};
-pub use model::{Model, Object, Value};
+pub use model::{IntEquivalence, Model, Object, Value};
+pub use sat::{sat, NoSolver, PureOracle, SatResult};
+pub use search::SearchBounds;

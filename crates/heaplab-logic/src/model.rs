@@ -9,6 +9,18 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 
+/// How integers count when comparing models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntEquivalence {
+    /// Models with different integers are different.
+    Exact,
+    /// Order-isomorphic models are the same (Kiasan's relation R): only the relative order and
+    /// equalities of the integers matter.
+    UpToOrder,
+    /// Integers are ignored: only the shape matters.
+    Ignore,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Value {
     Int(i64),
@@ -101,9 +113,10 @@ impl Model {
 
     /// A canonical text for the model modulo object renaming: objects are numbered in
     /// breadth-first order from the store (variables in name order), then the unreachable ones
-    /// by their contents. With `ints_up_to_order`, integers are replaced by their rank among all
-    /// integers of the model (order-isomorphism).
-    pub fn canonical(&self, ints_up_to_order: bool) -> String {
+    /// by their contents. `ints` says how integers are compared (exactly, up to an
+    /// order-preserving renaming, or not at all).
+    pub fn canonical(&self, ints: IntEquivalence) -> String {
+        let ints_up_to_order = ints == IntEquivalence::UpToOrder;
         let mut keep = self.reachable(&[]);
         let mut rest: Vec<usize> = (0..self.objects.len()).filter(|o| !keep.contains(o)).collect();
         rest.sort_by_key(|o| format!("{:?}", self.objects[*o]));
@@ -124,6 +137,7 @@ impl Model {
             BTreeMap::new()
         };
         let show = |v: &Value| match v {
+            Value::Int(_) if ints == IntEquivalence::Ignore => "#".to_string(),
             Value::Int(i) if ints_up_to_order => format!("#{}", ranks.get(i).copied().unwrap_or(0)),
             v => format!("{v}"),
         };

@@ -1,0 +1,316 @@
+//! Deciding the pure part of a symbolic heap in Rust, before (and often instead of) the solver.
+//!
+//! DESIGN.md asks to decide trivial queries in Rust. Predicates of the papers' subjects use
+//! *difference constraints* only (`lo < k`, `h == hl + 1`, `hl - hr <= 1`, `bh == bhl + 1`), and
+//! a conjunction of those is decided exactly, with an integer model, by Bellman-Ford on the
+//! constraint graph. References are decided by union-find (each class is `null` or one
+//! location), booleans by assignment. Disjunctions (`||`, `!=` on integers) are split, up to a
+//! budget. Anything outside this fragment (`x + y <= z`, `2 # x`, budget exceeded) is
+//! `Unknown`, and the caller asks the SMT solver.
+
+use crate::formula::{CmpOp, Pure, Sort, Term, Var};
+use crate::normalize::simplify_pure;
+use std::collections::BTreeMap;
+
+/// A value in a pure model. References are abstract locations: `Null` or a class id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PureValue {
+    Int(i64),
+    Bool(bool),
+    Null,
+    Loc(usize),
+}
+
+/// The answer of the pure decision procedure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PureResult {
+    Sat(BTreeMap<Var, PureValue>),
+    Unsat,
+    /// Outside the fragment or over budget: ask the solver.
+    Unknown,
+}
+
+/// Decides the conjunction `facts`; `sorts` gives the sort of every variable.
+pub fn decide(facts: &[Pure], sorts: &BTreeMap<Var, Sort>) -> PureResult {
+    let mut work = Vec::new();
+    for f in facts {
+        push_nnf(&simplify_pure(f), false, &mut work);
+    }
+    let mut budget = 4096usize;
+    let mut unknown = false;
+    match search(work, Leaf::default(), sorts, &mut budget, &mut unknown) {
+        Some(m) => PureResult::Sat(m),
+        None if unknown => PureResult::Unknown,
+        None => PureResult::Unsat,
+    }
+}
+
+/// Pushes `p` (negated when `neg`) in negation normal form.
+fn push_nnf(p: &Pure, neg: bool, out: &mut Vec<Pure>) {
+    match (p, neg) {
+        (Pure::Not(q), n) => push_nnf(q, !n, out),
+        (Pure::And(ps), false) => ps.iter().for_each(|q| push_nnf(q, false, out)),
+        (Pure::Or(ps), true) => ps.iter().for_each(|q| push_nnf(q, true, out)),
+        (Pure::And(ps), true) | (Pure::Or(ps), false) => {
+            let branches = ps
+                .iter()
+                .map(|q| {
+                    let mut v = Vec::new();
+                    push_nnf(q, neg, &mut v);
+                    Pure::And(v)
+                })
+                .collect();
+            out.push(Pure::Or(branches));
+        }
+        (Pure::Const(b), n) => out.push(Pure::Const(*b != n)),
+        (Pure::Cmp(op, a, b), false) => out.push(Pure::Cmp(*op, a.clone(), b.clone())),
+        (Pure::Cmp(op, a, b), true) => out.push(match op {
+            CmpOp::Eq => Pure::Cmp(CmpOp::Ne, a.clone(), b.clone()),
+            CmpOp::Ne => Pure::Cmp(CmpOp::Eq, a.clone(), b.clone()),
+            CmpOp::Lt => Pure::Cmp(CmpOp::Le, b.clone(), a.clone()),
+            CmpOp::Le => Pure::Cmp(CmpOp::Lt, b.clone(), a.clone()),
+        }),
+    }
+}
+
+/// Atomic facts collected along one branch.
+#[derive(Clone, Default)]
+struct Leaf {
+    /// `x - y <= c` over integer variables ("" is the constant zero).
+    edges: Vec<(Var, Var, i64)>,
+    ref_eq: Vec<(Term, Term)>,
+    ref_ne: Vec<(Term, Term)>,
+    bools: Vec<(Var, bool)>,
+}
+
+fn search(
+    mut work: Vec<Pure>,
+    mut leaf: Leaf,
+    sorts: &BTreeMap<Var, Sort>,
+    budget: &mut usize,
+    unknown: &mut bool,
+) -> Option<BTreeMap<Var, PureValue>> {
+    if *budget == 0 {
+        *unknown = true;
+        return None;
+    }
+    *budget -= 1;
+    while let Some(p) = work.pop() {
+        match p {
+            Pure::Const(true) => {}
+            Pure::Const(false) => return None,
+            Pure::And(ps) => work.extend(ps),
+            Pure::Not(q) => push_nnf(&q, true, &mut work),
+            Pure::Or(ps) => {
+                for q in ps {
+                    let mut w = work.clone();
+                    w.push(q);
+                    if let Some(m) = search(w, leaf.clone(), sorts, budget, unknown) {
+                        return Some(m);
+                    }
+                }
+                return None;
+            }
+            Pure::Cmp(op, a, b) => {
+                let kind = kind_of(&a, sorts).or_else(|| kind_of(&b, sorts));
+                match kind {
+                    Some(Kind::Ref) => match op {
+                        CmpOp::Eq => leaf.ref_eq.push((a, b)),
+                        CmpOp::Ne => leaf.ref_ne.push((a, b)),
+                        _ => {
+                            *unknown = true;
+                            return None;
+                        }
+                    },
+                    Some(Kind::Bool) => {
+                        let (v, c) = match (&a, &b) {
+                            (Term::Var(v), Term::Bool(c)) | (Term::Bool(c), Term::Var(v)) => {
+                                (v.clone(), *c)
+                            }
+                            _ => {
+                                *unknown = true;
+                                return None;
+                            }
+                        };
+                        match op {
+                            CmpOp::Eq => leaf.bools.push((v, c)),
+                            CmpOp::Ne => leaf.bools.push((v, !c)),
+                            _ => {
+                                *unknown = true;
+                                return None;
+                            }
+                        }
+                    }
+                    _ => {
+                        // Integers: a - b = Σ c·v + k must be a difference.
+                        let Some(d) = difference(&a, &b) else {
+                            *unknown = true;
+                            return None;
+                        };
+                        let (x, y, k) = d; // x - y + k  op  0
+                        match op {
+                            CmpOp::Le => leaf.edges.push((x, y, -k)),
+                            CmpOp::Lt => leaf.edges.push((x, y, -k - 1)),
+                            CmpOp::Eq => {
+                                leaf.edges.push((x.clone(), y.clone(), -k));
+                                leaf.edges.push((y, x, k));
+                            }
+                            CmpOp::Ne => {
+                                let lt = Pure::Cmp(CmpOp::Lt, a.clone(), b.clone());
+                                let gt = Pure::Cmp(CmpOp::Lt, b, a);
+                                work.push(Pure::Or(vec![lt, gt]));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    solve_leaf(&leaf, sorts)
+}
+
+enum Kind {
+    Ref,
+    Bool,
+    Int,
+}
+
+fn kind_of(t: &Term, sorts: &BTreeMap<Var, Sort>) -> Option<Kind> {
+    match t {
+        Term::Null => Some(Kind::Ref),
+        Term::Bool(_) => Some(Kind::Bool),
+        Term::Var(v) => match sorts.get(v)? {
+            Sort::Ref(_) => Some(Kind::Ref),
+            Sort::Bool => Some(Kind::Bool),
+            Sort::Int => Some(Kind::Int),
+        },
+        _ => Some(Kind::Int),
+    }
+}
+
+/// `a - b` as `x - y + k` (either variable may be "" for zero); `None` if not a difference.
+fn difference(a: &Term, b: &Term) -> Option<(Var, Var, i64)> {
+    let mut coeffs = BTreeMap::new();
+    let mut k = 0i64;
+    linear_into(a, 1, &mut coeffs, &mut k)?;
+    linear_into(b, -1, &mut coeffs, &mut k)?;
+    coeffs.retain(|_, c| *c != 0);
+    let mut x = String::new();
+    let mut y = String::new();
+    for (v, c) in coeffs {
+        match c {
+            1 if x.is_empty() => x = v,
+            -1 if y.is_empty() => y = v,
+            _ => return None,
+        }
+    }
+    Some((x, y, k))
+}
+
+fn linear_into(t: &Term, sign: i64, coeffs: &mut BTreeMap<Var, i64>, k: &mut i64) -> Option<()> {
+    match t {
+        Term::Var(v) => *coeffs.entry(v.clone()).or_insert(0) += sign,
+        Term::Int(i) => *k = k.checked_add(sign.checked_mul(*i)?)?,
+        Term::Add(a, b) => {
+            linear_into(a, sign, coeffs, k)?;
+            linear_into(b, sign, coeffs, k)?;
+        }
+        Term::Sub(a, b) => {
+            linear_into(a, sign, coeffs, k)?;
+            linear_into(b, -sign, coeffs, k)?;
+        }
+        Term::Neg(a) => linear_into(a, -sign, coeffs, k)?,
+        Term::Mul(a, b) => match (a.simplify(), b.simplify()) {
+            (Term::Int(c), t) | (t, Term::Int(c)) => {
+                linear_into(&t, sign.checked_mul(c)?, coeffs, k)?
+            }
+            _ => return None,
+        },
+        Term::Null | Term::Bool(_) => return None,
+    }
+    Some(())
+}
+
+fn solve_leaf(leaf: &Leaf, sorts: &BTreeMap<Var, Sort>) -> Option<BTreeMap<Var, PureValue>> {
+    let mut model = BTreeMap::new();
+    // Booleans.
+    for (v, c) in &leaf.bools {
+        match model.insert(v.clone(), PureValue::Bool(*c)) {
+            Some(PureValue::Bool(d)) if d != *c => return None,
+            _ => {}
+        }
+    }
+    // References: union-find, then null or a location per class.
+    let mut uf = crate::normalize::TermUf::default();
+    for (a, b) in &leaf.ref_eq {
+        if !uf.union(a, b) {
+            return None;
+        }
+    }
+    for (a, b) in &leaf.ref_ne {
+        if uf.find(a) == uf.find(b) {
+            return None;
+        }
+    }
+    let mut locs: BTreeMap<Term, usize> = BTreeMap::new();
+    for (v, s) in sorts {
+        if matches!(s, Sort::Ref(_)) {
+            let r = uf.find(&Term::Var(v.clone()));
+            let val = if r == Term::Null {
+                PureValue::Null
+            } else {
+                let n = locs.len();
+                PureValue::Loc(*locs.entry(r).or_insert(n))
+            };
+            model.insert(v.clone(), val);
+        }
+    }
+    // Integers: Bellman-Ford from a virtual source; "" is zero.
+    let mut nodes: Vec<Var> = vec![String::new()];
+    for (x, y, _) in &leaf.edges {
+        for v in [x, y] {
+            if !nodes.contains(v) {
+                nodes.push(v.clone());
+            }
+        }
+    }
+    let index: BTreeMap<&Var, usize> = nodes.iter().enumerate().map(|(i, v)| (v, i)).collect();
+    let mut dist = vec![0i64; nodes.len()];
+    let edges: Vec<(usize, usize, i64)> = leaf
+        .edges
+        .iter()
+        .filter_map(|(x, y, c)| Some((*index.get(y)?, *index.get(x)?, *c)))
+        .collect();
+    for round in 0..=nodes.len() {
+        let mut changed = false;
+        for &(from, to, w) in &edges {
+            let cand = dist[from].saturating_add(w);
+            if cand < dist[to] {
+                dist[to] = cand;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+        if round == nodes.len() {
+            return None; // Negative cycle: the difference constraints are contradictory.
+        }
+    }
+    let zero = dist[0];
+    for (i, v) in nodes.iter().enumerate().skip(1) {
+        model.insert(v.clone(), PureValue::Int(dist[i] - zero));
+    }
+    for (v, s) in sorts {
+        match s {
+            Sort::Int => {
+                model.entry(v.clone()).or_insert(PureValue::Int(0));
+            }
+            Sort::Bool => {
+                model.entry(v.clone()).or_insert(PureValue::Bool(false));
+            }
+            Sort::Ref(_) => {}
+        }
+    }
+    Some(model)
+}

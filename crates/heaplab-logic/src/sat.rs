@@ -1,0 +1,74 @@
+//! Satisfiability with models: bounded breadth-first unfolding ([`crate::search`]) until a
+//! closed base heap has a satisfiable pure part.
+//!
+//! The answer is `Sat(model)` with the first (smallest) model found, `Unsat` only when every
+//! branch was closed by a contradiction before any bound cut it, and `Unknown` otherwise — a
+//! bound reached is never reported as unsatisfiable.
+
+use crate::arith::{decide, PureResult};
+use crate::error::Result;
+use crate::formula::{Defs, Formula, Pure, Sort, Var};
+use crate::model::Model;
+use crate::search::{build_model, Explorer, Order, SearchBounds};
+use std::collections::BTreeMap;
+
+/// Decides pure facts the Rust procedure could not ([`PureResult::Unknown`]): the SMT solver.
+pub trait PureOracle {
+    fn check(&mut self, facts: &[Pure], sorts: &BTreeMap<Var, Sort>) -> Result<PureResult>;
+}
+
+/// An oracle that knows no more than the Rust procedure (everything outside difference logic
+/// stays unknown). Useful where no solver is available.
+pub struct NoSolver;
+
+impl PureOracle for NoSolver {
+    fn check(&mut self, _facts: &[Pure], _sorts: &BTreeMap<Var, Sort>) -> Result<PureResult> {
+        Ok(PureResult::Unknown)
+    }
+}
+
+/// The answer of [`sat`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatResult {
+    Sat(Model),
+    Unsat,
+    /// The bounded search found no model but could not prove there is none; says why.
+    Unknown(String),
+}
+
+/// Decides `formula` and finds a model, within `bounds`.
+pub fn sat(
+    defs: &Defs,
+    formula: &Formula,
+    bounds: SearchBounds,
+    oracle: &mut dyn PureOracle,
+) -> Result<SatResult> {
+    let mut ex = Explorer::new(defs, formula, bounds, Order::BreadthFirst);
+    let mut undecided = false;
+    while let Some(base) = ex.next_base() {
+        let res = match decide(&base.heap.pure, &base.sorts) {
+            PureResult::Unknown => oracle.check(&base.heap.pure, &base.sorts)?,
+            r => r,
+        };
+        match res {
+            PureResult::Sat(a) => {
+                if let Some(m) = build_model(&base, &formula.free, &a) {
+                    return Ok(SatResult::Sat(m));
+                }
+                undecided = true;
+            }
+            PureResult::Unsat => {}
+            PureResult::Unknown => undecided = true,
+        }
+    }
+    if ex.bound_hit {
+        return Ok(SatResult::Unknown(format!(
+            "no model within the bounds (unfolding depth {}, {} objects, {} states); a larger bound may find one",
+            bounds.max_depth, bounds.max_objects, bounds.max_states
+        )));
+    }
+    if undecided {
+        return Ok(SatResult::Unknown("some arithmetic could not be decided".into()));
+    }
+    Ok(SatResult::Unsat)
+}
