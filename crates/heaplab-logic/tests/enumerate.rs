@@ -1,25 +1,24 @@
+//! Enumeration counts against ground truth; every model is re-checked by the model checker.
 mod common;
 
 use heaplab_logic::{
-    enumerate, satisfies, CheckLimits, EnumConfig, IntEquivalence, NoSolver, SearchBounds, Verdict,
+    enumerate, satisfies, CheckLimits, EnumConfig, IntEquivalence, SearchBounds, Verdict,
 };
 
+/// Models of `text` within the bounds, counted by number of objects.
 fn count(text: &str, depth: u32, objects: usize, ints: IntEquivalence) -> Vec<usize> {
     let defs = common::defs();
     let f = common::query(&defs, text);
     let cfg = EnumConfig {
-        bounds: SearchBounds { max_depth: depth, max_objects: objects, max_states: 1_000_000 },
+        bounds: SearchBounds { max_depth: depth, max_objects: objects, max_states: 2_000_000 },
         ints,
         max_models: 1_000_000,
     };
-    let e = enumerate(&defs, &f, cfg, &mut NoSolver).expect("enumerate");
-    assert!(!e.incomplete);
+    let e = enumerate(&defs, &f, cfg, &mut common::solver()).expect("enumerate");
+    assert!(!e.incomplete, "enumeration of `{text}` incomplete");
     for m in &e.models {
-        assert_eq!(
-            satisfies(&defs, m, &f, CheckLimits::default()).expect("check"),
-            Verdict::Holds,
-            "{m}"
-        );
+        let v = satisfies(&defs, m, &f, CheckLimits::default()).expect("check");
+        assert_eq!(v, Verdict::Holds, "model of `{text}` rejected by the model checker:\n{m}");
     }
     let mut by_size = vec![0; objects + 1];
     for m in &e.models {
@@ -29,17 +28,85 @@ fn count(text: &str, depth: u32, objects: usize, ints: IntEquivalence) -> Vec<us
 }
 
 #[test]
-fn catalan() {
-    let c = count("tree(x)", 6, 5, IntEquivalence::Ignore);
-    assert_eq!(c, vec![1, 1, 2, 5, 14, 42]);
+fn binary_tree_shapes_are_catalan() {
+    assert_eq!(count("tree(x)", 6, 5, IntEquivalence::Ignore), vec![1, 1, 2, 5, 14, 42]);
 }
 
+/// Kiasan §5.2: BSTs of height < k (the empty tree has height −1), keys up to order-isomorphism:
+/// a_k = 1, 2, 5, 26 for k = 0..3. The depth bound is exactly "height < k".
 #[test]
-fn bst_by_height() {
+fn bsts_by_height_match_kiasan() {
     let mut totals = Vec::new();
     for k in 0..=3 {
         let c = count("exists int lo, int hi. bst(x, lo, hi)", k, 7, IntEquivalence::UpToOrder);
         totals.push(c.iter().sum::<usize>());
     }
     assert_eq!(totals, vec![1, 2, 5, 26]);
+}
+
+/// A BST with n nodes has exactly one key ordering per shape: Catalan again.
+#[test]
+fn bsts_by_nodes_are_catalan() {
+    assert_eq!(
+        count("exists int lo, int hi. bst(x, lo, hi)", 5, 4, IntEquivalence::UpToOrder),
+        vec![1, 1, 2, 5, 14]
+    );
+}
+
+/// Free integer variables take part in the ordering: a one-node BST with a free `x` has 3 cases
+/// (x below, equal to, above the key), as in Kiasan's 2n+1 lemma.
+#[test]
+fn free_ints_are_ordered_with_the_keys() {
+    let c =
+        count("exists int lo, int hi. bst(t, lo, hi) & x <= x", 1, 1, IntEquivalence::UpToOrder);
+    assert_eq!(c, vec![1, 3]);
+}
+
+/// Kiasan §5.4: AVL trees of exact height h (empty tree height 0): 1, 1, 3, 15.
+#[test]
+fn avl_shapes_by_height() {
+    let mut got = Vec::new();
+    for h in 0..=3 {
+        let c = count(
+            &format!("exists int lo, int hi. avl(t, lo, hi, {h})"),
+            h,
+            7,
+            IntEquivalence::Ignore,
+        );
+        got.push(c.iter().sum::<usize>());
+    }
+    assert_eq!(got, vec![1, 1, 3, 15]);
+}
+
+/// Kiasan §5.3: red-black trees (black root) of height ≤ 3 by black height k: a(3,k) = 1, 4, 25, 1.
+#[test]
+fn red_black_trees_by_black_height() {
+    let mut got = Vec::new();
+    for k in 0..=3 {
+        let c = count(&format!("rbb(t, {k})"), 3, 7, IntEquivalence::Ignore);
+        got.push(c.iter().sum::<usize>());
+    }
+    assert_eq!(got, vec![1, 4, 25, 1]);
+}
+
+#[test]
+fn lists_and_lists_segments() {
+    assert_eq!(count("sll(x)", 6, 4, IntEquivalence::Ignore), vec![1, 1, 1, 1, 1]);
+    // lseg(x, y) with y free: y is null or any cell not in the segment... closed heaps: y must be
+    // null or allocated, and the segment's cells are the whole heap, so y == null or y == x.
+    let c = count("lseg(x, y)", 6, 3, IntEquivalence::Ignore);
+    assert_eq!(c, vec![1, 1, 1, 1]);
+}
+
+#[test]
+fn circular_doubly_linked_lists() {
+    let c = count("exists int n. cdll(h, n)", 6, 4, IntEquivalence::Ignore);
+    assert_eq!(c, vec![0, 1, 1, 1, 1]);
+}
+
+/// Trees with linked leaves: full binary trees, Catalan(leaves − 1) shapes.
+#[test]
+fn trees_with_linked_leaves() {
+    let c = count("exists Leaf ll. tll(x, ll, null)", 6, 7, IntEquivalence::Ignore);
+    assert_eq!(c, vec![0, 1, 0, 1, 0, 2, 0, 5]);
 }

@@ -75,3 +75,9 @@ pub fn query(defs: &Defs, text: &str) -> Formula {
         Err(e) => panic!("query `{text}`: {e}"),
     }
 }
+
+/// The pure-part oracle used by the tests. Until the SMT layer lands this is the Rust-only
+/// procedure (every predicate here is in difference logic, which it decides exactly).
+pub fn solver() -> heaplab_logic::NoSolver {
+    heaplab_logic::NoSolver
+}
