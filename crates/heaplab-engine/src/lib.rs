@@ -8,6 +8,7 @@
 
 mod error;
 pub mod interp;
+pub mod symbolic;
 
 pub use error::{Error, Result};
 pub use interp::{

@@ -84,41 +84,100 @@ pub enum Instr {
     Store(Slot),
     /// In a formula: pop a value; bind the existential `slot` to it if unbound, otherwise assume
     /// that it equals the bound value.
-    BindOrAssumeEq { slot: Slot, kind: OperandKind, span: Span },
+    BindOrAssumeEq {
+        slot: Slot,
+        kind: OperandKind,
+        span: Span,
+    },
     Pop,
     Dup,
     /// Pop a reference, push the value of `field` (lazy initialization happens here).
-    GetField { class: String, field: String, ty: SlotType, node: NodeId, span: Span },
+    GetField {
+        class: String,
+        field: String,
+        ty: SlotType,
+        node: NodeId,
+        span: Span,
+    },
     /// Pop a value, then a reference; store.
-    PutField { class: String, field: String, node: NodeId, span: Span },
+    PutField {
+        class: String,
+        field: String,
+        node: NodeId,
+        span: Span,
+    },
     /// Pop one value per name in `inits` (last name on top), allocate.
-    New { class: String, inits: Vec<String> },
-    Unary { op: UnOp, node: NodeId, span: Span },
+    New {
+        class: String,
+        inits: Vec<String>,
+    },
+    Unary {
+        op: UnOp,
+        node: NodeId,
+        span: Span,
+    },
     /// Arithmetic, comparison or equality (never `&&`/`||`, which compile to branches).
-    Binary { op: BinOp, kind: OperandKind, node: NodeId, span: Span },
+    Binary {
+        op: BinOp,
+        kind: OperandKind,
+        node: NodeId,
+        span: Span,
+    },
     Jump(usize),
     /// Pop a bool; fall through when true, jump to `target` when false. `site` is the source
     /// branch (for coverage) or `None` for branches the compiler made up (formulas).
-    BranchFalse { target: usize, site: Option<NodeId> },
+    BranchFalse {
+        target: usize,
+        site: Option<NodeId>,
+    },
     /// The back edge of a `while` loop (the loop-iteration bound is checked here).
-    LoopBack { head: usize, node: NodeId, span: Span },
+    LoopBack {
+        head: usize,
+        node: NodeId,
+        span: Span,
+    },
     /// Call `unit` with `nargs` arguments on the stack (the receiver first when `receiver`).
-    Call { unit: UnitId, nargs: usize, receiver: bool, node: NodeId, span: Span },
+    Call {
+        unit: UnitId,
+        nargs: usize,
+        receiver: bool,
+        node: NodeId,
+        span: Span,
+    },
     /// Pop the return value and return to the caller.
     Ret,
     /// Pop a bool; false ends the path with `kind` (assert or ensures failure).
-    Check { kind: ErrorKind, node: NodeId, span: Span },
+    Check {
+        kind: ErrorKind,
+        node: NodeId,
+        span: Span,
+    },
     /// Pop a bool; false discards the path (an `assume`, or a precondition that does not hold).
-    Assume { span: Span, precondition: bool },
+    Assume {
+        span: Span,
+        precondition: bool,
+    },
     /// Continue at each target in a separate path (the disjuncts of a formula).
     Fork(Vec<usize>),
     /// In a formula: pop a reference that must point to an object of `class` not yet claimed by
     /// the separating conjunction; claim it and push it back.
-    PointsTo { class: String, span: Span },
+    PointsTo {
+        class: String,
+        span: Span,
+    },
     /// A function that must return a value ran off its end.
-    MissingReturn { span: Span },
+    MissingReturn {
+        span: Span,
+    },
     /// Something the compiler could not translate (a program the checker should reject).
-    Invalid { message: String, span: Span },
+    Invalid {
+        message: String,
+        span: Span,
+    },
+    /// Driver only: the precondition has been established; forget its footprint.
+    PreDone,
+    /// Driver only: pop the value the method under test returned; the path is complete.
+    Halt,
 }
 
 /// What a unit of code is.
@@ -524,7 +583,10 @@ impl<'a> Cx<'a> {
     }
 
     fn lookup(&self, name: &str) -> Option<&Var> {
-        self.scopes.iter().rev().find_map(|s| s.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v))
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v))
     }
 
     fn invalid(&mut self, message: impl Into<String>, span: Span) {
@@ -583,7 +645,9 @@ impl<'a> Cx<'a> {
                     Some(slot) => {
                         self.emit(Instr::Store(slot));
                     }
-                    None => self.invalid(format!("unknown variable `{}`", target.name), target.span),
+                    None => {
+                        self.invalid(format!("unknown variable `{}`", target.name), target.span)
+                    }
                 }
             }
             StmtKind::FieldStore { object, field, value } => {
@@ -663,14 +727,24 @@ impl<'a> Cx<'a> {
                 let at = self.emit(Instr::Jump(usize::MAX));
                 match self.breaks.last_mut() {
                     Some(list) => list.push(at),
-                    None => self.code[at] = Instr::Invalid { message: "`break` outside a loop".into(), span: s.span },
+                    None => {
+                        self.code[at] = Instr::Invalid {
+                            message: "`break` outside a loop".into(),
+                            span: s.span,
+                        }
+                    }
                 }
             }
             StmtKind::Continue => {
                 let at = self.emit(Instr::Jump(usize::MAX));
                 match self.continues.last_mut() {
                     Some(list) => list.push(at),
-                    None => self.code[at] = Instr::Invalid { message: "`continue` outside a loop".into(), span: s.span },
+                    None => {
+                        self.code[at] = Instr::Invalid {
+                            message: "`continue` outside a loop".into(),
+                            span: s.span,
+                        }
+                    }
                 }
             }
             StmtKind::Assert(e) => {
@@ -723,7 +797,8 @@ impl<'a> Cx<'a> {
                 let Some(class) = self.class_of(object) else {
                     return self.invalid("field read on a non-object", e.span);
                 };
-                let ty = self.out.field_type(&class, &field.name).cloned().unwrap_or(SlotType::Other);
+                let ty =
+                    self.out.field_type(&class, &field.name).cloned().unwrap_or(SlotType::Other);
                 self.expr(object);
                 self.emit(Instr::GetField {
                     class,
@@ -739,7 +814,8 @@ impl<'a> Cx<'a> {
             }
             ExprKind::Binary { op: BinOp::And, lhs, rhs } => {
                 self.expr(lhs);
-                let br = self.emit(Instr::BranchFalse { target: usize::MAX, site: self.site(e.id) });
+                let site = self.site(e.id);
+                let br = self.emit(Instr::BranchFalse { target: usize::MAX, site });
                 self.expr(rhs);
                 let j = self.emit(Instr::Jump(usize::MAX));
                 let f = self.here();
@@ -750,7 +826,8 @@ impl<'a> Cx<'a> {
             }
             ExprKind::Binary { op: BinOp::Or, lhs, rhs } => {
                 self.expr(lhs);
-                let br = self.emit(Instr::BranchFalse { target: usize::MAX, site: self.site(e.id) });
+                let site = self.site(e.id);
+                let br = self.emit(Instr::BranchFalse { target: usize::MAX, site });
                 self.emit(Instr::Const(Const::Bool(true)));
                 let j = self.emit(Instr::Jump(usize::MAX));
                 let r = self.here();
@@ -770,7 +847,8 @@ impl<'a> Cx<'a> {
             }
             ExprKind::Cond { cond, then_expr, else_expr } => {
                 self.expr(cond);
-                let br = self.emit(Instr::BranchFalse { target: usize::MAX, site: self.site(e.id) });
+                let site = self.site(e.id);
+                let br = self.emit(Instr::BranchFalse { target: usize::MAX, site });
                 self.expr(then_expr);
                 let j = self.emit(Instr::Jump(usize::MAX));
                 let f = self.here();
@@ -928,10 +1006,9 @@ impl<'a> Cx<'a> {
                         span: field.span,
                     });
                     let existential = match &value.kind {
-                        ExprKind::Var(id) => self
-                            .lookup(&id.name)
-                            .filter(|v| v.existential)
-                            .map(|v| v.slot),
+                        ExprKind::Var(id) => {
+                            self.lookup(&id.name).filter(|v| v.existential).map(|v| v.slot)
+                        }
                         _ => None,
                     };
                     match existential {

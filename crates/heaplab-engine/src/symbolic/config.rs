@@ -103,6 +103,9 @@ impl Default for Config {
 /// The bound that cut a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Bound {
+    /// [`Bounds::k`]: a reference had no possible value left (no alias target, and the chain
+    /// budget forbade a fresh object).
+    K,
     /// [`Bounds::loop_iterations`].
     Loop,
     /// [`Bounds::call_depth`].
@@ -119,6 +122,7 @@ impl Bound {
     /// The option name a user changes to lift the bound.
     pub fn name(self) -> &'static str {
         match self {
+            Bound::K => "k",
             Bound::Loop => "loop",
             Bound::CallDepth => "call_depth",
             Bound::Steps => "steps",

@@ -196,7 +196,12 @@ impl State {
     }
 
     /// Adds an input object with all fields unmaterialized.
-    pub fn new_input_object(&mut self, class: &str, fields: &[(String, SlotType)], budget: i64) -> ObjIdx {
+    pub fn new_input_object(
+        &mut self,
+        class: &str,
+        fields: &[(String, SlotType)],
+        budget: i64,
+    ) -> ObjIdx {
         self.heap.push(Object {
             class: class.to_string(),
             origin: Origin::Input { budget },

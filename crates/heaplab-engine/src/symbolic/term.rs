@@ -234,6 +234,76 @@ impl Sym {
     }
 }
 
+impl Sym {
+    /// SMT-LIB2 text (`(< x0 (+ x1 1))`). Division and remainder truncate toward zero, so they
+    /// are spelled with `div` on absolute values; variables are `x<id>` (Int) and `b<id>` (Bool).
+    pub fn to_smtlib(&self) -> String {
+        let mut out = String::new();
+        self.write_smtlib(&mut out);
+        out
+    }
+
+    fn write_smtlib(&self, out: &mut String) {
+        let bin = |op: &str, a: &Sym, b: &Sym, out: &mut String| {
+            out.push('(');
+            out.push_str(op);
+            out.push(' ');
+            a.write_smtlib(out);
+            out.push(' ');
+            b.write_smtlib(out);
+            out.push(')');
+        };
+        match self.node() {
+            Node::Int(n) if *n < 0 => out.push_str(&format!("(- {})", n.unsigned_abs())),
+            Node::Int(n) => out.push_str(&n.to_string()),
+            Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Node::Var(id, Sort::Int) => out.push_str(&format!("x{id}")),
+            Node::Var(id, Sort::Bool) => out.push_str(&format!("b{id}")),
+            Node::Add(a, b) => bin("+", a, b, out),
+            Node::Sub(a, b) => bin("-", a, b, out),
+            Node::Mul(a, b) => bin("*", a, b, out),
+            Node::Div(a, b) => {
+                // trunc(a / b) = sign(a)·sign(b)·(|a| div |b|)
+                let (a, b) = (a.to_smtlib(), b.to_smtlib());
+                out.push_str(&format!(
+                    "(let ((q (div (abs {a}) (abs {b})))) (ite (= (< {a} 0) (< {b} 0)) q (- q)))"
+                ));
+            }
+            Node::Rem(a, b) => {
+                // a - b·trunc(a / b): the sign of the dividend.
+                let (a, b) = (a.to_smtlib(), b.to_smtlib());
+                out.push_str(&format!(
+                    "(let ((r (mod (abs {a}) (abs {b})))) (ite (< {a} 0) (- r) r))"
+                ));
+            }
+            Node::Neg(a) => {
+                out.push_str("(- ");
+                a.write_smtlib(out);
+                out.push(')');
+            }
+            Node::Lt(a, b) => bin("<", a, b, out),
+            Node::Le(a, b) => bin("<=", a, b, out),
+            Node::Eq(a, b) => bin("=", a, b, out),
+            Node::And(a, b) => bin("and", a, b, out),
+            Node::Or(a, b) => bin("or", a, b, out),
+            Node::Not(a) => {
+                out.push_str("(not ");
+                a.write_smtlib(out);
+                out.push(')');
+            }
+        }
+    }
+
+    /// Every variable of the expression, sorted.
+    pub fn vars(&self) -> Vec<(u32, Sort)> {
+        let mut v = Vec::new();
+        self.for_each_var(&mut |id, sort| v.push((id, sort)));
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
 impl fmt::Debug for Sym {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)

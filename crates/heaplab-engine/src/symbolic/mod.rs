@@ -1,0 +1,32 @@
+//! The symbolic executor: explores every path of one method over *unknown* input heaps, discovered
+//! on demand by a heap strategy (Kiasan's lazy, lazier and lazier#, digest seed-004a §3).
+//!
+//! Code map:
+//! - [`code`]: the program compiled to a small stack bytecode (methods, predicates and
+//!   `requires` formulas alike), so a state is plain data that can be cloned and stepped.
+//! - [`state`]: one path — frames, the symbolic heap with its input journal, Kiasan's symbolic
+//!   locations/references, the path condition.
+//! - [`strategy`]: the heap strategies behind one trait, and the registry table that front ends
+//!   read.
+//! - [`explorer`]: the worklist, one instruction per step, the [`Event`] stream and the tree of
+//!   states; path outcomes, bounds and coverage.
+//! - [`solve`]: the explorer's synchronous view of the solver (adapted to `heaplab_smt` by the front end).
+//! - [`config`]: the one [`Config`] struct with every bound.
+//!
+//! Invariant: no IO, no clock of its own (time comes through [`Clock`]), no threads — the
+//! explorer runs the same natively and in wasm.
+
+pub mod code;
+pub mod config;
+pub mod explorer;
+pub mod solve;
+pub mod state;
+pub mod strategy;
+pub mod term;
+
+pub use config::{Bound, Bounds, Clock, Config, NoClock, PreMode, SearchOrder, StrategyKind};
+pub use explorer::{Event, Explorer, ForkKind, PathOutcome, PathResult, RunStats, TreeNode};
+pub use solve::{Model, PathSolver, SatAnswer, SolverCounts};
+pub use state::{SValue, State, StateId};
+pub use strategy::{HeapStrategy, StrategyInfo, STRATEGIES};
+pub use term::{Sort, Sym};

@@ -1,0 +1,69 @@
+//! The explorer's view of the solver: satisfiability and models of a conjunction of [`Sym`]s.
+//!
+//! The explorer is synchronous and small-step; the actual solver (`heaplab_smt`, a z3 process
+//! natively or z3 in wasm) sits behind this trait, adapted in [`super::smt`]. A solver failure
+//! is not a failure of the user's program and must not crash the run: it is answered
+//! [`SatAnswer::Unknown`] (the explorer keeps the branch, which is the safe choice) and counted.
+
+use super::term::{Sort, Sym};
+use std::collections::BTreeMap;
+
+/// The answer to "is this conjunction satisfiable?".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SatAnswer {
+    Sat,
+    Unsat,
+    /// The solver gave up or failed; treated as satisfiable.
+    Unknown,
+}
+
+impl SatAnswer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SatAnswer::Sat => "sat",
+            SatAnswer::Unsat => "unsat",
+            SatAnswer::Unknown => "unknown",
+        }
+    }
+}
+
+/// Values of symbolic variables (booleans as 0/1).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Model {
+    pub values: BTreeMap<(u32, Sort), i64>,
+}
+
+impl Model {
+    pub fn get(&self, id: u32, sort: Sort) -> Option<i64> {
+        self.values.get(&(id, sort)).copied()
+    }
+}
+
+/// Counts of path-condition queries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolverCounts {
+    /// Queries sent to the solver.
+    pub sent: u64,
+    /// Queries answered without the solver (constants, facts already in the path condition).
+    pub decided_locally: u64,
+    /// Queries answered from the cache.
+    pub cached: u64,
+    /// Queries the solver could not answer (errors or `unknown`).
+    pub failed: u64,
+}
+
+/// A satisfiability oracle for conjunctions of symbolic boolean expressions.
+pub trait PathSolver {
+    /// Is the conjunction satisfiable?
+    fn check(&mut self, conjuncts: &[Sym]) -> SatAnswer;
+
+    /// A model of the conjunction giving a value to every variable in `vars`; `None` when
+    /// unsatisfiable or the solver failed.
+    fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model>;
+
+    /// Counts so far.
+    fn counts(&self) -> SolverCounts;
+
+    /// Records a query the explorer decided without calling [`check`](Self::check).
+    fn note_local(&mut self);
+}
