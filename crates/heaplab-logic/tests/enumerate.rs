@@ -110,3 +110,10 @@ fn trees_with_linked_leaves() {
     let c = count("exists Leaf ll. tll(x, ll, null)", 6, 7, IntEquivalence::Ignore);
     assert_eq!(c, vec![0, 1, 0, 1, 0, 2, 0, 5]);
 }
+
+/// The k = 4 entry of Kiasan's table (677 shapes with up to 15 nodes); a few seconds.
+#[test]
+fn bsts_of_height_below_4_are_677() {
+    let c = count("exists int lo, int hi. bst(x, lo, hi)", 4, 15, IntEquivalence::UpToOrder);
+    assert_eq!(c.iter().sum::<usize>(), 677);
+}

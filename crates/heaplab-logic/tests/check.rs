@@ -1,0 +1,101 @@
+//! The model checker on hand-built heaps.
+mod common;
+
+use heaplab_logic::{satisfies, CheckLimits, Model, Object, Value, Verdict};
+use std::collections::BTreeMap;
+
+fn node(key: i64, left: Value, right: Value) -> Object {
+    Object {
+        class: "Node".into(),
+        fields: vec![
+            ("key".into(), Value::Int(key)),
+            ("left".into(), left),
+            ("right".into(), right),
+        ],
+    }
+}
+
+fn l(val: i64, next: Value) -> Object {
+    Object {
+        class: "L".into(),
+        fields: vec![("val".into(), Value::Int(val)), ("next".into(), next)],
+    }
+}
+
+fn verdict(text: &str, m: &Model) -> Verdict {
+    let defs = common::defs();
+    let f = common::query(&defs, text);
+    satisfies(&defs, m, &f, CheckLimits::default()).expect("check")
+}
+
+fn store(pairs: &[(&str, Value)]) -> BTreeMap<String, Value> {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+}
+
+#[test]
+fn lists() {
+    let two = Model {
+        objects: vec![l(1, Value::Ref(1)), l(2, Value::Null)],
+        store: store(&[("x", Value::Ref(0))]),
+    };
+    assert_eq!(verdict("sll(x)", &two), Verdict::Holds);
+    assert_eq!(verdict("sorted(x, 0)", &two), Verdict::Holds);
+    assert_eq!(verdict("sorted(x, 2)", &two), Verdict::Fails);
+    // Starting in the middle leaves a cell undescribed: exact semantics says no ...
+    let mid = Model { store: store(&[("x", Value::Ref(1))]), ..two.clone() };
+    assert_eq!(verdict("sll(x)", &mid), Verdict::Fails);
+    // ... unless the caller restricts the heap to what is reachable.
+    assert_eq!(verdict("sll(x)", &mid.restrict_to_reachable(&["x"])), Verdict::Holds);
+    // A cycle is not a list.
+    let cyc = Model {
+        objects: vec![l(1, Value::Ref(1)), l(2, Value::Ref(0))],
+        store: store(&[("x", Value::Ref(0))]),
+    };
+    assert_eq!(verdict("sll(x)", &cyc), Verdict::Fails);
+    assert_eq!(verdict("lseg(x, x)", &cyc), Verdict::Fails);
+    let seg = Model { store: store(&[("x", Value::Ref(0)), ("y", Value::Null)]), ..two };
+    assert_eq!(verdict("lseg(x, y)", &seg), Verdict::Holds);
+}
+
+#[test]
+fn bst_with_existential_bounds() {
+    // 2 at the root, 1 left, 3 right.
+    let objects = vec![
+        node(2, Value::Ref(1), Value::Ref(2)),
+        node(1, Value::Null, Value::Null),
+        node(3, Value::Null, Value::Null),
+    ];
+    let good = Model { objects, store: store(&[("x", Value::Ref(0))]) };
+    assert_eq!(verdict("exists int lo, int hi. bst(x, lo, hi)", &good), Verdict::Holds);
+    assert_eq!(verdict("bst(x, 0, 4)", &good), Verdict::Holds);
+    assert_eq!(verdict("bst(x, 1, 4)", &good), Verdict::Fails);
+    let mut bad = good.clone();
+    bad.objects[1] = node(5, Value::Null, Value::Null);
+    assert_eq!(verdict("exists int lo, int hi. bst(x, lo, hi)", &bad), Verdict::Fails);
+    // Sharing a child is not a tree.
+    let shared = Model {
+        objects: vec![node(2, Value::Ref(1), Value::Ref(1)), node(1, Value::Null, Value::Null)],
+        store: store(&[("x", Value::Ref(0))]),
+    };
+    assert_eq!(verdict("exists int lo, int hi. bst(x, lo, hi)", &shared), Verdict::Fails);
+}
+
+#[test]
+fn bad_models_are_errors_not_panics() {
+    let defs = common::defs();
+    let f = common::query(&defs, "sll(x)");
+    let empty = Model::default();
+    assert!(satisfies(&defs, &empty, &f, CheckLimits::default()).is_err());
+    let dangling =
+        Model { objects: vec![l(1, Value::Ref(7))], store: store(&[("x", Value::Ref(0))]) };
+    assert!(satisfies(&defs, &dangling, &f, CheckLimits::default()).is_err());
+}
+
+#[test]
+fn search_is_bounded() {
+    let defs = common::defs();
+    let f = common::query(&defs, "loop(x)");
+    let m = Model { objects: vec![], store: store(&[("x", Value::Null)]) };
+    let v = satisfies(&defs, &m, &f, CheckLimits { max_steps: 1000 }).expect("check");
+    assert!(matches!(v, Verdict::Unknown(_)), "{v:?}");
+}

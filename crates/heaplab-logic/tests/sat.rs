@@ -1,0 +1,89 @@
+//! Satisfiability: models for satisfiable queries (re-checked by the model checker), `Unsat`
+//! only when every branch closes, `Unknown` when a bound is hit.
+mod common;
+
+use heaplab_logic::{sat, satisfies, CheckLimits, Model, SatResult, SearchBounds, Sort, Verdict};
+
+fn run(text: &str) -> SatResult {
+    run_with(text, SearchBounds::default(), &[])
+}
+
+fn run_with(text: &str, bounds: SearchBounds, known: &[(String, Sort)]) -> SatResult {
+    let defs = common::defs();
+    let f = heaplab_logic::convert::parse_query(&defs, text, known).expect("query");
+    let res = sat(&defs, &f, bounds, &mut common::solver()).expect("sat");
+    if let SatResult::Sat(m) = &res {
+        let v = satisfies(&defs, m, &f, CheckLimits::default()).expect("check");
+        assert_eq!(v, Verdict::Holds, "model of `{text}` rejected by the model checker:\n{m}");
+    }
+    res
+}
+
+fn model(text: &str) -> Model {
+    match run(text) {
+        SatResult::Sat(m) => m,
+        other => panic!("`{text}`: expected sat, got {other:?}"),
+    }
+}
+
+#[test]
+fn smallest_model_first() {
+    let m = model("sll(x)");
+    assert!(m.objects.is_empty());
+    let m = model("sll(x) & x != null");
+    assert_eq!(m.objects.len(), 1);
+    let m = model("lseg(x, y) & x != y");
+    assert_eq!(m.objects.len(), 1);
+}
+
+#[test]
+fn satisfiable_structures() {
+    assert_eq!(model("cdll(h, 2)").objects.len(), 3);
+    assert_eq!(model("exists int lo, int hi. bst(t, lo, hi) & t != null").objects.len(), 1);
+    assert_eq!(model("exists int lo, int hi. avl(t, lo, hi, 3)").objects.len(), 4);
+    assert!(model("rbb(t, 2)").objects.len() >= 3);
+    assert_eq!(model("tll(x, ll, null) & x != ll").objects.len(), 3);
+    let m = model("sorted(x, 3) & x != null");
+    assert_eq!(m.objects.len(), 1);
+}
+
+#[test]
+fn field_reads_in_formulas() {
+    let this = [("this".to_string(), Sort::Ref("Holder".into()))];
+    let res = run_with(
+        "exists int lo, int hi. bst(this.root, lo, hi) & this.root != null",
+        SearchBounds::default(),
+        &this,
+    );
+    let SatResult::Sat(m) = res else { panic!("{res:?}") };
+    assert_eq!(m.objects.len(), 2);
+    // Reading x.val allocates x separately from sorted(x, 5)'s own cell: contradiction.
+    assert_eq!(run("sorted(x, 5) & x != null & x.val < 5"), SatResult::Unsat);
+}
+
+#[test]
+fn unsatisfiable_queries_are_proved() {
+    assert_eq!(run("x -> L { next: null } * y -> L { next: null } & x == y"), SatResult::Unsat);
+    assert_eq!(run("null -> L { next: null }"), SatResult::Unsat);
+    assert_eq!(run("sll(x) * sll(x) & x != null"), SatResult::Unsat);
+    assert_eq!(
+        run("exists int lo, int hi. bst(x, lo, hi) & x != null & hi <= lo + 1"),
+        SatResult::Unsat
+    );
+    assert_eq!(run("cdll(h, 0) & h == null"), SatResult::Unsat);
+    assert_eq!(run("exists int lo, int hi. avl(t, lo, hi, 2) & t == null"), SatResult::Unsat);
+    assert_eq!(run("rbb(t, 1) & t == null"), SatResult::Unsat);
+}
+
+#[test]
+fn bounds_give_unknown_never_unsat() {
+    // No base case: every branch is cut by the bound.
+    assert!(matches!(run("never(x)"), SatResult::Unknown(_)));
+    assert!(matches!(run("loop(x)"), SatResult::Unknown(_)));
+    // Satisfiable, but only beyond the bound.
+    let small = SearchBounds { max_depth: 2, max_objects: 2, max_states: 10_000 };
+    assert!(matches!(run_with("cdll(h, 5)", small, &[]), SatResult::Unknown(_)));
+    // Deep recursion with a tiny state budget stops quickly.
+    let tiny = SearchBounds { max_depth: 1000, max_objects: 1000, max_states: 500 };
+    assert!(matches!(run_with("tree(x) & x != null & never(y)", tiny, &[]), SatResult::Unknown(_)));
+}
