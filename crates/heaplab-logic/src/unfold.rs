@@ -108,42 +108,43 @@ pub fn lfp(defs: &Defs, limits: LfpLimits) -> Lfp {
         sv.insert((*name).clone(), vec![start]);
         abs.insert((*name).clone(), Vec::new());
     }
+    // Unfolding replaces instances by their *definitions*, so each SV_i evolves on its own and
+    // only the joint stopping test couples the predicates. We stop each predicate at its own
+    // fixed point, which is what running Algorithm 1 on that predicate alone would return.
     let mut rounds = 0;
-    let mut converged = false;
-    while rounds < limits.max_rounds {
+    let mut done: BTreeSet<String> = BTreeSet::new();
+    let mut capped: BTreeSet<String> = BTreeSet::new();
+    while rounds < limits.max_rounds && done.len() + capped.len() < names.len() {
         rounds += 1;
-        let mut next_sv = BTreeMap::new();
-        let mut next_abs = BTreeMap::new();
-        let mut too_big = false;
         for name in &names {
+            if done.contains(*name) || capped.contains(*name) {
+                continue;
+            }
             let Some(def) = defs.preds.get(*name) else { continue };
             let mut out = Vec::new();
             for d in sv.get(*name).map(Vec::as_slice).unwrap_or(&[]) {
                 unfold_all(defs, d, &mut fresh, &mut out, limits.max_contexts);
             }
-            too_big |= out.len() >= limits.max_contexts;
+            let too_big = out.len() >= limits.max_contexts;
             let mut a: Vec<AbsDisjunct> =
                 out.iter().filter_map(|d| abstract_heap(def, d)).collect();
             a.sort();
             a.dedup();
-            next_abs.insert((*name).clone(), a);
-            next_sv.insert((*name).clone(), out);
+            let old = abs.get(*name).map(Vec::as_slice).unwrap_or(&[]);
+            if a.iter().all(|d| old.iter().any(|o| d.implies(o))) {
+                done.insert((*name).clone());
+                continue;
+            }
+            if too_big {
+                // Keep the previous round: it is still an exact unfolding, just not the fixed point.
+                capped.insert((*name).clone());
+                continue;
+            }
+            sv.insert((*name).clone(), out);
+            abs.insert((*name).clone(), a);
         }
-        let fixed = names.iter().all(|n| {
-            let new = next_abs.get(*n).map(Vec::as_slice).unwrap_or(&[]);
-            let old = abs.get(*n).map(Vec::as_slice).unwrap_or(&[]);
-            new.iter().all(|d| old.iter().any(|o| d.implies(o)))
-        });
-        if fixed {
-            converged = true;
-            break;
-        }
-        if too_big {
-            break;
-        }
-        sv = next_sv;
-        abs = next_abs;
     }
+    let converged = names.iter().all(|n| done.contains(*n));
     let preds = sv
         .into_iter()
         .map(|(name, contexts)| {
