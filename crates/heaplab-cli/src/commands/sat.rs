@@ -1,0 +1,169 @@
+//! `heaplab sat FILE --formula 'F'`: satisfiability, models and enumeration of a
+//! separation-logic formula over the classes and predicates of a program.
+//!
+//! Free variables of the formula are implicitly existential; their types are inferred from their
+//! use (predicate parameters, points-to classes, field types, arithmetic), and their values are
+//! shown as the model's store. Bounds are explicit and printed with the answer, so "unknown"
+//! always says which bound was reached.
+
+use super::{load, report};
+use heaplab_logic::convert::parse_query;
+use heaplab_logic::{
+    enumerate, sat, Defs, EnumConfig, IntEquivalence, Model, NoSolver, PureOracle, SatResult,
+    SearchBounds, Value,
+};
+use heaplab_syntax::diagnostic::render_all;
+use heaplab_syntax::SourceFile;
+use serde_json::{json, Value as Json};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The HeapLab source file whose classes and predicates the formula uses.
+    file: PathBuf,
+    /// The formula, e.g. 'exists int lo, int hi. bst(t, lo, hi) & t != null'.
+    #[arg(long)]
+    formula: String,
+    /// Enumerate all models with at most N objects (each once, integers up to order).
+    #[arg(long, value_name = "N")]
+    enumerate: Option<usize>,
+    /// Print only the number of models (implies --enumerate 4 unless given).
+    #[arg(long)]
+    count: bool,
+    /// Ignore integer values when enumerating: one model per shape.
+    #[arg(long)]
+    shapes: bool,
+    /// Maximum nesting of recursive predicate unfoldings (default: 6, or N with --enumerate N).
+    #[arg(long, value_name = "N")]
+    depth: Option<u32>,
+    /// Maximum number of objects when deciding satisfiability.
+    #[arg(long, value_name = "N", default_value_t = SearchBounds::default().max_objects)]
+    objects: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let loaded = load(&args.file)?;
+    if report(&loaded) {
+        return Ok(ExitCode::FAILURE);
+    }
+    let (defs, errors) = Defs::from_program(&loaded.analysis.program);
+    if !errors.is_empty() {
+        let diags: Vec<_> = errors.iter().map(|e| e.to_diagnostic()).collect();
+        eprint!("{}", render_all(&diags, &loaded.file));
+    }
+    let formula_file = SourceFile::new("--formula", args.formula.clone());
+    let formula = match parse_query(&defs, &args.formula, &[]) {
+        Ok(f) => f,
+        Err(e) => {
+            eprint!("{}", render_all(&[e.to_diagnostic()], &formula_file));
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let mut oracle = oracle();
+    let enumerate_n = args.enumerate.or(if args.count { Some(4) } else { None });
+    if let Some(n) = enumerate_n {
+        let bounds = SearchBounds {
+            max_depth: args.depth.unwrap_or(n.max(1) as u32),
+            max_objects: n,
+            ..SearchBounds::default()
+        };
+        let ints = if args.shapes { IntEquivalence::Ignore } else { IntEquivalence::UpToOrder };
+        let cfg = EnumConfig { bounds, ints, ..EnumConfig::default() };
+        let res = enumerate(&defs, &formula, cfg, oracle.as_mut())?;
+        match args.format {
+            Format::Text if args.count => println!("{}", res.models.len()),
+            Format::Text => {
+                for (i, m) in res.models.iter().enumerate() {
+                    println!("model {}:", i + 1);
+                    print!("{m}");
+                }
+                println!(
+                    "{} model(s) with at most {n} object(s), unfolding depth {}",
+                    res.models.len(),
+                    bounds.max_depth
+                );
+            }
+            Format::Json => {
+                let mut out = json!({
+                    "count": res.models.len(),
+                    "maxObjects": n,
+                    "maxDepth": bounds.max_depth,
+                    "complete": !res.incomplete,
+                });
+                if !args.count {
+                    out["models"] = Json::Array(res.models.iter().map(model_json).collect());
+                }
+                println!("{}", serde_json::to_string_pretty(&out)?);
+            }
+        }
+        if res.incomplete {
+            eprintln!("note: the enumeration is incomplete (a work limit was reached or some arithmetic was undecided)");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let bounds = SearchBounds {
+        max_depth: args.depth.unwrap_or(SearchBounds::default().max_depth),
+        max_objects: args.objects,
+        ..SearchBounds::default()
+    };
+    let res = sat(&defs, &formula, bounds, oracle.as_mut())?;
+    match args.format {
+        Format::Text => match &res {
+            SatResult::Sat(m) => {
+                println!("sat");
+                print!("{m}");
+            }
+            SatResult::Unsat => println!("unsat"),
+            SatResult::Unknown(why) => println!("unknown: {why}"),
+        },
+        Format::Json => {
+            let out = match &res {
+                SatResult::Sat(m) => json!({ "result": "sat", "model": model_json(m) }),
+                SatResult::Unsat => json!({ "result": "unsat" }),
+                SatResult::Unknown(why) => json!({ "result": "unknown", "reason": why }),
+            };
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The pure-part oracle: the Rust procedure decides difference logic by itself.
+fn oracle() -> Box<dyn PureOracle> {
+    Box::new(NoSolver)
+}
+
+fn value_json(v: &Value) -> Json {
+    match v {
+        Value::Int(i) => json!(i),
+        Value::Bool(b) => json!(b),
+        Value::Null => Json::Null,
+        Value::Ref(o) => json!({ "ref": o }),
+    }
+}
+
+fn model_json(m: &Model) -> Json {
+    let store: serde_json::Map<String, Json> =
+        m.store.iter().map(|(k, v)| (k.clone(), value_json(v))).collect();
+    let objects: Vec<Json> = m
+        .objects
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let fields: serde_json::Map<String, Json> =
+                o.fields.iter().map(|(f, v)| (f.clone(), value_json(v))).collect();
+            json!({ "id": i, "class": o.class, "fields": fields })
+        })
+        .collect();
+    json!({ "store": store, "objects": objects })
+}
