@@ -1066,6 +1066,11 @@ impl Explorer {
                     span,
                     "division by zero",
                 ) {
+                    if op == BinOp::Mod {
+                        // i64::MIN % -1 is 0, in range (as in Java).
+                        live.push(s);
+                        continue;
+                    }
                     live.extend(self.guard(
                         s,
                         &no_overflow,

@@ -115,7 +115,7 @@ impl Sym {
 
     pub fn rem(a: &Sym, b: &Sym) -> Sym {
         match (a.as_int(), b.as_int()) {
-            (Some(x), Some(y)) if y != 0 && x.checked_rem(y).is_some() => Sym::int(x % y),
+            (Some(x), Some(y)) if y != 0 => Sym::int(x.wrapping_rem(y)),
             _ => Sym::mk(Node::Rem(a.clone(), b.clone())),
         }
     }
@@ -222,7 +222,13 @@ impl Sym {
             Node::Sub(x, y) => x.eval(env)?.checked_sub(y.eval(env)?)?,
             Node::Mul(x, y) => x.eval(env)?.checked_mul(y.eval(env)?)?,
             Node::Div(x, y) => x.eval(env)?.checked_div(y.eval(env)?)?,
-            Node::Rem(x, y) => x.eval(env)?.checked_rem(y.eval(env)?)?,
+            Node::Rem(x, y) => {
+                let d = y.eval(env)?;
+                if d == 0 {
+                    return None;
+                }
+                x.eval(env)?.wrapping_rem(d)
+            }
             Node::Neg(x) => x.eval(env)?.checked_neg()?,
             Node::Lt(x, y) => b(x.eval(env)? < y.eval(env)?),
             Node::Le(x, y) => b(x.eval(env)? <= y.eval(env)?),

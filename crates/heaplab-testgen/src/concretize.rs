@@ -1,0 +1,290 @@
+//! From a symbolic path to a concrete input, the predicted outcome, and the replay that checks
+//! the prediction (digest seed-004a §6.2–6.4).
+//!
+//! The input heap is built from the input journal of the path's *final* state, so everything the
+//! path discovered is there and nothing else: objects in the order they were materialized, each
+//! field as first read (resolved through the final state's resolution table), other fields at
+//! their defaults. Unresolved symbolic references are `null` (Kiasan's default-lazier) and each
+//! unresolved symbolic location is a distinct fresh object (default-sym-map is injective). The
+//! integers come from one solver model of the final path condition.
+
+use crate::{Error, Expected, Input, Result, Validity};
+use heaplab_engine::symbolic::code::{Compiled, SlotType};
+use heaplab_engine::symbolic::state::Origin;
+use heaplab_engine::symbolic::{PathOutcome, PathResult, PathSolver, PreMode, SValue, Sort, State};
+use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
+use heaplab_logic::{CheckLimits, Verdict};
+use heaplab_syntax::ast::Program;
+use heaplab_syntax::types::ProgramInfo;
+use std::collections::BTreeMap;
+
+/// A concretized path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Concrete {
+    pub input: Input,
+    pub expected: Expected,
+    /// Predicted final field values of every object the path knows (concrete ids).
+    pub final_fields: Vec<(ObjId, String, Value)>,
+}
+
+/// Builds the concrete input and prediction of one feasible path; `None` without a model.
+pub fn concretize(
+    solver: &mut dyn PathSolver,
+    compiled: &Compiled,
+    is_method: bool,
+    path: &PathResult,
+) -> Option<Concrete> {
+    let st = &path.state;
+    let vars: Vec<(u32, Sort)> =
+        st.vars.iter().enumerate().map(|(i, (sort, _))| (i as u32, *sort)).collect();
+    let model = solver.model(&st.pc, &vars)?;
+    let mut b = Builder {
+        st,
+        compiled,
+        model: &model,
+        heap: Heap::new(),
+        map: BTreeMap::new(),
+        locs: BTreeMap::new(),
+    };
+    // Input objects first (in materialization order), with default fields.
+    for (idx, o) in st.heap.iter().enumerate() {
+        if o.is_input() {
+            let id = b.alloc_default(&o.class);
+            b.map.insert(idx, id);
+        }
+    }
+    // Journaled field values.
+    for (idx, o) in st.heap.iter().enumerate() {
+        let Some(&id) = b.map.get(&idx) else { continue };
+        for (f, v) in &o.input {
+            let cv = b.value(v);
+            b.heap.set_field(id, f, cv);
+        }
+    }
+    let args: Vec<Value> = st.roots.iter().map(|v| b.value(v)).collect();
+    let receiver = match args.first() {
+        Some(Value::Ref(Some(r))) if is_method => Some(*r),
+        _ => None,
+    };
+    let args = if receiver.is_some() { args[1..].to_vec() } else { args };
+    let input_heap = b.heap.clone();
+    // Objects allocated by `new` get the ids the interpreter will give them.
+    let mut next = input_heap.len() as u32;
+    for (idx, o) in st.heap.iter().enumerate() {
+        if o.origin == Origin::New {
+            b.map.insert(idx, ObjId(next));
+            next += 1;
+        }
+    }
+    let expected = match &path.outcome {
+        PathOutcome::Returned(v) => Expected::Returned(b.value(v)),
+        PathOutcome::Error { kind, .. } => Expected::Error(*kind),
+        _ => return None,
+    };
+    let mut final_fields = Vec::new();
+    for (idx, o) in st.heap.iter().enumerate() {
+        let Some(&id) = b.map.get(&idx) else { continue };
+        for (f, v) in &o.fields {
+            if let Some(v) = v {
+                final_fields.push((id, f.clone(), b.value(v)));
+            }
+        }
+    }
+    Some(Concrete { input: Input { heap: input_heap, receiver, args }, expected, final_fields })
+}
+
+struct Builder<'a> {
+    st: &'a State,
+    compiled: &'a Compiled,
+    model: &'a heaplab_engine::symbolic::Model,
+    heap: Heap,
+    map: BTreeMap<usize, ObjId>,
+    /// Unresolved symbolic location → its fresh object.
+    locs: BTreeMap<u32, ObjId>,
+}
+
+impl Builder<'_> {
+    /// A new object of `class` with every field at its default.
+    fn alloc_default(&mut self, class: &str) -> ObjId {
+        let fields = self
+            .compiled
+            .classes
+            .get(class)
+            .map(|fs| {
+                fs.iter()
+                    .map(|(f, t)| {
+                        let d = match t {
+                            SlotType::Int => Value::Int(0),
+                            SlotType::Bool => Value::Bool(false),
+                            _ => Value::NULL,
+                        };
+                        (f.clone(), d)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.heap.alloc(class, fields)
+    }
+
+    fn value(&mut self, v: &SValue) -> Value {
+        let env = |id: u32, sort: Sort| Some(self.model.get(id, sort).unwrap_or(0));
+        match self.st.normalize(v) {
+            SValue::Int(s) => Value::Int(s.eval(&env).unwrap_or(0)),
+            SValue::Bool(s) => Value::Bool(s.eval(&env).unwrap_or(0) != 0),
+            SValue::Null | SValue::SymRef(_) => Value::NULL,
+            SValue::Obj(o) => Value::Ref(self.map.get(&o).copied()),
+            SValue::SymLoc(l) => {
+                if let Some(id) = self.locs.get(&l) {
+                    return Value::Ref(Some(*id));
+                }
+                let class =
+                    self.st.symlocs.get(l as usize).map(|i| i.class.clone()).unwrap_or_default();
+                let id = self.alloc_default(&class);
+                self.locs.insert(l, id);
+                Value::Ref(Some(id))
+            }
+            SValue::Void => Value::Void,
+        }
+    }
+}
+
+/// Replays a concretized test in the interpreter; returns the final heap, or the mismatch.
+pub fn replay(
+    program: &Program,
+    info: &ProgramInfo,
+    target: &str,
+    test: &str,
+    c: &Concrete,
+) -> Result<Heap> {
+    let mut interp = Interpreter::new(program, info, Limits::default());
+    interp.set_heap(c.input.heap.clone());
+    let (_, name) = heaplab_engine::symbolic::explorer::split_target(target);
+    let res = match c.input.receiver {
+        Some(r) => interp.call_method(r, name, &c.input.args),
+        None => interp.call_function(name, &c.input.args),
+    };
+    let outcome = res.map_err(|source| Error::Engine { test: test.to_string(), source })?;
+    let mismatch = |expected: String, got: String| Error::ReplayMismatch {
+        test: test.to_string(),
+        expected,
+        got,
+    };
+    match (&c.expected, &outcome) {
+        (Expected::Returned(v), Outcome::Returned(w)) if v == w => {}
+        (Expected::Error(k), Outcome::Error(e)) if *k == e.kind => {}
+        (e, o) => return Err(mismatch(describe_expected(e), o.summary())),
+    }
+    let heap = interp.into_heap();
+    for (id, field, v) in &c.final_fields {
+        let got = heap.field(*id, field);
+        if got != Some(*v) {
+            return Err(mismatch(
+                format!("{id}.{field} == {v} after the call"),
+                format!(
+                    "{id}.{field} == {}",
+                    got.map_or("<missing>".to_string(), |g| g.to_string())
+                ),
+            ));
+        }
+    }
+    Ok(heap)
+}
+
+pub fn describe_expected(e: &Expected) -> String {
+    match e {
+        Expected::Returned(v) => format!("returned {v}"),
+        Expected::Error(k) => k.keyword().to_string(),
+    }
+}
+
+/// Classifies inputs against the method's `requires` with the logic's model checker.
+pub struct PreChecker {
+    mode: PreMode,
+    defs: heaplab_logic::Defs,
+    formula: Option<heaplab_logic::Formula>,
+    /// Why the formula could not be used (several clauses, conversion error).
+    problem: Option<String>,
+    has_requires: bool,
+    roots: Vec<String>,
+}
+
+impl PreChecker {
+    pub fn new(program: &Program, target: &str, mode: PreMode) -> PreChecker {
+        let (defs, _) = heaplab_logic::Defs::from_program(program);
+        let mut checker = PreChecker {
+            mode,
+            defs,
+            formula: None,
+            problem: None,
+            has_requires: false,
+            roots: Vec::new(),
+        };
+        let Some((class, decl)) = crate::find_function(program, target) else { return checker };
+        checker.has_requires = !decl.requires.is_empty();
+        let mut free = Vec::new();
+        if let Some(c) = class {
+            free.push(("this".to_string(), heaplab_logic::Sort::Ref(c.to_string())));
+        }
+        for p in &decl.params {
+            match heaplab_logic::convert::sort_of_type(&p.ty) {
+                Ok(s) => free.push((p.name.name.clone(), s)),
+                Err(e) => checker.problem = Some(e.to_string()),
+            }
+        }
+        checker.roots = free.iter().map(|(v, _)| v.clone()).collect();
+        match decl.requires.as_slice() {
+            [] => {}
+            [one] => {
+                let mut fresh = heaplab_logic::Fresh::new();
+                match heaplab_logic::convert::convert_formula(&checker.defs, one, &free, &mut fresh)
+                {
+                    Ok(f) => checker.formula = Some(f),
+                    Err(e) => checker.problem = Some(e.to_string()),
+                }
+            }
+            _ => checker.problem = Some("several `requires` clauses are not checked yet".into()),
+        }
+        checker
+    }
+
+    pub fn classify(&self, input: &Input) -> Validity {
+        if !self.has_requires {
+            return Validity::NoPrecondition;
+        }
+        if self.mode == PreMode::Assume {
+            return Validity::Assumed;
+        }
+        let Some(formula) = &self.formula else {
+            return Validity::Unknown(self.problem.clone().unwrap_or_default());
+        };
+        let conv = |v: &Value| match v {
+            Value::Int(n) => heaplab_logic::Value::Int(*n),
+            Value::Bool(b) => heaplab_logic::Value::Bool(*b),
+            Value::Ref(Some(id)) => heaplab_logic::Value::Ref(id.index()),
+            _ => heaplab_logic::Value::Null,
+        };
+        let mut model = heaplab_logic::Model::default();
+        for (_, o) in input.heap.objects() {
+            model.objects.push(heaplab_logic::Object {
+                class: o.class.clone(),
+                fields: o.fields.iter().map(|(f, v)| (f.clone(), conv(v))).collect(),
+            });
+        }
+        let mut values: Vec<Value> = Vec::new();
+        if let Some(r) = input.receiver {
+            values.push(Value::Ref(Some(r)));
+        }
+        values.extend(input.args.iter().copied());
+        for (name, v) in self.roots.iter().zip(&values) {
+            model.store.insert(name.clone(), conv(v));
+        }
+        let roots: Vec<&str> = self.roots.iter().map(String::as_str).collect();
+        let model = model.restrict_to_reachable(&roots);
+        match heaplab_logic::satisfies(&self.defs, &model, formula, CheckLimits::default()) {
+            Ok(Verdict::Holds) => Validity::Valid,
+            Ok(Verdict::Fails) => Validity::Invalid,
+            Ok(Verdict::Unknown(why)) => Validity::Unknown(why),
+            Err(e) => Validity::Unknown(e.to_string()),
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! Test generation: every feasible symbolic path becomes a concrete test (Kiasan's KUnit, digest
+//! seed-004a §6).
+//!
+//! For one path: the solver gives a model of the final path condition; the input journal of the
+//! final state (every field as it was when first read) is the effective symbolic pre-state, and
+//! concretizing it is minimal — fields never read keep their defaults, unresolved symbolic
+//! references become `null`, each unresolved symbolic location becomes its own fresh object
+//! ([`concretize`]). The concrete interpreter then *replays* the test: it builds that heap, calls
+//! the method and must reproduce the predicted outcome and final heap. A mismatch is a bug of
+//! the engine, reported as [`Error::ReplayMismatch`]; no test is emitted unless its replay
+//! agrees. Emitters write HeapLab `test` blocks ([`emit::hl`]) and JSON ([`emit::json`]).
+//!
+//! Invariant: no IO and no JSON library — the emitters return strings; front ends write them.
+
+pub mod concretize;
+pub mod emit;
+
+use heaplab_engine::symbolic::{Explorer, PathResult};
+use heaplab_engine::{Heap, ObjId, Value};
+use heaplab_syntax::ast::{ErrorKind, Item, Program, TypeExpr};
+use heaplab_syntax::types::ProgramInfo;
+
+/// What can go wrong while generating tests (not in the program under test).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The solver found no model for a path it had called feasible.
+    #[error("path {path}: the solver gave no model for its path condition")]
+    NoModel { path: usize },
+    /// Replaying a generated test in the interpreter did not reproduce the symbolic outcome:
+    /// a bug of the symbolic executor (or of the interpreter).
+    #[error("replay of test `{test}` disagrees with symbolic execution: expected {expected}, the interpreter gave {got}")]
+    ReplayMismatch { test: String, expected: String, got: String },
+    /// The interpreter refused the generated call (a method that does not exist, ...).
+    #[error("replay of test `{test}`: {source}")]
+    Engine {
+        test: String,
+        #[source]
+        source: heaplab_engine::Error,
+    },
+}
+
+/// The result type of this crate.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// A concrete input: the heap before the call, the receiver and the arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Input {
+    pub heap: Heap,
+    /// `this` of a method; `None` for a top-level function.
+    pub receiver: Option<ObjId>,
+    pub args: Vec<Value>,
+}
+
+/// The outcome a test expects.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expected {
+    /// The call returns this value (`Void` for `void`).
+    Returned(Value),
+    /// The call ends with this runtime error.
+    Error(ErrorKind),
+}
+
+/// Whether an input satisfies the method's `requires` (checked by the logic's model checker
+/// when the precondition was ignored during exploration).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Validity {
+    /// Exploration assumed the precondition, so every input satisfies it.
+    Assumed,
+    Valid,
+    Invalid,
+    /// The model checker could not decide (its reason).
+    Unknown(String),
+    /// The method has no `requires`.
+    NoPrecondition,
+}
+
+/// One generated, replayed test.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedTest {
+    /// A HeapLab identifier, unique within one generation: `gen_insert_3`.
+    pub name: String,
+    /// The path it came from ([`PathResult::index`]).
+    pub path: usize,
+    pub input: Input,
+    pub expected: Expected,
+    /// The interpreter's heap after the replayed call.
+    pub final_heap: Heap,
+    pub validity: Validity,
+    /// The k bound removed a fresh-object option on this path.
+    pub k_cut: bool,
+}
+
+/// Everything generated for one exploration.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Generation {
+    /// `Class.method` or `function`.
+    pub target: String,
+    /// The declared return type as written (`int`, `Node`, `void`).
+    pub return_type: String,
+    pub tests: Vec<GeneratedTest>,
+}
+
+impl Generation {
+    /// Tests whose input violates `requires`.
+    pub fn invalid_inputs(&self) -> usize {
+        self.tests.iter().filter(|t| t.validity == Validity::Invalid).count()
+    }
+
+    /// Tests that expect a runtime error, on valid (or unchecked) inputs.
+    pub fn errors_found(&self) -> usize {
+        self.tests
+            .iter()
+            .filter(|t| matches!(t.expected, Expected::Error(_)) && t.validity != Validity::Invalid)
+            .count()
+    }
+}
+
+/// Concretizes every feasible path of a finished exploration, replays each test in the
+/// interpreter and classifies its input against `requires` (when exploration ignored it).
+pub fn generate(
+    explorer: &mut Explorer,
+    program: &Program,
+    info: &ProgramInfo,
+) -> Result<Generation> {
+    let target = explorer_target(explorer);
+    let checker = concretize::PreChecker::new(program, &target, explorer.config().pre);
+    let paths: Vec<PathResult> =
+        explorer.paths().iter().filter(|p| p.outcome.is_feasible()).cloned().collect();
+    let method_short = target.rsplit('.').next().unwrap_or(&target).to_string();
+    let is_method = target.contains('.');
+    let mut tests = Vec::new();
+    for path in &paths {
+        let name = format!("gen_{method_short}_{}", path.index);
+        let compiled = std::rc::Rc::clone(explorer.compiled());
+        let concrete = concretize::concretize(explorer.solver_mut(), &compiled, is_method, path)
+            .ok_or(Error::NoModel { path: path.index })?;
+        let final_heap = concretize::replay(program, info, &target, &name, &concrete)?;
+        let validity = checker.classify(&concrete.input);
+        tests.push(GeneratedTest {
+            name,
+            path: path.index,
+            input: concrete.input,
+            expected: concrete.expected,
+            final_heap,
+            validity,
+            k_cut: path.state.k_cut,
+        });
+    }
+    let return_type = match find_function(program, &target).map(|(_, d)| &d.return_type) {
+        Some(TypeExpr::Int(_)) => "int".to_string(),
+        Some(TypeExpr::Bool(_)) => "bool".to_string(),
+        Some(TypeExpr::Class(c)) => c.name.clone(),
+        _ => "void".to_string(),
+    };
+    Ok(Generation { target, return_type, tests })
+}
+
+/// `Class.method` of the explorer's method unit.
+fn explorer_target(explorer: &Explorer) -> String {
+    use heaplab_engine::symbolic::code::UnitKind;
+    match explorer.compiled().units.get(explorer.method()).map(|u| &u.kind) {
+        Some(UnitKind::Function { class: Some(c), name }) => format!("{c}.{name}"),
+        Some(UnitKind::Function { class: None, name }) => name.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The declaration of `Class.method` / `function` in a program.
+pub(crate) fn find_function<'p>(
+    program: &'p Program,
+    target: &str,
+) -> Option<(Option<&'p str>, &'p heaplab_syntax::ast::FunctionDecl)> {
+    let (class, name) = heaplab_engine::symbolic::explorer::split_target(target);
+    program.items.iter().find_map(|item| match (item, class) {
+        (Item::Class(c), Some(cn)) if c.name.name == cn => {
+            c.methods.iter().find(|m| m.name.name == name).map(|m| (Some(c.name.name.as_str()), m))
+        }
+        (Item::Function(f), None) if f.name.name == name => Some((None, f)),
+        _ => None,
+    })
+}
