@@ -18,6 +18,7 @@
 pub mod arith;
 pub mod check;
 pub mod convert;
+pub mod diagnostics;
 pub mod enumerate;
 pub mod error;
 pub mod formula;
