@@ -476,9 +476,7 @@ impl Search<'_> {
             let b = bounds.entry(v).or_default();
             match op {
                 CmpOp::Eq => {
-                    if k % coef != 0 {
-                        b.conflict = true;
-                    } else if b.exact.is_some_and(|e| e != k / coef) {
+                    if k % coef != 0 || b.exact.is_some_and(|e| e != k / coef) {
                         b.conflict = true;
                     } else {
                         b.exact = Some(k / coef);
@@ -529,8 +527,8 @@ impl Search<'_> {
             }
         }
         cands.retain(|x| {
-            !b.lo.is_some_and(|l| *x < l)
-                && !b.hi.is_some_and(|h| *x > h)
+            b.lo.is_none_or(|l| *x >= l)
+                && b.hi.is_none_or(|h| *x <= h)
                 && !b.excluded.contains(x)
         });
         cands.dedup();
