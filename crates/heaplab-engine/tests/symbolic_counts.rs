@@ -3,7 +3,8 @@
 
 mod common;
 
-use heaplab_engine::symbolic::{Config, StrategyKind};
+use heaplab_engine::symbolic::{Config, PathOutcome, StrategyKind};
+use heaplab_syntax::ast::ErrorKind;
 
 fn count(example: &str, target: &str, strategy: StrategyKind, k: u32) -> u64 {
     let a = common::load(example);
@@ -59,4 +60,87 @@ fn bst_find_max_one_path_per_tree() {
     assert_eq!(count("bst.hl", "BST.findMax", StrategyKind::LazierSharp, 1), 1);
     assert_eq!(count("bst.hl", "BST.findMax", StrategyKind::LazierSharp, 2), 4);
     assert_eq!(count("bst.hl", "BST.findMax", StrategyKind::LazierSharp, 3), 25);
+}
+
+#[test]
+fn bst_insert_lazier_and_lazy_at_least_lazier_sharp() {
+    for k in 1..=2 {
+        let sharp = count("bst.hl", "BST.insert", StrategyKind::LazierSharp, k);
+        let lazier = count("bst.hl", "BST.insert", StrategyKind::Lazier, k);
+        let lazy = count("bst.hl", "BST.insert", StrategyKind::Lazy, k);
+        eprintln!("k={k}: lazier# {sharp}, lazier {lazier}, lazy {lazy}");
+        assert!(lazier >= sharp && lazy >= sharp);
+    }
+}
+
+#[test]
+fn avl_insert_lazier_sharp() {
+    assert_eq!(count("avl.hl", "AvlTree.insert", StrategyKind::LazierSharp, 1), 4);
+    assert_eq!(count("avl.hl", "AvlTree.insert", StrategyKind::LazierSharp, 2), 21);
+}
+
+/// Paths of `target` that end in each way: (not integer overflow, integer overflow).
+fn count_overflow(example: &str, target: &str, strategy: StrategyKind, k: u32) -> (u64, u64) {
+    let a = common::load(example);
+    let mut config = Config::default();
+    config.strategy = strategy;
+    config.bounds.k = k;
+    let ex = common::explore(&a, target, config);
+    let overflow = ex
+        .paths()
+        .iter()
+        .filter(|p| {
+            matches!(&p.outcome, PathOutcome::Error { kind: ErrorKind::IntegerOverflow, .. })
+        })
+        .count() as u64;
+    (ex.stats().feasible - overflow, overflow)
+}
+
+/// Kiasan's p_k = 4 / 28 / 331 counts put's cases with mathematical integers. HeapLab's `int`
+/// is i64 and overflow is a runtime error, and `incrementSize` computes `modCount + 1` and
+/// `size + 1` on input integers: `modCount` is unconstrained by `rbt`, so every insertion of a
+/// new key also has a feasible `integer_overflow` path (`modCount == i64::MAX`). Those paths are
+/// real (the interpreter replays them), so they are counted separately: the other paths are
+/// exactly p_k, and there is one overflow path per insertion position of a new key.
+#[test]
+fn treemap_put_lazier_sharp() {
+    assert_eq!(count_overflow("treemap.hl", "TreeMap.put", StrategyKind::LazierSharp, 1), (4, 3));
+    let (cases, overflow) =
+        count_overflow("treemap.hl", "TreeMap.put", StrategyKind::LazierSharp, 2);
+    assert_eq!(cases, 28);
+    eprintln!("k=2 overflow paths: {overflow}");
+}
+
+fn states_paths(example: &str, target: &str, strategy: StrategyKind, k: u32) -> (u64, u64) {
+    let a = common::load(example);
+    let mut config = Config::default();
+    config.strategy = strategy;
+    config.bounds.k = k;
+    let ex = common::explore(&a, target, config);
+    (ex.stats().states, ex.stats().feasible)
+}
+
+/// Kiasan Fig. 3.2–3.4 (digest §3.6): swap has 20 / 6 / 2 paths under lazy / lazier / lazier#
+/// (with `requires n != null` in the role of @NonNull). The paper's state counts (50 / 16 / 6)
+/// count one Bogor state per bytecode transition; our tree has a node per fork child
+/// (28 / 13 / 5), so only the order lazy > lazier > lazier# is compared for states.
+#[test]
+fn swap_lazy_lazier_lazier_sharp() {
+    let lazy = states_paths("swap.hl", "Node.swap", StrategyKind::Lazy, 2);
+    let lazier = states_paths("swap.hl", "Node.swap", StrategyKind::Lazier, 2);
+    let sharp = states_paths("swap.hl", "Node.swap", StrategyKind::LazierSharp, 2);
+    assert_eq!((lazy.1, lazier.1, sharp.1), (20, 6, 2));
+    assert!(lazy.0 > lazier.0 && lazier.0 > sharp.0, "{lazy:?} {lazier:?} {sharp:?}");
+}
+
+#[test]
+fn avl_insert_lazier_sharp_k3() {
+    // c_0 + c_1 + c_2 = 1 + 3 + 17 + 169 (AVL trees of height < k, digest §5.4).
+    assert_eq!(count("avl.hl", "AvlTree.insert", StrategyKind::LazierSharp, 3), 190);
+}
+
+#[test]
+fn treemap_put_lazier_sharp_k3() {
+    let (cases, _) = count_overflow("treemap.hl", "TreeMap.put", StrategyKind::LazierSharp, 3);
+    assert_eq!(cases, 331);
 }

@@ -54,7 +54,8 @@ pub struct Bounds {
     pub loop_iterations: u32,
     /// The deepest call nesting, counting the method under test as 1. Default: 32.
     pub call_depth: u32,
-    /// Stop after this many paths have ended (any outcome). Default: 10 000.
+    /// Stop after this many paths have ended (returned, failed or bounded; paths discarded by
+    /// `assume` or the precondition do not count). Default: 10 000.
     pub max_paths: u64,
     /// Stop exploring after this many milliseconds of the run's [`Clock`](super::Clock);
     /// `None` for no limit. Default: `Some(60_000)`.

@@ -545,7 +545,8 @@ impl Explorer {
     }
 
     fn global_bound(&self) -> Option<Bound> {
-        if self.paths.len() as u64 >= self.config.bounds.max_paths && !self.is_done() {
+        let ended = self.stats.feasible + self.stats.bounded + self.stats.internal_errors;
+        if ended >= self.config.bounds.max_paths && !self.is_done() {
             return Some(Bound::MaxPaths);
         }
         match self.config.bounds.timeout_ms {
