@@ -122,6 +122,11 @@ enum Found {
     Budget,
 }
 
+enum Step {
+    Done(Found),
+    Branch(Vec<State>),
+}
+
 #[derive(Clone)]
 struct State {
     env: BTreeMap<Var, Value>,
@@ -288,22 +293,43 @@ struct Bounds {
 }
 
 impl Search<'_> {
-    fn solve(&mut self, mut st: State) -> Found {
+    /// Depth-first search with an explicit stack, so long structures cannot overflow the call
+    /// stack. Siblings are pushed in reverse so the first disjunct is tried first.
+    fn solve(&mut self, init: State) -> Found {
+        let mut stack = vec![init];
+        let mut res = Found::No;
+        while let Some(st) = stack.pop() {
+            match self.step(st) {
+                Step::Done(Found::Yes) => return Found::Yes,
+                Step::Done(Found::Budget) => {
+                    res = Found::Budget;
+                    if self.steps > self.limits.max_steps {
+                        return Found::Budget;
+                    }
+                }
+                Step::Done(Found::No) => {}
+                Step::Branch(children) => stack.extend(children.into_iter().rev()),
+            }
+        }
+        res
+    }
+
+    fn step(&mut self, mut st: State) -> Step {
         loop {
             self.steps += 1;
             if self.steps > self.limits.max_steps {
-                return Found::Budget;
+                return Step::Done(Found::Budget);
             }
             match self.propagate(&mut st) {
                 Some(true) => continue,
                 Some(false) => {}
-                None => return Found::No,
+                None => return Step::Done(Found::No),
             }
             break;
         }
         let unconsumed = st.avail.iter().filter(|a| **a).count();
         if st.pts.len() > unconsumed {
-            return Found::No;
+            return Step::Done(Found::No);
         }
         // Unfold a predicate instance, preferring one whose reference argument has a value.
         if !st.preds.is_empty() {
@@ -317,44 +343,65 @@ impl Search<'_> {
                 })
                 .unwrap_or(0);
             let app = st.preds.remove(idx);
-            let Some(def) = self.defs.preds.get(&app.name) else { return Found::No };
-            let mut res = Found::No;
+            let Some(def) = self.defs.preds.get(&app.name) else {
+                return Step::Done(Found::No);
+            };
+            // Disjuncts refuted by what is already known are dropped before the state is
+            // copied; when a single one survives, the state is moved, not copied (this keeps
+            // checking a long list linear).
+            let mut parts = Vec::new();
             for d in &def.body {
                 let part = instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
-                let mut next = st.clone();
+                let refuted = part.pure.iter().any(|p| matches!(eval_pure(p, &st.env), Tri::False))
+                    || part.points_to.iter().any(|pt| match eval(&pt.ptr, &st.env) {
+                        Some(Value::Ref(o)) => !st.avail.get(o).copied().unwrap_or(false),
+                        Some(_) => true,
+                        None => false,
+                    });
+                if !refuted {
+                    parts.push(part);
+                }
+            }
+            let mut children = Vec::new();
+            let last = parts.len().saturating_sub(1);
+            let mut st = Some(st);
+            for (i, part) in parts.into_iter().enumerate() {
+                let mut next = if i == last {
+                    match st.take() {
+                        Some(s) => s,
+                        None => break,
+                    }
+                } else {
+                    match &st {
+                        Some(s) => s.clone(),
+                        None => break,
+                    }
+                };
                 next.sorts.extend(part.exists.iter().cloned());
                 next.pts.extend(part.points_to);
                 next.preds.extend(part.preds);
                 next.pure.extend(part.pure);
-                match self.solve(next) {
-                    Found::Yes => return Found::Yes,
-                    Found::Budget => res = Found::Budget,
-                    Found::No => {}
-                }
+                children.push(next);
             }
-            return res;
+            return Step::Branch(children);
         }
         // A points-to whose pointer nothing determines: try every unconsumed object.
         if let Some(pt) = st.pts.first().cloned() {
-            let Term::Var(v) = &pt.ptr else { return Found::No };
-            let mut res = Found::No;
+            let Term::Var(v) = &pt.ptr else { return Step::Done(Found::No) };
+            let mut children = Vec::new();
             for (o, obj) in self.model.objects.iter().enumerate() {
                 if st.avail[o] && obj.class == pt.class {
                     let mut next = st.clone();
                     next.env.insert(v.clone(), Value::Ref(o));
-                    match self.solve(next) {
-                        Found::Yes => return Found::Yes,
-                        Found::Budget => res = Found::Budget,
-                        Found::No => {}
-                    }
+                    children.push(next);
                 }
             }
-            return res;
+            return Step::Branch(children);
         }
         if st.avail.iter().any(|a| *a) {
-            return Found::No; // Exact semantics: a cell nobody described.
+            return Step::Done(Found::No); // Exact semantics: a cell nobody described.
         }
-        self.solve_pure(st)
+        Step::Done(self.solve_pure(st))
     }
 
     /// One round of deterministic propagation. `Some(true)`: progress; `Some(false)`: nothing

@@ -99,3 +99,13 @@ fn search_is_bounded() {
     let v = satisfies(&defs, &m, &f, CheckLimits { max_steps: 1000 }).expect("check");
     assert!(matches!(v, Verdict::Unknown(_)), "{v:?}");
 }
+
+/// Long lists must not exhaust the stack or the budget.
+#[test]
+fn long_lists() {
+    let n = 3000;
+    let objects = (0..n).map(|i| l(i as i64, if i + 1 < n { Value::Ref(i + 1) } else { Value::Null })).collect();
+    let m = Model { objects, store: store(&[("x", Value::Ref(0))]) };
+    assert_eq!(verdict("sll(x)", &m), Verdict::Holds);
+    assert_eq!(verdict("sorted(x, 0)", &m), Verdict::Holds);
+}
