@@ -574,9 +574,7 @@ impl Search<'_> {
             }
         }
         cands.retain(|x| {
-            b.lo.is_none_or(|l| *x >= l)
-                && b.hi.is_none_or(|h| *x <= h)
-                && !b.excluded.contains(x)
+            b.lo.is_none_or(|l| *x >= l) && b.hi.is_none_or(|h| *x <= h) && !b.excluded.contains(x)
         });
         cands.dedup();
         let guessed = multi.contains(&v) && b.exact.is_none();

@@ -34,13 +34,14 @@ pub struct SearchBounds {
     pub max_depth: u32,
     /// Maximum number of objects (points-to atoms) in a heap. Default: 12.
     pub max_objects: usize,
-    /// Maximum number of partial heaps examined. Default: 200 000.
+    /// Maximum number of partial heaps examined, and of heaps waiting in the worklist.
+    /// Default: 50 000.
     pub max_states: usize,
 }
 
 impl Default for SearchBounds {
     fn default() -> Self {
-        SearchBounds { max_depth: 6, max_objects: 12, max_states: 200_000 }
+        SearchBounds { max_depth: 6, max_objects: 12, max_states: 50_000 }
     }
 }
 
@@ -164,6 +165,11 @@ impl<'a> Explorer<'a> {
             }
             if self.order == Order::DepthFirst {
                 children.reverse();
+            }
+            // The worklist is capped too: breadth-first search over trees grows exponentially.
+            if self.work.len() + children.len() > self.bounds.max_states {
+                self.bound_hit = true;
+                children.truncate(self.bounds.max_states.saturating_sub(self.work.len()));
             }
             self.work.extend(children);
         }

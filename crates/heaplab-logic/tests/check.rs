@@ -104,7 +104,9 @@ fn search_is_bounded() {
 #[test]
 fn long_lists() {
     let n = 3000;
-    let objects = (0..n).map(|i| l(i as i64, if i + 1 < n { Value::Ref(i + 1) } else { Value::Null })).collect();
+    let objects = (0..n)
+        .map(|i| l(i as i64, if i + 1 < n { Value::Ref(i + 1) } else { Value::Null }))
+        .collect();
     let m = Model { objects, store: store(&[("x", Value::Ref(0))]) };
     assert_eq!(verdict("sll(x)", &m), Verdict::Holds);
     assert_eq!(verdict("sorted(x, 0)", &m), Verdict::Holds);

@@ -87,3 +87,10 @@ fn bounds_give_unknown_never_unsat() {
     let tiny = SearchBounds { max_depth: 1000, max_objects: 1000, max_states: 500 };
     assert!(matches!(run_with("tree(x) & x != null & never(y)", tiny, &[]), SatResult::Unknown(_)));
 }
+
+/// Default bounds on an exponential search: finishes (quickly) with Unknown, never Unsat.
+#[test]
+fn exponential_search_stays_bounded() {
+    let res = run("tree(x) * tree(y) * never(z)");
+    assert!(matches!(res, SatResult::Unknown(_)), "{res:?}");
+}
