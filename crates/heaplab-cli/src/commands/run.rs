@@ -1,0 +1,550 @@
+//! `heaplab run FILE --method Class.method`: symbolic execution of one method with a heap
+//! strategy, test generation with replay, and a summary (text or JSON).
+//!
+//! Thin on purpose: the explorer (`heaplab_engine::symbolic`) and test generation
+//! (`heaplab_testgen`) decide everything; this file turns flags into a `Config`, drives the
+//! explorer's event stream (printing it with `--trace`), writes the emitted tests and prints the
+//! columns the papers compare. The solver is z3, spoken to over SMT-LIB2.
+
+use super::{load, report};
+use anyhow::Context;
+use heaplab_engine::symbolic::{
+    strategy, Bound, Clock, Config, Event, Explorer, Model, PathOutcome, PathSolver, PreMode,
+    SatAnswer, SearchOrder, SolverCounts, Sort, Sym,
+};
+use heaplab_testgen::{emit, generate, Generation};
+use serde_json::json;
+use std::collections::{BTreeSet, HashMap};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The HeapLab source file (.hl).
+    file: PathBuf,
+    /// The method to explore: `Class.method`, or the name of a top-level function.
+    #[arg(long)]
+    method: String,
+    /// Heap strategy (see the table in `heaplab run --help`).
+    #[arg(long, default_value = "lazier#", value_parser = clap::builder::PossibleValuesParser::new(strategy::STRATEGIES.iter().map(|s| s.name)))]
+    strategy: String,
+    /// Kiasan's reference-chain bound (the receiver has k, its fields k-1, ...).
+    #[arg(long, default_value_t = Config::default().bounds.k)]
+    k: u32,
+    /// Loop iterations (per loop and call) that materialize no heap object.
+    #[arg(long = "loop", default_value_t = Config::default().bounds.loop_iterations)]
+    loop_iterations: u32,
+    /// Deepest call nesting.
+    #[arg(long, default_value_t = Config::default().bounds.call_depth)]
+    call_depth: u32,
+    /// Stop after this many (non-discarded) paths.
+    #[arg(long, default_value_t = Config::default().bounds.max_paths)]
+    max_paths: u64,
+    /// Stop exploring after this many milliseconds (0: no limit).
+    #[arg(long, default_value_t = Config::default().bounds.timeout_ms.unwrap_or(0))]
+    timeout_ms: u64,
+    /// What to do with `requires`: assume it at entry, or ignore it and classify each input.
+    #[arg(long, value_enum, default_value_t = Pre::Assume)]
+    pre: Pre,
+    /// Search order.
+    #[arg(long, value_enum, default_value_t = Order::Dfs)]
+    order: Order,
+    /// Write the generated tests in this format.
+    #[arg(long, value_enum)]
+    emit: Option<Emit>,
+    /// Directory for the emitted tests (default: the current directory).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print every exploration event (lazy-initialization choices, branches, solver queries, path
+    /// ends) as the tree of states is built.
+    #[arg(long)]
+    trace: bool,
+    /// Output format of the summary.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// The z3 executable.
+    #[arg(long, default_value = "z3")]
+    z3: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Pre {
+    Assume,
+    Ignore,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Order {
+    Dfs,
+    Bfs,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Emit {
+    Hl,
+    Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// The strategy table, for `--help` and error messages.
+pub fn strategy_table() -> String {
+    let mut out = String::from("Strategies:\n");
+    for s in strategy::STRATEGIES {
+        out.push_str(&format!("  {:<8} {} ({})\n", s.name, s.description, s.paper));
+    }
+    out
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let loaded = load(&args.file)?;
+    if report(&loaded) {
+        return Ok(ExitCode::FAILURE);
+    }
+    let info = strategy::by_name(&args.strategy).ok_or_else(|| {
+        anyhow::anyhow!("unknown strategy `{}`\n{}", args.strategy, strategy_table())
+    })?;
+    let mut config = Config::default();
+    config.strategy = info.kind;
+    config.order = match args.order {
+        Order::Dfs => SearchOrder::Dfs,
+        Order::Bfs => SearchOrder::Bfs,
+    };
+    config.pre = match args.pre {
+        Pre::Assume => PreMode::Assume,
+        Pre::Ignore => PreMode::Ignore,
+    };
+    config.bounds.k = args.k;
+    config.bounds.loop_iterations = args.loop_iterations;
+    config.bounds.call_depth = args.call_depth;
+    config.bounds.max_paths = args.max_paths;
+    config.bounds.timeout_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
+
+    let solver = Z3Process::start(&args.z3)?;
+    let program = &loaded.analysis.program;
+    let ainfo = &loaded.analysis.info;
+    let mut explorer = Explorer::new(
+        program,
+        ainfo,
+        &args.method,
+        config,
+        Box::new(solver),
+        Box::new(WallClock::new()),
+    )
+    .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
+
+    let mut bounds_hit = BTreeSet::new();
+    while let Some(event) = explorer.step() {
+        if let Event::PathEnd { outcome: PathOutcome::Bounded { bound, .. }, .. } = &event {
+            bounds_hit.insert(*bound);
+        }
+        if args.trace {
+            let line = trace_line(&explorer, &event, &loaded.file);
+            if args.format == Format::Json {
+                eprintln!("{line}");
+            } else {
+                println!("{line}");
+            }
+        }
+    }
+    let explore_ms = explorer.elapsed_ms();
+    let generation = generate(&mut explorer, program, ainfo).context("test generation failed")?;
+    let time_ms = explorer.elapsed_ms();
+
+    let written = match args.emit {
+        Some(kind) => Some(write_tests(&args, kind, &loaded.file.text, &generation)?),
+        None => None,
+    };
+
+    let stats = explorer.stats().clone();
+    let counts = explorer.solver_counts();
+    let (covered, total) = explorer.branch_coverage();
+    let bounded: Vec<&str> = bounds_hit.iter().map(|b| b.name()).collect();
+    let summary = Summary {
+        strategy: info.name,
+        k: args.k,
+        feasible: stats.feasible,
+        infeasible: stats.infeasible,
+        bounded: stats.bounded,
+        tests: generation.tests.len(),
+        invalid: generation.invalid_inputs(),
+        errors: generation.errors_found(),
+        covered,
+        total,
+        counts,
+        time_ms,
+        explore_ms,
+        k_cut: stats.k_cut,
+        states: stats.states,
+        internal: stats.internal_errors,
+    };
+    match args.format {
+        Format::Json => {
+            let mut v = json!({
+                "file": loaded.file.name,
+                "method": args.method,
+                "strategy": summary.strategy,
+                "k": summary.k,
+                "pre": if config.pre == PreMode::Assume { "assume" } else { "ignore" },
+                "paths": summary.feasible + summary.infeasible + summary.bounded,
+                "paths_feasible": summary.feasible,
+                "paths_infeasible": summary.infeasible,
+                "paths_bounded": summary.bounded,
+                "bounds_hit": bounded,
+                "k_bound_reached": summary.k_cut,
+                "states": summary.states,
+                "tests": summary.tests,
+                "invalid_inputs": summary.invalid,
+                "errors": summary.errors,
+                "branches_covered": summary.covered,
+                "branches_total": summary.total,
+                "solver_calls": {
+                    "sent": summary.counts.sent,
+                    "decided_locally": summary.counts.decided_locally,
+                    "cached": summary.counts.cached,
+                    "failed": summary.counts.failed,
+                },
+                "time_ms": summary.time_ms,
+                "internal_errors": summary.internal,
+            });
+            if let (Some(path), Some(obj)) = (&written, v.as_object_mut()) {
+                obj.insert("emitted".into(), json!(path.display().to_string()));
+            }
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        }
+        Format::Text => {
+            print!("{}", summary.text(&args.method, &bounded));
+            if let Some(path) = &written {
+                println!("tests written to {}", path.display());
+            }
+            for t in generation
+                .tests
+                .iter()
+                .filter(|t| matches!(t.expected, heaplab_testgen::Expected::Error(_)))
+            {
+                if let Some(p) = explorer.paths().get(t.path) {
+                    if let PathOutcome::Error { kind, span, message, .. } = &p.outcome {
+                        let pos = loaded.file.line_col(span.start);
+                        println!(
+                            "  {} {}:{}:{}: {message} (test {}{})",
+                            kind.keyword(),
+                            loaded.file.name,
+                            pos.line,
+                            pos.col,
+                            t.name,
+                            if t.validity == heaplab_testgen::Validity::Invalid {
+                                ", input violates requires"
+                            } else {
+                                ""
+                            }
+                        );
+                    }
+                }
+            }
+        }
+    }
+    Ok(if summary.internal > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+struct Summary {
+    strategy: &'static str,
+    k: u32,
+    feasible: u64,
+    infeasible: u64,
+    bounded: u64,
+    tests: usize,
+    invalid: usize,
+    errors: usize,
+    covered: usize,
+    total: usize,
+    counts: SolverCounts,
+    time_ms: u64,
+    explore_ms: u64,
+    k_cut: bool,
+    states: u64,
+    internal: u64,
+}
+
+impl Summary {
+    fn text(&self, method: &str, bounded: &[&str]) -> String {
+        let mut s = String::new();
+        s.push_str(&format!("{method} with {} (k = {})\n", self.strategy, self.k));
+        s.push_str(&format!(
+            "paths: {} feasible, {} infeasible, {} bounded{}\n",
+            self.feasible,
+            self.infeasible,
+            self.bounded,
+            if bounded.is_empty() {
+                String::new()
+            } else {
+                format!(" (by {})", bounded.join(", "))
+            }
+        ));
+        if self.k_cut {
+            s.push_str("k bound reached: coverage is complete only for heaps within k\n");
+        }
+        s.push_str(&format!(
+            "tests: {} ({} with invalid inputs), errors found: {}\n",
+            self.tests, self.invalid, self.errors
+        ));
+        s.push_str(&format!("branches: {}/{} covered\n", self.covered, self.total));
+        s.push_str(&format!(
+            "solver: {} sent, {} decided locally, {} cached\n",
+            self.counts.sent, self.counts.decided_locally, self.counts.cached
+        ));
+        s.push_str(&format!(
+            "states: {}, time: {} ms ({} ms exploring)\n",
+            self.states, self.time_ms, self.explore_ms
+        ));
+        if self.internal > 0 {
+            s.push_str(&format!(
+                "internal errors: {} (a bug in HeapLab; please report)\n",
+                self.internal
+            ));
+        }
+        s
+    }
+}
+
+fn write_tests(
+    args: &Args,
+    kind: Emit,
+    source: &str,
+    generation: &Generation,
+) -> anyhow::Result<PathBuf> {
+    let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
+    let stem = args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("program");
+    let method = args.method.replace('.', "_");
+    let (name, text) = match kind {
+        Emit::Hl => (format!("{stem}_{method}_tests.hl"), emit::hl(source, generation)),
+        Emit::Json => (format!("{stem}_{method}_tests.json"), emit::json(generation)),
+    };
+    let path = dir.join(name);
+    std::fs::write(&path, text).with_context(|| format!("cannot write `{}`", path.display()))?;
+    Ok(path)
+}
+
+fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceFile) -> String {
+    let pos = |span: heaplab_syntax::Span| {
+        let p = file.line_col(span.start);
+        format!("{}:{}", p.line, p.col)
+    };
+    match event {
+        Event::Start { state, method } => format!("[{}] start {method}", state.0),
+        Event::LazyInit { state, target, options, children, k_cut, .. } => {
+            let taken: Vec<String> =
+                options.iter().zip(children).map(|(o, c)| format!("{o} -> [{}]", c.0)).collect();
+            format!(
+                "[{}] lazy-init {target}: {}{}",
+                state.0,
+                taken.join(" | "),
+                if *k_cut { " (fresh cut by k)" } else { "" }
+            )
+        }
+        Event::Branch { state, condition, children, .. } => {
+            let dirs: Vec<String> =
+                children.iter().map(|(d, c)| format!("{d} -> [{}]", c.0)).collect();
+            format!("[{}] branch {condition}: {}", state.0, dirs.join(" | "))
+        }
+        Event::Disjuncts { state, children } => {
+            let kids: Vec<String> = children.iter().map(|c| format!("[{}]", c.0)).collect();
+            format!("[{}] disjuncts: {}", state.0, kids.join(" | "))
+        }
+        Event::SolverQuery { state, query, answer, local } => format!(
+            "[{}] query {query}: {}{}",
+            state.0,
+            answer.as_str(),
+            if *local { " (local)" } else { "" }
+        ),
+        Event::PathEnd { state, path, outcome } => {
+            let text = match explorer.paths().get(*path) {
+                Some(p) => p.describe(),
+                None => outcome.summary(),
+            };
+            let at = match outcome {
+                PathOutcome::Error { span, .. } => format!(" at {}", pos(*span)),
+                PathOutcome::Bounded { span: Some(span), .. } => format!(" at {}", pos(*span)),
+                _ => String::new(),
+            };
+            format!("[{}] path {path} ends: {text}{at}", state.0)
+        }
+        Event::Stopped { bound } => {
+            format!("stopped: bound `{bound}` reached ({})", bound_help(*bound))
+        }
+    }
+}
+
+fn bound_help(bound: Bound) -> &'static str {
+    match bound {
+        Bound::MaxPaths => "raise --max-paths",
+        Bound::Timeout => "raise --timeout-ms",
+        Bound::Loop => "raise --loop",
+        Bound::CallDepth => "raise --call-depth",
+        Bound::K => "raise --k",
+        Bound::Steps => "a path ran too long",
+    }
+}
+
+/// Milliseconds from the process's monotonic clock.
+struct WallClock(std::time::Instant);
+
+impl WallClock {
+    fn new() -> WallClock {
+        WallClock(std::time::Instant::now())
+    }
+}
+
+impl Clock for WallClock {
+    fn now_ms(&self) -> u64 {
+        self.0.elapsed().as_millis() as u64
+    }
+}
+
+/// A z3 process kept alive for the run, one `(push) … (check-sat) (pop)` per query, with a cache
+/// of answers by query text.
+struct Z3Process {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    cache: HashMap<String, SatAnswer>,
+    counts: SolverCounts,
+}
+
+impl Z3Process {
+    fn start(exe: &str) -> anyhow::Result<Z3Process> {
+        let mut child = Command::new(exe)
+            .args(["-in", "-smt2"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start the solver `{exe}` (is z3 installed?)"))?;
+        let stdin = child.stdin.take().context("z3 has no stdin")?;
+        let stdout = BufReader::new(child.stdout.take().context("z3 has no stdout")?);
+        Ok(Z3Process {
+            child,
+            stdin,
+            stdout,
+            cache: HashMap::new(),
+            counts: SolverCounts::default(),
+        })
+    }
+
+    fn declarations(vars: &[(u32, Sort)]) -> String {
+        vars.iter()
+            .map(|(id, sort)| match sort {
+                Sort::Int => format!("(declare-const x{id} Int)"),
+                Sort::Bool => format!("(declare-const b{id} Bool)"),
+            })
+            .collect()
+    }
+
+    fn script(conjuncts: &[Sym], extra: &[(u32, Sort)]) -> String {
+        let mut vars: Vec<(u32, Sort)> = conjuncts.iter().flat_map(|c| c.vars()).collect();
+        vars.extend_from_slice(extra);
+        vars.sort();
+        vars.dedup();
+        let mut s = Z3Process::declarations(&vars);
+        for c in conjuncts {
+            s.push_str("(assert ");
+            s.push_str(&c.to_smtlib());
+            s.push(')');
+        }
+        s
+    }
+
+    fn send(&mut self, text: &str) -> Option<()> {
+        writeln!(self.stdin, "{text}").ok()?;
+        self.stdin.flush().ok()
+    }
+
+    fn line(&mut self) -> Option<String> {
+        let mut l = String::new();
+        let n = self.stdout.read_line(&mut l).ok()?;
+        (n > 0).then(|| l.trim().to_string())
+    }
+
+    fn parse_value(text: &str) -> Option<i64> {
+        // `((x3 (- 5)))`, `((x3 7))`, `((b1 true))`
+        let inner = text.strip_prefix("((")?.strip_suffix("))")?;
+        let (_, v) = inner.split_once(' ')?;
+        let v = v.trim();
+        match v {
+            "true" => Some(1),
+            "false" => Some(0),
+            _ => match v.strip_prefix("(- ").and_then(|x| x.strip_suffix(')')) {
+                Some(neg) => neg.trim().parse::<i64>().ok().map(|n| -n),
+                None => v.parse().ok(),
+            },
+        }
+    }
+}
+
+impl PathSolver for Z3Process {
+    fn check(&mut self, conjuncts: &[Sym]) -> SatAnswer {
+        let script = Z3Process::script(conjuncts, &[]);
+        if let Some(a) = self.cache.get(&script) {
+            self.counts.cached += 1;
+            return *a;
+        }
+        self.counts.sent += 1;
+        let answer =
+            match self.send(&format!("(push){script}(check-sat)(pop)")).and_then(|_| self.line()) {
+                Some(l) if l == "sat" => SatAnswer::Sat,
+                Some(l) if l == "unsat" => SatAnswer::Unsat,
+                _ => {
+                    self.counts.failed += 1;
+                    SatAnswer::Unknown
+                }
+            };
+        self.cache.insert(script, answer);
+        answer
+    }
+
+    fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
+        let script = Z3Process::script(conjuncts, vars);
+        self.counts.sent += 1;
+        self.send(&format!("(push){script}(check-sat)"))?;
+        let sat = self.line()?;
+        let mut model = Model::default();
+        let mut ok = sat == "sat";
+        if ok {
+            for (id, sort) in vars {
+                let name = match sort {
+                    Sort::Int => format!("x{id}"),
+                    Sort::Bool => format!("b{id}"),
+                };
+                self.send(&format!("(get-value ({name}))"))?;
+                match self.line().as_deref().and_then(Z3Process::parse_value) {
+                    Some(v) => {
+                        model.values.insert((*id, *sort), v);
+                    }
+                    None => ok = false,
+                }
+            }
+        }
+        self.send("(pop)")?;
+        ok.then_some(model)
+    }
+
+    fn counts(&self) -> SolverCounts {
+        self.counts
+    }
+
+    fn note_local(&mut self) {
+        self.counts.decided_locally += 1;
+    }
+}
+
+impl Drop for Z3Process {
+    fn drop(&mut self) {
+        let _ = self.send("(exit)");
+        let _ = self.child.wait();
+    }
+}
