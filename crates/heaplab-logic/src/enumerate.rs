@@ -12,11 +12,11 @@
 
 use crate::arith::{decide, PureResult};
 use crate::error::Result;
-use crate::formula::{CmpOp, Defs, Formula, Pure, Sort, Term, Var};
+use crate::formula::{CmpOp, Defs, Formula, Pure, Sort, Term};
 use crate::model::{IntEquivalence, Model};
 use crate::sat::PureOracle;
 use crate::search::{build_model, Base, Explorer, Order, SearchBounds};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// What to enumerate.
 #[derive(Clone, Copy, Debug)]
@@ -68,7 +68,7 @@ pub fn enumerate(
     while let Some(base) = ex.next_base() {
         let mut found = Vec::new();
         if key_mode == IntEquivalence::Ignore {
-            match check(&base.heap.pure, &base.sorts, oracle)? {
+            match check(&base, &base.facts, oracle)? {
                 PureResult::Sat(a) => found.extend(build_model(&base, &formula.free, &a)),
                 PureResult::Unsat => {}
                 PureResult::Unknown => out.incomplete = true,
@@ -102,13 +102,16 @@ pub fn enumerate(
     Ok(out)
 }
 
-fn check(
-    facts: &[Pure],
-    sorts: &BTreeMap<Var, Sort>,
-    oracle: &mut dyn PureOracle,
-) -> Result<PureResult> {
-    match decide(facts, sorts) {
-        PureResult::Unknown => oracle.check(facts, sorts),
+/// Decides in Rust, else asks the oracle (with the spatial facts made explicit).
+fn check(base: &Base, facts: &[Pure], oracle: &mut dyn PureOracle) -> Result<PureResult> {
+    match decide(facts, &base.sorts) {
+        PureResult::Unknown => {
+            let mut all = facts.to_vec();
+            all.extend(
+                crate::search::facts(&base.heap, true).into_iter().skip(base.heap.pure.len()),
+            );
+            oracle.check(&all, &base.sorts)
+        }
         r => Ok(r),
     }
 }
@@ -156,9 +159,9 @@ fn orderings(
     found: &mut Vec<Model>,
     incomplete: &mut bool,
 ) -> Result<()> {
-    let mut facts = base.heap.pure.clone();
+    let mut facts = base.facts.clone();
     facts.extend(ordering_facts(terms, blocks));
-    let res = check(&facts, &base.sorts, oracle)?;
+    let res = check(base, &facts, oracle)?;
     let assignment = match res {
         PureResult::Unsat => return Ok(()),
         PureResult::Unknown => {
@@ -173,7 +176,7 @@ fn orderings(
         for (r, b) in blocks.iter().enumerate() {
             ranked.push(Pure::eq(terms[b[0]].clone(), Term::Int(r as i64)));
         }
-        let a = match check(&ranked, &base.sorts, oracle)? {
+        let a = match check(base, &ranked, oracle)? {
             PureResult::Sat(a) => a,
             _ => assignment,
         };

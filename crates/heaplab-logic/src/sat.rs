@@ -9,7 +9,7 @@ use crate::arith::{decide, PureResult};
 use crate::error::Result;
 use crate::formula::{Defs, Formula, Pure, Sort, Var};
 use crate::model::Model;
-use crate::search::{build_model, Explorer, Order, SearchBounds};
+use crate::search::{build_model, facts, Explorer, Order, SearchBounds};
 use std::collections::BTreeMap;
 
 /// Decides pure facts the Rust procedure could not ([`PureResult::Unknown`]): the SMT solver.
@@ -46,8 +46,8 @@ pub fn sat(
     let mut ex = Explorer::new(defs, formula, bounds, Order::BreadthFirst);
     let mut undecided = false;
     while let Some(base) = ex.next_base() {
-        let res = match decide(&base.heap.pure, &base.sorts) {
-            PureResult::Unknown => oracle.check(&base.heap.pure, &base.sorts)?,
+        let res = match decide(&base.facts, &base.sorts) {
+            PureResult::Unknown => oracle.check(&facts(&base.heap, true), &base.sorts)?,
             r => r,
         };
         match res {

@@ -57,6 +57,27 @@ pub enum Order {
 pub struct Base {
     pub heap: SymHeap,
     pub sorts: BTreeMap<Var, Sort>,
+    /// The heap's pure part plus what its spatial part implies (see [`facts`]).
+    pub facts: Vec<Pure>,
+}
+
+/// The pure part of `sh` together with the facts its points-to atoms imply: every allocated
+/// cell is not `null`, and distinct points-to atoms are distinct cells. Normalisation already
+/// checks these syntactically against the top-level equalities, so they are only added when
+/// `always` is set (for the solver) or when the pure part has case splits (`||`, `!`) that could
+/// merge two cells.
+pub fn facts(sh: &SymHeap, always: bool) -> Vec<Pure> {
+    let mut out = sh.pure.clone();
+    if !always && !sh.pure.iter().any(|p| matches!(p, Pure::Or(_) | Pure::Not(_))) {
+        return out;
+    }
+    for (i, a) in sh.points_to.iter().enumerate() {
+        out.push(Pure::ne(a.ptr.clone(), Term::Null));
+        for b in &sh.points_to[i + 1..] {
+            out.push(Pure::ne(a.ptr.clone(), b.ptr.clone()));
+        }
+    }
+    out
 }
 
 /// A stepper over the closed base heaps of a formula.
@@ -132,9 +153,10 @@ impl<'a> Explorer<'a> {
             if sh.is_base() {
                 for heap in close(&sh, &self.sorts(&sh)) {
                     let sorts = self.sorts(&heap);
-                    match decide(&heap.pure, &sorts) {
+                    let facts = facts(&heap, false);
+                    match decide(&facts, &sorts) {
                         PureResult::Unsat => {}
-                        _ => self.ready.push_back(Base { heap, sorts }),
+                        _ => self.ready.push_back(Base { heap, sorts, facts }),
                     }
                 }
                 continue;
@@ -156,7 +178,7 @@ impl<'a> Explorer<'a> {
                     self.bound_hit = true;
                     continue;
                 }
-                match decide(&child.pure, &self.sorts(&child)) {
+                match decide(&facts(&child, false), &self.sorts(&child)) {
                     PureResult::Unsat => continue,
                     PureResult::Unknown => self.undecided = true,
                     PureResult::Sat(_) => {}

@@ -94,3 +94,14 @@ fn exponential_search_stays_bounded() {
     let res = run("tree(x) * tree(y) * never(z)");
     assert!(matches!(res, SatResult::Unknown(_)), "{res:?}");
 }
+
+/// A disjunction may not merge two cells: separation is part of the pure check.
+#[test]
+fn disjunctions_respect_separation() {
+    assert_eq!(
+        run("x -> L { next: null } * y -> L { next: null } & (x == y || x == null)"),
+        SatResult::Unsat
+    );
+    let m = model("x -> L { val: v, next: null } * y -> L { next: null } & (x == y || v > 3)");
+    assert_eq!(m.objects.len(), 2);
+}
