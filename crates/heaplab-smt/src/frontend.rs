@@ -1,0 +1,311 @@
+//! Fewer solver calls: decide what Rust can decide, cache the rest, and count.
+//!
+//! Path conditions of heap programs are mostly conjunctions of (dis)equalities between
+//! references and null, plus a few integer comparisons. [`SolverFrontend`] folds constants,
+//! runs union-find over the equality atoms, and only sends Z3 what is left; answers are cached
+//! by the text of the normalized query. Every locally produced model is re-checked with
+//! [`crate::eval`] before it is returned, so a local shortcut can cost a solver call, never a
+//! wrong answer.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Mutex;
+
+use crate::error::Result;
+use crate::model::{Model, Value};
+use crate::print::build_script;
+use crate::solver::{Answer, BoxFuture, Query, Solver};
+use crate::term::{Sort, Term, Var};
+
+/// Counters of a [`SolverFrontend`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Stats {
+    /// Queries received.
+    pub queries: u64,
+    /// Queries sent to the wrapped solver (Z3).
+    pub solver_calls: u64,
+    /// Queries answered in Rust without the solver.
+    pub decided_locally: u64,
+    /// Queries answered from the cache.
+    pub cache_hits: u64,
+    /// Wall-clock time spent waiting for the wrapped solver, in milliseconds (0 when no clock
+    /// is available, see [`SolverFrontend::with_clock`]).
+    pub solver_time_ms: f64,
+}
+
+/// Cached answers beyond this count are dropped wholesale; a simple bound on memory.
+const CACHE_LIMIT: usize = 10_000;
+
+/// A [`Solver`] wrapping another one with local decisions, a cache and [`Stats`].
+pub struct SolverFrontend<S> {
+    inner: S,
+    cache: Mutex<HashMap<String, Answer>>,
+    stats: Mutex<Stats>,
+    clock: fn() -> f64,
+}
+
+impl<S: std::fmt::Debug> std::fmt::Debug for SolverFrontend<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolverFrontend")
+            .field("inner", &self.inner)
+            .field("stats", &*self.stats.lock().unwrap_or_else(|e| e.into_inner()))
+            .finish()
+    }
+}
+
+/// Milliseconds from an arbitrary fixed point. `std::time::Instant` panics on
+/// wasm32-unknown-unknown, so there the default clock reads 0 and the wasm crate passes a JS
+/// clock instead.
+fn default_clock() -> f64 {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        EPOCH.get_or_init(std::time::Instant::now).elapsed().as_secs_f64() * 1000.0
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        0.0
+    }
+}
+
+impl<S: Solver> SolverFrontend<S> {
+    pub fn new(inner: S) -> SolverFrontend<S> {
+        SolverFrontend::with_clock(inner, default_clock)
+    }
+
+    /// Like [`SolverFrontend::new`], timing solver calls with `clock` (milliseconds).
+    pub fn with_clock(inner: S, clock: fn() -> f64) -> SolverFrontend<S> {
+        SolverFrontend {
+            inner,
+            cache: Mutex::new(HashMap::new()),
+            stats: Mutex::new(Stats::default()),
+            clock,
+        }
+    }
+
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    pub fn stats(&self) -> Stats {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn reset_stats(&self) {
+        *self.stats.lock().unwrap_or_else(|e| e.into_inner()) = Stats::default();
+    }
+
+    fn bump(&self, f: impl FnOnce(&mut Stats)) {
+        f(&mut self.stats.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+
+    async fn check_query(&self, query: &Query) -> Result<Answer> {
+        self.bump(|s| s.queries += 1);
+        let Some(conjuncts) = normalize(&query.assertions) else {
+            self.bump(|s| s.decided_locally += 1);
+            return Ok(Answer::Unsat);
+        };
+        if let Some(answer) = decide_locally(&conjuncts, &query.want) {
+            self.bump(|s| s.decided_locally += 1);
+            return Ok(answer);
+        }
+        let key = build_script(&conjuncts, &query.want, query.timeout_ms);
+        let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
+        if let Some(answer) = cached {
+            self.bump(|s| s.cache_hits += 1);
+            return Ok(answer);
+        }
+        let simplified =
+            Query { assertions: conjuncts, want: query.want.clone(), timeout_ms: query.timeout_ms };
+        let start = (self.clock)();
+        let res = self.inner.check(&simplified).await;
+        let elapsed = (self.clock)() - start;
+        self.bump(|s| {
+            s.solver_calls += 1;
+            s.solver_time_ms += elapsed.max(0.0);
+        });
+        let answer = res?;
+        // `unknown` may depend on load (timeouts), so only definite answers are cached.
+        if !matches!(answer, Answer::Unknown(_)) {
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if cache.len() >= CACHE_LIMIT {
+                cache.clear();
+            }
+            cache.insert(key, answer.clone());
+        }
+        Ok(answer)
+    }
+}
+
+impl<S: Solver> Solver for SolverFrontend<S> {
+    fn check<'a>(&'a self, query: &'a Query) -> BoxFuture<'a, Result<Answer>> {
+        Box::pin(self.check_query(query))
+    }
+}
+
+/// Simplified, flattened, de-duplicated and sorted conjuncts, or `None` if some conjunct
+/// folded to `false`. Sorting makes equal sets print equally, for the cache key.
+fn normalize(assertions: &[Term]) -> Option<Vec<Term>> {
+    let mut set = BTreeSet::new();
+    match Term::And(assertions.to_vec()).simplify() {
+        Term::Bool(true) => {}
+        Term::Bool(false) => return None,
+        Term::And(ts) => set.extend(ts),
+        t => {
+            set.insert(t);
+        }
+    }
+    Some(set.into_iter().collect())
+}
+
+/// An operand of an equality the union-find understands: an Int/Ref variable or a constant.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Atom {
+    Var(Var),
+    Const(i64),
+}
+
+fn atom(t: &Term) -> Option<Atom> {
+    match t {
+        Term::Var(v) if v.sort != Sort::Bool => Some(Atom::Var(v.clone())),
+        Term::Int(c) => Some(Atom::Const(*c)),
+        Term::Null => Some(Atom::Const(0)),
+        _ => None,
+    }
+}
+
+#[derive(Default)]
+struct UnionFind {
+    index: BTreeMap<Atom, usize>,
+    parent: Vec<usize>,
+}
+
+impl UnionFind {
+    fn node(&mut self, a: Atom) -> usize {
+        let next = self.parent.len();
+        let i = *self.index.entry(a).or_insert(next);
+        if i == next {
+            self.parent.push(next);
+        }
+        i
+    }
+    fn find(&mut self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            self.parent[i] = self.parent[self.parent[i]];
+            i = self.parent[i];
+        }
+        i
+    }
+    fn union(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        self.parent[ra] = rb;
+    }
+}
+
+/// Decides conjunctions of literals over variables and constants: `a = b`, `a != b`,
+/// `distinct`, and Bool variables or their negation. Returns `Unsat` on a contradiction even
+/// when other conjuncts are present (a contradictory subset suffices), `Sat` with a built model
+/// when every conjunct is such a literal, and `None` when Z3 is needed.
+fn decide_locally(conjuncts: &[Term], want: &[Var]) -> Option<Answer> {
+    let mut uf = UnionFind::default();
+    let mut diseqs: Vec<(usize, usize)> = Vec::new();
+    let mut bools: BTreeMap<Var, bool> = BTreeMap::new();
+    let mut only_literals = true;
+    let mut bool_conflict = false;
+    for c in conjuncts {
+        match c {
+            Term::Eq(a, b) => match (atom(a), atom(b)) {
+                (Some(a), Some(b)) => {
+                    let (a, b) = (uf.node(a), uf.node(b));
+                    uf.union(a, b);
+                }
+                _ => only_literals = false,
+            },
+            Term::Distinct(ts) => {
+                let atoms: Option<Vec<Atom>> = ts.iter().map(atom).collect();
+                match atoms {
+                    Some(atoms) => {
+                        let ids: Vec<usize> = atoms.into_iter().map(|a| uf.node(a)).collect();
+                        for (i, &x) in ids.iter().enumerate() {
+                            for &y in &ids[i + 1..] {
+                                diseqs.push((x, y));
+                            }
+                        }
+                    }
+                    None => only_literals = false,
+                }
+            }
+            Term::Var(v) if v.sort == Sort::Bool => {
+                bool_conflict |= bools.insert(v.clone(), true) == Some(false);
+            }
+            Term::Not(inner) => match &**inner {
+                Term::Eq(a, b) => match (atom(a), atom(b)) {
+                    (Some(a), Some(b)) => {
+                        let (a, b) = (uf.node(a), uf.node(b));
+                        diseqs.push((a, b));
+                    }
+                    _ => only_literals = false,
+                },
+                Term::Var(v) if v.sort == Sort::Bool => {
+                    bool_conflict |= bools.insert(v.clone(), false) == Some(true);
+                }
+                _ => only_literals = false,
+            },
+            _ => only_literals = false,
+        }
+    }
+    if bool_conflict {
+        return Some(Answer::Unsat);
+    }
+    // Every class holds at most one constant; two distinct constants in a class is a conflict.
+    let atoms: Vec<(Atom, usize)> = uf.index.iter().map(|(a, &i)| (a.clone(), i)).collect();
+    let mut class_const: BTreeMap<usize, i64> = BTreeMap::new();
+    for (a, i) in &atoms {
+        if let Atom::Const(c) = a {
+            let root = uf.find(*i);
+            if let Some(prev) = class_const.insert(root, *c) {
+                if prev != *c {
+                    return Some(Answer::Unsat);
+                }
+            }
+        }
+    }
+    for &(x, y) in &diseqs {
+        if uf.find(x) == uf.find(y) {
+            return Some(Answer::Unsat);
+        }
+    }
+    if !only_literals {
+        return None;
+    }
+    // Satisfiable: give each class its constant, or a fresh value above every constant so
+    // that all classes are pairwise different (which satisfies every disequality).
+    let mut fresh = class_const.values().map(|c| c.saturating_abs()).max().unwrap_or(0);
+    let mut model = Model::new();
+    for (a, i) in &atoms {
+        if let Atom::Var(v) = a {
+            let root = uf.find(*i);
+            let value = match class_const.get(&root) {
+                Some(c) => *c,
+                None => {
+                    fresh = fresh.checked_add(1)?;
+                    class_const.insert(root, fresh);
+                    fresh
+                }
+            };
+            model.insert(v, Value::Int(value));
+        }
+    }
+    for (v, b) in &bools {
+        model.insert(v, Value::Bool(*b));
+    }
+    for v in want {
+        if model.get(v).is_none() {
+            model.insert(v, Value::default_for(v.sort));
+        }
+    }
+    // A shortcut must never produce a wrong model; if it would, ask the solver instead.
+    match model.satisfies(conjuncts) {
+        Ok(true) => Some(Answer::Sat(model)),
+        _ => None,
+    }
+}

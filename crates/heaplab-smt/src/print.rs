@@ -1,0 +1,186 @@
+//! SMT-LIB2 printing: terms, symbols and the one script shape every query uses.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use crate::term::{Term, Var};
+
+/// Characters allowed in an SMT-LIB2 simple symbol besides letters and digits.
+const SYMBOL_PUNCT: &str = "~!@$%^&*_-+=<>.?/";
+
+/// Words that cannot be simple symbols: they would parse as keywords of the language.
+const RESERVED: &[&str] = &[
+    "_",
+    "!",
+    "as",
+    "let",
+    "exists",
+    "forall",
+    "match",
+    "par",
+    "BINARY",
+    "DECIMAL",
+    "HEXADECIMAL",
+    "NUMERAL",
+    "STRING",
+    "true",
+    "false",
+    "not",
+    "and",
+    "or",
+    "ite",
+    "distinct",
+    "div",
+    "mod",
+];
+
+/// The SMT-LIB2 spelling of a variable name.
+///
+/// Simple names print as they are; anything else is quoted as `|...|`. A quoted symbol cannot
+/// contain `|` or `\`, so those (and `%`, to keep the mapping injective) are written as `%XX`
+/// hex escapes. Distinct names therefore always print as distinct symbols.
+pub fn quote_symbol(name: &str) -> String {
+    let simple = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || (SYMBOL_PUNCT.contains(c) && c != '%'))
+        && !RESERVED.contains(&name);
+    if simple {
+        return name.to_string();
+    }
+    let mut out = String::with_capacity(name.len() + 2);
+    out.push('|');
+    for c in name.chars() {
+        match c {
+            '|' | '\\' | '%' => {
+                let _ = write!(out, "%{:02X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('|');
+    out
+}
+
+/// The content of the symbol Z3 will echo back for `name` (quotes stripped), used to match
+/// `get-value` replies to variables.
+pub(crate) fn symbol_content(name: &str) -> String {
+    let q = quote_symbol(name);
+    match q.strip_prefix('|').and_then(|s| s.strip_suffix('|')) {
+        Some(inner) => inner.to_string(),
+        None => q,
+    }
+}
+
+fn write_int(out: &mut String, v: i64) {
+    if v < 0 {
+        // `unsigned_abs` keeps i64::MIN printable.
+        let _ = write!(out, "(- {})", v.unsigned_abs());
+    } else {
+        let _ = write!(out, "{v}");
+    }
+}
+
+fn write_app(out: &mut String, op: &str, args: &[&Term]) {
+    out.push('(');
+    out.push_str(op);
+    for a in args {
+        out.push(' ');
+        write_term(out, a);
+    }
+    out.push(')');
+}
+
+fn write_nary(out: &mut String, op: &str, args: &[Term], empty: &str) {
+    if args.is_empty() {
+        out.push_str(empty);
+        return;
+    }
+    let refs: Vec<&Term> = args.iter().collect();
+    if refs.len() == 1 && op != "distinct" {
+        write_term(out, refs[0]);
+        return;
+    }
+    write_app(out, op, &refs);
+}
+
+/// Appends the SMT-LIB2 text of `t` to `out`.
+pub fn write_term(out: &mut String, t: &Term) {
+    match t {
+        Term::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Term::Int(v) => write_int(out, *v),
+        Term::Null => out.push('0'),
+        Term::Var(v) => out.push_str(&quote_symbol(&v.name)),
+        Term::Add(ts) => write_nary(out, "+", ts, "0"),
+        Term::Sub(a, b) => write_app(out, "-", &[a, b]),
+        Term::Neg(a) => write_app(out, "-", &[a]),
+        Term::Mul(c, a) => {
+            out.push_str("(* ");
+            write_int(out, *c);
+            out.push(' ');
+            write_term(out, a);
+            out.push(')');
+        }
+        Term::Div(a, c) | Term::Mod(a, c) => {
+            out.push_str(if matches!(t, Term::Div(..)) { "(div " } else { "(mod " });
+            write_term(out, a);
+            out.push(' ');
+            write_int(out, *c);
+            out.push(')');
+        }
+        Term::Cmp(op, a, b) => write_app(out, op.smt_name(), &[a, b]),
+        Term::Eq(a, b) => write_app(out, "=", &[a, b]),
+        // `distinct` needs two arguments; with fewer it is trivially true.
+        Term::Distinct(ts) if ts.len() < 2 => out.push_str("true"),
+        Term::Distinct(ts) => write_nary(out, "distinct", ts, "true"),
+        Term::Not(a) => write_app(out, "not", &[a]),
+        Term::And(ts) => write_nary(out, "and", ts, "true"),
+        Term::Or(ts) => write_nary(out, "or", ts, "false"),
+        Term::Implies(a, b) => write_app(out, "=>", &[a, b]),
+        Term::Ite(c, a, b) => write_app(out, "ite", &[c, a, b]),
+    }
+}
+
+/// The script for one satisfiability query.
+///
+/// Shape (the response parser relies on it): timeout option, declarations, assertions,
+/// `(check-sat)`, then `(get-value ...)` when values are wanted, then
+/// `(get-info :reason-unknown)`. Transports run every script on a fresh assertion stack, so the
+/// script never pushes or pops. Variables are declared once each, sorted, so equal queries
+/// print equal text (the cache key of [`crate::SolverFrontend`]).
+pub fn build_script(assertions: &[Term], want: &[Var], timeout_ms: u32) -> String {
+    let mut vars: BTreeSet<Var> = want.iter().cloned().collect();
+    for a in assertions {
+        a.collect_vars(&mut vars);
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "(set-option :timeout {timeout_ms})");
+    // Two variables with one name but different sorts would be a bug upstream; declaring the
+    // name once keeps the script valid and lets Z3 report the sort mismatch.
+    let mut declared = BTreeSet::new();
+    for v in &vars {
+        if declared.insert(v.name.as_str()) {
+            let _ =
+                writeln!(out, "(declare-fun {} () {})", quote_symbol(&v.name), v.sort.smt_name());
+        }
+    }
+    for a in assertions {
+        out.push_str("(assert ");
+        write_term(&mut out, a);
+        out.push_str(")\n");
+    }
+    out.push_str("(check-sat)\n");
+    if !want.is_empty() {
+        out.push_str("(get-value (");
+        for (i, v) in want.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(&quote_symbol(&v.name));
+        }
+        out.push_str("))\n");
+    }
+    out.push_str("(get-info :reason-unknown)\n");
+    out
+}
