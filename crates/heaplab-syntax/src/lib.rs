@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod check;
 pub mod diagnostic;
+pub mod jsf;
 pub mod lexer;
 pub mod parser;
 pub mod pretty;
