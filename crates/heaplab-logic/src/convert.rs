@@ -494,6 +494,12 @@ fn learn_pure(defs: &Defs, sorts: &mut BTreeMap<Var, Sort>, e: &ast::Expr) {
                 learn_int(sorts, rhs);
             }
             BinOp::Eq | BinOp::Ne => {
+                let (ls, rs) = (expr_sort(defs, sorts, lhs), expr_sort(defs, sorts, rhs));
+                if ls == Some(Sort::Int) || rs == Some(Sort::Int) {
+                    learn_int(sorts, lhs);
+                    learn_int(sorts, rhs);
+                    return;
+                }
                 if let Some(s) = expr_sort(defs, sorts, rhs) {
                     learn(sorts, lhs, s);
                 }

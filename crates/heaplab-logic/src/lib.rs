@@ -8,11 +8,13 @@
 //! - [`unfold`]: unfolding of predicate instances and JSF's least fixed point of base unfoldings.
 //! - [`check`]: the model checker (concrete heap ⊨ formula), independent of the generator.
 //! - [`search`]: bounded breadth-first unfolding shared by [`sat`] and [`enumerate`].
-//! - [`arith`]: the pure part: reference facts by union-find, integers via the SMT solver.
+//! - [`arith`]: the pure part in Rust: references by union-find, difference logic exactly;
+//!   [`smt`] hands what remains to the SMT solver behind a [`PureOracle`].
 //! - [`diagnostics`]: warnings about predicate definitions the checker cannot see.
 //!
 //! Invariant: no IO, no threads, no clocks (it compiles to wasm32); the only outside party is the
-//! solver, reached through `heaplab_smt`'s trait. The engine depends on this crate, never the
+//! solver, reached through the [`PureOracle`] trait whose implementations (a z3 process in the
+//! CLI and the tests) live outside this crate. The engine depends on this crate, never the
 //! reverse.
 
 pub mod arith;
@@ -26,6 +28,7 @@ pub mod model;
 pub mod normalize;
 pub mod sat;
 pub mod search;
+pub mod smt;
 pub mod unfold;
 
 pub use check::{satisfies, CheckLimits, Verdict};
@@ -35,3 +38,4 @@ pub use formula::{Defs, Formula, Fresh, PredDef, Sort, SymHeap, Term};
 pub use model::{IntEquivalence, Model, Object, Value};
 pub use sat::{sat, NoSolver, PureOracle, SatResult};
 pub use search::SearchBounds;
+pub use smt::SmtOracle;

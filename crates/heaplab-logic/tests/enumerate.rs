@@ -117,3 +117,9 @@ fn bsts_of_height_below_4_are_677() {
     let c = count("exists int lo, int hi. bst(x, lo, hi)", 4, 15, IntEquivalence::UpToOrder);
     assert_eq!(c.iter().sum::<usize>(), 677);
 }
+
+/// Trees counted through a non-difference size constraint decided by z3: Catalan(3) = 5.
+#[test]
+fn sizes_through_the_solver() {
+    assert_eq!(count("sized(t, 3)", 3, 3, IntEquivalence::Ignore), vec![0, 0, 0, 5]);
+}

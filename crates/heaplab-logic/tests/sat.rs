@@ -105,3 +105,16 @@ fn disjunctions_respect_separation() {
     let m = model("x -> L { val: v, next: null } * y -> L { next: null } & (x == y || v > 3)");
     assert_eq!(m.objects.len(), 2);
 }
+
+/// Arithmetic outside difference logic goes to z3.
+#[test]
+fn the_solver_decides_general_arithmetic() {
+    let m = model("x -> L { val: v, next: null } & 2 * v == 6");
+    assert_eq!(m.store.get("v"), Some(&heaplab_logic::Value::Int(3)));
+    assert_eq!(run("x -> L { val: v, next: null } & 2 * v == 7"), SatResult::Unsat);
+    assert_eq!(model("sized(t, 3) & a + b == n & a == 1").objects.len(), 3);
+    // No integer n with n + n == 1, but only the bound stops the search: unknown, not unsat.
+    let small = SearchBounds { max_depth: 3, max_objects: 4, max_states: 10_000 };
+    let res = run_with("sized(t, n) & n + n == 1", small, &[]);
+    assert!(matches!(res, SatResult::Unknown(_)), "{res:?}");
+}

@@ -1,8 +1,12 @@
 //! Shared helpers: a program with the textbook predicates, and query parsing.
 #![allow(dead_code)]
 
+use heaplab_logic::arith::PureResult;
 use heaplab_logic::convert::parse_query;
-use heaplab_logic::{Defs, Formula};
+use heaplab_logic::formula::Pure;
+use heaplab_logic::{Defs, Formula, PureOracle, SmtOracle, Sort};
+use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use std::collections::BTreeMap;
 
 pub const PROGRAM: &str = r#"
 class T { T left; T right; }
@@ -57,6 +61,10 @@ pred tll(Leaf cur, Leaf ll, Leaf lr) :=
     cur -> Leaf { left: null, right: null, next: lr } & cur == ll
   | exists Leaf l, Leaf r, Leaf z. cur -> Leaf { left: l, right: r, next: null } * tll(l, ll, z) * tll(r, z, lr);
 
+// Sizes are not difference constraints: the solver decides them.
+pred sized(Node t, int n) := t == null & n == 0
+  | exists Node l, Node r, int nl, int nr. t -> Node { left: l, right: r } * sized(l, nl) * sized(r, nr) & n == nl + nr + 1;
+
 pred never(L x) := exists L n. x -> L { next: n } * never(n);
 pred loop(L x) := loop(x);
 "#;
@@ -76,8 +84,22 @@ pub fn query(defs: &Defs, text: &str) -> Formula {
     }
 }
 
-/// The pure-part oracle used by the tests. Until the SMT layer lands this is the Rust-only
-/// procedure (every predicate here is in difference logic, which it decides exactly).
-pub fn solver() -> heaplab_logic::NoSolver {
-    heaplab_logic::NoSolver
+/// The pure-part oracle of the tests: z3 through `heaplab_smt` (no fake solver).
+pub fn solver() -> Z3 {
+    Z3 { solver: SmtSolver::new(Z3Process::new(ProcessConfig::default())) }
+}
+
+/// Owns a z3 process and answers through [`SmtOracle`].
+pub struct Z3 {
+    solver: SmtSolver<Z3Process>,
+}
+
+impl PureOracle for Z3 {
+    fn check(
+        &mut self,
+        facts: &[Pure],
+        sorts: &BTreeMap<String, Sort>,
+    ) -> heaplab_logic::Result<PureResult> {
+        SmtOracle::new(&self.solver).check(facts, sorts)
+    }
 }

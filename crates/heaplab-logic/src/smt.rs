@@ -1,0 +1,120 @@
+//! The bridge to `heaplab_smt`: a [`PureOracle`] over any [`heaplab_smt::Solver`].
+//!
+//! The logic's search is synchronous (a stepper, like the engine's explorer), while the solver
+//! trait is async so Z3 wasm can await a JS promise. Natively the `z3` process answers on the
+//! first poll and [`heaplab_smt::block_on`] drives it; on wasm, callers use the Rust-only
+//! procedure ([`crate::NoSolver`]: difference logic is decided exactly without a solver) or an
+//! oracle of their own.
+
+use crate::arith::{PureResult, PureValue};
+use crate::error::{Error, Result};
+use crate::formula::{CmpOp, Pure, Sort, Term, Var};
+use crate::sat::PureOracle;
+use heaplab_smt as smt;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A [`PureOracle`] asking an SMT solver, with a count of the queries sent.
+pub struct SmtOracle<'a> {
+    solver: &'a dyn smt::Solver,
+    /// Queries sent to the solver.
+    pub queries: u64,
+}
+
+impl<'a> SmtOracle<'a> {
+    pub fn new(solver: &'a dyn smt::Solver) -> SmtOracle<'a> {
+        SmtOracle { solver, queries: 0 }
+    }
+}
+
+impl PureOracle for SmtOracle<'_> {
+    fn check(&mut self, facts: &[Pure], sorts: &BTreeMap<Var, Sort>) -> Result<PureResult> {
+        let mut used = BTreeSet::new();
+        for f in facts {
+            f.free_vars(&mut used);
+        }
+        let vars: BTreeMap<Var, smt::Var> = used
+            .iter()
+            .map(|v| {
+                let sort = match sorts.get(v) {
+                    Some(Sort::Bool) => smt::Sort::Bool,
+                    Some(Sort::Ref(_)) => smt::Sort::Ref,
+                    _ => smt::Sort::Int,
+                };
+                (v.clone(), smt::Var::new(v.clone(), sort))
+            })
+            .collect();
+        let mut assertions = Vec::new();
+        for f in facts {
+            assertions
+                .push(pure(f, &vars).ok_or_else(|| Error::Solver(format!("cannot encode `{f}`")))?);
+        }
+        let query = smt::Query::new(assertions).want(vars.values().cloned());
+        self.queries += 1;
+        let answer =
+            smt::block_on(self.solver.check(&query)).map_err(|e| Error::Solver(e.to_string()))?;
+        Ok(match answer {
+            smt::Answer::Unsat => PureResult::Unsat,
+            smt::Answer::Unknown(_) => PureResult::Unknown,
+            smt::Answer::Sat(model) => {
+                let mut locs: BTreeMap<i64, usize> = BTreeMap::new();
+                let mut out = BTreeMap::new();
+                for (name, var) in &vars {
+                    let value = match (var.sort, model.get(var)) {
+                        (smt::Sort::Bool, Some(smt::Value::Bool(b))) => PureValue::Bool(b),
+                        (smt::Sort::Int, Some(smt::Value::Int(i))) => PureValue::Int(i),
+                        (smt::Sort::Ref, Some(smt::Value::Int(0))) => PureValue::Null,
+                        (smt::Sort::Ref, Some(smt::Value::Int(i))) => {
+                            let next = locs.len();
+                            PureValue::Loc(*locs.entry(i).or_insert(next))
+                        }
+                        _ => {
+                            return Err(Error::Solver(format!(
+                                "no value for `{name}` in the model"
+                            )))
+                        }
+                    };
+                    out.insert(name.clone(), value);
+                }
+                PureResult::Sat(out)
+            }
+        })
+    }
+}
+
+fn term(t: &Term, vars: &BTreeMap<Var, smt::Var>) -> Option<smt::Term> {
+    Some(match t {
+        Term::Var(v) => smt::Term::Var(vars.get(v)?.clone()),
+        Term::Null => smt::Term::Null,
+        Term::Int(i) => smt::Term::Int(*i),
+        Term::Bool(b) => smt::Term::Bool(*b),
+        Term::Add(a, b) => smt::Term::add([term(a, vars)?, term(b, vars)?]),
+        Term::Sub(a, b) => smt::Term::sub(term(a, vars)?, term(b, vars)?),
+        Term::Neg(a) => smt::Term::neg(term(a, vars)?),
+        Term::Mul(a, b) => match (a.simplify(), b.simplify()) {
+            (Term::Int(c), x) | (x, Term::Int(c)) => smt::Term::mul(c, term(&x, vars)?),
+            _ => return None,
+        },
+    })
+}
+
+fn pure(p: &Pure, vars: &BTreeMap<Var, smt::Var>) -> Option<smt::Term> {
+    Some(match p {
+        Pure::Const(b) => smt::Term::Bool(*b),
+        Pure::Cmp(op, a, b) => {
+            let (a, b) = (term(a, vars)?, term(b, vars)?);
+            match op {
+                CmpOp::Eq => smt::Term::eq(a, b),
+                CmpOp::Ne => smt::Term::ne(a, b),
+                CmpOp::Lt => smt::Term::lt(a, b),
+                CmpOp::Le => smt::Term::le(a, b),
+            }
+        }
+        Pure::Not(q) => smt::Term::not(pure(q, vars)?),
+        Pure::And(ps) => {
+            smt::Term::and(ps.iter().map(|q| pure(q, vars)).collect::<Option<Vec<_>>>()?)
+        }
+        Pure::Or(ps) => {
+            smt::Term::or(ps.iter().map(|q| pure(q, vars)).collect::<Option<Vec<_>>>()?)
+        }
+    })
+}
