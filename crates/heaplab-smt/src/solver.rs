@@ -14,6 +14,7 @@ use crate::error::Result;
 use crate::model::Model;
 use crate::print::build_script;
 use crate::response::parse_check_response;
+use crate::sexp::check_balanced;
 use crate::term::{Term, Var};
 
 /// A heap-allocated future borrowing from `'a`.
@@ -127,8 +128,18 @@ impl<T: Transport> SmtSolver<T> {
         &self.transport
     }
     /// Sends raw SMT-LIB2 text and returns the solver's output text unchanged.
+    ///
+    /// The script must be lexically complete; an unbalanced one is rejected as
+    /// [`crate::SolverError::Malformed`] before it reaches the solver.
     pub async fn run_text(&self, script: &str) -> Result<String> {
+        check_balanced(script)?;
         self.transport.run(script).await
+    }
+    /// Runs a hand-written script that ends with `(check-sat)` (and optionally
+    /// `(get-value ...)` for `want`) and parses the reply like any query's.
+    pub async fn check_script(&self, script: &str, want: &[Var]) -> Result<Answer> {
+        let reply = self.run_text(script).await?;
+        parse_check_response(&reply, want)
     }
 }
 

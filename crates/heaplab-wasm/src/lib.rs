@@ -1,0 +1,30 @@
+//! HeapLab's JS API: the Rust engine compiled to wasm.
+//!
+//! This file only wires modules to JS; each feature lives in its own module with its own
+//! `#[wasm_bindgen]` exports and JS-shaped result structs (engine types never derive
+//! `Serialize`). To add an API: write `src/<feature>.rs`, declare it below, and follow
+//! [`solver_bridge`] for the patterns (a JS `Error` with a `kind` for every failure, camelCase
+//! plain objects for results).
+//!
+//! Modules:
+//! - [`solver_bridge`]: the wasm [`heaplab_smt::Transport`] over a host JS function, and the
+//!   `Z3Solver` class (`solve`, `check`, `stats`) used by the conformance tests and the bench.
+
+use wasm_bindgen::prelude::*;
+
+pub mod solver_bridge;
+
+pub use solver_bridge::{JsTransport, Z3Solver};
+
+/// Installs the panic hook once, so that a Rust panic (always our bug) shows its message in the
+/// console instead of "unreachable executed".
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// The HeapLab version this module was built from.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

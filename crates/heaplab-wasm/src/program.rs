@@ -1,0 +1,282 @@
+//! The program API used by the editor: diagnostics (`check`), the `test` blocks (`runTests`) and
+//! satisfiability of separation-logic formulas (`satQuery`).
+//!
+//! Positions are UTF-16, as CodeMirror and every JS string count them: `from`/`to` are 0-based
+//! offsets into the source, `line` is 1-based and `col` is a 1-based UTF-16 column. Results are
+//! flat camelCase plain objects; a failure of the caller (a program that does not check, a
+//! malformed formula) is a JS `Error` with a message.
+//!
+//! Formulas are decided by heaplab-logic's own procedure (difference logic exactly, everything
+//! else bounded and reported as `unknown`): its search is synchronous, and Z3 wasm answers only
+//! through a JS promise, so an async oracle for the browser is future work.
+
+use heaplab_engine::{run_tests, Limits, Outcome};
+use heaplab_logic::convert::parse_query;
+use heaplab_logic::{enumerate, sat, Defs, EnumConfig, IntEquivalence, NoSolver, SatResult, SearchBounds};
+use heaplab_syntax::{analyze, Analysis, Diagnostic, Severity, SourceFile};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+/// One diagnostic, positioned for an editor.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct JsDiagnostic {
+    pub line: u32,
+    pub col: u32,
+    pub end_line: u32,
+    pub end_col: u32,
+    pub from: u32,
+    pub to: u32,
+    /// `error`, `warning` or `note`.
+    pub severity: &'static str,
+    pub message: String,
+    pub notes: Vec<String>,
+}
+
+/// The result of one `test` block.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JsTestResult {
+    pub name: String,
+    /// 1-based line of the `test` keyword.
+    pub line: u32,
+    pub passed: bool,
+    /// Why it failed, or how it ended when that is worth saying (an expected runtime error).
+    pub message: String,
+}
+
+/// Options of `satQuery`; every field is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct SatOptions {
+    /// Enumerate every model instead of finding one.
+    enumerate: bool,
+    /// The most objects in a model. Default: heaplab-logic's bound for `sat`, 3 for enumeration.
+    max_objects: Option<usize>,
+    /// Maximum nesting of predicate unfoldings. Default: as `heaplab sat`.
+    depth: Option<u32>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+enum SatOutput {
+    /// `result` is `sat`, `unsat` or `unknown` (with `reason`); `model` is the model as text.
+    Sat { result: &'static str, reason: Option<String>, model: Option<String>, diagnostics: Vec<String> },
+    Enumerate {
+        count: usize,
+        complete: bool,
+        max_objects: usize,
+        max_depth: u32,
+        models: Vec<String>,
+        diagnostics: Vec<String>,
+    },
+}
+
+/// Parses and type-checks `source`; returns every diagnostic (syntax and semantic).
+#[wasm_bindgen]
+pub fn check(source: &str) -> Result<JsValue, JsError> {
+    let file = SourceFile::new("program.hl", source);
+    let analysis = analyze(&file);
+    to_js(&diagnostics(&analysis.diagnostics, source))
+}
+
+/// Runs every `test` block in the interpreter. Throws when the program has errors.
+#[wasm_bindgen(js_name = runTests)]
+pub fn run_tests_js(source: &str) -> Result<JsValue, JsError> {
+    let file = SourceFile::new("program.hl", source);
+    let analysis = checked(&file)?;
+    let results = run_tests(&analysis.program, &analysis.info, Limits::default());
+    let out: Vec<JsTestResult> = results
+        .into_iter()
+        .map(|r| {
+            let message = if !r.passed {
+                r.describe(&file)
+            } else {
+                match &r.outcome {
+                    Ok(o @ Outcome::Error(_)) => format!("as expected: {}", o.describe(&file)),
+                    _ => String::new(),
+                }
+            };
+            JsTestResult {
+                name: r.name,
+                line: file.line_col(r.span.start).line as u32,
+                passed: r.passed,
+                message,
+            }
+        })
+        .collect();
+    to_js(&out)
+}
+
+/// Satisfiability (with a model) or enumeration of `formula` over the program's classes and
+/// predicates, like `heaplab sat`. `options`: `{ enumerate?, maxObjects?, depth? }`.
+#[wasm_bindgen(js_name = satQuery)]
+pub fn sat_query(source: &str, formula: &str, options: JsValue) -> Result<JsValue, JsError> {
+    let options: SatOptions = if options.is_undefined() || options.is_null() {
+        SatOptions::default()
+    } else {
+        serde_wasm_bindgen::from_value(options).map_err(|e| JsError::new(&format!("bad options: {e}")))?
+    };
+    let file = SourceFile::new("program.hl", source);
+    let analysis = checked(&file)?;
+    let (defs, errors) = Defs::from_program(&analysis.program);
+    let diagnostics: Vec<String> =
+        errors.iter().map(|e| e.to_diagnostic().render(&file).trim_end().to_string()).collect();
+    let formula_file = SourceFile::new("formula", formula);
+    let parsed = parse_query(&defs, formula, &[])
+        .map_err(|e| JsError::new(e.to_diagnostic().render(&formula_file).trim_end()))?;
+    let mut oracle = NoSolver;
+    let out = if options.enumerate {
+        let n = options.max_objects.unwrap_or(3);
+        let bounds = SearchBounds {
+            max_depth: options.depth.unwrap_or(n.max(1) as u32),
+            max_objects: n,
+            ..SearchBounds::default()
+        };
+        let cfg = EnumConfig { bounds, ints: IntEquivalence::UpToOrder, ..EnumConfig::default() };
+        let res = enumerate(&defs, &parsed, cfg, &mut oracle).map_err(|e| JsError::new(&e.to_string()))?;
+        SatOutput::Enumerate {
+            count: res.models.len(),
+            complete: !res.incomplete,
+            max_objects: n,
+            max_depth: bounds.max_depth,
+            models: res.models.iter().map(|m| m.to_string()).collect(),
+            diagnostics,
+        }
+    } else {
+        let defaults = SearchBounds::default();
+        let bounds = SearchBounds {
+            max_depth: options.depth.unwrap_or(defaults.max_depth),
+            max_objects: options.max_objects.unwrap_or(defaults.max_objects),
+            ..defaults
+        };
+        let res = sat(&defs, &parsed, bounds, &mut oracle).map_err(|e| JsError::new(&e.to_string()))?;
+        let (result, reason, model) = match res {
+            SatResult::Sat(m) => ("sat", None, Some(m.to_string())),
+            SatResult::Unsat => ("unsat", None, None),
+            SatResult::Unknown(why) => ("unknown", Some(why), None),
+        };
+        SatOutput::Sat { result, reason, model, diagnostics }
+    };
+    to_js(&out)
+}
+
+/// The analysis of a program that checks, or an error naming how many problems it has.
+fn checked(file: &SourceFile) -> Result<Analysis, JsError> {
+    let analysis = analyze(file);
+    let errors = analysis.diagnostics.iter().filter(|d| d.is_error()).count();
+    if errors > 0 {
+        let plural = if errors == 1 { "" } else { "s" };
+        return Err(JsError::new(&format!(
+            "The program has {errors} error{plural}; fix {} first (they are underlined in the editor).",
+            if errors == 1 { "it" } else { "them" }
+        )));
+    }
+    Ok(analysis)
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&format!("internal error: cannot convert the result: {e}")))
+}
+
+/// Converts diagnostics to editor positions.
+pub fn diagnostics(diags: &[Diagnostic], source: &str) -> Vec<JsDiagnostic> {
+    let index = Utf16Index::new(source);
+    diags
+        .iter()
+        .map(|d| {
+            let start = index.position(d.span.start as usize);
+            let end = index.position((d.span.end as usize).max(d.span.start as usize));
+            JsDiagnostic {
+                line: start.line,
+                col: start.col,
+                end_line: end.line,
+                end_col: end.col,
+                from: start.offset,
+                to: end.offset,
+                severity: match d.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Note => "note",
+                },
+                message: d.message.clone(),
+                notes: d.notes.clone(),
+            }
+        })
+        .collect()
+}
+
+/// A UTF-16 position: 0-based offset, 1-based line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Position {
+    offset: u32,
+    line: u32,
+    col: u32,
+}
+
+/// Maps byte offsets of one text to UTF-16 positions.
+struct Utf16Index<'a> {
+    text: &'a str,
+    /// Byte offset where each line starts.
+    line_starts: Vec<usize>,
+}
+
+impl<'a> Utf16Index<'a> {
+    fn new(text: &'a str) -> Utf16Index<'a> {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Utf16Index { text, line_starts }
+    }
+
+    /// The position of a byte offset; offsets past the end or inside a character move back to
+    /// the nearest character boundary.
+    fn position(&self, byte: usize) -> Position {
+        let mut byte = byte.min(self.text.len());
+        while !self.text.is_char_boundary(byte) {
+            byte -= 1;
+        }
+        let line = self.line_starts.partition_point(|&s| s <= byte).saturating_sub(1);
+        let line_start = self.line_starts.get(line).copied().unwrap_or(0);
+        let utf16 = |s: &str| s.encode_utf16().count() as u32;
+        Position {
+            offset: utf16(&self.text[..byte]),
+            line: line as u32 + 1,
+            col: utf16(&self.text[line_start..byte]) + 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_positions_count_surrogate_pairs_twice() {
+        // "é" is 2 bytes / 1 UTF-16 unit; "😀" is 4 bytes / 2 units.
+        let text = "é😀x\nab";
+        let index = Utf16Index::new(text);
+        assert_eq!(index.position(0), Position { offset: 0, line: 1, col: 1 });
+        assert_eq!(index.position(6), Position { offset: 3, line: 1, col: 4 });
+        assert_eq!(index.position(8), Position { offset: 5, line: 2, col: 1 });
+        // Inside a character: back to its start. Past the end: the end.
+        assert_eq!(index.position(3), Position { offset: 1, line: 1, col: 2 });
+        assert_eq!(index.position(99), Position { offset: 7, line: 2, col: 3 });
+    }
+
+    #[test]
+    fn type_error_is_reported_where_it_is() {
+        let source = "// ü\nint f() { return true; }\n";
+        let analysis = analyze(&SourceFile::new("t.hl", source));
+        let diags = diagnostics(&analysis.diagnostics, source);
+        assert!(!diags.is_empty(), "a bool returned from an int function is an error");
+        let d = &diags[0];
+        assert_eq!((d.severity, d.line), ("error", 2));
+        let text: String = source.encode_utf16().collect::<Vec<_>>()[d.from as usize..d.to as usize]
+            .iter()
+            .map(|&u| char::from_u32(u as u32).unwrap_or('?'))
+            .collect();
+        assert!(text.contains("true"), "the span covers the returned expression: {text:?}");
+    }
+}
