@@ -10,13 +10,24 @@ use super::{load, report};
 use heaplab_logic::convert::parse_query;
 use heaplab_logic::{
     enumerate, sat, Defs, EnumConfig, IntEquivalence, Model, NoSolver, PureOracle, SatResult,
-    SearchBounds, Value,
+    SearchBounds, SmtOracle, Value,
 };
+use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_syntax::diagnostic::render_all;
 use heaplab_syntax::SourceFile;
 use serde_json::{json, Value as Json};
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+macro_rules! outln {
+    ($buf:expr, $($arg:tt)*) => {{ let _ = writeln!($buf, $($arg)*); }};
+}
+
+macro_rules! out {
+    ($buf:expr, $($arg:tt)*) => {{ let _ = write!($buf, $($arg)*); }};
+}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -52,6 +63,14 @@ pub enum Format {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut out = String::new();
+    let code = run_into(args, &mut out)?;
+    // A closed pipe (`| head`) is not an error of ours: ignore write failures.
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    Ok(code)
+}
+
+fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
     let loaded = load(&args.file)?;
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
@@ -69,7 +88,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let mut oracle = oracle();
+    // z3 decides the arithmetic the Rust procedure cannot (anything beyond difference
+    // constraints); without it those cases are reported as unknown, never guessed.
+    let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
+    let mut oracle: Box<dyn PureOracle + '_> = if z3.transport().start().is_ok() {
+        Box::new(SmtOracle::new(&z3))
+    } else {
+        eprintln!(
+            "note: z3 is not installed; arithmetic beyond difference constraints stays unknown"
+        );
+        Box::new(NoSolver)
+    };
     let enumerate_n = args.enumerate.or(if args.count { Some(4) } else { None });
     if let Some(n) = enumerate_n {
         let bounds = SearchBounds {
@@ -81,13 +110,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let cfg = EnumConfig { bounds, ints, ..EnumConfig::default() };
         let res = enumerate(&defs, &formula, cfg, oracle.as_mut())?;
         match args.format {
-            Format::Text if args.count => println!("{}", res.models.len()),
+            Format::Text if args.count => outln!(buf, "{}", res.models.len()),
             Format::Text => {
                 for (i, m) in res.models.iter().enumerate() {
-                    println!("model {}:", i + 1);
-                    print!("{m}");
+                    outln!(buf, "model {}:", i + 1);
+                    out!(buf, "{m}");
                 }
-                println!(
+                outln!(
+                    buf,
                     "{} model(s) with at most {n} object(s), unfolding depth {}",
                     res.models.len(),
                     bounds.max_depth
@@ -103,7 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 if !args.count {
                     out["models"] = Json::Array(res.models.iter().map(model_json).collect());
                 }
-                println!("{}", serde_json::to_string_pretty(&out)?);
+                outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
             }
         }
         if res.incomplete {
@@ -120,11 +150,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.format {
         Format::Text => match &res {
             SatResult::Sat(m) => {
-                println!("sat");
-                print!("{m}");
+                outln!(buf, "sat");
+                out!(buf, "{m}");
             }
-            SatResult::Unsat => println!("unsat"),
-            SatResult::Unknown(why) => println!("unknown: {why}"),
+            SatResult::Unsat => outln!(buf, "unsat"),
+            SatResult::Unknown(why) => outln!(buf, "unknown: {why}"),
         },
         Format::Json => {
             let out = match &res {
@@ -132,15 +162,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 SatResult::Unsat => json!({ "result": "unsat" }),
                 SatResult::Unknown(why) => json!({ "result": "unknown", "reason": why }),
             };
-            println!("{}", serde_json::to_string_pretty(&out)?);
+            outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The pure-part oracle: the Rust procedure decides difference logic by itself.
-fn oracle() -> Box<dyn PureOracle> {
-    Box::new(NoSolver)
 }
 
 fn value_json(v: &Value) -> Json {
