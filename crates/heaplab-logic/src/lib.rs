@@ -32,6 +32,7 @@ pub mod smt;
 pub mod unfold;
 
 pub use check::{satisfies, CheckLimits, Verdict};
+pub use diagnostics::check_predicates;
 pub use enumerate::{enumerate, EnumConfig, Enumeration};
 pub use error::{Error, Result};
 pub use formula::{Defs, Formula, Fresh, PredDef, Sort, SymHeap, Term};
@@ -39,3 +40,4 @@ pub use model::{IntEquivalence, Model, Object, Value};
 pub use sat::{sat, NoSolver, PureOracle, SatResult};
 pub use search::SearchBounds;
 pub use smt::SmtOracle;
+pub use unfold::{lfp, Lfp, LfpLimits};

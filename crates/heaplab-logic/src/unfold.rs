@@ -208,7 +208,8 @@ enum AbsArg {
 struct AbsDisjunct {
     params: Vec<String>,
     alloc: BTreeMap<usize, (String, Vec<AbsArg>)>,
-    rep: Vec<AbsArg>,
+    /// For each reference parameter (by parameter index): its class representative.
+    rep: Vec<(usize, AbsArg)>,
     diseq: BTreeSet<(AbsArg, AbsArg)>,
 }
 
@@ -255,7 +256,8 @@ fn abstract_heap(def: &PredDef, d: &SymHeap) -> Option<AbsDisjunct> {
             alloc.insert(i, (pt.class.clone(), fields));
         }
     }
-    let rep = ref_params.iter().map(|(_, v)| rep_of(&Term::Var((*v).clone()), &mut uf)).collect();
+    let rep =
+        ref_params.iter().map(|(i, v)| (*i, rep_of(&Term::Var((*v).clone()), &mut uf))).collect();
     let mut diseq = BTreeSet::new();
     for p in &d.pure {
         if let Pure::Cmp(CmpOp::Ne, a, b) = p {
@@ -294,14 +296,16 @@ impl AbsDisjunct {
         }
         for i in 0..other.rep.len() {
             for j in 0..other.rep.len() {
-                if other.rep[i] == other.rep[j]
-                    && other.rep[i] != AbsArg::Star
-                    && self.rep.get(i) != self.rep.get(j)
+                if other.rep[i].1 == other.rep[j].1
+                    && other.rep[i].1 != AbsArg::Star
+                    && self.rep.get(i).map(|r| &r.1) != self.rep.get(j).map(|r| &r.1)
                 {
                     return false;
                 }
             }
-            if other.rep[i] == AbsArg::Null && self.rep.get(i) != Some(&AbsArg::Null) {
+            if other.rep[i].1 == AbsArg::Null
+                && self.rep.get(i).map(|r| &r.1) != Some(&AbsArg::Null)
+            {
                 return false;
             }
         }
@@ -325,8 +329,8 @@ impl std::fmt::Display for AbsDisjunct {
             parts.push("emp".to_string());
         }
         let mut s = parts.join(" * ");
-        for (i, r) in self.rep.iter().enumerate() {
-            let me = AbsArg::Param(i);
+        for (i, r) in &self.rep {
+            let me = AbsArg::Param(*i);
             if *r != me && *r != AbsArg::Star {
                 s.push_str(&format!(" & {} == {}", name(&me), name(r)));
             }
