@@ -8,7 +8,9 @@ use crate::term::{Term, Var};
 /// Characters allowed in an SMT-LIB2 simple symbol besides letters and digits.
 const SYMBOL_PUNCT: &str = "~!@$%^&*_-+=<>.?/";
 
-/// Words that cannot be simple symbols: they would parse as keywords of the language.
+/// Names that must not be declared as they are: SMT-LIB reserved words and the core and
+/// arithmetic symbols of Z3. Quoting does not help (`|and|` *is* `and`), so such names are
+/// mangled with a trailing `%` (see [`quote_symbol`]).
 const RESERVED: &[&str] = &[
     "_",
     "!",
@@ -28,28 +30,50 @@ const RESERVED: &[&str] = &[
     "not",
     "and",
     "or",
-    "ite",
+    "xor",
+    "=>",
+    "=",
     "distinct",
+    "ite",
+    "+",
+    "-",
+    "*",
+    "/",
     "div",
     "mod",
+    "rem",
+    "abs",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "to_real",
+    "to_int",
+    "is_int",
+    "pi",
+    "euler",
+    "^",
+    "null",
 ];
 
 /// The SMT-LIB2 spelling of a variable name.
 ///
 /// Simple names print as they are; anything else is quoted as `|...|`. A quoted symbol cannot
 /// contain `|` or `\`, so those (and `%`, to keep the mapping injective) are written as `%XX`
-/// hex escapes. Distinct names therefore always print as distinct symbols.
+/// hex escapes, and a reserved or built-in name gets a trailing `%`. Since `%` appears in the
+/// output only through these rules, distinct names always print as distinct symbols.
 pub fn quote_symbol(name: &str) -> String {
+    let reserved = RESERVED.contains(&name);
     let simple = !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || (SYMBOL_PUNCT.contains(c) && c != '%'))
-        && !RESERVED.contains(&name);
+        && !reserved;
     if simple {
         return name.to_string();
     }
-    let mut out = String::with_capacity(name.len() + 2);
+    let mut out = String::with_capacity(name.len() + 3);
     out.push('|');
     for c in name.chars() {
         match c {
@@ -58,6 +82,9 @@ pub fn quote_symbol(name: &str) -> String {
             }
             c => out.push(c),
         }
+    }
+    if reserved {
+        out.push('%');
     }
     out.push('|');
     out

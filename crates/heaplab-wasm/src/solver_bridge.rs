@@ -263,8 +263,7 @@ impl Z3Solver {
                     output(answer.map_err(|e| to_js_error(&e))?, &[])
                 }
             };
-            serde_wasm_bindgen::to_value(&out)
-                .map_err(|e| js_sys::Error::new(&e.to_string()).into())
+            to_js(&out).map_err(|e| js_sys::Error::new(&e.to_string()).into())
         })
     }
 
@@ -278,13 +277,18 @@ impl Z3Solver {
             cache_hits: s.cache_hits as f64,
             solver_time_ms: s.solver_time_ms,
         };
-        serde_wasm_bindgen::to_value(&obj).map_err(|e| js_sys::Error::new(&e.to_string()).into())
+        to_js(&obj).map_err(|e| js_sys::Error::new(&e.to_string()).into())
     }
 
     #[wasm_bindgen(js_name = resetStats)]
     pub fn reset_stats(&self) {
         self.stack.reset_stats();
     }
+}
+
+/// Serializes to plain JS objects (not `Map`s), as JSON would.
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
 }
 
 #[derive(Serialize)]
