@@ -123,3 +123,38 @@ fn bsts_of_height_below_4_are_677() {
 fn sizes_through_the_solver() {
     assert_eq!(count("sized(t, 3)", 3, 3, IntEquivalence::Ignore), vec![0, 0, 0, 5]);
 }
+
+/// The model checker is a real oracle: breaking any generated BST's order makes it fail.
+#[test]
+fn the_checker_rejects_broken_models() {
+    use heaplab_logic::{Model, Value};
+    let defs = common::defs();
+    let f = common::query(&defs, "exists int lo, int hi. bst(x, lo, hi)");
+    let cfg = EnumConfig {
+        bounds: SearchBounds { max_depth: 3, max_objects: 7, max_states: 1_000_000 },
+        ints: IntEquivalence::UpToOrder,
+        max_models: 1_000,
+    };
+    let e = enumerate(&defs, &f, cfg, &mut common::solver()).expect("enumerate");
+    let mut broken = 0;
+    for m in e.models.iter().filter(|m| m.objects.len() >= 2) {
+        // Swap the keys of the root and of its first child: the order is violated.
+        let mut bad: Model = m.clone();
+        let child = bad.objects[0]
+            .fields
+            .iter()
+            .find_map(|(f, v)| match (f.as_str(), v) {
+                ("left" | "right", Value::Ref(o)) => Some(*o),
+                _ => None,
+            })
+            .expect("a child");
+        let k0 = bad.objects[0].fields[0].1.clone();
+        let k1 = bad.objects[child].fields[0].1.clone();
+        bad.objects[0].fields[0].1 = k1;
+        bad.objects[child].fields[0].1 = k0;
+        let v = satisfies(&defs, &bad, &f, CheckLimits::default()).expect("check");
+        assert_eq!(v, Verdict::Fails, "broken model accepted:\n{bad}");
+        broken += 1;
+    }
+    assert_eq!(broken, 26 - 2);
+}

@@ -1,0 +1,75 @@
+//! The Rust decision procedure for pure parts: exact on difference logic, `Unknown` outside.
+use heaplab_logic::arith::{decide, PureResult, PureValue};
+use heaplab_logic::formula::{CmpOp, Pure, Term};
+use heaplab_logic::Sort;
+use std::collections::BTreeMap;
+
+fn v(name: &str) -> Term {
+    Term::var(name)
+}
+
+fn sorts(ints: &[&str], refs: &[&str]) -> BTreeMap<String, Sort> {
+    let mut s: BTreeMap<String, Sort> = ints.iter().map(|n| (n.to_string(), Sort::Int)).collect();
+    s.extend(refs.iter().map(|n| (n.to_string(), Sort::Ref("L".into()))));
+    s
+}
+
+fn lt(a: Term, b: Term) -> Pure {
+    Pure::cmp(CmpOp::Lt, a, b)
+}
+
+#[test]
+fn difference_constraints() {
+    let s = sorts(&["a", "b", "c"], &[]);
+    let facts = vec![
+        lt(v("a"), v("b")),
+        lt(v("b"), v("c")),
+        Pure::eq(v("c"), Term::Add(Box::new(v("a")), Box::new(Term::Int(2)))),
+    ];
+    let PureResult::Sat(m) = decide(&facts, &s) else { panic!("sat expected") };
+    let get = |n: &str| match m.get(n) {
+        Some(PureValue::Int(i)) => *i,
+        other => panic!("{n}: {other:?}"),
+    };
+    assert!(get("a") < get("b") && get("b") < get("c") && get("c") == get("a") + 2);
+    // a < b < c < a + 2 has no integer solution (a cycle of weight −1).
+    let facts = vec![
+        lt(v("a"), v("b")),
+        lt(v("b"), v("c")),
+        lt(v("c"), Term::Add(Box::new(v("a")), Box::new(Term::Int(2)))),
+    ];
+    assert_eq!(decide(&facts, &s), PureResult::Unsat);
+}
+
+#[test]
+fn disequalities_and_disjunctions_split() {
+    let s = sorts(&["a", "b"], &[]);
+    let facts = vec![
+        Pure::cmp(CmpOp::Le, v("a"), v("b")),
+        Pure::cmp(CmpOp::Le, v("b"), v("a")),
+        Pure::ne(v("a"), v("b")),
+    ];
+    assert_eq!(decide(&facts, &s), PureResult::Unsat);
+    let facts = vec![Pure::Or(vec![lt(v("a"), v("a")), Pure::eq(v("a"), Term::Int(4))])];
+    let PureResult::Sat(m) = decide(&facts, &s) else { panic!("sat expected") };
+    assert_eq!(m.get("a"), Some(&PureValue::Int(4)));
+}
+
+#[test]
+fn references_by_union_find() {
+    let s = sorts(&[], &["x", "y", "z"]);
+    let facts =
+        vec![Pure::eq(v("x"), v("y")), Pure::eq(v("y"), Term::Null), Pure::ne(v("z"), v("x"))];
+    let PureResult::Sat(m) = decide(&facts, &s) else { panic!("sat expected") };
+    assert_eq!(m.get("x"), Some(&PureValue::Null));
+    assert!(matches!(m.get("z"), Some(PureValue::Loc(_))));
+    let facts = vec![Pure::eq(v("x"), v("y")), Pure::ne(v("y"), v("x"))];
+    assert_eq!(decide(&facts, &s), PureResult::Unsat);
+}
+
+#[test]
+fn outside_the_fragment_is_unknown() {
+    let s = sorts(&["a", "b", "c"], &[]);
+    let sum = Term::Add(Box::new(v("a")), Box::new(v("b")));
+    assert_eq!(decide(&[Pure::eq(sum, v("c"))], &s), PureResult::Unknown);
+}
