@@ -33,6 +33,19 @@ enum Command {
         after_help = "Examples:\n  heaplab exec examples/bst.hl --call 'height(null)'\n  heaplab exec examples/sll.hl --call 'length(new Node { val: 1 })' --heap"
     )]
     Exec(commands::exec::Args),
+    /// Explore a method symbolically with a heap strategy; generate and replay tests.
+    #[command(
+        after_help = "Examples:\n  heaplab run examples/bst.hl --method BST.insert --strategy 'lazier#' --k 2\n  heaplab run examples/swap.hl --method Node.swap --strategy lazy --trace\n  heaplab run examples/bst.hl --method BST.findMin --pre ignore --emit hl --out generated/"
+    )]
+    Run(commands::run::Args),
+    /// Decide satisfiability of a separation-logic formula; print a model or enumerate models.
+    #[command(
+        after_help = "Examples:\n  heaplab sat examples/bst.hl --formula 'bst(x, 0, 100)'\n  heaplab sat examples/bst.hl --formula 'bst(x, 0, 100)' --enumerate 3 --count"
+    )]
+    Sat(commands::sat::Args),
+    /// Serve the web playground (a folder) with the headers Z3 wasm needs.
+    #[command(after_help = "Example:\n  heaplab serve web/dist --port 8000")]
+    Serve(commands::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +54,9 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(args),
         Command::Test(args) => commands::test::run(args),
         Command::Exec(args) => commands::exec::run(args),
+        Command::Run(args) => commands::run::run(args),
+        Command::Sat(args) => commands::sat::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(code) => code,

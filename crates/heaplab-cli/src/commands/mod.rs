@@ -2,6 +2,9 @@
 
 pub mod check;
 pub mod exec;
+pub mod run;
+pub mod sat;
+pub mod serve;
 pub mod test;
 
 use anyhow::Context;
