@@ -224,13 +224,12 @@ fn spatial_contradiction(sh: &SymHeap) -> bool {
             }
         }
     }
-    let mut roots: Vec<Term> = Vec::new();
+    let mut roots: std::collections::BTreeSet<Term> = std::collections::BTreeSet::new();
     for PointsTo { ptr, .. } in &sh.points_to {
         let r = uf.find(ptr);
-        if r.is_ground() || roots.contains(&r) {
+        if r.is_ground() || !roots.insert(r) {
             return true;
         }
-        roots.push(r);
     }
     // A root known to differ from nothing else is fine; a root equal to `null` was caught above.
     false
