@@ -157,3 +157,15 @@ fn bad_input_never_panics() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn predicate_without_base_case_is_a_warning_not_an_error() {
+    let out = heaplab(&["check", "crates/heaplab-cli/tests/data/no_base_case.hl"]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "a warning must not fail the check:\n{stderr}");
+    assert!(
+        stderr.contains("no_base_case.hl:2:6: warning:") && stderr.contains("`loop`"),
+        "names the predicate and its position:\n{stderr}"
+    );
+    assert!(!stderr.contains("`ok`"), "the well-founded predicate gets no warning:\n{stderr}");
+}

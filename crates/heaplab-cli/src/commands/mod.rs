@@ -24,8 +24,26 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("`{}` is not UTF-8 text", path.display()))?;
     let file = SourceFile::new(path.display().to_string(), text);
-    let analysis = analyze(&file);
+    let mut analysis = analyze(&file);
+    if !analysis.has_errors() {
+        analysis.diagnostics.extend(predicate_diagnostics(&analysis.program));
+        analysis.diagnostics.sort_by_key(|d| (d.span.start, d.severity));
+    }
     Ok(Loaded { file, analysis })
+}
+
+/// What the logic adds to the checker's verdict on predicates: definitions it cannot convert
+/// (errors) and suspicious but legal ones (warnings: no base case, never satisfiable,
+/// unreachable disjunct). Decided without Z3, so `check` works on a machine without it.
+fn predicate_diagnostics(
+    program: &heaplab_syntax::ast::Program,
+) -> Vec<heaplab_syntax::Diagnostic> {
+    let (defs, errors) = heaplab_logic::Defs::from_program(program);
+    let mut diags: Vec<_> = errors.iter().map(heaplab_logic::Error::to_diagnostic).collect();
+    if errors.is_empty() {
+        diags.extend(heaplab_logic::check_predicates(program, &defs, &mut heaplab_logic::NoSolver));
+    }
+    diags
 }
 
 /// Prints a file's diagnostics to stderr; returns true when any is an error.
