@@ -8,8 +8,11 @@
 // `z3-built.js` must be loaded as its own script (importScripts in the worker) before `init()`,
 // because Emscripten spawns its pthread workers from that file; a bundler would break it.
 
-// Every script runs against a fresh assertion stack, like a fresh `z3 -in` query, so that a
-// declaration in one query can never leak into the next.
+// Every script runs in its own assertion scope, so that a declaration in one query can never
+// leak into the next. push/pop is much cheaper than (reset); after an exception the context is
+// reset to be safe.
+const PUSH = '(push 1)\n';
+const POP = '\n(pop 1)\n';
 const RESET = '(reset)';
 
 let ready = null; // Promise<{ Z3, ctx }> once init started.
@@ -81,10 +84,10 @@ let queue = Promise.resolve();
 export function solve(text) {
   const run = async () => {
     const { Z3, ctx } = await initZ3();
-    await Z3.eval_smtlib2_string(ctx, RESET);
     try {
-      return await Z3.eval_smtlib2_string(ctx, String(text));
+      return await Z3.eval_smtlib2_string(ctx, PUSH + String(text) + POP);
     } catch (err) {
+      await Z3.eval_smtlib2_string(ctx, RESET).catch(() => {});
       // Some z3-solver versions throw instead of printing the error; keep one text protocol.
       const msg = (err && err.message ? err.message : String(err)).replaceAll('"', '""');
       return `(error "${msg}")\n`;

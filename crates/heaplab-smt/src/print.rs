@@ -173,7 +173,7 @@ pub fn write_term(out: &mut String, t: &Term) {
 ///
 /// Shape (the response parser relies on it): timeout option, declarations, assertions,
 /// `(check-sat)`, then `(get-value ...)` when values are wanted, then
-/// `(get-info :reason-unknown)`. Transports run every script on a fresh assertion stack, so the
+/// `(get-info :reason-unknown)`. Transports run every script in its own `push` scope, so the
 /// script never pushes or pops. Variables are declared once each, sorted, so equal queries
 /// print equal text (the cache key of [`crate::SolverFrontend`]).
 pub fn build_script(assertions: &[Term], want: &[Var], timeout_ms: u32) -> String {

@@ -93,8 +93,10 @@ pub trait Solver {
 /// Moves SMT-LIB2 text to a solver and its printed output back: the only part that differs
 /// between the `z3` process and Z3 wasm.
 ///
-/// Contract: each `run` starts from a fresh assertion stack (no declarations or assertions of
-/// earlier scripts are visible) and returns everything the solver printed for the script.
+/// Contract: each `run` executes in its own scope (both transports wrap the script in
+/// `(push 1)` ... `(pop 1)`), so no declarations or assertions of earlier scripts are visible,
+/// provided scripts keep their own pushes and pops balanced. It returns everything the solver
+/// printed for the script.
 /// Solver `(error ...)` lines are part of the text, not an `Err`; `Err` means the transport
 /// itself failed (not installed, crashed, timed out, could not load).
 pub trait Transport {

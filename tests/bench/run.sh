@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Solver benchmark: the same ~200 path-condition queries through the native z3 process and
+# through Z3 wasm in node; prints one markdown table. Called by `./build.sh bench` after
+# `./build.sh build` (needs web/pkg and web/node_modules).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+mkdir -p tests/artifacts
+batch=tests/artifacts/bench-queries.json
+native=$(cargo run --release --quiet -p heaplab-smt --example bench_solver -- --emit "$batch" --n "${BENCH_QUERIES:-200}")
+node tests/bench/wasm.mjs "$batch" "$native"
