@@ -1,0 +1,157 @@
+// Builds the static site in web/dist: `node build.mjs` (run by `./build.sh build`).
+//
+//   main.js      the page (src/main.js and its views), an ES module bundle
+//   worker.js    the engine worker, a classic script bundle (it importScripts Z3's glue)
+//   sw.js        the service worker, with the asset list and a content hash baked in
+//   heaplab_wasm_bg.wasm            the engine, from web/pkg (wasm-bindgen, see build_wasm)
+//   z3-built.js, z3-built.wasm      Z3, copied as they are from node_modules/z3-solver/build
+//   examples/*.hl, examples/index.json   the gallery: file, title and one-line description
+//   index.html, style.css
+//
+// Flags: --dev (no minification, inline source maps).
+
+import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const web = dirname(fileURLToPath(import.meta.url));
+const root = join(web, '..');
+const dist = join(web, 'dist');
+const dev = process.argv.includes('--dev');
+
+async function exists(path) {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Title and one-line description from an example's leading `//` comment: the first line is the
+ * title; the description is the first sentence of the lines after it (up to a `Source:` line).
+ */
+export function describeExample(text) {
+  const lines = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s*\/\/\s?(.*)$/.exec(line);
+    if (!m) break;
+    lines.push(m[1].trim());
+  }
+  const title = lines[0] || '';
+  const rest = [];
+  for (const line of lines.slice(1)) {
+    if (line === '' || /^Source:/.test(line)) break;
+    rest.push(line);
+  }
+  let description = rest.join(' ');
+  const end = /[.;](\s+(?=[A-Z(])|$)/.exec(description);
+  if (end) description = description.slice(0, end.index);
+  // A long sentence keeps its part before the first colon ("X: the methods ...").
+  const colon = description.indexOf(': ');
+  if (description.length > 120 && colon > 0 && colon <= 120) description = description.slice(0, colon);
+  if (description.length > 140) description = `${description.slice(0, 137).replace(/\s+\S*$/, '')}…`;
+  return { title, description };
+}
+
+/** Examples in the order of examples/README.md's table (simplest first), then any others. */
+async function examplesIndex(dir) {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.hl')).sort();
+  let order = [];
+  try {
+    const readme = await readFile(join(dir, 'README.md'), 'utf8');
+    order = [...readme.matchAll(/^\|\s*`([^`]+\.hl)`/gm)].map((m) => m[1]);
+  } catch {
+    // No README: alphabetical.
+  }
+  const rank = (f) => (order.includes(f) ? order.indexOf(f) : order.length);
+  files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const index = [];
+  for (const file of files) {
+    const { title, description } = describeExample(await readFile(join(dir, file), 'utf8'));
+    index.push({ file, title: title || file, description });
+  }
+  return index;
+}
+
+async function main() {
+  const pkg = join(web, 'pkg');
+  const z3 = join(web, 'node_modules', 'z3-solver', 'build');
+  for (const [path, fix] of [
+    [join(pkg, 'heaplab_wasm.js'), 'build the wasm engine first: ./build.sh build'],
+    [join(z3, 'z3-built.wasm'), 'install the npm packages first: ./build.sh setup'],
+  ]) {
+    if (!(await exists(path))) throw new Error(`missing ${path}: ${fix}`);
+  }
+
+  await rm(dist, { recursive: true, force: true, maxRetries: 5 });
+  await mkdir(join(dist, 'examples'), { recursive: true });
+
+  // Static files.
+  await copyFile(join(web, 'index.html'), join(dist, 'index.html'));
+  await copyFile(join(web, 'src', 'style.css'), join(dist, 'style.css'));
+  await copyFile(join(pkg, 'heaplab_wasm_bg.wasm'), join(dist, 'heaplab_wasm_bg.wasm'));
+  await copyFile(join(z3, 'z3-built.js'), join(dist, 'z3-built.js'));
+  await copyFile(join(z3, 'z3-built.wasm'), join(dist, 'z3-built.wasm'));
+  const examplesDir = join(root, 'examples');
+  const index = await examplesIndex(examplesDir);
+  for (const { file } of index) await copyFile(join(examplesDir, file), join(dist, 'examples', file));
+  await writeFile(join(dist, 'examples', 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
+
+  const common = {
+    bundle: true,
+    minify: !dev,
+    sourcemap: dev ? 'inline' : false,
+    target: ['es2022'],
+    logLevel: 'warning',
+    legalComments: 'none',
+  };
+  const z3WasmBytes = (await stat(join(z3, 'z3-built.wasm'))).size;
+  await build({
+    ...common,
+    entryPoints: [join(web, 'src', 'main.js')],
+    outfile: join(dist, 'main.js'),
+    format: 'esm',
+    platform: 'browser',
+  });
+  await build({
+    ...common,
+    entryPoints: [join(web, 'src', 'worker.js')],
+    outfile: join(dist, 'worker.js'),
+    format: 'iife',
+    platform: 'browser',
+    // wasm-bindgen's glue mentions import.meta.url, which a classic worker lacks; we always pass
+    // the wasm URL explicitly, but give it the worker's URL so nothing is left undefined.
+    banner: { js: 'var __heaplabWorkerUrl = self.location.href;' },
+    define: { 'import.meta.url': '__heaplabWorkerUrl', __Z3_WASM_BYTES__: String(z3WasmBytes) },
+  });
+
+  // The service worker last: it lists (and hashes) everything above.
+  const assets = ['./', 'index.html', 'style.css', 'main.js', 'worker.js', 'heaplab_wasm_bg.wasm',
+    'z3-built.js', 'z3-built.wasm', 'examples/index.json', ...index.map(({ file }) => `examples/${file}`)];
+  const hash = createHash('sha256');
+  for (const asset of assets.slice(1)) hash.update(asset).update(await readFile(join(dist, asset)));
+  const version = hash.digest('hex').slice(0, 16);
+  await build({
+    ...common,
+    entryPoints: [join(web, 'src', 'sw.js')],
+    outfile: join(dist, 'sw.js'),
+    format: 'iife',
+    platform: 'browser',
+    define: { __ASSETS__: JSON.stringify(assets), __VERSION__: JSON.stringify(version) },
+  });
+
+  let total = 0;
+  for (const asset of [...assets.slice(1), 'sw.js']) total += (await stat(join(dist, asset))).size;
+  console.log(`web/dist: ${assets.length} assets, ${(total / 1e6).toFixed(1)} MB, version ${version}, ${index.length} examples`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(`build.mjs: ${err.message}`);
+    process.exit(1);
+  });
+}

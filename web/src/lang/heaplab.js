@@ -1,0 +1,89 @@
+// HeapLab (.hl) highlighting for CodeMirror 6: a small stream tokenizer following the lexical
+// structure of docs/language.md (keywords, types, literals, comments, operators). It colours the
+// text only; the real parser and checker run in the wasm engine and report diagnostics.
+
+import { StreamLanguage, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags as t } from '@lezer/highlight';
+
+const KEYWORDS = new Set([
+  'class', 'pred', 'pure', 'test', 'expects', 'requires', 'ensures', 'exists', 'if', 'else',
+  'while', 'return', 'break', 'continue', 'assert', 'assume', 'new', 'old',
+]);
+const TYPES = new Set(['int', 'bool', 'void']);
+const ATOMS = new Set(['null', 'true', 'false', 'this', 'result', 'emp']);
+// Keywords that introduce a declared name (class, predicate, test).
+const DECLARES = new Set(['class', 'pred', 'test']);
+
+const parser = {
+  name: 'heaplab',
+  startState: () => ({ inComment: false, declareNext: false }),
+  token(stream, state) {
+    if (state.inComment) {
+      if (stream.skipTo('*/')) {
+        stream.match('*/');
+        state.inComment = false;
+      } else {
+        stream.skipToEnd();
+      }
+      return 'comment';
+    }
+    if (stream.eatSpace()) return null;
+    if (stream.match('//')) {
+      stream.skipToEnd();
+      return 'comment';
+    }
+    if (stream.match('/*')) {
+      state.inComment = true;
+      return 'comment';
+    }
+    if (stream.match(/^\d+/)) return 'number';
+    const word = stream.match(/^[A-Za-z_][A-Za-z0-9_]*/);
+    if (word) {
+      const w = word[0];
+      if (state.declareNext) {
+        state.declareNext = false;
+        return 'definition';
+      }
+      if (DECLARES.has(w)) state.declareNext = true;
+      if (KEYWORDS.has(w)) return 'keyword';
+      if (TYPES.has(w)) return 'typeName';
+      if (ATOMS.has(w)) return 'atom';
+      if (/^[A-Z]/.test(w)) return 'className';
+      if (stream.match(/^\s*\(/, false)) return 'function';
+      return 'variableName';
+    }
+    if (stream.match(/^(->|:=|==|!=|<=|>=|&&|\|\||[+\-*/%#<>!?:=|&.])/)) return 'operator';
+    if (stream.match(/^[(){}]/)) return 'bracket';
+    stream.next();
+    return 'punctuation';
+  },
+  tokenTable: {
+    definition: t.definition(t.variableName),
+    className: t.className,
+    function: t.function(t.variableName),
+  },
+  languageData: {
+    commentTokens: { line: '//', block: { open: '/*', close: '*/' } },
+    closeBrackets: { brackets: ['(', '{', '"'] },
+    indentOnInput: /^\s*\}$/,
+  },
+};
+
+export const heaplabLanguage = StreamLanguage.define(parser);
+
+const style = HighlightStyle.define([
+  { tag: t.keyword, color: '#7c3aed', fontWeight: '600' },
+  { tag: t.typeName, color: '#0e7490' },
+  { tag: t.className, color: '#0e7490' },
+  { tag: t.atom, color: '#b45309' },
+  { tag: t.number, color: '#b45309' },
+  { tag: t.comment, color: '#6b7280', fontStyle: 'italic' },
+  { tag: t.operator, color: '#be185d' },
+  { tag: t.definition(t.variableName), color: '#1d4ed8', fontWeight: '600' },
+  { tag: t.function(t.variableName), color: '#1d4ed8' },
+]);
+
+/** The language plus its colours, ready to put in an editor's extensions. */
+export function heaplab() {
+  return [heaplabLanguage, syntaxHighlighting(style)];
+}

@@ -1,0 +1,351 @@
+// HeapLab's page: wires the store, the views and the engine worker together. Views only read
+// state and dispatch actions; the commands they dispatch (run tests, open an example, share...)
+// are carried out here, the one place that talks to the engine (through engine.js).
+
+import { createStore, initialState } from './store.js';
+import { createEngine, Cancelled } from './engine.js';
+import { snapshot, loadLocal, saveLocal, fromUrl, shareUrl } from './share.js';
+import * as editorView from './views/editor.js';
+import * as controlsView from './views/controls.js';
+import * as examplesView from './views/examples.js';
+import * as tabsView from './views/tabs.js';
+import * as testsView from './views/tests.js';
+import * as logicView from './views/logic.js';
+import * as debugView from './views/debug.js';
+import * as statusView from './views/status.js';
+import * as noticeView from './views/notice.js';
+
+const CHECK_DELAY_MS = 250;
+const DEFAULT_EXAMPLE = 'sll.hl';
+
+// Timings for tests/bench/web-budget.mjs and the debug panel.
+const marks = { start: performance.now() };
+globalThis.__heaplab = { marks };
+
+const params = new URLSearchParams(location.search);
+const embed = params.get('embed') === '1';
+const inIframe = window.self !== window.top;
+
+async function fetchText(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  return res.text();
+}
+
+async function loadExamples() {
+  try {
+    return JSON.parse(await fetchText('examples/index.json'));
+  } catch {
+    return [];
+  }
+}
+
+/** The program to start with: a share link, else the last session, else the first example. */
+async function initialProgram(examplesPromise) {
+  let linkError = null;
+  try {
+    const shared = await fromUrl(location.href);
+    if (shared) return { snap: shared, from: 'link' };
+  } catch (err) {
+    linkError = err;
+  }
+  const local = embed ? null : loadLocal();
+  if (local) return { snap: local, from: 'local', linkError };
+  const examples = await examplesPromise;
+  const file = examples.find((e) => e.file === DEFAULT_EXAMPLE)?.file ?? examples[0]?.file;
+  let source = '// Write a HeapLab program here. Examples are in the Examples menu.\n';
+  if (file) source = await fetchText(`examples/${file}`).catch(() => source);
+  return { snap: { source, settings: {} }, from: 'example', linkError };
+}
+
+async function start() {
+  document.body.classList.toggle('embed', embed);
+  const examplesPromise = loadExamples();
+  const { snap, linkError } = await initialProgram(examplesPromise);
+  const settings = { ...snap.settings };
+  if (params.get('debug') === '1') settings.tab = 'debug';
+  if (embed) settings.tab = 'tests';
+  const store = createStore(initialState({ source: snap.source, settings, embed, inIframe }));
+  globalThis.__heaplab.store = store;
+
+  const $ = (sel) => document.querySelector(sel);
+  noticeView.mount($('#notice'), store);
+  const editor = editorView.mount($('#editor'), store);
+  marks.editorReady = performance.now();
+  controlsView.mount($('#controls'), store);
+  if (!embed) examplesView.mount($('#examples'), store);
+  const panels = { tests: $('#panel-tests'), logic: $('#panel-logic'), debug: $('#panel-debug') };
+  tabsView.mount($('#tabs'), store, panels);
+  testsView.mount(panels.tests, store);
+  logicView.mount(panels.logic, store);
+  debugView.mount(panels.debug, store);
+  statusView.mount($('#status'), store);
+
+  if (linkError) {
+    store.dispatch({ type: 'notice/show', notice: {
+      id: 'link', kind: 'error', title: 'This share link could not be read',
+      text: `It may have been cut off when it was copied (${linkError.message}). Your last program was opened instead.`,
+    } });
+  }
+  examplesPromise.then((examples) => store.dispatch({ type: 'examples/loaded', examples }));
+
+  // ---- the engine -------------------------------------------------------------------------
+  const engine = createEngine({ onEvent: (event) => onEngineEvent(store, event) });
+  globalThis.__heaplab.engine = engine;
+
+  let checkTimer = 0;
+  let checkVersion = 0;
+  async function checkNow() {
+    const version = editor.version();
+    const source = store.getState().source;
+    checkVersion = version;
+    try {
+      const list = await engine.request('check', { source });
+      // A newer check is on its way; this answer is for older text.
+      if (version === checkVersion) store.dispatch({ type: 'diagnostics/set', version, list });
+    } catch (err) {
+      if (!(err instanceof Cancelled)) store.dispatch({ type: 'log/add', kind: 'check', text: String(err.message) });
+    }
+  }
+
+  let persistTimer = 0;
+  function persist() {
+    clearTimeout(persistTimer);
+    persistTimer = setTimeout(async () => {
+      const snap = snapshot(store.getState());
+      if (!embed) saveLocal(snap);
+      else store.dispatch({ type: 'share/ready', url: await shareUrl(location.href, snap), quiet: true });
+    }, 400);
+  }
+
+  async function runTests() {
+    const { source, engine: status } = store.getState();
+    if (status.state !== 'ready') return;
+    store.dispatch({ type: 'settings/set', settings: { tab: 'tests' } });
+    store.dispatch({ type: 'tests/start' });
+    const started = performance.now();
+    try {
+      const results = await engine.request('runTests', { source });
+      store.dispatch({ type: 'tests/done', results, ms: Math.round(performance.now() - started) });
+    } catch (err) {
+      store.dispatch({ type: 'tests/error', error: err instanceof Cancelled ? 'Cancelled.' : err.message });
+    }
+  }
+
+  async function runLogic(enumerate) {
+    const { source, settings } = store.getState();
+    if (!settings.formula.trim()) {
+      store.dispatch({ type: 'logic/error', error: 'Write a formula first, e.g. one of the predicates above.' });
+      return;
+    }
+    store.dispatch({ type: 'logic/start' });
+    try {
+      const result = await engine.request('sat', {
+        source, formula: settings.formula, enumerate, maxObjects: settings.maxObjects,
+      });
+      store.dispatch({ type: 'logic/done', result });
+    } catch (err) {
+      store.dispatch({ type: 'logic/error', error: err instanceof Cancelled ? 'Cancelled.' : err.message });
+    }
+  }
+
+  async function runSmt(text) {
+    store.dispatch({ type: 'smt/start' });
+    try {
+      store.dispatch({ type: 'smt/done', answer: await engine.request('smt', { text }) });
+    } catch (err) {
+      store.dispatch({ type: 'smt/error', error: err instanceof Cancelled ? 'Cancelled.' : err.message });
+    }
+  }
+
+  async function openExample(file) {
+    try {
+      const source = await fetchText(`examples/${file}`);
+      store.dispatch({ type: 'editor/replace', source });
+      store.dispatch({ type: 'tests/reset' });
+    } catch (err) {
+      store.dispatch({ type: 'notice/show', notice: {
+        id: 'example', kind: 'error', title: 'The example could not be loaded', text: err.message,
+      } });
+    }
+  }
+
+  async function share() {
+    const url = await shareUrl(location.href, snapshot(store.getState()));
+    history.replaceState(null, '', url);
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      // No clipboard permission (e.g. an automated browser): the link is shown instead.
+    }
+    store.dispatch({ type: 'share/ready', url, copied });
+  }
+
+  store.subscribe((state, action) => {
+    switch (action.type) {
+      case 'source/changed':
+        clearTimeout(checkTimer);
+        checkTimer = setTimeout(checkNow, CHECK_DELAY_MS);
+        persist();
+        break;
+      case 'settings/set':
+        persist();
+        break;
+      case 'engine/status':
+        if (action.engine.state === 'ready') {
+          checkNow();
+          maybeLoadZ3(store, engine);
+        }
+        break;
+      case 'run/tests': runTests(); break;
+      case 'run/logic': runLogic(action.enumerate); break;
+      case 'run/smt': runSmt(action.text); break;
+      case 'run/cancel': engine.cancel(); break;
+      case 'example/open': openExample(action.file); break;
+      case 'share/create': share(); break;
+      case 'z3/retry':
+        store.dispatch({ type: 'notice/dismiss', id: 'z3' });
+        engine.loadZ3();
+        break;
+      case 'page/reload': location.reload(); break;
+      default: break;
+    }
+  });
+  if (embed) persist();
+
+  // One run shortcut, in the editor keymap and page-wide.
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.defaultPrevented) {
+      e.preventDefault();
+      store.dispatch({ type: 'run/tests' });
+    }
+  });
+
+  registerServiceWorker(store);
+}
+
+let z3Requested = false;
+function maybeLoadZ3(store, engine) {
+  if (z3Requested) return;
+  z3Requested = true;
+  const { isolated } = store.getState();
+  if (!isolated) {
+    showNotIsolated(store);
+    return;
+  }
+  // Z3 is 35 MB: start it once the editor is up and the engine answered, so that typing and
+  // diagnostics never wait for it.
+  engine.loadZ3();
+}
+
+function showNotIsolated(store) {
+  const { inIframe: framed } = store.getState();
+  store.dispatch({ type: 'z3/status', z3: { state: 'error', message: 'not cross-origin isolated' } });
+  const full = new URL(location.href);
+  full.searchParams.delete('embed');
+  store.dispatch({ type: 'notice/show', notice: framed ? {
+    id: 'z3', kind: 'info', title: 'Z3 cannot start inside this embedded frame',
+    text: 'The page embedding HeapLab is not cross-origin isolated, and Z3 needs that (it uses ' +
+      'SharedArrayBuffer). Tests still run here. To use the solver, open the full page.',
+    actions: [{ label: 'Open the full page', href: full.href }],
+  } : {
+    id: 'z3', kind: 'error', title: 'Z3 cannot start: this page is not cross-origin isolated',
+    text: 'Z3 needs SharedArrayBuffer, which browsers allow only with the COOP/COEP headers. ' +
+      'Reload once so that HeapLab\'s offline helper can add them; if that does not help, serve ' +
+      'the site with `heaplab serve web/dist`. Tests and diagnostics work meanwhile.',
+    actions: [{ label: 'Reload', action: { type: 'page/reload' } }],
+  } });
+}
+
+function onEngineEvent(store, event) {
+  switch (event.type) {
+    case 'engine':
+      store.dispatch({ type: 'engine/status', engine: {
+        state: event.state, message: event.message ?? '', version: event.version ?? '',
+      } });
+      if (event.state === 'ready') globalThis.__heaplab.marks.engineReady = performance.now();
+      if (event.state === 'error') {
+        store.dispatch({ type: 'notice/show', notice: {
+          id: 'engine', kind: 'error', title: 'The HeapLab engine could not start',
+          text: `${event.message} Reload the page; if it keeps failing, your browser may lack WebAssembly support.`,
+          actions: [{ label: 'Reload', action: { type: 'page/reload' } }],
+        } });
+      }
+      break;
+    case 'z3': {
+      const z3 = { state: event.state, message: event.message ?? '' };
+      if (event.state === 'downloading') Object.assign(z3, { loaded: event.loaded, total: event.total });
+      store.dispatch({ type: 'z3/status', z3 });
+      if (event.state === 'ready') globalThis.__heaplab.marks.z3Ready = performance.now();
+      if (event.state === 'error') {
+        if (event.name === 'NotIsolated') {
+          showNotIsolated(store);
+        } else {
+          store.dispatch({ type: 'notice/show', notice: {
+            id: 'z3', kind: 'error', title: 'Z3 failed to load',
+            text: `${event.message}. Check your connection and try again; tests and diagnostics work without Z3.`,
+            actions: [{ label: 'Try again', action: { type: 'z3/retry' } }],
+          } });
+        }
+      }
+      break;
+    }
+    case 'log':
+      store.dispatch({ type: 'log/add', kind: event.kind, text: event.text });
+      break;
+    case 'crash':
+      store.dispatch({ type: 'notice/show', notice: {
+        id: 'crash', kind: 'error', title: 'The engine crashed and was restarted',
+        text: `${event.message} This is a bug in HeapLab; a share link of your program makes a good bug report.`,
+      } });
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * The service worker caches every asset for offline use and, on static hosts that cannot send
+ * COOP/COEP headers, adds them. Without isolation the page reloads once when the worker takes
+ * control (guarded so that it can never loop).
+ */
+function registerServiceWorker(store) {
+  if (!('serviceWorker' in navigator) || embed && inIframe) return;
+  const register = () => navigator.serviceWorker.register('sw.js').catch((err) => {
+    store.dispatch({ type: 'log/add', kind: 'sw', text: `service worker not registered: ${err.message}` });
+  });
+  if (!store.getState().isolated) {
+    const key = 'heaplab:reloaded-for-isolation';
+    navigator.serviceWorker.addEventListener('controllerchange', () => {
+      if (!sessionStorage.getItem(key)) {
+        sessionStorage.setItem(key, '1');
+        location.reload();
+      }
+    });
+    register();
+    return;
+  }
+  // Isolated already (heaplab serve): register after Z3 is up so the worker's precache reuses
+  // the browser's HTTP cache instead of downloading Z3 a second time in parallel.
+  let done = false;
+  const once = () => {
+    if (!done) {
+      done = true;
+      register();
+    }
+  };
+  store.subscribe((state) => {
+    if (state.z3.state === 'ready' || state.z3.state === 'error') once();
+  });
+  setTimeout(once, 30000);
+}
+
+start().catch((err) => {
+  const box = document.querySelector('#notice');
+  box.hidden = false;
+  box.setAttribute('role', 'alert');
+  box.textContent = `HeapLab could not start: ${err.message}. Reload the page.`;
+  console.error(err);
+});

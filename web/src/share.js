@@ -1,0 +1,78 @@
+// Persistence and share links. The program and settings live in localStorage between visits;
+// a share link carries them in the URL fragment as deflate-raw compressed JSON in base64url
+// (`#p=...`), so a link reproduces exactly what its author saw and never reaches a server log.
+
+const STORAGE_KEY = 'heaplab:v1';
+const FRAGMENT_KEY = 'p';
+
+/** The parts of the state that persist and travel in links. */
+export function snapshot(state) {
+  const { tab, formula, maxObjects } = state.settings;
+  return { v: 1, source: state.source, settings: { tab, formula, maxObjects } };
+}
+
+export function loadLocal() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
+    return saved && typeof saved.source === 'string' ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveLocal(snap) {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(snap));
+  } catch {
+    // Storage full or disabled (private mode): the program simply does not persist.
+  }
+}
+
+function toBase64Url(bytes) {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text) {
+  const b64 = text.replaceAll('-', '+').replaceAll('_', '/');
+  const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+async function pipe(bytes, stream) {
+  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+  return new Uint8Array(await out.arrayBuffer());
+}
+
+export async function encodeSnapshot(snap) {
+  const json = new TextEncoder().encode(JSON.stringify(snap));
+  return toBase64Url(await pipe(json, new CompressionStream('deflate-raw')));
+}
+
+export async function decodeSnapshot(text) {
+  const json = await pipe(fromBase64Url(text), new DecompressionStream('deflate-raw'));
+  const snap = JSON.parse(new TextDecoder().decode(json));
+  if (!snap || typeof snap.source !== 'string') throw new Error('the link holds no program');
+  return snap;
+}
+
+/** The snapshot in a URL's fragment, or null when there is none; throws on a damaged link. */
+export async function fromUrl(url) {
+  const params = new URLSearchParams(new URL(url).hash.slice(1));
+  const data = params.get(FRAGMENT_KEY);
+  return data ? decodeSnapshot(data) : null;
+}
+
+/**
+ * A link to the full page (or the embed view) reproducing `snap`.
+ * @param {string} base the page URL; its query and fragment are replaced
+ */
+export async function shareUrl(base, snap, { embed = false } = {}) {
+  const url = new URL(base);
+  url.search = embed ? '?embed=1' : '';
+  url.hash = `${FRAGMENT_KEY}=${await encodeSnapshot(snap)}`;
+  return url.href;
+}

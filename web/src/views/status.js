@@ -1,0 +1,58 @@
+// The status line at the bottom: the engine's state, Z3's state with download progress, the
+// number of problems in the program, and the cursor-independent facts a student needs.
+
+function mb(bytes) {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+export function mount(el, store) {
+  el.innerHTML = `
+    <span class="item" data-engine></span>
+    <span class="item z3">
+      <span data-z3></span>
+      <progress aria-label="Loading Z3" max="1" value="0" hidden></progress>
+    </span>
+    <span class="item" data-problems></span>
+  `;
+  const engine = el.querySelector('[data-engine]');
+  const z3 = el.querySelector('[data-z3]');
+  const bar = el.querySelector('progress');
+  const problems = el.querySelector('[data-problems]');
+
+  function render(state) {
+    const e = state.engine;
+    engine.textContent = e.state === 'ready' ? 'Engine ready' : e.state === 'error' ? 'Engine failed' : 'Engine loading…';
+    engine.dataset.state = e.state;
+
+    const s = state.z3;
+    z3.dataset.state = s.state;
+    bar.hidden = s.state !== 'downloading';
+    if (s.state === 'downloading') {
+      const frac = s.total > 0 ? Math.min(1, s.loaded / s.total) : 0;
+      bar.value = frac;
+      z3.textContent = s.total > 0
+        ? `Z3 loading ${Math.round(frac * 100)}% (${mb(s.loaded)} of ${mb(s.total)})`
+        : `Z3 loading (${mb(s.loaded)})`;
+    } else {
+      z3.textContent = {
+        idle: 'Z3 not loaded',
+        starting: 'Z3 starting…',
+        ready: 'Z3 ready',
+        error: 'Z3 unavailable',
+      }[s.state] ?? `Z3 ${s.state}`;
+    }
+
+    const list = state.diagnostics.list;
+    const errors = list.filter((d) => d.severity === 'error').length;
+    const warnings = list.filter((d) => d.severity === 'warning').length;
+    problems.textContent = errors + warnings === 0 ? 'No problems'
+      : [errors && `${errors} error${errors === 1 ? '' : 's'}`, warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`]
+        .filter(Boolean).join(', ');
+    problems.dataset.state = errors > 0 ? 'error' : warnings > 0 ? 'warning' : 'ok';
+  }
+
+  render(store.getState());
+  store.subscribe((state, action) => {
+    if (['engine/status', 'z3/status', 'diagnostics/set'].includes(action.type)) render(state);
+  });
+}

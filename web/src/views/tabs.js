@@ -1,0 +1,54 @@
+// The right panel's tab strip (Tests / Logic / Debug), following the WAI-ARIA tabs pattern:
+// arrow keys move between tabs, the selected tab is remembered in the settings.
+
+const TABS = [
+  { id: 'tests', label: 'Tests' },
+  { id: 'logic', label: 'Logic' },
+  { id: 'debug', label: 'Debug' },
+];
+
+/**
+ * @param {HTMLElement} el the tab strip container
+ * @param {Record<string, HTMLElement>} panels tab id -> panel element
+ */
+export function mount(el, store, panels) {
+  el.setAttribute('role', 'tablist');
+  el.setAttribute('aria-label', 'Results');
+  const buttons = TABS.map(({ id, label }) => {
+    const tab = document.createElement('button');
+    tab.type = 'button';
+    tab.id = `tab-${id}`;
+    tab.setAttribute('role', 'tab');
+    tab.setAttribute('aria-controls', `panel-${id}`);
+    tab.textContent = label;
+    tab.addEventListener('click', () => store.dispatch({ type: 'settings/set', settings: { tab: id } }));
+    const panel = panels[id];
+    panel.id = `panel-${id}`;
+    panel.setAttribute('role', 'tabpanel');
+    panel.setAttribute('aria-labelledby', tab.id);
+    panel.tabIndex = 0;
+    el.append(tab);
+    return tab;
+  });
+
+  el.addEventListener('keydown', (e) => {
+    const i = buttons.indexOf(document.activeElement);
+    if (i < 0 || !['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
+    e.preventDefault();
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1
+      : (i + (e.key === 'ArrowRight' ? 1 : -1) + buttons.length) % buttons.length;
+    buttons[next].focus();
+    store.dispatch({ type: 'settings/set', settings: { tab: TABS[next].id } });
+  });
+
+  function render(tab) {
+    TABS.forEach(({ id }, i) => {
+      const selected = id === tab;
+      buttons[i].setAttribute('aria-selected', String(selected));
+      buttons[i].tabIndex = selected ? 0 : -1;
+      panels[id].hidden = !selected;
+    });
+  }
+  render(store.getState().settings.tab);
+  store.subscribe((state) => render(state.settings.tab));
+}

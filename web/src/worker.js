@@ -1,0 +1,162 @@
+// The engine worker: the HeapLab engine (Rust compiled to wasm) and Z3 (wasm, loaded lazily).
+// Bundled as a classic script (not a module worker) because Z3's Emscripten glue, z3-built.js,
+// must be loaded with importScripts as its own file: its pthreads start new workers from it.
+//
+// Protocol (see engine.js): requests `{ id, type, ...payload }` get one answer
+// `{ id, ok, result | error, errorName, crashed }`; events `{ type: 'engine' | 'z3' | 'log', ... }`
+// are pushed without an id.
+
+import initEngine, * as wasm from '../pkg/heaplab_wasm.js';
+import { initZ3, solve } from './z3-bridge.js';
+
+// Emscripten's glue and z3-solver expect a `global`; a worker has only `self`/`globalThis`.
+globalThis.global = globalThis;
+
+/* global __Z3_WASM_BYTES__ */
+// The uncompressed size of z3-built.wasm, written in by build.mjs, for the progress bar.
+const Z3_WASM_BYTES = typeof __Z3_WASM_BYTES__ === 'number' ? __Z3_WASM_BYTES__ : 0;
+
+const post = (message) => self.postMessage(message);
+const log = (kind, text) => post({ type: 'log', kind, text });
+
+// A Rust panic prints through console.error (console_error_panic_hook) and then traps; keep the
+// last message so the page can say what went wrong.
+let lastConsoleError = '';
+const consoleError = console.error.bind(console);
+console.error = (...args) => {
+  lastConsoleError = args.map(String).join(' ');
+  consoleError(...args);
+};
+
+const engineReady = (async () => {
+  const started = performance.now();
+  try {
+    await initEngine({ module_or_path: new URL('heaplab_wasm_bg.wasm', self.location.href) });
+  } catch (err) {
+    const message = `The HeapLab engine (wasm) could not load: ${err?.message ?? err}`;
+    post({ type: 'engine', state: 'error', message });
+    throw err;
+  }
+  const version = typeof wasm.version === 'function' ? wasm.version() : '';
+  post({ type: 'engine', state: 'ready', version, ms: Math.round(performance.now() - started) });
+})();
+
+// ---- Z3 ---------------------------------------------------------------------------------------
+
+let z3Loading = null;
+
+/** Downloads z3-built.wasm ourselves so that the page can show progress. */
+async function fetchWithProgress(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const total = Z3_WASM_BYTES || Number(response.headers.get('Content-Length')) || 0;
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  let lastPost = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    const now = performance.now();
+    if (now - lastPost > 100) {
+      lastPost = now;
+      post({ type: 'z3', state: 'downloading', loaded, total });
+    }
+  }
+  post({ type: 'z3', state: 'downloading', loaded, total: Math.max(total, loaded) });
+  const bytes = new Uint8Array(loaded);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+function loadZ3() {
+  if (z3Loading) return z3Loading;
+  z3Loading = (async () => {
+    const started = performance.now();
+    if (typeof SharedArrayBuffer === 'undefined' || self.crossOriginIsolated === false) {
+      throw Object.assign(new Error('SharedArrayBuffer is not available: the page is not cross-origin isolated'), {
+        name: 'NotIsolated',
+      });
+    }
+    post({ type: 'z3', state: 'downloading', loaded: 0, total: Z3_WASM_BYTES });
+    const scriptUrl = new URL('z3-built.js', self.location.href).href;
+    const wasmUrl = new URL('z3-built.wasm', self.location.href).href;
+    const binary = await fetchWithProgress(wasmUrl);
+    post({ type: 'z3', state: 'starting' });
+    importScripts(scriptUrl);
+    // z3-built.js defines `initZ3(moduleArg)`. In a worker it cannot find its own URL (there is
+    // no document.currentScript), so tell it where it lives for its pthread workers, and hand
+    // it the bytes we already downloaded.
+    const emscriptenInit = globalThis.initZ3;
+    globalThis.initZ3 = (moduleArg = {}) =>
+      emscriptenInit({ mainScriptUrlOrBlob: scriptUrl, wasmBinary: binary, ...moduleArg });
+    await initZ3();
+    // A real query, so that "ready" means Z3 answers.
+    const answer = (await solve('(declare-const x Int)(assert (> x 1))(check-sat)')).trim();
+    if (answer !== 'sat') throw new Error(`Z3 answered "${answer}" to a trivial query`);
+    const ms = Math.round(performance.now() - started);
+    post({ type: 'z3', state: 'ready', ms });
+    log('z3', `Z3 ready in ${ms} ms`);
+  })();
+  z3Loading.catch((err) => {
+    z3Loading = null;
+    post({ type: 'z3', state: 'error', name: err?.name ?? 'Error', message: String(err?.message ?? err) });
+  });
+  return z3Loading;
+}
+
+// ---- requests ---------------------------------------------------------------------------------
+
+const handlers = {
+  async check({ source }) {
+    await engineReady;
+    return wasm.check(source);
+  },
+  async runTests({ source }) {
+    await engineReady;
+    return wasm.runTests(source);
+  },
+  async sat({ source, formula, enumerate, maxObjects }) {
+    await engineReady;
+    if (typeof wasm.satQuery !== 'function') {
+      throw new Error('this build of the engine has no satisfiability API yet');
+    }
+    return wasm.satQuery(source, formula, { enumerate: Boolean(enumerate), maxObjects });
+  },
+  async smt({ text }) {
+    await loadZ3();
+    const started = performance.now();
+    const answer = await solve(text);
+    log('smt', `${text.trim()}\n;; => ${answer.trim()} (${Math.round(performance.now() - started)} ms)`);
+    return answer;
+  },
+  async loadZ3() {
+    await loadZ3();
+    return true;
+  },
+};
+
+self.onmessage = async ({ data }) => {
+  const { id, type } = data;
+  const handler = handlers[type];
+  try {
+    if (!handler) throw new Error(`unknown request type "${type}"`);
+    const result = await handler(data);
+    if (id) post({ id, ok: true, result });
+  } catch (err) {
+    // A trap in the wasm engine is a WebAssembly.RuntimeError: a Rust panic, always our bug.
+    // The instance may be broken afterwards, so the page restarts the worker.
+    const crashed = err instanceof WebAssembly.RuntimeError;
+    const error = crashed
+      ? `The engine crashed (a bug in HeapLab, not in your program): ${lastConsoleError || err.message}`
+      : String(err?.message ?? err);
+    if (id) post({ id, ok: false, error, errorName: err?.name ?? 'Error', crashed });
+  }
+};
