@@ -97,18 +97,15 @@ fn count_overflow(example: &str, target: &str, strategy: StrategyKind, k: u32) -
 }
 
 /// Kiasan's p_k = 4 / 28 / 331 counts put's cases with mathematical integers. HeapLab's `int`
-/// is i64 and overflow is a runtime error, and `incrementSize` computes `modCount + 1` and
-/// `size + 1` on input integers: `modCount` is unconstrained by `rbt`, so every insertion of a
-/// new key also has a feasible `integer_overflow` path (`modCount == i64::MAX`). Those paths are
-/// real (the interpreter replays them), so they are counted separately: the other paths are
-/// exactly p_k, and there is one overflow path per insertion position of a new key.
+/// is i64 and overflow is a runtime error; the JDK's `modCount++` on an unconstrained input
+/// field would add one feasible `integer_overflow` path per new key (`modCount == i64::MAX`; we
+/// measured 4 + 3 and 28 + 17), so `examples/treemap.hl` leaves the unread `modCount` out.
+/// `size + 1` cannot overflow because `rbt` ties `size` to the number of entries. The helper
+/// still separates overflow paths so a change to the example shows up here.
 #[test]
 fn treemap_put_lazier_sharp() {
-    assert_eq!(count_overflow("treemap.hl", "TreeMap.put", StrategyKind::LazierSharp, 1), (4, 3));
-    let (cases, overflow) =
-        count_overflow("treemap.hl", "TreeMap.put", StrategyKind::LazierSharp, 2);
-    assert_eq!(cases, 28);
-    eprintln!("k=2 overflow paths: {overflow}");
+    assert_eq!(count_overflow("treemap.hl", "TreeMap.put", StrategyKind::LazierSharp, 1), (4, 0));
+    assert_eq!(count_overflow("treemap.hl", "TreeMap.put", StrategyKind::LazierSharp, 2), (28, 0));
 }
 
 fn states_paths(example: &str, target: &str, strategy: StrategyKind, k: u32) -> (u64, u64) {

@@ -4,20 +4,35 @@
 //! Thin on purpose: the explorer (`heaplab_engine::symbolic`) and test generation
 //! (`heaplab_testgen`) decide everything; this file turns flags into a `Config`, drives the
 //! explorer's event stream (printing it with `--trace`), writes the emitted tests and prints the
-//! columns the papers compare. The solver is z3, spoken to over SMT-LIB2.
+//! columns the papers compare. The solver is z3 through `heaplab_smt` (process transport).
 
 use super::{load, report};
 use anyhow::Context;
 use heaplab_engine::symbolic::{
-    strategy, Bound, Clock, Config, Event, Explorer, Model, PathOutcome, PathSolver, PreMode,
-    SatAnswer, SearchOrder, SolverCounts, Sort, Sym,
+    strategy, Bound, Clock, Config, Event, Explorer, PathOutcome, PreMode, SearchOrder,
+    SmtPathSolver, SolverCounts,
 };
+use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_testgen::{emit, generate, Generation};
 use serde_json::json;
-use std::collections::{BTreeSet, HashMap};
-use std::io::{BufRead, BufReader, Write};
+use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+use std::process::ExitCode;
+
+/// `println!` that ignores a closed stdout instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `print!` that ignores a closed stdout.
+macro_rules! outp {
+    ($($arg:tt)*) => {{
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -125,7 +140,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.bounds.max_paths = args.max_paths;
     config.bounds.timeout_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
 
-    let solver = Z3Process::start(&args.z3)?;
+    let mut process = ProcessConfig::default();
+    process.program = PathBuf::from(&args.z3);
+    let z3 = Z3Process::new(process);
+    z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+    let solver = SmtPathSolver::new(SmtSolver::new(z3));
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
     let mut explorer = Explorer::new(
@@ -145,11 +164,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         if args.trace {
             let line = trace_line(&explorer, &event, &loaded.file);
-            if args.format == Format::Json {
-                eprintln!("{line}");
+            // A closed pipe (`| head`) must not abort the run.
+            let _ = if args.format == Format::Json {
+                writeln!(std::io::stderr(), "{line}")
             } else {
-                println!("{line}");
-            }
+                writeln!(std::io::stdout(), "{line}")
+            };
         }
     }
     let explore_ms = explorer.elapsed_ms();
@@ -215,12 +235,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if let (Some(path), Some(obj)) = (&written, v.as_object_mut()) {
                 obj.insert("emitted".into(), json!(path.display().to_string()));
             }
-            println!("{}", serde_json::to_string_pretty(&v)?);
+            out!("{}", serde_json::to_string_pretty(&v)?);
         }
         Format::Text => {
-            print!("{}", summary.text(&args.method, &bounded));
+            outp!("{}", summary.text(&args.method, &bounded));
             if let Some(path) = &written {
-                println!("tests written to {}", path.display());
+                out!("tests written to {}", path.display());
             }
             for t in generation
                 .tests
@@ -230,7 +250,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 if let Some(p) = explorer.paths().get(t.path) {
                     if let PathOutcome::Error { kind, span, message, .. } = &p.outcome {
                         let pos = loaded.file.line_col(span.start);
-                        println!(
+                        out!(
                             "  {} {}:{}:{}: {message} (test {}{})",
                             kind.keyword(),
                             loaded.file.name,
@@ -403,148 +423,5 @@ impl WallClock {
 impl Clock for WallClock {
     fn now_ms(&self) -> u64 {
         self.0.elapsed().as_millis() as u64
-    }
-}
-
-/// A z3 process kept alive for the run, one `(push) … (check-sat) (pop)` per query, with a cache
-/// of answers by query text.
-struct Z3Process {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    cache: HashMap<String, SatAnswer>,
-    counts: SolverCounts,
-}
-
-impl Z3Process {
-    fn start(exe: &str) -> anyhow::Result<Z3Process> {
-        let mut child = Command::new(exe)
-            .args(["-in", "-smt2"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start the solver `{exe}` (is z3 installed?)"))?;
-        let stdin = child.stdin.take().context("z3 has no stdin")?;
-        let stdout = BufReader::new(child.stdout.take().context("z3 has no stdout")?);
-        Ok(Z3Process {
-            child,
-            stdin,
-            stdout,
-            cache: HashMap::new(),
-            counts: SolverCounts::default(),
-        })
-    }
-
-    fn declarations(vars: &[(u32, Sort)]) -> String {
-        vars.iter()
-            .map(|(id, sort)| match sort {
-                Sort::Int => format!("(declare-const x{id} Int)"),
-                Sort::Bool => format!("(declare-const b{id} Bool)"),
-            })
-            .collect()
-    }
-
-    fn script(conjuncts: &[Sym], extra: &[(u32, Sort)]) -> String {
-        let mut vars: Vec<(u32, Sort)> = conjuncts.iter().flat_map(|c| c.vars()).collect();
-        vars.extend_from_slice(extra);
-        vars.sort();
-        vars.dedup();
-        let mut s = Z3Process::declarations(&vars);
-        for c in conjuncts {
-            s.push_str("(assert ");
-            s.push_str(&c.to_smtlib());
-            s.push(')');
-        }
-        s
-    }
-
-    fn send(&mut self, text: &str) -> Option<()> {
-        writeln!(self.stdin, "{text}").ok()?;
-        self.stdin.flush().ok()
-    }
-
-    fn line(&mut self) -> Option<String> {
-        let mut l = String::new();
-        let n = self.stdout.read_line(&mut l).ok()?;
-        (n > 0).then(|| l.trim().to_string())
-    }
-
-    fn parse_value(text: &str) -> Option<i64> {
-        // `((x3 (- 5)))`, `((x3 7))`, `((b1 true))`
-        let inner = text.strip_prefix("((")?.strip_suffix("))")?;
-        let (_, v) = inner.split_once(' ')?;
-        let v = v.trim();
-        match v {
-            "true" => Some(1),
-            "false" => Some(0),
-            _ => match v.strip_prefix("(- ").and_then(|x| x.strip_suffix(')')) {
-                Some(neg) => neg.trim().parse::<i64>().ok().map(|n| -n),
-                None => v.parse().ok(),
-            },
-        }
-    }
-}
-
-impl PathSolver for Z3Process {
-    fn check(&mut self, conjuncts: &[Sym]) -> SatAnswer {
-        let script = Z3Process::script(conjuncts, &[]);
-        if let Some(a) = self.cache.get(&script) {
-            self.counts.cached += 1;
-            return *a;
-        }
-        self.counts.sent += 1;
-        let answer =
-            match self.send(&format!("(push){script}(check-sat)(pop)")).and_then(|_| self.line()) {
-                Some(l) if l == "sat" => SatAnswer::Sat,
-                Some(l) if l == "unsat" => SatAnswer::Unsat,
-                _ => {
-                    self.counts.failed += 1;
-                    SatAnswer::Unknown
-                }
-            };
-        self.cache.insert(script, answer);
-        answer
-    }
-
-    fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
-        let script = Z3Process::script(conjuncts, vars);
-        self.counts.sent += 1;
-        self.send(&format!("(push){script}(check-sat)"))?;
-        let sat = self.line()?;
-        let mut model = Model::default();
-        let mut ok = sat == "sat";
-        if ok {
-            for (id, sort) in vars {
-                let name = match sort {
-                    Sort::Int => format!("x{id}"),
-                    Sort::Bool => format!("b{id}"),
-                };
-                self.send(&format!("(get-value ({name}))"))?;
-                match self.line().as_deref().and_then(Z3Process::parse_value) {
-                    Some(v) => {
-                        model.values.insert((*id, *sort), v);
-                    }
-                    None => ok = false,
-                }
-            }
-        }
-        self.send("(pop)")?;
-        ok.then_some(model)
-    }
-
-    fn counts(&self) -> SolverCounts {
-        self.counts
-    }
-
-    fn note_local(&mut self) {
-        self.counts.decided_locally += 1;
-    }
-}
-
-impl Drop for Z3Process {
-    fn drop(&mut self) {
-        let _ = self.send("(exit)");
-        let _ = self.child.wait();
     }
 }

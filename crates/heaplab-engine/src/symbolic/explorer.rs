@@ -1190,19 +1190,17 @@ impl Explorer {
         }
     }
 
-    /// Which of `c` / `!c` are satisfiable together with the path condition (which is).
+    /// Which of `c` / `!c` are satisfiable together with the path condition (which is, so at
+    /// least one of them is).
     fn feasible_directions(&mut self, st: &State, c: &Sym) -> (bool, bool) {
         if let Some(b) = c.as_bool() {
             return (b, !b);
         }
-        if let Some(answer) = self.decide_locally(st, c) {
-            return (answer, !answer);
-        }
-        if !self.ask(st, c) {
+        if !self.feasible(st, c) {
             self.stats.infeasible += 1;
             return (false, true);
         }
-        let f = self.ask(st, &Sym::not(c));
+        let f = self.feasible(st, &Sym::not(c));
         if !f {
             self.stats.infeasible += 1;
         }
@@ -1220,15 +1218,16 @@ impl Explorer {
         }
     }
 
-    /// `Some(true)` when `c` is already in the path condition, `Some(false)` when its negation
-    /// is (then `c` is valid / unsatisfiable under the path condition, which is satisfiable).
+    /// Decides `pc && c` without the solver when possible: `c` or its negation is already in
+    /// the path condition (which is satisfiable), or difference-constraint reasoning settles it
+    /// (`dbm`).
     fn decide_locally(&mut self, st: &State, c: &Sym) -> Option<bool> {
         let answer = if st.pc.contains(c) {
             true
         } else if st.pc.contains(&Sym::not(c)) {
             false
         } else {
-            return None;
+            super::dbm::decide(&super::dbm::slice(&st.pc, c), c)?
         };
         self.solver.note_local();
         self.pending.push_back(Event::SolverQuery {
@@ -1241,7 +1240,8 @@ impl Explorer {
     }
 
     fn ask(&mut self, st: &State, c: &Sym) -> bool {
-        let mut q = st.pc.clone();
+        // Only the conjuncts that share variables with `c` matter (the rest is satisfiable).
+        let mut q = super::dbm::slice(&st.pc, c);
         q.push(c.clone());
         let answer = self.solver.check(&q);
         self.pending.push_back(Event::SolverQuery {

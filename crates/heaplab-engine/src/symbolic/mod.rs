@@ -10,7 +10,7 @@
 //!   read.
 //! - [`explorer`]: the worklist, one instruction per step, the [`Event`] stream and the tree of
 //!   states; path outcomes, bounds and coverage.
-//! - [`solve`]: the explorer's synchronous view of the solver (adapted to `heaplab_smt` by the front end).
+//! - [`solve`]: the explorer's synchronous view of the solver [`smt`] adapts `heaplab_smt` to it.
 //! - [`config`]: the one [`Config`] struct with every bound.
 //!
 //! Invariant: no IO, no clock of its own (time comes through [`Clock`]), no threads — the
@@ -18,7 +18,9 @@
 
 pub mod code;
 pub mod config;
+mod dbm;
 pub mod explorer;
+pub mod smt;
 pub mod solve;
 pub mod state;
 pub mod strategy;
@@ -26,6 +28,7 @@ pub mod term;
 
 pub use config::{Bound, Bounds, Clock, Config, NoClock, PreMode, SearchOrder, StrategyKind};
 pub use explorer::{Event, Explorer, ForkKind, PathOutcome, PathResult, RunStats, TreeNode};
+pub use smt::SmtPathSolver;
 pub use solve::{Model, PathSolver, SatAnswer, SolverCounts};
 pub use state::{SValue, State, StateId};
 pub use strategy::{HeapStrategy, StrategyInfo, STRATEGIES};

@@ -180,10 +180,17 @@ impl State {
         }
     }
 
+    /// A new input variable. An `int` is an i64, so its range joins the path condition (the
+    /// solver's integers are unbounded, and a model outside the range could not be replayed).
     pub fn fresh_var(&mut self, sort: Sort, origin: VarOrigin) -> Sym {
         let id = self.vars.len() as u32;
         self.vars.push((sort, origin));
-        Sym::var(id, sort)
+        let v = Sym::var(id, sort);
+        if sort == Sort::Int {
+            self.pc.push(Sym::le(&Sym::int(i64::MIN), &v));
+            self.pc.push(Sym::le(&v, &Sym::int(i64::MAX)));
+        }
+        v
     }
 
     /// A fresh symbolic value of a primitive slot type (`None` for references).

@@ -1,0 +1,211 @@
+//! The explorer's [`PathSolver`] on top of `heaplab_smt`: every path-condition query goes through
+//! a [`SolverFrontend`] (local decisions, cache, statistics) to any [`Solver`] — the z3 process
+//! natively, z3 wasm in the browser.
+//!
+//! The explorer steps synchronously, so the async solver is driven with [`block_on`]; the native
+//! transport is ready on the first poll. Terms are translated from [`Sym`] here. `heaplab_smt`
+//! terms are linear; a product of two symbolic values or a division by a symbolic value cannot
+//! be expressed, and such a query is answered [`SatAnswer::Unknown`] (the branch is kept and the
+//! failure counted) rather than guessed.
+
+use super::solve::{Model, PathSolver, SatAnswer, SolverCounts};
+use super::term::{Node, Sort, Sym};
+use heaplab_smt::{block_on, Answer, Query, Solver, SolverFrontend, Term, Var};
+
+/// A [`PathSolver`] over a `heaplab_smt` solver.
+pub struct SmtPathSolver<S> {
+    frontend: SolverFrontend<S>,
+    local: u64,
+    failed: u64,
+    last_error: Option<String>,
+}
+
+impl<S: Solver> SmtPathSolver<S> {
+    pub fn new(solver: S) -> SmtPathSolver<S> {
+        SmtPathSolver {
+            frontend: SolverFrontend::new(solver),
+            local: 0,
+            failed: 0,
+            last_error: None,
+        }
+    }
+
+    /// The last solver failure (transport error, untranslatable term), for messages.
+    pub fn last_error(&self) -> Option<&str> {
+        self.last_error.as_deref()
+    }
+
+    fn query(&mut self, conjuncts: &[Sym], want: Vec<Var>) -> Option<Answer> {
+        let mut terms = Vec::with_capacity(conjuncts.len());
+        for c in conjuncts {
+            match to_term(c) {
+                Some(t) => terms.push(t),
+                None => {
+                    self.failed += 1;
+                    self.last_error = Some(format!("non-linear arithmetic is not supported: {c}"));
+                    return None;
+                }
+            }
+        }
+        let q = Query::new(terms).want(want);
+        match block_on(self.frontend.check(&q)) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                self.failed += 1;
+                self.last_error = Some(e.to_string());
+                None
+            }
+        }
+    }
+}
+
+fn var(id: u32, sort: Sort) -> Var {
+    match sort {
+        Sort::Int => Var::int(format!("x{id}")),
+        Sort::Bool => Var::bool(format!("b{id}")),
+    }
+}
+
+/// Division truncating toward zero by a non-zero constant, in SMT's Euclidean `div`.
+fn tdiv(a: Term, c: i64) -> Term {
+    let neg_a = Term::neg(a.clone());
+    Term::ite(Term::ge(a.clone(), Term::Int(0)), Term::div(a, c), Term::neg(Term::div(neg_a, c)))
+}
+
+/// `Sym` to a linear `heaplab_smt` term; `None` when it is not linear.
+pub fn to_term(s: &Sym) -> Option<Term> {
+    Some(match s.node() {
+        Node::Int(n) => Term::Int(*n),
+        Node::Bool(b) => Term::Bool(*b),
+        Node::Var(id, sort) => var(*id, *sort).term(),
+        Node::Add(a, b) => Term::add([to_term(a)?, to_term(b)?]),
+        Node::Sub(a, b) => Term::sub(to_term(a)?, to_term(b)?),
+        Node::Neg(a) => Term::neg(to_term(a)?),
+        Node::Mul(a, b) => match (a.as_int(), b.as_int()) {
+            (Some(c), _) => Term::mul(c, to_term(b)?),
+            (_, Some(c)) => Term::mul(c, to_term(a)?),
+            _ => return None,
+        },
+        Node::Div(a, b) => match b.as_int() {
+            Some(c) if c != 0 => tdiv(to_term(a)?, c),
+            _ => return None,
+        },
+        Node::Rem(a, b) => match b.as_int() {
+            Some(c) if c != 0 => {
+                let a = to_term(a)?;
+                Term::sub(a.clone(), Term::mul(c, tdiv(a, c)))
+            }
+            _ => return None,
+        },
+        Node::Lt(a, b) => Term::lt(to_term(a)?, to_term(b)?),
+        Node::Le(a, b) => Term::le(to_term(a)?, to_term(b)?),
+        Node::Eq(a, b) => Term::eq(to_term(a)?, to_term(b)?),
+        Node::Not(a) => Term::not(to_term(a)?),
+        Node::And(a, b) => Term::and([to_term(a)?, to_term(b)?]),
+        Node::Or(a, b) => Term::or([to_term(a)?, to_term(b)?]),
+    })
+}
+
+impl<S: Solver> SmtPathSolver<S> {
+    /// A model with every integer variable `x` read back as `2·h + p` (`h = x div 2`,
+    /// `p = x mod 2`), so values at the ends of the i64 range stay readable.
+    fn model_halved(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
+        let mut terms = Vec::new();
+        for c in conjuncts {
+            terms.push(to_term(c)?);
+        }
+        let mut want = Vec::new();
+        for (id, sort) in vars {
+            match sort {
+                Sort::Int => {
+                    let x = var(*id, *sort).term();
+                    let (h, p) = (Var::int(format!("h{id}")), Var::int(format!("p{id}")));
+                    terms.push(Term::eq(h.term(), Term::div(x.clone(), 2)));
+                    terms.push(Term::eq(p.term(), Term::modulo(x, 2)));
+                    want.push(h);
+                    want.push(p);
+                }
+                Sort::Bool => want.push(var(*id, *sort)),
+            }
+        }
+        let q = Query::new(terms).want(want);
+        let Ok(Answer::Sat(m)) = block_on(self.frontend.check(&q)) else { return None };
+        let mut model = Model::default();
+        for (id, sort) in vars {
+            let value = match sort {
+                Sort::Int => {
+                    let h = m.int(&Var::int(format!("h{id}")))?;
+                    let p = m.int(&Var::int(format!("p{id}")))?;
+                    h.checked_mul(2)?.checked_add(p)?
+                }
+                Sort::Bool => i64::from(m.bool(&var(*id, *sort)).unwrap_or(false)),
+            };
+            model.values.insert((*id, *sort), value);
+        }
+        Some(model)
+    }
+}
+
+impl<S: Solver> PathSolver for SmtPathSolver<S> {
+    fn check(&mut self, conjuncts: &[Sym]) -> SatAnswer {
+        match self.query(conjuncts, Vec::new()) {
+            Some(Answer::Sat(_)) => SatAnswer::Sat,
+            Some(Answer::Unsat) => SatAnswer::Unsat,
+            Some(Answer::Unknown(why)) => {
+                self.failed += 1;
+                self.last_error = Some(why);
+                SatAnswer::Unknown
+            }
+            None => SatAnswer::Unknown,
+        }
+    }
+
+    fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
+        let want: Vec<Var> = vars.iter().map(|(id, sort)| var(*id, *sort)).collect();
+        let m = match self.query(conjuncts, want) {
+            Some(Answer::Sat(m)) => m,
+            Some(_) => return None,
+            // `heaplab_smt` cannot read back `(- 9223372036854775808)` (i64::MIN): ask again
+            // with every integer split into halves.
+            None => return self.model_halved(conjuncts, vars),
+        };
+        let mut model = Model::default();
+        for (id, sort) in vars {
+            let v = var(*id, *sort);
+            let value = match sort {
+                Sort::Int => m.int(&v).unwrap_or(0),
+                Sort::Bool => i64::from(m.bool(&v).unwrap_or(false)),
+            };
+            model.values.insert((*id, *sort), value);
+        }
+        Some(model)
+    }
+
+    fn counts(&self) -> SolverCounts {
+        let s = self.frontend.stats();
+        SolverCounts {
+            sent: s.solver_calls,
+            decided_locally: s.decided_locally + self.local,
+            cached: s.cache_hits,
+            failed: self.failed,
+        }
+    }
+
+    fn note_local(&mut self) {
+        self.local += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_terms_translate_and_products_do_not() {
+        let x = Sym::var(0, Sort::Int);
+        let y = Sym::var(1, Sort::Int);
+        assert!(to_term(&Sym::lt(&Sym::add(&x, &Sym::int(1)), &y)).is_some());
+        assert!(to_term(&Sym::div(&x, &Sym::int(2))).is_some());
+        assert!(to_term(&Sym::mul(&x, &y)).is_none());
+    }
+}

@@ -1,0 +1,111 @@
+//! Every method of every example under every strategy: each generated test replays in the
+//! interpreter (generation fails otherwise), and the strategies agree on which outcomes are
+//! reachable when no run was cut short.
+
+mod common;
+
+use heaplab_engine::symbolic::{Clock, Config, Explorer, StrategyKind, STRATEGIES};
+use heaplab_syntax::ast::Item;
+use heaplab_testgen::{generate, Expected, Validity};
+use std::collections::BTreeSet;
+
+struct TestClock(std::time::Instant);
+
+impl Clock for TestClock {
+    fn now_ms(&self) -> u64 {
+        self.0.elapsed().as_millis() as u64
+    }
+}
+
+fn targets(a: &heaplab_syntax::Analysis) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in &a.program.items {
+        match item {
+            Item::Class(c) => {
+                for m in &c.methods {
+                    out.push(format!("{}.{}", c.name.name, m.name.name));
+                }
+            }
+            Item::Function(f) => out.push(f.name.name.clone()),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_example_method_replays_under_every_strategy() {
+    let dir = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("examples")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
+        .collect();
+    files.sort();
+    let mut disagreements = Vec::new();
+    let mut runs = 0;
+    let mut compared = 0;
+    for file in files {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let a = common::load(&name);
+        for target in targets(&a) {
+            let mut reachable: Vec<(StrategyKind, BTreeSet<String>, bool)> = Vec::new();
+            for s in STRATEGIES {
+                let mut config = Config::default();
+                config.strategy = s.kind;
+                config.bounds.k = 2;
+                config.bounds.max_paths = 100;
+                config.bounds.timeout_ms = Some(2_000);
+                config.bounds.loop_iterations = 4;
+                config.bounds.call_depth = 16;
+                let mut ex = Explorer::new(
+                    &a.program,
+                    &a.info,
+                    &target,
+                    config,
+                    common::solver(),
+                    Box::new(TestClock(std::time::Instant::now())),
+                )
+                .expect("target exists");
+                ex.run_to_end();
+                assert_eq!(
+                    ex.stats().internal_errors,
+                    0,
+                    "{name} {target} {}: internal error",
+                    s.name
+                );
+                let g = generate(&mut ex, &a.program, &a.info)
+                    .unwrap_or_else(|e| panic!("{name} {target} {}: {e}", s.name));
+                runs += 1;
+                let outcomes: BTreeSet<String> = g
+                    .tests
+                    .iter()
+                    .filter(|t| t.validity != Validity::Invalid)
+                    .map(|t| match &t.expected {
+                        Expected::Returned(_) => "returned".to_string(),
+                        Expected::Error(k) => k.keyword().to_string(),
+                    })
+                    .collect();
+                let complete = ex.stopped().is_none() && ex.stats().bounded == 0;
+                reachable.push((s.kind, outcomes, complete));
+            }
+            let complete: Vec<_> = reachable.iter().filter(|r| r.2).collect();
+            if complete.len() == reachable.len() {
+                compared += 1;
+            }
+            if let Some(first) = complete.first() {
+                for r in &complete[1..] {
+                    if r.1 != first.1 {
+                        disagreements.push(format!(
+                            "{name} {target}: {:?} {:?} vs {:?} {:?}",
+                            first.0, first.1, r.0, r.1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{runs} runs, {compared} methods compared across strategies");
+    assert!(compared > 20, "most methods finish within the bounds");
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+}
