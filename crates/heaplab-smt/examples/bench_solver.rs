@@ -40,7 +40,7 @@ fn literal(rng: &mut Lcg, refs: &[Var], ints: &[Var]) -> Term {
 
 /// Query `i` of the batch: 3 to 7 literals, as a path condition grows along a path.
 fn batch(n: usize) -> Vec<(Vec<Var>, Query)> {
-    let mut rng = Lcg(0x4ea9_1ab);
+    let mut rng = Lcg(0x04ea_91ab);
     (0..n)
         .map(|i| {
             let refs: Vec<Var> = (0..4).map(|k| Var::reference(format!("p{k}_{i}"))).collect();

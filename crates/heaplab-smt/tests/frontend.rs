@@ -1,0 +1,80 @@
+//! The frontend's local decisions, cache and counters, with a real `z3` behind it.
+#![allow(clippy::unwrap_used)]
+
+use heaplab_smt::{
+    block_on, Answer, Query, SmtSolver, Solver, SolverFrontend, Term, Var, Z3Process,
+};
+
+fn frontend() -> SolverFrontend<SmtSolver<Z3Process>> {
+    SolverFrontend::new(SmtSolver::new(Z3Process::default()))
+}
+
+fn check(f: &SolverFrontend<SmtSolver<Z3Process>>, q: &Query) -> Answer {
+    let answer = block_on(f.check(q)).unwrap();
+    if let Answer::Sat(m) = &answer {
+        assert_eq!(m.satisfies(&q.assertions), Ok(true), "model {m:?} for {q:?}");
+        for v in &q.want {
+            assert!(m.get(v).is_some(), "no value for {}", v.name);
+        }
+    }
+    answer
+}
+
+#[test]
+fn trivial_and_reference_queries_never_reach_z3() {
+    let f = frontend();
+    let (p, q, r) = (Var::reference("p"), Var::reference("q"), Var::reference("r"));
+    let x = Var::int("x");
+    let b = Var::bool("b");
+    let all = vec![p.clone(), q.clone(), r.clone(), x.clone(), b.clone()];
+    let cases = [
+        (vec![], true),
+        (vec![Term::Bool(true), Term::le(1, 2)], true),
+        (vec![Term::eq(&x, 1), Term::eq(&x, 2)], false),
+        (vec![Term::eq(&p, &q), Term::eq(&q, &r), Term::ne(&p, &r)], false),
+        (vec![Term::eq(&p, Term::Null), Term::ne(&q, Term::Null), Term::eq(&p, &q)], false),
+        (vec![Term::ne(&p, Term::Null), Term::eq(&q, &p), Term::ne(&r, &q), b.term()], true),
+        (vec![Term::distinct([p.term(), q.term(), r.term(), Term::Null]), Term::eq(&x, 5)], true),
+        (vec![b.term(), Term::not(&b)], false),
+        // A contradiction among the equalities decides even with other conjuncts present.
+        (vec![Term::eq(&p, &q), Term::ne(&q, &p), Term::lt(&x, 10)], false),
+    ];
+    for (assertions, sat) in cases {
+        let query = Query::new(assertions).want(all.clone());
+        assert_eq!(check(&f, &query).is_sat(), sat, "{query:?}");
+    }
+    let s = f.stats();
+    assert_eq!(s.solver_calls, 0, "{s:?}");
+    assert_eq!(s.decided_locally, 9);
+    assert_eq!(f.inner().transport().starts(), 0, "z3 was never started");
+}
+
+#[test]
+fn arithmetic_goes_to_z3_once_then_hits_the_cache() {
+    let f = frontend();
+    let (x, y) = (Var::int("x"), Var::int("y"));
+    let a = Query::new([Term::lt(&x, &y), Term::gt(&x, 3)]).want([x.clone(), y.clone()]);
+    // The same set in another order, with a redundant `true`: same normalized query.
+    let b = Query::new([Term::Bool(true), Term::gt(&x, 3), Term::lt(&x, &y)])
+        .want([x.clone(), y.clone()]);
+    assert!(check(&f, &a).is_sat());
+    assert!(check(&f, &b).is_sat());
+    let unsat = Query::new([Term::lt(&x, &y), Term::lt(&y, &x)]);
+    assert!(check(&f, &unsat).is_unsat());
+    assert!(check(&f, &unsat).is_unsat());
+    let s = f.stats();
+    assert_eq!((s.queries, s.solver_calls, s.cache_hits, s.decided_locally), (4, 2, 2, 0));
+    assert!(s.solver_time_ms > 0.0);
+}
+
+#[test]
+fn frontend_is_usable_as_dyn_solver() {
+    let f = frontend();
+    let solver: &dyn Solver = &f;
+    let x = Var::int("x");
+    let q = Query::new([Term::eq(Term::modulo(&x, 7), 3), Term::gt(&x, 10)]).want([x.clone()]);
+    match block_on(solver.check(&q)).unwrap() {
+        Answer::Sat(m) => assert_eq!(m.int(&x).unwrap().rem_euclid(7), 3),
+        other => panic!("{other:?}"),
+    }
+}
