@@ -1,0 +1,212 @@
+//! The explorer as a stepper: bounds name themselves, events form a tree, search orders agree,
+//! bad input is an error rather than a panic.
+
+mod common;
+
+use heaplab_engine::symbolic::{
+    Bound, Config, Event, Explorer, NoClock, PathOutcome, SearchOrder, StateId, StrategyKind,
+};
+use heaplab_syntax::ast::ErrorKind;
+use heaplab_syntax::{analyze, Analysis, SourceFile};
+use std::collections::BTreeSet;
+
+fn program(text: &str) -> Analysis {
+    let a = analyze(&SourceFile::new("test.hl", text));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    a
+}
+
+fn explorer(a: &Analysis, target: &str, config: Config) -> Explorer {
+    Explorer::new(&a.program, &a.info, target, config, common::solver(), Box::new(NoClock))
+        .expect("target exists")
+}
+
+const LOOPS: &str = "
+class Node { int key; Node next; }
+int spin(int x) { while (true) { x = x; } return x; }
+int forever(int x) { return forever(x); }
+int walk(Node n) { int c = 0; while (n != null) { c = c + 1; n = n.next; } return c; }
+int divide(int a, int b) { return a / b; }
+";
+
+#[test]
+fn infinite_loop_stops_at_the_loop_bound() {
+    let a = program(LOOPS);
+    let mut config = Config::default();
+    config.bounds.loop_iterations = 5;
+    let mut ex = explorer(&a, "spin", config);
+    ex.run_to_end();
+    let outcomes: Vec<_> = ex.paths().iter().map(|p| p.outcome.clone()).collect();
+    assert_eq!(outcomes.len(), 1);
+    assert!(matches!(outcomes[0], PathOutcome::Bounded { bound: Bound::Loop, .. }), "{outcomes:?}");
+    assert_eq!(ex.stats().bounded, 1);
+}
+
+#[test]
+fn unbounded_recursion_stops_at_the_call_depth() {
+    let a = program(LOOPS);
+    let mut ex = explorer(&a, "forever", Config::default());
+    ex.run_to_end();
+    assert!(ex
+        .paths()
+        .iter()
+        .all(|p| matches!(p.outcome, PathOutcome::Bounded { bound: Bound::CallDepth, .. })));
+    assert_eq!(ex.paths().len(), 1);
+}
+
+/// A loop that discovers the heap is bounded by k, not by the loop bound: lists of length
+/// 0..=k, plus the path where k cuts a longer list (reported with the k flag).
+#[test]
+fn heap_walking_loop_is_bounded_by_k() {
+    let a = program(LOOPS);
+    for strategy in [StrategyKind::Lazy, StrategyKind::Lazier, StrategyKind::LazierSharp] {
+        let mut config = Config::default();
+        config.strategy = strategy;
+        config.bounds.k = 3;
+        config.bounds.loop_iterations = 1;
+        let mut ex = explorer(&a, "walk", config);
+        ex.run_to_end();
+        assert!(ex.stats().k_cut, "{strategy:?}");
+        let returned: BTreeSet<String> = ex
+            .paths()
+            .iter()
+            .filter(|p| matches!(p.outcome, PathOutcome::Returned(_)))
+            .map(|p| p.describe())
+            .collect();
+        // Acyclic lists of length 0..=3 (lazy and lazier also find cyclic ones, which loop
+        // until the loop bound since a cycle materializes nothing new).
+        for n in 0..=3 {
+            assert!(returned.contains(&format!("returned {n}")), "{strategy:?}: {returned:?}");
+        }
+    }
+}
+
+#[test]
+fn division_by_symbolic_zero_is_an_error_path() {
+    let a = program(LOOPS);
+    let mut ex = explorer(&a, "divide", Config::default());
+    ex.run_to_end();
+    let kinds: BTreeSet<_> = ex
+        .paths()
+        .iter()
+        .map(|p| match &p.outcome {
+            PathOutcome::Error { kind, .. } => Some(*kind),
+            _ => None,
+        })
+        .collect();
+    assert!(kinds.contains(&Some(ErrorKind::DivisionByZero)));
+    assert!(kinds.contains(&Some(ErrorKind::IntegerOverflow)), "i64::MIN / -1");
+    assert!(kinds.contains(&None));
+}
+
+#[test]
+fn unknown_method_is_an_error_not_a_panic() {
+    let a = program(LOOPS);
+    let res = Explorer::new(
+        &a.program,
+        &a.info,
+        "Node.nope",
+        Config::default(),
+        common::solver(),
+        Box::new(NoClock),
+    );
+    assert!(res.is_err());
+    let res = Explorer::new(
+        &a.program,
+        &a.info,
+        "Nope.x",
+        Config::default(),
+        common::solver(),
+        Box::new(NoClock),
+    );
+    assert!(res.is_err());
+    let res = Explorer::new(
+        &a.program,
+        &a.info,
+        "",
+        Config::default(),
+        common::solver(),
+        Box::new(NoClock),
+    );
+    assert!(res.is_err());
+}
+
+/// Events describe a tree: every state but the root has a parent that appeared before; every
+/// path ends exactly once; lazy-init events list their options with one child each.
+#[test]
+fn events_form_a_tree() {
+    let a = common::load("bst.hl");
+    let mut ex = explorer(&a, "BST.insert", Config::default());
+    let mut seen: BTreeSet<StateId> = BTreeSet::new();
+    let mut ends = 0;
+    let mut lazy_inits = 0;
+    while let Some(e) = ex.step() {
+        match e {
+            Event::Start { state, .. } => {
+                seen.insert(state);
+            }
+            Event::LazyInit { state, options, children, .. } => {
+                assert!(seen.contains(&state));
+                assert_eq!(options.len(), children.len());
+                seen.extend(children);
+                lazy_inits += 1;
+            }
+            Event::Branch { state, children, .. } => {
+                assert!(seen.contains(&state));
+                seen.extend(children.iter().map(|(_, c)| *c));
+            }
+            Event::Disjuncts { state, children } => {
+                assert!(seen.contains(&state));
+                seen.extend(children);
+            }
+            Event::PathEnd { state, .. } => {
+                assert!(seen.contains(&state));
+                ends += 1;
+            }
+            Event::SolverQuery { .. } | Event::Stopped { .. } => {}
+        }
+    }
+    assert!(lazy_inits > 0);
+    assert_eq!(ends, ex.paths().len());
+    for node in ex.tree() {
+        if let Some(p) = node.parent {
+            assert!(p < node.id);
+        }
+    }
+    assert_eq!(ex.tree().len() as u64, ex.stats().states);
+}
+
+/// `next_path` is built on `step` and the orders find the same paths.
+#[test]
+fn dfs_and_bfs_find_the_same_outcomes() {
+    let a = common::load("bst.hl");
+    let mut outcomes = Vec::new();
+    for order in [SearchOrder::Dfs, SearchOrder::Bfs] {
+        let mut config = Config::default();
+        config.order = order;
+        let mut ex = explorer(&a, "BST.insert", config);
+        let mut found = Vec::new();
+        while let Some(p) = ex.next_path() {
+            if p.outcome.is_feasible() {
+                found.push(p.describe());
+            }
+        }
+        found.sort();
+        outcomes.push(found);
+    }
+    assert_eq!(outcomes[0].len(), 21);
+    assert_eq!(outcomes[0], outcomes[1]);
+}
+
+/// Max paths: the run stops, and the states still pending are reported as bounded.
+#[test]
+fn max_paths_stops_and_reports() {
+    let a = common::load("bst.hl");
+    let mut config = Config::default();
+    config.bounds.max_paths = 5;
+    let mut ex = explorer(&a, "BST.insert", config);
+    ex.run_to_end();
+    assert_eq!(ex.stopped(), Some(Bound::MaxPaths));
+    assert!(ex.stats().bounded > 0);
+    assert!(ex.stats().feasible <= 5);
+}
