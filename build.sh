@@ -54,6 +54,8 @@ build_native() {
 
 build_wasm() {
   [ -d crates/heaplab-wasm ] || return 0
+  command -v wasm-bindgen >/dev/null \
+    || { echo "wasm-bindgen CLI not found: run ./build.sh setup" >&2; return 1; }
   log "wasm engine -> web/pkg"
   cargo build --release --quiet --target wasm32-unknown-unknown -p heaplab-wasm
   wasm-bindgen --target web --out-dir web/pkg \
@@ -80,6 +82,8 @@ test_rust() {
 
 test_node() {
   [ -d tests/node ] || return 0
+  [ -d web/node_modules/z3-solver ] \
+    || { echo "web/node_modules missing: run ./build.sh setup (npm ci in web/)" >&2; return 1; }
   log "node tests (wasm engine + Z3 wasm)"
   node --test tests/node/
 }
@@ -99,8 +103,10 @@ test() {
   fi
 }
 
+# The solver bench needs the native crates and web/pkg, not the web bundle.
 bench() {
-  build
+  build_native
+  build_wasm
   if [ -f tests/bench/run.sh ]; then bash tests/bench/run.sh; fi
 }
 
