@@ -1,0 +1,100 @@
+//! End-to-end tests of `heaplab run`: the papers' numbers through the real binary, named bounds,
+//! emitted tests that `heaplab test` runs, and clear errors for bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn heaplab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_heaplab"))
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("the heaplab binary runs")
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("run --format json prints JSON")
+}
+
+#[test]
+fn bst_insert_lazier_sharp_k2_has_21_tests() {
+    let out = heaplab(&[
+        "run",
+        "examples/bst.hl",
+        "--method",
+        "BST.insert",
+        "--strategy",
+        "lazier#",
+        "--k",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["tests"], 21);
+    assert_eq!(v["strategy"], "lazier#");
+    assert_eq!(v["k"], 2);
+    for key in [
+        "paths",
+        "invalid_inputs",
+        "errors",
+        "branches_covered",
+        "branches_total",
+        "solver_calls",
+        "time_ms",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+}
+
+#[test]
+fn infinite_loop_names_the_bound() {
+    let dir = std::env::temp_dir().join(format!("heaplab-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("loop.hl");
+    std::fs::write(&file, "int spin(int x) { while (true) { x = x + 0; } return x; }\n")
+        .expect("write");
+    let out = heaplab(&["run", &file.display().to_string(), "--method", "spin"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("bounded (by loop)"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn emitted_tests_run_with_heaplab_test() {
+    let dir = std::env::temp_dir().join(format!("heaplab-emit-{}", std::process::id()));
+    let out = heaplab(&[
+        "run",
+        "examples/bst.hl",
+        "--method",
+        "BST.findMin",
+        "--pre",
+        "ignore",
+        "--emit",
+        "hl",
+        "--out",
+        &dir.display().to_string(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let emitted = dir.join("bst_BST_findMin_tests.hl");
+    let out = heaplab(&["test", &emitted.display().to_string()]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains(" 0 failed"));
+}
+
+#[test]
+fn bad_method_is_a_clear_error() {
+    let out = heaplab(&["run", "examples/bst.hl", "--method", "BST.nope"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("no method `nope`"), "{}", text(&out.stderr));
+    let out = heaplab(&["run", "examples/bst.hl", "--method", "BST.insert", "--strategy", "eager"]);
+    assert!(!out.status.success());
+}
