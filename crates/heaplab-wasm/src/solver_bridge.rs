@@ -17,6 +17,36 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** Host function running one SMT-LIB2 script on Z3 (see web/src/z3-bridge.js). */
+export type SmtSolveFn = (smtText: string) => Promise<string>;
+/** A query for Z3Solver.check; Ref is an Int with null = 0. */
+export interface CheckInput {
+  vars?: Record<string, 'Int' | 'Bool' | 'Ref'>;
+  assert?: string[];
+  raw?: string;
+  want?: string[];
+  timeoutMs?: number;
+}
+export interface CheckResult {
+  status: 'sat' | 'unsat' | 'unknown';
+  model?: Record<string, number | boolean | string>;
+  rechecked?: boolean;
+  reason?: string;
+}
+export interface SolverStats {
+  queries: number;
+  solverCalls: number;
+  decidedLocally: number;
+  cacheHits: number;
+  solverTimeMs: number;
+}
+/** Every rejection is an Error whose kind names the Rust SolverError variant. */
+export type SolverErrorKind =
+  | 'NotInstalled' | 'Timeout' | 'Crashed' | 'SolverReported' | 'Malformed' | 'Io' | 'WasmLoad' | 'Eval';
+"#;
+
 /// A [`Transport`] that calls a host JS function `(text) => Promise<string>`.
 #[derive(Debug, Clone)]
 pub struct JsTransport {
