@@ -62,6 +62,11 @@ fn bst_find_max_one_path_per_tree() {
     assert_eq!(count("bst.hl", "BST.findMax", StrategyKind::LazierSharp, 3), 25);
 }
 
+/// Kiasan's lazier (12 / 94 / 1668) and lazy (13 / 112 / 2161) counts are for the
+/// Comparator version, where `t.element` is an object that lazier splits into null / non-null
+/// and lazy also aliases. With int keys there is no element object, so all three strategies
+/// find exactly the same 4 / 21 cases (Kiasan Ch. 9, Observation 1: equal counts when null
+/// elements are impossible); the requirement "at least as many" holds with equality.
 #[test]
 fn bst_insert_lazier_and_lazy_at_least_lazier_sharp() {
     for k in 1..=2 {
@@ -70,6 +75,7 @@ fn bst_insert_lazier_and_lazy_at_least_lazier_sharp() {
         let lazy = count("bst.hl", "BST.insert", StrategyKind::Lazy, k);
         eprintln!("k={k}: lazier# {sharp}, lazier {lazier}, lazy {lazy}");
         assert!(lazier >= sharp && lazy >= sharp);
+        assert_eq!((lazier, lazy), (sharp, sharp));
     }
 }
 
