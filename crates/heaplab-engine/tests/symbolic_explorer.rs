@@ -4,11 +4,14 @@
 mod common;
 
 use heaplab_engine::symbolic::{
-    Bound, Config, Event, Explorer, NoClock, PathOutcome, SearchOrder, StateId, StrategyKind,
+    Bound, Config, Event, Explorer, Model, NoClock, PathOutcome, PathSolver, SatAnswer,
+    SearchOrder, SolverCounts, Sort, StateId, StrategyKind, Sym,
 };
 use heaplab_syntax::ast::ErrorKind;
 use heaplab_syntax::{analyze, Analysis, SourceFile};
+use std::cell::RefCell;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 fn program(text: &str) -> Analysis {
     let a = analyze(&SourceFile::new("test.hl", text));
@@ -163,7 +166,7 @@ fn events_form_a_tree() {
                 assert!(seen.contains(&state));
                 ends += 1;
             }
-            Event::SolverQuery { .. } | Event::Stopped { .. } => {}
+            Event::SolverQuery { .. } | Event::Stopped { .. } | Event::SolverPending => {}
         }
     }
     assert!(lazy_inits > 0);
@@ -209,4 +212,86 @@ fn max_paths_stops_and_reports() {
     assert_eq!(ex.stopped(), Some(Bound::MaxPaths));
     assert!(ex.stats().bounded > 0);
     assert!(ex.stats().feasible <= 5);
+}
+
+/// An asynchronous backend: every query is first answered `Pending` (as z3 in wasm would, with
+/// its answer arriving later); the front end, which shares the adapter's state, resolves it
+/// with the real solver and steps again.
+struct Shared {
+    inner: Box<dyn PathSolver>,
+    answers: std::collections::HashMap<String, SatAnswer>,
+    outstanding: Option<Vec<Sym>>,
+}
+
+impl Shared {
+    fn key(q: &[Sym]) -> String {
+        q.iter().map(|s| s.to_smtlib()).collect::<Vec<_>>().join(" ")
+    }
+
+    /// What the front end does when `step` returns `SolverPending`.
+    fn resolve(&mut self) {
+        if let Some(q) = self.outstanding.take() {
+            let a = self.inner.check(&q);
+            self.answers.insert(Shared::key(&q), a);
+        }
+    }
+}
+
+struct Deferred(Rc<RefCell<Shared>>);
+
+impl PathSolver for Deferred {
+    fn check(&mut self, q: &[Sym]) -> SatAnswer {
+        let mut s = self.0.borrow_mut();
+        match s.answers.get(&Shared::key(q)) {
+            Some(a) => *a,
+            None => {
+                s.outstanding = Some(q.to_vec());
+                SatAnswer::Pending
+            }
+        }
+    }
+    fn model(&mut self, q: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
+        self.0.borrow_mut().inner.model(q, vars)
+    }
+    fn counts(&self) -> SolverCounts {
+        self.0.borrow().inner.counts()
+    }
+    fn note_local(&mut self) {
+        self.0.borrow_mut().inner.note_local();
+    }
+    fn is_async(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn asynchronous_solver_steps_are_undone_and_retried() {
+    let a = common::load("bst.hl");
+    let shared = Rc::new(RefCell::new(Shared {
+        inner: common::solver(),
+        answers: Default::default(),
+        outstanding: None,
+    }));
+    let mut ex = Explorer::new(
+        &a.program,
+        &a.info,
+        "BST.insert",
+        Config::default(),
+        Box::new(Deferred(Rc::clone(&shared))),
+        Box::new(NoClock),
+    )
+    .expect("target exists");
+    let mut pendings = 0;
+    while let Some(e) = ex.step() {
+        if e == Event::SolverPending {
+            pendings += 1;
+            shared.borrow_mut().resolve();
+        }
+    }
+    assert!(pendings > 0);
+    assert_eq!(ex.stats().feasible, 21);
+    let mut sync = explorer(&a, "BST.insert", Config::default());
+    sync.run_to_end();
+    assert_eq!(ex.tree().len(), sync.tree().len());
+    assert_eq!(ex.paths().len(), sync.paths().len());
 }

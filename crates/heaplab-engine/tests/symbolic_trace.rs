@@ -44,7 +44,7 @@ fn trace(example: &str, target: &str, strategy: StrategyKind, k: u32) -> (String
                 format!("[{}] disjuncts {}", state.0, kids.join(" | "))
             }
             // Whether a query was decided locally or sent is an optimization detail.
-            Event::SolverQuery { .. } => continue,
+            Event::SolverQuery { .. } | Event::SolverPending => continue,
             Event::PathEnd { state, path, .. } => {
                 let p = &ex.paths()[path];
                 format!("[{}] path {path}: {}", state.0, p.describe())

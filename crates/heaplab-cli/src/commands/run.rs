@@ -394,6 +394,7 @@ fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceF
             };
             format!("[{}] path {path} ends: {text}{at}", state.0)
         }
+        Event::SolverPending => "solver pending".to_string(),
         Event::Stopped { bound } => {
             format!("stopped: bound `{bound}` reached ({})", bound_help(*bound))
         }

@@ -141,6 +141,9 @@ pub enum Event {
     /// Exploration stopped early because of a bound (remaining states are reported as
     /// bounded paths first).
     Stopped { bound: Bound },
+    /// An asynchronous solver has not answered a query yet; the step was undone. Resolve the
+    /// solver's outstanding query, then call [`Explorer::step`] again.
+    SolverPending,
 }
 
 /// Totals of one run.
@@ -188,8 +191,8 @@ pub struct Explorer {
     paths: Vec<PathResult>,
     stats: RunStats,
     stopped: Option<Bound>,
-    /// Branch directions covered by feasible paths.
-    covered: BTreeSet<(NodeId, bool)>,
+    /// Set by `ask` when the solver answered [`SatAnswer::Pending`].
+    solver_pending: bool,
     branch_sites: BTreeSet<NodeId>,
 }
 
@@ -258,7 +261,7 @@ impl Explorer {
             paths: Vec::new(),
             stats: RunStats::default(),
             stopped: None,
-            covered: BTreeSet::new(),
+            solver_pending: false,
             branch_sites,
         };
         explorer.start();
@@ -306,9 +309,14 @@ impl Explorer {
 
     /// (covered, total) source branch directions of the method and everything it calls.
     pub fn branch_coverage(&self) -> (usize, usize) {
-        let covered =
-            self.covered.iter().filter(|(site, _)| self.branch_sites.contains(site)).count();
-        (covered, self.branch_sites.len() * 2)
+        let covered: BTreeSet<(NodeId, bool)> = self
+            .paths
+            .iter()
+            .filter(|p| p.outcome.is_feasible())
+            .flat_map(|p| p.state.branches.iter().copied())
+            .filter(|(site, _)| self.branch_sites.contains(site))
+            .collect();
+        (covered.len(), self.branch_sites.len() * 2)
     }
 
     /// The bound that stopped the run early, if any.
@@ -526,7 +534,29 @@ impl Explorer {
                 None => self.worklist.pop_front()?,
             };
             self.stats.steps += 1;
-            match self.exec(st) {
+            // With an asynchronous solver a step may have to be undone: remember everything it
+            // can change.
+            let undo = self.solver.is_async().then(|| Undo {
+                state: st.clone(),
+                pending: self.pending.len(),
+                tree: self.tree.len(),
+                next_id: self.next_id,
+                paths: self.paths.len(),
+                stats: self.stats.clone(),
+            });
+            let succ = self.exec(st);
+            if std::mem::take(&mut self.solver_pending) {
+                if let Some(u) = undo {
+                    self.pending.truncate(u.pending);
+                    self.tree.truncate(u.tree);
+                    self.next_id = u.next_id;
+                    self.paths.truncate(u.paths);
+                    self.stats = u.stats;
+                    self.current = Some(u.state);
+                    return Some(Event::SolverPending);
+                }
+            }
+            match succ {
                 Succ::Continue(s) => self.current = Some(s),
                 Succ::Fork(children) => {
                     // DFS explores the first child first: push in reverse.
@@ -570,7 +600,6 @@ impl Explorer {
         match &outcome {
             PathOutcome::Returned(_) | PathOutcome::Error { .. } => {
                 self.stats.feasible += 1;
-                self.covered.extend(st.branches.iter().copied());
             }
             PathOutcome::Bounded { .. } => self.stats.bounded += 1,
             PathOutcome::Discarded { precondition, .. } => {
@@ -1244,6 +1273,9 @@ impl Explorer {
         let mut q = super::dbm::slice(&st.pc, c);
         q.push(c.clone());
         let answer = self.solver.check(&q);
+        if answer == SatAnswer::Pending {
+            self.solver_pending = true;
+        }
         self.pending.push_back(Event::SolverQuery {
             state: st.id,
             query: c.to_string(),
@@ -1476,6 +1508,16 @@ impl Explorer {
             _ => RefEq::Decided(false),
         }
     }
+}
+
+/// What one step may change, for undoing it (asynchronous solvers).
+struct Undo {
+    state: State,
+    pending: usize,
+    tree: usize,
+    next_id: u32,
+    paths: usize,
+    stats: RunStats,
 }
 
 enum RefEq {

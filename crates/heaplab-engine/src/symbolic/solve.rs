@@ -15,6 +15,11 @@ pub enum SatAnswer {
     Unsat,
     /// The solver gave up or failed; treated as satisfiable.
     Unknown,
+    /// An asynchronous backend (z3 in wasm) has not answered yet. The explorer undoes the step
+    /// and returns [`Event::SolverPending`](super::Event::SolverPending); the front end awaits
+    /// the answer, makes it available to the solver (e.g. in a cache) and steps again, which
+    /// re-executes the same instruction.
+    Pending,
 }
 
 impl SatAnswer {
@@ -23,6 +28,7 @@ impl SatAnswer {
             SatAnswer::Sat => "sat",
             SatAnswer::Unsat => "unsat",
             SatAnswer::Unknown => "unknown",
+            SatAnswer::Pending => "pending",
         }
     }
 }
@@ -66,4 +72,10 @@ pub trait PathSolver {
 
     /// Records a query the explorer decided without calling [`check`](Self::check).
     fn note_local(&mut self);
+
+    /// True for backends that may answer [`SatAnswer::Pending`]; the explorer then keeps a copy
+    /// of the state before each step so the step can be undone. Default: false.
+    fn is_async(&self) -> bool {
+        false
+    }
 }
