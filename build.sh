@@ -66,6 +66,10 @@ build() {
   build_native
   build_wasm
   if [ -f web/build.mjs ]; then
+    if [ ! -d web/node_modules ]; then
+      echo "web/node_modules is missing: run ./build.sh setup first" >&2
+      exit 1
+    fi
     log "web bundle -> web/dist"
     (cd web && node build.mjs)
   fi
@@ -90,6 +94,10 @@ test_node() {
 
 test_browser() {
   [ -d tests/browser ] || return 0
+  if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+    echo "no Chromium at ${CHROMIUM:-/usr/bin/chromium}: run ./build.sh setup (or set CHROMIUM)" >&2
+    exit 1
+  fi
   log "browser tests (chromium)"
   node --test --test-concurrency=1 tests/browser/
 }
@@ -110,9 +118,10 @@ bench() {
   if [ -f tests/bench/run.sh ]; then bash tests/bench/run.sh; fi
 }
 
+# Builds, then serves the playground at http://127.0.0.1:8000 (PORT and HOST override).
 serve() {
   build
-  ./target/release/heaplab serve web/dist --port "${PORT:-8000}"
+  ./target/release/heaplab serve web/dist --port "${PORT:-8000}" --host "${HOST:-127.0.0.1}"
 }
 
 help() {

@@ -8,3 +8,6 @@ mkdir -p tests/artifacts
 batch=tests/artifacts/bench-queries.json
 native=$(cargo run --release --quiet -p heaplab-smt --example bench_solver -- --emit "$batch" --n "${BENCH_QUERIES:-200}")
 node tests/bench/wasm.mjs "$batch" "$native"
+# The web playground's budget: bytes of a first visit, time to a usable editor, time to Z3
+# (needs web/dist and Chromium).
+node tests/bench/web-budget.mjs

@@ -8,44 +8,38 @@ import { launch, startServer } from '../browser/helpers.mjs';
 
 const server = await startServer();
 const browser = await launch();
-const { page, context } = browser;
+const { page } = browser;
 
-
-// Every response of the page and its workers (playwright follows dedicated workers too):
-// compressed body plus headers, as received. Answers of the service worker cost no network.
-const byUrl = new Map();
-context.on('requestfinished', async (request) => {
-  const response = await request.response();
-  if (!response || response.fromServiceWorker()) return;
-  const sizes = await request.sizes().catch(() => null);
-  if (!sizes) return;
-  const n = sizes.responseBodySize + sizes.responseHeadersSize;
-  byUrl.set(request.url(), (byUrl.get(request.url()) ?? 0) + n);
-});
-
-async function visit() {
-  const started = Date.now();
-  await page.reload({ waitUntil: 'domcontentloaded' }).catch(() => page.goto(server.url));
-  await page.getByText('Z3 ready', { exact: true }).waitFor({ timeout: 180000 });
-  const marks = await page.evaluate(() => globalThis.__heaplab.marks);
-  return { marks, wallMs: Date.now() - started };
+// Bytes over the wire, from Resource Timing in the page and in the engine worker (which fetches
+// the wasm engine and Z3): `transferSize` is headers plus the compressed body, 0 when the answer
+// came from a cache or the service worker.
+async function transferred() {
+  return page.evaluate(async () => {
+    const page = performance.getEntriesByType('resource')
+      .map((e) => ({ name: e.name, transferSize: e.transferSize }));
+    const nav = performance.getEntriesByType('navigation')[0];
+    const worker = await globalThis.__heaplab.engine.request('resources');
+    return [{ name: location.href, transferSize: nav?.transferSize ?? 0 }, ...page, ...worker];
+  });
 }
+
 
 await page.goto(server.url, { waitUntil: 'domcontentloaded' });
 await page.getByText('Z3 ready', { exact: true }).waitFor({ timeout: 180000 });
 const first = await page.evaluate(() => globalThis.__heaplab.marks);
+const firstBytes = await transferred();
 // Let the service worker finish its precache (it revalidates against the HTTP cache).
 await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 180000 })
   .catch(() => {});
-const firstBytes = new Map(byUrl);
-byUrl.clear();
-const second = (await visit()).marks;
-const secondBytes = new Map(byUrl);
+await page.reload({ waitUntil: 'domcontentloaded' });
+await page.getByText('Z3 ready', { exact: true }).waitFor({ timeout: 180000 });
+const second = await page.evaluate(() => globalThis.__heaplab.marks);
+const secondBytes = await transferred();
 
 await browser.close();
 await server.stop();
 
-const sum = (m) => [...m.values()].reduce((a, b) => a + b, 0);
+const sum = (list) => list.reduce((a, e) => a + e.transferSize, 0);
 const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
 const ms = (n) => (typeof n === 'number' ? `${Math.round(n)} ms` : 'n/a');
 const name = (url) => new URL(url, server.url).pathname.replace(/^\//, '') || '(page)';
@@ -59,6 +53,6 @@ console.log('\nFirst visit by file (compressed bytes):\n');
 console.log('| file | bytes |');
 console.log('|---|---:|');
 const files = new Map();
-for (const [url, n] of firstBytes) files.set(name(url), (files.get(name(url)) ?? 0) + n);
+for (const { name: url, transferSize } of firstBytes) files.set(name(url), (files.get(name(url)) ?? 0) + transferSize);
 for (const [file, n] of [...files].sort((a, b) => b[1] - a[1])) console.log(`| ${file} | ${kb(n)} |`);
-console.log('\nTimes are from navigation start (performance.now() in the page).');
+console.log('\nTimes are from navigation start (performance.now() in the page). The service worker\'s\nprecache revalidates against the HTTP cache after Z3 is ready and is not counted.');

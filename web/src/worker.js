@@ -141,6 +141,12 @@ const handlers = {
     await loadZ3();
     return true;
   },
+  /** What this worker downloaded (Resource Timing), for the budget script and the debug panel. */
+  async resources() {
+    return performance.getEntriesByType('resource').map((e) => ({
+      name: e.name, transferSize: e.transferSize, encodedBodySize: e.encodedBodySize,
+    }));
+  },
 };
 
 self.onmessage = async ({ data }) => {

@@ -1,0 +1,114 @@
+// Shared setup of the browser tests: a `heaplab serve` of web/dist on a free port, and Debian's
+// Chromium driven by playwright-core with a fresh profile. Every test starts and stops its own
+// server and browser, so tests never depend on one another.
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(join(ROOT, 'web', 'package.json'));
+const { chromium } = require('playwright-core');
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** A TCP port nobody listens on right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `target/release/heaplab serve web/dist` and resolves once it listens.
+ * @returns {Promise<{ url: string, port: number, stop: () => Promise<void> }>}
+ */
+export async function startServer(port) {
+  port ??= await freePort();
+  const bin = join(ROOT, 'target', 'release', 'heaplab');
+  const child = spawn(bin, ['serve', join(ROOT, 'web', 'dist'), '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`heaplab serve did not start:\n${output}`)), 15000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Serving')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr.on('data', (chunk) => { output += chunk; });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`heaplab serve exited with ${code}:\n${output}`));
+    });
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    port,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+/**
+ * Chromium with a fresh profile (a temporary user-data dir, removed by `close`). Console errors
+ * and uncaught page errors are collected in `errors`.
+ */
+export async function launch({ viewport = { width: 1360, height: 860 } } = {}) {
+  const profile = await mkdtemp(join(tmpdir(), 'heaplab-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+    viewport,
+  });
+  const errors = [];
+  const watch = (page) => {
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => errors.push(`page: ${err.message}`));
+  };
+  context.on('page', watch);
+  context.pages().forEach(watch);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until the status line says Z3 is ready (a real query answered by Z3 wasm). */
+export async function waitForZ3(page, timeout = 120000) {
+  await page.getByText('Z3 ready', { exact: true }).waitFor({ timeout });
+}
+
+/** Waits until the engine (wasm) has loaded. */
+export async function waitForEngine(page, timeout = 30000) {
+  await page.getByText('Engine ready', { exact: true }).waitFor({ timeout });
+}

@@ -1,0 +1,198 @@
+// The playground in a real browser (Debian's Chromium through playwright-core), served by the
+// real `heaplab serve`. Elements are found by role and accessible name, as a student would find
+// them. Run with `./build.sh test` (after `./build.sh build`) or `node --test tests/browser/`.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, freePort, launch, startServer, waitForEngine, waitForZ3 } from './helpers.mjs';
+
+const TYPE_ERROR_PROGRAM = `class Node { int key; Node next; }
+
+int size(Node n) {
+  return n != null;
+}
+`;
+
+/** Replaces the editor's text the way a student would: select all, then type. */
+async function typeProgram(page, text) {
+  const editor = page.getByRole('textbox', { name: 'Program editor' });
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  // insertText keeps the text exactly (typing would trigger auto-indent and bracket closing).
+  await page.keyboard.insertText(text);
+}
+
+/**
+ * The whole program text. CodeMirror renders only the lines in view, so the text comes from the
+ * page's store (the same text the engine checks), not from the DOM.
+ */
+async function editorText(page) {
+  return page.evaluate(() => globalThis.__heaplab.store.getState().source);
+}
+
+/** A server, a browser with a fresh profile, and the page opened at `path`. */
+async function open(path = '', t) {
+  const server = await startServer();
+  const browser = await launch();
+  t.after(async () => {
+    await browser.close();
+    await server.stop();
+  });
+  await browser.page.goto(server.url + path);
+  await waitForEngine(browser.page);
+  return { server, browser, page: browser.page };
+}
+
+test('the page loads with no console errors and is cross-origin isolated', async (t) => {
+  const { page, browser } = await open('', t);
+  assert.equal(await page.title(), 'HeapLab — symbolic execution playground');
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  await page.getByRole('button', { name: 'Run tests' }).waitFor();
+  assert.ok((await editorText(page)).includes('class'), 'the editor shows a program');
+  await waitForZ3(page);
+  assert.deepEqual(browser.errors, []);
+});
+
+test('Z3 wasm becomes ready and answers a real query', async (t) => {
+  const { page, browser } = await open('', t);
+  await waitForZ3(page);
+  await page.getByRole('tab', { name: 'Debug' }).click();
+  await page.getByLabel('SMT-LIB query').fill(
+    '(declare-const x Int)\n(assert (and (> x 40) (< x 42)))\n(check-sat)\n(get-value (x))',
+  );
+  await page.getByRole('button', { name: 'Ask Z3' }).click();
+  const answer = page.getByRole('status', { name: 'Z3 answer' });
+  await answer.filter({ hasText: 'sat' }).waitFor({ timeout: 30000 });
+  const text = await answer.innerText();
+  assert.match(text, /^sat/m);
+  assert.match(text, /\(\(x 41\)\)/, 'Z3 found the only model');
+  assert.deepEqual(browser.errors, []);
+});
+
+test('an example from the gallery loads, its tests run and pass, and Undo restores', async (t) => {
+  const { page, browser } = await open('', t);
+  const before = await editorText(page);
+  await page.getByRole('button', { name: 'Examples' }).click();
+  const item = page.getByRole('menuitem', { name: 'Binary search tree' });
+  assert.match(await item.getAttribute('aria-describedby').then((id) => page.locator(`#${id}`).innerText()), /BST/);
+  await item.click();
+  await page.getByText('class BST').first().waitFor();
+  await page.getByRole('button', { name: 'Run tests' }).click();
+  const summary = page.getByRole('tabpanel', { name: 'Tests' }).getByRole('status');
+  await summary.filter({ hasText: /passed/ }).waitFor({ timeout: 30000 });
+  const counts = /(\d+) passed, (\d+) failed/.exec(await summary.innerText());
+  assert.ok(counts, await summary.innerText());
+  assert.ok(Number(counts[1]) >= 3, 'bst.hl has several tests');
+  assert.equal(counts[2], '0');
+  const rows = page.getByRole('table', { name: 'Test results' }).getByRole('row');
+  assert.equal(await rows.count(), Number(counts[1]) + 1); // plus the header row
+  assert.equal(await page.getByRole('cell', { name: '✗ failed' }).count(), 0);
+
+  // The screenshot in the README: the real page after running an example's tests.
+  await waitForZ3(page);
+  await mkdir(join(ROOT, 'docs'), { recursive: true });
+  await page.screenshot({ path: join(ROOT, 'docs', 'screenshot.png') });
+
+  // Loading the example was one transaction: Undo brings the previous program back.
+  await page.getByRole('textbox', { name: 'Program editor' }).click();
+  await page.keyboard.press('ControlOrMeta+z');
+  assert.equal((await editorText(page)).trim(), before.trim());
+  assert.deepEqual(browser.errors, []);
+});
+
+test('a type error shows as an inline diagnostic', async (t) => {
+  const { page, browser } = await open('', t);
+  await typeProgram(page, TYPE_ERROR_PROGRAM);
+  const status = page.getByRole('contentinfo', { name: 'Status' });
+  await status.getByText('1 error').waitFor({ timeout: 10000 });
+  // The underline sits on the offending expression...
+  const underline = page.locator('.cm-lintRange-error');
+  await underline.first().waitFor();
+  assert.match(await underline.first().innerText(), /n != null/);
+  // ...and the diagnostics list (Ctrl-Shift-M, CodeMirror's lint panel) says what is wrong.
+  await page.getByRole('textbox', { name: 'Program editor' }).click();
+  await page.keyboard.press('ControlOrMeta+Shift+KeyM');
+  const list = page.getByRole('listbox', { name: 'Diagnostics' });
+  await list.waitFor();
+  assert.match(await list.innerText(), /bool|int/i);
+  // Running the tests says the program must be fixed first.
+  await page.getByRole('button', { name: 'Run tests' }).click();
+  await page.getByText(/1 error; fix it first/).waitFor();
+  assert.deepEqual(browser.errors, []);
+});
+
+test('a share link restores the program in a fresh browser', async (t) => {
+  const { page, server } = await open('', t);
+  const program = `class Cell { int v; }\n\ntest shared_link_works {\n  Cell c = new Cell { v: 7 };\n  assert c.v == 7;\n}\n`;
+  await typeProgram(page, program);
+  await page.getByRole('button', { name: 'Share link' }).click();
+  const link = page.getByRole('status').getByRole('link', { name: /Link copied|Share link ready/ });
+  await link.waitFor();
+  const url = await link.getAttribute('href');
+  assert.match(url, /#p=[A-Za-z0-9_-]+$/);
+
+  const other = await launch();
+  t.after(() => other.close());
+  await other.page.goto(url);
+  await waitForEngine(other.page);
+  assert.equal((await editorText(other.page)).trim(), program.trim());
+  await other.page.getByRole('button', { name: 'Run tests' }).click();
+  await other.page.getByText('1 passed, 0 failed', { exact: false }).waitFor({ timeout: 30000 });
+  assert.deepEqual(other.errors, []);
+  assert.ok(server.url);
+});
+
+test('with the server stopped, a reload still works through the service worker', async (t) => {
+  const { page, server, browser } = await open('', t);
+  await waitForZ3(page);
+  // The service worker registers after Z3 is up, caches every asset, then controls the page.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 120000 });
+  await page.evaluate(async () => {
+    const keys = await caches.keys();
+    const cache = await caches.open(keys.find((k) => k.startsWith('heaplab-')));
+    if (!(await cache.match('z3-built.wasm'))) throw new Error('Z3 is not cached');
+  });
+  await server.stop();
+  await page.reload();
+  await waitForEngine(page);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the worker adds COOP/COEP');
+  await page.getByRole('button', { name: 'Run tests' }).click();
+  await page.getByText(/\d+ passed, 0 failed/).waitFor({ timeout: 30000 });
+  await waitForZ3(page);
+  await page.getByRole('button', { name: 'Examples' }).click();
+  await page.getByRole('menuitem', { name: 'Stack over a linked list' }).click();
+  await page.getByText('class Stack').first().waitFor();
+  assert.deepEqual(browser.errors, []);
+});
+
+test('embed mode renders a compact editor with Run and an open-in-HeapLab link', async (t) => {
+  const { page, browser, server } = await open('?embed=1', t);
+  await page.getByRole('button', { name: 'Run tests' }).click();
+  await page.getByText(/\d+ passed, 0 failed/).waitFor({ timeout: 30000 });
+  assert.equal(await page.getByRole('tab').count(), 0, 'no tab strip in embed mode');
+  assert.equal(await page.getByRole('button', { name: 'Examples' }).count(), 0);
+  const openLink = page.getByRole('link', { name: 'Open in HeapLab' });
+  await page.waitForFunction(() => document.querySelector('[data-open]')?.href.includes('#p='));
+  const href = await openLink.getAttribute('href');
+  assert.ok(!href.includes('embed=1'), href);
+  assert.deepEqual(browser.errors, []);
+
+  // Inside an iframe on a page that is not cross-origin isolated, Z3 cannot start: say so.
+  const hostPort = await freePort();
+  const host = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end(`<!doctype html><title>Course page</title><h1>Lists</h1>
+      <iframe title="HeapLab" src="${server.url}?embed=1" width="900" height="600"></iframe>`);
+  });
+  await new Promise((resolve) => host.listen(hostPort, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => host.close(resolve)));
+  await page.goto(`http://127.0.0.1:${hostPort}/`);
+  const frame = page.frameLocator('iframe[title="HeapLab"]');
+  await frame.getByRole('status').filter({ hasText: 'Z3 cannot start inside this embedded frame' })
+    .waitFor({ timeout: 30000 });
+  await frame.getByRole('link', { name: 'Open the full page' }).waitFor();
+});
