@@ -196,3 +196,55 @@ test('embed mode renders a compact editor with Run and an open-in-HeapLab link',
     .waitFor({ timeout: 30000 });
   await frame.getByRole('link', { name: 'Open the full page' }).waitFor();
 });
+
+test('on a static host without COOP/COEP the service worker isolates the page after one reload', async (t) => {
+  // A plain static server, like GitHub Pages: right MIME types, no isolation headers.
+  const { readFile } = await import('node:fs/promises');
+  const { extname, normalize } = await import('node:path');
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
+  const dist = join(ROOT, 'web', 'dist');
+  const port = await freePort();
+  const host = createServer(async (req, res) => {
+    let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (path.endsWith('/')) path += 'index.html';
+    try {
+      const body = await readFile(join(dist, path));
+      res.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'text/plain' });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise((resolve) => host.listen(port, '127.0.0.1', resolve));
+  const browser = await launch();
+  t.after(async () => {
+    await browser.close();
+    await new Promise((resolve) => host.close(resolve));
+  });
+  const { page } = browser;
+  await page.goto(`http://127.0.0.1:${port}/`);
+  // The first load is not isolated; the page says so, registers the worker and reloads once.
+  await page.waitForFunction(() => globalThis.crossOriginIsolated === true && globalThis.__heaplab,
+    null, { timeout: 60000 });
+  await waitForEngine(page);
+  await waitForZ3(page);
+  assert.deepEqual(browser.errors, []);
+});
+
+test('Cancel stops a long run and a fresh engine takes over', async (t) => {
+  const { page, browser } = await open('', t);
+  // Each test spins until the interpreter's step limit: long enough to cancel.
+  const spin = Array.from({ length: 400 }, (_, i) => `test spin${i} { int n = 0; while (true) { n = n + 1; } }`);
+  await typeProgram(page, spin.join('\n'));
+  await page.getByRole('contentinfo', { name: 'Status' }).getByText('No problems').waitFor();
+  await page.getByRole('button', { name: 'Run tests' }).click();
+  const cancel = page.getByRole('button', { name: 'Cancel' });
+  await cancel.click({ timeout: 5000 });
+  await page.getByText('Cancelled.').waitFor();
+  await waitForEngine(page);
+  // The fresh worker checks the program again.
+  await typeProgram(page, TYPE_ERROR_PROGRAM);
+  await page.getByRole('contentinfo', { name: 'Status' }).getByText('1 error').waitFor({ timeout: 10000 });
+  assert.deepEqual(browser.errors, []);
+});
