@@ -248,3 +248,29 @@ test('Cancel stops a long run and a fresh engine takes over', async (t) => {
   await page.getByRole('contentinfo', { name: 'Status' }).getByText('1 error').waitFor({ timeout: 10000 });
   assert.deepEqual(browser.errors, []);
 });
+
+test('the Logic tab decides and enumerates a predicate of the program', async (t) => {
+  const { page, browser } = await open('', t);
+  await page.getByRole('button', { name: 'Examples' }).click();
+  await page.getByRole('menuitem', { name: 'Binary search tree' }).click();
+  await page.getByRole('tab', { name: 'Logic' }).click();
+  const panel = page.getByRole('tabpanel', { name: 'Logic' });
+  // The program's predicates are offered as formulas.
+  await panel.getByRole('button', { name: 'bst(t, lo, hi)' }).click();
+  assert.equal(await panel.getByLabel('Formula').inputValue(), 'bst(t, lo, hi)');
+  await panel.getByRole('button', { name: 'Check satisfiability' }).click();
+  await panel.getByRole('status').getByText('sat', { exact: true }).waitFor({ timeout: 30000 });
+  assert.match(await panel.getByRole('status').innerText(), /store:/);
+
+  await panel.getByLabel('Formula').fill('bst(t, lo, hi) & t != null & lo > hi');
+  await panel.getByRole('button', { name: 'Check satisfiability' }).click();
+  await panel.getByRole('status').getByText('unsat', { exact: true }).waitFor({ timeout: 30000 });
+
+  await panel.getByLabel('Formula').fill('bst(t, lo, hi)');
+  await panel.getByLabel('Max objects').fill('2');
+  await panel.getByRole('button', { name: 'Enumerate models' }).click();
+  const head = panel.getByText(/\d+ models? with at most 2 objects/);
+  await head.waitFor({ timeout: 30000 });
+  assert.ok(Number(/(\d+)/.exec(await head.innerText())[1]) >= 3);
+  assert.deepEqual(browser.errors, []);
+});

@@ -110,6 +110,9 @@ async function start() {
 
   let persistTimer = 0;
   function persist() {
+    // A share link in the address bar no longer describes the edited program; drop it so that a
+    // reload brings back the edits (kept in localStorage) rather than the old link.
+    if (!embed && location.hash.startsWith('#p=')) history.replaceState(null, '', location.pathname + location.search);
     clearTimeout(persistTimer);
     persistTimer = setTimeout(async () => {
       const snap = snapshot(store.getState());
