@@ -7,11 +7,15 @@
 //! plain objects for results).
 //!
 //! Modules:
+//! - [`program`]: the editor's API: `check` (diagnostics in UTF-16 positions), `runTests` (the
+//!   `test` blocks in the interpreter) and `satQuery` (satisfiability and enumeration of a
+//!   separation-logic formula, as `heaplab sat`).
 //! - [`solver_bridge`]: the wasm [`heaplab_smt::Transport`] over a host JS function, and the
 //!   `Z3Solver` class (`solve`, `check`, `stats`) used by the conformance tests and the bench.
 
 use wasm_bindgen::prelude::*;
 
+pub mod program;
 pub mod solver_bridge;
 
 pub use solver_bridge::{JsTransport, Z3Solver};

@@ -1,5 +1,6 @@
-//! The program API used by the editor: diagnostics (`check`), the `test` blocks (`runTests`) and
-//! satisfiability of separation-logic formulas (`satQuery`).
+//! The program API used by the editor: diagnostics (`check`), the `test` blocks (`runTests`),
+//! satisfiability of separation-logic formulas (`satQuery`) and, for the debug panel, how the
+//! parser understood the program (`syntaxDump`).
 //!
 //! Positions are UTF-16, as CodeMirror and every JS string count them: `from`/`to` are 0-based
 //! offsets into the source, `line` is 1-based and `col` is a 1-based UTF-16 column. Results are
@@ -12,10 +13,31 @@
 
 use heaplab_engine::{run_tests, Limits, Outcome};
 use heaplab_logic::convert::parse_query;
-use heaplab_logic::{enumerate, sat, Defs, EnumConfig, IntEquivalence, NoSolver, SatResult, SearchBounds};
+use heaplab_logic::{
+    enumerate, sat, Defs, EnumConfig, IntEquivalence, NoSolver, SatResult, SearchBounds,
+};
 use heaplab_syntax::{analyze, Analysis, Diagnostic, Severity, SourceFile};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** A problem in the program. Offsets and columns count UTF-16 code units (JS string indices). */
+export interface Diagnostic {
+  line: number; col: number; endLine: number; endCol: number;
+  /** 0-based offsets into the source. */
+  from: number; to: number;
+  severity: 'error' | 'warning' | 'note';
+  message: string;
+  notes: string[];
+}
+/** One `test` block run in the interpreter. */
+export interface TestResult { name: string; line: number; passed: boolean; message: string }
+export interface SatOptions { enumerate?: boolean; maxObjects?: number; depth?: number }
+export type SatAnswer =
+  | { kind: 'sat'; result: 'sat' | 'unsat' | 'unknown'; reason: string | null; model: string | null; diagnostics: string[] }
+  | { kind: 'enumerate'; count: number; complete: boolean; maxObjects: number; maxDepth: number; models: string[]; diagnostics: string[] };
+"#;
 
 /// One diagnostic, positioned for an editor.
 #[derive(Debug, Serialize, PartialEq, Eq)]
@@ -61,7 +83,13 @@ struct SatOptions {
 #[serde(rename_all = "camelCase", tag = "kind")]
 enum SatOutput {
     /// `result` is `sat`, `unsat` or `unknown` (with `reason`); `model` is the model as text.
-    Sat { result: &'static str, reason: Option<String>, model: Option<String>, diagnostics: Vec<String> },
+    Sat {
+        result: &'static str,
+        reason: Option<String>,
+        model: Option<String>,
+        diagnostics: Vec<String>,
+    },
+    #[serde(rename_all = "camelCase")]
     Enumerate {
         count: usize,
         complete: bool,
@@ -72,17 +100,32 @@ enum SatOutput {
     },
 }
 
-/// Parses and type-checks `source`; returns every diagnostic (syntax and semantic).
-#[wasm_bindgen]
-pub fn check(source: &str) -> Result<JsValue, JsError> {
+/// Parses and type-checks `source`; returns every diagnostic: syntax, types, and (once those
+/// are clean) what the logic finds wrong with the predicates, as `heaplab check` reports them.
+#[wasm_bindgen(unchecked_return_type = "Diagnostic[]")]
+pub fn check(source: &str) -> Result<JsValue, JsValue> {
     let file = SourceFile::new("program.hl", source);
-    let analysis = analyze(&file);
+    let mut analysis = analyze(&file);
+    if !analysis.has_errors() {
+        let (defs, errors) = Defs::from_program(&analysis.program);
+        let clean = errors.is_empty();
+        analysis.diagnostics.extend(errors.iter().map(heaplab_logic::Error::to_diagnostic));
+        if clean {
+            let mut oracle = NoSolver;
+            analysis.diagnostics.extend(heaplab_logic::check_predicates(
+                &analysis.program,
+                &defs,
+                &mut oracle,
+            ));
+        }
+        analysis.diagnostics.sort_by_key(|d| (d.span.start, d.severity));
+    }
     to_js(&diagnostics(&analysis.diagnostics, source))
 }
 
 /// Runs every `test` block in the interpreter. Throws when the program has errors.
-#[wasm_bindgen(js_name = runTests)]
-pub fn run_tests_js(source: &str) -> Result<JsValue, JsError> {
+#[wasm_bindgen(js_name = runTests, unchecked_return_type = "TestResult[]")]
+pub fn run_tests_js(source: &str) -> Result<JsValue, JsValue> {
     let file = SourceFile::new("program.hl", source);
     let analysis = checked(&file)?;
     let results = run_tests(&analysis.program, &analysis.info, Limits::default());
@@ -110,12 +153,17 @@ pub fn run_tests_js(source: &str) -> Result<JsValue, JsError> {
 
 /// Satisfiability (with a model) or enumeration of `formula` over the program's classes and
 /// predicates, like `heaplab sat`. `options`: `{ enumerate?, maxObjects?, depth? }`.
-#[wasm_bindgen(js_name = satQuery)]
-pub fn sat_query(source: &str, formula: &str, options: JsValue) -> Result<JsValue, JsError> {
+#[wasm_bindgen(js_name = satQuery, unchecked_return_type = "SatAnswer")]
+pub fn sat_query(
+    source: &str,
+    formula: &str,
+    #[wasm_bindgen(unchecked_param_type = "SatOptions | undefined")] options: JsValue,
+) -> Result<JsValue, JsValue> {
     let options: SatOptions = if options.is_undefined() || options.is_null() {
         SatOptions::default()
     } else {
-        serde_wasm_bindgen::from_value(options).map_err(|e| JsError::new(&format!("bad options: {e}")))?
+        serde_wasm_bindgen::from_value(options)
+            .map_err(|e| fail("BadOptions", &format!("bad options: {e}")))?
     };
     let file = SourceFile::new("program.hl", source);
     let analysis = checked(&file)?;
@@ -124,7 +172,7 @@ pub fn sat_query(source: &str, formula: &str, options: JsValue) -> Result<JsValu
         errors.iter().map(|e| e.to_diagnostic().render(&file).trim_end().to_string()).collect();
     let formula_file = SourceFile::new("formula", formula);
     let parsed = parse_query(&defs, formula, &[])
-        .map_err(|e| JsError::new(e.to_diagnostic().render(&formula_file).trim_end()))?;
+        .map_err(|e| fail("BadFormula", e.to_diagnostic().render(&formula_file).trim_end()))?;
     let mut oracle = NoSolver;
     let out = if options.enumerate {
         let n = options.max_objects.unwrap_or(3);
@@ -134,7 +182,8 @@ pub fn sat_query(source: &str, formula: &str, options: JsValue) -> Result<JsValu
             ..SearchBounds::default()
         };
         let cfg = EnumConfig { bounds, ints: IntEquivalence::UpToOrder, ..EnumConfig::default() };
-        let res = enumerate(&defs, &parsed, cfg, &mut oracle).map_err(|e| JsError::new(&e.to_string()))?;
+        let res = enumerate(&defs, &parsed, cfg, &mut oracle)
+            .map_err(|e| fail("Logic", &e.to_string()))?;
         SatOutput::Enumerate {
             count: res.models.len(),
             complete: !res.incomplete,
@@ -150,7 +199,8 @@ pub fn sat_query(source: &str, formula: &str, options: JsValue) -> Result<JsValu
             max_objects: options.max_objects.unwrap_or(defaults.max_objects),
             ..defaults
         };
-        let res = sat(&defs, &parsed, bounds, &mut oracle).map_err(|e| JsError::new(&e.to_string()))?;
+        let res =
+            sat(&defs, &parsed, bounds, &mut oracle).map_err(|e| fail("Logic", &e.to_string()))?;
         let (result, reason, model) = match res {
             SatResult::Sat(m) => ("sat", None, Some(m.to_string())),
             SatResult::Unsat => ("unsat", None, None),
@@ -161,24 +211,49 @@ pub fn sat_query(source: &str, formula: &str, options: JsValue) -> Result<JsValu
     to_js(&out)
 }
 
+/// How the parser understood `source`, for the debug panel: the program pretty-printed (fully
+/// parenthesized where it matters) and the syntax tree as Rust's debug dump. Works on programs
+/// with errors too (the tree is whatever was recovered).
+#[wasm_bindgen(js_name = syntaxDump, unchecked_return_type = "{ pretty: string; ast: string }")]
+pub fn syntax_dump(source: &str) -> Result<JsValue, JsValue> {
+    #[derive(Serialize)]
+    struct Dump {
+        pretty: String,
+        ast: String,
+    }
+    let (program, _) = heaplab_syntax::parse(&SourceFile::new("program.hl", source));
+    to_js(&Dump { pretty: heaplab_syntax::pretty::program(&program), ast: format!("{program:#?}") })
+}
+
 /// The analysis of a program that checks, or an error naming how many problems it has.
-fn checked(file: &SourceFile) -> Result<Analysis, JsError> {
+fn checked(file: &SourceFile) -> Result<Analysis, JsValue> {
     let analysis = analyze(file);
     let errors = analysis.diagnostics.iter().filter(|d| d.is_error()).count();
     if errors > 0 {
         let plural = if errors == 1 { "" } else { "s" };
-        return Err(JsError::new(&format!(
+        return Err(fail(
+            "ProgramHasErrors",
+            &format!(
             "The program has {errors} error{plural}; fix {} first (they are underlined in the editor).",
-            if errors == 1 { "it" } else { "them" }
-        )));
+                if errors == 1 { "it" } else { "them" }
+            ),
+        ));
     }
     Ok(analysis)
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&format!("internal error: cannot convert the result: {e}")))
+        .map_err(|e| fail("Internal", &format!("internal error: cannot convert the result: {e}")))
+}
+
+/// A JS `Error` with the message and a `kind` naming the failure (`ProgramHasErrors`,
+/// `BadFormula`, `BadOptions`, `Logic`, `Internal`), like the solver bridge's errors.
+fn fail(kind: &str, message: &str) -> JsValue {
+    let err = js_sys::Error::new(message);
+    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("kind"), &JsValue::from_str(kind));
+    err.into()
 }
 
 /// Converts diagnostics to editor positions.
@@ -273,7 +348,8 @@ mod tests {
         assert!(!diags.is_empty(), "a bool returned from an int function is an error");
         let d = &diags[0];
         assert_eq!((d.severity, d.line), ("error", 2));
-        let text: String = source.encode_utf16().collect::<Vec<_>>()[d.from as usize..d.to as usize]
+        let text: String = source.encode_utf16().collect::<Vec<_>>()
+            [d.from as usize..d.to as usize]
             .iter()
             .map(|&u| char::from_u32(u as u32).unwrap_or('?'))
             .collect();
