@@ -205,6 +205,11 @@ async function start() {
       case 'run/tests': runTests(); break;
       case 'run/logic': runLogic(action.enumerate); break;
       case 'run/smt': runSmt(action.text); break;
+      case 'run/syntax':
+        engine.request('syntax', { source: state.source })
+          .then((dump) => store.dispatch({ type: 'syntax/done', ...dump }))
+          .catch((err) => store.dispatch({ type: 'log/add', kind: 'syntax', text: err.message }));
+        break;
       case 'run/cancel': engine.cancel(); break;
       case 'example/open': openExample(action.file); break;
       case 'share/create': share(); break;

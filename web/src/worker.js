@@ -130,6 +130,10 @@ const handlers = {
     }
     return wasm.satQuery(source, formula, { enumerate: Boolean(enumerate), maxObjects });
   },
+  async syntax({ source }) {
+    await engineReady;
+    return wasm.syntaxDump(source);
+  },
   async smt({ text }) {
     await loadZ3();
     const started = performance.now();

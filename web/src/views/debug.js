@@ -20,6 +20,12 @@ export function mount(el, store) {
       <h3 id="smt-answer-title">Z3 answer</h3>
       <pre class="smt-answer" role="status" aria-live="polite" aria-label="Z3 answer"></pre>
     </section>
+    <section aria-labelledby="syntax-title">
+      <h3 id="syntax-title">Parsed program</h3>
+      <button type="button" data-syntax>Show how the parser reads the program</button>
+      <pre class="syntax-pretty" aria-label="Parsed program" hidden></pre>
+      <details class="syntax-ast" hidden><summary>Syntax tree</summary><pre></pre></details>
+    </section>
     <section aria-labelledby="env-title">
       <h3 id="env-title">Environment</h3>
       <dl class="env"></dl>
@@ -33,7 +39,10 @@ export function mount(el, store) {
   const answer = el.querySelector('.smt-answer');
   const env = el.querySelector('.env');
   const log = el.querySelector('.log');
+  const syntaxPretty = el.querySelector('.syntax-pretty');
+  const syntaxAst = el.querySelector('.syntax-ast');
   input.value = SAMPLE;
+  el.querySelector('[data-syntax]').addEventListener('click', () => store.dispatch({ type: 'run/syntax' }));
 
   el.querySelector('form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -75,6 +84,12 @@ export function mount(el, store) {
   store.subscribe((state, action) => {
     if (action.type.startsWith('smt/')) renderAnswer(state);
     if (action.type === 'log/add') renderLog(state);
+    if (action.type === 'syntax/done') {
+      syntaxPretty.hidden = false;
+      syntaxAst.hidden = false;
+      syntaxPretty.textContent = action.pretty;
+      syntaxAst.querySelector('pre').textContent = action.ast;
+    }
     if (action.type === 'engine/status' || action.type === 'z3/status') renderEnv(state);
   });
 }
