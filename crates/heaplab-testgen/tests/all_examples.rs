@@ -55,7 +55,7 @@ fn every_example_method_replays_under_every_strategy() {
                 config.strategy = s.kind;
                 config.bounds.k = 2;
                 config.bounds.max_paths = 100;
-                config.bounds.timeout_ms = Some(2_000);
+                config.bounds.timeout_ms = None;
                 config.bounds.loop_iterations = 4;
                 config.bounds.call_depth = 16;
                 let mut ex = Explorer::new(
@@ -67,7 +67,15 @@ fn every_example_method_replays_under_every_strategy() {
                     Box::new(TestClock(std::time::Instant::now())),
                 )
                 .expect("target exists");
-                ex.run_to_end();
+                // A deterministic budget (lazy's aliasing makes some precondition explorations
+                // huge); a run cut here is not compared.
+                let mut cut = false;
+                while ex.step().is_some() {
+                    if ex.stats().steps > 200_000 {
+                        cut = true;
+                        break;
+                    }
+                }
                 assert_eq!(
                     ex.stats().internal_errors,
                     0,
@@ -86,7 +94,7 @@ fn every_example_method_replays_under_every_strategy() {
                         Expected::Error(k) => k.keyword().to_string(),
                     })
                     .collect();
-                let complete = ex.stopped().is_none() && ex.stats().bounded == 0;
+                let complete = !cut && ex.stopped().is_none() && ex.stats().bounded == 0;
                 reachable.push((s.kind, outcomes, complete));
             }
             let complete: Vec<_> = reachable.iter().filter(|r| r.2).collect();
