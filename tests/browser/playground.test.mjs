@@ -272,5 +272,12 @@ test('the Logic tab decides and enumerates a predicate of the program', async (t
   const head = panel.getByText(/\d+ models? with at most 2 objects/);
   await head.waitFor({ timeout: 30000 });
   assert.ok(Number(/(\d+)/.exec(await head.innerText())[1]) >= 3);
+
+  // Arithmetic outside difference logic goes to Z3 wasm once it is ready.
+  await waitForZ3(page);
+  await panel.getByLabel('Formula').fill('x + y == 10 & x - y == 4');
+  await panel.getByRole('button', { name: 'Check satisfiability' }).click();
+  await panel.getByText(/and Z3 for \d+ question/).waitFor({ timeout: 30000 });
+  assert.match(await panel.getByRole('status').innerText(), /x = 7, y = 3/);
   assert.deepEqual(browser.errors, []);
 });

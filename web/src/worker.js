@@ -44,6 +44,9 @@ const engineReady = (async () => {
 // ---- Z3 ---------------------------------------------------------------------------------------
 
 let z3Loading = null;
+let z3Ready = false;
+// Each question to Z3 reruns the logic's search from the start; past this many, stop asking.
+const MAX_Z3_ROUNDS = 200;
 
 /** Downloads z3-built.wasm ourselves so that the page can show progress. */
 async function fetchWithProgress(url) {
@@ -102,6 +105,7 @@ function loadZ3() {
     const answer = (await solve('(declare-const x Int)(assert (> x 1))(check-sat)')).trim();
     if (answer !== 'sat') throw new Error(`Z3 answered "${answer}" to a trivial query`);
     const ms = Math.round(performance.now() - started);
+    z3Ready = true;
     post({ type: 'z3', state: 'ready', ms });
     log('z3', `Z3 ready in ${ms} ms`);
   })();
@@ -123,12 +127,24 @@ const handlers = {
     await engineReady;
     return wasm.runTests(source);
   },
+  /**
+   * Satisfiability or enumeration of a formula. heaplab-logic decides most pure facts itself;
+   * once Z3 is ready, the rest go to Z3: the search stops at a question Z3 has not answered yet
+   * (`kind: 'pending'`), we ask Z3, and run the search again with the reply.
+   */
   async sat({ source, formula, enumerate, maxObjects }) {
     await engineReady;
-    if (typeof wasm.satQuery !== 'function') {
-      throw new Error('this build of the engine has no satisfiability API yet');
+    const options = { enumerate: Boolean(enumerate), maxObjects };
+    if (!z3Ready) return { ...wasm.satQuery(source, formula, options), solver: 'builtin', queries: 0 };
+    const answers = {};
+    for (let queries = 0; queries < MAX_Z3_ROUNDS; queries += 1) {
+      const res = wasm.satQuery(source, formula, { ...options, answers });
+      if (res.kind !== 'pending') return { ...res, solver: 'z3', queries };
+      answers[res.script] = await solve(res.script);
+      log('smt', `${res.script.trim()}\n;; => ${answers[res.script].trim()}`);
     }
-    return wasm.satQuery(source, formula, { enumerate: Boolean(enumerate), maxObjects });
+    const res = wasm.satQuery(source, formula, options);
+    return { ...res, solver: 'builtin', queries: MAX_Z3_ROUNDS, note: `Z3 was asked ${MAX_Z3_ROUNDS} questions; the rest was decided without it.` };
   },
   async syntax({ source }) {
     await engineReady;

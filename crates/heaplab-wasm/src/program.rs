@@ -14,10 +14,14 @@
 use heaplab_engine::{run_tests, Limits, Outcome};
 use heaplab_logic::convert::parse_query;
 use heaplab_logic::{
-    enumerate, sat, Defs, EnumConfig, IntEquivalence, NoSolver, SatResult, SearchBounds,
+    enumerate, sat, Defs, EnumConfig, IntEquivalence, NoSolver, PureOracle, SatResult,
+    SearchBounds, SmtOracle,
 };
+use heaplab_smt::{BoxFuture, SmtSolver, SolverError, Transport};
 use heaplab_syntax::{analyze, Analysis, Diagnostic, Severity, SourceFile};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -33,8 +37,13 @@ export interface Diagnostic {
 }
 /** One `test` block run in the interpreter. */
 export interface TestResult { name: string; line: number; passed: boolean; message: string }
-export interface SatOptions { enumerate?: boolean; maxObjects?: number; depth?: number }
+export interface SatOptions {
+  enumerate?: boolean; maxObjects?: number; depth?: number;
+  /** Z3's replies by script; present = ask Z3 (see `pending`). */
+  answers?: Record<string, string>;
+}
 export type SatAnswer =
+  | { kind: 'pending'; script: string }
   | { kind: 'sat'; result: 'sat' | 'unsat' | 'unknown'; reason: string | null; model: string | null; diagnostics: string[] }
   | { kind: 'enumerate'; count: number; complete: boolean; maxObjects: number; maxDepth: number; models: string[]; diagnostics: string[] };
 "#;
@@ -77,11 +86,18 @@ struct SatOptions {
     max_objects: Option<usize>,
     /// Maximum nesting of predicate unfoldings. Default: as `heaplab sat`.
     depth: Option<u32>,
+    /// Z3's replies so far, by SMT-LIB script. When present, the pure parts the logic cannot
+    /// decide by itself go to Z3: a query without a reply ends the call with `kind: "pending"`
+    /// and its script; the caller runs it on Z3 and calls again with the reply added. Without
+    /// it, undecided arithmetic makes the answer `unknown` (or the enumeration incomplete).
+    answers: Option<HashMap<String, String>>,
 }
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 enum SatOutput {
+    /// Z3 must answer `script` before the search can go on.
+    Pending { script: String },
     /// `result` is `sat`, `unsat` or `unknown` (with `reason`); `model` is the model as text.
     Sat {
         result: &'static str,
@@ -173,8 +189,32 @@ pub fn sat_query(
     let formula_file = SourceFile::new("formula", formula);
     let parsed = parse_query(&defs, formula, &[])
         .map_err(|e| fail("BadFormula", e.to_diagnostic().render(&formula_file).trim_end()))?;
-    let mut oracle = NoSolver;
-    let out = if options.enumerate {
+    let out = match &options.answers {
+        None => search(&defs, &parsed, &options, &mut NoSolver, diagnostics),
+        Some(answers) => {
+            let solver = SmtSolver::new(ReplayTransport { answers, missing: RefCell::new(None) });
+            let res = {
+                let mut oracle = SmtOracle::new(&solver);
+                search(&defs, &parsed, &options, &mut oracle, diagnostics)
+            };
+            match solver.transport().missing.take() {
+                Some(script) => Ok(SatOutput::Pending { script }),
+                None => res,
+            }
+        }
+    }?;
+    to_js(&out)
+}
+
+/// Runs `sat` or `enumerate` as `options` say, with the given oracle for pure facts.
+fn search(
+    defs: &Defs,
+    formula: &heaplab_logic::Formula,
+    options: &SatOptions,
+    oracle: &mut dyn PureOracle,
+    diagnostics: Vec<String>,
+) -> Result<SatOutput, JsValue> {
+    Ok(if options.enumerate {
         let n = options.max_objects.unwrap_or(3);
         let bounds = SearchBounds {
             max_depth: options.depth.unwrap_or(n.max(1) as u32),
@@ -182,8 +222,8 @@ pub fn sat_query(
             ..SearchBounds::default()
         };
         let cfg = EnumConfig { bounds, ints: IntEquivalence::UpToOrder, ..EnumConfig::default() };
-        let res = enumerate(&defs, &parsed, cfg, &mut oracle)
-            .map_err(|e| fail("Logic", &e.to_string()))?;
+        let res =
+            enumerate(defs, formula, cfg, oracle).map_err(|e| fail("Logic", &e.to_string()))?;
         SatOutput::Enumerate {
             count: res.models.len(),
             complete: !res.incomplete,
@@ -199,16 +239,36 @@ pub fn sat_query(
             max_objects: options.max_objects.unwrap_or(defaults.max_objects),
             ..defaults
         };
-        let res =
-            sat(&defs, &parsed, bounds, &mut oracle).map_err(|e| fail("Logic", &e.to_string()))?;
+        let res = sat(defs, formula, bounds, oracle).map_err(|e| fail("Logic", &e.to_string()))?;
         let (result, reason, model) = match res {
             SatResult::Sat(m) => ("sat", None, Some(m.to_string())),
             SatResult::Unsat => ("unsat", None, None),
             SatResult::Unknown(why) => ("unknown", Some(why), None),
         };
         SatOutput::Sat { result, reason, model, diagnostics }
-    };
-    to_js(&out)
+    })
+}
+
+/// A transport that answers from Z3's earlier replies and records the first script it has no
+/// reply for. Its futures are ready at once, so the logic's synchronous search can use it; the
+/// search stops at the first missing reply (a transport error) and is run again once JS has
+/// asked Z3.
+struct ReplayTransport<'a> {
+    answers: &'a HashMap<String, String>,
+    missing: RefCell<Option<String>>,
+}
+
+impl Transport for ReplayTransport<'_> {
+    fn run<'a>(&'a self, script: &'a str) -> BoxFuture<'a, heaplab_smt::Result<String>> {
+        let reply = match self.answers.get(script) {
+            Some(reply) => Ok(reply.clone()),
+            None => {
+                self.missing.borrow_mut().get_or_insert_with(|| script.to_string());
+                Err(SolverError::Io("waiting for Z3".into()))
+            }
+        };
+        Box::pin(std::future::ready(reply))
+    }
 }
 
 /// How the parser understood `source`, for the debug panel: the program pretty-printed (fully

@@ -107,6 +107,13 @@ export function mount(el, store) {
       if (r.model) output.append(pre(r.model));
     }
     for (const d of r.diagnostics ?? []) output.append(pre(d));
+    const how = document.createElement('p');
+    how.className = 'hint';
+    how.textContent = r.solver === 'z3'
+      ? `Pure facts: HeapLab's own procedure${r.queries ? `, and Z3 for ${r.queries} question${r.queries === 1 ? '' : 's'}` : ' (Z3 was not needed)'}.`
+      : 'Pure facts: HeapLab\'s own procedure only (Z3 is not ready), so some answers may be unknown.';
+    if (r.note) how.textContent += ` ${r.note}`;
+    output.append(how);
   }
 
   renderPicks(store.getState().source);
