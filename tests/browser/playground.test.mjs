@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, freePort, launch, startServer, waitForEngine, waitForZ3 } from './helpers.mjs';
 
@@ -92,10 +93,16 @@ test('an example from the gallery loads, its tests run and pass, and Undo restor
   assert.equal(await rows.count(), Number(counts[1]) + 1); // plus the header row
   assert.equal(await page.getByRole('cell', { name: '✗ failed' }).count(), 0);
 
-  // The screenshot in the README: the real page after running an example's tests.
+  // The screenshot in the README: the real page after running an example's tests. Every run
+  // writes tests/artifacts/screenshot.png; docs/screenshot.png is written when it is missing or
+  // with UPDATE_SCREENSHOT=1, so that running the tests leaves the tree clean.
   await waitForZ3(page);
-  await mkdir(join(ROOT, 'docs'), { recursive: true });
-  await page.screenshot({ path: join(ROOT, 'docs', 'screenshot.png') });
+  await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });
+  await page.screenshot({ path: join(ROOT, 'tests', 'artifacts', 'screenshot.png') });
+  if (process.env.UPDATE_SCREENSHOT === '1' || !existsSync(join(ROOT, 'docs', 'screenshot.png'))) {
+    await mkdir(join(ROOT, 'docs'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'docs', 'screenshot.png') });
+  }
 
   // Loading the example was one transaction: Undo brings the previous program back.
   await page.getByRole('textbox', { name: 'Program editor' }).click();
@@ -280,4 +287,25 @@ test('the Logic tab decides and enumerates a predicate of the program', async (t
   await panel.getByText(/and Z3 for \d+ question/).waitFor({ timeout: 30000 });
   assert.match(await panel.getByRole('status').innerText(), /x = 7, y = 3/);
   assert.deepEqual(browser.errors, []);
+});
+
+test('when Z3 cannot be downloaded the page says so, keeps working, and offers a retry', async (t) => {
+  const server = await startServer();
+  const browser = await launch();
+  t.after(async () => {
+    await browser.close();
+    await server.stop();
+  });
+  const { page } = browser;
+  let block = true;
+  await page.route('**/z3-built.wasm', (route) => (block ? route.abort('connectionfailed') : route.continue()));
+  await page.goto(server.url);
+  const alert = page.getByRole('alert').filter({ hasText: 'Z3 failed to load' });
+  await alert.waitFor({ timeout: 30000 });
+  // Tests still run without Z3.
+  await page.getByRole('button', { name: 'Run tests' }).click();
+  await page.getByText(/\d+ passed, 0 failed/).waitFor({ timeout: 30000 });
+  block = false;
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await waitForZ3(page);
 });
