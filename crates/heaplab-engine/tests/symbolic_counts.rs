@@ -33,17 +33,15 @@ fn bst_insert_lazier_sharp_k3() {
     assert_eq!(count("bst.hl", "BST.insert", StrategyKind::LazierSharp, 3), 236);
 }
 
-/// The issue asks for 2 / 5 / 26 = a_k, the number of BSTs of height < k (Kiasan's "Pre"
-/// column). findMin walks the left spine, so it has exactly one path per input tree; but
-/// `examples/bst.hl` gives findMin the precondition `bst(..) & this.root != null` (Weiss's
-/// findMin is undefined on an empty tree), which removes the empty tree: a_k − 1 = 1 / 4 / 25.
-/// Without the `!= null` conjunct the empty tree would add its null-dereference path and the
-/// counts would be a_k; `isEmpty` below has exactly that precondition and gives a_k.
+/// Kiasan's findMin: 2 / 5 / 26 = a_k, the number of BSTs of height < k (the "Pre" column of
+/// digest §3.7). findMin walks only the left spine, but the precondition materializes the whole
+/// tree, so there is exactly one path per input tree, the empty tree included (Weiss's findMin
+/// returns null for it).
 #[test]
 fn bst_find_min_lazier_sharp() {
-    assert_eq!(count("bst.hl", "BST.findMin", StrategyKind::LazierSharp, 1), 1);
-    assert_eq!(count("bst.hl", "BST.findMin", StrategyKind::LazierSharp, 2), 4);
-    assert_eq!(count("bst.hl", "BST.findMin", StrategyKind::LazierSharp, 3), 25);
+    assert_eq!(count("bst.hl", "BST.findMin", StrategyKind::LazierSharp, 1), 2);
+    assert_eq!(count("bst.hl", "BST.findMin", StrategyKind::LazierSharp, 2), 5);
+    assert_eq!(count("bst.hl", "BST.findMin", StrategyKind::LazierSharp, 3), 26);
 }
 
 /// One path per input tree of height < k: a_k = 2 / 5 / 26 (digest §5.2), the pre-state count.
@@ -54,7 +52,7 @@ fn bst_is_empty_one_path_per_tree() {
     assert_eq!(count("bst.hl", "BST.isEmpty", StrategyKind::LazierSharp, 3), 26);
 }
 
-/// Like findMin: non-empty trees only, a_k − 1.
+/// findMax requires a non-empty tree (`this.root != null`), so the empty tree is gone: a_k − 1.
 #[test]
 fn bst_find_max_one_path_per_tree() {
     assert_eq!(count("bst.hl", "BST.findMax", StrategyKind::LazierSharp, 1), 1);

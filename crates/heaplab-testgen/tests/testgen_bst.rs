@@ -51,8 +51,8 @@ fn bst_insert_k2_generates_21_replayed_tests() {
 }
 
 #[test]
-fn bst_find_min_pre_ignore_classifies_inputs() {
-    let (g, source) = gen("bst.hl", "BST.findMin", StrategyKind::LazierSharp, 2, PreMode::Ignore);
+fn bst_find_max_pre_ignore_classifies_inputs() {
+    let (g, source) = gen("bst.hl", "BST.findMax", StrategyKind::LazierSharp, 2, PreMode::Ignore);
     let valid = g.tests.iter().filter(|t| t.validity == Validity::Valid).count();
     let invalid = g.invalid_inputs();
     eprintln!("{} tests, {valid} valid, {invalid} invalid", g.tests.len());
