@@ -94,6 +94,16 @@ fn parse_value(s: &Sexp) -> Result<Value> {
             .map(Value::Int)
             .map_err(|_| malformed(format!("not an integer value: {a}"))),
         Sexp::List(l) => match l.as_slice() {
+            // `(- 9223372036854775808)` is i64::MIN: its magnitude does not fit in an i64, so
+            // a literal is negated as text before it is parsed.
+            [Sexp::Atom(minus), Sexp::Atom(digits)]
+                if minus == "-" && digits.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                format!("-{digits}")
+                    .parse::<i64>()
+                    .map(Value::Int)
+                    .map_err(|_| malformed(format!("integer value out of range: -{digits}")))
+            }
             [Sexp::Atom(minus), inner] if minus == "-" => match parse_value(inner)? {
                 Value::Int(v) => v
                     .checked_neg()

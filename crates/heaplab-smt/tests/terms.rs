@@ -212,3 +212,16 @@ fn eval_follows_smtlib_semantics() {
     assert!(matches!(eval(&Term::mul(i64::MAX, &x), &m), Err(SolverError::Eval(_))));
     assert_eq!(m.satisfies(&[Term::lt(&x, 0), b.term()]), Ok(true));
 }
+
+#[test]
+fn extreme_integers_in_a_model_are_read_back() {
+    let x = heaplab_smt::Var::int("x");
+    let y = heaplab_smt::Var::int("y");
+    let text = "((x (- 9223372036854775808)) (y 9223372036854775807))";
+    let model = heaplab_smt::parse_values(text, &[x.clone(), y.clone()]).expect("values parse");
+    assert_eq!(model.int(&x), Some(i64::MIN));
+    assert_eq!(model.int(&y), Some(i64::MAX));
+    // One past the range is a typed error, not a wrong value or a panic.
+    let z = heaplab_smt::Var::int("z");
+    assert!(heaplab_smt::parse_values("((z (- 9223372036854775809)))", &[z]).is_err());
+}
