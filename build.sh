@@ -121,7 +121,7 @@ bench() {
 # Builds, then serves the playground at http://127.0.0.1:8000 (PORT and HOST override).
 serve() {
   build
-  ./target/release/heaplab serve web/dist --port "${PORT:-8000}" --host "${HOST:-127.0.0.1}"
+  exec ./target/release/heaplab serve web/dist --port "${PORT:-8000}" --host "${HOST:-127.0.0.1}"
 }
 
 help() {
