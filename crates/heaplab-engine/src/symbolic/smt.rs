@@ -106,46 +106,6 @@ pub fn to_term(s: &Sym) -> Option<Term> {
     })
 }
 
-impl<S: Solver> SmtPathSolver<S> {
-    /// A model with every integer variable `x` read back as `2·h + p` (`h = x div 2`,
-    /// `p = x mod 2`), so values at the ends of the i64 range stay readable.
-    fn model_halved(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
-        let mut terms = Vec::new();
-        for c in conjuncts {
-            terms.push(to_term(c)?);
-        }
-        let mut want = Vec::new();
-        for (id, sort) in vars {
-            match sort {
-                Sort::Int => {
-                    let x = var(*id, *sort).term();
-                    let (h, p) = (Var::int(format!("h{id}")), Var::int(format!("p{id}")));
-                    terms.push(Term::eq(h.term(), Term::div(x.clone(), 2)));
-                    terms.push(Term::eq(p.term(), Term::modulo(x, 2)));
-                    want.push(h);
-                    want.push(p);
-                }
-                Sort::Bool => want.push(var(*id, *sort)),
-            }
-        }
-        let q = Query::new(terms).want(want);
-        let Ok(Answer::Sat(m)) = block_on(self.frontend.check(&q)) else { return None };
-        let mut model = Model::default();
-        for (id, sort) in vars {
-            let value = match sort {
-                Sort::Int => {
-                    let h = m.int(&Var::int(format!("h{id}")))?;
-                    let p = m.int(&Var::int(format!("p{id}")))?;
-                    h.checked_mul(2)?.checked_add(p)?
-                }
-                Sort::Bool => i64::from(m.bool(&var(*id, *sort)).unwrap_or(false)),
-            };
-            model.values.insert((*id, *sort), value);
-        }
-        Some(model)
-    }
-}
-
 impl<S: Solver> PathSolver for SmtPathSolver<S> {
     fn check(&mut self, conjuncts: &[Sym]) -> SatAnswer {
         match self.query(conjuncts, Vec::new()) {
@@ -162,13 +122,7 @@ impl<S: Solver> PathSolver for SmtPathSolver<S> {
 
     fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
         let want: Vec<Var> = vars.iter().map(|(id, sort)| var(*id, *sort)).collect();
-        let m = match self.query(conjuncts, want) {
-            Some(Answer::Sat(m)) => m,
-            Some(_) => return None,
-            // `heaplab_smt` cannot read back `(- 9223372036854775808)` (i64::MIN): ask again
-            // with every integer split into halves.
-            None => return self.model_halved(conjuncts, vars),
-        };
+        let Some(Answer::Sat(m)) = self.query(conjuncts, want) else { return None };
         let mut model = Model::default();
         for (id, sort) in vars {
             let v = var(*id, *sort);
