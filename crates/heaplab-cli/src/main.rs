@@ -11,7 +11,7 @@ use std::process::ExitCode;
     name = "heaplab",
     version,
     about = "Symbolic execution of heap-manipulating programs: check, test and explore HeapLab (.hl) programs",
-    after_help = "Examples:\n  heaplab check examples/*.hl\n  heaplab test examples/bst.hl\n  heaplab exec examples/sll.hl --call 'length(new Node { val: 1 })'"
+    after_help = "Examples:\n  heaplab check examples/*.hl\n  heaplab test examples/bst.hl\n  heaplab exec examples/sll.hl --call 'len(new Node { elem: 1 })'"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -30,7 +30,7 @@ enum Command {
     Test(commands::test::Args),
     /// Evaluate one expression (typically a call) on a fresh heap and print its result.
     #[command(
-        after_help = "Examples:\n  heaplab exec examples/bst.hl --call 'height(null)'\n  heaplab exec examples/sll.hl --call 'length(new Node { val: 1 })' --heap"
+        after_help = "Examples:\n  heaplab exec examples/bst.hl --call 'size(null)'\n  heaplab exec examples/sll.hl --call 'len(new Node { elem: 1 })' --heap"
     )]
     Exec(commands::exec::Args),
     /// Explore a method symbolically with a heap strategy; generate and replay tests.

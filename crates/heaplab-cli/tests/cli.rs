@@ -169,3 +169,17 @@ fn predicate_without_base_case_is_a_warning_not_an_error() {
     );
     assert!(!stderr.contains("`ok`"), "the well-founded predicate gets no warning:\n{stderr}");
 }
+
+#[test]
+fn exec_with_an_unknown_function_points_into_the_call_text() {
+    let out = heaplab(&[
+        "exec",
+        "crates/heaplab-cli/tests/data/runtime_errors.hl",
+        "--call",
+        "1 + heda(null)",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("--call:1:5: error: unknown function `heda`"), "{stderr}");
+    assert!(!stderr.contains("internal"), "a user's typo is not an internal error:\n{stderr}");
+}

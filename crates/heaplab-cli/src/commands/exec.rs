@@ -4,7 +4,7 @@ use super::{load, report};
 use heaplab_engine::{eval_call, Limits, Outcome};
 use heaplab_syntax::diagnostic::render_all;
 use heaplab_syntax::parser::parse_expr_with_base;
-use heaplab_syntax::SourceFile;
+use heaplab_syntax::{Diagnostic, SourceFile};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -12,7 +12,7 @@ use std::process::ExitCode;
 pub struct Args {
     /// The HeapLab source file whose functions and classes the expression may use.
     file: PathBuf,
-    /// The expression to evaluate, e.g. 'length(new Node { val: 1 })'.
+    /// The expression to evaluate, e.g. 'len(new Node { elem: 1 })'.
     #[arg(long)]
     call: String,
     /// Also print the final heap.
@@ -40,8 +40,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     };
     let limits = Limits { steps: args.steps, ..Limits::default() };
-    let (outcome, heap) =
-        eval_call(&loaded.analysis.program, &loaded.analysis.info, &expr, limits)?;
+    let evaluated = eval_call(&loaded.analysis.program, &loaded.analysis.info, &expr, limits);
+    let (outcome, heap) = match evaluated {
+        Ok(result) => result,
+        // The file passed the checker, so a name the interpreter cannot resolve comes from the
+        // unchecked `--call` text: report it there, as a diagnostic a user can act on.
+        Err(heaplab_engine::Error::Internal { span, message }) => {
+            eprint!("{}", Diagnostic::error(span, message).render(&call_file));
+            return Ok(ExitCode::FAILURE);
+        }
+        Err(other) => return Err(other.into()),
+    };
     let code = match &outcome {
         Outcome::Returned(value) => {
             println!("{}", heap.display_value(value));
