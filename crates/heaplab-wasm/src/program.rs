@@ -189,21 +189,32 @@ pub fn sat_query(
     let formula_file = SourceFile::new("formula", formula);
     let parsed = parse_query(&defs, formula, &[])
         .map_err(|e| fail("BadFormula", e.to_diagnostic().render(&formula_file).trim_end()))?;
-    let out = match &options.answers {
-        None => search(&defs, &parsed, &options, &mut NoSolver, diagnostics),
+    let out =
+        decide(&defs, &parsed, &options, diagnostics).map_err(|e| fail("Logic", &e.to_string()))?;
+    to_js(&out)
+}
+
+/// Runs the search, with Z3's replies when `options.answers` is given (see [`ReplayTransport`]).
+fn decide(
+    defs: &Defs,
+    formula: &heaplab_logic::Formula,
+    options: &SatOptions,
+    diagnostics: Vec<String>,
+) -> heaplab_logic::Result<SatOutput> {
+    match &options.answers {
+        None => search(defs, formula, options, &mut NoSolver, diagnostics),
         Some(answers) => {
             let solver = SmtSolver::new(ReplayTransport { answers, missing: RefCell::new(None) });
             let res = {
                 let mut oracle = SmtOracle::new(&solver);
-                search(&defs, &parsed, &options, &mut oracle, diagnostics)
+                search(defs, formula, options, &mut oracle, diagnostics)
             };
             match solver.transport().missing.take() {
                 Some(script) => Ok(SatOutput::Pending { script }),
                 None => res,
             }
         }
-    }?;
-    to_js(&out)
+    }
 }
 
 /// Runs `sat` or `enumerate` as `options` say, with the given oracle for pure facts.
@@ -213,7 +224,7 @@ fn search(
     options: &SatOptions,
     oracle: &mut dyn PureOracle,
     diagnostics: Vec<String>,
-) -> Result<SatOutput, JsValue> {
+) -> heaplab_logic::Result<SatOutput> {
     Ok(if options.enumerate {
         let n = options.max_objects.unwrap_or(3);
         let bounds = SearchBounds {
@@ -222,8 +233,7 @@ fn search(
             ..SearchBounds::default()
         };
         let cfg = EnumConfig { bounds, ints: IntEquivalence::UpToOrder, ..EnumConfig::default() };
-        let res =
-            enumerate(defs, formula, cfg, oracle).map_err(|e| fail("Logic", &e.to_string()))?;
+        let res = enumerate(defs, formula, cfg, oracle)?;
         SatOutput::Enumerate {
             count: res.models.len(),
             complete: !res.incomplete,
@@ -239,7 +249,7 @@ fn search(
             max_objects: options.max_objects.unwrap_or(defaults.max_objects),
             ..defaults
         };
-        let res = sat(defs, formula, bounds, oracle).map_err(|e| fail("Logic", &e.to_string()))?;
+        let res = sat(defs, formula, bounds, oracle)?;
         let (result, reason, model) = match res {
             SatResult::Sat(m) => ("sat", None, Some(m.to_string())),
             SatResult::Unsat => ("unsat", None, None),
@@ -398,6 +408,33 @@ mod tests {
         // Inside a character: back to its start. Past the end: the end.
         assert_eq!(index.position(3), Position { offset: 1, line: 1, col: 2 });
         assert_eq!(index.position(99), Position { offset: 7, line: 2, col: 3 });
+    }
+
+    #[test]
+    fn logic_questions_go_to_z3_by_replay() {
+        let source = "class Node { int key; Node next; }\n";
+        let analysis = analyze(&SourceFile::new("t.hl", source));
+        let (defs, _) = Defs::from_program(&analysis.program);
+        let formula = parse_query(&defs, "x + y == 10 & x - y == 4", &[]).expect("parses");
+        let mut options = SatOptions { answers: Some(HashMap::new()), ..SatOptions::default() };
+        // No replies yet: the search stops at its first question to Z3.
+        let script = match decide(&defs, &formula, &options, Vec::new()) {
+            Ok(SatOutput::Pending { script }) => script,
+            other => panic!("expected a question for Z3, got {other:?}"),
+        };
+        assert!(script.contains("(check-sat)"), "{script}");
+        // With Z3's reply the search finishes and believes it.
+        options.answers.get_or_insert_with(HashMap::new).insert(script, "unsat\n".into());
+        match decide(&defs, &formula, &options, Vec::new()) {
+            Ok(SatOutput::Sat { result, .. }) => assert_eq!(result, "unsat"),
+            other => panic!("expected an answer, got {other:?}"),
+        }
+        // Without Z3 the same formula is outside the logic's own fragment.
+        options.answers = None;
+        match decide(&defs, &formula, &options, Vec::new()) {
+            Ok(SatOutput::Sat { result, .. }) => assert_eq!(result, "unknown"),
+            other => panic!("expected unknown, got {other:?}"),
+        }
     }
 
     #[test]
