@@ -177,7 +177,8 @@ test('with the server stopped, a reload still works through the service worker',
 });
 
 test('embed mode renders a compact editor with Run and an open-in-HeapLab link', async (t) => {
-  const { page, browser, server } = await open('?embed=1', t);
+  const { page, browser, server } = await open('?embed=1#example=stack.hl', t);
+  assert.match(await editorText(page), /class Stack/, 'the example named in the link is loaded');
   await page.getByRole('button', { name: 'Run tests' }).click();
   await page.getByText(/\d+ passed, 0 failed/).waitFor({ timeout: 30000 });
   assert.equal(await page.getByRole('tab').count(), 0, 'no tab strip in embed mode');

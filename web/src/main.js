@@ -4,7 +4,7 @@
 
 import { createStore, initialState } from './store.js';
 import { createEngine, Cancelled } from './engine.js';
-import { snapshot, loadLocal, saveLocal, fromUrl, shareUrl } from './share.js';
+import { snapshot, loadLocal, saveLocal, fromUrl, shareUrl, exampleFromUrl } from './share.js';
 import * as editorView from './views/editor.js';
 import * as controlsView from './views/controls.js';
 import * as examplesView from './views/examples.js';
@@ -40,7 +40,10 @@ async function loadExamples() {
   }
 }
 
-/** The program to start with: a share link, else the last session, else the first example. */
+/**
+ * The program to start with: a share link (`#p=`), else a named example (`#example=bst.hl`, for
+ * course pages), else the last session, else the first example.
+ */
 async function initialProgram(examplesPromise) {
   let linkError = null;
   try {
@@ -48,6 +51,14 @@ async function initialProgram(examplesPromise) {
     if (shared) return { snap: shared, from: 'link' };
   } catch (err) {
     linkError = err;
+  }
+  const named = exampleFromUrl(location.href);
+  if (named) {
+    try {
+      return { snap: { source: await fetchText(`examples/${named}`), settings: {} }, from: 'example' };
+    } catch (err) {
+      linkError = err;
+    }
   }
   const local = embed ? null : loadLocal();
   if (local) return { snap: local, from: 'local', linkError };
@@ -63,9 +74,10 @@ async function start() {
   const examplesPromise = loadExamples();
   const { snap, linkError } = await initialProgram(examplesPromise);
   const settings = { ...snap.settings };
+  const readOnly = params.get('readonly') === '1';
   if (params.get('debug') === '1') settings.tab = 'debug';
   if (embed) settings.tab = 'tests';
-  const store = createStore(initialState({ source: snap.source, settings, embed, inIframe }));
+  const store = createStore(initialState({ source: snap.source, settings, embed, inIframe, readOnly }));
   globalThis.__heaplab.store = store;
 
   const $ = (sel) => document.querySelector(sel);
@@ -112,7 +124,7 @@ async function start() {
   function persist() {
     // A share link in the address bar no longer describes the edited program; drop it so that a
     // reload brings back the edits (kept in localStorage) rather than the old link.
-    if (!embed && location.hash.startsWith('#p=')) history.replaceState(null, '', location.pathname + location.search);
+    if (!embed && /^#(p|example)=/.test(location.hash)) history.replaceState(null, '', location.pathname + location.search);
     clearTimeout(persistTimer);
     persistTimer = setTimeout(async () => {
       const snap = snapshot(store.getState());
@@ -165,6 +177,8 @@ async function start() {
     try {
       const source = await fetchText(`examples/${file}`);
       store.dispatch({ type: 'editor/replace', source });
+      // The choice goes to the URL, so the address bar is a link to this example (until an edit).
+      history.replaceState(null, '', `${location.pathname}${location.search}#example=${file}`);
       store.dispatch({ type: 'tests/reset' });
     } catch (err) {
       store.dispatch({ type: 'notice/show', notice: {

@@ -59,6 +59,12 @@ export async function decodeSnapshot(text) {
   return snap;
 }
 
+/** The example named in a URL's fragment (`#example=bst.hl`), or null. */
+export function exampleFromUrl(url) {
+  const name = new URLSearchParams(new URL(url).hash.slice(1)).get('example');
+  return name && /^[\w.-]+\.hl$/.test(name) ? name : null;
+}
+
 /** The snapshot in a URL's fragment, or null when there is none; throws on a damaged link. */
 export async function fromUrl(url) {
   const params = new URLSearchParams(new URL(url).hash.slice(1));

@@ -3,7 +3,7 @@
 // so any bug reproduces from one state snapshot plus the actions that followed.
 
 /** The state of a page that has just started. */
-export function initialState({ source = '', settings = {}, embed = false, inIframe = false } = {}) {
+export function initialState({ source = '', settings = {}, embed = false, inIframe = false, readOnly = false } = {}) {
   return {
     source,
     settings: {
@@ -14,6 +14,7 @@ export function initialState({ source = '', settings = {}, embed = false, inIfra
     },
     embed,
     inIframe,
+    readOnly, // ?readonly=1: a program to run, not to edit (course pages)
     isolated: typeof crossOriginIsolated !== 'undefined' && crossOriginIsolated === true,
     examples: [], // [{ file, title, description }]
     engine: { state: 'loading', message: '', version: '' }, // loading | ready | error

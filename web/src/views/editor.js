@@ -52,7 +52,7 @@ export function mount(el, store) {
         heaplab(),
         EditorView.lineWrapping,
         theme,
-        readOnly.of(EditorState.readOnly.of(false)),
+        readOnly.of(EditorState.readOnly.of(store.getState().readOnly)),
         EditorState.tabSize.of(2),
         keymap.of([
           ...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap,
