@@ -13,7 +13,7 @@ const TABS = [
  */
 export function mount(el, store, panels) {
   el.setAttribute('role', 'tablist');
-  el.setAttribute('aria-label', 'Results');
+  el.setAttribute('aria-label', 'Panels');
   const buttons = TABS.map(({ id, label }) => {
     const tab = document.createElement('button');
     tab.type = 'button';
