@@ -47,7 +47,11 @@ export function mount(el, store) {
       link.type = 'button';
       link.className = 'link';
       link.dataset.line = r.line;
-      link.textContent = r.name;
+      // Long snake_case names may wrap after an underscore rather than mid-word.
+      r.name.split('_').forEach((part, i, parts) => {
+        link.append(part + (i < parts.length - 1 ? '_' : ''));
+        if (i < parts.length - 1) link.append(document.createElement('wbr'));
+      });
       link.title = `Go to line ${r.line}`;
       name.append(link);
       const result = document.createElement('td');
