@@ -4,6 +4,7 @@
 
 import { StreamLanguage, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';
+import { autocompletion } from '@codemirror/autocomplete';
 
 const KEYWORDS = new Set([
   'class', 'pred', 'pure', 'test', 'expects', 'requires', 'ensures', 'exists', 'if', 'else',
@@ -83,7 +84,33 @@ const style = HighlightStyle.define([
   { tag: t.function(t.variableName), color: '#1d4ed8' },
 ]);
 
-/** The language plus its colours, ready to put in an editor's extensions. */
+// Names declared in the program, for completion: classes, predicates, functions and fields.
+const DECLARATION = /\b(?:class|pred)\s+([A-Za-z_]\w*)|\b(?:int|bool|void|[A-Z]\w*)\s+([A-Za-z_]\w*)\s*[(;,]/g;
+const ERROR_KINDS = ['null_dereference', 'division_by_zero', 'assert_failed', 'ensures_failed',
+  'requires_failed', 'integer_overflow', 'bound_exhausted'];
+
+/** Completes keywords, types and the names the program declares (no analysis needed). */
+function complete(context) {
+  const word = context.matchBefore(/[A-Za-z_]\w*/);
+  if (!word || (word.from === word.to && !context.explicit)) return null;
+  const names = new Map();
+  for (const [, decl, member] of context.state.doc.toString().matchAll(DECLARATION)) {
+    const name = decl ?? member;
+    if (name && !KEYWORDS.has(name) && !TYPES.has(name)) names.set(name, /^[A-Z]/.test(name) ? 'class' : 'variable');
+  }
+  const before = context.state.sliceDoc(Math.max(0, word.from - 40), word.from);
+  const options = /\bexpects\s*$/.test(before)
+    ? ERROR_KINDS.map((label) => ({ label, type: 'constant' }))
+    : [
+      ...[...KEYWORDS].map((label) => ({ label, type: 'keyword' })),
+      ...[...TYPES].map((label) => ({ label, type: 'type' })),
+      ...[...ATOMS].map((label) => ({ label, type: 'constant' })),
+      ...[...names].filter(([n]) => n !== word.text).map(([label, type]) => ({ label, type })),
+    ];
+  return { from: word.from, options, validFor: /^\w*$/ };
+}
+
+/** The language plus its colours and completion, ready to put in an editor's extensions. */
 export function heaplab() {
-  return [heaplabLanguage, syntaxHighlighting(style)];
+  return [heaplabLanguage, syntaxHighlighting(style), autocompletion({ override: [complete] })];
 }
