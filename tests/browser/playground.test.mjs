@@ -310,3 +310,16 @@ test('when Z3 cannot be downloaded the page says so, keeps working, and offers a
   await alert.getByRole('button', { name: 'Try again' }).click();
   await waitForZ3(page);
 });
+
+test('the editor completes keywords, declared names and error kinds', async (t) => {
+  const { page, browser } = await open('', t);
+  await typeProgram(page, 'class Cell { int value; }\n\n');
+  await page.keyboard.type('test t expects nu');
+  const options = page.getByRole('listbox');
+  await options.getByRole('option', { name: 'null_dereference' }).waitFor();
+  await page.keyboard.press('Enter');
+  assert.match(await editorText(page), /expects null_dereference/);
+  await page.keyboard.type(' {\n  Ce');
+  await options.getByRole('option', { name: 'Cell' }).waitFor();
+  assert.deepEqual(browser.errors, []);
+});
