@@ -111,10 +111,9 @@ test() {
   fi
 }
 
-# The solver bench needs the native crates and web/pkg, not the web bundle.
+# The benches need the native crates, web/pkg (solver on Z3 wasm) and web/dist (page budget).
 bench() {
-  build_native
-  build_wasm
+  build
   if [ -f tests/bench/run.sh ]; then bash tests/bench/run.sh; fi
 }
 
