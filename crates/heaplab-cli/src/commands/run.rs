@@ -53,6 +53,9 @@ pub struct Args {
     /// Deepest call nesting.
     #[arg(long, default_value_t = Config::default().bounds.call_depth)]
     call_depth: u32,
+    /// `sl` only: deepest predicate unfolding (JSF's max_depth).
+    #[arg(long, default_value_t = Config::default().bounds.depth)]
+    depth: u32,
     /// Stop after this many (non-discarded) paths.
     #[arg(long, default_value_t = Config::default().bounds.max_paths)]
     max_paths: u64,
@@ -99,6 +102,9 @@ pub enum Order {
 pub enum Emit {
     Hl,
     Json,
+    /// JUnit 5: the classes as Java and a `<Class><Method>Test.java`, in a package named
+    /// after the file (`--out DIR` gets `DIR/<package>/`).
+    Junit,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -137,6 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.bounds.k = args.k;
     config.bounds.loop_iterations = args.loop_iterations;
     config.bounds.call_depth = args.call_depth;
+    config.bounds.depth = args.depth;
     config.bounds.max_paths = args.max_paths;
     config.bounds.timeout_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
 
@@ -177,6 +184,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let time_ms = explorer.elapsed_ms();
 
     let written = match args.emit {
+        Some(Emit::Junit) => Some(write_junit(&args, &loaded, explorer.paths(), &generation)?),
         Some(kind) => Some(write_tests(&args, kind, &loaded.file.text, &generation)?),
         None => None,
     };
@@ -344,10 +352,45 @@ fn write_tests(
     let (name, text) = match kind {
         Emit::Hl => (format!("{stem}_{method}_tests.hl"), emit::hl(source, generation)),
         Emit::Json => (format!("{stem}_{method}_tests.json"), emit::json(generation)),
+        Emit::Junit => anyhow::bail!("JUnit export goes through write_junit"),
     };
     let path = dir.join(name);
     std::fs::write(&path, text).with_context(|| format!("cannot write `{}`", path.display()))?;
     Ok(path)
+}
+
+/// Writes the Java translation and the test class; returns the package folder. Tests the
+/// translation cannot express are named on stderr; an untranslatable program is an error.
+fn write_junit(
+    args: &Args,
+    loaded: &super::Loaded,
+    paths: &[heaplab_engine::symbolic::PathResult],
+    generation: &Generation,
+) -> anyhow::Result<PathBuf> {
+    let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    let stem = args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("program");
+    let package = emit::junit::package_name(stem);
+    let input = emit::junit::JunitInput {
+        program: &loaded.analysis.program,
+        info: &loaded.analysis.info,
+        source: &loaded.file.text,
+        package: Some(package.clone()),
+        paths,
+    };
+    let java = emit::junit::junit(&input, generation)?;
+    for w in &java.warnings {
+        eprintln!("heaplab: warning: {w}");
+    }
+    for (rel, text) in &java.files {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create `{}`", parent.display()))?;
+        }
+        std::fs::write(&path, text)
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
+    }
+    Ok(dir.join(package))
 }
 
 fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceFile) -> String {
@@ -409,6 +452,7 @@ fn bound_help(bound: Bound) -> &'static str {
         Bound::CallDepth => "raise --call-depth",
         Bound::K => "raise --k",
         Bound::Steps => "a path ran too long",
+        Bound::Depth => "raise --depth",
     }
 }
 

@@ -18,6 +18,9 @@ pub enum StrategyKind {
     /// Kiasan: a symbolic reference with no branch on read; null is split off at dereference,
     /// comparison or null test.
     LazierSharp,
+    /// JSF: predicate instances of `requires` are unfolded only when the program first
+    /// accesses a reference they cover; other references as lazier#.
+    Sl,
 }
 
 /// The order in which pending states are explored.
@@ -62,6 +65,9 @@ pub struct Bounds {
     pub timeout_ms: Option<u64>,
     /// The most instructions one path may execute (a last-resort guard). Default: 1 000 000.
     pub steps_per_path: u64,
+    /// `sl` only: the deepest predicate unfolding (JSF's `max_depth`); instances of `requires`
+    /// have depth 1. Default: 8.
+    pub depth: u32,
 }
 
 impl Default for Bounds {
@@ -73,6 +79,7 @@ impl Default for Bounds {
             max_paths: 10_000,
             timeout_ms: Some(60_000),
             steps_per_path: 1_000_000,
+            depth: 8,
         }
     }
 }
@@ -113,6 +120,8 @@ pub enum Bound {
     CallDepth,
     /// [`Bounds::steps_per_path`].
     Steps,
+    /// [`Bounds::depth`] (`sl`): a predicate instance was deeper than allowed.
+    Depth,
     /// [`Bounds::max_paths`]: the path was still pending when the run stopped.
     MaxPaths,
     /// [`Bounds::timeout_ms`]: the path was still pending when the run stopped.
@@ -127,6 +136,7 @@ impl Bound {
             Bound::Loop => "loop",
             Bound::CallDepth => "call_depth",
             Bound::Steps => "steps",
+            Bound::Depth => "depth",
             Bound::MaxPaths => "max_paths",
             Bound::Timeout => "timeout",
         }

@@ -13,7 +13,7 @@
 //! decided locally (constants, or a fact already in the path condition).
 
 use super::code::{compile, Compiled, Const, Instr, OperandKind, SlotType, UnitId, UnitKind};
-use super::config::{Bound, Clock, Config, PreMode, SearchOrder};
+use super::config::{Bound, Clock, Config, PreMode, SearchOrder, StrategyKind};
 use super::solve::{PathSolver, SatAnswer, SolverCounts};
 use super::state::{
     Frame, LoopCount, ObjIdx, Object, Origin, RefResolution, SValue, State, StateId, VarOrigin,
@@ -194,6 +194,9 @@ pub struct Explorer {
     /// Set by `ask` when the solver answered [`SatAnswer::Pending`].
     solver_pending: bool,
     branch_sites: BTreeSet<NodeId>,
+    /// `sl`: the next completion group, and the groups whose path has been completed.
+    sl_next_group: u64,
+    sl_done: BTreeSet<u64>,
 }
 
 /// Splits `Class.method` (or a bare function name).
@@ -263,6 +266,8 @@ impl Explorer {
             stopped: None,
             solver_pending: false,
             branch_sites,
+            sl_next_group: 0,
+            sl_done: BTreeSet::new(),
         };
         explorer.start();
         Ok(explorer)
@@ -374,6 +379,7 @@ impl Explorer {
             roots: Vec::new(),
             branches: Vec::new(),
             returned: None,
+            sl: Default::default(),
         };
         let k = i64::from(self.config.bounds.k);
         let is_method = matches!(unit.kind, UnitKind::Function { class: Some(_), .. });
@@ -533,6 +539,10 @@ impl Explorer {
                 Some(s) => s,
                 None => self.worklist.pop_front()?,
             };
+            if st.sl.group.is_some_and(|g| self.sl_done.contains(&g)) {
+                // `sl`: another completion of the same path already succeeded.
+                continue;
+            }
             self.stats.steps += 1;
             // With an asynchronous solver a step may have to be undone: remember everything it
             // can change.
@@ -596,7 +606,27 @@ impl Explorer {
         }
     }
 
-    fn end_path(&mut self, st: State, outcome: PathOutcome) {
+    fn end_path(&mut self, mut st: State, outcome: PathOutcome) {
+        if self.config.strategy == StrategyKind::Sl
+            && self.stopped.is_none()
+            && outcome.is_feasible()
+            && st.sl.finish.is_none()
+            && !st.sl.deferred.is_empty()
+        {
+            // `sl`: complete the input formula before the path becomes a test.
+            st.sl.finish = Some(Box::new(outcome));
+            st.sl.group = Some(self.sl_next_group);
+            self.sl_next_group += 1;
+            match self.sl_finish_next(st) {
+                Succ::Continue(s) => self.push_state(s),
+                Succ::Fork(kids) => kids.into_iter().rev().for_each(|k| self.push_state(k)),
+                Succ::End(s, o) => self.end_path(s, o),
+            }
+            return;
+        }
+        if let (true, Some(g)) = (outcome.is_feasible(), st.sl.group) {
+            self.sl_done.insert(g);
+        }
         match &outcome {
             PathOutcome::Returned(_) | PathOutcome::Error { .. } => {
                 self.stats.feasible += 1;
@@ -894,6 +924,25 @@ impl Explorer {
                 }
                 Succ::Continue(st)
             }
+            Instr::Call { unit: callee, nargs, .. }
+                if self.config.strategy == StrategyKind::Sl
+                    && st.in_pre
+                    && super::sl::predicate_name(&code, *callee).is_some() =>
+            {
+                // `sl`: the instance joins the input formula, unfolded on first access.
+                let name = super::sl::predicate_name(&code, *callee).unwrap_or("?").to_string();
+                let mut args = Vec::new();
+                for _ in 0..*nargs {
+                    match pop(&mut st) {
+                        Some(v) => args.push(v),
+                        None => return internal(st, "empty stack", None),
+                    }
+                }
+                args.reverse();
+                let depth = st.sl.current_depth() + 1;
+                st.sl.deferred.push(super::sl::Deferred { unit: *callee, name, args, depth });
+                push_next(st, SValue::Void)
+            }
             Instr::Call { unit: callee, nargs, receiver, node, span } => {
                 let depth = st.frames.len() as u64;
                 if depth > u64::from(self.config.bounds.call_depth) {
@@ -941,6 +990,17 @@ impl Explorer {
             }
             Instr::Ret => {
                 let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
+                if st.sl.unfolding.last().is_some_and(|u| u.frame_len == st.frames.len()) {
+                    // `sl`: an unfolding is done; the interrupted access runs again.
+                    st.frames.pop();
+                    if let Some(u) = st.sl.unfolding.pop() {
+                        st.in_pre = u.was_in_pre;
+                    }
+                    if st.sl.finish.is_some() && st.sl.unfolding.is_empty() {
+                        return self.sl_finish_next(st);
+                    }
+                    return Succ::Continue(st);
+                }
                 st.frames.pop();
                 match st.frame_mut() {
                     Some(f) => {
@@ -1020,7 +1080,10 @@ impl Explorer {
             Instr::Invalid { message, span } => internal(st, message.clone(), Some(*span)),
             Instr::PreDone => {
                 st.in_pre = false;
-                st.footprint.clear();
+                if self.config.strategy != StrategyKind::Sl {
+                    // `sl` keeps the claimed objects: later unfoldings must stay separate.
+                    st.footprint.clear();
+                }
                 next(st)
             }
             Instr::Halt => {
@@ -1295,6 +1358,9 @@ impl Explorer {
         span: Span,
         what: &str,
     ) -> std::result::Result<(State, ObjIdx), Box<Succ>> {
+        if let Some(i) = self.sl_covering(&st, &recv) {
+            return Err(Box::new(self.sl_unfold(st, i)));
+        }
         match st.normalize(&recv) {
             SValue::Obj(o) => Ok((st, o)),
             SValue::Null => Err(Box::new(self.null_deref(st, node, span, what))),
@@ -1322,6 +1388,9 @@ impl Explorer {
     /// Resolves one abstract value (Kiasan's init-sym-ref* / init-sym-loc*); the children
     /// re-execute the same instruction.
     fn resolve(&mut self, st: State, v: SValue) -> Succ {
+        if let Some(i) = self.sl_covering(&st, &v) {
+            return self.sl_unfold(st, i);
+        }
         match st.normalize(&v) {
             SValue::SymRef(r) => {
                 let Some(info) = st.symrefs.get(r as usize).cloned() else {
@@ -1407,6 +1476,60 @@ impl Explorer {
             }
             _ => Succ::Continue(st),
         }
+    }
+
+    /// `sl`: the deferred instance covering `v`, if any.
+    fn sl_covering(&self, st: &State, v: &SValue) -> Option<usize> {
+        if self.config.strategy != StrategyKind::Sl {
+            return None;
+        }
+        super::sl::covering(&self.code, st, &st.normalize(v))
+    }
+
+    /// `sl`: unfolds deferred instance `i` (JSF's access rule): its body runs in a new frame in
+    /// a child state (its disjuncts fork there); the interrupted instruction runs again after.
+    fn sl_unfold(&mut self, mut st: State, i: usize) -> Succ {
+        let d = st.sl.deferred.remove(i);
+        let instance = super::sl::show_instance(&st, &d);
+        if d.depth > self.config.bounds.depth {
+            return Succ::End(st, PathOutcome::Bounded { bound: Bound::Depth, span: None });
+        }
+        let Some(unit) = self.code.units.get(d.unit) else {
+            return internal(st, "unknown predicate", None);
+        };
+        let mut locals: Vec<Option<SValue>> = d.args.iter().cloned().map(Some).collect();
+        locals.resize(unit.slot_types.len().max(locals.len()), None);
+        st.sl.unfolding.push(super::sl::Unfolding {
+            frame_len: st.frames.len() + 1,
+            was_in_pre: st.in_pre,
+            depth: d.depth,
+        });
+        st.in_pre = true;
+        st.frames.push(Frame { unit: d.unit, pc: 0, locals, stack: Vec::new(), loops: Vec::new() });
+        let before = format!("{instance} * {}", super::sl::show_formula(&st));
+        let kids = self.children(&st, vec![(st.clone(), format!("unfold {instance}"))]);
+        self.pending.push_back(Event::LazyInit {
+            state: st.id,
+            target: format!("unfold {instance} (depth {}; input formula: {before})", d.depth),
+            options: vec![format!("disjuncts of {}", d.name)],
+            children: kids.iter().map(|k| k.id).collect(),
+            kind: ForkKind::Disjunct,
+            k_cut: false,
+        });
+        Succ::Fork(kids)
+    }
+
+    /// `sl`, at path end: unfolds the next remaining instance, or ends the path with the
+    /// outcome it had when every instance is unfolded.
+    fn sl_finish_next(&mut self, mut st: State) -> Succ {
+        if st.sl.deferred.is_empty() {
+            let outcome = st.sl.finish.take().map(|b| *b);
+            return match outcome {
+                Some(o) => Succ::End(st, o),
+                None => internal(st, "sl completion without an outcome", None),
+            };
+        }
+        self.sl_unfold(st, 0)
     }
 
     /// First read of field `field` of input object `obj` (the receiver is on the stack).

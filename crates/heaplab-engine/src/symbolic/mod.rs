@@ -8,6 +8,7 @@
 //!   locations/references, the path condition.
 //! - [`strategy`]: the heap strategies behind one trait, and the registry table that front ends
 //!   read.
+//! - [`sl`]: the `sl` strategy's deferred predicate instances (JSF).
 //! - [`explorer`]: the worklist, one instruction per step, the [`Event`] stream and the tree of
 //!   states; path outcomes, bounds and coverage.
 //! - [`solve`]: the explorer's synchronous view of the solver [`smt`] adapts `heaplab_smt` to it.
@@ -20,6 +21,7 @@ pub mod code;
 pub mod config;
 mod dbm;
 pub mod explorer;
+pub mod sl;
 pub mod smt;
 pub mod solve;
 pub mod state;

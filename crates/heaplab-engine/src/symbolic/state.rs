@@ -158,6 +158,8 @@ pub struct State {
     pub branches: Vec<(heaplab_syntax::ast::NodeId, bool)>,
     /// The value the method under test returned, once it has.
     pub returned: Option<SValue>,
+    /// The `sl` strategy's deferred predicate instances (empty for the other strategies).
+    pub sl: super::sl::SlState,
 }
 
 impl State {

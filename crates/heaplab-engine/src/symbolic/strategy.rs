@@ -46,6 +46,12 @@ pub const STRATEGIES: &[StrategyInfo] = &[
         paper: "Kiasan (Deng 2007) §3.1.3",
         description: "first read: symbolic reference, no branch; null split at dereference, comparison or null test",
     },
+    StrategyInfo {
+        name: "sl",
+        kind: StrategyKind::Sl,
+        paper: "Java StarFinder (JSF, arXiv 1712.06025): lazy initialization with separation logic",
+        description: "predicates of `requires` unfold when the program first accesses a reference they cover; other references as lazier#",
+    },
 ];
 
 /// Looks a strategy up by its registry name.
@@ -59,6 +65,7 @@ pub fn info(kind: StrategyKind) -> &'static StrategyInfo {
         StrategyKind::Lazy => &STRATEGIES[0],
         StrategyKind::Lazier => &STRATEGIES[1],
         StrategyKind::LazierSharp => &STRATEGIES[2],
+        StrategyKind::Sl => &STRATEGIES[3],
     }
 }
 
@@ -99,6 +106,7 @@ pub fn make(kind: StrategyKind) -> Box<dyn HeapStrategy> {
         StrategyKind::Lazy => Box::new(Lazy),
         StrategyKind::Lazier => Box::new(Lazier),
         StrategyKind::LazierSharp => Box::new(LazierSharp),
+        StrategyKind::Sl => Box::new(Sl),
     }
 }
 
@@ -140,6 +148,20 @@ struct LazierSharp;
 impl HeapStrategy for LazierSharp {
     fn info(&self) -> &'static StrategyInfo {
         info(StrategyKind::LazierSharp)
+    }
+
+    fn options(&self, _state: &State, _class: &str, _budget: i64) -> Options {
+        Options { choices: vec![Choice::SymRef], k_cut: false }
+    }
+}
+
+/// `sl`: references no predicate instance covers are initialized as by lazier#; the unfolding
+/// of covered ones lives in the explorer (see [`super::sl`]).
+struct Sl;
+
+impl HeapStrategy for Sl {
+    fn info(&self) -> &'static StrategyInfo {
+        info(StrategyKind::Sl)
     }
 
     fn options(&self, _state: &State, _class: &str, _budget: i64) -> Options {

@@ -1,0 +1,88 @@
+//! The `sl` strategy (JSF): predicate instances of `requires` unfold on first access.
+
+mod common;
+
+use heaplab_engine::symbolic::{Bound, Config, Event, ForkKind, PathOutcome, StrategyKind};
+
+fn sl(k: u32) -> Config {
+    let mut config = Config::default();
+    config.strategy = StrategyKind::Sl;
+    config.bounds.k = k;
+    config
+}
+
+/// isEmpty only tests `root == null`: one unfolding of `bst(root)` decides it, the rest of the
+/// tree stays folded, so there are two paths whatever k is (lazier# needs one per tree).
+#[test]
+fn is_empty_unfolds_once() {
+    let a = common::load("bst.hl");
+    for k in 1..=3 {
+        let ex = common::explore(&a, "BST.isEmpty", sl(k));
+        assert_eq!(ex.stats().feasible, 2, "k = {k}");
+        assert_eq!(ex.stats().bounded, 0);
+    }
+}
+
+/// insert walks one branch of the tree: the same cases as lazier# (c_k).
+#[test]
+fn insert_counts_match_lazier_sharp() {
+    let a = common::load("bst.hl");
+    for (k, n) in [(1, 4), (2, 21)] {
+        let ex = common::explore(&a, "BST.insert", sl(k));
+        assert_eq!(ex.stats().feasible, n, "k = {k}");
+        let mut sharp = sl(k);
+        sharp.strategy = StrategyKind::LazierSharp;
+        let other = common::explore(&a, "BST.insert", sharp);
+        assert_eq!(ex.branch_coverage(), other.branch_coverage());
+    }
+}
+
+/// Every unfolding is an event (a fork of kind `Disjunct` naming the instance).
+#[test]
+fn unfoldings_are_events() {
+    let a = common::load("bst.hl");
+    let mut ex = heaplab_engine::symbolic::Explorer::new(
+        &a.program,
+        &a.info,
+        "BST.insert",
+        sl(2),
+        common::solver(),
+        Box::new(heaplab_engine::symbolic::NoClock),
+    )
+    .expect("method exists");
+    let mut unfolds = 0;
+    while let Some(e) = ex.step() {
+        if let Event::LazyInit { target, kind: ForkKind::Disjunct, .. } = &e {
+            assert!(target.starts_with("unfold bst("), "{target}");
+            unfolds += 1;
+        }
+    }
+    assert!(unfolds > 0);
+}
+
+/// The unfolding depth bound cuts paths and names itself.
+#[test]
+fn depth_bound_is_reported() {
+    let a = common::load("bst.hl");
+    let mut config = sl(3);
+    config.bounds.depth = 1;
+    let ex = common::explore(&a, "BST.insert", config);
+    assert!(ex
+        .paths()
+        .iter()
+        .any(|p| matches!(p.outcome, PathOutcome::Bounded { bound: Bound::Depth, .. })));
+}
+
+/// JSF's motivating example: only pairs of lists of the same length reach the loop, so `y.val`
+/// is never read from null.
+#[test]
+fn addlists_only_valid_pairs() {
+    let a = common::load("addlists.hl");
+    let ex = common::explore(&a, "add", sl(3));
+    assert!(ex.stats().feasible > 0);
+    for p in ex.paths() {
+        if let PathOutcome::Error { kind, .. } = &p.outcome {
+            assert_ne!(kind.keyword(), "null_dereference", "{}", p.describe());
+        }
+    }
+}
