@@ -7,6 +7,8 @@
 //! every object reachable from the inputs and the result afterwards. Error outcomes become
 //! `test name expects KIND { ... }`.
 
+pub mod junit;
+
 use crate::{Expected, GeneratedTest, Generation, Validity};
 use heaplab_engine::{Heap, ObjId, Value};
 use std::collections::{BTreeMap, VecDeque};

@@ -1,0 +1,1062 @@
+//! JUnit 5 export: the HeapLab classes as Java, and one `@Test` per generated test.
+//!
+//! The translation keeps HeapLab's runtime semantics or refuses: `int` is `long` with
+//! `Math.addExact` / `subtractExact` / `multiplyExact` / `negateExact`, so an overflow throws
+//! `ArithmeticException("long overflow")` like HeapLab's `integer_overflow`; `/` goes through
+//! `Functions.divide` (Java's `/`, plus the `Long.MIN_VALUE / -1` overflow Java ignores) and `%`
+//! is Java's (same truncation, `/ by zero`); `assert e` throws `AssertionError`; `ensures` is
+//! checked on return by a wrapper around the body (`old(e)` evaluated at entry into locals) and
+//! throws `EnsuresViolation`; a null dereference is Java's own `NullPointerException` (field
+//! stores and calls evaluate in Java's order, which the interpreter follows). Pure and other
+//! top-level functions are static methods of `Functions`.
+//!
+//! What cannot be translated faithfully is an [`Untranslatable`] error (the program) or a
+//! warning (one test left out), never a silent change.
+
+use crate::{Expected, GeneratedTest, Generation};
+use heaplab_engine::symbolic::PathResult;
+use heaplab_engine::{Heap, ObjId, Value};
+use heaplab_syntax::ast::{
+    BinOp, Block, ClassDecl, ErrorKind, Expr, ExprKind, FunctionDecl, Item, NodeId, Program, Stmt,
+    StmtKind, TypeExpr, UnOp,
+};
+use heaplab_syntax::span::Span;
+use heaplab_syntax::types::{CallTarget, ProgramInfo};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::fmt::Write;
+
+/// The program uses constructs the Java translation cannot reproduce exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Untranslatable(pub Vec<String>);
+
+impl std::fmt::Display for Untranslatable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot translate to Java faithfully:\n  {}", self.0.join("\n  "))
+    }
+}
+
+impl std::error::Error for Untranslatable {}
+
+/// The Java files of one export (paths relative to the output folder) and what was left out.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct JavaFiles {
+    /// `(relative path, contents)`: `bst/Node.java`, `bst/BSTInsertTest.java`, ...
+    pub files: Vec<(String, String)>,
+    /// Tests left out or names changed, one sentence each.
+    pub warnings: Vec<String>,
+}
+
+/// What the export needs besides the generation.
+pub struct JunitInput<'a> {
+    pub program: &'a Program,
+    pub info: &'a ProgramInfo,
+    /// The source text (for the path comments and `ensures` messages).
+    pub source: &'a str,
+    /// The Java package (one per example, e.g. the file stem); `None`: the default package.
+    pub package: Option<String>,
+    /// The explorer's paths, indexed by [`GeneratedTest::path`] (for the decisions comment).
+    pub paths: &'a [PathResult],
+}
+
+/// The helper class holding top-level functions and `divide`.
+const FUNCTIONS: &str = "Functions";
+
+const JAVA_KEYWORDS: &[&str] = &[
+    "abstract",
+    "assert",
+    "boolean",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extends",
+    "final",
+    "finally",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "implements",
+    "import",
+    "instanceof",
+    "int",
+    "interface",
+    "long",
+    "native",
+    "new",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "short",
+    "static",
+    "strictfp",
+    "super",
+    "switch",
+    "synchronized",
+    "this",
+    "throw",
+    "throws",
+    "transient",
+    "try",
+    "void",
+    "volatile",
+    "while",
+    "true",
+    "false",
+    "null",
+    "var",
+    "record",
+    "yield",
+    "_",
+];
+
+/// Class names the generated code refers to unqualified.
+const RESERVED_CLASSES: &[&str] = &[
+    FUNCTIONS,
+    "EnsuresViolation",
+    "Math",
+    "Long",
+    "Object",
+    "String",
+    "Boolean",
+    "System",
+    "AssertionError",
+    "ArithmeticException",
+    "NullPointerException",
+    "RuntimeException",
+    "Test",
+    "Assertions",
+];
+
+/// Translates the program and writes one test class for the generation.
+pub fn junit(input: &JunitInput, gen: &Generation) -> Result<JavaFiles, Untranslatable> {
+    let mut tr = Translator::new(input);
+    let mut files = Vec::new();
+    let classes: Vec<&ClassDecl> = input
+        .program
+        .items
+        .iter()
+        .filter_map(|i| if let Item::Class(c) = i { Some(c) } else { None })
+        .collect();
+    let functions: Vec<&FunctionDecl> = input
+        .program
+        .items
+        .iter()
+        .filter_map(|i| if let Item::Function(f) = i { Some(f) } else { None })
+        .collect();
+    for c in &classes {
+        if RESERVED_CLASSES.contains(&c.name.name.as_str()) {
+            tr.error(format!(
+                "class `{}` would hide a Java class the translation uses",
+                c.name.name
+            ));
+        }
+        let text = tr.class(c);
+        files.push((tr.path(&format!("{}.java", c.name.name)), text));
+    }
+    let text = tr.functions_class(&functions);
+    files.push((tr.path(&format!("{FUNCTIONS}.java")), text));
+    files.push((tr.path("EnsuresViolation.java"), tr.ensures_violation()));
+    let test_class = test_class_name(&gen.target);
+    if classes.iter().any(|c| c.name.name == test_class) {
+        tr.error(format!("the test class `{test_class}` would collide with a HeapLab class"));
+    }
+    let text = tr.test_class(&test_class, gen);
+    files.push((tr.path(&format!("{test_class}.java")), text));
+    if !tr.errors.is_empty() {
+        return Err(Untranslatable(tr.errors));
+    }
+    Ok(JavaFiles { files, warnings: tr.warnings.into_iter().collect() })
+}
+
+/// `BST.insert` → `BSTInsertTest`; `add` → `AddTest`. One exploration covers one method, so
+/// the test class is per method; the classes under test are shared by all of them.
+pub fn test_class_name(target: &str) -> String {
+    let (class, method) = heaplab_engine::symbolic::explorer::split_target(target);
+    let mut cap = String::new();
+    let mut chars = method.chars();
+    if let Some(first) = chars.next() {
+        cap.extend(first.to_uppercase());
+        cap.push_str(chars.as_str());
+    }
+    format!("{}{cap}Test", class.unwrap_or(""))
+}
+
+/// A Java package name for a file stem (`bst` → `bst`, `my-list` → `my_list`).
+pub fn package_name(stem: &str) -> String {
+    let mut s: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .collect();
+    if s.is_empty()
+        || s.starts_with(|c: char| c.is_ascii_digit())
+        || JAVA_KEYWORDS.contains(&s.as_str())
+    {
+        s.insert_str(0, "hl_");
+    }
+    s
+}
+
+struct Translator<'a> {
+    input: &'a JunitInput<'a>,
+    errors: Vec<String>,
+    warnings: BTreeSet<String>,
+    /// `NodeId` of each `old(e)` in the ensures being translated → its local.
+    olds: HashMap<NodeId, String>,
+    exprs: HashMap<NodeId, Span>,
+}
+
+impl<'a> Translator<'a> {
+    fn new(input: &'a JunitInput<'a>) -> Translator<'a> {
+        let mut exprs = HashMap::new();
+        for item in &input.program.items {
+            let funcs: Vec<&FunctionDecl> = match item {
+                Item::Class(c) => c.methods.iter().collect(),
+                Item::Function(f) => vec![f],
+                _ => continue,
+            };
+            // Decisions inside pure functions are specification checks, not the path.
+            for f in funcs.into_iter().filter(|f| !f.is_pure) {
+                index_block(&f.body, &mut exprs);
+            }
+        }
+        Translator {
+            input,
+            errors: Vec::new(),
+            warnings: BTreeSet::new(),
+            olds: HashMap::new(),
+            exprs,
+        }
+    }
+
+    fn error(&mut self, msg: String) {
+        if !self.errors.contains(&msg) {
+            self.errors.push(msg);
+        }
+    }
+
+    fn path(&self, file: &str) -> String {
+        match &self.input.package {
+            Some(p) => format!("{p}/{file}"),
+            None => file.to_string(),
+        }
+    }
+
+    fn header(&self) -> String {
+        let mut out = String::from("// Generated by `heaplab run --emit junit`; do not edit.\n");
+        if let Some(p) = &self.input.package {
+            let _ = writeln!(out, "package {p};");
+        }
+        out.push('\n');
+        out
+    }
+
+    fn text(&self, span: Span) -> String {
+        let s = self.input.source.get(span.start as usize..span.end as usize).unwrap_or("");
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    fn line(&self, span: Span) -> usize {
+        let end = (span.start as usize).min(self.input.source.len());
+        self.input.source.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
+    }
+
+    /// A HeapLab name as a Java identifier (a Java keyword gets `_`, with a warning).
+    fn name(&mut self, n: &str) -> String {
+        if JAVA_KEYWORDS.contains(&n) {
+            self.warnings.insert(format!("`{n}` is a Java keyword: renamed to `{n}_`"));
+            format!("{n}_")
+        } else {
+            n.to_string()
+        }
+    }
+
+    fn ty(&mut self, t: &TypeExpr) -> String {
+        match t {
+            TypeExpr::Int(_) => "long".into(),
+            TypeExpr::Bool(_) => "boolean".into(),
+            TypeExpr::Void(_) => "void".into(),
+            TypeExpr::Class(c) => self.name(&c.name),
+        }
+    }
+
+    fn class(&mut self, c: &ClassDecl) -> String {
+        let mut out = self.header();
+        let cname = self.name(&c.name.name);
+        let _ = writeln!(out, "class {cname} {{");
+        let mut params = Vec::new();
+        let mut assigns = Vec::new();
+        for f in &c.fields {
+            let ty = self.ty(&f.ty);
+            let name = self.name(&f.name.name);
+            let _ = writeln!(out, "    {ty} {name};");
+            params.push(format!("{ty} {name}"));
+            assigns.push(format!("        this.{name} = {name};\n"));
+        }
+        if !c.fields.is_empty() {
+            let _ = writeln!(out, "\n    {cname}() {{\n    }}\n");
+            let _ =
+                writeln!(out, "    {cname}({}) {{\n{}    }}", params.join(", "), assigns.concat());
+        }
+        let names: BTreeSet<&str> = c.methods.iter().map(|m| m.name.name.as_str()).collect();
+        for m in &c.methods {
+            if !m.ensures.is_empty() && names.contains(format!("{}Body", m.name.name).as_str()) {
+                self.error(format!(
+                    "`{}.{}Body` exists: the name is needed for the body of `{}`",
+                    c.name.name, m.name.name, m.name.name
+                ));
+            }
+            out.push('\n');
+            out.push_str(&self.function(Some(&c.name.name), m));
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    fn functions_class(&mut self, functions: &[&FunctionDecl]) -> String {
+        let mut out = self.header();
+        let _ = writeln!(out, "/** The program's top-level functions, and HeapLab's `/`. */");
+        let _ = writeln!(out, "final class {FUNCTIONS} {{");
+        let _ = writeln!(out, "    private {FUNCTIONS}() {{\n    }}\n");
+        out.push_str(
+            "    /** HeapLab's `/`: Java's (truncating, `/ by zero`), and Long.MIN_VALUE / -1 overflows. */\n    static long divide(long a, long b) {\n        if (a == Long.MIN_VALUE && b == -1L) {\n            throw new ArithmeticException(\"long overflow\");\n        }\n        return a / b;\n    }\n",
+        );
+        for f in functions {
+            if f.name.name == "divide" {
+                self.error("a top-level function named `divide` collides with the helper".into());
+            }
+            out.push('\n');
+            out.push_str(&self.function(None, f));
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    fn ensures_violation(&self) -> String {
+        let mut out = self.header();
+        out.push_str(
+            "/** An `ensures` clause was false on return (HeapLab's `ensures_failed`). */\nclass EnsuresViolation extends RuntimeException {\n    private static final long serialVersionUID = 1L;\n\n    EnsuresViolation(String message) {\n        super(message);\n    }\n}\n",
+        );
+        out
+    }
+
+    fn function(&mut self, class: Option<&str>, f: &FunctionDecl) -> String {
+        let mut out = String::new();
+        let is_static = if class.is_none() { "static " } else { "" };
+        let ret = self.ty(&f.return_type);
+        let name = self.name(&f.name.name);
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|p| format!("{} {}", self.ty(&p.ty), self.name(&p.name.name)))
+            .collect();
+        let args: Vec<String> = f.params.iter().map(|p| self.name(&p.name.name)).collect();
+        for r in &f.requires {
+            let _ = writeln!(out, "    // requires {}", self.text(r.span));
+        }
+        if f.ensures.is_empty() {
+            let _ = writeln!(out, "    {is_static}{ret} {name}({}) {{", params.join(", "));
+            self.block_body(&f.body, 2, &mut out);
+            out.push_str("    }\n");
+            return out;
+        }
+        // ensures sees the parameters as the body left them; the wrapper sees the entry values.
+        let assigned = assigned_vars(&f.body);
+        for p in &f.params {
+            if assigned.contains(p.name.name.as_str())
+                && f.ensures.iter().any(|e| mentions_var(e, &p.name.name))
+            {
+                self.error(format!(
+                    "`{}`: an `ensures` reads parameter `{}`, which the body assigns",
+                    f.name.name, p.name.name
+                ));
+            }
+        }
+        let _ = writeln!(out, "    {is_static}{ret} {name}({}) {{", params.join(", "));
+        let mut olds = Vec::new();
+        for e in &f.ensures {
+            collect_olds(e, &mut olds);
+        }
+        self.olds.clear();
+        for (i, (id, inner)) in olds.iter().enumerate() {
+            let local = format!("old{}", i + 1);
+            let ty = match self.input.info.type_of(inner.id) {
+                Some(heaplab_syntax::types::Type::Int) => "long".to_string(),
+                Some(heaplab_syntax::types::Type::Bool) => "boolean".to_string(),
+                Some(heaplab_syntax::types::Type::Class(c)) => self.name(c),
+                _ => "Object".to_string(),
+            };
+            if f.params.iter().any(|p| p.name.name == local) {
+                self.error(format!(
+                    "`{}`: parameter `{local}` collides with an `old` local",
+                    f.name.name
+                ));
+            }
+            let value = self.expr(inner);
+            let _ = writeln!(out, "        {ty} {local} = {value};");
+            self.olds.insert(*id, local);
+        }
+        let call = format!("{name}Body({})", args.join(", "));
+        if ret == "void" {
+            let _ = writeln!(out, "        {call};");
+        } else {
+            let _ = writeln!(out, "        {ret} result = {call};");
+        }
+        let owner = class.map_or(String::new(), |c| format!("{c}."));
+        for e in &f.ensures {
+            let cond = self.expr(e);
+            let msg =
+                java_string(&format!("{owner}{}: ensures {}", f.name.name, self.text(e.span)));
+            let _ = writeln!(
+                out,
+                "        if (!({cond})) {{\n            throw new EnsuresViolation({msg});\n        }}"
+            );
+        }
+        self.olds.clear();
+        if ret != "void" {
+            out.push_str("        return result;\n");
+        }
+        out.push_str("    }\n\n");
+        let _ = writeln!(out, "    private {is_static}{ret} {name}Body({}) {{", params.join(", "));
+        self.block_body(&f.body, 2, &mut out);
+        out.push_str("    }\n");
+        out
+    }
+
+    fn block_body(&mut self, b: &Block, depth: usize, out: &mut String) {
+        for s in &b.stmts {
+            self.stmt(s, depth, out);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, depth: usize, out: &mut String) {
+        let pad = "    ".repeat(depth);
+        match &s.kind {
+            StmtKind::Local { ty, name, init } => {
+                let jt = self.ty(ty);
+                let value = match init {
+                    Some(e) => self.expr(e),
+                    None => match ty {
+                        TypeExpr::Int(_) => "0L".into(),
+                        TypeExpr::Bool(_) => "false".into(),
+                        _ => "null".into(),
+                    },
+                };
+                let n = self.name(&name.name);
+                let _ = writeln!(out, "{pad}{jt} {n} = {value};");
+            }
+            StmtKind::Assign { target, value } => {
+                let v = self.expr(value);
+                let n = self.name(&target.name);
+                let _ = writeln!(out, "{pad}{n} = {v};");
+            }
+            StmtKind::FieldStore { object, field, value } => {
+                let o = self.postfix_operand(object);
+                let v = self.expr(value);
+                let f = self.name(&field.name);
+                let _ = writeln!(out, "{pad}{o}.{f} = {v};");
+            }
+            StmtKind::Expr(e) => match &e.kind {
+                ExprKind::Call { .. } | ExprKind::MethodCall { .. } | ExprKind::New { .. } => {
+                    let v = self.expr(e);
+                    let _ = writeln!(out, "{pad}{v};");
+                }
+                _ => self.error(format!(
+                    "line {}: the expression statement `{}` is not a Java statement",
+                    self.line(s.span),
+                    self.text(s.span)
+                )),
+            },
+            StmtKind::If { cond, then_branch, else_branch } => {
+                let c = self.expr(cond);
+                let _ = writeln!(out, "{pad}if ({c}) {{");
+                self.block_body(then_branch, depth + 1, out);
+                match else_branch {
+                    Some(b)
+                        if b.stmts.len() == 1 && matches!(b.stmts[0].kind, StmtKind::If { .. }) =>
+                    {
+                        let mut nested = String::new();
+                        self.stmt(&b.stmts[0], depth, &mut nested);
+                        let _ = write!(out, "{pad}}} else {}", nested.trim_start());
+                    }
+                    Some(b) => {
+                        let _ = writeln!(out, "{pad}}} else {{");
+                        self.block_body(b, depth + 1, out);
+                        let _ = writeln!(out, "{pad}}}");
+                    }
+                    None => {
+                        let _ = writeln!(out, "{pad}}}");
+                    }
+                }
+            }
+            StmtKind::While { cond, body } => {
+                let c = self.expr(cond);
+                let _ = writeln!(out, "{pad}while ({c}) {{");
+                self.block_body(body, depth + 1, out);
+                let _ = writeln!(out, "{pad}}}");
+            }
+            StmtKind::Return(None) => {
+                let _ = writeln!(out, "{pad}return;");
+            }
+            StmtKind::Return(Some(e)) => {
+                let v = self.expr(e);
+                let _ = writeln!(out, "{pad}return {v};");
+            }
+            StmtKind::Break => {
+                let _ = writeln!(out, "{pad}break;");
+            }
+            StmtKind::Continue => {
+                let _ = writeln!(out, "{pad}continue;");
+            }
+            StmtKind::Assert(e) => {
+                let c = self.expr(e);
+                let msg = java_string(&format!(
+                    "assert {} (line {})",
+                    self.text(e.span),
+                    self.line(s.span)
+                ));
+                let _ = writeln!(
+                    out,
+                    "{pad}if (!({c})) {{\n{pad}    throw new AssertionError({msg});\n{pad}}}"
+                );
+            }
+            StmtKind::Assume(e) => self.error(format!(
+                "line {}: `assume {}` has no Java counterpart (HeapLab discards the run)",
+                self.line(s.span),
+                self.text(e.span)
+            )),
+            StmtKind::Block(b) => {
+                let _ = writeln!(out, "{pad}{{");
+                self.block_body(b, depth + 1, out);
+                let _ = writeln!(out, "{pad}}}");
+            }
+        }
+    }
+
+    /// An operand that needs parentheses when it is itself an operator expression.
+    fn operand(&mut self, e: &Expr) -> String {
+        let s = self.expr(e);
+        match &e.kind {
+            ExprKind::Binary { op, .. }
+                if !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) =>
+            {
+                format!("({s})")
+            }
+            ExprKind::Cond { .. } => format!("({s})"),
+            ExprKind::Unary { op: UnOp::Not, .. } => format!("({s})"),
+            _ => s,
+        }
+    }
+
+    fn postfix_operand(&mut self, e: &Expr) -> String {
+        let s = self.expr(e);
+        match &e.kind {
+            ExprKind::Binary { .. } | ExprKind::Cond { .. } | ExprKind::Unary { .. } => {
+                format!("({s})")
+            }
+            _ => s,
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(n) => long_literal(*n),
+            ExprKind::Bool(b) => b.to_string(),
+            ExprKind::Null => "null".into(),
+            ExprKind::This => "this".into(),
+            ExprKind::Result => "result".into(),
+            ExprKind::Var(v) => self.name(&v.name),
+            ExprKind::Field { object, field } => {
+                format!("{}.{}", self.postfix_operand(object), self.name(&field.name))
+            }
+            ExprKind::Unary { op: UnOp::Neg, operand } => match &operand.kind {
+                ExprKind::Int(n) => long_literal(-*n),
+                _ => format!("Math.negateExact({})", self.expr(operand)),
+            },
+            ExprKind::Unary { op: UnOp::Not, operand } => {
+                format!("!{}", self.postfix_operand(operand))
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let exact = match op {
+                    BinOp::Add => Some("Math.addExact"),
+                    BinOp::Sub => Some("Math.subtractExact"),
+                    BinOp::Mul => Some("Math.multiplyExact"),
+                    BinOp::Div => Some("Functions.divide"),
+                    _ => None,
+                };
+                match exact {
+                    Some(f) => format!("{f}({}, {})", self.expr(lhs), self.expr(rhs)),
+                    None => format!("{} {} {}", self.operand(lhs), op.symbol(), self.operand(rhs)),
+                }
+            }
+            ExprKind::Cond { cond, then_expr, else_expr } => format!(
+                "{} ? {} : {}",
+                self.operand(cond),
+                self.operand(then_expr),
+                self.operand(else_expr)
+            ),
+            ExprKind::Call { callee, args } => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                let name = self.name(&callee.name);
+                match self.input.info.calls.get(&e.id) {
+                    Some(CallTarget::Method { .. }) => format!("this.{name}({})", args.join(", ")),
+                    _ => format!("{FUNCTIONS}.{name}({})", args.join(", ")),
+                }
+            }
+            ExprKind::MethodCall { receiver, method, args } => {
+                let r = self.postfix_operand(receiver);
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                format!("{r}.{}({})", self.name(&method.name), args.join(", "))
+            }
+            ExprKind::New { class, fields } => self.new_expr(e, &class.name, fields),
+            ExprKind::Old(_) => match self.olds.get(&e.id) {
+                Some(local) => local.clone(),
+                None => {
+                    self.error(format!("line {}: `old` outside `ensures`", self.line(e.span)));
+                    "null".into()
+                }
+            },
+            ExprKind::Wildcard => {
+                self.error(format!("line {}: `_` outside a formula", self.line(e.span)));
+                "null".into()
+            }
+        }
+    }
+
+    /// `new C { f: e, ... }` → `new C(...)` with every field in declaration order. HeapLab
+    /// evaluates the initializers as written, so a reordering is refused when it could change
+    /// which error comes first.
+    fn new_expr(
+        &mut self,
+        e: &Expr,
+        class: &str,
+        inits: &[heaplab_syntax::ast::FieldInit],
+    ) -> String {
+        let cname = self.name(class);
+        if inits.is_empty() {
+            return format!("new {cname}()");
+        }
+        let fields = self.input.info.class_fields.get(class).cloned().unwrap_or_default();
+        let order: Vec<usize> = inits
+            .iter()
+            .filter_map(|i| fields.iter().position(|(f, _)| *f == i.field.name))
+            .collect();
+        let in_order = order.windows(2).all(|w| w[0] < w[1]);
+        let effects = inits.iter().filter(|i| !is_simple(&i.value)).count();
+        if !in_order && effects > 1 {
+            self.error(format!(
+                "line {}: `new {class} {{ .. }}` initializes fields out of declaration order with several calls or operations",
+                self.line(e.span)
+            ));
+        }
+        let args: Vec<String> = fields
+            .iter()
+            .map(|(f, ty)| match inits.iter().find(|i| i.field.name == *f) {
+                Some(i) => self.expr(&i.value),
+                None => match ty {
+                    heaplab_syntax::types::Type::Int => "0L".into(),
+                    heaplab_syntax::types::Type::Bool => "false".into(),
+                    _ => "null".into(),
+                },
+            })
+            .collect();
+        format!("new {cname}({})", args.join(", "))
+    }
+
+    fn decisions(&self, t: &GeneratedTest) -> String {
+        let Some(p) = self.input.paths.get(t.path) else { return String::new() };
+        let parts: Vec<String> = p
+            .state
+            .branches
+            .iter()
+            .filter_map(|(id, dir)| self.exprs.get(id).map(|span| (span, dir)))
+            .map(|(span, dir)| {
+                let mut text = self.text(*span);
+                if text.chars().count() > 48 {
+                    text = text.chars().take(45).collect::<String>() + "...";
+                }
+                format!("line {} `{text}` {dir}", self.line(*span))
+            })
+            .collect();
+        if parts.is_empty() {
+            "no branch decisions".into()
+        } else {
+            parts.join(";\n    //   ")
+        }
+    }
+
+    fn test_class(&mut self, test_class: &str, gen: &Generation) -> String {
+        let mut out = self.header();
+        out.push_str("import static org.junit.jupiter.api.Assertions.*;\n\nimport org.junit.jupiter.api.Test;\n\n");
+        let _ = writeln!(
+            out,
+            "/** {} tests generated by `heaplab run` for {}, each replayed by HeapLab's interpreter. */",
+            gen.tests.len(),
+            gen.target
+        );
+        let _ = writeln!(out, "class {test_class} {{");
+        let mut first = true;
+        for t in &gen.tests {
+            match self.test_method(gen, t) {
+                Some(m) => {
+                    if !first {
+                        out.push('\n');
+                    }
+                    first = false;
+                    out.push_str(&m);
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "    // {}: left out (expects {}, which Java cannot reproduce)",
+                        t.name,
+                        crate::concretize::describe_expected(&t.expected)
+                    );
+                }
+            }
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// Locals for the input objects: the receiver after its class (`bst`), an object passed
+    /// as an argument after the parameter (`n`), others after the class and a number (`node1`).
+    fn object_names(&mut self, gen: &Generation, t: &GeneratedTest) -> BTreeMap<ObjId, String> {
+        let mut names = BTreeMap::new();
+        let mut used: BTreeSet<String> = ["result".to_string(), "e".to_string()].into();
+        let params: Vec<String> = crate::find_function(self.input.program, &gen.target)
+            .map(|(_, d)| d.params.iter().map(|p| p.name.name.clone()).collect())
+            .unwrap_or_default();
+        used.extend(params.iter().cloned());
+        if let Some(r) = t.input.receiver {
+            if let Some(o) = t.input.heap.get(r) {
+                let mut n = lower_first(&o.class);
+                if used.contains(&n) || JAVA_KEYWORDS.contains(&n.as_str()) {
+                    n.push_str("Obj");
+                }
+                used.insert(n.clone());
+                names.insert(r, n);
+            }
+        }
+        for (p, v) in params.iter().zip(&t.input.args) {
+            if let Value::Ref(Some(id)) = v {
+                if !names.contains_key(id) {
+                    names.insert(*id, self.name(p));
+                }
+            }
+        }
+        let mut counters: BTreeMap<String, usize> = BTreeMap::new();
+        for (id, o) in t.input.heap.objects() {
+            if names.contains_key(&id) {
+                continue;
+            }
+            let base = lower_first(&o.class);
+            loop {
+                let c = counters.entry(base.clone()).or_insert(0);
+                *c += 1;
+                let n = format!("{base}{c}");
+                if !used.contains(&n) {
+                    used.insert(n.clone());
+                    names.insert(id, n);
+                    break;
+                }
+            }
+        }
+        names
+    }
+
+    fn test_method(&mut self, gen: &Generation, t: &GeneratedTest) -> Option<String> {
+        let exception = match &t.expected {
+            Expected::Returned(_) => None,
+            Expected::Error(kind) => match exception_of(*kind) {
+                Some(x) => Some(x),
+                None => {
+                    self.warnings.insert(format!(
+                        "{}: expects {}, which has no Java counterpart; left out",
+                        t.name,
+                        kind.keyword()
+                    ));
+                    return None;
+                }
+            },
+        };
+        let mut out = String::new();
+        let _ = writeln!(out, "    // path {}: {}", t.path, self.decisions(t));
+        if t.k_cut {
+            out.push_str("    // (the k bound cut a fresh-object choice on this path)\n");
+        }
+        let _ = writeln!(out, "    @Test\n    void {}() {{", t.name);
+        let names = self.object_names(gen, t);
+        let value = |v: &Value| java_value(v, &names);
+        for (id, o) in t.input.heap.objects() {
+            let n = &names[&id];
+            let _ = writeln!(out, "        {} {n} = new {}();", o.class, o.class);
+        }
+        for (id, o) in t.input.heap.objects() {
+            for (f, v) in &o.fields {
+                if matches!(v, Value::Int(0) | Value::Bool(false) | Value::Ref(None)) {
+                    continue;
+                }
+                let _ = writeln!(out, "        {}.{f} = {};", names[&id], value(v));
+            }
+        }
+        let (_, method) = heaplab_engine::symbolic::explorer::split_target(&gen.target);
+        let args: Vec<String> = t.input.args.iter().map(value).collect();
+        let call = match t.input.receiver {
+            Some(r) => format!("{}.{method}({})", names[&r], args.join(", ")),
+            None => format!("{FUNCTIONS}.{method}({})", args.join(", ")),
+        };
+        match (&t.expected, exception) {
+            (Expected::Error(_), Some((class, message))) => match message {
+                Some(m) => {
+                    let _ = writeln!(
+                        out,
+                        "        {class} e = assertThrows({class}.class, () -> {call});\n        assertEquals({}, e.getMessage());",
+                        java_string(m)
+                    );
+                }
+                None => {
+                    let _ = writeln!(out, "        assertThrows({class}.class, () -> {call});");
+                }
+            },
+            (Expected::Returned(Value::Void), _) => {
+                let _ = writeln!(out, "        {call};");
+                assert_final(&t.final_heap, &names, None, &mut out);
+            }
+            (Expected::Returned(v @ Value::Ref(Some(id))), _) if !names.contains_key(id) => {
+                let _ = writeln!(out, "        {} result = {call};", gen.return_type);
+                out.push_str("        assertNotNull(result);\n");
+                assert_final(&t.final_heap, &names, Some(v), &mut out);
+            }
+            (Expected::Returned(v), _) => {
+                let line = match v {
+                    Value::Bool(true) => format!("assertTrue({call})"),
+                    Value::Bool(false) => format!("assertFalse({call})"),
+                    Value::Ref(None) => format!("assertNull({call})"),
+                    Value::Ref(Some(_)) => format!("assertSame({}, {call})", value(v)),
+                    other => format!("assertEquals({}, {call})", value(other)),
+                };
+                let _ = writeln!(out, "        {line};");
+                assert_final(&t.final_heap, &names, None, &mut out);
+            }
+            (Expected::Error(_), None) => {}
+        }
+        out.push_str("    }\n");
+        Some(out)
+    }
+}
+
+/// The Java exception class (and message, when the class alone is ambiguous) of an error.
+fn exception_of(kind: ErrorKind) -> Option<(&'static str, Option<&'static str>)> {
+    match kind {
+        ErrorKind::NullDereference => Some(("NullPointerException", None)),
+        ErrorKind::DivisionByZero => Some(("ArithmeticException", Some("/ by zero"))),
+        ErrorKind::IntegerOverflow => Some(("ArithmeticException", Some("long overflow"))),
+        ErrorKind::AssertFailed => Some(("AssertionError", None)),
+        ErrorKind::EnsuresFailed => Some(("EnsuresViolation", None)),
+        ErrorKind::RequiresFailed | ErrorKind::BoundExhausted => None,
+    }
+}
+
+/// Assertions on every field of every object reachable from the inputs (and a new result)
+/// after the call; new objects are named by the path that reaches them (`bst.root.left`).
+fn assert_final(
+    heap: &Heap,
+    inputs: &BTreeMap<ObjId, String>,
+    result: Option<&Value>,
+    out: &mut String,
+) {
+    let mut names = inputs.clone();
+    let mut queue: VecDeque<ObjId> = inputs.keys().copied().collect();
+    if let Some(Value::Ref(Some(id))) = result {
+        names.insert(*id, "result".into());
+        queue.push_back(*id);
+    }
+    while let Some(id) = queue.pop_front() {
+        let Some(o) = heap.get(id) else { continue };
+        let name = names[&id].clone();
+        for (f, v) in &o.fields {
+            let line = match v {
+                Value::Ref(Some(target)) => match names.get(target) {
+                    Some(t) => format!("assertSame({t}, {name}.{f})"),
+                    None => {
+                        names.insert(*target, format!("{name}.{f}"));
+                        queue.push_back(*target);
+                        format!("assertNotNull({name}.{f})")
+                    }
+                },
+                Value::Ref(None) => format!("assertNull({name}.{f})"),
+                Value::Bool(true) => format!("assertTrue({name}.{f})"),
+                Value::Bool(false) => format!("assertFalse({name}.{f})"),
+                other => format!("assertEquals({}, {name}.{f})", java_value(other, &names)),
+            };
+            let _ = writeln!(out, "        {line};");
+        }
+    }
+}
+
+fn java_value(v: &Value, names: &BTreeMap<ObjId, String>) -> String {
+    match v {
+        Value::Int(n) => long_literal(*n),
+        Value::Bool(b) => b.to_string(),
+        Value::Ref(None) => "null".into(),
+        Value::Ref(Some(id)) => names.get(id).cloned().unwrap_or_else(|| "null".into()),
+        Value::Void => "null".into(),
+    }
+}
+
+fn long_literal(n: i64) -> String {
+    if n == i64::MIN {
+        "Long.MIN_VALUE".into()
+    } else {
+        format!("{n}L")
+    }
+}
+
+fn java_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn lower_first(s: &str) -> String {
+    if s.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+        return s.to_ascii_lowercase();
+    }
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Literals, variables and `this`: nothing to evaluate that could fail or have an effect.
+fn is_simple(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Null | ExprKind::This | ExprKind::Var(_)
+    )
+}
+
+fn collect_olds<'e>(e: &'e Expr, acc: &mut Vec<(NodeId, &'e Expr)>) {
+    if let ExprKind::Old(inner) = &e.kind {
+        acc.push((e.id, inner));
+        return;
+    }
+    for_each_child(e, &mut |c| collect_olds(c, acc));
+}
+
+fn mentions_var(e: &Expr, name: &str) -> bool {
+    if let ExprKind::Var(v) = &e.kind {
+        return v.name == name;
+    }
+    if matches!(e.kind, ExprKind::Old(_)) {
+        return false;
+    }
+    let mut found = false;
+    for_each_child(e, &mut |c| found |= mentions_var(c, name));
+    found
+}
+
+fn for_each_child<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
+    match &e.kind {
+        ExprKind::Field { object, .. } => f(object),
+        ExprKind::Unary { operand, .. } => f(operand),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        ExprKind::Cond { cond, then_expr, else_expr } => {
+            f(cond);
+            f(then_expr);
+            f(else_expr);
+        }
+        ExprKind::Call { args, .. } => args.iter().for_each(f),
+        ExprKind::MethodCall { receiver, args, .. } => {
+            f(receiver);
+            args.iter().for_each(f);
+        }
+        ExprKind::New { fields, .. } => fields.iter().for_each(|i| f(&i.value)),
+        ExprKind::Old(inner) => f(inner),
+        _ => {}
+    }
+}
+
+fn assigned_vars(b: &Block) -> BTreeSet<&str> {
+    let mut acc = BTreeSet::new();
+    fn walk<'b>(b: &'b Block, acc: &mut BTreeSet<&'b str>) {
+        for s in &b.stmts {
+            match &s.kind {
+                StmtKind::Assign { target, .. } => {
+                    acc.insert(target.name.as_str());
+                }
+                StmtKind::If { then_branch, else_branch, .. } => {
+                    walk(then_branch, acc);
+                    if let Some(e) = else_branch {
+                        walk(e, acc);
+                    }
+                }
+                StmtKind::While { body, .. } | StmtKind::Block(body) => walk(body, acc),
+                _ => {}
+            }
+        }
+    }
+    walk(b, &mut acc);
+    acc
+}
+
+/// Every expression of a body by id (for the decisions comment).
+fn index_block(b: &Block, acc: &mut HashMap<NodeId, Span>) {
+    fn index_expr(e: &Expr, acc: &mut HashMap<NodeId, Span>) {
+        acc.insert(e.id, e.span);
+        for_each_child(e, &mut |c| index_expr(c, acc));
+    }
+    for s in &b.stmts {
+        match &s.kind {
+            StmtKind::Local { init: Some(e), .. }
+            | StmtKind::Assign { value: e, .. }
+            | StmtKind::Expr(e)
+            | StmtKind::Return(Some(e))
+            | StmtKind::Assert(e)
+            | StmtKind::Assume(e) => index_expr(e, acc),
+            StmtKind::FieldStore { object, value, .. } => {
+                index_expr(object, acc);
+                index_expr(value, acc);
+            }
+            StmtKind::If { cond, then_branch, else_branch } => {
+                acc.insert(s.id, cond.span);
+                index_expr(cond, acc);
+                index_block(then_branch, acc);
+                if let Some(e) = else_branch {
+                    index_block(e, acc);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                acc.insert(s.id, cond.span);
+                index_expr(cond, acc);
+                index_block(body, acc);
+            }
+            StmtKind::Block(body) => index_block(body, acc),
+            _ => {}
+        }
+    }
+}
