@@ -38,6 +38,11 @@ enum Command {
         after_help = "Examples:\n  heaplab run examples/bst.hl --method BST.insert --strategy 'lazier#' --k 2\n  heaplab run examples/swap.hl --method Node.swap --strategy lazy --trace\n  heaplab run examples/bst.hl --method BST.findMin --pre ignore --emit hl --out generated/"
     )]
     Run(commands::run::Args),
+    /// Run several heap strategies on one method; one row per strategy (text or JSON).
+    #[command(
+        after_help = "Example:\n  heaplab compare examples/bst.hl --method BST.insert --format json"
+    )]
+    Compare(commands::compare::Args),
     /// Decide satisfiability of a separation-logic formula; print a model or enumerate models.
     #[command(
         after_help = "Examples:\n  heaplab sat examples/bst.hl --formula 'bst(x, 0, 100)'\n  heaplab sat examples/bst.hl --formula 'bst(x, 0, 100)' --enumerate 3 --count"
@@ -55,6 +60,7 @@ fn main() -> ExitCode {
         Command::Test(args) => commands::test::run(args),
         Command::Exec(args) => commands::exec::run(args),
         Command::Run(args) => commands::run::run(args),
+        Command::Compare(args) => commands::compare::run(args),
         Command::Sat(args) => commands::sat::run(args),
         Command::Serve(args) => commands::serve::run(args),
     };

@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the file loading they share.
 
 pub mod check;
+pub mod compare;
 pub mod exec;
 pub mod run;
 pub mod sat;

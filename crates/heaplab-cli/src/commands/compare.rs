@@ -1,0 +1,199 @@
+//! `heaplab compare FILE --method M`: runs several heap strategies on the same method and prints
+//! one row per strategy (paths, tests, invalid inputs, errors, branch coverage, solver calls,
+//! time), as text or JSON.
+//!
+//! `lazy`, `lazier` and `lazier#` run with `--pre ignore` semantics, so test generation classifies
+//! their inputs with the model checker; `sl` uses `requires` during exploration, and its inputs are
+//! checked by the same model checker independently (a `PreChecker` in ignore mode).
+
+use super::{load, report};
+use anyhow::Context;
+use heaplab_engine::symbolic::{
+    strategy, Clock, Config, Explorer, PreMode, SmtPathSolver, StrategyKind,
+};
+use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_testgen::concretize::PreChecker;
+use heaplab_testgen::{generate, Validity};
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The HeapLab source file (.hl).
+    file: PathBuf,
+    /// The method to explore: `Class.method` or a top-level function.
+    #[arg(long)]
+    method: String,
+    /// Kiasan's reference-chain bound.
+    #[arg(long, default_value_t = Config::default().bounds.k)]
+    k: u32,
+    /// `sl` only: deepest predicate unfolding.
+    #[arg(long, default_value_t = Config::default().bounds.depth)]
+    depth: u32,
+    /// Comma-separated strategy names.
+    #[arg(long, default_value = "lazy,lazier,lazier#,sl")]
+    strategies: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// The z3 executable.
+    #[arg(long, default_value = "z3")]
+    z3: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+struct Row {
+    strategy: &'static str,
+    pre: &'static str,
+    paths: u64,
+    bounded: u64,
+    tests: usize,
+    invalid: usize,
+    errors: usize,
+    covered: usize,
+    total: usize,
+    solver_sent: u64,
+    solver_local: u64,
+    time_ms: u128,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let loaded = load(&args.file)?;
+    if report(&loaded) {
+        return Ok(ExitCode::FAILURE);
+    }
+    let program = &loaded.analysis.program;
+    let ainfo = &loaded.analysis.info;
+    let checker = PreChecker::new(program, &args.method, PreMode::Ignore);
+    let mut rows = Vec::new();
+    for name in args.strategies.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let info = strategy::by_name(name).ok_or_else(|| {
+            anyhow::anyhow!("unknown strategy `{name}`\n{}", super::run::strategy_table())
+        })?;
+        let mut config = Config::default();
+        config.strategy = info.kind;
+        config.pre = if info.kind == StrategyKind::Sl { PreMode::Assume } else { PreMode::Ignore };
+        config.bounds.k = args.k;
+        config.bounds.depth = args.depth;
+        let mut process = ProcessConfig::default();
+        process.program = PathBuf::from(&args.z3);
+        let z3 = Z3Process::new(process);
+        z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+        let solver = SmtPathSolver::new(SmtSolver::new(z3));
+        let started = std::time::Instant::now();
+        let mut explorer = Explorer::new(
+            program,
+            ainfo,
+            &args.method,
+            config,
+            Box::new(solver),
+            Box::new(Wall(started)),
+        )
+        .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
+        explorer.run_to_end();
+        let generation = generate(&mut explorer, program, ainfo)
+            .with_context(|| format!("test generation failed for `{name}`"))?;
+        let time_ms = started.elapsed().as_millis();
+        // Every input goes through the model checker, whatever the strategy did with `requires`.
+        let validity: Vec<Validity> =
+            generation.tests.iter().map(|t| checker.classify(&t.input)).collect();
+        let invalid = validity.iter().filter(|v| **v == Validity::Invalid).count();
+        let errors = generation
+            .tests
+            .iter()
+            .zip(&validity)
+            .filter(|(t, v)| {
+                matches!(t.expected, heaplab_testgen::Expected::Error(_))
+                    && **v != Validity::Invalid
+            })
+            .count();
+        let stats = explorer.stats().clone();
+        let counts = explorer.solver_counts();
+        let (covered, total) = explorer.branch_coverage();
+        rows.push(Row {
+            strategy: info.name,
+            pre: if config.pre == PreMode::Assume { "assume" } else { "ignore" },
+            paths: stats.feasible,
+            bounded: stats.bounded,
+            tests: generation.tests.len(),
+            invalid,
+            errors,
+            covered,
+            total,
+            solver_sent: counts.sent,
+            solver_local: counts.decided_locally,
+            time_ms,
+        });
+    }
+    let mut out = std::io::stdout();
+    if args.format == Format::Json {
+        let v = json!({
+            "method": args.method,
+            "k": args.k,
+            "depth": args.depth,
+            "strategies": rows.iter().map(|r| json!({
+                "strategy": r.strategy,
+                "pre": r.pre,
+                "paths": r.paths,
+                "paths_bounded": r.bounded,
+                "tests": r.tests,
+                "invalid_inputs": r.invalid,
+                "errors": r.errors,
+                "branches_covered": r.covered,
+                "branches_total": r.total,
+                "solver_calls": { "sent": r.solver_sent, "decided_locally": r.solver_local },
+                "time_ms": r.time_ms,
+            })).collect::<Vec<_>>(),
+        });
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        let _ = writeln!(out, "{} (k = {}, depth = {})", args.method, args.k, args.depth);
+        let _ = writeln!(
+            out,
+            "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>12} {:>8}",
+            "strategy",
+            "pre",
+            "paths",
+            "bounded",
+            "tests",
+            "invalid",
+            "errors",
+            "branches",
+            "solver",
+            "time_ms"
+        );
+        for r in &rows {
+            let _ = writeln!(
+                out,
+                "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>12} {:>8}",
+                r.strategy,
+                r.pre,
+                r.paths,
+                r.bounded,
+                r.tests,
+                r.invalid,
+                r.errors,
+                format!("{}/{}", r.covered, r.total),
+                format!("{}+{}", r.solver_sent, r.solver_local),
+                r.time_ms
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Milliseconds since the row's run started.
+struct Wall(std::time::Instant);
+
+impl Clock for Wall {
+    fn now_ms(&self) -> u64 {
+        self.0.elapsed().as_millis() as u64
+    }
+}
