@@ -13,7 +13,7 @@ wasm_bindgen_version() {
 }
 
 # Debian packages the project needs. Checked first so a set-up machine does no apt work.
-APT_PACKAGES=(z3 chromium)
+APT_PACKAGES=(z3 chromium junit5 default-jdk-headless)
 
 setup() {
   local missing=()
@@ -102,8 +102,16 @@ test_browser() {
   node --test --test-concurrency=1 tests/browser/
 }
 
+# The JUnit export compiled with javac and run on the JUnit 5 console (needs junit5, a JDK).
+test_junit() {
+  log "JUnit export (javac + JUnit 5 console)"
+  cargo build --release --quiet -p heaplab-cli
+  bash tests/junit/run.sh
+}
+
 test() {
   test_rust
+  test_junit
   if [ -d crates/heaplab-wasm ] || [ -d tests/node ] || [ -d tests/browser ]; then
     build
     test_node
