@@ -7,6 +7,9 @@
 //! plain objects for results).
 //!
 //! Modules:
+//! - [`explore`]: the `Exploration` class: symbolic execution of one method (`step`,
+//!   `runToEnd`, `tests`, `tree`, `cancel`), the same explorer and test generation as
+//!   `heaplab run`, with Z3 wasm answering through the explorer's pending-solver protocol.
 //! - [`program`]: the editor's API: `check` (diagnostics in UTF-16 positions), `runTests` (the
 //!   `test` blocks in the interpreter) and `satQuery` (satisfiability and enumeration of a
 //!   separation-logic formula, as `heaplab sat`).
@@ -15,6 +18,7 @@
 
 use wasm_bindgen::prelude::*;
 
+pub mod explore;
 pub mod program;
 pub mod solver_bridge;
 
