@@ -48,6 +48,11 @@ enum Command {
         after_help = "Examples:\n  heaplab sat examples/bst.hl --formula 'bst(x, 0, 100)'\n  heaplab sat examples/bst.hl --formula 'bst(x, 0, 100)' --enumerate 3 --count"
     )]
     Sat(commands::sat::Args),
+    /// Benchmark every example method with a `requires` under each strategy (markdown or JSON).
+    #[command(
+        after_help = "Example:\n  heaplab bench --strategies lazy,lazier,lazier# --format md --out bench/results.md"
+    )]
+    Bench(commands::bench::Args),
     /// Serve the web playground (a folder) with the headers Z3 wasm needs.
     #[command(after_help = "Example:\n  heaplab serve web/dist --port 8000")]
     Serve(commands::serve::Args),
@@ -63,6 +68,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => commands::compare::run(args),
         Command::Sat(args) => commands::sat::run(args),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Bench(args) => commands::bench::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,6 @@
 //! One module per subcommand, plus the file loading they share.
 
+pub mod bench;
 pub mod check;
 pub mod compare;
 pub mod exec;

@@ -1,0 +1,262 @@
+//! `heaplab bench`: every example method with a `requires` × every strategy at the default
+//! bounds (each run capped by the explorer's timeout bound), one row each: paths, tests, invalid
+//! inputs, errors, branch coverage, solver calls, time and peak memory. Markdown or JSON.
+//!
+//! Peak memory is the process's `VmHWM` (Linux `/proc/self/status`), read after each run: it is
+//! the peak of the whole `heaplab` process so far, so it only grows down the table; a row shows
+//! that peak and how much the run raised it. The wasm engine has no rows yet.
+
+use super::load;
+use anyhow::Context;
+use heaplab_engine::symbolic::{strategy, Config, Explorer, SmtPathSolver};
+use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_syntax::ast::Item;
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The suite: `examples` (every `.hl` in the folder `examples/`).
+    #[arg(long, default_value = "examples")]
+    suite: String,
+    /// Comma-separated strategies.
+    #[arg(long, default_value = "lazy,lazier,lazier#")]
+    strategies: String,
+    /// Kiasan's k (default: the explorer's default).
+    #[arg(long, default_value_t = Config::default().bounds.k)]
+    k: u32,
+    /// Cap per run in milliseconds (the explorer's timeout bound).
+    #[arg(long, default_value_t = 1000)]
+    timeout_ms: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Md)]
+    format: Format,
+    /// Write to this file instead of stdout.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// The z3 executable.
+    #[arg(long, default_value = "z3")]
+    z3: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Md,
+    Json,
+}
+
+struct Row {
+    file: String,
+    method: String,
+    strategy: String,
+    paths: u64,
+    bounded: u64,
+    timed_out: bool,
+    tests: usize,
+    invalid: usize,
+    errors: usize,
+    covered: usize,
+    total: usize,
+    sent: u64,
+    local: u64,
+    cached: u64,
+    time_ms: u64,
+    peak_kb: u64,
+    peak_raise_kb: u64,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let dir = PathBuf::from(&args.suite);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .with_context(|| format!("cannot read the suite folder `{}`", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
+        .collect();
+    files.sort();
+    let strategies: Vec<&str> = args.strategies.split(',').map(str::trim).collect();
+    for s in &strategies {
+        strategy::by_name(s).ok_or_else(|| anyhow::anyhow!("unknown strategy `{s}`"))?;
+    }
+    let mut rows = Vec::new();
+    for file in &files {
+        let loaded = load(file)?;
+        if loaded.analysis.has_errors() {
+            anyhow::bail!("`{}` has errors: run heaplab check", file.display());
+        }
+        let program = &loaded.analysis.program;
+        let mut targets = Vec::new();
+        for item in &program.items {
+            match item {
+                Item::Class(c) => targets.extend(
+                    c.methods
+                        .iter()
+                        .filter(|m| !m.requires.is_empty())
+                        .map(|m| format!("{}.{}", c.name.name, m.name.name)),
+                ),
+                Item::Function(f) if !f.requires.is_empty() => targets.push(f.name.name.clone()),
+                _ => {}
+            }
+        }
+        for target in &targets {
+            for s in &strategies {
+                rows.push(bench_one(&args, file, &loaded, target, s)?);
+            }
+        }
+    }
+    let text = match args.format {
+        Format::Md => markdown(&args, &rows),
+        Format::Json => json_rows(&args, &rows),
+    };
+    match &args.out {
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write `{}`", path.display()))?,
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_one(
+    args: &Args,
+    file: &std::path::Path,
+    loaded: &super::Loaded,
+    target: &str,
+    strategy_name: &str,
+) -> anyhow::Result<Row> {
+    let info = strategy::by_name(strategy_name)
+        .ok_or_else(|| anyhow::anyhow!("unknown strategy `{strategy_name}`"))?;
+    let mut config = Config::default();
+    config.strategy = info.kind;
+    config.bounds.k = args.k;
+    config.bounds.timeout_ms = Some(args.timeout_ms);
+    let mut process = ProcessConfig::default();
+    process.program = PathBuf::from(&args.z3);
+    let z3 = Z3Process::new(process);
+    z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+    let solver = SmtPathSolver::new(SmtSolver::new(z3));
+    let program = &loaded.analysis.program;
+    let before = peak_rss_kb();
+    let start = std::time::Instant::now();
+    let mut explorer = Explorer::new(
+        program,
+        &loaded.analysis.info,
+        target,
+        config,
+        Box::new(solver),
+        Box::new(Clock(start)),
+    )
+    .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", file.display()))?;
+    let mut timed_out = false;
+    while let Some(event) = explorer.step() {
+        if let heaplab_engine::symbolic::Event::Stopped { bound } = event {
+            timed_out |= bound == heaplab_engine::symbolic::Bound::Timeout;
+        }
+    }
+    let generation = heaplab_testgen::generate(&mut explorer, program, &loaded.analysis.info)
+        .with_context(|| format!("test generation for {target} ({strategy_name})"))?;
+    let time_ms = start.elapsed().as_millis() as u64;
+    let after = peak_rss_kb();
+    let stats = explorer.stats().clone();
+    let counts = explorer.solver_counts();
+    let (covered, total) = explorer.branch_coverage();
+    Ok(Row {
+        file: file.display().to_string(),
+        method: target.to_string(),
+        strategy: strategy_name.to_string(),
+        paths: stats.feasible + stats.infeasible + stats.bounded,
+        bounded: stats.bounded,
+        timed_out,
+        tests: generation.tests.len(),
+        invalid: generation.invalid_inputs(),
+        errors: generation.errors_found(),
+        covered,
+        total,
+        sent: counts.sent,
+        local: counts.decided_locally,
+        cached: counts.cached,
+        time_ms,
+        peak_kb: after,
+        peak_raise_kb: after.saturating_sub(before),
+    })
+}
+
+/// `VmHWM` of this process in kB (0 where `/proc` is missing).
+fn peak_rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+struct Clock(std::time::Instant);
+
+impl heaplab_engine::symbolic::Clock for Clock {
+    fn now_ms(&self) -> u64 {
+        self.0.elapsed().as_millis() as u64
+    }
+}
+
+fn markdown(args: &Args, rows: &[Row]) -> String {
+    let mut out = format!(
+        "# HeapLab bench: suite `{}`, k = {}, {} ms cap per run\n\n",
+        args.suite, args.k, args.timeout_ms
+    );
+    out.push_str("Native engine, z3 process. Peak memory is the process-wide `VmHWM` after the run (it only grows down the table) and, in parentheses, how much this run raised it.\n\n");
+    out.push_str("| file | method | strategy | paths (bounded) | tests | invalid | errors | branches | solver sent / local / cached | time ms | peak MB (+kB) |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for r in rows {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} ({}){} | {} | {} | {} | {}/{} | {} / {} / {} | {} | {:.1} (+{}) |\n",
+            r.file.rsplit('/').next().unwrap_or(&r.file),
+            r.method,
+            r.strategy.replace('#', "\\#"),
+            r.paths,
+            r.bounded,
+            if r.timed_out { " timeout" } else { "" },
+            r.tests,
+            r.invalid,
+            r.errors,
+            r.covered,
+            r.total,
+            r.sent,
+            r.local,
+            r.cached,
+            r.time_ms,
+            r.peak_kb as f64 / 1024.0,
+            r.peak_raise_kb
+        ));
+    }
+    out.push_str(
+        "\nwasm: not yet (the wasm exploration API is in progress; no wasm rows until it lands).\n",
+    );
+    out
+}
+
+fn json_rows(args: &Args, rows: &[Row]) -> String {
+    let rows: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "engine": "native",
+                "file": r.file, "method": r.method, "strategy": r.strategy,
+                "paths": r.paths, "paths_bounded": r.bounded, "timed_out": r.timed_out,
+                "tests": r.tests, "invalid_inputs": r.invalid, "errors": r.errors,
+                "branches_covered": r.covered, "branches_total": r.total,
+                "solver_calls": {"sent": r.sent, "decided_locally": r.local, "cached": r.cached},
+                "time_ms": r.time_ms,
+                "peak_rss_kb": r.peak_kb, "peak_rss_raise_kb": r.peak_raise_kb,
+            })
+        })
+        .collect();
+    let v = json!({
+        "suite": args.suite, "k": args.k, "timeout_ms": args.timeout_ms,
+        "peak_memory": "process-wide VmHWM after each run (monotone over the bench)",
+        "wasm": "not yet",
+        "rows": rows,
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
