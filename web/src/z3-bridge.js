@@ -72,6 +72,33 @@ export function initZ3() {
   return ready;
 }
 
+// z3-solver's `Z3.eval_smtlib2_string` passes the script as a ccall 'string' argument, which
+// Emscripten copies onto the wasm stack; the call returns (and the stack is reused) before Z3's
+// worker thread has finished reading it. A long script could be overwritten mid-parse: garbled
+// queries, and a `(pop 1)` that never runs, so declarations leak into later queries. We hand Z3
+// a heap copy of the script that stays alive until Z3 has answered.
+async function evalScript(api, ctx, text) {
+  const em = api.em;
+  if (!em || typeof em._malloc !== 'function' || typeof em.async_call !== 'function') {
+    return api.Z3.eval_smtlib2_string(ctx, text);
+  }
+  // Encode into ordinary memory first: the wasm heap is a SharedArrayBuffer, which
+  // TextEncoder.encodeInto refuses in browsers.
+  const bytes = new TextEncoder().encode(text);
+  const ptr = em._malloc(bytes.length + 1);
+  if (!ptr) throw new Error('Z3 wasm is out of memory for a script of ' + bytes.length + ' bytes');
+  try {
+    // HEAPU8 is read after malloc: growing the heap replaces the view.
+    em.HEAPU8.set(bytes, ptr);
+    em.HEAPU8[ptr + bytes.length] = 0;
+    return await em.async_call(() =>
+      em.ccall('async_Z3_eval_smtlib2_string', 'void', ['number', 'number'], [ctx, ptr]),
+    );
+  } finally {
+    em._free(ptr);
+  }
+}
+
 // Z3 contexts are not re-entrant: queue scripts so that one finishes before the next starts.
 let queue = Promise.resolve();
 
@@ -83,11 +110,11 @@ let queue = Promise.resolve();
  */
 export function solve(text) {
   const run = async () => {
-    const { Z3, ctx } = await initZ3();
+    const { api, ctx } = await initZ3();
     try {
-      return await Z3.eval_smtlib2_string(ctx, PUSH + String(text) + POP);
+      return await evalScript(api, ctx, PUSH + String(text) + POP);
     } catch (err) {
-      await Z3.eval_smtlib2_string(ctx, RESET).catch(() => {});
+      await evalScript(api, ctx, RESET).catch(() => {});
       // Some z3-solver versions throw instead of printing the error; keep one text protocol.
       const msg = (err && err.message ? err.message : String(err)).replaceAll('"', '""');
       return `(error "${msg}")\n`;
