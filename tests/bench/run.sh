@@ -13,8 +13,10 @@ node tests/bench/wasm.mjs "$batch" "$native"
 node tests/bench/web-budget.mjs
 # Engine bench: every example method with a `requires` x lazy, lazier, lazier# at the default
 # bounds (1 s cap per run); bench/results.md is committed, bench/results.json is for tools.
-# Native only: wasm rows are "not yet" until the wasm exploration API lands.
 mkdir -p bench
 ./target/release/heaplab bench --suite examples --format md --out bench/results.md
 ./target/release/heaplab bench --suite examples --format json --out bench/results.json
+# The same rows through the wasm engine on Z3 wasm, with the wasm/native ratio per row and
+# overall; appended to bench/results.md.
+node tests/bench/wasm-suite.mjs bench/results.json > /dev/null
 cat bench/results.md

@@ -231,7 +231,7 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
         ));
     }
     out.push_str(
-        "\nwasm: not yet (the wasm exploration API is in progress; no wasm rows until it lands).\n",
+        "\nThe wasm engine's rows come from `node tests/bench/wasm-suite.mjs` (run by `./build.sh bench`).\n",
     );
     out
 }
@@ -255,7 +255,6 @@ fn json_rows(args: &Args, rows: &[Row]) -> String {
     let v = json!({
         "suite": args.suite, "k": args.k, "timeout_ms": args.timeout_ms,
         "peak_memory": "process-wide VmHWM after each run (monotone over the bench)",
-        "wasm": "not yet",
         "rows": rows,
     });
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"

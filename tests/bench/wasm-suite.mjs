@@ -1,0 +1,85 @@
+// The engine bench through the wasm engine: every row of the native bench (bench/results.json,
+// written by `heaplab bench --format json`) runs again in node with heaplab-wasm's Exploration
+// over Z3 wasm, at the same strategy and k. Prints a markdown table with the wasm/native time
+// ratio per row and overall, and the wasm linear memory after each run (it only grows), and
+// appends it to bench/results.md.
+//
+// Usage: node tests/bench/wasm-suite.mjs [bench/results.json]
+//   BENCH_WASM_STRATEGIES=lazier#   only these strategies (comma-separated; default: all rows)
+//   BENCH_WASM_CAP_MS=20000         cap per wasm run (the explorer's timeout bound)
+import { readFile, appendFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ROOT } from '../node/helpers.mjs';
+
+const input = process.argv[2] ?? path.join(ROOT, 'bench/results.json');
+const native = JSON.parse(await readFile(input, 'utf8'));
+const only = process.env.BENCH_WASM_STRATEGIES?.split(',').map((s) => s.trim()).filter(Boolean);
+const capMs = Number(process.env.BENCH_WASM_CAP_MS ?? 20000);
+
+const pkg = await import(path.join(ROOT, 'web/pkg/heaplab_wasm.js'));
+const exports = await pkg.default({ module_or_path: await readFile(path.join(ROOT, 'web/pkg/heaplab_wasm_bg.wasm')) });
+const bridge = await import(path.join(ROOT, 'web/src/z3-bridge.js'));
+const t0 = performance.now();
+await bridge.solve('(check-sat)');
+const z3LoadMs = performance.now() - t0;
+
+const sources = new Map();
+const lines = [];
+let nativeTotal = 0;
+let wasmTotal = 0;
+let compared = 0;
+let mismatches = 0;
+for (const row of native.rows) {
+  if (only && !only.includes(row.strategy)) continue;
+  const label = `| ${path.basename(row.file)} | ${row.method} | ${row.strategy.replace('#', '\\#')} |`;
+  if (row.timed_out) {
+    lines.push(`${label} ${row.time_ms} (cap) | — | — | ${row.tests} / — | — |`);
+    continue;
+  }
+  if (!sources.has(row.file)) sources.set(row.file, await readFile(path.join(ROOT, row.file), 'utf8'));
+  const options = { strategy: row.strategy, k: native.k, timeoutMs: capMs, file: row.file };
+  const started = performance.now();
+  let summary;
+  try {
+    const ex = new pkg.Exploration(sources.get(row.file), row.method, JSON.stringify(options), bridge.solve);
+    summary = await ex.runToEnd(0);
+    ex.free?.();
+  } catch (err) {
+    lines.push(`${label} ${row.time_ms} | error: ${String(err.message ?? err).slice(0, 60)} | — | ${row.tests} / — | — |`);
+    continue;
+  }
+  const wasmMs = performance.now() - started;
+  const memMb = (exports.memory.buffer.byteLength / 2 ** 20).toFixed(1);
+  const same = summary.tests === row.tests;
+  if (!same) mismatches += 1;
+  const timedOut = summary.bounds_hit?.includes?.('timeout');
+  // Runs of a few milliseconds give meaningless ratios; they still count in the totals.
+  const ratio = row.time_ms >= 5 ? (wasmMs / row.time_ms).toFixed(1) + 'x' : '—';
+  if (!timedOut) {
+    nativeTotal += row.time_ms;
+    wasmTotal += wasmMs;
+    compared += 1;
+  }
+  lines.push(
+    `${label} ${row.time_ms} | ${wasmMs.toFixed(0)}${timedOut ? ' (cap)' : ''} | ${ratio} | ${row.tests} / ${summary.tests}${same ? '' : ' ≠'} | ${memMb} |`,
+  );
+}
+await bridge.shutdown();
+
+const overall = nativeTotal > 0 ? (wasmTotal / nativeTotal).toFixed(1) + 'x' : '—';
+const out = [
+  '',
+  `## Wasm engine (node, Z3 wasm), k = ${native.k}`,
+  '',
+  `The same rows through heaplab-wasm's Exploration on Z3 wasm (z3-solver), ${capMs} ms cap per run; Z3 wasm took ${z3LoadMs.toFixed(0)} ms to load first. Memory is the wasm linear memory after the run (it never shrinks). Rows the native run cut at its cap are not rerun.`,
+  '',
+  '| file | method | strategy | native ms | wasm ms | wasm/native | tests native / wasm | wasm memory MB |',
+  '|---|---|---|---|---|---|---|---|',
+  ...lines,
+  '',
+  `Overall over ${compared} rows that finished on both: native ${nativeTotal} ms, wasm ${wasmTotal.toFixed(0)} ms, wasm/native ${overall}.` +
+    (mismatches > 0 ? ` ${mismatches} rows generated a different number of tests (marked ≠).` : ' Every row generated the same tests count on both.'),
+  '',
+].join('\n');
+process.stdout.write(out);
+await appendFile(path.join(ROOT, 'bench/results.md'), out);
