@@ -86,3 +86,34 @@ fn addlists_only_valid_pairs() {
         }
     }
 }
+
+/// Regression: an unfolding that fails inside its body (here `l1 + 1` overflowing in
+/// `aaLevel`) used to end the path as a program error while the body's frame was still
+/// running, and the completion of the remaining instances then resumed that frame with its
+/// operands already popped (internal errors). A failing operation in a formula now means the
+/// formula does not hold.
+#[test]
+fn aatree_insert_has_no_internal_errors() {
+    let a = common::load("aatree.hl");
+    let ex = common::explore(&a, "AATree.insert", sl(2));
+    assert_eq!(ex.stats().internal_errors, 0);
+    assert!(ex.stats().feasible > 0);
+}
+
+/// Regression: arithmetic in a predicate body (`h == hl + 1`) that overflows is not an
+/// `integer_overflow` of the method (the interpreter never evaluates it): AVL insert and
+/// TreeMap put have exactly the paths of lazier# (Kiasan's counts) and no overflow error.
+#[test]
+fn overflow_in_a_predicate_body_is_not_a_program_error() {
+    for (file, method, n) in [("avl.hl", "AvlTree.insert", 21), ("treemap.hl", "TreeMap.put", 28)] {
+        let a = common::load(file);
+        let ex = common::explore(&a, method, sl(2));
+        assert_eq!(ex.stats().internal_errors, 0, "{method}");
+        assert_eq!(ex.stats().feasible, n, "{method}");
+        for p in ex.paths() {
+            if let PathOutcome::Error { kind, .. } = &p.outcome {
+                assert_ne!(kind.keyword(), "integer_overflow", "{method}: {}", p.describe());
+            }
+        }
+    }
+}

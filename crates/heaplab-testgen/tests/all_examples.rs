@@ -50,10 +50,7 @@ fn every_example_method_replays_under_every_strategy() {
         let a = common::load(&name);
         for target in targets(&a) {
             let mut reachable: Vec<(StrategyKind, BTreeSet<String>, bool)> = Vec::new();
-            // FIXME(issue 6): `sl` is partial — internal errors on AATree.insert and replay
-            // mismatches on AvlTree.insert / TreeMap.put (docs/symbolic.md). It joins this loop
-            // once those are fixed; tests/symbolic_sl.rs pins what it does today.
-            for s in STRATEGIES.iter().filter(|s| s.kind != StrategyKind::Sl) {
+            for s in STRATEGIES {
                 let mut config = Config::default();
                 config.strategy = s.kind;
                 config.bounds.k = 2;

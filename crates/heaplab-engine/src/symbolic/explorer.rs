@@ -788,6 +788,24 @@ impl Explorer {
                 let Some(object) = st.heap.get(obj) else {
                     return internal(st, "dangling object", Some(*span));
                 };
+                if self.config.strategy == StrategyKind::Sl
+                    && st.in_pre
+                    && !st.sl.unfolding.is_empty()
+                    && object.is_input()
+                    && object.field(field).is_some()
+                {
+                    // `sl`: a predicate instance describes the input heap, so its body reads the
+                    // input value (the journal), not what the program has written since; a field
+                    // written before it was ever read gets its input value now.
+                    return match object.input_field(field) {
+                        Some(v) => {
+                            let v = v.clone();
+                            pop(&mut st);
+                            push_next(st, v)
+                        }
+                        None => self.materialize(st, obj, field, ty),
+                    };
+                }
                 match object.field(field) {
                     None => internal(st, format!("no field `{field}`"), Some(*span)),
                     Some(Some(v)) => {
@@ -1189,8 +1207,14 @@ impl Explorer {
         span: Span,
         message: &str,
     ) -> Vec<State> {
-        let error =
-            |message: &str| PathOutcome::Error { kind, node, span, message: message.to_string() };
+        // In a formula (`requires`, a predicate body, a pure function it calls) a failed
+        // operation means the formula does not hold, as in the model checker: the path is
+        // discarded, never an error of the program (`sl` unfolds predicates long after entry).
+        let in_pre = st.in_pre;
+        let error = |message: &str| match in_pre {
+            true => PathOutcome::Discarded { span, precondition: true },
+            false => PathOutcome::Error { kind, node, span, message: message.to_string() },
+        };
         match self.feasible_directions(&st, ok) {
             (true, false) => vec![with_fact(st, ok, true)],
             (false, true) => {
@@ -1540,8 +1564,12 @@ impl Explorer {
         };
         let set = |s: &mut State, v: SValue| {
             if let Some(o) = s.heap.get_mut(obj) {
+                // A field the program wrote before reading it keeps the written value; only its
+                // input value is recorded (`sl` unfoldings read the input).
                 if let Some(slot) = o.fields.iter_mut().find(|(f, _)| f == field) {
-                    slot.1 = Some(v.clone());
+                    if slot.1.is_none() {
+                        slot.1 = Some(v.clone());
+                    }
                 }
                 o.input.push((field.to_string(), v.clone()));
             }
