@@ -14,8 +14,13 @@
 //!   An allocated object no instance covers, or `null`, needs no branch. A reference not covered
 //!   by any instance falls back to lazy initialization (lazier#: a symbolic reference).
 //! - The input formula stays about the *input*: an instance keeps the argument values of the
-//!   input heap, and a field write changes only the store. Objects claimed by points-to atoms stay
-//!   claimed for the whole path, so a later unfolding cannot reuse them (separation).
+//!   input heap, and a field write changes only the store; a predicate body reads fields from the
+//!   input journal ([`Object::input`](super::state::Object::input)), never a value the program
+//!   wrote since. Objects claimed by points-to atoms stay claimed for the whole path, so a later
+//!   unfolding cannot reuse them (separation).
+//! - A failing operation in a body (overflow, division by zero) means the instance does not hold:
+//!   the path is discarded, never an error of the method (the body may run long after entry,
+//!   in the middle of the method or at path end).
 //! - **Path end.** A returned or failed path with instances left is completed before it becomes a
 //!   test: the remaining instances are unfolded depth first and the *first* completion wins (the
 //!   others of the same path are dropped). This plays the role of JSF's final satisfiability
