@@ -26,8 +26,9 @@ use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
 use heaplab_engine::symbolic::{
-    smt::to_term, strategy, Bound, Clock, Config, Event, Explorer, ForkKind, Model, PathOutcome,
-    PathSolver, PreMode, SatAnswer, SearchOrder, SolverCounts, Sort, Sym,
+    smt::{read_model, to_term, wanted},
+    strategy, Bound, Clock, Config, Event, Explorer, ForkKind, Model, PathOutcome, PathSolver,
+    PreMode, SatAnswer, SearchOrder, SolverCounts, Sort, Sym,
 };
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_smt::{
@@ -181,13 +182,6 @@ struct AsyncPathSolver {
     failed: u64,
 }
 
-fn smt_var(id: u32, sort: Sort) -> Var {
-    match sort {
-        Sort::Int => Var::int(format!("x{id}")),
-        Sort::Bool => Var::bool(format!("b{id}")),
-    }
-}
-
 impl AsyncPathSolver {
     fn new(bridge: Shared) -> AsyncPathSolver {
         let smt = SmtSolver::new(ReplayTransport(Rc::clone(&bridge)));
@@ -240,18 +234,10 @@ impl PathSolver for AsyncPathSolver {
     }
 
     fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
-        let want: Vec<Var> = vars.iter().map(|(id, sort)| smt_var(*id, *sort)).collect();
-        let Reply::Answer(Answer::Sat(m)) = self.query(conjuncts, want) else { return None };
-        let mut model = Model::default();
-        for (id, sort) in vars {
-            let v = smt_var(*id, *sort);
-            let value = match sort {
-                Sort::Int => m.int(&v).unwrap_or(0),
-                Sort::Bool => i64::from(m.bool(&v).unwrap_or(false)),
-            };
-            model.values.insert((*id, *sort), value);
-        }
-        Some(model)
+        let Reply::Answer(Answer::Sat(m)) = self.query(conjuncts, wanted(vars)) else {
+            return None;
+        };
+        Some(read_model(&m, vars))
     }
 
     fn counts(&self) -> SolverCounts {

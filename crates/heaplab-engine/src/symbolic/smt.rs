@@ -59,11 +59,33 @@ impl<S: Solver> SmtPathSolver<S> {
     }
 }
 
-fn var(id: u32, sort: Sort) -> Var {
+/// The solver variable of the explorer's symbol `id`. Every front end's path solver names
+/// symbols through this one function, so the names in queries and in models always agree.
+pub fn var(id: u32, sort: Sort) -> Var {
     match sort {
         Sort::Int => Var::int(format!("x{id}")),
         Sort::Bool => Var::bool(format!("b{id}")),
     }
+}
+
+/// The solver variables to ask a model for, for the explorer's symbols `vars`.
+pub fn wanted(vars: &[(u32, Sort)]) -> Vec<Var> {
+    vars.iter().map(|(id, sort)| var(*id, *sort)).collect()
+}
+
+/// The explorer's model from a solver model: every symbol asked for gets a value (a symbol the
+/// solver left unconstrained reads as 0 / false, any value being as good as another).
+pub fn read_model(m: &heaplab_smt::Model, vars: &[(u32, Sort)]) -> Model {
+    let mut model = Model::default();
+    for (id, sort) in vars {
+        let v = var(*id, *sort);
+        let value = match sort {
+            Sort::Int => m.int(&v).unwrap_or(0),
+            Sort::Bool => i64::from(m.bool(&v).unwrap_or(false)),
+        };
+        model.values.insert((*id, *sort), value);
+    }
+    model
 }
 
 /// Division truncating toward zero by a non-zero constant, in SMT's Euclidean `div`.
@@ -121,18 +143,8 @@ impl<S: Solver> PathSolver for SmtPathSolver<S> {
     }
 
     fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
-        let want: Vec<Var> = vars.iter().map(|(id, sort)| var(*id, *sort)).collect();
-        let Some(Answer::Sat(m)) = self.query(conjuncts, want) else { return None };
-        let mut model = Model::default();
-        for (id, sort) in vars {
-            let v = var(*id, *sort);
-            let value = match sort {
-                Sort::Int => m.int(&v).unwrap_or(0),
-                Sort::Bool => i64::from(m.bool(&v).unwrap_or(false)),
-            };
-            model.values.insert((*id, *sort), value);
-        }
-        Some(model)
+        let Some(Answer::Sat(m)) = self.query(conjuncts, wanted(vars)) else { return None };
+        Some(read_model(&m, vars))
     }
 
     fn counts(&self) -> SolverCounts {
