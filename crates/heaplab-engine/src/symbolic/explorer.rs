@@ -197,6 +197,9 @@ pub struct Explorer {
     /// `sl`: the next completion group, and the groups whose path has been completed.
     sl_next_group: u64,
     sl_done: BTreeSet<u64>,
+    /// While a step runs with an asynchronous solver, the states it adds to the worklist wait
+    /// here, so that undoing the step (a pending answer) can drop them.
+    staged: Option<Vec<State>>,
 }
 
 /// Splits `Class.method` (or a bare function name).
@@ -268,6 +271,7 @@ impl Explorer {
             branch_sites,
             sl_next_group: 0,
             sl_done: BTreeSet::new(),
+            staged: None,
         };
         explorer.start();
         Ok(explorer)
@@ -487,6 +491,10 @@ impl Explorer {
     }
 
     fn push_state(&mut self, s: State) {
+        if let Some(staged) = &mut self.staged {
+            staged.push(s);
+            return;
+        }
         match self.config.order {
             SearchOrder::Dfs => self.worklist.push_front(s),
             SearchOrder::Bfs => self.worklist.push_back(s),
@@ -546,6 +554,8 @@ impl Explorer {
             self.stats.steps += 1;
             // With an asynchronous solver a step may have to be undone: remember everything it
             // can change.
+            // can change. Ending a path may ask the solver too (`sl` completes the input
+            // formula), so the step's successors are handled inside the undoable region.
             let undo = self.solver.is_async().then(|| Undo {
                 state: st.clone(),
                 pending: self.pending.len(),
@@ -553,8 +563,27 @@ impl Explorer {
                 next_id: self.next_id,
                 paths: self.paths.len(),
                 stats: self.stats.clone(),
+                sl_next_group: self.sl_next_group,
+                sl_done: self.sl_done.clone(),
             });
+            if undo.is_some() {
+                self.staged = Some(Vec::new());
+            }
             let succ = self.exec(st);
+            if !self.solver_pending {
+                match succ {
+                    Succ::Continue(s) => self.current = Some(s),
+                    // DFS explores the first child first: push in reverse.
+                    Succ::Fork(children) => match self.config.order {
+                        SearchOrder::Dfs => {
+                            children.into_iter().rev().for_each(|c| self.push_state(c))
+                        }
+                        SearchOrder::Bfs => children.into_iter().for_each(|c| self.push_state(c)),
+                    },
+                    Succ::End(s, outcome) => self.end_path(s, outcome),
+                }
+            }
+            let staged = self.staged.take().unwrap_or_default();
             if std::mem::take(&mut self.solver_pending) {
                 if let Some(u) = undo {
                     self.pending.truncate(u.pending);
@@ -562,24 +591,14 @@ impl Explorer {
                     self.next_id = u.next_id;
                     self.paths.truncate(u.paths);
                     self.stats = u.stats;
+                    self.sl_next_group = u.sl_next_group;
+                    self.sl_done = u.sl_done;
                     self.current = Some(u.state);
                     return Some(Event::SolverPending);
                 }
             }
-            match succ {
-                Succ::Continue(s) => self.current = Some(s),
-                Succ::Fork(children) => {
-                    // DFS explores the first child first: push in reverse.
-                    match self.config.order {
-                        SearchOrder::Dfs => {
-                            for c in children.into_iter().rev() {
-                                self.worklist.push_front(c);
-                            }
-                        }
-                        SearchOrder::Bfs => self.worklist.extend(children),
-                    }
-                }
-                Succ::End(s, outcome) => self.end_path(s, outcome),
+            for s in staged {
+                self.push_state(s);
             }
         }
     }
@@ -1669,6 +1688,8 @@ struct Undo {
     next_id: u32,
     paths: usize,
     stats: RunStats,
+    sl_next_group: u64,
+    sl_done: BTreeSet<u64>,
 }
 
 enum RefEq {
