@@ -365,18 +365,30 @@ fn function_params(class: Option<&str>, f: &FunctionDecl) -> Vec<(String, SlotTy
     params
 }
 
-fn compile_function(
-    out: &Compiled,
-    info: &ProgramInfo,
+/// A compile context for the body or `requires` of `f`, with its parameters (`this` first for
+/// methods) declared in slots `0..params.len()`; returns the parameters too.
+fn function_cx<'c>(
+    out: &'c Compiled,
+    info: &'c ProgramInfo,
     class: Option<&str>,
     f: &FunctionDecl,
-) -> Unit {
+) -> (Cx<'c>, Vec<(String, SlotType)>) {
     let mut cx = Cx::new(out, info);
     cx.class = class.map(str::to_string);
     let params = function_params(class, f);
     for (name, ty) in &params {
         cx.declare(name, ty.clone(), false);
     }
+    (cx, params)
+}
+
+fn compile_function(
+    out: &Compiled,
+    info: &ProgramInfo,
+    class: Option<&str>,
+    f: &FunctionDecl,
+) -> Unit {
+    let (mut cx, params) = function_cx(out, info, class, f);
     let returns = SlotType::from_type_expr(&f.return_type);
     // Prologue: every `old(e)` of the ensures clauses, evaluated at entry.
     if !f.ensures.is_empty() {
@@ -437,12 +449,7 @@ fn compile_requires(
     class: Option<&str>,
     f: &FunctionDecl,
 ) -> Unit {
-    let mut cx = Cx::new(out, info);
-    cx.class = class.map(str::to_string);
-    let params = function_params(class, f);
-    for (name, ty) in &params {
-        cx.declare(name, ty.clone(), false);
-    }
+    let (mut cx, params) = function_cx(out, info, class, f);
     for formula in &f.requires {
         cx.formula(formula);
     }
