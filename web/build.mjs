@@ -6,7 +6,8 @@
 //   heaplab_wasm_bg.wasm            the engine, from web/pkg (wasm-bindgen, see build_wasm)
 //   z3-built.js, z3-built.wasm      Z3, copied as they are from node_modules/z3-solver/build
 //   examples/*.hl, examples/index.json   the gallery: file, title and one-line description
-//   index.html, style.css
+//   style.css    src/style.css with the views' stylesheets it @imports, one bundle
+//   index.html
 //
 // Flags: --dev (no minification, inline source maps).
 
@@ -92,7 +93,6 @@ async function main() {
 
   // Static files.
   await copyFile(join(web, 'index.html'), join(dist, 'index.html'));
-  await copyFile(join(web, 'src', 'style.css'), join(dist, 'style.css'));
   await copyFile(join(pkg, 'heaplab_wasm_bg.wasm'), join(dist, 'heaplab_wasm_bg.wasm'));
   await copyFile(join(z3, 'z3-built.js'), join(dist, 'z3-built.js'));
   await copyFile(join(z3, 'z3-built.wasm'), join(dist, 'z3-built.wasm'));
@@ -110,6 +110,12 @@ async function main() {
     legalComments: 'none',
   };
   const z3WasmBytes = (await stat(join(z3, 'z3-built.wasm'))).size;
+  // One stylesheet: style.css @imports each view's own CSS file.
+  await build({
+    ...common,
+    entryPoints: [join(web, 'src', 'style.css')],
+    outfile: join(dist, 'style.css'),
+  });
   await build({
     ...common,
     entryPoints: [join(web, 'src', 'main.js')],

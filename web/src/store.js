@@ -7,9 +7,11 @@ export function initialState({ source = '', settings = {}, embed = false, inIfra
   return {
     source,
     settings: {
-      tab: 'tests', // 'tests' | 'logic' | 'debug'
+      tab: 'tests', // 'tests' | 'explore' | 'compare' | 'logic' | 'debug'
       formula: '',
       maxObjects: 3,
+      // The exploration's method, strategy and bounds; empty bounds mean the engine's defaults.
+      explore: { method: '', strategy: 'lazier#', k: '', depth: '', loop: '', maxPaths: '', timeoutMs: '' },
       ...settings,
     },
     embed,
@@ -24,11 +26,90 @@ export function initialState({ source = '', settings = {}, embed = false, inIfra
     logic: { status: 'idle', result: null, error: '' },
     smt: { status: 'idle', answer: '', error: '' },
     log: [], // debug log entries { time, kind, text }
+    strategies: [], // [{ name, source, description }] from the engine's registry
+    defaults: null, // the engine's default bounds { k, depth, loop, callDepth, maxPaths, timeoutMs }
+    methods: [], // methods and functions of the program that an exploration can start from
+    explore: initialExplore(0),
+    compare: { status: 'idle', method: '', rows: [], error: '', current: '' },
     notice: null, // { id, kind: 'error' | 'info', title, text, actions: [{ label, action }] }
   };
 }
 
 const LOG_LIMIT = 200;
+
+/**
+ * An exploration that has not started. `tree.nodes[i].id === i`; the array is appended in place
+ * (thousands of nodes) and `tree.version` bumps on every change, so views compare versions.
+ */
+function initialExplore(runId) {
+  return {
+    status: 'idle', // idle | starting | running | paused | done | error
+    error: '',
+    runId,
+    method: '',
+    strategy: '',
+    tree: { nodes: [], version: 0 },
+    lastEvent: null,
+    newNodes: [], // ids of the nodes the last step added
+    selected: null,
+    view: null,
+    viewNode: null,
+    summary: null,
+    tests: [],
+    coverage: null,
+    downloads: null,
+  };
+}
+
+/** What distinguishes each child of a forking event from its siblings (see the spec of `change`). */
+function changesOf(event) {
+  const d = event.details ?? {};
+  switch (event.kind) {
+    case 'lazyInit': {
+      const unfold = d.fork === 'disjunct' && /^unfold /.test(d.target);
+      const target = unfold ? d.target.replace(/^unfold /, '').replace(/ \(depth.*$/, '') : d.target;
+      const kind = unfold ? 'unfold' : d.fork === 'resolve' ? 'resolve' : 'lazyInit';
+      return (d.children ?? []).map((node, i) => ({ node, change: { kind, target, option: d.options?.[i] ?? '' } }));
+    }
+    case 'branch':
+      return (d.children ?? []).map(({ direction, node }) => ({
+        node, change: { kind: 'branch', target: d.condition, option: String(direction) },
+      }));
+    case 'disjuncts':
+      return (d.children ?? []).map((node, i) => ({ node, change: { kind: 'disjunct', target: '', option: `disjunct ${i + 1}` } }));
+    default:
+      return [];
+  }
+}
+
+/**
+ * Adds a batch from the worker to the tree: `nodes` (TreeNodeJs, new since the last batch) and
+ * the `events` that produced them (children's changes, path-end outcomes).
+ */
+function growTree(tree, nodes, events) {
+  const all = tree.nodes;
+  for (const n of nodes) {
+    all[n.id] = { ...n, children: all[n.id]?.children ?? [], change: all[n.id]?.change ?? null };
+    if (n.parent !== null && all[n.parent] && !all[n.parent].children.includes(n.id)) all[n.parent].children.push(n.id);
+  }
+  for (const e of events) {
+    for (const { node, change } of changesOf(e)) if (all[node]) all[node].change = change;
+    if (e.kind === 'pathEnd' && all[e.node]) {
+      Object.assign(all[e.node], { outcome: e.details.outcome, colour: e.details.colour, text: e.details.text, path: e.details.path });
+    }
+  }
+  return { nodes: all, version: tree.version + 1 };
+}
+
+/** Paths whose test input violates `requires` become 'invalid' leaves. */
+function markInvalid(tree, tests) {
+  const invalid = new Set(tests.filter((t) => t.validity === 'invalid').map((t) => t.path));
+  if (invalid.size === 0) return tree;
+  for (const n of tree.nodes) {
+    if (n && n.path !== null && invalid.has(n.path)) Object.assign(n, { outcome: 'invalid', colour: 'orange' });
+  }
+  return { nodes: tree.nodes, version: tree.version + 1 };
+}
 
 function reduce(state, action) {
   switch (action.type) {
@@ -64,6 +145,72 @@ function reduce(state, action) {
       return { ...state, smt: { status: 'done', answer: action.answer, error: '' } };
     case 'smt/error':
       return { ...state, smt: { status: 'error', answer: '', error: action.error } };
+    case 'engine/info':
+      return { ...state, strategies: action.strategies, defaults: action.defaults };
+    case 'methods/set':
+      return { ...state, methods: action.methods };
+    case 'explore/start':
+      return {
+        ...state,
+        explore: { ...initialExplore(state.explore.runId + 1), status: 'starting', method: action.method, strategy: action.strategy },
+      };
+    case 'explore/batch': {
+      const ex = state.explore;
+      if (action.runId !== ex.runId) return state;
+      const tree = growTree(ex.tree, action.nodes, action.events);
+      const last = action.events[action.events.length - 1] ?? ex.lastEvent;
+      return {
+        ...state,
+        explore: {
+          ...ex,
+          tree,
+          lastEvent: last,
+          newNodes: action.nodes.map((n) => n.id),
+          summary: action.summary ?? ex.summary,
+          status: action.status ?? ex.status,
+          // Stepping follows the newest state; a click elsewhere wins until the next step.
+          selected: action.follow && last?.node != null ? last.node : ex.selected,
+        },
+      };
+    }
+    case 'explore/status':
+      return action.runId !== state.explore.runId ? state : { ...state, explore: { ...state.explore, status: action.status } };
+    case 'explore/done': {
+      const ex = state.explore;
+      if (action.runId !== ex.runId) return state;
+      return {
+        ...state,
+        explore: {
+          ...ex,
+          status: 'done',
+          summary: action.summary,
+          tests: action.tests,
+          coverage: action.coverage,
+          downloads: action.downloads,
+          tree: markInvalid(ex.tree, action.tests),
+        },
+      };
+    }
+    case 'explore/error':
+      return action.runId !== undefined && action.runId !== state.explore.runId
+        ? state
+        : { ...state, explore: { ...state.explore, status: 'error', error: action.error } };
+    case 'explore/reset':
+      return { ...state, explore: initialExplore(state.explore.runId + 1) };
+    case 'explore/select':
+      return { ...state, explore: { ...state.explore, selected: action.node } };
+    case 'explore/view':
+      return action.runId !== state.explore.runId
+        ? state
+        : { ...state, explore: { ...state.explore, view: action.view, viewNode: action.node } };
+    case 'compare/start':
+      return { ...state, compare: { status: 'running', method: action.method, rows: [], error: '', current: '' } };
+    case 'compare/progress':
+      return { ...state, compare: { ...state.compare, current: action.current, rows: action.rows ?? state.compare.rows } };
+    case 'compare/done':
+      return { ...state, compare: { ...state.compare, status: 'done', rows: action.rows, current: '' } };
+    case 'compare/error':
+      return { ...state, compare: { ...state.compare, status: 'error', error: action.error, current: '' } };
     case 'log/add': {
       const entry = { time: Date.now(), kind: action.kind, text: action.text };
       return { ...state, log: [...state.log, entry].slice(-LOG_LIMIT) };

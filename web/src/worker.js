@@ -116,9 +116,167 @@ function loadZ3() {
   return z3Loading;
 }
 
+// ---- symbolic exploration ------------------------------------------------------------------------
+//
+// One exploration lives here at a time (a new one replaces it). The page steps it (one event, or
+// to the next decision) or runs it; a run posts batches of events and new tree nodes every
+// BATCH_MS and yields to the message loop in between, so that a pause request gets through. The
+// page's Cancel terminates the whole worker, which always works.
+
+const BATCH_MS = 120;
+// Events that change the tree; solver queries are only counted.
+const TREE_EVENTS = new Set(['start', 'lazyInit', 'branch', 'disjuncts', 'pathEnd', 'stopped']);
+// "Step over" stops at these: the next decision or path end.
+const DECISIONS = new Set(['lazyInit', 'branch', 'disjuncts', 'pathEnd', 'stopped']);
+// Step over never runs more events than this in one go.
+const STEP_OVER_LIMIT = 20000;
+
+let exploration = null; // { ex, runId, method, strategy, treeCount, paused, queries, finished }
+
+const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function currentRun(runId) {
+  if (!exploration || exploration.runId !== runId) {
+    throw Object.assign(new Error('this exploration is no longer running; start it again'), { name: 'Stale' });
+  }
+  return exploration;
+}
+
+/** Frees an exploration's wasm memory once nothing is stepping it. */
+function retire(run) {
+  if (!run) return;
+  run.paused = true;
+  run.retired = true;
+  if (!run.busy) run.ex.free();
+}
+
+/** Runs `work` with the exploration marked busy, so that `retire` waits for it. */
+async function busy(run, work) {
+  run.busy = true;
+  try {
+    return await work();
+  } finally {
+    run.busy = false;
+    if (run.retired) run.ex.free();
+  }
+}
+
+/** Everything a batch carries: the kept events, the tree nodes created since the last batch. */
+function batchOf(run, events) {
+  const nodes = run.ex.treeSince(run.treeCount);
+  run.treeCount += nodes.length;
+  const summary = run.ex.summary();
+  return { events, nodes, summary, queries: run.queries };
+}
+
+/** The results of an exploration that is over: tests, coverage and every download. */
+function finished(run) {
+  const { ex } = run;
+  let junit;
+  try {
+    junit = ex.testsJunit(run.method.replace(/\W+/g, '_'));
+  } catch (err) {
+    junit = { error: String(err?.message ?? err) };
+  }
+  return {
+    summary: ex.summary(),
+    tests: ex.tests(),
+    coverage: ex.coverage(),
+    downloads: { hl: ex.testsHl(), json: ex.testsJson(), junit },
+  };
+}
+
+/** Steps until `stop(event)` says so or the exploration is over; `null` event = over. */
+async function advance(run, stop, deadline) {
+  const events = [];
+  for (;;) {
+    const event = await run.ex.step();
+    if (event === null) return { events, over: true };
+    if (event.kind === 'solverQuery') run.queries += 1;
+    else if (TREE_EVENTS.has(event.kind)) events.push(event);
+    if (stop(event, events.length) || performance.now() > deadline) return { events, over: false };
+  }
+}
+
+const exploreHandlers = {
+  async exploreStart({ source, method, options, runId }) {
+    await engineReady;
+    await loadZ3();
+    retire(exploration);
+    exploration = null;
+    const ex = new wasm.Exploration(source, method, { ...options, file: 'program.hl' }, solve);
+    exploration = { ex, runId, method, treeCount: 0, paused: false, queries: 0, busy: false, retired: false };
+    return true;
+  },
+  /** `mode`: 'event' (one event) or 'decision' (to the next decision or path end). */
+  async exploreStep({ runId, mode }) {
+    const run = currentRun(runId);
+    run.paused = false;
+    const stop = mode === 'event'
+      ? (event) => event.kind !== 'solverQuery'
+      : (event, kept) => DECISIONS.has(event.kind) || kept > STEP_OVER_LIMIT;
+    return busy(run, async () => {
+      const { events, over } = await advance(run, stop, Infinity);
+      return { ...batchOf(run, events), over, ...(over ? finished(run) : {}) };
+    });
+  },
+  /** Runs until the end or a pause, posting a batch every BATCH_MS. */
+  async exploreRun({ runId }) {
+    const run = currentRun(runId);
+    run.paused = false;
+    return busy(run, async () => {
+      for (;;) {
+        const { events, over } = await advance(run, () => run.paused, performance.now() + BATCH_MS);
+        if (over) return { ...batchOf(run, events), over: true, ...finished(run) };
+        if (run.retired) throw Object.assign(new Error('replaced by a new exploration'), { name: 'Stale' });
+        post({ type: 'explore', runId, ...batchOf(run, events) });
+        await yieldToMessages();
+        if (run.paused) return { over: false, paused: true, ...batchOf(run, []) };
+      }
+    });
+  },
+  async explorePause({ runId }) {
+    if (exploration && exploration.runId === runId) exploration.paused = true;
+    return true;
+  },
+  async exploreView({ runId, node }) {
+    const run = currentRun(runId);
+    return run.ex.view(node);
+  },
+  /** Every strategy on the same method and bounds, as `heaplab compare` runs them. */
+  async compare({ source, method, options, strategies }) {
+    await engineReady;
+    await loadZ3();
+    const rows = [];
+    for (const strategy of strategies) {
+      post({ type: 'compare', current: strategy, rows });
+      // As `heaplab compare`: the Kiasan strategies ignore `requires`, so test generation shows
+      // their invalid inputs; `sl` explores only inputs that satisfy it.
+      const pre = strategy === 'sl' ? 'assume' : 'ignore';
+      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: 'program.hl' }, solve);
+      try {
+        rows.push({ ...(await ex.runToEnd()), pre });
+      } finally {
+        ex.free();
+      }
+    }
+    return rows;
+  },
+};
+
 // ---- requests ---------------------------------------------------------------------------------
 
 const handlers = {
+  ...exploreHandlers,
+  /** The strategy registry and default bounds, for the controls. */
+  async info() {
+    await engineReady;
+    return { strategies: wasm.strategies(), defaults: wasm.defaults() };
+  },
+  async methods({ source }) {
+    await engineReady;
+    return wasm.methods(source);
+  },
   async check({ source }) {
     await engineReady;
     return wasm.check(source);

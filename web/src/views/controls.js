@@ -27,7 +27,8 @@ export function mount(el, store) {
 
   store.subscribe((state, action) => {
     const busy = state.tests.status === 'running' || state.logic.status === 'running' ||
-      state.smt.status === 'running';
+      state.smt.status === 'running' || state.explore.status === 'running' ||
+      state.explore.status === 'starting' || state.compare.status === 'running';
     cancel.disabled = !busy;
     run.disabled = state.engine.state !== 'ready';
     run.setAttribute('aria-busy', String(state.tests.status === 'running'));

@@ -1,8 +1,10 @@
-// The right panel's tab strip (Tests / Logic / Debug), following the WAI-ARIA tabs pattern:
+// The right panel's tab strip (Tests / Explore / Compare / Logic / Debug), following the WAI-ARIA tabs pattern:
 // arrow keys move between tabs, the selected tab is remembered in the settings.
 
 const TABS = [
   { id: 'tests', label: 'Tests' },
+  { id: 'explore', label: 'Explore' },
+  { id: 'compare', label: 'Compare' },
   { id: 'logic', label: 'Logic' },
   { id: 'debug', label: 'Debug' },
 ];

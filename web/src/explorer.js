@@ -1,0 +1,172 @@
+// Drives symbolic explorations for the page: carries out the Explore panel's commands
+// (explore/run, explore/step, explore/stepOver, explore/pause, explore/select, compare/run) with
+// the engine worker, and feeds what comes back into the store. The exploration itself lives in
+// the worker (worker.js, "symbolic exploration"); this module only keeps which run is current.
+
+import { Cancelled } from './engine.js';
+
+const BOUND_KEYS = ['k', 'depth', 'loop', 'maxPaths', 'timeoutMs'];
+
+/** ExploreOptions from the settings: the strategy and every bound the user filled in. */
+export function exploreOptions(settings) {
+  const options = { strategy: settings.strategy || 'lazier#' };
+  for (const key of BOUND_KEYS) {
+    const text = String(settings[key] ?? '').trim();
+    if (text !== '' && Number.isFinite(Number(text))) options[key] = Math.max(0, Math.floor(Number(text)));
+  }
+  return options;
+}
+
+export function createExplorer(store, engine) {
+  // The worker's exploration belongs to this run id; commands for an older run are dropped.
+  let started = -1;
+  // The run whose exploration the worker holds (finished ones too, until the next start), so
+  // that its nodes' heaps can still be shown.
+  let inWorker = -1;
+  // One command at a time: a click while a step is running waits for it.
+  let queue = Promise.resolve();
+  const enqueue = (work) => {
+    queue = queue.then(work, work);
+    return queue;
+  };
+
+  const explore = () => store.getState().explore;
+  const fail = (err, runId) => {
+    if (err?.name === 'Stale') return;
+    const error = err instanceof Cancelled
+      ? 'Cancelled: the engine was restarted. The tree keeps what was explored; start again to continue.'
+      : String(err?.message ?? err);
+    store.dispatch({ type: 'explore/error', runId, error });
+  };
+
+  /** Starts a new exploration in the worker unless the current one can go on. */
+  async function ensureStarted() {
+    const ex = explore();
+    if (ex.runId === started && (ex.status === 'paused' || ex.status === 'running')) return ex.runId;
+    const { source, settings, methods } = store.getState();
+    const method = settings.explore.method || methods.find((m) => m.requires)?.name || methods[0]?.name;
+    if (!method) throw new Error('The program has no method to explore.');
+    const options = exploreOptions(settings.explore);
+    store.dispatch({ type: 'explore/start', method, strategy: options.strategy });
+    const { runId } = explore();
+    await engine.request('exploreStart', { source, method, options, runId });
+    started = runId;
+    inWorker = runId;
+    store.dispatch({ type: 'explore/status', runId, status: 'paused' });
+    return runId;
+  }
+
+  /** Applies a step's or run's final answer. */
+  function settle(runId, res, follow) {
+    store.dispatch({ type: 'explore/batch', runId, nodes: res.nodes, events: res.events, summary: res.summary,
+      status: res.over ? 'running' : 'paused', follow });
+    if (res.over) {
+      store.dispatch({ type: 'explore/done', runId, summary: res.summary, tests: res.tests,
+        coverage: res.coverage, downloads: res.downloads });
+      started = -1;
+    }
+  }
+
+  async function step(mode) {
+    let runId;
+    try {
+      runId = await ensureStarted();
+      store.dispatch({ type: 'explore/status', runId, status: 'running' });
+      const res = await engine.request('exploreStep', { runId, mode });
+      settle(runId, res, true);
+    } catch (err) {
+      fail(err, runId);
+    }
+  }
+
+  async function run() {
+    let runId;
+    try {
+      runId = await ensureStarted();
+      store.dispatch({ type: 'explore/status', runId, status: 'running' });
+      const res = await engine.request('exploreRun', { runId });
+      settle(runId, res, false);
+    } catch (err) {
+      fail(err, runId);
+    }
+  }
+
+  /** Fetches the heap view of the selected node (dropped when a newer selection came). */
+  async function fetchView() {
+    const { selected, runId, viewNode, view } = explore();
+    if (selected === null || (viewNode === selected && view)) return;
+    if (inWorker !== runId) {
+      // The worker no longer holds this run (cancelled or restarted): nothing to show.
+      store.dispatch({ type: 'explore/view', runId, node: selected, view: null });
+      return;
+    }
+    try {
+      const view = await engine.request('exploreView', { runId, node: selected });
+      if (explore().selected === selected) store.dispatch({ type: 'explore/view', runId, node: selected, view });
+    } catch (err) {
+      if (!(err instanceof Cancelled) && err?.name !== 'Stale') {
+        store.dispatch({ type: 'log/add', kind: 'explore', text: `heap view of node ${selected}: ${err.message}` });
+      }
+    }
+  }
+
+  async function compare() {
+    const { source, settings, methods, strategies } = store.getState();
+    const method = settings.explore.method || methods.find((m) => m.requires)?.name || methods[0]?.name;
+    if (!method) {
+      store.dispatch({ type: 'compare/error', error: 'The program has no method to compare strategies on.' });
+      return;
+    }
+    const options = exploreOptions(settings.explore);
+    delete options.strategy;
+    store.dispatch({ type: 'compare/start', method });
+    try {
+      const rows = await engine.request('compare', {
+        source, method, options, strategies: strategies.map((s) => s.name),
+      });
+      store.dispatch({ type: 'compare/done', rows });
+    } catch (err) {
+      store.dispatch({ type: 'compare/error', error: err instanceof Cancelled ? 'Cancelled.' : String(err.message) });
+    }
+  }
+
+  store.subscribe((state, action) => {
+    switch (action.type) {
+      case 'explore/run': enqueue(run); break;
+      case 'explore/step': enqueue(() => step('event')); break;
+      case 'explore/stepOver': enqueue(() => step('decision')); break;
+      case 'explore/pause':
+        // Not queued: it must reach the worker while a run is in progress.
+        if (state.explore.status === 'running') engine.request('explorePause', { runId: state.explore.runId }).catch(() => {});
+        break;
+      case 'explore/done':
+        // The selected node's snapshot may have been taken before its path ended.
+        if (state.explore.selected !== null) {
+          store.dispatch({ type: 'explore/view', runId: state.explore.runId, node: null, view: null });
+        }
+        break;
+      case 'explore/select':
+      case 'explore/batch':
+      case 'explore/view':
+        if (state.explore.selected !== null && state.explore.viewNode !== state.explore.selected) fetchView();
+        break;
+      case 'source/changed':
+        // The tree describes the old program: keep it on screen, but the next command starts over.
+        started = -1;
+        break;
+      case 'compare/run': compare(); break;
+      default: break;
+    }
+  });
+
+  return {
+    /** The worker was restarted: its exploration is gone. */
+    cancelled() {
+      if (started !== -1 || explore().status === 'running' || explore().status === 'starting') {
+        fail(new Cancelled(), explore().runId);
+      }
+      started = -1;
+      inWorker = -1;
+    },
+  };
+}
