@@ -453,3 +453,42 @@ mod tests {
         assert!(text.contains("true"), "the span covers the returned expression: {text:?}");
     }
 }
+
+/// One method or function an exploration can start from.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExplorableJs {
+    /// `Class.method` or the function's name, as `heaplab run --method` takes it.
+    name: String,
+    /// It has a `requires`: the strategies explore only inputs that satisfy it.
+    requires: bool,
+    /// 1-based line of the declaration.
+    line: u32,
+}
+
+/// The methods and functions of `source` (pure ones excluded: they are specification helpers),
+/// in source order, for the page's method picker. Parses only: works on a program with errors.
+#[wasm_bindgen(unchecked_return_type = "{ name: string; requires: boolean; line: number }[]")]
+pub fn methods(source: &str) -> Result<JsValue, JsValue> {
+    let file = SourceFile::new("program.hl", source);
+    let analysis = analyze(&file);
+    let explorable = |class: Option<&str>, f: &heaplab_syntax::ast::FunctionDecl| ExplorableJs {
+        name: match class {
+            Some(c) => format!("{c}.{}", f.name.name),
+            None => f.name.name.clone(),
+        },
+        requires: !f.requires.is_empty(),
+        line: file.line_col(f.span.start).line as u32,
+    };
+    let mut out = Vec::new();
+    for item in &analysis.program.items {
+        match item {
+            heaplab_syntax::ast::Item::Class(c) => out.extend(
+                c.methods.iter().filter(|m| !m.is_pure).map(|m| explorable(Some(&c.name.name), m)),
+            ),
+            heaplab_syntax::ast::Item::Function(f) if !f.is_pure => out.push(explorable(None, f)),
+            _ => {}
+        }
+    }
+    to_js(&out)
+}
