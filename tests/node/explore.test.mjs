@@ -179,6 +179,210 @@ test('errors are JS Errors with a kind', async () => {
   assert.equal((await a).tests, 21);
 });
 
+// `heaplab run --help` states the strategy names and every default bound: the page's menus
+// must offer the same.
+test('strategies() and defaults() are the CLI\'s', async () => {
+  const { stdout: help } = await run(HEAPLAB, ['run', '--help'], { cwd: ROOT });
+  const option = (flag) => {
+    const at = help.indexOf(`      ${flag} `);
+    assert.ok(at >= 0, flag);
+    return help.slice(at, help.indexOf('\n      --', at + 1));
+  };
+  const possible = option('--strategy').match(/\[possible values: ([^\]]*)\]/)[1].split(', ');
+  const rows = engine.strategies();
+  assert.deepEqual(rows.map((r) => r.name), possible);
+  for (const r of rows) {
+    assert.ok(r.source.length > 0 && r.description.length > 0, r.name);
+    new engine.Exploration('class A { int f(int x) { return x; } }', 'A.f', { strategy: r.name }, solve);
+  }
+  const cliDefault = (flag) => Number(option(flag).match(/\[default: (\d+)\]/)[1]);
+  assert.deepEqual(engine.defaults(), {
+    k: cliDefault('--k'),
+    depth: cliDefault('--depth'),
+    loop: cliDefault('--loop'),
+    callDepth: cliDefault('--call-depth'),
+    maxPaths: cliDefault('--max-paths'),
+    timeoutMs: cliDefault('--timeout-ms'),
+  });
+  const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
+  const ex = new engine.Exploration(source, 'BST.isEmpty', { strategy: 'sl', depth: 1 }, solve);
+  const summary = await ex.runToEnd(0);
+  const native = await run(HEAPLAB, ['run', 'examples/bst.hl', '--method', 'BST.isEmpty', '--strategy', 'sl', '--depth', '1', '--format', 'json'], { cwd: ROOT });
+  assert.equal(summary.paths, JSON.parse(native.stdout).paths);
+  assert.equal(summary.k, engine.defaults().k);
+});
+
+const fieldOf = (view, obj, name) => {
+  const o = view.objects.find((x) => x.id === obj);
+  assert.ok(o, `${obj} in view of ${view.node}`);
+  return o.fields.find((f) => f.name === name).value;
+};
+
+test('view(): a lazy-initialization child shows the field it initialized', async () => {
+  const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
+  const ex = new engine.Exploration(source, 'BST.insert', { strategy: 'lazy', k: 1 }, solve);
+  let checked = 0;
+  for (;;) {
+    const e = await ex.step();
+    if (e === null) break;
+    if (e.kind !== 'lazyInit' || e.details.fork !== 'lazyInit' || !e.label.includes('.')) continue;
+    const [obj, name] = e.label.split('.');
+    const parent = ex.view(e.node);
+    assert.equal(parent.at, 'fork');
+    assert.deepEqual(fieldOf(parent, obj, name), { kind: 'unread' });
+    e.details.options.forEach((option, i) => {
+      const child = ex.view(e.details.children[i]);
+      assert.equal(child.node, e.details.children[i]);
+      assert.equal(child.at, 'live');
+      const id = option.replace('fresh ', '');
+      assert.deepEqual(fieldOf(child, obj, name), option === 'null' ? { kind: 'null' } : { kind: 'obj', id });
+      if (option.startsWith('fresh ')) {
+        const fresh = child.objects.find((o) => o.id === id);
+        assert.equal(fresh.origin, 'input');
+        assert.deepEqual(fresh.fields.map((f) => f.name), ['key', 'left', 'right']);
+      }
+    });
+    checked += 1;
+  }
+  assert.ok(checked > 0);
+  const tree = ex.tree();
+  for (const n of tree) {
+    const v = ex.view(n.id);
+    assert.ok(v, `view of ${n.id}`);
+    assert.equal(v.node, n.id);
+    assert.equal(v.label, n.label);
+    assert.deepEqual(v.roots, [
+      { name: 'this', value: { kind: 'obj', id: 'o1' } },
+      { name: 'x', value: { kind: 'int', text: 'x' } },
+    ].slice(0, v.roots.length));
+    if (n.outcome !== null) {
+      assert.equal(v.at, 'end');
+      assert.equal(v.outcome.kind, n.outcome);
+    }
+  }
+  assert.equal(ex.view(tree.length + 10), null);
+});
+
+test('view(): lazier# resolutions, path conditions by name, sl predicates', async () => {
+  const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
+  const ex = new engine.Exploration(source, 'BST.insert', { strategy: 'lazier#', k: 2 }, solve);
+  let resolved = 0;
+  for (;;) {
+    const e = await ex.step();
+    if (e === null) break;
+    if (e.kind !== 'lazyInit' || e.details.fork !== 'resolve' || !e.label.startsWith('ref')) continue;
+    const open = (v) => v.symbolic.map((s) => s.id);
+    assert.ok(open(ex.view(e.node)).includes(e.label));
+    const [isNull, isLoc] = e.details.children.map((c) => ex.view(c));
+    assert.ok(!open(isNull).includes(e.label) && !open(isLoc).includes(e.label));
+    assert.ok(open(isLoc).includes(e.details.options[1]));
+    resolved += 1;
+  }
+  assert.ok(resolved > 0);
+  let named = 0;
+  for (const n of ex.tree().filter((t) => t.outcome === 'returned')) {
+    const pc = ex.view(n.id).pathCondition;
+    for (const fact of pc) {
+      assert.doesNotMatch(fact, /\b[xb]\d+\b/, 'variables are named by origin');
+      assert.doesNotMatch(fact, /9223372036854775807/, 'no range facts');
+    }
+    if (pc.some((f) => /\bx\b/.test(f) && /\bo\d+\.key\b/.test(f))) named += 1;
+  }
+  assert.ok(named > 0);
+
+  const sl = new engine.Exploration(source, 'BST.insert', { strategy: 'sl', k: 1 }, solve);
+  const instances = [];
+  for (;;) {
+    const e = await sl.step();
+    if (e === null) break;
+    if (e.kind === 'lazyInit' && e.details.fork === 'disjunct' && e.label.startsWith('unfold ')) {
+      const parent = sl.view(e.node);
+      const child = sl.view(e.details.children[0]);
+      assert.equal(child.predicates.length + 1, parent.predicates.length);
+      instances.push(...parent.predicates);
+    }
+  }
+  assert.ok(instances.length > 0);
+  assert.deepEqual(instances[0], { text: 'bst(ref0, lo, hi)', name: 'bst', root: 'ref0', depth: 1 });
+});
+
+test('treeSince(start) gives the nodes from start on, as tree()', async () => {
+  const source = await readFile(path.join(ROOT, 'examples/swap.hl'), 'utf8');
+  const ex = new engine.Exploration(source, 'Node.swap', { strategy: 'lazy' }, solve);
+  const seen = [];
+  for (;;) {
+    const e = await ex.step();
+    for (const n of ex.treeSince(seen.length)) {
+      assert.equal(n.id, seen.length);
+      seen.push(n);
+    }
+    if (e === null) break;
+  }
+  const tree = ex.tree();
+  assert.deepEqual(seen.map((n) => [n.id, n.parent, n.label]), tree.map((n) => [n.id, n.parent, n.label]));
+  assert.deepEqual(ex.treeSince(0), tree);
+  assert.deepEqual(ex.treeSince(5), tree.slice(5));
+  assert.deepEqual(ex.treeSince(tree.length + 3), []);
+});
+
+test('coverage() and tests\' lines: statements the replay ran, branches as the summary', async () => {
+  const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
+  const lineOf = (after, needle) => {
+    const at = source.indexOf(needle, source.indexOf(after));
+    assert.ok(at >= 0, needle);
+    return source.slice(0, at).split('\n').length;
+  };
+  const ex = new engine.Exploration(source, 'BST.insert', { k: 2 }, solve);
+  assert.equal(ex.coverage(), null);
+  const summary = await ex.runToEnd(0);
+  const cov = ex.coverage();
+  const sorted = (xs) => xs.every((x, i) => i === 0 || xs[i - 1] < x);
+  assert.ok(sorted(cov.executable) && sorted(cov.covered));
+  for (const l of cov.covered) assert.ok(cov.executable.includes(l), `covered line ${l} is executable`);
+  assert.ok(cov.executable.includes(lineOf('void insert', 'this.root = insertAt')));
+  assert.ok(!cov.executable.includes(lineOf('Node findAt', 'return findAt(x, t.left)')), 'find is not called');
+  const taken = cov.branches.reduce((n, b) => n + b.covered.filter(Boolean).length, 0);
+  assert.equal(taken, summary.branches_covered);
+  assert.equal(cov.branches.length * 2, summary.branches_total);
+
+  const tests = ex.tests();
+  const union = [...new Set(tests.flatMap((t) => t.lines))].sort((a, b) => a - b);
+  assert.deepEqual(union, cov.covered);
+  const nullTest = lineOf('Node insertAt', 'if (t == null)');
+  const goLeft = lineOf('Node insertAt', 't.left = insertAt');
+  const empty = tests.find((t) => {
+    const receiver = t.input.objects.find((o) => o.id === t.input.receiver);
+    return receiver.fields.root === null;
+  });
+  assert.ok(empty, 'a test on the empty tree');
+  assert.ok(empty.lines.includes(nullTest), `${empty.lines} has line ${nullTest}`);
+  assert.ok(!empty.lines.includes(goLeft));
+  const site = cov.branches.find((b) => b.line === nullTest);
+  assert.deepEqual(site.covered, [true, true]);
+});
+
+test('testsJunit(stem) writes what `heaplab run --emit junit` writes', async () => {
+  const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
+  const ex = new engine.Exploration(source, 'BST.insert', { k: 1 }, solve);
+  assert.equal(ex.testsJunit('bst'), null);
+  await ex.runToEnd(0);
+  const out = await mkdtemp(path.join(tmp, 'junit-'));
+  await run(HEAPLAB, ['run', 'examples/bst.hl', '--method', 'BST.insert', '--k', '1', '--emit', 'junit', '--out', out], { cwd: ROOT });
+  const junit = ex.testsJunit('bst');
+  assert.deepEqual(junit.warnings, []);
+  assert.ok(junit.files.some((f) => f.name === 'bst/BSTInsertTest.java'));
+  for (const f of junit.files) {
+    assert.equal(f.text, await readFile(path.join(out, f.name), 'utf8'), f.name);
+  }
+  const { stdout: listing } = await run('find', [out, '-type', 'f'], {});
+  assert.equal(listing.trim().split('\n').length, junit.files.length);
+
+  const assumes = 'class C { int v; int f(int x) { assume x > 0; return x; } }';
+  const bad = new engine.Exploration(assumes, 'C.f', {}, solve);
+  await bad.runToEnd(0);
+  assert.throws(() => bad.testsJunit('c'), (e) => e instanceof Error && e.kind === 'Untranslatable' && /assume/.test(e.message));
+});
+
 test('no Z3 reply was garbled by the bridge', () => {
   assert.deepEqual(garbled, []);
 });

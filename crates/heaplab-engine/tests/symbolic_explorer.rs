@@ -4,8 +4,7 @@
 mod common;
 
 use heaplab_engine::symbolic::{
-    Bound, Config, Event, Explorer, Model, NoClock, PathOutcome, PathSolver, SatAnswer,
-    SearchOrder, SolverCounts, Sort, StateId, StrategyKind, Sym,
+    Bound, Config, Event, Explorer, NoClock, PathOutcome, SearchOrder, StateId, StrategyKind,
 };
 use heaplab_syntax::ast::ErrorKind;
 use heaplab_syntax::{analyze, Analysis, SourceFile};
@@ -214,60 +213,10 @@ fn max_paths_stops_and_reports() {
     assert!(ex.stats().feasible <= 5);
 }
 
-/// An asynchronous backend: every query is first answered `Pending` (as z3 in wasm would, with
-/// its answer arriving later); the front end, which shares the adapter's state, resolves it
-/// with the real solver and steps again.
-struct Shared {
-    inner: Box<dyn PathSolver>,
-    answers: std::collections::HashMap<String, SatAnswer>,
-    outstanding: Option<Vec<Sym>>,
-}
-
-impl Shared {
-    fn key(q: &[Sym]) -> String {
-        q.iter().map(|s| s.to_smtlib()).collect::<Vec<_>>().join(" ")
-    }
-
-    /// What the front end does when `step` returns `SolverPending`.
-    fn resolve(&mut self) {
-        if let Some(q) = self.outstanding.take() {
-            let a = self.inner.check(&q);
-            self.answers.insert(Shared::key(&q), a);
-        }
-    }
-}
-
-struct Deferred(Rc<RefCell<Shared>>);
-
-impl PathSolver for Deferred {
-    fn check(&mut self, q: &[Sym]) -> SatAnswer {
-        let mut s = self.0.borrow_mut();
-        match s.answers.get(&Shared::key(q)) {
-            Some(a) => *a,
-            None => {
-                s.outstanding = Some(q.to_vec());
-                SatAnswer::Pending
-            }
-        }
-    }
-    fn model(&mut self, q: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
-        self.0.borrow_mut().inner.model(q, vars)
-    }
-    fn counts(&self) -> SolverCounts {
-        self.0.borrow().inner.counts()
-    }
-    fn note_local(&mut self) {
-        self.0.borrow_mut().inner.note_local();
-    }
-    fn is_async(&self) -> bool {
-        true
-    }
-}
-
 #[test]
 fn asynchronous_solver_steps_are_undone_and_retried() {
     let a = common::load("bst.hl");
-    let shared = Rc::new(RefCell::new(Shared {
+    let shared = Rc::new(RefCell::new(common::Shared {
         inner: common::solver(),
         answers: Default::default(),
         outstanding: None,
@@ -277,7 +226,7 @@ fn asynchronous_solver_steps_are_undone_and_retried() {
         &a.info,
         "BST.insert",
         Config::default(),
-        Box::new(Deferred(Rc::clone(&shared))),
+        Box::new(common::Deferred(Rc::clone(&shared))),
         Box::new(NoClock),
     )
     .expect("target exists");

@@ -12,7 +12,7 @@ use crate::{Error, Expected, Input, Result, Validity};
 use heaplab_engine::symbolic::code::{Compiled, SlotType};
 use heaplab_engine::symbolic::state::Origin;
 use heaplab_engine::symbolic::{PathOutcome, PathResult, PathSolver, PreMode, SValue, Sort, State};
-use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
+use heaplab_engine::{Coverage, Heap, Interpreter, Limits, ObjId, Outcome, Value};
 use heaplab_logic::{CheckLimits, Verdict};
 use heaplab_syntax::ast::Program;
 use heaplab_syntax::types::ProgramInfo;
@@ -148,14 +148,15 @@ impl Builder<'_> {
     }
 }
 
-/// Replays a concretized test in the interpreter; returns the final heap, or the mismatch.
+/// Replays a concretized test in the interpreter; returns the final heap and what the call
+/// covered (statements and branch directions), or the mismatch.
 pub fn replay(
     program: &Program,
     info: &ProgramInfo,
     target: &str,
     test: &str,
     c: &Concrete,
-) -> Result<Heap> {
+) -> Result<(Heap, Coverage)> {
     let mut interp = Interpreter::new(program, info, Limits::default());
     interp.set_heap(c.input.heap.clone());
     let (_, name) = heaplab_engine::symbolic::explorer::split_target(target);
@@ -174,6 +175,7 @@ pub fn replay(
         (Expected::Error(k), Outcome::Error(e)) if *k == e.kind => {}
         (e, o) => return Err(mismatch(describe_expected(e), o.summary())),
     }
+    let coverage = interp.take_coverage();
     let heap = interp.into_heap();
     for (id, field, v) in &c.final_fields {
         let got = heap.field(*id, field);
@@ -187,7 +189,7 @@ pub fn replay(
             ));
         }
     }
-    Ok(heap)
+    Ok((heap, coverage))
 }
 
 pub fn describe_expected(e: &Expected) -> String {

@@ -8,17 +8,20 @@
 //! ([`concretize`]). The concrete interpreter then *replays* the test: it builds that heap, calls
 //! the method and must reproduce the predicted outcome and final heap. A mismatch is a bug of
 //! the engine, reported as [`Error::ReplayMismatch`]; no test is emitted unless its replay
-//! agrees. Emitters write HeapLab `test` blocks ([`emit::hl`]) and JSON ([`emit::json`]).
+//! agrees. Emitters write HeapLab `test` blocks ([`emit::hl`]) and JSON ([`emit::json`]); the
+//! replay also records which statements each test runs ([`coverage`] turns them into lines).
 //!
 //! Invariant: no IO and no JSON library — the emitters return strings; front ends write them.
 
 pub mod concretize;
+pub mod coverage;
 pub mod emit;
 
 use heaplab_engine::symbolic::{Explorer, PathResult};
 use heaplab_engine::{Heap, ObjId, Value};
-use heaplab_syntax::ast::{ErrorKind, Item, Program, TypeExpr};
+use heaplab_syntax::ast::{ErrorKind, Item, NodeId, Program, TypeExpr};
 use heaplab_syntax::types::ProgramInfo;
+use std::collections::BTreeSet;
 
 /// What can go wrong while generating tests (not in the program under test).
 #[derive(Debug, thiserror::Error)]
@@ -88,6 +91,8 @@ pub struct GeneratedTest {
     pub validity: Validity,
     /// The k bound removed a fresh-object option on this path.
     pub k_cut: bool,
+    /// The statements the replayed call executed (see [`coverage`] for their lines).
+    pub statements: BTreeSet<NodeId>,
 }
 
 /// Everything generated for one exploration.
@@ -134,7 +139,7 @@ pub fn generate(
         let compiled = std::rc::Rc::clone(explorer.compiled());
         let concrete = concretize::concretize(explorer.solver_mut(), &compiled, is_method, path)
             .ok_or(Error::NoModel { path: path.index })?;
-        let final_heap = concretize::replay(program, info, &target, &name, &concrete)?;
+        let (final_heap, covered) = concretize::replay(program, info, &target, &name, &concrete)?;
         let validity = checker.classify(&concrete.input);
         tests.push(GeneratedTest {
             name,
@@ -144,6 +149,7 @@ pub fn generate(
             final_heap,
             validity,
             k_cut: path.state.k_cut,
+            statements: covered.statements.into_iter().collect(),
         });
     }
     let return_type = match find_function(program, &target).map(|(_, d)| &d.return_type) {

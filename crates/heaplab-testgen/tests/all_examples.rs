@@ -6,6 +6,8 @@ mod common;
 
 use heaplab_engine::symbolic::{Clock, Config, Explorer, StrategyKind, STRATEGIES};
 use heaplab_syntax::ast::Item;
+use heaplab_syntax::SourceFile;
+use heaplab_testgen::coverage::Lines;
 use heaplab_testgen::{generate, Expected, Validity};
 use std::collections::BTreeSet;
 
@@ -48,6 +50,8 @@ fn every_example_method_replays_under_every_strategy() {
     for file in files {
         let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
         let a = common::load(&name);
+        let text = std::fs::read_to_string(&file).expect("example");
+        let lines = Lines::new(&a.program, &SourceFile::new(name.clone(), text));
         for target in targets(&a) {
             let mut reachable: Vec<(StrategyKind, BTreeSet<String>, bool)> = Vec::new();
             for s in STRATEGIES {
@@ -85,6 +89,14 @@ fn every_example_method_replays_under_every_strategy() {
                 let g = generate(&mut ex, &a.program, &a.info)
                     .unwrap_or_else(|e| panic!("{name} {target} {}: {e}", s.name));
                 runs += 1;
+                // Replayed statements lie in the method or what it calls; the branch sites are
+                // the explorer's, with its count of covered directions.
+                let cov = lines.coverage(&a.program, &ex, &g);
+                let at = format!("{name} {target} {}", s.name);
+                assert!(cov.covered.iter().all(|l| cov.executable.contains(l)), "{at}: {cov:?}");
+                let taken: usize =
+                    cov.branches.iter().map(|b| b.covered.iter().filter(|c| **c).count()).sum();
+                assert_eq!((taken, cov.branches.len() * 2), ex.branch_coverage(), "{at}");
                 let outcomes: BTreeSet<String> = g
                     .tests
                     .iter()

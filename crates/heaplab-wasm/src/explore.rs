@@ -28,27 +28,32 @@ use std::task::{Context, Poll, Waker};
 use heaplab_engine::symbolic::{
     smt::{read_model, to_term, wanted},
     strategy, Bound, Clock, Config, Event, Explorer, ForkKind, Model, PathOutcome, PathSolver,
-    PreMode, SatAnswer, SearchOrder, SolverCounts, Sort, Sym,
+    PreMode, SatAnswer, SearchOrder, SolverCounts, Sort, StateId, Sym,
 };
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_smt::{
     Answer, BoxFuture, Query, SmtSolver, Solver, SolverError, SolverFrontend, Transport, Var,
 };
 use heaplab_syntax::{analyze, Analysis, SourceFile};
+use heaplab_testgen::coverage::Lines;
 use heaplab_testgen::{emit, generate, Expected, GeneratedTest, Generation, Validity};
 use js_sys::{Function, Promise};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
+use crate::inspect;
 use crate::solver_bridge::{to_js_error, JsTransport};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
 /** Options of an Exploration (JSON text or an object); every field is optional. */
 export interface ExploreOptions {
-  strategy?: 'lazy' | 'lazier' | 'lazier#';
+  /** A name of `strategies()`. */
+  strategy?: 'lazy' | 'lazier' | 'lazier#' | 'sl';
   k?: number;
+  /** `sl` only: the deepest predicate unfolding. */
+  depth?: number;
   loop?: number;
   callDepth?: number;
   maxPaths?: number;
@@ -86,6 +91,8 @@ export interface GeneratedTestJs {
   kCut: boolean;
   /** The `test` block. */
   hl: string;
+  /** 1-based source lines the test executes (statements the interpreter ran on replay). */
+  lines: number[];
   input: {
     receiver: string | null;
     args: HeapValue[];
@@ -99,7 +106,62 @@ export interface TreeNodeJs {
   colour: 'green' | 'red' | 'amber' | 'grey' | 'purple' | null;
   text: string | null;
 }
+/** A row of the strategy registry (`strategies()`), in menu order. */
+export interface StrategyInfoJs { name: string; source: string; description: string; }
+/** The default bounds (`defaults()`); `timeoutMs` 0 means no limit. */
+export interface BoundsJs {
+  k: number; depth: number; loop: number; callDepth: number; maxPaths: number; timeoutMs: number;
+}
+/** A value in a heap view. `int`/`bool` texts name inputs by origin: `x + 1`, `o1.key`. */
+export type Val =
+  | { kind: 'null' } | { kind: 'void' }
+  | { kind: 'obj'; id: string }
+  /** lazier#: null or some object, undecided. */
+  | { kind: 'symref'; id: string }
+  /** lazier: some object, which one undecided. */
+  | { kind: 'symloc'; id: string }
+  /** An input field not read yet. */
+  | { kind: 'unread' }
+  | { kind: 'int'; text: string } | { kind: 'bool'; text: string };
+/** The symbolic state of one tree node (`Exploration.view`). */
+export interface HeapView {
+  node: number;
+  label: string;
+  /** `live`: still being explored (the state now); `end`: its path ended; otherwise recorded
+   * when the node was created or when it forked. */
+  at: 'created' | 'fork' | 'end' | 'live';
+  /** In creation order; fields in declaration order. */
+  objects: { id: string; class: string; origin: 'input' | 'new';
+             fields: { name: string; value: Val }[] }[];
+  /** `this` and the parameters of the method under test, with their input values. */
+  roots: { name: string; value: Val }[];
+  /** Open abstract references some value of the state refers to. */
+  symbolic: { id: string; kind: 'symref' | 'symloc'; class: string }[];
+  /** `sl`: predicate instances still folded; `root` is the reference covered (null: null). */
+  predicates: { text: string; name: string; root: string | null; depth: number }[];
+  /** Facts about the inputs, without integer-range facts or facts another one implies. */
+  pathCondition: string[];
+  returned: Val | null;
+  outcome: { kind: 'returned' | 'error' | 'bounded' | 'discarded' | 'internal'; text: string } | null;
+}
+/** Line coverage of the generated tests; lines are 1-based. */
+export interface CoverageJs {
+  /** Lines of the statements of the method and of everything it may call. */
+  executable: number[];
+  /** Lines some generated test executes (by the interpreter's replay). */
+  covered: number[];
+  /** One entry per branch site (a line may hold several; `column` tells them apart), with the
+   * directions the explorer's feasible paths took: `[false, true]`. */
+  branches: { line: number; column: number; covered: [boolean, boolean] }[];
+}
+/** The JUnit 5 export (`Exploration.testsJunit`): paths relative to the output folder. */
+export interface JunitFiles { files: { name: string; text: string }[]; warnings: string[]; }
 "#;
+
+/// Tree nodes whose view is kept once their state is gone (a forked state lives on only in its
+/// children); views of live states and ended paths are always available. A view costs about a
+/// kilobyte, so this bounds the memory of a long run.
+const VIEW_LIMIT: usize = 5_000;
 
 /// The marker error of a script that has no reply yet.
 const PENDING: &str = "solver reply pending";
@@ -280,6 +342,7 @@ impl Clock for JsClock {
 struct Options {
     strategy: Option<String>,
     k: Option<u32>,
+    depth: Option<u32>,
     #[serde(rename = "loop")]
     loop_iterations: Option<u32>,
     call_depth: Option<u32>,
@@ -291,8 +354,18 @@ struct Options {
 }
 
 /// The fields of [`Options`], as JS spells them.
-const OPTION_KEYS: &[&str] =
-    &["strategy", "k", "loop", "callDepth", "maxPaths", "timeoutMs", "pre", "order", "file"];
+const OPTION_KEYS: &[&str] = &[
+    "strategy",
+    "k",
+    "depth",
+    "loop",
+    "callDepth",
+    "maxPaths",
+    "timeoutMs",
+    "pre",
+    "order",
+    "file",
+];
 
 fn fail(kind: &str, message: &str) -> JsValue {
     let err = js_sys::Error::new(message);
@@ -358,6 +431,9 @@ fn config_of(o: &Options) -> Result<(Config, &'static str), JsValue> {
     if let Some(k) = o.k {
         b.k = k;
     }
+    if let Some(d) = o.depth {
+        b.depth = d;
+    }
     if let Some(n) = o.loop_iterations {
         b.loop_iterations = n;
     }
@@ -407,6 +483,8 @@ struct Run {
     bridge: Shared,
     bounds_hit: BTreeSet<Bound>,
     generation: Option<Generation>,
+    /// Where each statement of the program is, once tests exist (their `lines`, `coverage()`).
+    lines: Option<Lines>,
     /// Set when exploration has ended (or was cancelled).
     explored: bool,
     cancelled: bool,
@@ -481,6 +559,8 @@ impl Run {
         let generation = generate(&mut self.explorer, program, info)
             .map_err(|e| fail("TestGeneration", &format!("test generation failed: {e}")))?;
         self.generation = Some(generation);
+        let file = SourceFile::new(self.file.clone(), self.source.clone());
+        self.lines = Some(Lines::new(program, &file));
         Ok(())
     }
 
@@ -519,6 +599,34 @@ impl Run {
             time_ms: self.explorer.elapsed_ms(),
             internal_errors: stats.internal_errors,
         }
+    }
+
+    fn tree_nodes(&self, start: usize) -> Vec<JsTreeNode> {
+        let paths = self.explorer.paths();
+        let tree = self.explorer.tree();
+        tree.get(start..)
+            .unwrap_or_default()
+            .iter()
+            .map(|n| {
+                let end = n.path.and_then(|p| paths.get(p));
+                let (outcome, colour) = match end {
+                    Some(p) => {
+                        let (o, c) = outcome_name(&p.outcome);
+                        (Some(o), Some(c))
+                    }
+                    None => (None, None),
+                };
+                JsTreeNode {
+                    id: n.id.0,
+                    parent: n.parent.map(|p| p.0),
+                    label: n.label.clone(),
+                    path: n.path,
+                    outcome,
+                    colour,
+                    text: end.map(|p| p.describe()),
+                }
+            })
+            .collect()
     }
 
     fn parent_of(&self, id: u32) -> Option<u32> {
@@ -808,6 +916,7 @@ struct JsTest {
     validity: &'static str,
     k_cut: bool,
     hl: String,
+    lines: Vec<usize>,
     input: JsInput,
 }
 
@@ -821,7 +930,7 @@ fn objects(heap: &Heap) -> Vec<JsObject> {
         .collect()
 }
 
-fn test_js(generation: &Generation, t: &GeneratedTest) -> JsTest {
+fn test_js(generation: &Generation, lines: Option<&Lines>, t: &GeneratedTest) -> JsTest {
     let (outcome, expected) = match &t.expected {
         Expected::Returned(v) => ("returned", t.input.heap.display_value(v)),
         Expected::Error(kind) => ("error", kind.keyword().to_string()),
@@ -840,12 +949,69 @@ fn test_js(generation: &Generation, t: &GeneratedTest) -> JsTest {
         },
         k_cut: t.k_cut,
         hl: emit::test_block(generation, t),
+        lines: lines.map(|l| l.of_test(t)).unwrap_or_default(),
         input: JsInput {
             receiver: t.input.receiver.map(|r| r.to_string()),
             args: t.input.args.iter().map(heap_value).collect(),
             objects: objects(&t.input.heap),
         },
     }
+}
+
+#[derive(Serialize)]
+struct JsFile {
+    name: String,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct JsJunit {
+    files: Vec<JsFile>,
+    warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct JsStrategy {
+    name: &'static str,
+    source: &'static str,
+    description: &'static str,
+}
+
+/// The strategy registry (`StrategyInfoJs[]`), in menu order: what `strategy` accepts.
+#[wasm_bindgen(unchecked_return_type = "StrategyInfoJs[]")]
+pub fn strategies() -> Result<JsValue, JsValue> {
+    let rows: Vec<JsStrategy> = strategy::STRATEGIES
+        .iter()
+        .map(|s| JsStrategy { name: s.name, source: s.paper, description: s.description })
+        .collect();
+    to_js(&rows)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsBounds {
+    k: u32,
+    depth: u32,
+    #[serde(rename = "loop")]
+    loop_iterations: u32,
+    call_depth: u32,
+    max_paths: u64,
+    timeout_ms: u64,
+}
+
+/// The bounds an exploration uses when its options leave them out (`BoundsJs`), as
+/// `heaplab run` does.
+#[wasm_bindgen(unchecked_return_type = "BoundsJs")]
+pub fn defaults() -> Result<JsValue, JsValue> {
+    let b = Config::default().bounds;
+    to_js(&JsBounds {
+        k: b.k,
+        depth: b.depth,
+        loop_iterations: b.loop_iterations,
+        call_depth: b.call_depth,
+        max_paths: b.max_paths,
+        timeout_ms: b.timeout_ms.unwrap_or(0),
+    })
 }
 
 /// Sends one script to the host and stores the reply.
@@ -946,7 +1112,7 @@ impl Exploration {
         let analysis = checked(&SourceFile::new(file_name.clone(), source.clone()))?;
         let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
         let solver = AsyncPathSolver::new(Rc::clone(&bridge));
-        let explorer = Explorer::new(
+        let mut explorer = Explorer::new(
             &analysis.program,
             &analysis.info,
             &method,
@@ -955,6 +1121,7 @@ impl Exploration {
             Box::new(JsClock),
         )
         .map_err(|e| fail("UnknownMethod", &e.to_string()))?;
+        explorer.record_views(VIEW_LIMIT);
         let run = Run {
             source,
             file: file_name,
@@ -965,6 +1132,7 @@ impl Exploration {
             bridge,
             bounds_hit: BTreeSet::new(),
             generation: None,
+            lines: None,
             explored: false,
             cancelled: false,
             busy: false,
@@ -1039,7 +1207,7 @@ impl Exploration {
     pub fn tests(&self) -> Result<JsValue, JsValue> {
         let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
         let tests: Vec<JsTest> = match &r.generation {
-            Some(g) => g.tests.iter().map(|t| test_js(g, t)).collect(),
+            Some(g) => g.tests.iter().map(|t| test_js(g, r.lines.as_ref(), t)).collect(),
             None => Vec::new(),
         };
         to_js(&tests)
@@ -1063,32 +1231,63 @@ impl Exploration {
     /// The exploration tree so far (`TreeNodeJs[]`), parents before children.
     pub fn tree(&self) -> Result<JsValue, JsValue> {
         let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        let paths = r.explorer.paths();
-        let nodes: Vec<JsTreeNode> = r
-            .explorer
-            .tree()
-            .iter()
-            .map(|n| {
-                let end = n.path.and_then(|p| paths.get(p));
-                let (outcome, colour) = match end {
-                    Some(p) => {
-                        let (o, c) = outcome_name(&p.outcome);
-                        (Some(o), Some(c))
-                    }
-                    None => (None, None),
-                };
-                JsTreeNode {
-                    id: n.id.0,
-                    parent: n.parent.map(|p| p.0),
-                    label: n.label.clone(),
-                    path: n.path,
-                    outcome,
-                    colour,
-                    text: end.map(|p| p.describe()),
-                }
-            })
-            .collect();
-        to_js(&nodes)
+        to_js(&r.tree_nodes(0))
+    }
+
+    /// The tree nodes with ids `start..` (`TreeNodeJs[]`, the shape of `tree()`): a page that
+    /// has the first `start` nodes asks only for the new ones. A node's `outcome` is set when its
+    /// path ends, so ask again from the first node that was still open.
+    #[wasm_bindgen(js_name = treeSince, unchecked_return_type = "TreeNodeJs[]")]
+    pub fn tree_since(&self, start: u32) -> Result<JsValue, JsValue> {
+        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
+        to_js(&r.tree_nodes(start as usize))
+    }
+
+    /// The symbolic state of tree node `node` (`HeapView`), or `null`: no such node, or a node
+    /// whose state is gone and whose view was not kept (only the first 5000 nodes' are).
+    #[wasm_bindgen(unchecked_return_type = "HeapView | null")]
+    pub fn view(&self, node: u32) -> Result<JsValue, JsValue> {
+        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
+        match r.explorer.view(StateId(node)) {
+            Some(v) => to_js(&inspect::heap_view(&v)),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Line and branch coverage of the generated tests (`CoverageJs`); `null` until exploration
+    /// is over.
+    #[wasm_bindgen(unchecked_return_type = "CoverageJs | null")]
+    pub fn coverage(&self) -> Result<JsValue, JsValue> {
+        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
+        match (&r.generation, &r.lines) {
+            (Some(g), Some(lines)) => {
+                let cov = lines.coverage(&r.analysis.program, &r.explorer, g);
+                to_js(&inspect::coverage(&cov))
+            }
+            _ => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The program translated to Java with a JUnit 5 class of the generated tests, as
+    /// `heaplab run --emit junit` writes them for a file named `stem`.hl (`JunitFiles`); `null`
+    /// until exploration is over. Throws an `Error` with `kind` `Untranslatable` when the program
+    /// uses what Java cannot express faithfully.
+    #[wasm_bindgen(js_name = testsJunit, unchecked_return_type = "JunitFiles | null")]
+    pub fn tests_junit(&self, stem: &str) -> Result<JsValue, JsValue> {
+        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
+        let Some(g) = &r.generation else { return Ok(JsValue::NULL) };
+        let input = emit::junit::JunitInput {
+            program: &r.analysis.program,
+            info: &r.analysis.info,
+            source: &r.source,
+            package: Some(emit::junit::package_name(stem)),
+            paths: r.explorer.paths(),
+        };
+        let java =
+            emit::junit::junit(&input, g).map_err(|e| fail("Untranslatable", &e.to_string()))?;
+        let files: Vec<JsFile> =
+            java.files.into_iter().map(|(name, text)| JsFile { name, text }).collect();
+        to_js(&JsJunit { files, warnings: java.warnings })
     }
 
     /// Stops exploring at the next event; a running `runToEnd` then generates tests for the

@@ -8,8 +8,10 @@
 //!
 //! Modules:
 //! - [`explore`]: the `Exploration` class: symbolic execution of one method (`step`,
-//!   `runToEnd`, `tests`, `tree`, `cancel`), the same explorer and test generation as
-//!   `heaplab run`, with Z3 wasm answering through the explorer's pending-solver protocol.
+//!   `runToEnd`, `tests`, `tree`, `view`, `coverage`, `cancel`), the same explorer and test
+//!   generation as `heaplab run`, with Z3 wasm answering through the explorer's pending-solver
+//!   protocol; `strategies()` and `defaults()` for the page's controls. `inspect` holds the JS
+//!   shapes of heap views and coverage.
 //! - [`program`]: the editor's API: `check` (diagnostics in UTF-16 positions), `runTests` (the
 //!   `test` blocks in the interpreter) and `satQuery` (satisfiability and enumeration of a
 //!   separation-logic formula, as `heaplab sat`).
@@ -19,6 +21,7 @@
 use wasm_bindgen::prelude::*;
 
 pub mod explore;
+mod inspect;
 pub mod program;
 pub mod solver_bridge;
 

@@ -199,6 +199,9 @@ pub struct Unit {
     pub params: Vec<(String, SlotType)>,
     /// The type of every slot (parameters, locals, existentials, hidden `old`/`result` slots).
     pub slot_types: Vec<SlotType>,
+    /// The source name of every slot (empty for hidden ones), so a symbolic value made for an
+    /// existential can be shown as `lo` rather than a slot number.
+    pub slot_names: Vec<String>,
     pub code: Vec<Instr>,
     pub returns: SlotType,
     pub span: Span,
@@ -289,6 +292,7 @@ pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
         kind,
         params: Vec::new(),
         slot_types: Vec::new(),
+        slot_names: Vec::new(),
         code: Vec::new(),
         returns: SlotType::Other,
         span,
@@ -508,6 +512,7 @@ struct Cx<'a> {
     class: Option<String>,
     code: Vec<Instr>,
     slot_types: Vec<SlotType>,
+    slot_names: Vec<String>,
     scopes: Vec<Vec<(String, Var)>>,
     /// `Jump` instructions to patch with the loop exit (`break`), per enclosing loop.
     breaks: Vec<Vec<usize>>,
@@ -529,6 +534,7 @@ impl<'a> Cx<'a> {
             class: None,
             code: Vec::new(),
             slot_types: Vec::new(),
+            slot_names: Vec::new(),
             scopes: vec![Vec::new()],
             breaks: Vec::new(),
             continues: Vec::new(),
@@ -552,6 +558,7 @@ impl<'a> Cx<'a> {
             kind,
             params,
             slot_types: self.slot_types,
+            slot_names: self.slot_names,
             code: self.code,
             returns,
             span,
@@ -578,11 +585,15 @@ impl<'a> Cx<'a> {
 
     fn hidden(&mut self, ty: SlotType) -> Slot {
         self.slot_types.push(ty);
+        self.slot_names.push(String::new());
         self.slot_types.len() - 1
     }
 
     fn declare(&mut self, name: &str, ty: SlotType, existential: bool) -> Slot {
         let slot = self.hidden(ty);
+        if let Some(n) = self.slot_names.get_mut(slot) {
+            *n = name.to_string();
+        }
         if let Some(scope) = self.scopes.last_mut() {
             scope.push((name.to_string(), Var { slot, existential }));
         }

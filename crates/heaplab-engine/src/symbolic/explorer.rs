@@ -20,6 +20,7 @@ use super::state::{
 };
 use super::strategy::{self, Choice, HeapStrategy};
 use super::term::Sym;
+use super::view::{HeapView, Snapshots, ViewAt};
 use crate::error::{Error, Result};
 use heaplab_syntax::ast::{BinOp, ErrorKind, NodeId, Program, UnOp};
 use heaplab_syntax::types::ProgramInfo;
@@ -200,6 +201,8 @@ pub struct Explorer {
     /// While a step runs with an asynchronous solver, the states it adds to the worklist wait
     /// here, so that undoing the step (a pending answer) can drop them.
     staged: Option<Vec<State>>,
+    /// Views of tree nodes whose state is gone (see [`Explorer::record_views`]).
+    views: Snapshots,
 }
 
 /// Splits `Class.method` (or a bare function name).
@@ -272,6 +275,7 @@ impl Explorer {
             sl_next_group: 0,
             sl_done: BTreeSet::new(),
             staged: None,
+            views: Snapshots::default(),
         };
         explorer.start();
         Ok(explorer)
@@ -318,14 +322,58 @@ impl Explorer {
 
     /// (covered, total) source branch directions of the method and everything it calls.
     pub fn branch_coverage(&self) -> (usize, usize) {
-        let covered: BTreeSet<(NodeId, bool)> = self
-            .paths
+        (self.covered_branches().len(), self.branch_sites.len() * 2)
+    }
+
+    /// The source branch sites (`if`, `while`, `?:`, `&&`, `||`) of the method and everything
+    /// it calls.
+    pub fn branch_sites(&self) -> &BTreeSet<NodeId> {
+        &self.branch_sites
+    }
+
+    /// The branch directions some feasible path (one that becomes a test) took.
+    pub fn covered_branches(&self) -> BTreeSet<(NodeId, bool)> {
+        self.paths
             .iter()
             .filter(|p| p.outcome.is_feasible())
             .flat_map(|p| p.state.branches.iter().copied())
             .filter(|(site, _)| self.branch_sites.contains(site))
-            .collect();
-        (covered.len(), self.branch_sites.len() * 2)
+            .collect()
+    }
+
+    /// Keeps a [`HeapView`] of up to `limit` tree nodes from now on: of each child when it is
+    /// created and of each state when it forks (replacing the first), so that
+    /// [`view`](Self::view) can show nodes whose state is gone. Off by default: building views
+    /// costs time on every fork, and the CLI never shows them. (The forks on input parameters
+    /// at entry happen before anyone can ask, so they are kept always; there are few.)
+    pub fn record_views(&mut self, limit: usize) {
+        self.views.set_limit(limit);
+    }
+
+    /// True when some node's view was not kept because of the `record_views` limit.
+    pub fn views_full(&self) -> bool {
+        self.views.full
+    }
+
+    /// The state of tree node `id` for a person: the live state while it is still explored, the
+    /// final state once its path ended, otherwise the view recorded at its fork or creation
+    /// (`None` when none was recorded: views off or past the limit).
+    pub fn view(&self, id: StateId) -> Option<HeapView> {
+        let node = self.tree.get(id.0 as usize).filter(|n| n.id == id)?;
+        let live = self.current.iter().chain(&self.worklist).find(|s| s.id == id);
+        let mut view = match (live, node.path.and_then(|p| self.paths.get(p))) {
+            (Some(st), _) => HeapView::of(st, &self.code, self.method, ViewAt::Live),
+            (None, Some(p)) => HeapView::of_path(&p.state, &self.code, self.method, &p.outcome),
+            (None, None) => self.views.get(id)?.clone(),
+        };
+        view.label = node.label.clone();
+        Some(view)
+    }
+
+    fn snapshot(&mut self, st: &State, at: ViewAt) {
+        if self.views.wants(st.id) {
+            self.views.put(HeapView::of(st, &self.code, self.method, at));
+        }
     }
 
     /// The bound that stopped the run early, if any.
@@ -418,6 +466,7 @@ impl Explorer {
         driver_unit.kind = UnitKind::Function { class: None, name: "<driver>".into() };
         driver_unit.code = driver;
         driver_unit.slot_types = unit.params.iter().map(|(_, t)| t.clone()).collect();
+        driver_unit.slot_names = unit.params.iter().map(|(n, _)| n.clone()).collect();
         driver_unit.branch_sites = Vec::new();
         compiled.units.push(driver_unit);
         self.code = Rc::new(compiled);
@@ -449,6 +498,7 @@ impl Explorer {
                             children.push(child);
                         }
                         if children.len() > 1 {
+                            self.views.put(HeapView::of(&s, &self.code, self.method, ViewAt::Fork));
                             let parent = s.id;
                             let mut ids = Vec::new();
                             for (child, label) in children.iter_mut().zip(&labels) {
@@ -568,6 +618,7 @@ impl Explorer {
             });
             if undo.is_some() {
                 self.staged = Some(Vec::new());
+                self.views.begin();
             }
             let succ = self.exec(st);
             if !self.solver_pending {
@@ -594,9 +645,12 @@ impl Explorer {
                     self.sl_next_group = u.sl_next_group;
                     self.sl_done = u.sl_done;
                     self.current = Some(u.state);
+                    // The step's children will get the same ids again: their views go too.
+                    self.views.rollback();
                     return Some(Event::SolverPending);
                 }
             }
+            self.views.commit();
             for s in staged {
                 self.push_state(s);
             }
@@ -675,11 +729,18 @@ impl Explorer {
     }
 
     /// Gives each child state a new tree node under `st`.
-    fn children(&mut self, parent: &State, mut kids: Vec<(State, String)>) -> Vec<State> {
+    fn children(&mut self, parent: &State, kids: Vec<(State, String)>) -> Vec<State> {
+        self.snapshot(parent, ViewAt::Fork);
+        self.adopt(parent.id, kids)
+    }
+
+    /// [`children`](Self::children) without the parent's view (taken already).
+    fn adopt(&mut self, parent: StateId, mut kids: Vec<(State, String)>) -> Vec<State> {
         let mut out = Vec::new();
         for (mut k, label) in kids.drain(..) {
-            k.parent = Some(parent.id);
-            k.id = self.new_id(Some(parent.id), label);
+            k.parent = Some(parent);
+            k.id = self.new_id(Some(parent), label);
+            self.snapshot(&k, ViewAt::Created);
             out.push(k);
         }
         out
@@ -738,8 +799,12 @@ impl Explorer {
                         })
                     }
                     other => {
+                        let name = match unit.slot_names.get(*slot) {
+                            Some(n) if !n.is_empty() => n.clone(),
+                            _ => format!("#{slot}"),
+                        };
                         let v = st
-                            .fresh_primitive(other, VarOrigin::Existential(format!("#{slot}")))
+                            .fresh_primitive(other, VarOrigin::Existential(name))
                             .unwrap_or(SValue::Void);
                         set_local(&mut st, *slot, v.clone());
                         push_next(st, v)
@@ -1532,6 +1597,8 @@ impl Explorer {
     /// `sl`: unfolds deferred instance `i` (JSF's access rule): its body runs in a new frame in
     /// a child state (its disjuncts fork there); the interrupted instruction runs again after.
     fn sl_unfold(&mut self, mut st: State, i: usize) -> Succ {
+        // The parent's view still shows the instance being unfolded.
+        self.snapshot(&st, ViewAt::Fork);
         let d = st.sl.deferred.remove(i);
         let instance = super::sl::show_instance(&st, &d);
         if d.depth > self.config.bounds.depth {
@@ -1550,7 +1617,7 @@ impl Explorer {
         st.in_pre = true;
         st.frames.push(Frame { unit: d.unit, pc: 0, locals, stack: Vec::new(), loops: Vec::new() });
         let before = format!("{instance} * {}", super::sl::show_formula(&st));
-        let kids = self.children(&st, vec![(st.clone(), format!("unfold {instance}"))]);
+        let kids = self.adopt(st.id, vec![(st.clone(), format!("unfold {instance}"))]);
         self.pending.push_back(Event::LazyInit {
             state: st.id,
             target: format!("unfold {instance} (depth {}; input formula: {before})", d.depth),

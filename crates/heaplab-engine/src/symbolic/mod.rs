@@ -13,6 +13,8 @@
 //!   states; path outcomes, bounds and coverage.
 //! - [`solve`]: the explorer's synchronous view of the solver [`smt`] adapts `heaplab_smt` to it.
 //! - [`config`]: the one [`Config`] struct with every bound.
+//! - [`view`]: a state as plain data for people (heap graph, path condition), and the per-node
+//!   snapshots the explorer keeps on request.
 //!
 //! Invariant: no IO, no clock of its own (time comes through [`Clock`]), no threads — the
 //! explorer runs the same natively and in wasm.
@@ -27,6 +29,7 @@ pub mod solve;
 pub mod state;
 pub mod strategy;
 pub mod term;
+pub mod view;
 
 pub use config::{Bound, Bounds, Clock, Config, NoClock, PreMode, SearchOrder, StrategyKind};
 pub use explorer::{Event, Explorer, ForkKind, PathOutcome, PathResult, RunStats, TreeNode};
@@ -35,3 +38,4 @@ pub use solve::{Model, PathSolver, SatAnswer, SolverCounts};
 pub use state::{SValue, State, StateId};
 pub use strategy::{HeapStrategy, StrategyInfo, STRATEGIES};
 pub use term::{Sort, Sym};
+pub use view::{HeapView, ValView, ViewAt};

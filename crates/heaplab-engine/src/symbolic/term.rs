@@ -319,20 +319,50 @@ impl fmt::Debug for Sym {
 /// Infix text, fully parenthesized where needed: `x1 < (x2 + 1)`.
 impl fmt::Display for Sym {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_infix(f, &|id, sort| match sort {
+            Sort::Int => format!("x{id}"),
+            Sort::Bool => format!("b{id}"),
+        })
+    }
+}
+
+impl Sym {
+    /// Infix text like [`Display`](fmt::Display), with every variable spelled by `name` (the
+    /// heap view writes `o1.key` or `x` where the solver's text has `x3`).
+    pub fn show_with(&self, name: &dyn Fn(u32, Sort) -> String) -> String {
+        struct Named<'a>(&'a Sym, &'a dyn Fn(u32, Sort) -> String);
+        impl fmt::Display for Named<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write_infix(f, self.1)
+            }
+        }
+        Named(self, name).to_string()
+    }
+
+    fn write_infix(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        name: &dyn Fn(u32, Sort) -> String,
+    ) -> fmt::Result {
         let bin = |f: &mut fmt::Formatter<'_>, a: &Sym, op: &str, b: &Sym| -> fmt::Result {
-            let wrap = |s: &Sym| match s.node() {
+            let wrap = |f: &mut fmt::Formatter<'_>, s: &Sym| match s.node() {
                 Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Not(_) | Node::Neg(_) => {
-                    s.to_string()
+                    s.write_infix(f, name)
                 }
-                _ => format!("({s})"),
+                _ => {
+                    f.write_str("(")?;
+                    s.write_infix(f, name)?;
+                    f.write_str(")")
+                }
             };
-            write!(f, "{} {op} {}", wrap(a), wrap(b))
+            wrap(f, a)?;
+            write!(f, " {op} ")?;
+            wrap(f, b)
         };
         match self.node() {
             Node::Int(n) => write!(f, "{n}"),
             Node::Bool(b) => write!(f, "{b}"),
-            Node::Var(id, Sort::Int) => write!(f, "x{id}"),
-            Node::Var(id, Sort::Bool) => write!(f, "b{id}"),
+            Node::Var(id, sort) => f.write_str(&name(*id, *sort)),
             Node::Add(a, b) => bin(f, a, "+", b),
             Node::Sub(a, b) => bin(f, a, "-", b),
             Node::Mul(a, b) => bin(f, a, "*", b),
@@ -344,12 +374,26 @@ impl fmt::Display for Sym {
             Node::And(a, b) => bin(f, a, "&&", b),
             Node::Or(a, b) => bin(f, a, "||", b),
             Node::Neg(a) => match a.node() {
-                Node::Int(_) | Node::Var(..) => write!(f, "-{a}"),
-                _ => write!(f, "-({a})"),
+                Node::Int(_) | Node::Var(..) => {
+                    f.write_str("-")?;
+                    a.write_infix(f, name)
+                }
+                _ => {
+                    f.write_str("-(")?;
+                    a.write_infix(f, name)?;
+                    f.write_str(")")
+                }
             },
             Node::Not(a) => match a.node() {
-                Node::Bool(_) | Node::Var(..) => write!(f, "!{a}"),
-                _ => write!(f, "!({a})"),
+                Node::Bool(_) | Node::Var(..) => {
+                    f.write_str("!")?;
+                    a.write_infix(f, name)
+                }
+                _ => {
+                    f.write_str("!(")?;
+                    a.write_infix(f, name)?;
+                    f.write_str(")")
+                }
             },
         }
     }
@@ -367,5 +411,17 @@ mod tests {
         assert_eq!(Sym::eq(&x, &x), Sym::bool(true));
         assert_eq!(Sym::not(&Sym::not(&Sym::lt(&x, &Sym::int(3)))), Sym::lt(&x, &Sym::int(3)));
         assert_eq!(Sym::lt(&x, &Sym::int(3)).to_string(), "x0 < 3");
+    }
+
+    #[test]
+    fn show_with_names_variables_and_keeps_the_layout() {
+        let x = Sym::var(0, Sort::Int);
+        let y = Sym::var(1, Sort::Int);
+        let b = Sym::var(2, Sort::Bool);
+        let e = Sym::and(&Sym::lt(&x, &Sym::add(&y, &Sym::int(1))), &Sym::not(&b));
+        assert_eq!(e.to_string(), "(x0 < (x1 + 1)) && !b2");
+        let names = |id: u32, _: Sort| ["x", "o1.key", "flag"][id as usize].to_string();
+        assert_eq!(e.show_with(&names), "(x < (o1.key + 1)) && !flag");
+        assert_eq!(Sym::neg(&Sym::sub(&x, &y)).show_with(&names), "-(x - o1.key)");
     }
 }

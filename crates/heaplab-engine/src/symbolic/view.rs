@@ -1,0 +1,567 @@
+//! A picture of one symbolic state for a person: the objects with their fields, the inputs of
+//! the method, Kiasan's still-open abstract references, `sl`'s folded predicate instances and
+//! the path condition, as plain data (the page draws the heap graph from it).
+//!
+//! Why a separate type and not [`State`] itself: a state is the explorer's working data (frames,
+//! a resolution table, variables numbered for the solver). A view is resolved once — every
+//! value is followed through the resolution table, every variable is named by where it came
+//! from (`x`, `o1.key`, `lo`) — so front ends need no knowledge of the explorer's internals.
+//!
+//! [`Snapshots`] keeps views of tree nodes whose state is gone (a state that forked lives on
+//! only in its children); the explorer fills it only when a front end asks for it
+//! ([`Explorer::record_views`](super::Explorer::record_views)).
+
+use super::code::{Compiled, SlotType, UnitId};
+use super::explorer::PathOutcome;
+use super::state::{Origin, SValue, State, StateId, VarOrigin};
+use super::term::{Node, Sort, Sym};
+use std::collections::{BTreeSet, HashMap};
+
+/// When a view was taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewAt {
+    /// When the tree node was created (the state right after the choice that made it).
+    Created,
+    /// When the node's state forked into its children.
+    Fork,
+    /// When its path ended.
+    End,
+    /// Now: the state is still being explored.
+    Live,
+}
+
+impl ViewAt {
+    pub fn name(self) -> &'static str {
+        match self {
+            ViewAt::Created => "created",
+            ViewAt::Fork => "fork",
+            ViewAt::End => "end",
+            ViewAt::Live => "live",
+        }
+    }
+}
+
+/// A value as a person reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValView {
+    Null,
+    Void,
+    /// A materialized object: `o1`.
+    Obj(String),
+    /// An open symbolic reference δ̂ (lazier#: null or some object): `ref0`.
+    SymRef(String),
+    /// An open symbolic location δ (lazier: some object): `loc1`.
+    SymLoc(String),
+    /// An input field the program has not read yet.
+    Unread,
+    /// An integer expression over named inputs: `x + 1`, `o1.key`.
+    Int(String),
+    Bool(String),
+}
+
+impl ValView {
+    /// One word or expression: `null`, `o1`, `ref0`, `x + 1`, `?` for an unread field.
+    pub fn text(&self) -> &str {
+        match self {
+            ValView::Null => "null",
+            ValView::Void => "void",
+            ValView::Unread => "?",
+            ValView::Obj(s)
+            | ValView::SymRef(s)
+            | ValView::SymLoc(s)
+            | ValView::Int(s)
+            | ValView::Bool(s) => s,
+        }
+    }
+}
+
+/// One object of the heap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjView {
+    pub id: String,
+    pub class: String,
+    /// Part of the input heap (discovered by lazy initialization), or allocated by `new`.
+    pub input: bool,
+    /// Every field in declaration order.
+    pub fields: Vec<(String, ValView)>,
+}
+
+/// Whether an open abstract reference may still be null.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SymKind {
+    SymRef,
+    SymLoc,
+}
+
+/// An abstract reference not resolved yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymView {
+    pub id: String,
+    pub kind: SymKind,
+    pub class: String,
+}
+
+/// An `sl` predicate instance of the input formula, still folded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredView {
+    /// `bst(o1, lo, o1.key)`.
+    pub text: String,
+    pub name: String,
+    /// The reference the instance covers (its first reference argument); `None` when null.
+    pub root: Option<String>,
+    /// 1 for instances of `requires`, one more per unfolding below.
+    pub depth: u32,
+}
+
+/// How the node's path ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutcomeView {
+    /// `returned`, `error`, `bounded`, `discarded` or `internal`.
+    pub kind: &'static str,
+    pub text: String,
+}
+
+/// One state of the exploration tree, for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapView {
+    pub node: StateId,
+    /// The tree node's label (filled in by the explorer).
+    pub label: String,
+    pub at: ViewAt,
+    /// In creation order (`o1`, `o2`, ...).
+    pub objects: Vec<ObjView>,
+    /// `this` (for methods) and the parameters of the method under test, with their input values.
+    pub roots: Vec<(String, ValView)>,
+    /// Open abstract references that some value of the state refers to.
+    pub symbolic: Vec<SymView>,
+    pub predicates: Vec<PredView>,
+    /// The path condition without the explorer's integer-range facts, variables named.
+    pub path_condition: Vec<String>,
+    pub returned: Option<ValView>,
+    pub outcome: Option<OutcomeView>,
+}
+
+impl HeapView {
+    /// The view of `st`; `method` is the unit of the method under test (for parameter names).
+    pub fn of(st: &State, code: &Compiled, method: UnitId, at: ViewAt) -> HeapView {
+        let names = Names::of(st);
+        let val = |v: &SValue| value(st, &names, v);
+        let objects = st
+            .heap
+            .iter()
+            .enumerate()
+            .map(|(i, o)| ObjView {
+                id: State::obj_name(i),
+                class: o.class.clone(),
+                input: matches!(o.origin, Origin::Input { .. }),
+                fields: o
+                    .fields
+                    .iter()
+                    .map(|(f, v)| (f.clone(), v.as_ref().map_or(ValView::Unread, val)))
+                    .collect(),
+            })
+            .collect();
+        let params = code.units.get(method).map(|u| u.params.as_slice()).unwrap_or_default();
+        let roots = params.iter().zip(&st.roots).map(|((n, _), v)| (n.clone(), val(v))).collect();
+        let predicates = st
+            .sl
+            .deferred
+            .iter()
+            .map(|d| {
+                let args: Vec<ValView> = d.args.iter().map(val).collect();
+                let texts: Vec<&str> = args.iter().map(ValView::text).collect();
+                let unit_params =
+                    code.units.get(d.unit).map(|u| u.params.as_slice()).unwrap_or_default();
+                let root = unit_params
+                    .iter()
+                    .zip(&args)
+                    .find(|((_, ty), _)| matches!(ty, SlotType::Class(_)))
+                    .and_then(|(_, a)| (*a != ValView::Null).then(|| a.text().to_string()));
+                PredView {
+                    text: format!("{}({})", d.name, texts.join(", ")),
+                    name: d.name.clone(),
+                    root,
+                    depth: d.depth,
+                }
+            })
+            .collect();
+        HeapView {
+            node: st.id,
+            label: String::new(),
+            at,
+            objects,
+            roots,
+            symbolic: open_references(st),
+            predicates,
+            path_condition: path_condition(&st.pc, &names),
+            returned: st.returned.as_ref().map(val),
+            outcome: None,
+        }
+    }
+
+    /// The view of a path's final state with its outcome.
+    pub fn of_path(st: &State, code: &Compiled, method: UnitId, outcome: &PathOutcome) -> HeapView {
+        let mut view = HeapView::of(st, code, method, ViewAt::End);
+        let (kind, text) = match outcome {
+            PathOutcome::Returned(v) => {
+                ("returned", format!("returned {}", value(st, &Names::of(st), v).text()))
+            }
+            PathOutcome::Error { .. } => ("error", outcome.summary()),
+            PathOutcome::Bounded { .. } => ("bounded", outcome.summary()),
+            PathOutcome::Discarded { .. } => ("discarded", outcome.summary()),
+            PathOutcome::Internal { .. } => ("internal", outcome.summary()),
+        };
+        view.outcome = Some(OutcomeView { kind, text });
+        view
+    }
+}
+
+/// A person's name for every symbolic variable of a state, by where it came from: the
+/// parameter `x`, the field `o1.key`, the existential `lo`. An existential made again (a
+/// predicate unfolded twice) gets primes: `k`, `k'`.
+struct Names(Vec<String>);
+
+impl Names {
+    fn of(st: &State) -> Names {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let names = st
+            .vars
+            .iter()
+            .map(|(_, origin)| {
+                let base = match origin {
+                    VarOrigin::Param(n) | VarOrigin::Existential(n) => n.clone(),
+                    VarOrigin::Field { obj, field } => format!("{}.{field}", State::obj_name(*obj)),
+                };
+                let n = seen.entry(base.clone()).or_insert(0);
+                *n += 1;
+                format!("{base}{}", "'".repeat(*n - 1))
+            })
+            .collect();
+        Names(names)
+    }
+
+    fn var(&self, id: u32, sort: Sort) -> String {
+        match self.0.get(id as usize) {
+            Some(n) => n.clone(),
+            None if sort == Sort::Int => format!("x{id}"),
+            None => format!("b{id}"),
+        }
+    }
+
+    fn show(&self, s: &Sym) -> String {
+        s.show_with(&|id, sort| self.var(id, sort))
+    }
+}
+
+fn value(st: &State, names: &Names, v: &SValue) -> ValView {
+    match st.normalize(v) {
+        SValue::Int(s) => ValView::Int(names.show(&s)),
+        SValue::Bool(s) => ValView::Bool(names.show(&s)),
+        SValue::Null => ValView::Null,
+        SValue::Void => ValView::Void,
+        SValue::Obj(o) => ValView::Obj(State::obj_name(o)),
+        SValue::SymRef(r) => ValView::SymRef(format!("ref{r}")),
+        SValue::SymLoc(l) => ValView::SymLoc(format!("loc{l}")),
+    }
+}
+
+/// Every open symbolic reference or location some root, field, local, operand or predicate
+/// argument of the state refers to, in id order.
+fn open_references(st: &State) -> Vec<SymView> {
+    let mut found = BTreeSet::new();
+    let fields = st.heap.iter().flat_map(|o| o.fields.iter().filter_map(|(_, v)| v.as_ref()));
+    let frames = st.frames.iter().flat_map(|f| f.locals.iter().flatten().chain(&f.stack));
+    let args = st.sl.deferred.iter().flat_map(|d| &d.args);
+    for v in st.roots.iter().chain(fields).chain(frames).chain(args).chain(&st.returned) {
+        match st.normalize(v) {
+            SValue::SymRef(r) => found.insert((SymKind::SymRef, r)),
+            SValue::SymLoc(l) => found.insert((SymKind::SymLoc, l)),
+            _ => false,
+        };
+    }
+    found
+        .into_iter()
+        .map(|(kind, i)| {
+            let (id, class) = match kind {
+                SymKind::SymRef => {
+                    (format!("ref{i}"), st.symrefs.get(i as usize).map(|s| &s.class))
+                }
+                SymKind::SymLoc => {
+                    (format!("loc{i}"), st.symlocs.get(i as usize).map(|s| &s.class))
+                }
+            };
+            SymView { id, kind, class: class.cloned().unwrap_or_default() }
+        })
+        .collect()
+}
+
+/// The facts of the path condition a person needs: the i64 range of every input (added with
+/// each variable) and of every intermediate result (added by the overflow checks) is left out,
+/// as is a comparison another fact already implies (`x < k` makes `k != x` and `k > x`, which
+/// the postcondition's checks add, say nothing new); a negated comparison is turned around
+/// (`x >= o1.key`).
+fn path_condition(pc: &[Sym], names: &Names) -> Vec<String> {
+    let facts: Vec<&Sym> = pc.iter().filter(|c| !is_range_fact(c)).collect();
+    let forms: BTreeSet<Cmp> = facts.iter().filter_map(|c| Cmp::of(c)).collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut kept: BTreeSet<Cmp> = BTreeSet::new();
+    for fact in facts {
+        if let Some(form) = Cmp::of(fact) {
+            if form.implied_by(&forms) || !kept.insert(form) {
+                continue;
+            }
+        }
+        let text = fact_text(fact, names);
+        if !out.contains(&text) {
+            out.push(text);
+        }
+    }
+    out
+}
+
+/// A comparison fact in one canonical form, to see that two facts say the same thing.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Cmp {
+    Lt(Sym, Sym),
+    Le(Sym, Sym),
+    /// Operands sorted.
+    Eq(Sym, Sym),
+    Ne(Sym, Sym),
+}
+
+impl Cmp {
+    fn of(c: &Sym) -> Option<Cmp> {
+        let sorted =
+            |a: &Sym, b: &Sym| if a <= b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
+        Some(match c.node() {
+            Node::Lt(a, b) => Cmp::Lt(a.clone(), b.clone()),
+            Node::Le(a, b) => Cmp::Le(a.clone(), b.clone()),
+            Node::Eq(a, b) => {
+                let (a, b) = sorted(a, b);
+                Cmp::Eq(a, b)
+            }
+            Node::Not(inner) => match inner.node() {
+                Node::Lt(a, b) => Cmp::Le(b.clone(), a.clone()),
+                Node::Le(a, b) => Cmp::Lt(b.clone(), a.clone()),
+                Node::Eq(a, b) => {
+                    let (a, b) = sorted(a, b);
+                    Cmp::Ne(a, b)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// Does another fact of `facts` imply this one on its own?
+    fn implied_by(&self, facts: &BTreeSet<Cmp>) -> bool {
+        match self {
+            Cmp::Le(a, b) => {
+                let (x, y) = if a <= b { (a, b) } else { (b, a) };
+                facts.contains(&Cmp::Lt(a.clone(), b.clone()))
+                    || facts.contains(&Cmp::Eq(x.clone(), y.clone()))
+            }
+            Cmp::Ne(a, b) => {
+                facts.contains(&Cmp::Lt(a.clone(), b.clone()))
+                    || facts.contains(&Cmp::Lt(b.clone(), a.clone()))
+            }
+            Cmp::Lt(..) | Cmp::Eq(..) => false,
+        }
+    }
+}
+
+/// `MIN <= e`, `e <= MAX`, or a conjunction of those.
+fn is_range_fact(c: &Sym) -> bool {
+    match c.node() {
+        Node::Le(a, _) if a.as_int() == Some(i64::MIN) => true,
+        Node::Le(_, b) if b.as_int() == Some(i64::MAX) => true,
+        Node::And(a, b) => is_range_fact(a) && is_range_fact(b),
+        _ => false,
+    }
+}
+
+/// `e` of the explorer's overflow check `MIN <= e && e <= MAX`.
+fn range_operand(c: &Sym) -> Option<&Sym> {
+    let Node::And(lo, hi) = c.node() else { return None };
+    match (lo.node(), hi.node()) {
+        (Node::Le(min, a), Node::Le(b, max))
+            if a == b && min.as_int() == Some(i64::MIN) && max.as_int() == Some(i64::MAX) =>
+        {
+            Some(a)
+        }
+        _ => None,
+    }
+}
+
+fn fact_text(c: &Sym, names: &Names) -> String {
+    let operand = |s: &Sym| match s.node() {
+        Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Neg(_) | Node::Not(_) => names.show(s),
+        _ => format!("({})", names.show(s)),
+    };
+    if let Node::Not(inner) = c.node() {
+        if let Some(r) = range_operand(inner) {
+            // The overflow path's fact.
+            return format!("{} is outside the int range", names.show(r));
+        }
+        let flipped = match inner.node() {
+            Node::Lt(a, b) => Some((a, ">=", b)),
+            Node::Le(a, b) => Some((a, ">", b)),
+            Node::Eq(a, b) => Some((a, "!=", b)),
+            _ => None,
+        };
+        if let Some((a, op, b)) = flipped {
+            return format!("{} {op} {}", operand(a), operand(b));
+        }
+    }
+    names.show(c)
+}
+
+/// Views of tree nodes, kept for at most `limit` nodes, with a journal so a step the explorer
+/// undoes (an asynchronous solver answered "pending") leaves no view behind.
+#[derive(Debug, Default)]
+pub(crate) struct Snapshots {
+    limit: usize,
+    views: HashMap<u32, HeapView>,
+    /// While a step may still be undone: the value each changed entry had before it.
+    journal: Option<Vec<(u32, Option<HeapView>)>>,
+    /// A view was not kept because of the limit.
+    pub(crate) full: bool,
+}
+
+impl Snapshots {
+    pub(crate) fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+    }
+
+    /// Whether a view of `id` would be kept (so the caller builds it only then).
+    pub(crate) fn wants(&mut self, id: StateId) -> bool {
+        if self.views.contains_key(&id.0) || self.views.len() < self.limit {
+            return true;
+        }
+        if self.limit > 0 {
+            self.full = true;
+        }
+        false
+    }
+
+    /// Keeps `view` (replacing an older one of the same node), whatever the limit.
+    pub(crate) fn put(&mut self, view: HeapView) {
+        let id = view.node.0;
+        let old = self.views.insert(id, view);
+        if let Some(journal) = &mut self.journal {
+            if !journal.iter().any(|(j, _)| *j == id) {
+                journal.push((id, old));
+            }
+        }
+    }
+
+    pub(crate) fn get(&self, id: StateId) -> Option<&HeapView> {
+        self.views.get(&id.0)
+    }
+
+    /// Starts recording changes so that [`rollback`](Self::rollback) can take them back.
+    pub(crate) fn begin(&mut self) {
+        self.journal = Some(Vec::new());
+    }
+
+    pub(crate) fn commit(&mut self) {
+        self.journal = None;
+    }
+
+    pub(crate) fn rollback(&mut self) {
+        for (id, old) in self.journal.take().unwrap_or_default().into_iter().rev() {
+            match old {
+                Some(v) => self.views.insert(id, v),
+                None => self.views.remove(&id),
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_facts_are_noise_and_negations_turn_around() {
+        let x = Sym::var(0, Sort::Int);
+        let y = Sym::var(1, Sort::Int);
+        let names = Names(vec!["x".into(), "o1.key".into()]);
+        let pc = vec![
+            Sym::le(&Sym::int(i64::MIN), &x),
+            Sym::le(&x, &Sym::int(i64::MAX)),
+            Sym::not(&Sym::lt(&x, &y)),
+            Sym::and(
+                &Sym::le(&Sym::int(i64::MIN), &Sym::add(&x, &Sym::int(1))),
+                &Sym::le(&Sym::add(&x, &Sym::int(1)), &Sym::int(i64::MAX)),
+            ),
+            Sym::not(&Sym::eq(&Sym::add(&x, &Sym::int(1)), &y)),
+            Sym::not(&Sym::lt(&x, &y)),
+            // An overflow path keeps its fact: it is why the path fails.
+            Sym::not(&Sym::le(&Sym::add(&x, &Sym::int(1)), &Sym::int(i64::MAX))),
+            Sym::not(&Sym::and(
+                &Sym::le(&Sym::int(i64::MIN), &Sym::mul(&x, &y)),
+                &Sym::le(&Sym::mul(&x, &y), &Sym::int(i64::MAX)),
+            )),
+        ];
+        assert_eq!(
+            path_condition(&pc, &names),
+            vec![
+                "x >= o1.key",
+                "(x + 1) != o1.key",
+                "(x + 1) > 9223372036854775807",
+                "x * o1.key is outside the int range",
+            ]
+        );
+    }
+
+    #[test]
+    fn implied_comparisons_are_left_out() {
+        let x = Sym::var(0, Sort::Int);
+        let k = Sym::var(1, Sort::Int);
+        let names = Names(vec!["x".into(), "k".into()]);
+        let pc = vec![
+            Sym::lt(&x, &k),
+            Sym::not(&Sym::eq(&k, &x)),
+            Sym::not(&Sym::le(&k, &x)),
+            Sym::le(&x, &k),
+            Sym::not(&Sym::lt(&k, &x)),
+        ];
+        assert_eq!(path_condition(&pc, &names), vec!["x < k"]);
+        let pc = vec![Sym::not(&Sym::lt(&x, &k)), Sym::le(&k, &x), Sym::not(&Sym::eq(&x, &k))];
+        assert_eq!(path_condition(&pc, &names), vec!["x >= k", "x != k"]);
+        let pc = vec![Sym::eq(&x, &k), Sym::le(&k, &x)];
+        assert_eq!(path_condition(&pc, &names), vec!["x == k"]);
+    }
+
+    #[test]
+    fn snapshots_roll_back_a_step_and_respect_the_limit() {
+        let view = |id: u32, at: ViewAt| HeapView {
+            node: StateId(id),
+            label: String::new(),
+            at,
+            objects: Vec::new(),
+            roots: Vec::new(),
+            symbolic: Vec::new(),
+            predicates: Vec::new(),
+            path_condition: Vec::new(),
+            returned: None,
+            outcome: None,
+        };
+        let mut s = Snapshots::default();
+        assert!(!s.wants(StateId(0)), "off by default");
+        assert!(!s.full);
+        s.set_limit(2);
+        s.put(view(0, ViewAt::Created));
+        s.begin();
+        s.put(view(0, ViewAt::Fork));
+        s.put(view(1, ViewAt::Created));
+        s.rollback();
+        assert_eq!(s.get(StateId(0)).map(|v| v.at), Some(ViewAt::Created));
+        assert_eq!(s.get(StateId(1)), None);
+        s.put(view(1, ViewAt::Created));
+        assert!(s.wants(StateId(1)), "a kept node may be replaced");
+        assert!(!s.wants(StateId(2)));
+        assert!(s.full);
+    }
+}

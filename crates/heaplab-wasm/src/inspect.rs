@@ -1,0 +1,165 @@
+//! JS shapes of what the page inspects in an exploration: the heap view of a tree node
+//! (`HeapView` in the TypeScript types of [`crate::explore`]) and the line coverage of the
+//! generated tests. Conversions only; the engine and `heaplab_testgen` compute everything.
+
+use heaplab_engine::symbolic::view::{HeapView, SymKind, ValView};
+use heaplab_testgen::coverage::LineCoverage;
+use serde::Serialize;
+
+#[derive(Serialize)]
+#[serde(tag = "kind")]
+pub(crate) enum JsVal {
+    #[serde(rename = "null")]
+    Null,
+    #[serde(rename = "void")]
+    Void,
+    #[serde(rename = "obj")]
+    Obj { id: String },
+    #[serde(rename = "symref")]
+    SymRef { id: String },
+    #[serde(rename = "symloc")]
+    SymLoc { id: String },
+    #[serde(rename = "unread")]
+    Unread,
+    #[serde(rename = "int")]
+    Int { text: String },
+    #[serde(rename = "bool")]
+    Bool { text: String },
+}
+
+fn val(v: &ValView) -> JsVal {
+    match v {
+        ValView::Null => JsVal::Null,
+        ValView::Void => JsVal::Void,
+        ValView::Obj(id) => JsVal::Obj { id: id.clone() },
+        ValView::SymRef(id) => JsVal::SymRef { id: id.clone() },
+        ValView::SymLoc(id) => JsVal::SymLoc { id: id.clone() },
+        ValView::Unread => JsVal::Unread,
+        ValView::Int(text) => JsVal::Int { text: text.clone() },
+        ValView::Bool(text) => JsVal::Bool { text: text.clone() },
+    }
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsNamed {
+    name: String,
+    value: JsVal,
+}
+
+fn named(items: &[(String, ValView)]) -> Vec<JsNamed> {
+    items.iter().map(|(name, v)| JsNamed { name: name.clone(), value: val(v) }).collect()
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsObjectView {
+    id: String,
+    class: String,
+    origin: &'static str,
+    fields: Vec<JsNamed>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsSymbolic {
+    id: String,
+    kind: &'static str,
+    class: String,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsPredicate {
+    text: String,
+    name: String,
+    root: Option<String>,
+    depth: u32,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsOutcome {
+    kind: &'static str,
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct JsHeapView {
+    node: u32,
+    label: String,
+    at: &'static str,
+    objects: Vec<JsObjectView>,
+    roots: Vec<JsNamed>,
+    symbolic: Vec<JsSymbolic>,
+    predicates: Vec<JsPredicate>,
+    path_condition: Vec<String>,
+    returned: Option<JsVal>,
+    outcome: Option<JsOutcome>,
+}
+
+pub(crate) fn heap_view(v: &HeapView) -> JsHeapView {
+    JsHeapView {
+        node: v.node.0,
+        label: v.label.clone(),
+        at: v.at.name(),
+        objects: v
+            .objects
+            .iter()
+            .map(|o| JsObjectView {
+                id: o.id.clone(),
+                class: o.class.clone(),
+                origin: if o.input { "input" } else { "new" },
+                fields: named(&o.fields),
+            })
+            .collect(),
+        roots: named(&v.roots),
+        symbolic: v
+            .symbolic
+            .iter()
+            .map(|s| JsSymbolic {
+                id: s.id.clone(),
+                kind: match s.kind {
+                    SymKind::SymRef => "symref",
+                    SymKind::SymLoc => "symloc",
+                },
+                class: s.class.clone(),
+            })
+            .collect(),
+        predicates: v
+            .predicates
+            .iter()
+            .map(|p| JsPredicate {
+                text: p.text.clone(),
+                name: p.name.clone(),
+                root: p.root.clone(),
+                depth: p.depth,
+            })
+            .collect(),
+        path_condition: v.path_condition.clone(),
+        returned: v.returned.as_ref().map(val),
+        outcome: v.outcome.as_ref().map(|o| JsOutcome { kind: o.kind, text: o.text.clone() }),
+    }
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsBranch {
+    line: usize,
+    column: usize,
+    covered: [bool; 2],
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsCoverage {
+    executable: Vec<usize>,
+    covered: Vec<usize>,
+    branches: Vec<JsBranch>,
+}
+
+pub(crate) fn coverage(c: &LineCoverage) -> JsCoverage {
+    JsCoverage {
+        executable: c.executable.clone(),
+        covered: c.covered.clone(),
+        branches: c
+            .branches
+            .iter()
+            .map(|b| JsBranch { line: b.line, column: b.column, covered: b.covered })
+            .collect(),
+    }
+}
