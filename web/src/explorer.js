@@ -91,6 +91,23 @@ export function createExplorer(store, engine) {
     }
   }
 
+  /**
+   * A resolved symbolic reference (`ref0 = null`, `loc1 = o2`) is gone from the child's heap; the
+   * fields and roots that held it, read from the parent's heap, are what the step changed.
+   */
+  async function resolvedHolders(runId, node) {
+    const n = explore().tree.nodes[node];
+    if (!n || n.parent === null || n.change?.kind !== 'resolve') return [];
+    const parent = await engine.request('exploreView', { runId, node: n.parent });
+    const id = n.change.target;
+    const holders = [];
+    for (const o of parent?.objects ?? []) {
+      for (const f of o.fields) if (f.value?.id === id) holders.push({ object: o.id, field: f.name });
+    }
+    for (const r of parent?.roots ?? []) if (r.value?.id === id) holders.push({ root: r.name });
+    return holders;
+  }
+
   /** Fetches the heap view of the selected node (dropped when a newer selection came). */
   async function fetchView() {
     const { selected, runId, viewNode, view } = explore();
@@ -102,6 +119,7 @@ export function createExplorer(store, engine) {
     }
     try {
       const view = await engine.request('exploreView', { runId, node: selected });
+      if (view) view.changedFields = await resolvedHolders(runId, selected);
       if (explore().selected === selected) store.dispatch({ type: 'explore/view', runId, node: selected, view });
     } catch (err) {
       if (!(err instanceof Cancelled) && err?.name !== 'Stale') {

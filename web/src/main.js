@@ -14,6 +14,12 @@ import * as logicView from './views/logic.js';
 import * as debugView from './views/debug.js';
 import * as statusView from './views/status.js';
 import * as noticeView from './views/notice.js';
+import * as exploreControlsView from './views/explore-controls.js';
+import * as treeView from './views/tree.js';
+import * as heapView from './views/heap.js';
+import * as genTestsView from './views/gentests.js';
+import * as compareView from './views/compare.js';
+import { createExplorer } from './explorer.js';
 
 const CHECK_DELAY_MS = 250;
 const DEFAULT_EXAMPLE = 'sll.hl';
@@ -86,9 +92,20 @@ async function start() {
   marks.editorReady = performance.now();
   controlsView.mount($('#controls'), store);
   if (!embed) examplesView.mount($('#examples'), store);
-  const panels = { tests: $('#panel-tests'), logic: $('#panel-logic'), debug: $('#panel-debug') };
+  const panels = {
+    tests: $('#panel-tests'), explore: $('#panel-explore'), compare: $('#panel-compare'),
+    logic: $('#panel-logic'), debug: $('#panel-debug'),
+  };
   tabsView.mount($('#tabs'), store, panels);
+  // The Explore and Compare tabs widen the side pane (style: body[data-tab]).
+  document.body.dataset.tab = store.getState().settings.tab;
+  store.subscribe((state) => { document.body.dataset.tab = state.settings.tab; });
   testsView.mount(panels.tests, store);
+  exploreControlsView.mount($('#explore-controls'), store);
+  treeView.mount($('#explore-tree'), store);
+  heapView.mount($('#explore-heap'), store);
+  genTestsView.mount($('#explore-tests'), store);
+  compareView.mount(panels.compare, store);
   logicView.mount(panels.logic, store);
   debugView.mount(panels.debug, store);
   statusView.mount($('#status'), store);
@@ -104,6 +121,7 @@ async function start() {
   // ---- the engine -------------------------------------------------------------------------
   const engine = createEngine({ onEvent: (event) => onEngineEvent(store, event) });
   globalThis.__heaplab.engine = engine;
+  const explorer = createExplorer(store, engine);
 
   let checkTimer = 0;
   let checkVersion = 0;
@@ -115,6 +133,8 @@ async function start() {
       const list = await engine.request('check', { source });
       // A newer check is on its way; this answer is for older text.
       if (version === checkVersion) store.dispatch({ type: 'diagnostics/set', version, list });
+      const methods = await engine.request('methods', { source });
+      if (version === checkVersion) store.dispatch({ type: 'methods/set', methods });
     } catch (err) {
       if (!(err instanceof Cancelled)) store.dispatch({ type: 'log/add', kind: 'check', text: String(err.message) });
     }
@@ -180,6 +200,7 @@ async function start() {
       // The choice goes to the URL, so the address bar is a link to this example (until an edit).
       history.replaceState(null, '', `${location.pathname}${location.search}#example=${file}`);
       store.dispatch({ type: 'tests/reset' });
+      store.dispatch({ type: 'explore/reset' });
     } catch (err) {
       store.dispatch({ type: 'notice/show', notice: {
         id: 'example', kind: 'error', title: 'The example could not be loaded', text: err.message,
@@ -213,6 +234,9 @@ async function start() {
       case 'engine/status':
         if (action.engine.state === 'ready') {
           checkNow();
+          engine.request('info')
+            .then((info) => store.dispatch({ type: 'engine/info', ...info }))
+            .catch((err) => store.dispatch({ type: 'log/add', kind: 'engine', text: err.message }));
           maybeLoadZ3(store, engine);
         }
         break;
@@ -224,7 +248,10 @@ async function start() {
           .then((dump) => store.dispatch({ type: 'syntax/done', ...dump }))
           .catch((err) => store.dispatch({ type: 'log/add', kind: 'syntax', text: err.message }));
         break;
-      case 'run/cancel': engine.cancel(); break;
+      case 'run/cancel':
+        engine.cancel();
+        explorer.cancelled();
+        break;
       case 'example/open': openExample(action.file); break;
       case 'share/create': share(); break;
       case 'z3/retry':
@@ -316,6 +343,13 @@ function onEngineEvent(store, event) {
     }
     case 'log':
       store.dispatch({ type: 'log/add', kind: event.kind, text: event.text });
+      break;
+    case 'explore':
+      store.dispatch({ type: 'explore/batch', runId: event.runId, nodes: event.nodes, events: event.events,
+        summary: event.summary, status: 'running' });
+      break;
+    case 'compare':
+      store.dispatch({ type: 'compare/progress', current: event.current, rows: event.rows });
       break;
     case 'crash':
       store.dispatch({ type: 'notice/show', notice: {

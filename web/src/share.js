@@ -7,8 +7,9 @@ const FRAGMENT_KEY = 'p';
 
 /** The parts of the state that persist and travel in links. */
 export function snapshot(state) {
-  const { tab, formula, maxObjects } = state.settings;
-  return { v: 1, source: state.source, settings: { tab, formula, maxObjects } };
+  const { tab, formula, maxObjects, explore } = state.settings;
+  // `explore`: the method, strategy and bounds, so a link opens the same exploration setup.
+  return { v: 1, source: state.source, settings: { tab, formula, maxObjects, explore } };
 }
 
 export function loadLocal() {

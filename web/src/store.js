@@ -11,8 +11,11 @@ export function initialState({ source = '', settings = {}, embed = false, inIfra
       formula: '',
       maxObjects: 3,
       // The exploration's method, strategy and bounds; empty bounds mean the engine's defaults.
-      explore: { method: '', strategy: 'lazier#', k: '', depth: '', loop: '', maxPaths: '', timeoutMs: '' },
       ...settings,
+      explore: {
+        method: '', strategy: 'lazier#', k: '', depth: '', loop: '', maxPaths: '', timeoutMs: '',
+        ...(typeof settings.explore === 'object' && settings.explore !== null ? settings.explore : {}),
+      },
     },
     embed,
     inIframe,

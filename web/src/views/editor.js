@@ -1,11 +1,12 @@
 // The program editor: CodeMirror 6 with HeapLab highlighting, bracket matching, line numbers,
 // search, and inline diagnostics from the real checker (delivered through the store as UTF-16
-// offsets). Ctrl/Cmd-Enter runs the tests.
+// offsets). Ctrl/Cmd-Enter runs the tests. After an exploration, a gutter shows which lines the
+// generated tests cover, and the lines of one test can be highlighted (see `coverage` below).
 
-import { EditorState, Compartment } from '@codemirror/state';
+import { EditorState, Compartment, StateField, StateEffect, RangeSet } from '@codemirror/state';
 import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter,
-  drawSelection, highlightSpecialChars,
+  drawSelection, highlightSpecialChars, gutter, GutterMarker, Decoration,
 } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, indentOnInput, foldGutter, foldKeymap } from '@codemirror/language';
@@ -41,6 +42,7 @@ export function mount(el, store) {
         highlightActiveLineGutter(),
         foldGutter(),
         lintGutter(),
+        coverageExtension,
         highlightSpecialChars(),
         history(),
         drawSelection(),
@@ -105,6 +107,7 @@ export function mount(el, store) {
         break;
     }
   });
+  syncCoverage(view, store);
 
   return {
     view,
@@ -112,4 +115,165 @@ export function mount(el, store) {
     version: () => version,
     focus: () => view.focus(),
   };
+}
+
+// ---- coverage ---------------------------------------------------------------------------------
+// The exploration's coverage (`state.explore.coverage`) as a gutter of coloured bars, and the
+// lines of one generated test (`coverage/test` actions) as a line highlight. Both live in one
+// StateField so that they follow edits: markers are ranges, mapped through every change.
+
+/** Replaces the coverage: `{ coverage, tests }` or null to clear it. */
+const setCoverage = StateEffect.define();
+/** Highlights one test's lines: `number[]` (1-based) or null. */
+const setTestLines = StateEffect.define();
+
+class CoverageMarker extends GutterMarker {
+  constructor(kind, title) {
+    super();
+    this.kind = kind;
+    this.title = title;
+  }
+
+  eq(other) {
+    return other.kind === this.kind && other.title === this.title;
+  }
+
+  toDOM() {
+    const bar = document.createElement('div');
+    bar.className = `cm-coverage-mark cm-coverage-${this.kind}`;
+    bar.title = this.title;
+    return bar;
+  }
+}
+
+const testLine = Decoration.line({ class: 'cm-test-line' });
+
+const coverageField = StateField.define({
+  create: () => ({ markers: RangeSet.empty, lines: Decoration.none }),
+  update(value, tr) {
+    let { markers, lines } = value;
+    if (tr.docChanged) {
+      markers = markers.map(tr.changes);
+      lines = lines.map(tr.changes);
+    }
+    for (const effect of tr.effects) {
+      if (effect.is(setCoverage)) {
+        markers = effect.value ? coverageMarkers(tr.state.doc, effect.value) : RangeSet.empty;
+        if (!effect.value) lines = Decoration.none;
+      } else if (effect.is(setTestLines)) {
+        lines = effect.value ? lineHighlights(tr.state.doc, effect.value) : Decoration.none;
+      }
+    }
+    return markers === value.markers && lines === value.lines ? value : { markers, lines };
+  },
+  provide: (field) => EditorView.decorations.from(field, (value) => value.lines),
+});
+
+const coverageTheme = EditorView.theme({
+  '.cm-coverage-gutter': { width: '6px', paddingLeft: '1px' },
+  '.cm-coverage-gutter .cm-gutterElement': { padding: '0' },
+  '.cm-coverage-mark': { width: '4px', height: '100%', borderRadius: '1px', cursor: 'help' },
+  '.cm-coverage-covered': { backgroundColor: '#22c55e' },
+  '.cm-coverage-uncovered': { backgroundColor: '#ef4444' },
+  '.cm-coverage-partial': { backgroundColor: '#f59e0b' },
+  '.cm-test-line': { backgroundColor: 'rgba(250, 204, 21, 0.2)' },
+});
+
+const coverageExtension = [
+  coverageField,
+  gutter({
+    class: 'cm-coverage-gutter',
+    markers: (view) => view.state.field(coverageField).markers,
+  }),
+  coverageTheme,
+];
+
+/**
+ * The gutter markers: one per line of `doc` that is executable or holds a branch (a condition
+ * in a `requires`/`ensures` clause is a branch without being a statement).
+ */
+function coverageMarkers(doc, { coverage, tests }) {
+  const hits = new Map();
+  for (const test of tests) {
+    for (const line of new Set(test.lines ?? [])) hits.set(line, (hits.get(line) ?? 0) + 1);
+  }
+  const covered = new Set(coverage.covered);
+  const branches = new Map();
+  for (const b of coverage.branches) {
+    if (!branches.has(b.line)) branches.set(b.line, []);
+    branches.get(b.line).push(b);
+  }
+  const lines = [...new Set([...coverage.executable, ...coverage.covered, ...branches.keys()])]
+    .filter((n) => n >= 1 && n <= doc.lines)
+    .sort((a, b) => a - b);
+  return RangeSet.of(lines.map((n) => {
+    const onLine = branches.get(n) ?? [];
+    const ran = covered.has(n) || onLine.some((b) => b.covered[0] || b.covered[1]);
+    const { kind, title } = describeLine(ran, onLine, hits.get(n) ?? 0, tests.length);
+    return new CoverageMarker(kind, title).range(doc.line(n).from);
+  }));
+}
+
+/** The marker kind and tooltip of one line; `branches` are the conditions on it. */
+function describeLine(ran, branches, hits, total) {
+  if (!ran) return { kind: 'uncovered', title: 'not covered by any generated test' };
+  const by = total > 0 && hits > 0 ? ` (covered by ${hits} of ${total} test${total === 1 ? '' : 's'})` : '';
+  const where = (b) => (branches.length > 1 && b.column != null ? ` at column ${b.column}` : '');
+  const half = branches.filter((b) => !(b.covered[0] && b.covered[1]));
+  if (half.length > 0) {
+    const notes = half.map((b) => {
+      const taken = b.covered[1] ? 'only the true direction taken'
+        : b.covered[0] ? 'only the false direction taken' : 'neither direction taken';
+      return `branch${where(b)}: ${taken}`;
+    });
+    return { kind: 'partial', title: notes.join('; ') + by };
+  }
+  if (branches.length > 0) {
+    const both = branches.length === 1 ? 'branch: both directions taken' : `${branches.length} branches: every direction taken`;
+    return { kind: 'covered', title: both + by };
+  }
+  return { kind: 'covered', title: by ? by.slice(2, -1) : 'covered' };
+}
+
+function lineHighlights(doc, lines) {
+  const inDoc = [...new Set(lines)].filter((n) => n >= 1 && n <= doc.lines).sort((a, b) => a - b);
+  return Decoration.set(inDoc.map((n) => testLine.range(doc.line(n).from)));
+}
+
+/**
+ * Keeps the field in step with the store: new coverage replaces the old, a new run (runId)
+ * clears it, and so does loading another program (its lines are not the run's lines).
+ */
+function syncCoverage(view, store) {
+  let shownCoverage = null;
+  let shownTests = null;
+  let shownRunId = null;
+  const update = (state, action) => {
+    const explore = state.explore;
+    if (action?.type === 'editor/replace') {
+      view.dispatch({ effects: [setCoverage.of(null)] });
+      // The same coverage object must not come back; a new run brings a new one.
+      return;
+    }
+    if (action?.type === 'coverage/test') {
+      view.dispatch({ effects: setTestLines.of(action.lines?.length ? action.lines : null) });
+      return;
+    }
+    if (!explore) return;
+    if (explore.runId !== shownRunId) {
+      shownRunId = explore.runId;
+      shownCoverage = null;
+      shownTests = null;
+      view.dispatch({ effects: [setCoverage.of(null)] });
+    }
+    // Tooltips count tests per line, so new tests redraw the markers too.
+    if (explore.coverage !== shownCoverage || explore.tests !== shownTests) {
+      shownCoverage = explore.coverage;
+      shownTests = explore.tests;
+      const value = explore.coverage ? { coverage: explore.coverage, tests: explore.tests ?? [] } : null;
+      view.dispatch({ effects: setCoverage.of(value) });
+    }
+  };
+  update(store.getState(), null);
+  store.subscribe(update);
 }

@@ -1,0 +1,181 @@
+// The Explore and Compare tabs in a real browser: stepping BST.insert under lazier# shows the
+// heap being discovered and the tree growing; a run generates as many tests as `heaplab run`;
+// the downloaded tests pass `heaplab test`; the comparison lists every strategy with the CLI's
+// figures. Elements are found by role and accessible name, as a student finds them.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, launch, startServer, waitForEngine, waitForZ3 } from './helpers.mjs';
+
+const run = promisify(execFile);
+const HEAPLAB = join(ROOT, 'target', 'release', 'heaplab');
+const BST = join(ROOT, 'examples', 'bst.hl');
+
+async function cli(args) {
+  const { stdout } = await run(HEAPLAB, args, { maxBuffer: 1 << 26 });
+  return stdout;
+}
+
+/** The page at the BST example, Explore tab open, BST.insert under `strategy` with k = 2. */
+async function openExplore(t, strategy = 'lazier#') {
+  const server = await startServer();
+  const browser = await launch({ viewport: { width: 1500, height: 1000 } });
+  const tmp = await mkdtemp(join(tmpdir(), 'heaplab-explore-'));
+  t.after(async () => {
+    await browser.close();
+    await server.stop();
+    await rm(tmp, { recursive: true, force: true });
+  });
+  const { page } = browser;
+  await page.goto(`${server.url}#example=bst.hl`);
+  await waitForEngine(page);
+  await waitForZ3(page);
+  await page.getByRole('tab', { name: 'Explore' }).click();
+  const method = page.getByRole('combobox', { name: 'Method' });
+  await method.locator('option', { hasText: 'BST.insert' }).first().waitFor({ state: 'attached' });
+  await method.selectOption('BST.insert');
+  await page.getByRole('combobox', { name: 'Strategy' }).selectOption(strategy);
+  await page.getByRole('spinbutton', { name: 'Bound k' }).fill('2');
+  await page.getByRole('spinbutton', { name: 'Bound k' }).press('Tab');
+  return { page, browser, tmp };
+}
+
+const treeNodes = (page) => page.locator('#explore-tree [data-node]').count();
+const progress = (page) => page.getByRole('status', { name: 'Exploration progress' });
+
+test('stepping BST.insert under lazier# shows each node being initialized and grows the tree', async (t) => {
+  const { page, browser } = await openExplore(t);
+  const stepOver = page.getByRole('button', { name: 'Step over' });
+  let nodesBefore = 0;
+  let sawInit = false;
+  let mostObjects = 0;
+  for (let i = 0; i < 30 && !(sawInit && mostObjects >= 2); i += 1) {
+    await stepOver.click();
+    await page.waitForFunction(() => {
+      const ex = globalThis.__heaplab.store.getState().explore;
+      return ex.status === 'paused' || ex.status === 'done';
+    });
+    // The step selects the state it leads to and the heap panel draws it.
+    await page.waitForFunction(() => {
+      const ex = globalThis.__heaplab.store.getState().explore;
+      return ex.selected === null || ex.viewNode === ex.selected;
+    });
+    const nodes = await treeNodes(page);
+    assert.ok(nodes >= nodesBefore, `the tree never loses nodes (${nodesBefore} -> ${nodes})`);
+    nodesBefore = nodes;
+    const change = await page.evaluate(() => {
+      const ex = globalThis.__heaplab.store.getState().explore;
+      return ex.tree.nodes[ex.selected]?.change ?? null;
+    });
+    if (change && ['lazyInit', 'resolve'].includes(change.kind)) {
+      // The heap graph marks what this step initialized: the field that held the reference.
+      await page.locator('#explore-heap [data-highlight="true"]').first().waitFor();
+      sawInit = true;
+    }
+    // Input objects appear in the picture as the program reads them (this, then tree nodes).
+    await page.locator('#explore-heap [data-object]').first().waitFor();
+    mostObjects = Math.max(mostObjects, await page.locator('#explore-heap [data-object]').count());
+  }
+  assert.ok(nodesBefore > 3, `the tree gained nodes (${nodesBefore})`);
+  assert.ok(sawInit, 'a step resolved a reference and the heap graph highlighted what it changed');
+  assert.ok(mostObjects >= 2, `the heap graph gained the tree's nodes (at most ${mostObjects} objects)`);
+  // The heap graph is a picture with a description a screen reader can read.
+  const label = await page.locator('#explore-heap svg[role="img"]').first().getAttribute('aria-label');
+  assert.match(label ?? '', /^Heap: \d+ objects?/);
+  assert.deepEqual(browser.errors, []);
+});
+
+test('a run generates as many tests as heaplab run, and the downloads pass heaplab test', async (t) => {
+  const { page, browser, tmp } = await openExplore(t);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 120000 });
+  const summary = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.summary);
+  const expected = JSON.parse(await cli(['run', BST, '--method', 'BST.insert', '--strategy', 'lazier#', '--k', '2', '--format', 'json']));
+  assert.equal(summary.tests, expected.tests);
+  assert.equal(summary.paths, expected.paths);
+  assert.equal(summary.branches_covered, expected.branches_covered);
+  await assert.doesNotReject(progress(page).filter({ hasText: `${expected.tests} tests` }).waitFor());
+  // One card per generated test, each with a picture of its input heap.
+  const cards = page.getByRole('list', { name: 'Generated tests' }).getByRole('listitem');
+  assert.equal(await cards.count(), expected.tests);
+  // Leaves are coloured by outcome: one green or red leaf per feasible path, amber for bounded.
+  const leaves = await page.evaluate(() => {
+    const count = {};
+    for (const n of globalThis.__heaplab.store.getState().explore.tree.nodes) if (n?.outcome) count[n.outcome] = (count[n.outcome] ?? 0) + 1;
+    return count;
+  });
+  assert.equal((leaves.returned ?? 0) + (leaves.error ?? 0), expected.paths_feasible);
+  assert.equal(leaves.bounded ?? 0, expected.paths_bounded);
+  assert.equal(await page.locator('#explore-tree [data-outcome="returned"]').count() > 0, true);
+  // The coverage gutter shows covered lines.
+  assert.ok(await page.locator('.cm-coverage-covered').count() > 0, 'covered lines are marked in the gutter');
+
+  // Download every test as .hl and run it with the CLI.
+  const [hl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download .hl' }).click()]);
+  const hlPath = join(tmp, 'tests.hl');
+  await hl.saveAs(hlPath);
+  const out = await cli(['test', hlPath]);
+  const passed = /(\d+) passed, 0 failed/.exec(out);
+  assert.ok(passed && Number(passed[1]) >= expected.tests, out);
+  // The zip holds the .hl, the JSON and the JUnit sources.
+  const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all (.zip)' }).click()]);
+  const zipPath = join(tmp, 'tests.zip');
+  await zip.saveAs(zipPath);
+  const bytes = await readFile(zipPath);
+  assert.equal(bytes.subarray(0, 2).toString('latin1'), 'PK');
+  const names = bytes.toString('latin1');
+  for (const name of ['tests.hl', 'tests.json', '.java']) assert.ok(names.includes(name), `the zip holds ${name}`);
+
+  // Clicking a leaf shows the final state of its path.
+  const leaf = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tree.nodes.find((n) => n?.outcome === 'returned').id);
+  await page.locator(`#explore-tree [data-node="${leaf}"]`).first().dispatchEvent("click");
+  await page.waitForFunction((id) => globalThis.__heaplab.store.getState().explore.viewNode === id, leaf);
+  const view = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.view);
+  assert.equal(view.at, 'end');
+  await page.getByRole('region', { name: 'Path condition' }).or(page.getByLabel('Path condition')).first().waitFor();
+
+  // The README's pictures of the tree and the heap, from the real page.
+  await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });
+  await page.locator('#panel-explore').screenshot({ path: join(ROOT, 'tests', 'artifacts', 'explore.png') });
+  if (process.env.UPDATE_SCREENSHOT === '1' || !existsSync(join(ROOT, 'docs', 'explore.png'))) {
+    await page.locator('#panel-explore').screenshot({ path: join(ROOT, 'docs', 'explore.png') });
+  }
+  assert.deepEqual(browser.errors, []);
+});
+
+test('the compare view lists every strategy with the CLI\'s figures', async (t) => {
+  const { page, browser } = await openExplore(t);
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await page.getByRole('button', { name: 'Compare strategies' }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().compare.status === 'done', null, { timeout: 180000 });
+  const expected = JSON.parse(await cli(['compare', BST, '--method', 'BST.insert', '--k', '2', '--format', 'json']));
+  const table = page.getByRole('table', { name: 'Strategy comparison' });
+  const strategies = await page.evaluate(() => globalThis.__heaplab.store.getState().strategies.map((s) => s.name));
+  assert.deepEqual(strategies, ['lazy', 'lazier', 'lazier#', 'sl']);
+  const rows = await page.evaluate(() => globalThis.__heaplab.store.getState().compare.rows);
+  assert.deepEqual(rows.map((r) => r.strategy), strategies);
+  for (const name of strategies) {
+    await table.getByRole('row').filter({ hasText: name }).first().waitFor();
+    const cliRow = expected.strategies.find((r) => r.strategy === name);
+    const row = rows.find((r) => r.strategy === name);
+    assert.equal(row.tests, cliRow.tests, `${name}: tests`);
+    assert.equal(row.invalid_inputs, cliRow.invalid_inputs, `${name}: invalid inputs`);
+    assert.equal(row.pre, cliRow.pre, `${name}: pre`);
+  }
+  // sl explores only valid inputs; the Kiasan strategies without requires show invalid ones.
+  assert.equal(rows.find((r) => r.strategy === 'sl').invalid_inputs, 0);
+  assert.ok(rows.find((r) => r.strategy === 'lazy').invalid_inputs > 0);
+  await page.getByRole('img', { name: /^Bar chart comparing strategies/ }).waitFor();
+  await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });
+  await page.locator('#panel-compare').screenshot({ path: join(ROOT, 'tests', 'artifacts', 'compare.png') });
+  if (process.env.UPDATE_SCREENSHOT === '1' || !existsSync(join(ROOT, 'docs', 'compare.png'))) {
+    await page.locator('#panel-compare').screenshot({ path: join(ROOT, 'docs', 'compare.png') });
+  }
+  assert.deepEqual(browser.errors, []);
+});

@@ -1,0 +1,165 @@
+// The heap of the selected state of an exploration: its title (the tree node's label, when the
+// snapshot was taken, how the path ended), the heap graph (draw/heapgraph.js) with what the step
+// into this state changed highlighted, a legend, and the path condition over the inputs.
+// main.js fetches the HeapView when a node is selected; until it arrives the view says so.
+
+import { drawHeap, drawLegend } from '../draw/heapgraph.js';
+
+const AT = {
+  created: 'when the state was created',
+  fork: 'at its fork',
+  end: 'at the end of its path',
+  live: 'now',
+};
+
+const OUTCOME_WORD = {
+  returned: 'returned', error: 'error', bounded: 'bounded', discarded: 'infeasible', internal: 'internal error',
+};
+
+export function mount(el, store) {
+  el.classList.add('heap-view');
+  el.innerHTML = `
+    <div class="heap-head">
+      <h3 class="heap-title"></h3>
+      <span class="heap-at"></span>
+    </div>
+    <p class="heap-empty">Run or step an exploration; click a node of the tree to see its heap</p>
+    <p class="heap-loading" role="status" hidden>loading…</p>
+    <div class="heap-body" hidden>
+      <p class="heap-change"></p>
+      <div class="heap-graph" aria-label="Heap graph"></div>
+      <div class="heap-legend"></div>
+      <div class="heap-facts">
+        <section class="heap-pc-section" aria-label="Path condition">
+          <h4>Path condition</h4>
+          <pre class="heap-pc"></pre>
+        </section>
+        <section class="heap-result-section" aria-label="Result" hidden>
+          <h4>Result</h4>
+          <p class="heap-result"></p>
+        </section>
+      </div>
+    </div>
+  `;
+  const $ = (sel) => el.querySelector(sel);
+  const parts = {
+    title: $('.heap-title'), at: $('.heap-at'), empty: $('.heap-empty'), loading: $('.heap-loading'),
+    body: $('.heap-body'), change: $('.heap-change'), graph: $('.heap-graph'), pc: $('.heap-pc'),
+    resultSection: $('.heap-result-section'), result: $('.heap-result'),
+  };
+  drawLegend($('.heap-legend'));
+  // The panel starts hidden (tabs) and can be resized: size the picture when it gets a width.
+  new ResizeObserver(() => fitGraph(parts.graph)).observe(parts.graph);
+
+  // Redraw only when what is shown changes: a run bumps the tree many times a second.
+  let shown = { runId: null, selected: undefined, view: undefined, label: undefined, outcome: undefined };
+  function update(state) {
+    const ex = state.explore;
+    if (!ex) return;
+    const node = ex.selected != null ? ex.tree?.nodes?.[ex.selected] ?? null : null;
+    // `viewNode === selected` with no view: the engine has none for it (e.g. a cancelled run).
+    const arrived = node != null && ex.viewNode === ex.selected;
+    const view = arrived ? ex.view ?? null : null;
+    const next = { runId: ex.runId, selected: node ? ex.selected : null, view, arrived, label: node?.label, outcome: node?.outcome };
+    if (Object.keys(next).every((k) => next[k] === shown[k])) return;
+    const graphChanged = next.view !== shown.view || next.selected !== shown.selected || next.runId !== shown.runId;
+    const runChanged = next.runId !== shown.runId;
+    shown = next;
+    render(parts, node, view, arrived, graphChanged, runChanged);
+  }
+
+  update(store.getState());
+  // `update` compares a few references and returns early, so it can run after every action.
+  store.subscribe((state) => update(state));
+}
+
+function render(parts, node, view, arrived, graphChanged, runChanged) {
+  const waiting = node != null && view == null && !arrived;
+  // While the next heap loads, the previous picture stays (dimmed) so that it can move into
+  // the new one instead of vanishing and reappearing.
+  const keep = waiting && !runChanged && parts.graph.firstChild != null;
+  parts.empty.hidden = node != null;
+  parts.loading.hidden = !(node != null && view == null) || keep;
+  parts.loading.textContent = arrived ? 'No heap to show for this node: the engine no longer holds this run.' : 'loading…';
+  parts.body.hidden = view == null && !keep;
+  parts.body.classList.toggle('heap-stale', keep);
+  parts.body.setAttribute('aria-busy', String(waiting));
+  parts.title.textContent = node ? `Node ${node.id}: ${node.label || 'start'}` : '';
+  parts.at.textContent = node ? headline(node, view) : '';
+  parts.at.dataset.outcome = node?.outcome ?? view?.outcome?.kind ?? '';
+  if (!view) {
+    if (!keep) parts.graph.replaceChildren();
+    return;
+  }
+  const change = node.change ?? null;
+  parts.change.textContent = describeChange(change, node);
+  parts.change.hidden = !parts.change.textContent;
+  if (graphChanged) {
+    drawHeap(parts.graph, view, { highlight: change });
+    fitGraph(parts.graph);
+  }
+  const facts = view.pathCondition ?? [];
+  parts.pc.textContent = facts.length ? facts.join('\n') : 'true';
+  parts.pc.classList.toggle('heap-pc-true', facts.length === 0);
+  const result = describeResult(view);
+  parts.resultSection.hidden = !result;
+  parts.result.textContent = result;
+  parts.result.dataset.outcome = view.outcome?.kind ?? '';
+}
+
+/**
+ * Shrinks a picture wider than the panel, down to 75% of its natural size (text stays
+ * readable); anything wider scrolls.
+ */
+function fitGraph(container) {
+  const svg = container.querySelector('svg');
+  const natural = Number(svg?.getAttribute('width'));
+  if (!natural) return;
+  const style = getComputedStyle(container);
+  const room = container.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  if (room <= 0) return;
+  svg.style.width = `${Math.round(Math.max(natural * 0.75, Math.min(natural, room)))}px`;
+}
+
+function headline(node, view) {
+  const bits = [];
+  if (view?.at) bits.push(`heap ${AT[view.at] ?? view.at}`);
+  const outcome = node.outcome ?? view?.outcome?.kind;
+  if (outcome) bits.push(outcome === 'invalid' ? 'invalid input' : OUTCOME_WORD[outcome] ?? outcome);
+  return bits.join(' · ');
+}
+
+function describeChange(change, node) {
+  if (!change) return '';
+  switch (change.kind) {
+    case 'lazyInit': return `This step initialized ${change.target} = ${change.option}.`;
+    case 'resolve': return `This step resolved ${change.target} = ${change.option}.`;
+    case 'unfold': return `This step unfolded ${change.target}.`;
+    case 'branch': return `This step took the branch ${node.label || change.target}.`;
+    case 'disjunct': return `This step took the case ${node.label || change.option || change.target}.`;
+    default: return '';
+  }
+}
+
+function valText(v) {
+  switch (v?.kind) {
+    case 'obj':
+    case 'symref':
+    case 'symloc': return v.id;
+    case 'int':
+    case 'bool': return v.text;
+    case 'null': return 'null';
+    case 'void': return 'void';
+    case 'unread': return '?';
+    default: return '';
+  }
+}
+
+function describeResult(view) {
+  const parts = [];
+  if (view.outcome) parts.push(view.outcome.text || OUTCOME_WORD[view.outcome.kind] || view.outcome.kind);
+  if (view.returned && view.returned.kind !== 'void' && !(view.outcome?.text ?? '').includes(valText(view.returned))) {
+    parts.push(`returned ${valText(view.returned)}`);
+  }
+  return parts.join(' — ');
+}
