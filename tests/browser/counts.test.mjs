@@ -12,8 +12,8 @@ import { ROOT, launch, startServer, waitForEngine, waitForZ3 } from './helpers.m
 
 const run = promisify(execFile);
 const HEAPLAB = join(ROOT, 'target', 'release', 'heaplab');
-// Two strategies per method keep the suite short: the Kiasan family's most abstract one and sl.
-const STRATEGIES = ['lazier#', 'sl'];
+// Every strategy the engine has (the list the page's strategy picker shows).
+const STRATEGIES = ['lazy', 'lazier', 'lazier#', 'sl'];
 // Small bounds that every example finishes within (no timeout, whose cut would differ).
 const BOUNDS = { k: 2, depth: 8, maxPaths: 400 };
 
@@ -50,7 +50,8 @@ test('the playground and the CLI generate the same number of tests for every exa
           const engine = globalThis.__heaplab.engine;
           await engine.request('exploreStart', { source: src, method, options, runId: id });
           return (await engine.request('exploreRun', { runId: id })).summary;
-        }, { src: source, method: name, options: { strategy, ...BOUNDS }, id: runId });
+        }, { src: source, method: name, options: { strategy, ...BOUNDS }, id: runId })
+          .catch((err) => assert.fail(`${file} ${name} ${strategy}: ${err.message}\n${browser.errors.join('\n')}`));
         const cli = await cliTests(join(ROOT, 'examples', file), name, strategy);
         compared += 1;
         if (web.tests !== cli.tests || web.paths !== cli.paths) {
@@ -59,7 +60,9 @@ test('the playground and the CLI generate the same number of tests for every exa
       }
     }
   }
-  assert.ok(compared >= 40, `only ${compared} example methods with a requires were compared`);
+  const picker = await page.evaluate(() => globalThis.__heaplab.store.getState().strategies.map((s) => s.name));
+  assert.deepEqual(picker, STRATEGIES, 'the page offers every strategy the test compares');
+  assert.ok(compared >= 80, `only ${compared} example methods with a requires were compared`);
   assert.deepEqual(mismatches, []);
   assert.deepEqual(browser.errors, []);
 });

@@ -39,6 +39,10 @@ export function createEngine({ onEvent, workerUrl = 'worker.js' }) {
         if (data.crashed) restart('crash', data.error);
         return;
       }
+      if (data.type === 'fatal') {
+        restart('crash', data.message);
+        return;
+      }
       onEvent(data);
     };
     worker.onerror = (event) => {

@@ -5,7 +5,7 @@
 
 import { Cancelled } from './engine.js';
 
-const BOUND_KEYS = ['k', 'depth', 'loop', 'maxPaths', 'timeoutMs'];
+const BOUND_KEYS = ['k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs'];
 
 /** ExploreOptions from the settings: the strategy and every bound the user filled in. */
 export function exploreOptions(settings) {

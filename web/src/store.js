@@ -13,7 +13,7 @@ export function initialState({ source = '', settings = {}, embed = false, inIfra
       // The exploration's method, strategy and bounds; empty bounds mean the engine's defaults.
       ...settings,
       explore: {
-        method: '', strategy: 'lazier#', k: '', depth: '', loop: '', maxPaths: '', timeoutMs: '',
+        method: '', strategy: 'lazier#', k: '', depth: '', loop: '', maxPaths: '', maxStates: '', timeoutMs: '',
         ...(typeof settings.explore === 'object' && settings.explore !== null ? settings.explore : {}),
       },
     },

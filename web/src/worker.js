@@ -327,6 +327,22 @@ const handlers = {
   },
 };
 
+// A panic inside an asynchronous wasm call (an exploration step runs as a future that
+// wasm-bindgen drives from microtasks) escapes every request's try/catch. Report it as a crash
+// with the panic's message; the page restarts the worker.
+function fatal(reason) {
+  const message = `The engine crashed (a bug in HeapLab, not in your program): ${lastConsoleError || String(reason?.message ?? reason)}`;
+  post({ type: 'fatal', message });
+}
+self.addEventListener('error', (event) => {
+  event.preventDefault();
+  fatal(event.error ?? event.message);
+});
+self.addEventListener('unhandledrejection', (event) => {
+  event.preventDefault();
+  fatal(event.reason);
+});
+
 self.onmessage = async ({ data }) => {
   const { id, type } = data;
   const handler = handlers[type];

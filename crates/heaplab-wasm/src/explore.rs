@@ -57,6 +57,8 @@ export interface ExploreOptions {
   loop?: number;
   callDepth?: number;
   maxPaths?: number;
+  /** Stop after this many states (tree nodes). */
+  maxStates?: number;
   /** 0: no limit. */
   timeoutMs?: number;
   pre?: 'assume' | 'ignore';
@@ -110,7 +112,7 @@ export interface TreeNodeJs {
 export interface StrategyInfoJs { name: string; source: string; description: string; }
 /** The default bounds (`defaults()`); `timeoutMs` 0 means no limit. */
 export interface BoundsJs {
-  k: number; depth: number; loop: number; callDepth: number; maxPaths: number; timeoutMs: number;
+  k: number; depth: number; loop: number; callDepth: number; maxPaths: number; maxStates: number; timeoutMs: number;
 }
 /** A value in a heap view. `int`/`bool` texts name inputs by origin: `x + 1`, `o1.key`. */
 export type Val =
@@ -347,6 +349,7 @@ struct Options {
     loop_iterations: Option<u32>,
     call_depth: Option<u32>,
     max_paths: Option<u64>,
+    max_states: Option<u64>,
     timeout_ms: Option<u64>,
     pre: Option<String>,
     order: Option<String>,
@@ -361,6 +364,7 @@ const OPTION_KEYS: &[&str] = &[
     "loop",
     "callDepth",
     "maxPaths",
+    "maxStates",
     "timeoutMs",
     "pre",
     "order",
@@ -442,6 +446,9 @@ fn config_of(o: &Options) -> Result<(Config, &'static str), JsValue> {
     }
     if let Some(n) = o.max_paths {
         b.max_paths = n;
+    }
+    if let Some(n) = o.max_states {
+        b.max_states = n;
     }
     if let Some(ms) = o.timeout_ms {
         b.timeout_ms = (ms > 0).then_some(ms);
@@ -996,6 +1003,7 @@ struct JsBounds {
     loop_iterations: u32,
     call_depth: u32,
     max_paths: u64,
+    max_states: u64,
     timeout_ms: u64,
 }
 
@@ -1010,6 +1018,7 @@ pub fn defaults() -> Result<JsValue, JsValue> {
         loop_iterations: b.loop_iterations,
         call_depth: b.call_depth,
         max_paths: b.max_paths,
+        max_states: b.max_states,
         timeout_ms: b.timeout_ms.unwrap_or(0),
     })
 }

@@ -6,7 +6,8 @@ const BOUNDS = [
   { key: 'k', label: 'k', title: 'Kiasan\'s bound on reference chains: how many objects deep the input heap may grow' },
   { key: 'depth', label: 'depth', title: 'sl: how deep predicate instances may be unfolded (JSF\'s max_depth)' },
   { key: 'loop', label: 'loops', title: 'Iterations of a loop that initialize nothing new before the path is cut' },
-  { key: 'maxPaths', label: 'paths', title: 'Stop after this many paths' },
+  { key: 'maxPaths', label: 'paths', title: 'Stop after this many paths (paths discarded by requires do not count)' },
+  { key: 'maxStates', label: 'states', title: 'Stop after this many states (nodes of the execution tree)' },
   { key: 'timeoutMs', label: 'time (ms)', title: 'Stop after this many milliseconds (0: no limit)' },
 ];
 

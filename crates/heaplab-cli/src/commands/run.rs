@@ -59,6 +59,9 @@ pub struct Args {
     /// Stop after this many (non-discarded) paths.
     #[arg(long, default_value_t = Config::default().bounds.max_paths)]
     max_paths: u64,
+    /// Stop after this many states (nodes of the exploration tree), discarded paths included.
+    #[arg(long, default_value_t = Config::default().bounds.max_states)]
+    max_states: u64,
     /// Stop exploring after this many milliseconds (0: no limit).
     #[arg(long, default_value_t = Config::default().bounds.timeout_ms.unwrap_or(0))]
     timeout_ms: u64,
@@ -145,6 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.bounds.call_depth = args.call_depth;
     config.bounds.depth = args.depth;
     config.bounds.max_paths = args.max_paths;
+    config.bounds.max_states = args.max_states;
     config.bounds.timeout_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
 
     let mut process = ProcessConfig::default();
@@ -447,6 +451,7 @@ fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceF
 fn bound_help(bound: Bound) -> &'static str {
     match bound {
         Bound::MaxPaths => "raise --max-paths",
+        Bound::States => "raise --max-states",
         Bound::Timeout => "raise --timeout-ms",
         Bound::Loop => "raise --loop",
         Bound::CallDepth => "raise --call-depth",

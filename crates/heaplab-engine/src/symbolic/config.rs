@@ -60,6 +60,10 @@ pub struct Bounds {
     /// Stop after this many paths have ended (returned, failed or bounded; paths discarded by
     /// `assume` or the precondition do not count). Default: 10 000.
     pub max_paths: u64,
+    /// Stop after this many states (tree nodes). Paths discarded by `requires` do not count
+    /// toward `max_paths`, so without this bound a precondition that rejects almost every
+    /// input (lazy on a tree with linked leaves) grows the tree until memory runs out.
+    pub max_states: u64,
     /// Stop exploring after this many milliseconds of the run's [`Clock`](super::Clock);
     /// `None` for no limit. Default: `Some(60_000)`.
     pub timeout_ms: Option<u64>,
@@ -77,6 +81,7 @@ impl Default for Bounds {
             loop_iterations: 10,
             call_depth: 32,
             max_paths: 10_000,
+            max_states: 100_000,
             timeout_ms: Some(60_000),
             steps_per_path: 1_000_000,
             depth: 8,
@@ -124,6 +129,8 @@ pub enum Bound {
     Depth,
     /// [`Bounds::max_paths`]: the path was still pending when the run stopped.
     MaxPaths,
+    /// The exploration tree reached `max_states` nodes.
+    States,
     /// [`Bounds::timeout_ms`]: the path was still pending when the run stopped.
     Timeout,
 }
@@ -138,6 +145,7 @@ impl Bound {
             Bound::Steps => "steps",
             Bound::Depth => "depth",
             Bound::MaxPaths => "max_paths",
+            Bound::States => "max_states",
             Bound::Timeout => "timeout",
         }
     }

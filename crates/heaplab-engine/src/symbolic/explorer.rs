@@ -662,6 +662,9 @@ impl Explorer {
         if ended >= self.config.bounds.max_paths && !self.is_done() {
             return Some(Bound::MaxPaths);
         }
+        if self.stats.states >= self.config.bounds.max_states && !self.is_done() {
+            return Some(Bound::States);
+        }
         match self.config.bounds.timeout_ms {
             Some(t) if self.elapsed_ms() > t && !self.is_done() => Some(Bound::Timeout),
             _ => None,
@@ -715,6 +718,11 @@ impl Explorer {
         }
         if st.k_cut {
             self.stats.k_cut = true;
+        }
+        if matches!(outcome, PathOutcome::Discarded { .. }) {
+            // A discarded path yields no test; its frames (locals, operand stacks) are dead
+            // weight, and a precondition that rejects most inputs leaves tens of thousands.
+            st.frames = Vec::new();
         }
         let index = self.paths.len();
         if let Some(node) = self.tree.get_mut(st.id.0 as usize) {
