@@ -20,3 +20,6 @@ mkdir -p bench
 # overall; appended to bench/results.md.
 node tests/bench/wasm-suite.mjs bench/results.json > /dev/null
 cat bench/results.md
+# The playground's execution tree: layout and viewport culling of synthetic trees of 1k to 20k
+# nodes (the page's own layout code, run in node).
+node tests/bench/tree-layout.mjs
