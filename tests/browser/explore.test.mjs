@@ -179,3 +179,44 @@ test('the compare view lists every strategy with the CLI\'s figures', async (t) 
   }
   assert.deepEqual(browser.errors, []);
 });
+
+test('Pause stops a run where it is and Run goes on to the same tests as the CLI', async (t) => {
+  const server = await startServer();
+  const browser = await launch({ viewport: { width: 1500, height: 1000 } });
+  t.after(async () => {
+    await browser.close();
+    await server.stop();
+  });
+  const { page } = browser;
+  await page.goto(`${server.url}#example=treemap.hl`);
+  await waitForEngine(page);
+  await waitForZ3(page);
+  await page.getByRole('tab', { name: 'Explore' }).click();
+  const method = page.getByRole('combobox', { name: 'Method' });
+  await method.locator('option', { hasText: 'TreeMap.put' }).first().waitFor({ state: 'attached' });
+  await method.selectOption('TreeMap.put');
+  await page.getByRole('combobox', { name: 'Strategy' }).selectOption('lazier#');
+  await page.getByRole('spinbutton', { name: 'Bound k' }).fill('3');
+  await page.getByRole('spinbutton', { name: 'Bound k' }).press('Tab');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  // The tree grows while the run goes on (batches arrive during the run, not only at its end).
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.tree.nodes.length > 300, null, { timeout: 120000 });
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'paused');
+  const paused = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tree.nodes.length);
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tree.nodes.length), paused,
+    'nothing is explored while paused');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 180000 });
+  const summary = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.summary);
+  const expected = JSON.parse(await cli(['run', join(ROOT, 'examples', 'treemap.hl'), '--method', 'TreeMap.put',
+    '--strategy', 'lazier#', '--k', '3', '--format', 'json']));
+  assert.equal(summary.tests, expected.tests);
+  assert.equal(summary.paths, expected.paths);
+  assert.equal(summary.states, expected.states);
+  // Thousands of nodes: the tree draws only what is in view and stays responsive.
+  assert.ok(await page.locator('#explore-tree [data-node]').count() < summary.states);
+  await page.getByRole('button', { name: 'Fit' }).click();
+  assert.deepEqual(browser.errors, []);
+});
