@@ -28,14 +28,23 @@ fn bst_insert_lists_every_strategy_and_sl_has_no_invalid_input() {
         let tests = row["tests"].as_u64().expect("tests");
         let invalid = row["invalid_inputs"].as_u64().expect("invalid_inputs");
         assert!(tests > 0, "{name} generated no tests");
-        assert!(row["branches_covered"].as_u64() <= row["branches_total"].as_u64());
+        let covered = row["branches_covered"].as_u64().expect("branches_covered");
+        let covered_valid = row["branches_covered_valid"].as_u64().expect("branches_covered_valid");
+        assert!(covered <= row["branches_total"].as_u64().expect("branches_total"));
+        assert!(covered_valid <= covered, "{name}: valid inputs are a subset of all inputs");
         if name == "sl" {
+            assert_eq!(covered_valid, covered, "every sl input is valid");
             assert_eq!(invalid, 0, "sl explores only inputs that satisfy `requires`");
             assert_eq!(tests, 21, "sl matches lazier#'s 21 valid cases at k = 2");
         } else {
             assert!(invalid > 0, "{name} with --pre ignore must show invalid inputs");
+            // BST.insert at k = 2: 24/26 directions over all inputs, 21/26 over valid ones,
+            // which is what sl covers (the other three need an input violating `bst`).
+            assert_eq!((covered, covered_valid), (24, 21), "{name}");
         }
     }
+    let sl = rows.iter().find(|r| r["strategy"] == "sl").expect("an sl row");
+    assert_eq!(sl["branches_covered"].as_u64(), Some(21));
 }
 
 #[test]
@@ -45,4 +54,6 @@ fn text_table_has_one_row_per_strategy() {
     for name in ["lazy ", "lazier ", "lazier# ", "sl "] {
         assert!(stdout.lines().any(|l| l.starts_with(name)), "no row for {name}:\n{stdout}");
     }
+    let header = stdout.lines().nth(1).unwrap_or_default();
+    assert!(header.contains("branches") && header.contains("br_valid"), "{header}");
 }

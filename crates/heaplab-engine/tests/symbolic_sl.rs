@@ -2,7 +2,9 @@
 
 mod common;
 
-use heaplab_engine::symbolic::{Bound, Config, Event, ForkKind, PathOutcome, StrategyKind};
+use heaplab_engine::symbolic::{
+    Bound, Config, Event, Explorer, ForkKind, NoClock, PathOutcome, StrategyKind,
+};
 
 fn sl(k: u32) -> Config {
     let mut config = Config::default();
@@ -152,4 +154,103 @@ class C {
     assert_eq!(ex.stats().internal_errors, 0);
     assert_eq!(ex.stats().feasible, other.stats().feasible);
     assert_eq!(ex.stats().feasible, 5);
+}
+
+fn analyze(name: &str, src: &str) -> heaplab_syntax::Analysis {
+    let a = heaplab_syntax::analyze(&heaplab_syntax::SourceFile::new(
+        name.to_string(),
+        src.to_string(),
+    ));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    a
+}
+
+/// Every event of a full run.
+fn events(a: &heaplab_syntax::Analysis, target: &str, config: Config) -> (Vec<Event>, Explorer) {
+    let mut ex =
+        Explorer::new(&a.program, &a.info, target, config, common::solver(), Box::new(NoClock))
+            .expect("method exists");
+    let mut out = Vec::new();
+    while let Some(e) = ex.step() {
+        out.push(e);
+    }
+    (out, ex)
+}
+
+fn unfold_targets(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::LazyInit { target, kind: ForkKind::Disjunct, .. } => Some(target.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// JSF's `enum` rule: `size > 0` in `requires` rules out `lst`'s empty disjunct (its base
+/// unfolding says `n == 0`) before it runs, so the unfolding has one disjunct left and the one
+/// path reads `head.val` from an object.
+#[test]
+fn enum_prunes_a_disjunct_the_path_condition_rules_out() {
+    let a = analyze(
+        "lst.hl",
+        "class Node { int val; Node next; }
+pred lst(Node x, int n) := x == null & n == 0
+  | exists int v, Node m, int k. x -> Node { val: v, next: m } * lst(m, k) & n == k + 1;
+class L {
+  Node head;
+  int size;
+  int first()
+    requires lst(this.head, this.size) & this.size > 0
+  {
+    return this.head.val;
+  }
+}
+",
+    );
+    let (events, ex) = events(&a, "L.first", sl(2));
+    let unfolds = unfold_targets(&events);
+    // `lst(this.head, this.size)` at the access, then the rest of the list at path end.
+    assert!(unfolds[0].starts_with("unfold lst("), "{unfolds:#?}");
+    assert!(
+        unfolds[0].contains("enum pruned disjunct 1 (the path condition contradicts n == 0)"),
+        "{}",
+        unfolds[0]
+    );
+    assert!(ex.stats().sl_pruned >= 1);
+    assert_eq!(ex.stats().feasible, 1);
+    let ok: Vec<_> = ex.paths().iter().filter(|p| p.outcome.is_feasible()).collect();
+    assert!(matches!(ok[0].outcome, PathOutcome::Returned(_)), "{}", ok[0].describe());
+}
+
+/// The pointer half of `enum`: in the circular list, an instance whose parameter would have to be
+/// a cell of its own while its argument is the header (claimed already), or a cell while its
+/// argument is null, loses that disjunct without running it. The paths that become tests are
+/// the ones `sl` found before the rule (3).
+#[test]
+fn enum_prunes_by_separation_and_nullness() {
+    let a = common::load("cdll.hl");
+    let (events, ex) = events(&a, "LinkedList.add", sl(2));
+    let unfolds = unfold_targets(&events).join("\n");
+    assert!(unfolds.contains("is described already"), "{unfolds}");
+    assert!(unfolds.contains("is allocated, but it is null"), "{unfolds}");
+    assert_eq!(ex.stats().internal_errors, 0);
+    assert_eq!(ex.stats().feasible, 3);
+}
+
+/// The AA tree under `enum`: disjuncts pruned by level facts, resolutions decided by the
+/// formula (`t == nn` with `nn` known), and still the 15 valid cases at k = 2. When no disjunct
+/// is left (`aat(root, null)`: the sentinel must be a cell), the unfolding is an event with no
+/// child that says why, and the path ends there.
+#[test]
+fn enum_on_the_aa_tree_keeps_every_case() {
+    let a = common::load("aatree.hl");
+    let (events, ex) = events(&a, "AATree.insert", sl(2));
+    assert!(events.iter().any(|e| matches!(e,
+        Event::LazyInit { target, children, kind: ForkKind::Disjunct, .. }
+            if children.is_empty() && target.contains("nn is allocated, but it is null"))));
+    assert!(ex.stats().sl_pruned > 0);
+    assert!(ex.stats().sl_decided > 0);
+    assert_eq!(ex.stats().feasible, 15);
+    assert_eq!(ex.stats().internal_errors, 0);
 }

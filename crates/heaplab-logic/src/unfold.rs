@@ -65,6 +65,11 @@ pub fn unfold_at(defs: &Defs, sh: &SymHeap, idx: usize, fresh: &mut Fresh) -> Ve
 pub struct LfpEntry {
     /// `SV_i`: the contexts of `P_i(params)`, each a symbolic heap over the parameters.
     pub contexts: Vec<SymHeap>,
+    /// For each context, the disjunct of the predicate's body it unfolds (its first step), or
+    /// `None` for the instance itself (when not even one round was kept). The contexts of
+    /// disjunct `j` together are equivalent to disjunct `j`, so a caller can rule a disjunct out
+    /// by ruling out each of its contexts (the engine's `enum` rule does).
+    pub origins: Vec<Option<usize>>,
     /// The abstraction `A_i` of the returned contexts, one line per disjunct (for display).
     pub abstraction: Vec<String>,
 }
@@ -96,7 +101,7 @@ impl Default for LfpLimits {
 pub fn lfp(defs: &Defs, limits: LfpLimits) -> Lfp {
     let mut fresh = Fresh::new();
     let names: Vec<&String> = defs.preds.keys().collect();
-    let mut sv: BTreeMap<String, Vec<SymHeap>> = BTreeMap::new();
+    let mut sv: BTreeMap<String, Vec<(SymHeap, Option<usize>)>> = BTreeMap::new();
     let mut abs: BTreeMap<String, Vec<AbsDisjunct>> = BTreeMap::new();
     for name in &names {
         let Some(def) = defs.preds.get(*name) else { continue };
@@ -105,7 +110,7 @@ pub fn lfp(defs: &Defs, limits: LfpLimits) -> Lfp {
             preds: vec![PredApp { name: (*name).clone(), args, depth: 0 }],
             ..SymHeap::default()
         };
-        sv.insert((*name).clone(), vec![start]);
+        sv.insert((*name).clone(), vec![(start, None)]);
         abs.insert((*name).clone(), Vec::new());
     }
     // Unfolding replaces instances by their *definitions*, so each SV_i evolves on its own and
@@ -122,12 +127,18 @@ pub fn lfp(defs: &Defs, limits: LfpLimits) -> Lfp {
             }
             let Some(def) = defs.preds.get(*name) else { continue };
             let mut out = Vec::new();
-            for d in sv.get(*name).map(Vec::as_slice).unwrap_or(&[]) {
+            for (d, origin) in sv.get(*name).map(Vec::as_slice).unwrap_or(&[]) {
+                let mark = out.len();
                 unfold_all(defs, d, &mut fresh, &mut out, limits.max_contexts);
+                // A context keeps its disjunct; the start heap is the instance alone, so the
+                // choice for its one atom is the disjunct.
+                for (_, o) in &mut out[mark..] {
+                    *o = origin.or(*o);
+                }
             }
             let too_big = out.len() >= limits.max_contexts;
             let mut a: Vec<AbsDisjunct> =
-                out.iter().filter_map(|d| abstract_heap(def, d)).collect();
+                out.iter().filter_map(|(d, _)| abstract_heap(def, d)).collect();
             a.sort();
             a.dedup();
             let old = abs.get(*name).map(Vec::as_slice).unwrap_or(&[]);
@@ -152,32 +163,40 @@ pub fn lfp(defs: &Defs, limits: LfpLimits) -> Lfp {
                 .get(&name)
                 .map(|a| a.iter().map(|d| d.to_string()).collect())
                 .unwrap_or_default();
-            (name, LfpEntry { contexts, abstraction })
+            let (contexts, origins) = contexts.into_iter().unzip();
+            (name, LfpEntry { contexts, origins, abstraction })
         })
         .collect();
     Lfp { preds, rounds, converged }
 }
 
 /// Replaces every predicate instance of `d` at once (the cartesian product of their disjuncts),
-/// dropping contradictory results. Predicate-free heaps carry forward unchanged.
-fn unfold_all(defs: &Defs, d: &SymHeap, fresh: &mut Fresh, out: &mut Vec<SymHeap>, cap: usize) {
+/// dropping contradictory results. Predicate-free heaps carry forward unchanged. Each result
+/// comes with the disjunct chosen for `d`'s first instance (`None` when `d` has none).
+fn unfold_all(
+    defs: &Defs,
+    d: &SymHeap,
+    fresh: &mut Fresh,
+    out: &mut Vec<(SymHeap, Option<usize>)>,
+    cap: usize,
+) {
     if d.preds.is_empty() {
-        out.push(d.clone());
+        out.push((d.clone(), None));
         return;
     }
-    let mut partial = vec![SymHeap { preds: Vec::new(), ..d.clone() }];
+    let mut partial = vec![(SymHeap { preds: Vec::new(), ..d.clone() }, None)];
     for app in &d.preds {
         let Some(def) = defs.preds.get(&app.name) else { return };
         let mut next = Vec::new();
-        for p in &partial {
-            for part in instantiate(def, &app.args, app.depth, fresh) {
+        for (p, first) in &partial {
+            for (j, part) in instantiate(def, &app.args, app.depth, fresh).into_iter().enumerate() {
                 let mut q = p.clone();
                 q.exists.extend(part.exists);
                 q.points_to.extend(part.points_to);
                 q.preds.extend(part.preds);
                 q.pure.extend(part.pure);
                 if let Some(q) = normalize(q) {
-                    next.push(q);
+                    next.push((q, first.or(Some(j))));
                 }
                 if out.len() + next.len() >= cap {
                     break;

@@ -37,4 +37,28 @@ fn worked_examples() {
     for entry in res.preds.values() {
         assert!(!entry.abstraction.is_empty());
     }
+    // Each context remembers the body disjunct it unfolds: the base case stays one context,
+    // the recursive disjunct holds the rest (dll: next == null, or a second node).
+    let per = |p: &str| {
+        let mut n = [0; 2];
+        for o in &res.preds[p].origins {
+            n[o.expect("every context unfolds a disjunct")] += 1;
+        }
+        n
+    };
+    assert_eq!(per("pre"), [1, 1]);
+    assert_eq!(per("dll"), [1, 2]);
+    assert_eq!(per("lseg"), [1, 3]);
+}
+
+/// A capped analysis keeps an exact unfolding, with its origins.
+#[test]
+fn capped_result_keeps_origins() {
+    let (program, _) = heaplab_syntax::parser::parse_program(PROGRAM);
+    let (defs, _) = Defs::from_program(&program);
+    let res = lfp(&defs, LfpLimits { max_rounds: 8, max_contexts: 3 });
+    let lseg = &res.preds["lseg"];
+    assert!(!res.converged);
+    assert_eq!(lseg.contexts.len(), lseg.origins.len());
+    assert!(lseg.origins.iter().all(|o| o.is_some()), "{:?}", lseg.origins);
 }

@@ -93,6 +93,23 @@ impl Lines {
     }
 }
 
+/// The branch directions at the explorer's sites (the method and everything it calls) that the
+/// *replays* of `tests` took. Over all tests this is the explorer's own
+/// [`covered_branches`](Explorer::covered_branches) (`tests/all_examples.rs` checks it); over a
+/// subset it answers which directions those inputs reach, e.g. only the inputs that satisfy
+/// `requires` (`heaplab compare`'s valid-only coverage).
+pub fn branches_taken<'t>(
+    explorer: &Explorer,
+    tests: impl IntoIterator<Item = &'t GeneratedTest>,
+) -> BTreeSet<(NodeId, bool)> {
+    let sites = explorer.branch_sites();
+    tests
+        .into_iter()
+        .flat_map(|t| t.branches.iter().copied())
+        .filter(|(site, _)| sites.contains(site))
+        .collect()
+}
+
 /// The statements of the explored method and of every function it may call.
 pub fn executable(program: &Program, explorer: &Explorer) -> BTreeSet<NodeId> {
     let code = explorer.compiled();

@@ -77,6 +77,14 @@ pub enum Validity {
     NoPrecondition,
 }
 
+impl Validity {
+    /// The input satisfies `requires`: checked valid, assumed during exploration, or there is
+    /// no precondition to satisfy. `Unknown` is not valid (the checker could not show it).
+    pub fn is_valid(&self) -> bool {
+        matches!(self, Validity::Valid | Validity::Assumed | Validity::NoPrecondition)
+    }
+}
+
 /// One generated, replayed test.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GeneratedTest {
@@ -93,6 +101,9 @@ pub struct GeneratedTest {
     pub k_cut: bool,
     /// The statements the replayed call executed (see [`coverage`] for their lines).
     pub statements: BTreeSet<NodeId>,
+    /// The branch directions the replayed call took (the node of the `if`, `while`, `?:`,
+    /// `&&` or `||`, with the value its condition had), as the interpreter saw them.
+    pub branches: BTreeSet<(NodeId, bool)>,
 }
 
 /// Everything generated for one exploration.
@@ -150,6 +161,7 @@ pub fn generate(
             validity,
             k_cut: path.state.k_cut,
             statements: covered.statements.into_iter().collect(),
+            branches: covered.branches.into_iter().collect(),
         });
     }
     let return_type = match find_function(program, &target).map(|(_, d)| &d.return_type) {

@@ -1,6 +1,11 @@
 //! `heaplab compare FILE --method M`: runs several heap strategies on the same method and prints
-//! one row per strategy (paths, tests, invalid inputs, errors, branch coverage, solver calls,
-//! time), as text or JSON.
+//! one row per strategy (paths, tests, invalid inputs, errors, branch coverage, branch coverage
+//! by valid inputs only, solver calls, time), as text or JSON.
+//!
+//! Plain coverage counts every generated input, including those that violate `requires`; the
+//! fair comparison between `sl` (valid inputs only) and the `--pre ignore` strategies is the
+//! second figure, the directions taken by the replays of the tests whose input the model checker
+//! finds valid (or that have no precondition to satisfy).
 //!
 //! `lazy`, `lazier` and `lazier#` run with `--pre ignore` semantics, so test generation classifies
 //! their inputs with the model checker; `sl` uses `requires` during exploration, and its inputs are
@@ -13,6 +18,7 @@ use heaplab_engine::symbolic::{
 };
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_testgen::concretize::PreChecker;
+use heaplab_testgen::coverage::branches_taken;
 use heaplab_testgen::{generate, Validity};
 use serde_json::json;
 use std::io::Write;
@@ -58,6 +64,8 @@ struct Row {
     invalid: usize,
     errors: usize,
     covered: usize,
+    /// Directions covered by the tests whose input satisfies `requires`.
+    covered_valid: usize,
     total: usize,
     solver_sent: u64,
     solver_local: u64,
@@ -117,6 +125,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let stats = explorer.stats().clone();
         let counts = explorer.solver_counts();
         let (covered, total) = explorer.branch_coverage();
+        let valid_tests =
+            generation.tests.iter().zip(&validity).filter(|(_, v)| v.is_valid()).map(|(t, _)| t);
+        let covered_valid = branches_taken(&explorer, valid_tests).len();
         rows.push(Row {
             strategy: info.name,
             pre: if config.pre == PreMode::Assume { "assume" } else { "ignore" },
@@ -126,6 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             invalid,
             errors,
             covered,
+            covered_valid,
             total,
             solver_sent: counts.sent,
             solver_local: counts.decided_locally,
@@ -147,6 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "invalid_inputs": r.invalid,
                 "errors": r.errors,
                 "branches_covered": r.covered,
+                "branches_covered_valid": r.covered_valid,
                 "branches_total": r.total,
                 "solver_calls": { "sent": r.solver_sent, "decided_locally": r.solver_local },
                 "time_ms": r.time_ms,
@@ -157,7 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let _ = writeln!(out, "{} (k = {}, depth = {})", args.method, args.k, args.depth);
         let _ = writeln!(
             out,
-            "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>12} {:>8}",
+            "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8}",
             "strategy",
             "pre",
             "paths",
@@ -166,13 +179,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "invalid",
             "errors",
             "branches",
+            "br_valid",
             "solver",
             "time_ms"
         );
         for r in &rows {
             let _ = writeln!(
                 out,
-                "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>12} {:>8}",
+                "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8}",
                 r.strategy,
                 r.pre,
                 r.paths,
@@ -181,6 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 r.invalid,
                 r.errors,
                 format!("{}/{}", r.covered, r.total),
+                format!("{}/{}", r.covered_valid, r.total),
                 format!("{}+{}", r.solver_sent, r.solver_local),
                 r.time_ms
             );

@@ -235,6 +235,9 @@ pub struct Compiled {
     pub predicates: HashMap<String, UnitId>,
     /// Every class with its fields (name, type) in declaration order.
     pub classes: HashMap<String, Vec<(String, SlotType)>>,
+    /// The predicates as the logic reads them (predicates whose body does not convert are left
+    /// out), for the `sl` strategy's `enum` rule over their least fixed point.
+    pub defs: heaplab_logic::Defs,
 }
 
 impl Compiled {
@@ -266,7 +269,8 @@ impl Compiled {
 
 /// Compiles every class, function and predicate of a checked program.
 pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
-    let mut out = Compiled::default();
+    let mut out =
+        Compiled { defs: heaplab_logic::Defs::from_program(program).0, ..Compiled::default() };
     // Pass 1: number every unit so calls can refer to units compiled later.
     let mut fn_decls: Vec<(Option<String>, &FunctionDecl)> = Vec::new();
     let mut pred_decls = Vec::new();

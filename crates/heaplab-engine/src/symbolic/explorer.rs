@@ -166,6 +166,12 @@ pub struct RunStats {
     pub steps: u64,
     /// The k bound removed a fresh-object option on some path.
     pub k_cut: bool,
+    /// `sl`: disjuncts the `enum` rule pruned before running them (also in `infeasible`, like
+    /// a branch direction pruned by the solver).
+    pub sl_pruned: u64,
+    /// `sl`: values of a reference that a formula rules out at the instruction asking for them
+    /// (`t == nn` with `nn` known: `t` is not `null` nor another object), never created.
+    pub sl_decided: u64,
 }
 
 enum Succ {
@@ -198,6 +204,8 @@ pub struct Explorer {
     /// `sl`: the next completion group, and the groups whose path has been completed.
     sl_next_group: u64,
     sl_done: BTreeSet<u64>,
+    /// `sl`: the predicates' base unfoldings by disjunct, for the `enum` rule (built once).
+    sl_enum: Option<Rc<super::sl_enum::EnumTable>>,
     /// While a step runs with an asynchronous solver, the states it adds to the worklist wait
     /// here, so that undoing the step (a pending answer) can drop them.
     staged: Option<Vec<State>>,
@@ -253,6 +261,9 @@ impl Explorer {
             }
         }
         let start_ms = clock.now_ms();
+        // JSF computes the least fixed point once, before execution.
+        let sl_enum = (config.strategy == StrategyKind::Sl)
+            .then(|| Rc::new(super::sl_enum::EnumTable::build(&code)));
         let mut explorer = Explorer {
             strategy: strategy::make(config.strategy),
             method_name: target.to_string(),
@@ -274,6 +285,7 @@ impl Explorer {
             branch_sites,
             sl_next_group: 0,
             sl_done: BTreeSet::new(),
+            sl_enum,
             staged: None,
             views: Snapshots::default(),
         };
@@ -1144,10 +1156,29 @@ impl Explorer {
                 self.assume(st, c, *span, *precondition)
             }
             Instr::Fork(targets) => {
+                // `sl`: the disjuncts of a predicate being unfolded that `enum` left.
+                let unfolding_body = pc == 0
+                    && st.sl.unfolding.last().is_some_and(|u| u.frame_len == st.frames.len());
+                let allowed = match st.sl.unfolding.last_mut() {
+                    Some(u) if unfolding_body => u.allowed.take(),
+                    _ => None,
+                }
+                .filter(|a| a.len() == targets.len());
+                let keep =
+                    |i: usize| allowed.as_ref().and_then(|a| a.get(i)).copied().unwrap_or(true);
+                if allowed.as_ref().is_some_and(|a| a.iter().filter(|ok| **ok).count() == 1) {
+                    if let Some(t) = (0..targets.len()).find(|i| keep(*i)).map(|i| targets[i]) {
+                        if let Some(f) = st.frame_mut() {
+                            f.pc = t;
+                        }
+                        return Succ::Continue(st);
+                    }
+                }
                 let parent = st.clone();
                 let kids: Vec<(State, String)> = targets
                     .iter()
                     .enumerate()
+                    .filter(|(i, _)| keep(*i))
                     .map(|(i, t)| {
                         let mut s = st.clone();
                         if let Some(f) = s.frame_mut() {
@@ -1524,9 +1555,24 @@ impl Explorer {
                     i.resolved = Some(RefResolution::Loc(l));
                 }
                 let target = format!("ref{r}");
-                let options = vec!["null".to_string(), format!("loc{l}")];
-                let kids =
-                    vec![(null, format!("{target} = null")), (loc, format!("{target} = loc{l}"))];
+                let kids = vec![
+                    (null, (format!("{target} = null"), "null".to_string())),
+                    (loc, (format!("{target} = loc{l}"), format!("loc{l}"))),
+                ];
+                let (mut kids, options): (Vec<(State, String)>, Vec<String>) = self
+                    .sl_formula_decides(kids)
+                    .into_iter()
+                    .map(|(s, (l, o))| ((s, l), o))
+                    .unzip();
+                if kids.len() < 2 {
+                    return match kids.pop() {
+                        Some((s, _)) => Succ::Continue(s),
+                        None => Succ::End(
+                            st,
+                            PathOutcome::Discarded { span: Span::default(), precondition: true },
+                        ),
+                    };
+                }
                 let kids = self.children(&st, kids);
                 self.pending.push_back(Event::LazyInit {
                     state: st.id,
@@ -1568,6 +1614,23 @@ impl Explorer {
                         k.k_cut = true;
                     }
                 }
+                if k_cut && !kids.is_empty() {
+                    // Children the formula decides are dropped below; the cut still happened.
+                    self.stats.k_cut = true;
+                }
+                let before = kids.len();
+                let labelled = kids.into_iter().zip(options).map(|((s, l), o)| (s, (l, o)));
+                let (mut kids, options): (Vec<(State, String)>, Vec<String>) = self
+                    .sl_formula_decides(labelled.collect())
+                    .into_iter()
+                    .map(|(s, (l, o))| ((s, l), o))
+                    .unzip();
+                if before > 0 && kids.is_empty() {
+                    return Succ::End(
+                        st,
+                        PathOutcome::Discarded { span: Span::default(), precondition: true },
+                    );
+                }
                 if kids.is_empty() {
                     let mut st = st;
                     st.k_cut = true;
@@ -1594,6 +1657,63 @@ impl Explorer {
         }
     }
 
+    /// `sl`, in a formula: drops the resolution children that the instruction which asked for
+    /// the resolution would discard at once (a points-to on `null` or on a cell the formula
+    /// already claimed, an equality the formula states that the child makes false, a field read
+    /// of `null`). JSF's `enum` takes such values from the formula rather than enumerating them;
+    /// dropping the children before they exist has the same effect (counted in
+    /// [`RunStats::sl_decided`], not as paths: they never were any).
+    fn sl_formula_decides<T>(&mut self, kids: Vec<(State, T)>) -> Vec<(State, T)> {
+        if self.config.strategy != StrategyKind::Sl {
+            return kids;
+        }
+        let before = kids.len();
+        let kept: Vec<(State, T)> = kids.into_iter().filter(|(s, _)| !self.doomed(s)).collect();
+        self.stats.sl_decided += (before - kept.len()) as u64;
+        kept
+    }
+
+    /// See [`sl_formula_decides`](Self::sl_formula_decides).
+    fn doomed(&self, s: &State) -> bool {
+        if !s.in_pre {
+            return false;
+        }
+        let Some(f) = s.frames.last() else { return false };
+        let Some(unit) = self.code.units.get(f.unit) else { return false };
+        let top = |d: usize| peek(s, d).map(|v| s.normalize(&v));
+        match unit.code.get(f.pc) {
+            Some(Instr::PointsTo { class, .. }) => match top(0) {
+                Some(SValue::Null) => true,
+                Some(SValue::Obj(o)) => {
+                    s.footprint.contains(&o) || s.heap.get(o).is_some_and(|ob| &ob.class != class)
+                }
+                _ => false,
+            },
+            // `a == b` (or `!=`) whose value the formula assumes right away.
+            Some(Instr::Binary {
+                op: op @ (BinOp::Eq | BinOp::Ne),
+                kind: OperandKind::Ref,
+                ..
+            }) if matches!(unit.code.get(f.pc + 1), Some(Instr::Assume { .. })) => {
+                let (Some(b), Some(a)) = (peek(s, 0), peek(s, 1)) else { return false };
+                match self.ref_equal(s, &a, &b) {
+                    RefEq::Decided(eq) => eq != (*op == BinOp::Eq),
+                    RefEq::Resolve(_) => false,
+                }
+            }
+            Some(Instr::BindOrAssumeEq { slot, kind: OperandKind::Ref, .. }) => {
+                match (f.locals.get(*slot).cloned().flatten(), peek(s, 0)) {
+                    (Some(b), Some(t)) => {
+                        matches!(self.ref_equal(s, &b, &t), RefEq::Decided(false))
+                    }
+                    _ => false,
+                }
+            }
+            Some(Instr::GetField { .. }) => top(0) == Some(SValue::Null),
+            _ => false,
+        }
+    }
+
     /// `sl`: the deferred instance covering `v`, if any.
     fn sl_covering(&self, st: &State, v: &SValue) -> Option<usize> {
         if self.config.strategy != StrategyKind::Sl {
@@ -1612,23 +1732,68 @@ impl Explorer {
         if d.depth > self.config.bounds.depth {
             return Succ::End(st, PathOutcome::Bounded { bound: Bound::Depth, span: None });
         }
-        let Some(unit) = self.code.units.get(d.unit) else {
+        let code = Rc::clone(&self.code);
+        let Some(unit) = code.units.get(d.unit) else {
             return internal(st, "unknown predicate", None);
         };
+        // JSF's `enum`: disjuncts the path rules out are pruned before they run.
+        let params: Vec<String> = unit.params.iter().map(|(n, _)| n.clone()).collect();
+        let verdicts =
+            self.sl_enum.as_ref().and_then(|t| t.verdicts(&st, d.unit, &params, &d.args));
+        let mut pruned = Vec::new();
+        let allowed = verdicts.map(|(verdicts, asked)| {
+            for _ in 0..asked {
+                self.solver.note_local();
+            }
+            for (j, v) in verdicts.iter().enumerate() {
+                if let Err(why) = v {
+                    pruned.push(format!("disjunct {} ({why})", j + 1));
+                }
+            }
+            verdicts.iter().map(|v| v.is_ok()).collect::<Vec<bool>>()
+        });
+        self.stats.sl_pruned += pruned.len() as u64;
+        self.stats.infeasible += pruned.len() as u64;
+        if allowed.as_ref().is_some_and(|a| !a.iter().any(|ok| *ok)) {
+            // No disjunct can hold: the input formula is false on this path. The event (with no
+            // child) still says why.
+            self.pending.push_back(Event::LazyInit {
+                state: st.id,
+                target: format!(
+                    "unfold {instance} (depth {}; enum pruned {})",
+                    d.depth,
+                    pruned.join(", ")
+                ),
+                options: Vec::new(),
+                children: Vec::new(),
+                kind: ForkKind::Disjunct,
+                k_cut: false,
+            });
+            return Succ::End(st, PathOutcome::Discarded { span: unit.span, precondition: true });
+        }
         let mut locals: Vec<Option<SValue>> = d.args.iter().cloned().map(Some).collect();
         locals.resize(unit.slot_types.len().max(locals.len()), None);
         st.sl.unfolding.push(super::sl::Unfolding {
             frame_len: st.frames.len() + 1,
             was_in_pre: st.in_pre,
             depth: d.depth,
+            allowed,
         });
         st.in_pre = true;
         st.frames.push(Frame { unit: d.unit, pc: 0, locals, stack: Vec::new(), loops: Vec::new() });
         let before = format!("{instance} * {}", super::sl::show_formula(&st));
         let kids = self.adopt(st.id, vec![(st.clone(), format!("unfold {instance}"))]);
+        // The pruned disjuncts and why go in the target: options stay one per child.
+        let pruned = match pruned.is_empty() {
+            true => String::new(),
+            false => format!("; enum pruned {}", pruned.join(", ")),
+        };
         self.pending.push_back(Event::LazyInit {
             state: st.id,
-            target: format!("unfold {instance} (depth {}; input formula: {before})", d.depth),
+            target: format!(
+                "unfold {instance} (depth {}; input formula: {before}{pruned})",
+                d.depth
+            ),
             options: vec![format!("disjuncts of {}", d.name)],
             children: kids.iter().map(|k| k.id).collect(),
             kind: ForkKind::Disjunct,

@@ -8,7 +8,8 @@
 //!   locations/references, the path condition.
 //! - [`strategy`]: the heap strategies behind one trait, and the registry table that front ends
 //!   read.
-//! - [`sl`]: the `sl` strategy's deferred predicate instances (JSF).
+//! - [`sl`]: the `sl` strategy's deferred predicate instances (JSF); [`sl_enum`]: its `enum`
+//!   rule, which prunes an instance's disjuncts against the path before they run.
 //! - [`explorer`]: the worklist, one instruction per step, the [`Event`] stream and the tree of
 //!   states; path outcomes, bounds and coverage.
 //! - [`solve`]: the explorer's synchronous view of the solver [`smt`] adapts `heaplab_smt` to it.
@@ -24,6 +25,7 @@ pub mod config;
 mod dbm;
 pub mod explorer;
 pub mod sl;
+pub mod sl_enum;
 pub mod smt;
 pub mod solve;
 pub mod state;

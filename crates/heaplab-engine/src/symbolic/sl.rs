@@ -28,9 +28,12 @@
 //! - **Bound.** An instance deeper than [`Bounds::depth`](super::config::Bounds::depth) (JSF's
 //!   `max_depth`) ends the path as bounded by `depth`; `k` and the other bounds apply as usual.
 //!
-//! Not implemented (documented in docs/symbolic.md): the `enum` rule's precomputed base
-//! unfoldings (`heaplab_logic::lfp`) and entailment-based pruning — unsatisfiable disjuncts are
-//! pruned by running them, not by the least fixed point.
+//! - **`enum`.** Before the body runs, each disjunct is checked against the path through the
+//!   least fixed point of the predicate's base unfoldings ([`super::sl_enum`]); disjuncts that
+//!   cannot hold are pruned there, the others run (and may still fail while running).
+//!
+//! Not implemented (documented in docs/symbolic.md): substituting the surviving base unfoldings
+//! for the instance, as JSF does, and the final model from the logic's satisfiability procedure.
 
 use super::code::{Compiled, SlotType, UnitId, UnitKind};
 use super::explorer::PathOutcome;
@@ -52,6 +55,9 @@ pub struct Unfolding {
     pub frame_len: usize,
     pub was_in_pre: bool,
     pub depth: u32,
+    /// Which disjuncts of the body may run (the `enum` rule, [`super::sl_enum`]); taken by the
+    /// body's `Fork`. `None`: all of them.
+    pub allowed: Option<Vec<bool>>,
 }
 
 /// The `sl` part of a state.
