@@ -79,7 +79,8 @@ function changesOf(event) {
         node, change: { kind: 'branch', target: d.condition, option: String(direction) },
       }));
     case 'disjuncts':
-      return (d.children ?? []).map((node, i) => ({ node, change: { kind: 'disjunct', target: '', option: `disjunct ${i + 1}` } }));
+      // The option is the node's own label (`disjunct 3`): pruned disjuncts leave gaps.
+      return (d.children ?? []).map((node) => ({ node, change: { kind: 'disjunct', target: '', option: null } }));
     default:
       return [];
   }
@@ -96,7 +97,9 @@ function growTree(tree, nodes, events) {
     if (n.parent !== null && all[n.parent] && !all[n.parent].children.includes(n.id)) all[n.parent].children.push(n.id);
   }
   for (const e of events) {
-    for (const { node, change } of changesOf(e)) if (all[node]) all[node].change = change;
+    for (const { node, change } of changesOf(e)) {
+      if (all[node]) all[node].change = change.option === null ? { ...change, option: all[node].label } : change;
+    }
     if (e.kind === 'pathEnd' && all[e.node]) {
       Object.assign(all[e.node], { outcome: e.details.outcome, colour: e.details.colour, text: e.details.text, path: e.details.path });
     }

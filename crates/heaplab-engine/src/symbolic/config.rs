@@ -81,7 +81,7 @@ impl Default for Bounds {
             loop_iterations: 10,
             call_depth: 32,
             max_paths: 10_000,
-            max_states: 100_000,
+            max_states: 200_000,
             timeout_ms: Some(60_000),
             steps_per_path: 1_000_000,
             depth: 8,

@@ -1347,15 +1347,16 @@ impl Explorer {
             }
             (true, true) => {
                 let parent = st.clone();
+                let shown = super::view::show_sym(&st, ok);
                 let kids = vec![
-                    (with_fact(st.clone(), ok, true), format!("{ok}")),
-                    (with_fact(st, ok, false), format!("!({ok})")),
+                    (with_fact(st.clone(), ok, true), shown.clone()),
+                    (with_fact(st, ok, false), format!("!({shown})")),
                 ];
                 let mut kids = self.children(&parent, kids);
                 self.pending.push_back(Event::Branch {
                     state: parent.id,
                     site: None,
-                    condition: ok.to_string(),
+                    condition: shown,
                     children: kids.iter().zip([true, false]).map(|(k, d)| (d, k.id)).collect(),
                 });
                 let bad = kids.pop();
@@ -1408,12 +1409,14 @@ impl Explorer {
             }
             _ => {
                 let parent = st.clone();
+                // Labels name inputs as the source does (`x < o1.key`), as the views do.
+                let shown = super::view::show_sym(&st, &c);
                 let kids: Vec<(State, String)> = dirs
                     .iter()
                     .map(|d| {
                         let mut s = with_fact(st.clone(), &c, *d);
                         go(&mut s, *d);
-                        let label = if *d { c.to_string() } else { format!("!({c})") };
+                        let label = if *d { shown.clone() } else { format!("!({shown})") };
                         (s, label)
                     })
                     .collect();
@@ -1421,7 +1424,7 @@ impl Explorer {
                 self.pending.push_back(Event::Branch {
                     state: parent.id,
                     site,
-                    condition: c.to_string(),
+                    condition: shown,
                     children: dirs.iter().copied().zip(kids.iter().map(|k| k.id)).collect(),
                 });
                 Succ::Fork(kids)

@@ -104,9 +104,9 @@ pub fn covering(code: &Compiled, st: &State, v: &SValue) -> Option<usize> {
     })
 }
 
-/// `bst(ref1, x0, x2)`, for events and tree labels.
+/// `bst(ref1, lo, o2.key)`, for events and tree labels (inputs by their source names).
 pub fn show_instance(st: &State, d: &Deferred) -> String {
-    let args: Vec<String> = d.args.iter().map(|a| st.show(a)).collect();
+    let args: Vec<String> = d.args.iter().map(|a| super::view::show_value(st, a)).collect();
     format!("{}({})", d.name, args.join(", "))
 }
 

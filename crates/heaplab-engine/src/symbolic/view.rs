@@ -253,6 +253,17 @@ impl Names {
     }
 }
 
+/// A condition as a person reads it, inputs by their source names (`x < o1.key`); tree labels
+/// and branch events use it so that they agree with the path condition of the views.
+pub fn show_sym(st: &State, s: &Sym) -> String {
+    Names::of(st).show(s)
+}
+
+/// A value as a person reads it: `null`, `o2`, `ref0`, `o1.key + 1`.
+pub fn show_value(st: &State, v: &SValue) -> String {
+    value(st, &Names::of(st), v).text().to_string()
+}
+
 fn value(st: &State, names: &Names, v: &SValue) -> ValView {
     match st.normalize(v) {
         SValue::Int(s) => ValView::Int(names.show(&s)),
