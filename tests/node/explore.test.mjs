@@ -202,6 +202,7 @@ test('strategies() and defaults() are the CLI\'s', async () => {
     loop: cliDefault('--loop'),
     callDepth: cliDefault('--call-depth'),
     maxPaths: cliDefault('--max-paths'),
+    maxStates: cliDefault('--max-states'),
     timeoutMs: cliDefault('--timeout-ms'),
   });
   const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
