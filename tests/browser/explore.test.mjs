@@ -167,10 +167,14 @@ test('the compare view lists every strategy with the CLI\'s figures', async (t) 
     assert.equal(row.tests, cliRow.tests, `${name}: tests`);
     assert.equal(row.invalid_inputs, cliRow.invalid_inputs, `${name}: invalid inputs`);
     assert.equal(row.pre, cliRow.pre, `${name}: pre`);
+    assert.equal(row.branches_covered, cliRow.branches_covered, `${name}: branches`);
+    assert.equal(row.branches_covered_valid, cliRow.branches_covered_valid, `${name}: branches on valid inputs`);
   }
   // sl explores only valid inputs; the Kiasan strategies without requires show invalid ones.
   assert.equal(rows.find((r) => r.strategy === 'sl').invalid_inputs, 0);
   assert.ok(rows.find((r) => r.strategy === 'lazy').invalid_inputs > 0);
+  // On valid inputs, sl covers at least what lazy without requires covers.
+  assert.ok(rows.find((r) => r.strategy === 'sl').branches_covered_valid >= rows.find((r) => r.strategy === 'lazy').branches_covered_valid);
   await page.getByRole('img', { name: /^Bar chart comparing strategies/ }).waitFor();
   await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });
   await page.locator('#panel-compare').screenshot({ path: join(ROOT, 'tests', 'artifacts', 'compare.png') });

@@ -80,7 +80,9 @@ export interface RunSummary {
   file: string; method: string; strategy: string; k: number; pre: 'assume' | 'ignore';
   paths: number; paths_feasible: number; paths_infeasible: number; paths_bounded: number;
   bounds_hit: string[]; k_bound_reached: boolean; states: number; tests: number;
-  invalid_inputs: number; errors: number; branches_covered: number; branches_total: number;
+  invalid_inputs: number; errors: number; branches_covered: number;
+  /** Branch directions covered by the tests whose input satisfies `requires`. */
+  branches_covered_valid: number; branches_total: number;
   solver_calls: { sent: number; decided_locally: number; cached: number; failed: number };
   time_ms: number; internal_errors: number;
 }
@@ -579,6 +581,15 @@ impl Run {
             Some(g) => (g.tests.len(), g.invalid_inputs(), g.errors_found()),
             None => (0, 0, 0),
         };
+        // As `heaplab compare`'s br_valid: only tests whose input satisfies `requires`.
+        let covered_valid = match &self.generation {
+            Some(g) => heaplab_testgen::coverage::branches_taken(
+                &self.explorer,
+                g.tests.iter().filter(|t| t.validity.is_valid()),
+            )
+            .len(),
+            None => 0,
+        };
         JsSummary {
             file: self.file.clone(),
             method: self.method.clone(),
@@ -596,6 +607,7 @@ impl Run {
             invalid_inputs: invalid,
             errors,
             branches_covered: covered,
+            branches_covered_valid: covered_valid,
             branches_total: total,
             solver_calls: JsCounts {
                 sent: counts.sent,
@@ -802,6 +814,8 @@ struct JsSummary {
     invalid_inputs: usize,
     errors: usize,
     branches_covered: usize,
+    /// Branch directions covered by the tests whose input satisfies `requires`.
+    branches_covered_valid: usize,
     branches_total: usize,
     solver_calls: JsCounts,
     time_ms: u64,

@@ -40,6 +40,7 @@ export function mount(el, store) {
           <th scope="col" class="num" title="Tests whose input violates requires">Invalid inputs</th>
           <th scope="col" class="num" title="Tests ending in an error, on inputs not known to be invalid">Errors</th>
           <th scope="col" class="num" title="Branch directions covered by the generated tests">Branches</th>
+          <th scope="col" class="num" title="Branch directions covered by the tests whose input satisfies requires (as heaplab compare's br_valid): the fair comparison, since an invalid input can reach branches no valid one reaches">Branches (valid)</th>
           <th scope="col" class="num" title="Queries sent to Z3 (hover a cell for the ones decided without it)">Solver calls</th>
           <th scope="col" class="num">Time ms</th>
         </tr></thead>
@@ -188,6 +189,8 @@ function summaryRow(r, index) {
     cell(r.invalid_inputs, r.invalid_inputs > 0 ? 'num cmp-bad' : 'num'),
     cell(r.errors, 'num'),
     branchCell(r.branches_covered, r.branches_total, pct),
+    branchCell(r.branches_covered_valid, r.branches_total,
+      r.branches_total ? Math.round((100 * r.branches_covered_valid) / r.branches_total) : null),
     cell(calls.sent ?? 0, 'num',
       `${calls.sent ?? 0} sent to Z3, ${calls.decided_locally ?? 0} decided locally, ${calls.cached ?? 0} cached, ${calls.failed ?? 0} failed`),
     cell(r.time_ms, 'num'),
@@ -211,7 +214,7 @@ function pendingRow(name, index, current) {
   const tr = document.createElement('tr');
   tr.className = current ? 'cmp-running' : 'cmp-waiting';
   const rest = cell(current ? 'running…' : 'waiting');
-  rest.colSpan = 8;
+  rest.colSpan = 9;
   tr.append(strategyCell(name, index), rest);
   return tr;
 }
