@@ -192,16 +192,16 @@ test('Pause stops a run where it is and Run goes on to the same tests as the CLI
     await server.stop();
   });
   const { page } = browser;
-  await page.goto(`${server.url}#example=treemap.hl`);
+  // A course page's link opens the exploration ready to run (the # in lazier# is %23).
+  await page.goto(`${server.url}?tab=explore&method=TreeMap.put&strategy=lazier%23&k=3#example=treemap.hl`);
   await waitForEngine(page);
   await waitForZ3(page);
-  await page.getByRole('tab', { name: 'Explore' }).click();
+  await page.getByRole('tab', { name: 'Explore', selected: true }).waitFor();
   const method = page.getByRole('combobox', { name: 'Method' });
   await method.locator('option', { hasText: 'TreeMap.put' }).first().waitFor({ state: 'attached' });
-  await method.selectOption('TreeMap.put');
-  await page.getByRole('combobox', { name: 'Strategy' }).selectOption('lazier#');
-  await page.getByRole('spinbutton', { name: 'Bound k' }).fill('3');
-  await page.getByRole('spinbutton', { name: 'Bound k' }).press('Tab');
+  assert.equal(await method.inputValue(), 'TreeMap.put');
+  assert.equal(await page.getByRole('combobox', { name: 'Strategy' }).inputValue(), 'lazier#');
+  assert.equal(await page.getByRole('spinbutton', { name: 'Bound k' }).inputValue(), '3');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   // The tree grows while the run goes on (batches arrive during the run, not only at its end).
   await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.tree.nodes.length > 300, null, { timeout: 120000 });

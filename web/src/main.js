@@ -83,6 +83,15 @@ async function start() {
   const readOnly = params.get('readonly') === '1';
   if (params.get('debug') === '1') settings.tab = 'debug';
   if (embed) settings.tab = 'tests';
+  // A course page can link straight to an exploration: ?tab=explore&method=BST.insert&strategy=sl&k=2
+  // (with #example=bst.hl for the program).
+  const TABS = ['tests', 'explore', 'compare', 'logic', 'debug'];
+  if (TABS.includes(params.get('tab')) && !embed) settings.tab = params.get('tab');
+  const linked = {};
+  for (const key of ['method', 'strategy', 'k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs']) {
+    if (params.has(key)) linked[key] = params.get(key);
+  }
+  if (Object.keys(linked).length > 0) settings.explore = { ...(settings.explore ?? {}), ...linked };
   const store = createStore(initialState({ source: snap.source, settings, embed, inIframe, readOnly }));
   globalThis.__heaplab.store = store;
 

@@ -37,13 +37,7 @@ fn targets(a: &heaplab_syntax::Analysis) -> Vec<String> {
 
 #[test]
 fn every_example_method_replays_under_every_strategy() {
-    let dir = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("examples")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
-        .collect();
-    files.sort();
+    let files = common::example_files();
     let mut disagreements = Vec::new();
     let mut runs = 0;
     let mut compared = 0;

@@ -91,13 +91,7 @@ const K: u32 = 2;
 
 #[test]
 fn sl_inputs_are_valid_and_cover_what_lazy_covers_with_valid_inputs() {
-    let dir = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("examples")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
-        .collect();
-    files.sort();
+    let files = common::example_files();
     let mut failures = Vec::new();
     let mut methods = 0;
     for file in files {

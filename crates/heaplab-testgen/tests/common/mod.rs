@@ -26,3 +26,15 @@ pub fn explore(a: &Analysis, target: &str, config: Config) -> Explorer {
     ex.run_to_end();
     ex
 }
+
+/// Every `examples/*.hl` file, sorted by path.
+pub fn example_files() -> Vec<std::path::PathBuf> {
+    let dir = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("examples")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
+        .collect();
+    files.sort();
+    files
+}
