@@ -171,6 +171,9 @@ test('errors are JS Errors with a kind', async () => {
   assert.equal(kindOf(() => new engine.Exploration(source, 'BST.insert', { kk: 1 }, solve)), 'BadOptions');
   assert.equal(kindOf(() => new engine.Exploration(source, 'BST.insert', '{', solve)), 'BadOptions');
   assert.equal(kindOf(() => new engine.Exploration('class {', 'A.b', {}, solve)), 'ProgramHasErrors');
+  // The message says where: line and column of the first error, as the editor shows it.
+  assert.throws(() => new engine.Exploration('class A {\n  int f(int x) { return y; }\n}', 'A.f', {}, solve),
+    (e) => e.kind === 'ProgramHasErrors' && /first: 2:25: unknown variable `y`/.test(e.message));
   const broken = new engine.Exploration(source, 'BST.insert', {}, () => Promise.reject(new Error('no z3')));
   await assert.rejects(broken.runToEnd(0), (e) => e instanceof Error && e.kind === 'Io' && /no z3/.test(e.message));
   const busy = new engine.Exploration(source, 'BST.insert', {}, solve);

@@ -461,11 +461,16 @@ fn config_of(o: &Options) -> Result<(Config, &'static str), JsValue> {
 /// The analysis of a program that checks (predicates included, as `heaplab run` requires).
 fn checked(file: &SourceFile) -> Result<Analysis, JsValue> {
     let analysis = analyze(file);
+    // Each error with its place (`3:12: unknown variable `y``), as the editor underlines it.
+    let at = |d: &heaplab_syntax::Diagnostic| {
+        let lc = file.line_col(d.span.start);
+        format!("{}:{}: {}", lc.line, lc.col, d.message)
+    };
     let mut errors: Vec<String> =
-        analysis.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
+        analysis.diagnostics.iter().filter(|d| d.is_error()).map(at).collect();
     if errors.is_empty() {
         let (_, logic_errors) = heaplab_logic::Defs::from_program(&analysis.program);
-        errors.extend(logic_errors.iter().map(|e| e.to_string()));
+        errors.extend(logic_errors.iter().map(|e| at(&e.to_diagnostic())));
     }
     match errors.len() {
         0 => Ok(analysis),
