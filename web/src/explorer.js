@@ -61,7 +61,10 @@ export function createExplorer(store, engine) {
     store.dispatch({ type: 'explore/batch', runId, nodes: res.nodes, events: res.events, summary: res.summary,
       status: res.over ? 'running' : 'paused', follow });
     if (res.over) {
-      store.dispatch({ type: 'explore/done', runId, summary: res.summary, tests: res.tests,
+      // The method's parameter names label each test's arguments in its picture.
+      const method = store.getState().methods.find((m) => m.name === explore().method);
+      const tests = res.tests.map((t) => ({ ...t, params: method?.params ?? [] }));
+      store.dispatch({ type: 'explore/done', runId, summary: res.summary, tests,
         coverage: res.coverage, downloads: res.downloads });
       started = -1;
     }

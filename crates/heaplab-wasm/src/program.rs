@@ -462,13 +462,15 @@ struct ExplorableJs {
     name: String,
     /// It has a `requires`: the strategies explore only inputs that satisfy it.
     requires: bool,
+    /// The parameters' names (without `this`), e.g. to label a test's arguments.
+    params: Vec<String>,
     /// 1-based line of the declaration.
     line: u32,
 }
 
 /// The methods and functions of `source` (pure ones excluded: they are specification helpers),
 /// in source order, for the page's method picker. Parses only: works on a program with errors.
-#[wasm_bindgen(unchecked_return_type = "{ name: string; requires: boolean; line: number }[]")]
+#[wasm_bindgen(unchecked_return_type = "{ name: string; requires: boolean; params: string[]; line: number }[]")]
 pub fn methods(source: &str) -> Result<JsValue, JsValue> {
     let file = SourceFile::new("program.hl", source);
     let analysis = analyze(&file);
@@ -478,6 +480,7 @@ pub fn methods(source: &str) -> Result<JsValue, JsValue> {
             None => f.name.name.clone(),
         },
         requires: !f.requires.is_empty(),
+        params: f.params.iter().map(|p| p.name.name.clone()).collect(),
         line: file.line_col(f.span.start).line as u32,
     };
     let mut out = Vec::new();
