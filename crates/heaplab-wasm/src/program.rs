@@ -470,7 +470,9 @@ struct ExplorableJs {
 
 /// The methods and functions of `source` (pure ones excluded: they are specification helpers),
 /// in source order, for the page's method picker. Parses only: works on a program with errors.
-#[wasm_bindgen(unchecked_return_type = "{ name: string; requires: boolean; params: string[]; line: number }[]")]
+#[wasm_bindgen(
+    unchecked_return_type = "{ name: string; requires: boolean; params: string[]; line: number }[]"
+)]
 pub fn methods(source: &str) -> Result<JsValue, JsValue> {
     let file = SourceFile::new("program.hl", source);
     let analysis = analyze(&file);
