@@ -171,6 +171,10 @@ test('errors are JS Errors with a kind', async () => {
   assert.equal(kindOf(() => new engine.Exploration(source, 'BST.insert', { kk: 1 }, solve)), 'BadOptions');
   assert.equal(kindOf(() => new engine.Exploration(source, 'BST.insert', '{', solve)), 'BadOptions');
   assert.equal(kindOf(() => new engine.Exploration('class {', 'A.b', {}, solve)), 'ProgramHasErrors');
+  // The method picker's list: every method that is not pure, with its parameters, in order.
+  const methods = engine.methods(source);
+  assert.deepEqual(methods.find((m) => m.name === 'BST.insert'), { name: 'BST.insert', requires: true, params: ['x'], line: 13 });
+  assert.ok(methods.every((m) => !/contains|isBst/.test(m.name)), 'pure helpers are not offered');
   // The message says where: line and column of the first error, as the editor shows it.
   assert.throws(() => new engine.Exploration('class A {\n  int f(int x) { return y; }\n}', 'A.f', {}, solve),
     (e) => e.kind === 'ProgramHasErrors' && /first: 2:25: unknown variable `y`/.test(e.message));
