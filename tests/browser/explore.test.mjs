@@ -82,6 +82,19 @@ test('stepping BST.insert under lazier# shows each node being initialized and gr
     await page.locator('#explore-heap [data-object]').first().waitFor();
     mostObjects = Math.max(mostObjects, await page.locator('#explore-heap [data-object]').count());
   }
+  // Step takes exactly one event and says what it was, solver queries included.
+  const before = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.summary.solver_calls);
+  let sawQuery = false;
+  for (let i = 0; i < 40 && !sawQuery; i += 1) {
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await page.waitForFunction(() => ['paused', 'done'].includes(globalThis.__heaplab.store.getState().explore.status));
+    const text = await page.getByLabel('Last event').textContent();
+    assert.notEqual(text.trim(), '', 'the last event is shown');
+    sawQuery = /solver: is .* satisfiable\? (sat|unsat)/.test(text);
+  }
+  assert.ok(sawQuery, 'stepping shows a solver query and its answer');
+  const after = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.summary.solver_calls);
+  assert.ok(after.sent + after.decided_locally + after.cached > before.sent + before.decided_locally + before.cached);
   assert.ok(nodesBefore > 3, `the tree gained nodes (${nodesBefore})`);
   assert.ok(sawInit, 'a step resolved a reference and the heap graph highlighted what it changed');
   assert.ok(mostObjects >= 2, `the heap graph gained the tree's nodes (at most ${mostObjects} objects)`);

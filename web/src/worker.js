@@ -186,14 +186,19 @@ function finished(run) {
   };
 }
 
-/** Steps until `stop(event)` says so or the exploration is over; `null` event = over. */
-async function advance(run, stop, deadline) {
+/**
+ * Steps until `stop(event)` says so or the exploration is over; `null` event = over. Solver
+ * queries are kept only when `queries` is set (single steps show them; runs only count them).
+ */
+async function advance(run, stop, deadline, queries = false) {
   const events = [];
   for (;;) {
     const event = await run.ex.step();
     if (event === null) return { events, over: true };
-    if (event.kind === 'solverQuery') run.queries += 1;
-    else if (TREE_EVENTS.has(event.kind)) events.push(event);
+    if (event.kind === 'solverQuery') {
+      run.queries += 1;
+      if (queries) events.push(event);
+    } else if (TREE_EVENTS.has(event.kind)) events.push(event);
     if (stop(event, events.length) || performance.now() > deadline) return { events, over: false };
   }
 }
@@ -212,11 +217,12 @@ const exploreHandlers = {
   async exploreStep({ runId, mode }) {
     const run = currentRun(runId);
     run.paused = false;
+    // Step: exactly one event, a solver query included. Step over: to the next decision.
     const stop = mode === 'event'
-      ? (event) => event.kind !== 'solverQuery'
+      ? () => true
       : (event, kept) => DECISIONS.has(event.kind) || kept > STEP_OVER_LIMIT;
     return busy(run, async () => {
-      const { events, over } = await advance(run, stop, Infinity);
+      const { events, over } = await advance(run, stop, Infinity, mode === 'event');
       return { ...batchOf(run, events), over, ...(over ? finished(run) : {}) };
     });
   },

@@ -20,6 +20,23 @@ const STATUS_TEXT = {
   error: '',
 };
 
+/** The last event in words, so that Step shows what the engine just did. */
+function describeEvent(event) {
+  if (!event) return '';
+  const d = event.details ?? {};
+  const at = event.node === null || event.node === undefined ? '' : `[${event.node}] `;
+  switch (event.kind) {
+    case 'start': return `${at}start ${d.method ?? event.label}`;
+    case 'lazyInit': return `${at}${d.fork === 'resolve' ? 'resolve ' : d.fork === 'disjunct' ? '' : 'initialize '}${d.target}: ${(d.options ?? []).join(' | ')}`;
+    case 'branch': return `${at}branch on ${d.condition}`;
+    case 'disjuncts': return `${at}${(d.children ?? []).length} disjuncts of a formula`;
+    case 'solverQuery': return `${at}solver: is ${d.query} satisfiable? ${d.answer}${d.local ? ' (decided without Z3)' : ''}`;
+    case 'pathEnd': return `${at}path ${d.path} ends: ${d.text}`;
+    case 'stopped': return `stopped by the bound ${d.bound}`;
+    default: return `${at}${event.label ?? event.kind}`;
+  }
+}
+
 function option(value, text, selected) {
   const o = document.createElement('option');
   o.value = value;
@@ -44,6 +61,7 @@ export function mount(el, store) {
       <button type="button" data-action="explore/reset" title="Forget this exploration">Reset</button>
       <p class="explore-progress" role="status" aria-live="polite" aria-label="Exploration progress"></p>
     </div>
+    <p class="explore-event" aria-live="polite" aria-label="Last event"></p>
     <p class="strategy-help hint"></p>
   `;
   const methodSel = el.querySelector('[data-method]');
@@ -51,6 +69,7 @@ export function mount(el, store) {
   const boundsEl = el.querySelector('.bounds');
   const progress = el.querySelector('.explore-progress');
   const help = el.querySelector('.strategy-help');
+  const lastEvent = el.querySelector('.explore-event');
   const buttons = Object.fromEntries([...el.querySelectorAll('[data-action]')].map((b) => [b.dataset.action, b]));
 
   const inputs = {};
@@ -134,6 +153,7 @@ export function mount(el, store) {
       }
     }
     progress.textContent = parts.filter(Boolean).join(' · ');
+    lastEvent.textContent = explore.status === 'idle' ? '' : describeEvent(explore.lastEvent);
     progress.dataset.status = explore.status;
     const ready = engine.state === 'ready' && z3.state !== 'error' && state.methods.length > 0;
     const active = explore.status === 'running' || explore.status === 'starting';
