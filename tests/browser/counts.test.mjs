@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, launch, startServer, waitForEngine, waitForZ3 } from './helpers.mjs';
+import { ROOT, session, waitForEngine, waitForZ3 } from './helpers.mjs';
 
 const run = promisify(execFile);
 const HEAPLAB = join(ROOT, 'target', 'release', 'heaplab');
@@ -25,13 +25,7 @@ async function cliTests(file, method, strategy) {
 }
 
 test('the playground and the CLI generate the same number of tests for every example', async (t) => {
-  const server = await startServer();
-  const browser = await launch();
-  t.after(async () => {
-    await browser.close();
-    await server.stop();
-  });
-  const { page } = browser;
+  const { server, browser, page } = await session(t);
   await page.goto(server.url);
   await waitForEngine(page);
   await waitForZ3(page);

@@ -11,11 +11,13 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, launch, startServer, waitForEngine, waitForZ3 } from './helpers.mjs';
+import { ROOT, session, waitForEngine, waitForZ3 } from './helpers.mjs';
 
 const run = promisify(execFile);
 const HEAPLAB = join(ROOT, 'target', 'release', 'heaplab');
 const BST = join(ROOT, 'examples', 'bst.hl');
+// Room for the tree and the heap side by side.
+const WIDE = { viewport: { width: 1500, height: 1000 } };
 
 async function cli(args) {
   const { stdout } = await run(HEAPLAB, args, { maxBuffer: 1 << 26 });
@@ -24,15 +26,9 @@ async function cli(args) {
 
 /** The page at the BST example, Explore tab open, BST.insert under `strategy` with k = 2. */
 async function openExplore(t, strategy = 'lazier#') {
-  const server = await startServer();
-  const browser = await launch({ viewport: { width: 1500, height: 1000 } });
+  const { server, browser, page } = await session(t, WIDE);
   const tmp = await mkdtemp(join(tmpdir(), 'heaplab-explore-'));
-  t.after(async () => {
-    await browser.close();
-    await server.stop();
-    await rm(tmp, { recursive: true, force: true });
-  });
-  const { page } = browser;
+  t.after(() => rm(tmp, { recursive: true, force: true }));
   await page.goto(`${server.url}#example=bst.hl`);
   await waitForEngine(page);
   await waitForZ3(page);
@@ -198,13 +194,7 @@ test('the compare view lists every strategy with the CLI\'s figures', async (t) 
 });
 
 test('Pause stops a run where it is and Run goes on to the same tests as the CLI', async (t) => {
-  const server = await startServer();
-  const browser = await launch({ viewport: { width: 1500, height: 1000 } });
-  t.after(async () => {
-    await browser.close();
-    await server.stop();
-  });
-  const { page } = browser;
+  const { server, browser, page } = await session(t, WIDE);
   // A course page's link opens the exploration ready to run (the # in lazier# is %23).
   await page.goto(`${server.url}?tab=explore&method=TreeMap.put&strategy=lazier%23&k=3#example=treemap.hl`);
   await waitForEngine(page);

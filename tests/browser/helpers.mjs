@@ -112,3 +112,17 @@ export async function waitForZ3(page, timeout = 120000) {
 export async function waitForEngine(page, timeout = 30000) {
   await page.getByText('Engine ready', { exact: true }).waitFor({ timeout });
 }
+
+/**
+ * A server and a browser for one test, both stopped when the test ends (`t.after`). The page is
+ * not opened yet, so a test can set up routes first.
+ */
+export async function session(t, launchOptions) {
+  const server = await startServer();
+  const browser = await launch(launchOptions);
+  t.after(async () => {
+    await browser.close();
+    await server.stop();
+  });
+  return { server, browser, page: browser.page };
+}

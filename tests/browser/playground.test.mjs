@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, freePort, launch, startServer, waitForEngine, waitForZ3 } from './helpers.mjs';
+import { ROOT, freePort, launch, session, waitForEngine, waitForZ3 } from './helpers.mjs';
 
 const TYPE_ERROR_PROGRAM = `class Node { int key; Node next; }
 
@@ -37,12 +37,7 @@ async function editorText(page) {
 
 /** A server, a browser with a fresh profile, and the page opened at `path`. */
 async function open(path = '', t) {
-  const server = await startServer();
-  const browser = await launch();
-  t.after(async () => {
-    await browser.close();
-    await server.stop();
-  });
+  const { server, browser } = await session(t);
   await browser.page.goto(server.url + path);
   await waitForEngine(browser.page);
   return { server, browser, page: browser.page };
@@ -291,13 +286,7 @@ test('the Logic tab decides and enumerates a predicate of the program', async (t
 });
 
 test('when Z3 cannot be downloaded the page says so, keeps working, and offers a retry', async (t) => {
-  const server = await startServer();
-  const browser = await launch();
-  t.after(async () => {
-    await browser.close();
-    await server.stop();
-  });
-  const { page } = browser;
+  const { server, browser, page } = await session(t);
   let block = true;
   await page.route('**/z3-built.wasm', (route) => (block ? route.abort('connectionfailed') : route.continue()));
   await page.goto(server.url);

@@ -4,6 +4,7 @@
 // the worker (worker.js, "symbolic exploration"); this module only keeps which run is current.
 
 import { Cancelled } from './engine.js';
+import { exploreMethod } from './store.js';
 
 const BOUND_KEYS = ['k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs'];
 
@@ -43,8 +44,8 @@ export function createExplorer(store, engine) {
   async function ensureStarted() {
     const ex = explore();
     if (ex.runId === started && (ex.status === 'paused' || ex.status === 'running')) return ex.runId;
-    const { source, settings, methods } = store.getState();
-    const method = settings.explore.method || methods.find((m) => m.requires)?.name || methods[0]?.name;
+    const { source, settings } = store.getState();
+    const method = exploreMethod(store.getState());
     if (!method) throw new Error('The program has no method to explore.');
     const options = exploreOptions(settings.explore);
     store.dispatch({ type: 'explore/start', method, strategy: options.strategy });
@@ -132,8 +133,8 @@ export function createExplorer(store, engine) {
   }
 
   async function compare() {
-    const { source, settings, methods, strategies } = store.getState();
-    const method = settings.explore.method || methods.find((m) => m.requires)?.name || methods[0]?.name;
+    const { source, settings, strategies } = store.getState();
+    const method = exploreMethod(store.getState());
     if (!method) {
       store.dispatch({ type: 'compare/error', error: 'The program has no method to compare strategies on.' });
       return;

@@ -41,6 +41,19 @@ export function initialState({ source = '', settings = {}, embed = false, inIfra
 const LOG_LIMIT = 200;
 
 /**
+ * The method an exploration or comparison starts from: the one chosen in the Explore tab, else
+ * the program's first method with a `requires`, else its first method ('' when it has none).
+ */
+export function exploreMethod({ settings, methods }) {
+  return settings.explore.method || defaultMethod(methods);
+}
+
+/** The first method with a `requires`, else the first one ('' for none). */
+export function defaultMethod(methods) {
+  return (methods.find((m) => m.requires) ?? methods[0])?.name ?? '';
+}
+
+/**
  * An exploration that has not started. `tree.nodes[i].id === i`; the array is appended in place
  * (thousands of nodes) and `tree.version` bumps on every change, so views compare versions.
  */

@@ -323,6 +323,32 @@ pub enum ExprKind {
     Wildcard,
 }
 
+impl ExprKind {
+    /// The direct subexpressions, left to right (the one place that knows each kind's
+    /// children, for the walks that only need to reach every expression).
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            ExprKind::Field { object, .. } => vec![object],
+            ExprKind::Unary { operand, .. } => vec![operand],
+            ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+            ExprKind::Cond { cond, then_expr, else_expr } => vec![cond, then_expr, else_expr],
+            ExprKind::Call { args, .. } => args.iter().collect(),
+            ExprKind::MethodCall { receiver, args, .. } => {
+                std::iter::once(&**receiver).chain(args).collect()
+            }
+            ExprKind::New { fields, .. } => fields.iter().map(|f| &f.value).collect(),
+            ExprKind::Old(inner) => vec![inner],
+            ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Null
+            | ExprKind::This
+            | ExprKind::Result
+            | ExprKind::Var(_)
+            | ExprKind::Wildcard => Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct FieldInit {
     pub field: Ident,

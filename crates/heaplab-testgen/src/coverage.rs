@@ -203,35 +203,15 @@ fn walk_block(block: &Block, f: &mut Visit<'_>) {
 
 /// Nesting is capped by the parser (128 levels), so recursion is safe.
 fn walk_expr(e: &Expr, f: &mut Visit<'_>) {
-    match &e.kind {
-        ExprKind::Binary { op, lhs, rhs } => {
-            if matches!(op, BinOp::And | BinOp::Or) {
-                f(e.id, e.span);
-            }
-            walk_expr(lhs, f);
-            walk_expr(rhs, f);
-        }
-        ExprKind::Cond { cond, then_expr, else_expr } => {
-            f(e.id, e.span);
-            walk_expr(cond, f);
-            walk_expr(then_expr, f);
-            walk_expr(else_expr, f);
-        }
-        ExprKind::Field { object, .. } => walk_expr(object, f),
-        ExprKind::Unary { operand, .. } => walk_expr(operand, f),
-        ExprKind::Call { args, .. } => args.iter().for_each(|a| walk_expr(a, f)),
-        ExprKind::MethodCall { receiver, args, .. } => {
-            walk_expr(receiver, f);
-            args.iter().for_each(|a| walk_expr(a, f));
-        }
-        ExprKind::New { fields, .. } => fields.iter().for_each(|i| walk_expr(&i.value, f)),
-        ExprKind::Old(inner) => walk_expr(inner, f),
-        ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Null
-        | ExprKind::This
-        | ExprKind::Result
-        | ExprKind::Var(_)
-        | ExprKind::Wildcard => {}
+    let branches = match &e.kind {
+        ExprKind::Binary { op, .. } => matches!(op, BinOp::And | BinOp::Or),
+        ExprKind::Cond { .. } => true,
+        _ => false,
+    };
+    if branches {
+        f(e.id, e.span);
+    }
+    for child in e.kind.children() {
+        walk_expr(child, f);
     }
 }

@@ -3,6 +3,8 @@
 // calls, time). The method and bounds are those of the Explore tab, so one change there is
 // compared everywhere.
 
+import { exploreMethod } from '../store.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 /** The chart's panels: what each measures, and how to read it from a summary row. */
@@ -71,7 +73,7 @@ export function mount(el, store) {
     const strategies = strategyOrder(state.strategies, compare.rows);
     if (compare.status === 'running' && last.status !== 'running') ranWith = { ...settings };
 
-    const method = targetMethod(settings, state.methods);
+    const method = exploreMethod(state);
     what.textContent = describeTarget(method, settings, state.defaults);
     const running = compare.status === 'running';
     run.disabled = running || !method || state.engine.state !== 'ready';
@@ -108,11 +110,6 @@ export function mount(el, store) {
 }
 
 // ---- text ---------------------------------------------------------------------------------
-
-/** The method a comparison runs on: the Explore tab's, else the one main.js falls back to. */
-function targetMethod(settings, methods = []) {
-  return settings.method || methods.find((m) => m.requires)?.name || methods[0]?.name || '';
-}
 
 function describeTarget(method, s, defaults) {
   if (!method) return 'The program has no method to explore yet.';

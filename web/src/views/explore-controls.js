@@ -2,6 +2,8 @@
 // defaults shown as placeholders), the Run / Step / Step over / Pause / Cancel buttons, and a
 // progress line (paths, tests, solver calls so far; the bound that stopped the run).
 
+import { defaultMethod } from '../store.js';
+
 const BOUNDS = [
   { key: 'k', label: 'k', title: 'Kiasan\'s bound on reference chains: how many objects deep the input heap may grow' },
   { key: 'depth', label: 'depth', title: 'sl: how deep predicate instances may be unfolded (JSF\'s max_depth)' },
@@ -111,9 +113,9 @@ export function mount(el, store) {
       methodSel.disabled = methods.length === 0;
       if (methods.length > 0 && !methods.some((m) => m.name === chosen.method)) {
         // The program changed and the chosen method is gone: take the first with a precondition.
-        const first = methods.find((m) => m.requires) ?? methods[0];
-        methodSel.value = first.name;
-        queueMicrotask(() => setExplore({ method: first.name }));
+        const first = defaultMethod(methods);
+        methodSel.value = first;
+        queueMicrotask(() => setExplore({ method: first }));
       }
     } else if (methodSel.value !== chosen.method && chosen.method) {
       methodSel.value = chosen.method;

@@ -68,33 +68,10 @@ impl<'p> Tables<'p> {
 fn collect_olds<'p>(root: &'p Expr, out: &mut Vec<&'p Expr>) {
     let mut stack = vec![root];
     while let Some(e) = stack.pop() {
-        let start = stack.len();
-        match &e.kind {
-            ExprKind::Old(inner) => {
-                out.push(e);
-                stack.push(inner);
-            }
-            ExprKind::Field { object, .. } => stack.push(object),
-            ExprKind::Unary { operand, .. } => stack.push(operand),
-            ExprKind::Binary { lhs, rhs, .. } => stack.extend([&**lhs, &**rhs]),
-            ExprKind::Cond { cond, then_expr, else_expr } => {
-                stack.extend([&**cond, &**then_expr, &**else_expr])
-            }
-            ExprKind::Call { args, .. } => stack.extend(args.iter()),
-            ExprKind::MethodCall { receiver, args, .. } => {
-                stack.push(receiver);
-                stack.extend(args.iter());
-            }
-            ExprKind::New { fields, .. } => stack.extend(fields.iter().map(|f| &f.value)),
-            ExprKind::Int(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Null
-            | ExprKind::This
-            | ExprKind::Result
-            | ExprKind::Var(_)
-            | ExprKind::Wildcard => {}
+        if matches!(e.kind, ExprKind::Old(_)) {
+            out.push(e);
         }
-        // Children were pushed left to right; reverse them so the leftmost is visited first.
-        stack[start..].reverse();
+        // Children pushed right to left, so the leftmost is visited first.
+        stack.extend(e.kind.children().into_iter().rev());
     }
 }
