@@ -77,7 +77,9 @@ fn push_nnf(p: &Pure, neg: bool, out: &mut Vec<Pure>) {
 #[derive(Clone, Default)]
 struct Leaf {
     /// `x - y <= c` over integer variables ("" is the constant zero).
-    edges: Vec<(Var, Var, i64)>,
+    /// `(x, y, c)`: `x - y <= c`. In `i128`: the constants are `i64`s and negating or
+    /// adding them must not wrap (`x - y + i64::MIN <= 0`).
+    edges: Vec<(Var, Var, i128)>,
     ref_eq: Vec<(Term, Term)>,
     ref_ne: Vec<(Term, Term)>,
     bools: Vec<(Var, bool)>,
@@ -148,6 +150,7 @@ fn search(
                             return None;
                         };
                         let (x, y, k) = d; // x - y + k  op  0
+                        let k = i128::from(k);
                         match op {
                             CmpOp::Le => leaf.edges.push((x, y, -k)),
                             CmpOp::Lt => leaf.edges.push((x, y, -k - 1)),
@@ -166,7 +169,7 @@ fn search(
             }
         }
     }
-    solve_leaf(&leaf, sorts)
+    solve_leaf(&leaf, sorts, unknown)
 }
 
 enum Kind {
@@ -231,7 +234,13 @@ fn linear_into(t: &Term, sign: i64, coeffs: &mut BTreeMap<Var, i64>, k: &mut i64
     Some(())
 }
 
-fn solve_leaf(leaf: &Leaf, sorts: &BTreeMap<Var, Sort>) -> Option<BTreeMap<Var, PureValue>> {
+/// A model of the leaf's facts; `None` when they contradict, or (with `unknown` set) when every
+/// model needs an integer outside the `i64` range.
+fn solve_leaf(
+    leaf: &Leaf,
+    sorts: &BTreeMap<Var, Sort>,
+    unknown: &mut bool,
+) -> Option<BTreeMap<Var, PureValue>> {
     let mut model = BTreeMap::new();
     // Booleans.
     for (v, c) in &leaf.bools {
@@ -275,8 +284,8 @@ fn solve_leaf(leaf: &Leaf, sorts: &BTreeMap<Var, Sort>) -> Option<BTreeMap<Var, 
         }
     }
     let index: BTreeMap<&Var, usize> = nodes.iter().enumerate().map(|(i, v)| (v, i)).collect();
-    let mut dist = vec![0i64; nodes.len()];
-    let edges: Vec<(usize, usize, i64)> = leaf
+    let mut dist = vec![0i128; nodes.len()];
+    let edges: Vec<(usize, usize, i128)> = leaf
         .edges
         .iter()
         .filter_map(|(x, y, c)| Some((*index.get(y)?, *index.get(x)?, *c)))
@@ -284,7 +293,7 @@ fn solve_leaf(leaf: &Leaf, sorts: &BTreeMap<Var, Sort>) -> Option<BTreeMap<Var, 
     for round in 0..=nodes.len() {
         let mut changed = false;
         for &(from, to, w) in &edges {
-            let cand = dist[from].saturating_add(w);
+            let cand = dist[from] + w;
             if cand < dist[to] {
                 dist[to] = cand;
                 changed = true;
@@ -299,7 +308,13 @@ fn solve_leaf(leaf: &Leaf, sorts: &BTreeMap<Var, Sort>) -> Option<BTreeMap<Var, 
     }
     let zero = dist[0];
     for (i, v) in nodes.iter().enumerate().skip(1) {
-        model.insert(v.clone(), PureValue::Int(dist[i] - zero));
+        // The shortest-path solution is one model; another may fit where it does not, so a
+        // value out of range is "unknown", not "unsatisfiable".
+        let Ok(value) = i64::try_from(dist[i] - zero) else {
+            *unknown = true;
+            return None;
+        };
+        model.insert(v.clone(), PureValue::Int(value));
     }
     for (v, s) in sorts {
         match s {

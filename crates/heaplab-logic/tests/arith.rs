@@ -73,3 +73,22 @@ fn outside_the_fragment_is_unknown() {
     let sum = Term::Add(Box::new(v("a")), Box::new(v("b")));
     assert_eq!(decide(&[Pure::eq(sum, v("c"))], &s), PureResult::Unknown);
 }
+
+/// The engine's overflow checks put `i64::MIN` and `i64::MAX` into facts: negating or adding
+/// them must not wrap (a wrapped constant gave a "model" that broke the facts), and a model that
+/// needs an integer outside the `i64` range is not reported as one.
+#[test]
+fn extreme_constants_do_not_wrap() {
+    let s = sorts(&["c", "x", "y"], &[]);
+    let neg_c = Term::Sub(Box::new(Term::Int(0)), Box::new(v("c")));
+    let facts = vec![
+        Pure::cmp(CmpOp::Le, Term::Int(i64::MIN), neg_c.clone()),
+        Pure::cmp(CmpOp::Le, neg_c.clone(), Term::Int(i64::MAX)),
+        Pure::eq(neg_c, Term::Int(2)),
+    ];
+    let PureResult::Sat(m) = decide(&facts, &s) else { panic!("sat expected") };
+    assert_eq!(m.get("c"), Some(&PureValue::Int(-2)));
+    // y < x <= i64::MIN: integers have a model, i64s do not.
+    let facts = vec![Pure::cmp(CmpOp::Le, v("x"), Term::Int(i64::MIN)), lt(v("y"), v("x"))];
+    assert_eq!(decide(&facts, &s), PureResult::Unknown);
+}
