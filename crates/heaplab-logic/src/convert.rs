@@ -84,6 +84,7 @@ impl Defs {
         }
         // Predicates whose body failed to convert would otherwise look unsatisfiable.
         defs.preds.retain(|_, d| !d.body.is_empty());
+        defs.invariants = crate::invariant::invariants(&defs);
         (defs, errors)
     }
 }

@@ -119,6 +119,9 @@ pub struct Defs {
     /// Class name → fields in declaration order with their sorts.
     pub classes: BTreeMap<String, Vec<(String, Sort)>>,
     pub preds: BTreeMap<String, PredDef>,
+    /// Integer facts every instance of a predicate implies, over its parameters
+    /// ([`crate::invariant`]); filled by [`Defs::from_program`], empty means "nothing known".
+    pub invariants: BTreeMap<String, crate::invariant::Invariant>,
 }
 
 impl Defs {

@@ -7,6 +7,7 @@
 //! - [`normalize`]: cheap syntactic simplification and contradiction detection.
 //! - [`unfold`]: unfolding of predicate instances and JSF's least fixed point of base unfoldings.
 //! - [`check`]: the model checker (concrete heap ⊨ formula), independent of the generator.
+//! - [`invariant`]: integer facts every instance of a predicate implies (pruning the search).
 //! - [`search`]: bounded breadth-first unfolding shared by [`sat`] and [`enumerate`].
 //! - [`arith`]: the pure part in Rust: references by union-find, difference logic exactly;
 //!   [`smt`] hands what remains to the SMT solver behind a [`PureOracle`].
@@ -24,6 +25,7 @@ pub mod diagnostics;
 pub mod enumerate;
 pub mod error;
 pub mod formula;
+pub mod invariant;
 pub mod model;
 pub mod normalize;
 pub mod sat;
@@ -37,7 +39,7 @@ pub use enumerate::{enumerate, EnumConfig, Enumeration};
 pub use error::{Error, Result};
 pub use formula::{Defs, Formula, Fresh, PredDef, Sort, SymHeap, Term};
 pub use model::{IntEquivalence, Model, Object, Value};
-pub use sat::{sat, NoSolver, PureOracle, SatResult};
-pub use search::SearchBounds;
+pub use sat::{sat, sat_in_order, NoSolver, PureOracle, SatResult};
+pub use search::{Cuts, Order, SearchBounds};
 pub use smt::SmtOracle;
 pub use unfold::{lfp, Lfp, LfpLimits};

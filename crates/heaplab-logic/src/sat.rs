@@ -9,7 +9,7 @@ use crate::arith::{decide, PureResult};
 use crate::error::Result;
 use crate::formula::{Defs, Formula, Pure, Sort, Var};
 use crate::model::Model;
-use crate::search::{build_model, facts, Explorer, Order, SearchBounds};
+use crate::search::{build_model, facts, Cuts, Explorer, Order, SearchBounds};
 use std::collections::BTreeMap;
 
 /// Decides pure facts the Rust procedure could not ([`PureResult::Unknown`]): the SMT solver.
@@ -36,14 +36,32 @@ pub enum SatResult {
     Unknown(String),
 }
 
-/// Decides `formula` and finds a model, within `bounds`.
+/// Decides `formula` and finds a model, within `bounds`: the smallest model first (breadth-first).
 pub fn sat(
     defs: &Defs,
     formula: &Formula,
     bounds: SearchBounds,
     oracle: &mut dyn PureOracle,
 ) -> Result<SatResult> {
-    let mut ex = Explorer::new(defs, formula, bounds, Order::BreadthFirst);
+    sat_in_order(defs, formula, bounds, Order::BreadthFirst, oracle).map(|(r, _)| r)
+}
+
+/// [`sat`] with the search order chosen. Depth-first answers the same (`Unsat` and `Unknown`
+/// mean the same), but its model is the first in the definitions' disjunct order: the leftmost
+/// instance takes its first disjunct that can hold, then the next instance, and so on. For a
+/// formula with `n` instances whose base cases hold, that is `n` unfoldings, where breadth-first
+/// search visits every combination of `n` disjunct choices (2^n heaps) before its first base
+/// heap. The engine's `sl` strategy completes test inputs this way (as a run of the bodies
+/// would, base case first). Also says which bounds cut the search, so that a caller can tell
+/// "only deeper structures are left" (`Unknown` with only [`Cuts::depth`]) from giving up.
+pub fn sat_in_order(
+    defs: &Defs,
+    formula: &Formula,
+    bounds: SearchBounds,
+    order: Order,
+    oracle: &mut dyn PureOracle,
+) -> Result<(SatResult, Cuts)> {
+    let mut ex = Explorer::new(defs, formula, bounds, order);
     let mut undecided = false;
     while let Some(base) = ex.next_base() {
         let res = match decide(&base.facts, &base.sorts) {
@@ -53,7 +71,7 @@ pub fn sat(
         match res {
             PureResult::Sat(a) => {
                 if let Some(m) = build_model(&base, &formula.free, &a) {
-                    return Ok(SatResult::Sat(m));
+                    return Ok((SatResult::Sat(m), ex.cuts));
                 }
                 undecided = true;
             }
@@ -61,14 +79,18 @@ pub fn sat(
             PureResult::Unknown => undecided = true,
         }
     }
+    let cuts = ex.cuts;
     if ex.bound_hit {
-        return Ok(SatResult::Unknown(format!(
+        return Ok((
+            SatResult::Unknown(format!(
             "no model within the bounds (unfolding depth {}, {} objects, {} states); a larger bound may find one",
-            bounds.max_depth, bounds.max_objects, bounds.max_states
-        )));
+                bounds.max_depth, bounds.max_objects, bounds.max_states
+            )),
+            cuts,
+        ));
     }
     if undecided {
-        return Ok(SatResult::Unknown("some arithmetic could not be decided".into()));
+        return Ok((SatResult::Unknown("some arithmetic could not be decided".into()), cuts));
     }
-    Ok(SatResult::Unsat)
+    Ok((SatResult::Unsat, cuts))
 }

@@ -52,6 +52,20 @@ pub enum Order {
     DepthFirst,
 }
 
+/// Which bounds cut the search: the unfolding depth (deeper structures were not looked at), or
+/// the caps on objects and work (the search gave up).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cuts {
+    pub depth: bool,
+    pub caps: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Cut {
+    Depth,
+    Caps,
+}
+
 /// A closed base heap with the sorts of all its variables.
 #[derive(Clone, Debug)]
 pub struct Base {
@@ -87,10 +101,13 @@ pub struct Explorer<'a> {
     bounds: SearchBounds,
     order: Order,
     work: VecDeque<SymHeap>,
-    ready: VecDeque<Base>,
+    /// The closures of the base heap being handed out, one per [`next_base`](Self::next_base).
+    closing: Option<std::iter::Take<Closures>>,
     fresh: Fresh,
     /// Some branch was cut by a bound (depth, objects or states).
     pub bound_hit: bool,
+    /// Which bounds cut a branch.
+    pub cuts: Cuts,
     /// Some partial heap's pure part could not be decided in Rust and was kept.
     pub undecided: bool,
     /// Partial heaps examined so far.
@@ -119,11 +136,20 @@ impl<'a> Explorer<'a> {
             bounds,
             order,
             work,
-            ready: VecDeque::new(),
+            closing: None,
             fresh,
             bound_hit: false,
+            cuts: Cuts::default(),
             undecided: false,
             states: 0,
+        }
+    }
+
+    fn cut(&mut self, c: Cut) {
+        self.bound_hit = true;
+        match c {
+            Cut::Depth => self.cuts.depth = true,
+            Cut::Caps => self.cuts.caps = true,
         }
     }
 
@@ -137,51 +163,58 @@ impl<'a> Explorer<'a> {
     /// when the (bounded) search is over.
     pub fn next_base(&mut self) -> Option<Base> {
         loop {
-            if let Some(b) = self.ready.pop_front() {
-                return Some(b);
+            if let Some(heap) = self.closing.as_mut().and_then(Iterator::next) {
+                let sorts = self.sorts(&heap);
+                let facts = facts(&heap, false);
+                if decide(&facts, &sorts) != PureResult::Unsat {
+                    return Some(Base { heap, sorts, facts });
+                }
+                continue;
             }
+            self.closing = None;
             let sh = match self.order {
                 Order::BreadthFirst => self.work.pop_front(),
                 Order::DepthFirst => self.work.pop_back(),
             }?;
             self.states += 1;
             if self.states > self.bounds.max_states {
-                self.bound_hit = true;
+                self.cut(Cut::Caps);
                 self.work.clear();
                 return None;
             }
             if sh.is_base() {
-                for heap in close(&sh, &self.sorts(&sh)) {
-                    let sorts = self.sorts(&heap);
-                    let facts = facts(&heap, false);
-                    match decide(&facts, &sorts) {
-                        PureResult::Unsat => {}
-                        _ => self.ready.push_back(Base { heap, sorts, facts }),
-                    }
-                }
+                self.closing = Some(Closures::new(&sh, &self.sorts(&sh)).take(MAX_CLOSURES));
                 continue;
             }
             let depth = sh.preds[0].depth;
             let mut children = Vec::new();
             for child in unfold_at(self.defs, &sh, 0, &mut self.fresh) {
                 let recursive = child.preds.iter().any(|p| p.depth > depth);
-                if recursive && depth >= self.bounds.max_depth {
-                    self.bound_hit = true;
-                    continue;
-                }
                 if child.points_to.len() > self.bounds.max_objects {
-                    self.bound_hit = true;
+                    self.cut(Cut::Caps);
                     continue;
                 }
                 let Some(child) = normalize(child) else { continue };
                 if child.points_to.len() > self.bounds.max_objects {
-                    self.bound_hit = true;
+                    self.cut(Cut::Caps);
                     continue;
                 }
-                match decide(&facts(&child, false), &self.sorts(&child)) {
+                // Each folded instance stands for its invariant (`-1 <= h`), so a path that
+                // forces an argument outside it is cut here, not at the depth bound.
+                let mut pure = facts(&child, false);
+                for app in &child.preds {
+                    pure.extend(crate::invariant::instance(self.defs, &self.defs.invariants, app));
+                }
+                match decide(&pure, &self.sorts(&child)) {
                     PureResult::Unsat => continue,
                     PureResult::Unknown => self.undecided = true,
                     PureResult::Sat(_) => {}
+                }
+                // The depth bound cuts only a child that could still hold: a contradiction is
+                // a proof, a cut is not.
+                if recursive && depth >= self.bounds.max_depth {
+                    self.cut(Cut::Depth);
+                    continue;
                 }
                 children.push(child);
             }
@@ -190,7 +223,7 @@ impl<'a> Explorer<'a> {
             }
             // The worklist is capped too: breadth-first search over trees grows exponentially.
             if self.work.len() + children.len() > self.bounds.max_states {
-                self.bound_hit = true;
+                self.cut(Cut::Caps);
                 children.truncate(self.bounds.max_states.saturating_sub(self.work.len()));
             }
             self.work.extend(children);
@@ -198,48 +231,82 @@ impl<'a> Explorer<'a> {
     }
 }
 
+/// The closures of one base heap that are looked at, at most.
+const MAX_CLOSURES: usize = 10_000;
+
 /// All closures of a base heap: each unallocated reference class becomes `null` or an allocated
-/// object of a compatible class.
+/// object of a compatible class (at most 10 000 of them, the first ones [`Closures`] yields).
 pub fn close(sh: &SymHeap, sorts: &BTreeMap<Var, Sort>) -> Vec<SymHeap> {
-    let Some(mut uf) = equality_classes(sh) else { return Vec::new() };
-    let roots: Vec<(Term, String)> =
-        sh.points_to.iter().map(|p| (uf.find(&p.ptr), p.class.clone())).collect();
-    let mut vars = BTreeSet::new();
-    for v in sh.all_vars() {
-        vars.insert(v);
-    }
-    let mut open: Vec<(Term, String)> = Vec::new();
-    for v in vars {
-        let Some(Sort::Ref(class)) = sorts.get(&v) else { continue };
-        let r = uf.find(&Term::Var(v.clone()));
-        if r == Term::Null
-            || roots.iter().any(|(t, _)| *t == r)
-            || open.iter().any(|(t, _)| *t == r)
-        {
-            continue;
-        }
-        open.push((r, class.clone()));
-    }
-    let mut out = vec![sh.clone()];
-    for (rep, class) in open {
-        let mut next = Vec::new();
-        for h in &out {
+    Closures::new(sh, sorts).take(MAX_CLOSURES).collect()
+}
+
+/// The closures of a base heap one at a time, in the order [`close`] lists them: the first open
+/// reference varies slowest, and `null` comes before the heap's cells. Choices are made by
+/// backtracking, so a choice that contradicts the heap (normalisation fails) cuts every closure
+/// below it, and a caller that needs only the first closure (satisfiability) never builds the
+/// others — their number is exponential in the open references.
+pub struct Closures {
+    /// Each open reference class (its representative) with its candidate values.
+    open: Vec<(Term, Vec<Term>)>,
+    /// The partial closures on the current branch: `stack[i]` has the first `i` choices made,
+    /// and `next[i]` is the next choice to try for reference `i`.
+    stack: Vec<SymHeap>,
+    next: Vec<usize>,
+}
+
+impl Closures {
+    pub fn new(sh: &SymHeap, sorts: &BTreeMap<Var, Sort>) -> Closures {
+        let Some(mut uf) = equality_classes(sh) else {
+            return Closures { open: Vec::new(), stack: Vec::new(), next: Vec::new() };
+        };
+        let roots: Vec<(Term, String)> =
+            sh.points_to.iter().map(|p| (uf.find(&p.ptr), p.class.clone())).collect();
+        let vars: BTreeSet<Var> = sh.all_vars().into_iter().collect();
+        let mut open: Vec<(Term, Vec<Term>)> = Vec::new();
+        for v in vars {
+            let Some(Sort::Ref(class)) = sorts.get(&v) else { continue };
+            let r = uf.find(&Term::Var(v.clone()));
+            if r == Term::Null
+                || roots.iter().any(|(t, _)| *t == r)
+                || open.iter().any(|(t, _)| *t == r)
+            {
+                continue;
+            }
             let mut choices = vec![Term::Null];
-            choices.extend(roots.iter().filter(|(_, c)| *c == class).map(|(t, _)| t.clone()));
-            for c in choices {
-                let mut h2 = h.clone();
-                h2.pure.push(Pure::eq(rep.clone(), c));
-                if let Some(h2) = normalize(h2) {
-                    next.push(h2);
-                }
+            choices.extend(roots.iter().filter(|(_, c)| *c == *class).map(|(t, _)| t.clone()));
+            open.push((r, choices));
+        }
+        Closures { open, stack: vec![sh.clone()], next: vec![0] }
+    }
+}
+
+impl Iterator for Closures {
+    type Item = SymHeap;
+
+    fn next(&mut self) -> Option<SymHeap> {
+        loop {
+            let depth = self.stack.len().checked_sub(1)?;
+            if depth == self.open.len() {
+                // A complete closure: hand it out and backtrack past it.
+                self.next.pop();
+                return self.stack.pop();
             }
-            if next.len() > 10_000 {
-                break;
+            let (rep, choices) = &self.open[depth];
+            let i = self.next[depth];
+            if i >= choices.len() {
+                self.stack.pop();
+                self.next.pop();
+                continue;
+            }
+            self.next[depth] += 1;
+            let mut h = self.stack[depth].clone();
+            h.pure.push(Pure::eq(rep.clone(), choices[i].clone()));
+            if let Some(h) = normalize(h) {
+                self.stack.push(h);
+                self.next.push(0);
             }
         }
-        out = next;
     }
-    out
 }
 
 /// Builds the concrete model of a closed base heap from a pure assignment.
