@@ -124,8 +124,9 @@ function loadZ3() {
 // page's Cancel terminates the whole worker, which always works.
 
 const BATCH_MS = 120;
-// Events that change the tree; solver queries are only counted.
-const TREE_EVENTS = new Set(['start', 'lazyInit', 'branch', 'disjuncts', 'pathEnd', 'stopped']);
+// Events the page sees (they change the tree, or, like `sl`'s model of a path's remaining
+// input, are said in words); solver queries are only counted.
+const TREE_EVENTS = new Set(['start', 'lazyInit', 'branch', 'disjuncts', 'slModel', 'pathEnd', 'stopped']);
 // "Step over" stops at these: the next decision or path end.
 const DECISIONS = new Set(['lazyInit', 'branch', 'disjuncts', 'pathEnd', 'stopped']);
 // Step over never runs more events than this in one go.

@@ -165,6 +165,7 @@ fn events_form_a_tree() {
                 assert!(seen.contains(&state));
                 ends += 1;
             }
+            Event::SlModel { state, .. } => assert!(seen.contains(&state)),
             Event::SolverQuery { .. } | Event::Stopped { .. } | Event::SolverPending => {}
         }
     }

@@ -224,15 +224,21 @@ class L {
 }
 
 /// The pointer half of `enum`: in the circular list, an instance whose parameter would have to be
-/// a cell of its own while its argument is the header (claimed already), or a cell while its
-/// argument is null, loses that disjunct without running it. The paths that become tests are
-/// the ones `sl` found before the rule (3).
+/// a cell of its own while its argument is the header (claimed already) loses that disjunct
+/// without running it; in the AA tree, so does one whose parameter would be a cell while its
+/// argument is null (the sentinel of `aat(root, null)`). The paths that become tests are the
+/// ones `sl` found before the rule.
 #[test]
 fn enum_prunes_by_separation_and_nullness() {
     let a = common::load("cdll.hl");
-    let (events, ex) = events(&a, "LinkedList.add", sl(2));
-    let unfolds = unfold_targets(&events).join("\n");
+    let (evs, ex) = events(&a, "LinkedList.add", sl(2));
+    let unfolds = unfold_targets(&evs).join("\n");
     assert!(unfolds.contains("is described already"), "{unfolds}");
+    assert_eq!(ex.stats().internal_errors, 0);
+    assert_eq!(ex.stats().feasible, 3);
+    let a = common::load("aatree.hl");
+    let (evs, ex) = events(&a, "AATree.isEmpty", sl(2));
+    let unfolds = unfold_targets(&evs).join("\n");
     assert!(unfolds.contains("is allocated, but it is null"), "{unfolds}");
     assert_eq!(ex.stats().internal_errors, 0);
     assert_eq!(ex.stats().feasible, 3);
@@ -253,4 +259,51 @@ fn enum_on_the_aa_tree_keeps_every_case() {
     assert!(ex.stats().sl_decided > 0);
     assert_eq!(ex.stats().feasible, 15);
     assert_eq!(ex.stats().internal_errors, 0);
+}
+
+/// Issue #6, item 3: a path that ends with instances still folded gets its input from a model of
+/// the remaining formula (the logic's satisfiability procedure), said by an event just before
+/// the path ends; on the BST none is left to running the bodies.
+#[test]
+fn path_end_inputs_come_from_models() {
+    let a = common::load("bst.hl");
+    let (evs, ex) = events(&a, "BST.find", sl(2));
+    let mut models = 0;
+    for (i, e) in evs.iter().enumerate() {
+        if let Event::SlModel { state, formula, model } = e {
+            models += 1;
+            assert!(formula.starts_with("bst("), "{formula}");
+            assert!(!model.is_empty());
+            let next = evs[i + 1..].iter().find(|e| !matches!(e, Event::SolverQuery { .. }));
+            assert!(
+                matches!(next, Some(Event::PathEnd { state: s, .. }) if s == state),
+                "the path ends right after its model: {next:?}"
+            );
+        }
+    }
+    assert!(models > 0);
+    assert_eq!(ex.stats().sl_models, models);
+    assert_eq!(ex.stats().sl_run_completions, 0);
+}
+
+/// An AVL height the path has fixed can rule out any completion: the predicates' invariants
+/// (`-1 <= h`) prove that and the path is discarded; a completion that needs more levels than
+/// the roots' budgets allow ends bounded by `k`, never by another bound.
+#[test]
+fn avl_completions_without_model_are_discarded_or_bounded_by_k() {
+    let a = common::load("avl.hl");
+    let (_, ex) = events(&a, "AvlTree.find", sl(2));
+    assert!(ex.stats().sl_models > 0);
+    assert!(ex.stats().sl_no_model > 0);
+    assert_eq!(ex.stats().sl_run_completions, 0);
+    let bounds: Vec<_> = ex
+        .paths()
+        .iter()
+        .filter_map(|p| match &p.outcome {
+            PathOutcome::Bounded { bound, .. } => Some(*bound),
+            _ => None,
+        })
+        .collect();
+    assert!(!bounds.is_empty() && bounds.iter().all(|b| *b == Bound::K), "{bounds:?}");
+    assert!(ex.stats().k_cut);
 }

@@ -43,6 +43,9 @@ fn trace(example: &str, target: &str, strategy: StrategyKind, k: u32) -> (String
                 let kids: Vec<String> = children.iter().map(|c| format!("[{}]", c.0)).collect();
                 format!("[{}] disjuncts {}", state.0, kids.join(" | "))
             }
+            Event::SlModel { state, formula, model } => {
+                format!("[{}] model of {formula}: {model}", state.0)
+            }
             // Whether a query was decided locally or sent is an optimization detail.
             Event::SolverQuery { .. } | Event::SolverPending => continue,
             Event::PathEnd { state, path, .. } => {

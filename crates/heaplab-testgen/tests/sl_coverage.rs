@@ -20,7 +20,7 @@
 
 mod common;
 
-use heaplab_engine::symbolic::{Config, PreMode, StrategyKind};
+use heaplab_engine::symbolic::{Bound, Config, PathOutcome, PreMode, SlCompletion, StrategyKind};
 use heaplab_engine::Value;
 use heaplab_syntax::ast::{Item, NodeId};
 use heaplab_testgen::concretize::PreChecker;
@@ -145,6 +145,58 @@ fn sl_inputs_are_valid_and_cover_what_lazy_covers_with_valid_inputs() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// Issue #6, item 3: `sl` completes a path's input from a model of the remaining formula (the
+/// logic's `sat`). Completing by running the bodies instead is a second, independent way to the
+/// same inputs, so over every example method both must give the same number of tests, the same
+/// ways through the method (outcome and branch directions) and only valid inputs — and the
+/// models must actually be used: the run-completions they leave over are few.
+#[test]
+fn sl_models_agree_with_completing_by_running() {
+    let mut failures = Vec::new();
+    let (mut models, mut left_to_run) = (0, 0);
+    for file in common::example_files() {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let a = common::load(&name);
+        for target in targets_with_requires(&a) {
+            let checker = PreChecker::new(&a.program, &target, PreMode::Ignore);
+            let mut found = Vec::new();
+            for completion in [SlCompletion::Model, SlCompletion::Run] {
+                let mut config = Config::default();
+                config.strategy = StrategyKind::Sl;
+                config.sl_completion = completion;
+                config.bounds.k = K;
+                config.bounds.timeout_ms = None;
+                let mut ex = common::explore(&a, &target, config);
+                let g = generate(&mut ex, &a.program, &a.info)
+                    .unwrap_or_else(|e| panic!("{target} {completion:?}: {e}"));
+                for t in &g.tests {
+                    if !checker.classify(&t.input).is_valid() {
+                        failures
+                            .push(format!("{name} {target} {completion:?}: {} invalid", t.name));
+                    }
+                }
+                if completion == SlCompletion::Model {
+                    models += ex.stats().sl_models;
+                    left_to_run += ex.stats().sl_run_completions;
+                }
+                found.push((g.tests.len(), traces(&ex, &g)));
+            }
+            if found[0] != found[1] {
+                failures.push(format!(
+                    "{name} {target}: model {} tests, run {} tests; ways only with a model {:?}, only by running {:?}",
+                    found[0].0,
+                    found[1].0,
+                    found[0].1.difference(&found[1].1).collect::<Vec<_>>(),
+                    found[1].1.difference(&found[0].1).collect::<Vec<_>>(),
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    eprintln!("{models} inputs from models, {left_to_run} completed by running");
+    assert!(models > 100 && left_to_run * 20 < models, "{models} models, {left_to_run} run");
+}
+
 /// What one test shows of its path: the outcome (kind, and the shape of a returned value) and
 /// the source branch directions its path took, in order.
 type Trace = (String, Vec<(NodeId, bool)>);
@@ -190,7 +242,17 @@ fn aatree_insert_k3_sl_reaches_every_lazier_sharp_outcome() {
         config.bounds.k = 3;
         config.bounds.timeout_ms = None;
         let mut ex = common::explore(&a, target, config);
-        assert!(ex.stopped().is_none() && ex.stats().bounded == 0, "{strategy:?} finishes");
+        assert!(ex.stopped().is_none(), "{strategy:?} finishes");
+        // `sl`'s only cut paths are completions that need more cells than `k` allows.
+        let cut = ex.paths().iter().filter_map(|p| match &p.outcome {
+            PathOutcome::Bounded { bound, .. } => Some(*bound),
+            _ => None,
+        });
+        let cut: Vec<Bound> = cut.collect();
+        match strategy {
+            StrategyKind::Sl => assert!(cut.iter().all(|b| *b == Bound::K), "{cut:?}"),
+            _ => assert!(cut.is_empty(), "{strategy:?}: {cut:?}"),
+        }
         let g = generate(&mut ex, &a.program, &a.info).expect("tests replay");
         for t in &g.tests {
             assert_eq!(checker.classify(&t.input), Validity::Valid, "{strategy:?} {}", t.name);

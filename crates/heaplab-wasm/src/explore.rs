@@ -68,7 +68,7 @@ export interface ExploreOptions {
 }
 /** One exploration event. */
 export interface ExploreEvent {
-  kind: 'start' | 'lazyInit' | 'branch' | 'disjuncts' | 'solverQuery' | 'pathEnd' | 'stopped';
+  kind: 'start' | 'lazyInit' | 'branch' | 'disjuncts' | 'slModel' | 'solverQuery' | 'pathEnd' | 'stopped';
   /** The state (tree node) the event happened in; null for `stopped`. */
   node: number | null;
   parent: number | null;
@@ -85,6 +85,8 @@ export interface RunSummary {
   branches_covered_valid: number; branches_total: number;
   solver_calls: { sent: number; decided_locally: number; cached: number; failed: number };
   time_ms: number; internal_errors: number;
+  /** `sl`: paths whose input came from a model / that had none / left to running the bodies. */
+  sl_models: number; sl_no_model: number; sl_run_completions: number;
 }
 export type HeapValue = number | boolean | null | { ref: string };
 export interface GeneratedTestJs {
@@ -304,6 +306,23 @@ impl PathSolver for AsyncPathSolver {
             return None;
         };
         Some(read_model(&m, vars))
+    }
+
+    fn check_with_model(
+        &mut self,
+        conjuncts: &[Sym],
+        vars: &[(u32, Sort)],
+    ) -> (SatAnswer, Option<Model>) {
+        match self.query(conjuncts, wanted(vars)) {
+            Reply::Answer(Answer::Sat(m)) => (SatAnswer::Sat, Some(read_model(&m, vars))),
+            Reply::Answer(Answer::Unsat) => (SatAnswer::Unsat, None),
+            Reply::Answer(Answer::Unknown(_)) => {
+                self.failed += 1;
+                (SatAnswer::Unknown, None)
+            }
+            Reply::Failed => (SatAnswer::Unknown, None),
+            Reply::Pending => (SatAnswer::Pending, None),
+        }
     }
 
     fn counts(&self) -> SolverCounts {
@@ -622,6 +641,9 @@ impl Run {
             },
             time_ms: self.explorer.elapsed_ms(),
             internal_errors: stats.internal_errors,
+            sl_models: stats.sl_models,
+            sl_no_model: stats.sl_no_model,
+            sl_run_completions: stats.sl_run_completions,
         }
     }
 
@@ -705,6 +727,13 @@ impl Run {
                 parent: self.parent_of(state.0),
                 label: format!("{} disjuncts", children.len()),
                 details: Details::Disjuncts { children: children.iter().map(|c| c.0).collect() },
+            },
+            Event::SlModel { state, formula, model } => JsEvent {
+                kind: "slModel",
+                node: node(state),
+                parent: self.parent_of(state.0),
+                label: format!("model of {formula}"),
+                details: Details::SlModel { formula: formula.clone(), model: model.clone() },
             },
             Event::SolverQuery { state, query, answer, local } => JsEvent {
                 kind: "solverQuery",
@@ -825,6 +854,9 @@ struct JsSummary {
     solver_calls: JsCounts,
     time_ms: u64,
     internal_errors: u64,
+    sl_models: u64,
+    sl_no_model: u64,
+    sl_run_completions: u64,
 }
 
 #[derive(Serialize)]
@@ -864,6 +896,10 @@ enum Details {
     },
     Disjuncts {
         children: Vec<u32>,
+    },
+    SlModel {
+        formula: String,
+        model: String,
     },
     SolverQuery {
         query: String,

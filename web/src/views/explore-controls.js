@@ -29,6 +29,7 @@ function describeEvent(event) {
   const at = event.node === null || event.node === undefined ? '' : `[${event.node}] `;
   switch (event.kind) {
     case 'start': return `${at}start ${d.method ?? event.label}`;
+    case 'slModel': return `${at}input completed from a model of ${d.formula}: ${d.model}`;
     case 'lazyInit': return `${at}${d.fork === 'resolve' ? 'resolve ' : d.fork === 'disjunct' ? '' : 'initialize '}${d.target}: ${(d.options ?? []).join(' | ')}`;
     case 'branch': return `${at}branch on ${d.condition}`;
     case 'disjuncts': return `${at}${(d.children ?? []).length} disjuncts of a formula`;

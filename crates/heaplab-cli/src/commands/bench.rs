@@ -64,6 +64,10 @@ struct Row {
     time_ms: u64,
     peak_kb: u64,
     peak_raise_kb: u64,
+    /// `sl`: paths completed from a model of the remaining formula / by running the bodies.
+    sl_models: u64,
+    sl_no_model: u64,
+    sl_run_completions: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -177,6 +181,9 @@ fn bench_one(
         time_ms,
         peak_kb: after,
         peak_raise_kb: after.saturating_sub(before),
+        sl_models: stats.sl_models,
+        sl_no_model: stats.sl_no_model,
+        sl_run_completions: stats.sl_run_completions,
     })
 }
 
@@ -249,6 +256,8 @@ fn json_rows(args: &Args, rows: &[Row]) -> String {
                 "solver_calls": {"sent": r.sent, "decided_locally": r.local, "cached": r.cached},
                 "time_ms": r.time_ms,
                 "peak_rss_kb": r.peak_kb, "peak_rss_raise_kb": r.peak_raise_kb,
+                "sl_models": r.sl_models, "sl_no_model": r.sl_no_model,
+                "sl_run_completions": r.sl_run_completions,
             })
         })
         .collect();

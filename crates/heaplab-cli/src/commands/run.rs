@@ -214,6 +214,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         k_cut: stats.k_cut,
         states: stats.states,
         internal: stats.internal_errors,
+        sl_models: stats.sl_models,
+        sl_no_model: stats.sl_no_model,
+        sl_run_completions: stats.sl_run_completions,
     };
     match args.format {
         Format::Json => {
@@ -243,6 +246,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 },
                 "time_ms": summary.time_ms,
                 "internal_errors": summary.internal,
+                // `sl`: how the paths that ended with folded instances got their input.
+                "sl_models": summary.sl_models,
+                "sl_no_model": summary.sl_no_model,
+                "sl_run_completions": summary.sl_run_completions,
             });
             if let (Some(path), Some(obj)) = (&written, v.as_object_mut()) {
                 obj.insert("emitted".into(), json!(path.display().to_string()));
@@ -300,6 +307,9 @@ struct Summary {
     k_cut: bool,
     states: u64,
     internal: u64,
+    sl_models: u64,
+    sl_no_model: u64,
+    sl_run_completions: u64,
 }
 
 impl Summary {
@@ -422,6 +432,9 @@ fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceF
         Event::Disjuncts { state, children } => {
             let kids: Vec<String> = children.iter().map(|c| format!("[{}]", c.0)).collect();
             format!("[{}] disjuncts: {}", state.0, kids.join(" | "))
+        }
+        Event::SlModel { state, formula, model } => {
+            format!("[{}] model of {formula}: {model}", state.0)
         }
         Event::SolverQuery { state, query, answer, local } => format!(
             "[{}] query {query}: {}{}",

@@ -100,6 +100,20 @@ pub struct Config {
     /// Default: [`PreMode::Assume`].
     pub pre: PreMode,
     pub bounds: Bounds,
+    /// `sl` only. Default: [`SlCompletion::Model`].
+    pub sl_completion: SlCompletion,
+}
+
+/// How `sl` completes the input of a path that ends with predicate instances still folded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SlCompletion {
+    /// From a model of the remaining formula (the logic's satisfiability procedure), as JSF
+    /// does; paths the logic cannot take are completed by running.
+    #[default]
+    Model,
+    /// By running the instances' bodies, first completion wins. Kept as an independent second
+    /// way to the same inputs: tests compare the two.
+    Run,
 }
 
 impl Default for Config {
@@ -109,6 +123,7 @@ impl Default for Config {
             order: SearchOrder::Dfs,
             pre: PreMode::Assume,
             bounds: Bounds::default(),
+            sl_completion: SlCompletion::Model,
         }
     }
 }

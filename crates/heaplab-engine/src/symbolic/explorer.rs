@@ -13,7 +13,7 @@
 //! decided locally (constants, or a fact already in the path condition).
 
 use super::code::{compile, Compiled, Const, Instr, OperandKind, SlotType, UnitId, UnitKind};
-use super::config::{Bound, Clock, Config, PreMode, SearchOrder, StrategyKind};
+use super::config::{Bound, Clock, Config, PreMode, SearchOrder, SlCompletion, StrategyKind};
 use super::solve::{PathSolver, SatAnswer, SolverCounts};
 use super::state::{
     Frame, LoopCount, ObjIdx, Object, Origin, RefResolution, SValue, State, StateId, VarOrigin,
@@ -135,6 +135,9 @@ pub enum Event {
     },
     /// The disjuncts of a formula.
     Disjuncts { state: StateId, children: Vec<StateId> },
+    /// `sl`: the input formula left at a path's end (`bst(ref1, lo, o2.key)`) was solved; `model`
+    /// lists the cells the model added (`o4 -> Node { key: 3, … }`, or `emp`). The path ends next.
+    SlModel { state: StateId, formula: String, model: String },
     /// A path-condition query and its answer.
     SolverQuery { state: StateId, query: String, answer: SatAnswer, local: bool },
     /// A path ended.
@@ -172,6 +175,14 @@ pub struct RunStats {
     /// `sl`: values of a reference that a formula rules out at the instruction asking for them
     /// (`t == nn` with `nn` known: `t` is not `null` nor another object), never created.
     pub sl_decided: u64,
+    /// `sl`: ended paths with folded instances whose input came from a model of the remaining
+    /// input formula (the logic's satisfiability procedure, [`super::sl_model`]).
+    pub sl_models: u64,
+    /// `sl`: ended paths whose remaining formula has no model: discarded (also in `infeasible`).
+    pub sl_no_model: u64,
+    /// `sl`: ended paths the logic could not take (see [`super::sl_model`]), completed by
+    /// running the instances' bodies instead.
+    pub sl_run_completions: u64,
 }
 
 enum Succ {
@@ -701,7 +712,49 @@ impl Explorer {
             && st.sl.finish.is_none()
             && !st.sl.deferred.is_empty()
         {
-            // `sl`: complete the input formula before the path becomes a test.
+            // `sl`: complete the input formula before the path becomes a test: as JSF does, from
+            // a model of the remaining formula; where the logic cannot take the state, by
+            // running the instances' bodies (the first completion wins).
+            let before = super::sl::show_formula(&st);
+            let depth = self.config.bounds.depth;
+            let completion = match self.config.sl_completion {
+                SlCompletion::Model => {
+                    super::sl_model::complete(&self.code, &mut st, depth, self.solver.as_mut())
+                }
+                SlCompletion::Run => super::sl_model::Completion::Fallback("asked to run".into()),
+            };
+            match completion {
+                super::sl_model::Completion::Pending => {
+                    // The step is undone (see `step`) and runs again once the solver answered.
+                    self.solver_pending = true;
+                    return;
+                }
+                super::sl_model::Completion::Model(cells) => {
+                    self.stats.sl_models += 1;
+                    self.pending.push_back(Event::SlModel {
+                        state: st.id,
+                        formula: before,
+                        model: cells,
+                    });
+                    st.sl.deferred.clear();
+                    return self.end_path(st, outcome);
+                }
+                super::sl_model::Completion::Unsat => {
+                    self.stats.sl_no_model += 1;
+                    let span = (self.code.requires.get(&self.method))
+                        .and_then(|r| self.code.units.get(*r))
+                        .map(|u| u.span)
+                        .unwrap_or_default();
+                    return self.end_path(st, PathOutcome::Discarded { span, precondition: true });
+                }
+                super::sl_model::Completion::Bounded(bound) => {
+                    if bound == Bound::K {
+                        st.k_cut = true;
+                    }
+                    return self.end_path(st, PathOutcome::Bounded { bound, span: None });
+                }
+                super::sl_model::Completion::Fallback(_) => self.stats.sl_run_completions += 1,
+            }
             st.sl.finish = Some(Box::new(outcome));
             st.sl.group = Some(self.sl_next_group);
             self.sl_next_group += 1;

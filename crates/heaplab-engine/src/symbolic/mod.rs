@@ -26,6 +26,7 @@ mod dbm;
 pub mod explorer;
 pub mod sl;
 pub mod sl_enum;
+pub mod sl_model;
 pub mod smt;
 pub mod solve;
 pub mod state;
@@ -33,7 +34,9 @@ pub mod strategy;
 pub mod term;
 pub mod view;
 
-pub use config::{Bound, Bounds, Clock, Config, NoClock, PreMode, SearchOrder, StrategyKind};
+pub use config::{
+    Bound, Bounds, Clock, Config, NoClock, PreMode, SearchOrder, SlCompletion, StrategyKind,
+};
 pub use explorer::{Event, Explorer, ForkKind, PathOutcome, PathResult, RunStats, TreeNode};
 pub use smt::SmtPathSolver;
 pub use solve::{Model, PathSolver, SatAnswer, SolverCounts};

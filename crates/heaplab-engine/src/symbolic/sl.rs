@@ -21,10 +21,12 @@
 //! - A failing operation in a body (overflow, division by zero) means the instance does not hold:
 //!   the path is discarded, never an error of the method (the body may run long after entry,
 //!   in the middle of the method or at path end).
-//! - **Path end.** A returned or failed path with instances left is completed before it becomes a
-//!   test: the remaining instances are unfolded depth first and the *first* completion wins (the
-//!   others of the same path are dropped). This plays the role of JSF's final satisfiability
-//!   check with a model: the test input is a fully initialized heap satisfying `requires`.
+//! - **Path end.** A returned or failed path with instances left gets its input from a model of
+//!   the remaining formula, found by the logic's satisfiability procedure (JSF's S2SAT_SL step;
+//!   [`super::sl_model`]): the test input is a fully initialized heap satisfying `requires`. A
+//!   path the logic cannot take (rare: an argument that is an object no points-to claimed, or
+//!   arithmetic the solver budget did not settle) is completed by running instead: the remaining
+//!   instances are unfolded depth first and the *first* completion wins.
 //! - **Bound.** An instance deeper than [`Bounds::depth`](super::config::Bounds::depth) (JSF's
 //!   `max_depth`) ends the path as bounded by `depth`; `k` and the other bounds apply as usual.
 //!
@@ -32,8 +34,9 @@
 //!   least fixed point of the predicate's base unfoldings ([`super::sl_enum`]); disjuncts that
 //!   cannot hold are pruned there, the others run (and may still fail while running).
 //!
-//! Not implemented (documented in docs/symbolic.md): substituting the surviving base unfoldings
-//! for the instance, as JSF does, and the final model from the logic's satisfiability procedure.
+//! Where it departs from JSF (docs/symbolic.md): the surviving disjuncts of an instance run as
+//! code rather than being substituted as formulas; each one is the instance's one-step unfolding,
+//! so the branches are the same.
 
 use super::code::{Compiled, SlotType, UnitId, UnitKind};
 use super::explorer::PathOutcome;

@@ -147,6 +147,23 @@ impl<S: Solver> PathSolver for SmtPathSolver<S> {
         Some(read_model(&m, vars))
     }
 
+    fn check_with_model(
+        &mut self,
+        conjuncts: &[Sym],
+        vars: &[(u32, Sort)],
+    ) -> (SatAnswer, Option<Model>) {
+        match self.query(conjuncts, wanted(vars)) {
+            Some(Answer::Sat(m)) => (SatAnswer::Sat, Some(read_model(&m, vars))),
+            Some(Answer::Unsat) => (SatAnswer::Unsat, None),
+            Some(Answer::Unknown(why)) => {
+                self.failed += 1;
+                self.last_error = Some(why);
+                (SatAnswer::Unknown, None)
+            }
+            None => (SatAnswer::Unknown, None),
+        }
+    }
+
     fn counts(&self) -> SolverCounts {
         let s = self.frontend.stats();
         SolverCounts {

@@ -67,6 +67,20 @@ pub trait PathSolver {
     /// unsatisfiable or the solver failed.
     fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model>;
 
+    /// Satisfiability and, when satisfiable, a model over `vars`, as one query: an asynchronous
+    /// backend then says `Pending` here too (a `None` from [`model`](Self::model) cannot tell
+    /// "not answered yet" from "failed"). Default: [`check`](Self::check), then `model`.
+    fn check_with_model(
+        &mut self,
+        conjuncts: &[Sym],
+        vars: &[(u32, Sort)],
+    ) -> (SatAnswer, Option<Model>) {
+        match self.check(conjuncts) {
+            SatAnswer::Sat => (SatAnswer::Sat, self.model(conjuncts, vars)),
+            other => (other, None),
+        }
+    }
+
     /// Counts so far.
     fn counts(&self) -> SolverCounts;
 
