@@ -72,6 +72,12 @@ const CASES = [
   // answer at that point must undo the whole step (getFirst once explored 36 paths in wasm).
   ['examples/bst.hl', 'BST.insert', 'sl', 2, 21],
   ['examples/cdll.hl', 'LinkedList.getFirst', 'sl', 2, 2],
+  // Path-end inputs from models of the remaining formula: some paths have none (discarded) or
+  // only deeper ones (bounded by k); the red-black tree's completions ask Z3 from inside the
+  // logic's search, where a pending answer must undo the step too. `sl_models`, `sl_no_model`
+  // and `sl_run_completions` are compared with the CLI's like every other key.
+  ['examples/avl.hl', 'AvlTree.find', 'sl', 2, 20],
+  ['examples/treemap.hl', 'TreeMap.get', 'sl', 2, 16],
 ];
 
 for (const [file, method, strategy, k, tests] of CASES) {
