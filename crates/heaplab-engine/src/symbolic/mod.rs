@@ -9,7 +9,9 @@
 //! - [`strategy`]: the heap strategies behind one trait, and the registry table that front ends
 //!   read.
 //! - [`sl`]: the `sl` strategy's deferred predicate instances (JSF); [`sl_enum`]: its `enum`
-//!   rule, which prunes an instance's disjuncts against the path before they run.
+//!   rule, which prunes an instance's disjuncts against the path before they run;
+//!   [`sl_model`]: a path's remaining input formula solved by the logic into the test input
+//!   (`sl_oracle` lets that search ask the explorer's solver).
 //! - [`explorer`]: the worklist, one instruction per step, the [`Event`] stream and the tree of
 //!   states; path outcomes, bounds and coverage.
 //! - [`solve`]: the explorer's synchronous view of the solver [`smt`] adapts `heaplab_smt` to it.
@@ -27,6 +29,7 @@ pub mod explorer;
 pub mod sl;
 pub mod sl_enum;
 pub mod sl_model;
+mod sl_oracle;
 pub mod smt;
 pub mod solve;
 pub mod state;

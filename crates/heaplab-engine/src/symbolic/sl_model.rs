@@ -23,7 +23,7 @@
 //! `b + 1` levels). The logic prunes with the predicates' invariants (`-1 <= h`), so a height the
 //! path has forced negative is refuted at once. The pure part the Rust procedure cannot decide
 //! goes to the engine's [`PathSolver`] through a [`PureOracle`] adapter (at most
-//! [`ORACLE_BUDGET`] queries per path), so an asynchronous solver's `Pending` reaches the
+//! [`super::sl_oracle::ORACLE_BUDGET`] queries per path), so an asynchronous solver's `Pending` reaches the
 //! explorer, which undoes the step as for any other query.
 //!
 //! The answers ([`Completion`]):
@@ -43,13 +43,13 @@
 
 use super::code::Compiled;
 use super::config::Bound;
-use super::solve::{PathSolver, SatAnswer};
+use super::sl_oracle::Oracle;
+use super::solve::PathSolver;
 use super::state::{Origin, RefResolution, SValue, State};
 use super::term::{Node, Sort, Sym};
-use heaplab_logic::arith::{PureResult, PureValue};
 use heaplab_logic::formula::{CmpOp, PointsTo, PredApp, Pure, Sort as LSort, SymHeap, Term};
 use heaplab_logic::model::Value;
-use heaplab_logic::{Cuts, Formula, Order, PureOracle, SatResult, SearchBounds};
+use heaplab_logic::{Cuts, Formula, Order, SatResult, SearchBounds};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The logic's search bounds at path end: the unfolding depth is the engine's (so a model
@@ -90,13 +90,7 @@ pub fn complete(
         Err(why) => return Completion::Fallback(why),
     };
     let formula = Formula { free: tr.free.clone(), disjuncts: vec![heap] };
-    let mut oracle = Oracle {
-        solver,
-        base: st.vars.len() as u32,
-        pending: false,
-        undecided: false,
-        budget: ORACLE_BUDGET,
-    };
+    let mut oracle = Oracle::new(solver, st.vars.len() as u32);
     let res = heaplab_logic::sat_in_order(
         &code.defs,
         &formula,
@@ -534,141 +528,4 @@ fn is_int(s: &Sym) -> bool {
             | Node::Rem(..)
             | Node::Neg(_)
     )
-}
-
-/// Hands the pure facts the Rust procedure leaves open to the engine's solver: the facts are
-/// translated back to [`Sym`]s (state variables keep their numbers, the formula's existentials
-/// get numbers above every state variable, references become integers with `null` as 0).
-struct Oracle<'a> {
-    solver: &'a mut dyn PathSolver,
-    base: u32,
-    pending: bool,
-    /// Some query stayed open (budget spent, solver unknown): an empty search proves nothing.
-    undecided: bool,
-    /// Solver queries left for this completion (see [`ORACLE_BUDGET`]).
-    budget: u32,
-}
-
-/// The search may meet many base heaps whose arithmetic is outside difference logic (the
-/// red-black tree's sizes); a solver round trip for each costs more than running the bodies,
-/// so a completion asks at most this many, then answers `Unknown` (and the run takes over).
-const ORACLE_BUDGET: u32 = 8;
-
-impl PureOracle for Oracle<'_> {
-    fn check(
-        &mut self,
-        facts: &[Pure],
-        sorts: &BTreeMap<String, LSort>,
-    ) -> heaplab_logic::Result<PureResult> {
-        if self.budget == 0 {
-            self.undecided = true;
-            return Ok(PureResult::Unknown);
-        }
-        self.budget -= 1;
-        let mut ids: BTreeMap<String, (u32, Sort)> = BTreeMap::new();
-        let mut next = self.base;
-        for (v, s) in sorts {
-            // A reference is an integer here (`null` is 0): the facts only compare references
-            // for (dis)equality, which integers decide the same way.
-            let sort = match s {
-                LSort::Bool => Sort::Bool,
-                LSort::Int | LSort::Ref(_) => Sort::Int,
-            };
-            let id = match v.strip_prefix("sv").and_then(|n| n.parse::<u32>().ok()) {
-                Some(n) => n,
-                None => {
-                    next += 1;
-                    next - 1
-                }
-            };
-            ids.insert(v.clone(), (id, sort));
-        }
-        let mut conj = Vec::new();
-        for f in facts {
-            match to_sym(f, &ids) {
-                Some(s) => conj.push(s),
-                None => {
-                    self.undecided = true;
-                    return Ok(PureResult::Unknown);
-                }
-            }
-        }
-        let vars: Vec<(u32, Sort)> = ids.values().copied().collect();
-        let m = match self.solver.check_with_model(&conj, &vars) {
-            (SatAnswer::Pending, _) => {
-                // Stop the search: the step is undone and the whole completion runs again once
-                // the answer is in the solver's cache.
-                self.pending = true;
-                return Err(heaplab_logic::Error::Solver("waiting for the solver".into()));
-            }
-            (SatAnswer::Unsat, _) => return Ok(PureResult::Unsat),
-            (SatAnswer::Sat, Some(m)) => m,
-            _ => {
-                self.undecided = true;
-                return Ok(PureResult::Unknown);
-            }
-        };
-        let mut out = BTreeMap::new();
-        let mut locs: BTreeMap<i64, usize> = BTreeMap::new();
-        for (v, (id, sort)) in &ids {
-            let k = m.get(*id, *sort).unwrap_or(0);
-            let value = match (sorts.get(v), sort) {
-                (Some(LSort::Ref(_)), _) if k == 0 => PureValue::Null,
-                (Some(LSort::Ref(_)), _) => {
-                    let n = locs.len();
-                    PureValue::Loc(*locs.entry(k).or_insert(n))
-                }
-                (_, Sort::Int) => PureValue::Int(k),
-                (_, Sort::Bool) => PureValue::Bool(k != 0),
-            };
-            out.insert(v.clone(), value);
-        }
-        Ok(PureResult::Sat(out))
-    }
-}
-
-fn to_sym(p: &Pure, ids: &BTreeMap<String, (u32, Sort)>) -> Option<Sym> {
-    Some(match p {
-        Pure::Const(b) => Sym::bool(*b),
-        Pure::Cmp(op, a, b) => {
-            let (x, y) = (to_term(a, ids)?, to_term(b, ids)?);
-            match op {
-                CmpOp::Eq => Sym::eq(&x, &y),
-                CmpOp::Ne => Sym::not(&Sym::eq(&x, &y)),
-                CmpOp::Lt => Sym::lt(&x, &y),
-                CmpOp::Le => Sym::le(&x, &y),
-            }
-        }
-        Pure::Not(q) => Sym::not(&to_sym(q, ids)?),
-        Pure::And(qs) => {
-            let mut acc = Sym::bool(true);
-            for q in qs {
-                acc = Sym::and(&acc, &to_sym(q, ids)?);
-            }
-            acc
-        }
-        Pure::Or(qs) => {
-            let mut acc = Sym::bool(false);
-            for q in qs {
-                acc = Sym::or(&acc, &to_sym(q, ids)?);
-            }
-            acc
-        }
-    })
-}
-
-fn to_term(t: &Term, ids: &BTreeMap<String, (u32, Sort)>) -> Option<Sym> {
-    Some(match t {
-        Term::Var(v) => {
-            let (id, sort) = ids.get(v)?;
-            Sym::var(*id, *sort)
-        }
-        Term::Int(n) => Sym::int(*n),
-        Term::Bool(b) => Sym::bool(*b),
-        Term::Null => Sym::int(0),
-        Term::Add(a, b) => Sym::add(&to_term(a, ids)?, &to_term(b, ids)?),
-        Term::Sub(a, b) => Sym::sub(&to_term(a, ids)?, &to_term(b, ids)?),
-        Term::Mul(a, b) => Sym::mul(&to_term(a, ids)?, &to_term(b, ids)?),
-        Term::Neg(a) => Sym::neg(&to_term(a, ids)?),
-    })
 }
