@@ -25,7 +25,7 @@ async function cli(args) {
 }
 
 /** The page at the BST example, Explore tab open, BST.insert under `strategy` with k = 2. */
-async function openExplore(t, strategy = 'lazier#') {
+async function openExplore(t, strategy = 'lazier#', target = 'BST.insert') {
   const { server, browser, page } = await session(t, WIDE);
   const tmp = await mkdtemp(join(tmpdir(), 'heaplab-explore-'));
   t.after(() => rm(tmp, { recursive: true, force: true }));
@@ -34,8 +34,8 @@ async function openExplore(t, strategy = 'lazier#') {
   await waitForZ3(page);
   await page.getByRole('tab', { name: 'Explore' }).click();
   const method = page.getByRole('combobox', { name: 'Method' });
-  await method.locator('option', { hasText: 'BST.insert' }).first().waitFor({ state: 'attached' });
-  await method.selectOption('BST.insert');
+  await method.locator('option', { hasText: target }).first().waitFor({ state: 'attached' });
+  await method.selectOption(target);
   await page.getByRole('combobox', { name: 'Strategy' }).selectOption(strategy);
   await page.getByRole('spinbutton', { name: 'Bound k' }).fill('2');
   await page.getByRole('spinbutton', { name: 'Bound k' }).press('Tab');
@@ -97,6 +97,32 @@ test('stepping BST.insert under lazier# shows each node being initialized and gr
   // The heap graph is a picture with a description a screen reader can read.
   const label = await page.locator('#explore-heap svg[role="img"]').first().getAttribute('aria-label');
   assert.match(label ?? '', /^Heap: \d+ objects?/);
+  assert.deepEqual(browser.errors, []);
+});
+
+test('under sl a path\'s end says the model of its remaining formula, and its heap is complete', async (t) => {
+  const { page, browser } = await openExplore(t, 'sl', 'BST.find');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  const settled = () => page.waitForFunction(() => ['paused', 'done'].includes(globalThis.__heaplab.store.getState().explore.status));
+  let said = '';
+  for (let i = 0; i < 80 && !said; i += 1) {
+    await step.click();
+    await settled();
+    const text = await page.getByLabel('Last event').textContent();
+    if (/input completed from a model of bst\(/.test(text)) said = text;
+  }
+  assert.ok(said, 'a path end completed its input from a model');
+  // The path ends next; its heap, drawn while the state was live, is fetched again: the folded
+  // instance is gone and what it stood for is in the picture.
+  await step.click();
+  await settled();
+  assert.match(await page.getByLabel('Last event').textContent(), /path \d+ ends/);
+  const view = await page.waitForFunction(() => {
+    const ex = globalThis.__heaplab.store.getState().explore;
+    return ex.viewNode === ex.selected && ex.view ? ex.view : null;
+  }).then((h) => h.jsonValue());
+  assert.deepEqual(view.predicates ?? [], [], JSON.stringify(view.predicates));
+  assert.ok(await page.locator('#explore-heap [data-object]').count() >= 2);
   assert.deepEqual(browser.errors, []);
 });
 

@@ -178,6 +178,11 @@ function reduce(state, action) {
       if (action.runId !== ex.runId) return state;
       const tree = growTree(ex.tree, action.nodes, action.events);
       const last = action.events[action.events.length - 1] ?? ex.lastEvent;
+      // Stepping follows the newest state; a click elsewhere wins until the next step.
+      const selected = action.follow && last?.node != null ? last.node : ex.selected;
+      // A path's end can change its heap (sl completes the input from a model): the selected
+      // node's view, taken while it was live, is fetched again.
+      const ended = action.events.some((e) => (e.kind === 'pathEnd' || e.kind === 'slModel') && e.node === selected);
       return {
         ...state,
         explore: {
@@ -187,8 +192,8 @@ function reduce(state, action) {
           newNodes: action.nodes.map((n) => n.id),
           summary: action.summary ?? ex.summary,
           status: action.status ?? ex.status,
-          // Stepping follows the newest state; a click elsewhere wins until the next step.
-          selected: action.follow && last?.node != null ? last.node : ex.selected,
+          selected,
+          viewNode: ended ? null : ex.viewNode,
         },
       };
     }
