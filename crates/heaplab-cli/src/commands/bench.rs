@@ -237,6 +237,16 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
             r.peak_raise_kb
         ));
     }
+    let sl: Vec<&Row> = rows.iter().filter(|r| r.strategy == "sl").collect();
+    if !sl.is_empty() {
+        let sum = |f: fn(&Row) -> u64| sl.iter().map(|r| f(r)).sum::<u64>();
+        out.push_str(&format!(
+            "\n`sl` path ends with predicate instances left: {} inputs from a model of the remaining formula, {} without a model (discarded), {} completed by running the bodies instead.\n",
+            sum(|r| r.sl_models),
+            sum(|r| r.sl_no_model),
+            sum(|r| r.sl_run_completions),
+        ));
+    }
     out.push_str(
         "\nThe wasm engine's rows come from `node tests/bench/wasm-suite.mjs` (run by `./build.sh bench`).\n",
     );
