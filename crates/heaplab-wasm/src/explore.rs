@@ -289,25 +289,14 @@ impl AsyncPathSolver {
 
 impl PathSolver for AsyncPathSolver {
     fn check(&mut self, conjuncts: &[Sym]) -> SatAnswer {
-        match self.query(conjuncts, Vec::new()) {
-            Reply::Answer(Answer::Sat(_)) => SatAnswer::Sat,
-            Reply::Answer(Answer::Unsat) => SatAnswer::Unsat,
-            Reply::Answer(Answer::Unknown(_)) => {
-                self.failed += 1;
-                SatAnswer::Unknown
-            }
-            Reply::Failed => SatAnswer::Unknown,
-            Reply::Pending => SatAnswer::Pending,
-        }
+        self.check_with_model(conjuncts, &[]).0
     }
 
     fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
-        let Reply::Answer(Answer::Sat(m)) = self.query(conjuncts, wanted(vars)) else {
-            return None;
-        };
-        Some(read_model(&m, vars))
+        self.check_with_model(conjuncts, vars).1
     }
 
+    /// One query for both: with no variables wanted it is a plain satisfiability check.
     fn check_with_model(
         &mut self,
         conjuncts: &[Sym],

@@ -130,23 +130,14 @@ pub fn to_term(s: &Sym) -> Option<Term> {
 
 impl<S: Solver> PathSolver for SmtPathSolver<S> {
     fn check(&mut self, conjuncts: &[Sym]) -> SatAnswer {
-        match self.query(conjuncts, Vec::new()) {
-            Some(Answer::Sat(_)) => SatAnswer::Sat,
-            Some(Answer::Unsat) => SatAnswer::Unsat,
-            Some(Answer::Unknown(why)) => {
-                self.failed += 1;
-                self.last_error = Some(why);
-                SatAnswer::Unknown
-            }
-            None => SatAnswer::Unknown,
-        }
+        self.check_with_model(conjuncts, &[]).0
     }
 
     fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
-        let Some(Answer::Sat(m)) = self.query(conjuncts, wanted(vars)) else { return None };
-        Some(read_model(&m, vars))
+        self.check_with_model(conjuncts, vars).1
     }
 
+    /// One query for both: with no variables wanted it is a plain satisfiability check.
     fn check_with_model(
         &mut self,
         conjuncts: &[Sym],
