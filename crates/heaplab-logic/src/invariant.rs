@@ -23,18 +23,32 @@ use std::collections::{BTreeMap, BTreeSet};
 /// A predicate's invariant: conjuncts over its parameters.
 pub type Invariant = Vec<Pure>;
 
+/// Candidates per predicate, at most (the constant bounds first).
+const MAX_CANDIDATES: usize = 96;
+
+/// Implication checks for the whole program, at most: `Defs::from_program` computes the
+/// invariants, and it runs on every edit in the playground, so a program with huge predicates
+/// gets no invariants (sound: the search only prunes less) rather than a slow editor.
+const MAX_CHECKS: usize = 20_000;
+
 /// Computes the invariant of every predicate of `defs`.
 pub fn invariants(defs: &Defs) -> BTreeMap<String, Invariant> {
     let mut inv: BTreeMap<String, Invariant> =
         defs.preds.iter().map(|(n, d)| (n.clone(), candidates(&d.params, &d.body))).collect();
-    // Every round drops at least one candidate or stops, so this terminates; the cap only keeps
-    // a pathological definition (hundreds of candidates) cheap.
-    for _ in 0..64 {
+    let nothing = || defs.preds.keys().map(|n| (n.clone(), Vec::new())).collect();
+    let mut checks = 0usize;
+    // Every round drops at least one candidate or stops, so this terminates; `MAX_CHECKS`
+    // bounds the work.
+    loop {
         let mut dropped = false;
         for (name, def) in &defs.preds {
             let current = inv.get(name).cloned().unwrap_or_default();
             let mut kept = Vec::new();
             for cand in current {
+                checks += def.body.len();
+                if checks > MAX_CHECKS {
+                    return nothing();
+                }
                 let holds = def.body.iter().all(|d| implies(defs, &inv, &def.params, d, &cand));
                 if holds {
                     kept.push(cand);
@@ -48,8 +62,6 @@ pub fn invariants(defs: &Defs) -> BTreeMap<String, Invariant> {
             return inv;
         }
     }
-    // Not stable within the cap: nothing is known for sure.
-    defs.preds.keys().map(|n| (n.clone(), Vec::new())).collect()
 }
 
 /// The invariant of the instance `app`, with its arguments for the parameters.
@@ -91,6 +103,7 @@ fn candidates(params: &[(Var, Sort)], body: &[SymHeap]) -> Invariant {
             }
         }
     }
+    out.truncate(MAX_CANDIDATES);
     out
 }
 

@@ -55,3 +55,19 @@ fn mutual_recursion_and_no_integers() {
     assert!(shown(&inv, "odd").iter().any(|f| f.replace(' ', "") == "0<=n"), "{inv:?}");
     assert!(inv["lst"].is_empty());
 }
+
+/// The example subjects get their invariants within the work cap: heights and levels are
+/// bounded below.
+#[test]
+fn example_subjects() {
+    let load = |name: &str| {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name);
+        defs(&std::fs::read_to_string(path).expect("example"))
+    };
+    let avl = load("avl.hl");
+    assert!(shown(&avl.invariants, "avl").iter().any(|f| f.replace(' ', "") == "-1<=h"));
+    let aa = load("aatree.hl");
+    let level = shown(&aa.invariants, "aaLevel");
+    assert!(level.iter().any(|f| f.replace(' ', "") == "0<=lv"), "{level:?}");
+}
