@@ -326,12 +326,10 @@ impl Translation {
                 map.insert(*m, o);
             }
         }
-        // One new input object per cell the model adds. Kiasan's `k` does not apply: it bounds
-        // the lazy initialization of what the program reads, and the path is over — these cells
-        // fill in instances it never touched (JSF's model has no `k` either; `--depth` bounds
-        // the search). Their budget is never consulted again.
-        // A root whose budget is spent (`k`) cannot be a new cell, not even one a base case
-        // allocates; such a model is left to the run, which cuts that choice as it always did.
+        // `k` shaped the search through the instances' starting depths (see `formula`), which
+        // bounds the recursive levels but not a cell a base case allocates: a root whose budget
+        // is spent cannot be a new cell at all, so such a model is left to the run, which cuts
+        // that choice as it always did.
         let spent = self.symrefs.iter().map(|(n, r)| (n, st.symrefs[*r as usize].budget));
         let spent =
             spent.chain(self.symlocs.iter().map(|(n, l)| (n, st.symlocs[*l as usize].budget)));
@@ -342,6 +340,8 @@ impl Translation {
                 }
             }
         }
+        // One new input object per cell the model adds. The path is over, so their chain
+        // budget is never consulted again.
         let mut added = Vec::new();
         for (m, obj) in model.objects.iter().enumerate() {
             if map.contains_key(&m) {
