@@ -288,15 +288,6 @@ impl AsyncPathSolver {
 }
 
 impl PathSolver for AsyncPathSolver {
-    fn check(&mut self, conjuncts: &[Sym]) -> SatAnswer {
-        self.check_with_model(conjuncts, &[]).0
-    }
-
-    fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
-        self.check_with_model(conjuncts, vars).1
-    }
-
-    /// One query for both: with no variables wanted it is a plain satisfiability check.
     fn check_with_model(
         &mut self,
         conjuncts: &[Sym],

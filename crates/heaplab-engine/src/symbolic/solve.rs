@@ -60,25 +60,25 @@ pub struct SolverCounts {
 
 /// A satisfiability oracle for conjunctions of symbolic boolean expressions.
 pub trait PathSolver {
-    /// Is the conjunction satisfiable?
-    fn check(&mut self, conjuncts: &[Sym]) -> SatAnswer;
-
-    /// A model of the conjunction giving a value to every variable in `vars`; `None` when
-    /// unsatisfiable or the solver failed.
-    fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model>;
-
-    /// Satisfiability and, when satisfiable, a model over `vars`, as one query: an asynchronous
-    /// backend then says `Pending` here too (a `None` from [`model`](Self::model) cannot tell
-    /// "not answered yet" from "failed"). Default: [`check`](Self::check), then `model`.
+    /// Satisfiability and, when satisfiable, a model giving a value to every variable in
+    /// `vars`, as one query (with `vars` empty, a plain satisfiability check). One query for both
+    /// lets an asynchronous backend say `Pending` for a model too. The model is `None` when the
+    /// answer is not `Sat` or the solver failed.
     fn check_with_model(
         &mut self,
         conjuncts: &[Sym],
         vars: &[(u32, Sort)],
-    ) -> (SatAnswer, Option<Model>) {
-        match self.check(conjuncts) {
-            SatAnswer::Sat => (SatAnswer::Sat, self.model(conjuncts, vars)),
-            other => (other, None),
-        }
+    ) -> (SatAnswer, Option<Model>);
+
+    /// Is the conjunction satisfiable?
+    fn check(&mut self, conjuncts: &[Sym]) -> SatAnswer {
+        self.check_with_model(conjuncts, &[]).0
+    }
+
+    /// A model of the conjunction over `vars`; `None` when unsatisfiable, not answered yet or
+    /// the solver failed.
+    fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
+        self.check_with_model(conjuncts, vars).1
     }
 
     /// Counts so far.

@@ -57,6 +57,14 @@ impl Shared {
 pub struct Deferred(pub Rc<RefCell<Shared>>);
 
 impl PathSolver for Deferred {
+    /// Satisfiability waits for `resolve`; a model (test generation, after the run) is asked of
+    /// the inner solver at once.
+    fn check_with_model(&mut self, q: &[Sym], vars: &[(u32, Sort)]) -> (SatAnswer, Option<Model>) {
+        match self.check(q) {
+            SatAnswer::Sat if !vars.is_empty() => (SatAnswer::Sat, self.model(q, vars)),
+            a => (a, None),
+        }
+    }
     fn check(&mut self, q: &[Sym]) -> SatAnswer {
         let mut s = self.0.borrow_mut();
         match s.answers.get(&Shared::key(q)) {
