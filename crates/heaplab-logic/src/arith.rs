@@ -150,7 +150,6 @@ fn search(
                             return None;
                         };
                         let (x, y, k) = d; // x - y + k  op  0
-                        let k = i128::from(k);
                         match op {
                             CmpOp::Le => leaf.edges.push((x, y, -k)),
                             CmpOp::Lt => leaf.edges.push((x, y, -k - 1)),
@@ -192,9 +191,11 @@ fn kind_of(t: &Term, sorts: &BTreeMap<Var, Sort>) -> Option<Kind> {
 }
 
 /// `a - b` as `x - y + k` (either variable may be "" for zero); `None` if not a difference.
-fn difference(a: &Term, b: &Term) -> Option<(Var, Var, i64)> {
+/// The constant is an `i128`: `i64::MIN <= x + 1` (an overflow check) moves `i64::MIN - 1`
+/// across, which no `i64` holds.
+fn difference(a: &Term, b: &Term) -> Option<(Var, Var, i128)> {
     let mut coeffs = BTreeMap::new();
-    let mut k = 0i64;
+    let mut k = 0i128;
     linear_into(a, 1, &mut coeffs, &mut k)?;
     linear_into(b, -1, &mut coeffs, &mut k)?;
     coeffs.retain(|_, c| *c != 0);
@@ -210,10 +211,10 @@ fn difference(a: &Term, b: &Term) -> Option<(Var, Var, i64)> {
     Some((x, y, k))
 }
 
-fn linear_into(t: &Term, sign: i64, coeffs: &mut BTreeMap<Var, i64>, k: &mut i64) -> Option<()> {
+fn linear_into(t: &Term, sign: i64, coeffs: &mut BTreeMap<Var, i64>, k: &mut i128) -> Option<()> {
     match t {
         Term::Var(v) => *coeffs.entry(v.clone()).or_insert(0) += sign,
-        Term::Int(i) => *k = k.checked_add(sign.checked_mul(*i)?)?,
+        Term::Int(i) => *k = k.checked_add(i128::from(sign).checked_mul(i128::from(*i))?)?,
         Term::Add(a, b) => {
             linear_into(a, sign, coeffs, k)?;
             linear_into(b, sign, coeffs, k)?;

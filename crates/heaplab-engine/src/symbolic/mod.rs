@@ -11,7 +11,8 @@
 //! - [`sl`]: the `sl` strategy's deferred predicate instances (JSF); [`sl_enum`]: its `enum`
 //!   rule, which prunes an instance's disjuncts against the path before they run;
 //!   [`sl_model`]: a path's remaining input formula solved by the logic into the test input
-//!   (`sl_oracle` lets that search ask the explorer's solver).
+//!   (`sl_oracle` lets that search ask the explorer's solver; `logic_sym` turns the logic's
+//!   facts into [`term::Sym`]s for both).
 //! - [`explorer`]: the worklist, one instruction per step, the [`Event`] stream and the tree of
 //!   states; path outcomes, bounds and coverage.
 //! - [`solve`]: the explorer's synchronous view of the solver [`smt`] adapts `heaplab_smt` to it.
@@ -26,6 +27,7 @@ pub mod code;
 pub mod config;
 mod dbm;
 pub mod explorer;
+mod logic_sym;
 pub mod sl;
 pub mod sl_enum;
 pub mod sl_model;

@@ -304,52 +304,14 @@ impl Context {
     /// An integer fact with the arguments' values for the parameters and variables numbered
     /// from `base` (above every variable of the state) for the existentials.
     fn pure(&self, p: &Pure, args: &[SValue], base: u32) -> Option<Sym> {
-        Some(match p {
-            Pure::Const(b) => Sym::bool(*b),
-            Pure::Cmp(op, a, b) => {
-                let (a, b) = (self.term(a, args, base)?, self.term(b, args, base)?);
-                match op {
-                    CmpOp::Eq => Sym::eq(&a, &b),
-                    CmpOp::Ne => Sym::not(&Sym::eq(&a, &b)),
-                    CmpOp::Lt => Sym::lt(&a, &b),
-                    CmpOp::Le => Sym::le(&a, &b),
-                }
-            }
-            Pure::Not(q) => Sym::not(&self.pure(q, args, base)?),
-            Pure::And(qs) => {
-                let mut acc = Sym::bool(true);
-                for q in qs {
-                    acc = Sym::and(&acc, &self.pure(q, args, base)?);
-                }
-                acc
-            }
-            Pure::Or(qs) => {
-                let mut acc = Sym::bool(false);
-                for q in qs {
-                    acc = Sym::or(&acc, &self.pure(q, args, base)?);
-                }
-                acc
-            }
-        })
-    }
-
-    fn term(&self, t: &Term, args: &[SValue], base: u32) -> Option<Sym> {
-        Some(match t {
-            Term::Var(v) => match self.vars.get(v)? {
-                VarRef::Param(i) => match args.get(*i)? {
-                    SValue::Int(s) | SValue::Bool(s) => s.clone(),
-                    _ => return None,
-                },
-                VarRef::Exists(n, sort) => Sym::var(base + n, *sort),
+        let var = |v: &str| match self.vars.get(v)? {
+            VarRef::Param(i) => match args.get(*i)? {
+                SValue::Int(s) | SValue::Bool(s) => Some(s.clone()),
+                _ => None,
             },
-            Term::Int(n) => Sym::int(*n),
-            Term::Bool(b) => Sym::bool(*b),
-            Term::Null => return None,
-            Term::Add(a, b) => Sym::add(&self.term(a, args, base)?, &self.term(b, args, base)?),
-            Term::Sub(a, b) => Sym::sub(&self.term(a, args, base)?, &self.term(b, args, base)?),
-            Term::Mul(a, b) => Sym::mul(&self.term(a, args, base)?, &self.term(b, args, base)?),
-            Term::Neg(a) => Sym::neg(&self.term(a, args, base)?),
-        })
+            VarRef::Exists(n, sort) => Some(Sym::var(base + n, *sort)),
+        };
+        super::logic_sym::pure(p, &var)
     }
 }
 

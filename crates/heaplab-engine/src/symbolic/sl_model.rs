@@ -13,9 +13,8 @@
 //!   new cells apart from it. Its fields are constants: the instances cannot read them (they own
 //!   other cells), and variables there would only make the search close dangling references;
 //! - the path condition restricted to the conjuncts that share variables with the arguments
-//!   (the rest is satisfiable on its own, [`slice`]), without the `i64` range conjuncts and with
-//!   the overflow checks' constants moved next to the variable, so that the Rust difference
-//!   procedure decides them and the solver is not asked for every partial heap.
+//!   (the rest is satisfiable on its own, [`slice`]), without the `i64` range conjuncts (every
+//!   integer of a model is an `i64` anyway).
 //!
 //! The search is depth-first (base cases first, as a run of the bodies would go) and bounded as
 //! a run is: an instance may unfold recursively while its depth is below `--depth`, and while
@@ -285,17 +284,7 @@ impl Translation {
             Node::Bool(v) => Pure::Const(*v),
             Node::Var(n, Sort::Bool) => Pure::eq(self.var(*n, Sort::Bool), Term::Bool(true)),
             Node::Lt(x, y) => Pure::cmp(CmpOp::Lt, self.term(x)?, self.term(y)?),
-            Node::Le(x, y) => match overflow_check(x, y) {
-                Some(Ok(b)) => Pure::Const(b),
-                Some(Err((k, v, upper))) => {
-                    let v = self.var(v, Sort::Int);
-                    match upper {
-                        true => Pure::cmp(CmpOp::Le, v, Term::Int(k)),
-                        false => Pure::cmp(CmpOp::Le, Term::Int(k), v),
-                    }
-                }
-                None => Pure::cmp(CmpOp::Le, self.term(x)?, self.term(y)?),
-            },
+            Node::Le(x, y) => Pure::cmp(CmpOp::Le, self.term(x)?, self.term(y)?),
             Node::Eq(x, y) if is_int(x) => Pure::eq(self.term(x)?, self.term(y)?),
             Node::Eq(x, y) => {
                 let (p, q) = (self.pure(x)?, self.pure(y)?);
@@ -461,48 +450,6 @@ fn slice(pc: &[Sym], mut wanted: BTreeSet<(u32, Sort)>) -> Vec<&Sym> {
         }
     }
     pc.iter().zip(taken).filter(|(_, t)| *t).map(|(p, _)| p).collect()
-}
-
-/// An overflow check `i64::MIN <= v + c` / `v + c <= i64::MAX` (the explorer adds one per
-/// addition): as `k <= v` / `v <= k` with the constant moved over (`Err((k, v, upper))`), or
-/// decided (`Ok`) when the moved constant leaves the i64 range. Written with the constant on the
-/// variable's side, the logic's difference procedure cannot take it, and every partial heap of
-/// the search would go to the solver.
-fn overflow_check(x: &Sym, y: &Sym) -> Option<Result<bool, (i64, u32, bool)>> {
-    let offset = |e: &Sym| -> Option<(u32, i128)> {
-        match e.node() {
-            Node::Add(a, b) => match (a.node(), b.node()) {
-                (Node::Var(v, Sort::Int), Node::Int(c))
-                | (Node::Int(c), Node::Var(v, Sort::Int)) => Some((*v, i128::from(*c))),
-                _ => None,
-            },
-            Node::Sub(a, b) => match (a.node(), b.node()) {
-                (Node::Var(v, Sort::Int), Node::Int(c)) => Some((*v, -i128::from(*c))),
-                _ => None,
-            },
-            _ => None,
-        }
-    };
-    let (min, max) = (i128::from(i64::MIN), i128::from(i64::MAX));
-    let (k, v, c, upper) = match (x.node(), y.node()) {
-        (Node::Int(k), _) => {
-            let (v, c) = offset(y)?;
-            (i128::from(*k), v, c, false)
-        }
-        (_, Node::Int(k)) => {
-            let (v, c) = offset(x)?;
-            (i128::from(*k), v, c, true)
-        }
-        _ => return None,
-    };
-    let bound = k - c;
-    Some(match (upper, bound) {
-        (true, b) if b > max => Ok(true),
-        (true, b) if b < min => Ok(false),
-        (false, b) if b < min => Ok(true),
-        (false, b) if b > max => Ok(false),
-        (_, b) => Err((b as i64, v, upper)),
-    })
 }
 
 /// The range conjunct [`State::fresh_var`] adds for an `int` variable.

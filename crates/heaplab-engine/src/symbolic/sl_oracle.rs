@@ -4,10 +4,11 @@
 //! those facts back to [`Sym`]s and asks the explorer's [`PathSolver`], so answers are cached and
 //! counted with every other query, and an asynchronous solver's `Pending` stops the search.
 
+use super::logic_sym;
 use super::solve::{PathSolver, SatAnswer};
 use super::term::{Sort, Sym};
 use heaplab_logic::arith::{PureResult, PureValue};
-use heaplab_logic::formula::{CmpOp, Pure, Sort as LSort, Term};
+use heaplab_logic::formula::{Pure, Sort as LSort};
 use heaplab_logic::PureOracle;
 use std::collections::BTreeMap;
 
@@ -70,7 +71,8 @@ impl PureOracle for Oracle<'_> {
         }
         let mut conj = Vec::new();
         for f in facts {
-            match to_sym(f, &ids) {
+            let var = |v: &str| ids.get(v).map(|(id, sort)| Sym::var(*id, *sort));
+            match logic_sym::pure(f, &var) {
                 Some(s) => conj.push(s),
                 None => {
                     self.undecided = true;
@@ -110,50 +112,4 @@ impl PureOracle for Oracle<'_> {
         }
         Ok(PureResult::Sat(out))
     }
-}
-
-fn to_sym(p: &Pure, ids: &BTreeMap<String, (u32, Sort)>) -> Option<Sym> {
-    Some(match p {
-        Pure::Const(b) => Sym::bool(*b),
-        Pure::Cmp(op, a, b) => {
-            let (x, y) = (to_term(a, ids)?, to_term(b, ids)?);
-            match op {
-                CmpOp::Eq => Sym::eq(&x, &y),
-                CmpOp::Ne => Sym::not(&Sym::eq(&x, &y)),
-                CmpOp::Lt => Sym::lt(&x, &y),
-                CmpOp::Le => Sym::le(&x, &y),
-            }
-        }
-        Pure::Not(q) => Sym::not(&to_sym(q, ids)?),
-        Pure::And(qs) => {
-            let mut acc = Sym::bool(true);
-            for q in qs {
-                acc = Sym::and(&acc, &to_sym(q, ids)?);
-            }
-            acc
-        }
-        Pure::Or(qs) => {
-            let mut acc = Sym::bool(false);
-            for q in qs {
-                acc = Sym::or(&acc, &to_sym(q, ids)?);
-            }
-            acc
-        }
-    })
-}
-
-fn to_term(t: &Term, ids: &BTreeMap<String, (u32, Sort)>) -> Option<Sym> {
-    Some(match t {
-        Term::Var(v) => {
-            let (id, sort) = ids.get(v)?;
-            Sym::var(*id, *sort)
-        }
-        Term::Int(n) => Sym::int(*n),
-        Term::Bool(b) => Sym::bool(*b),
-        Term::Null => Sym::int(0),
-        Term::Add(a, b) => Sym::add(&to_term(a, ids)?, &to_term(b, ids)?),
-        Term::Sub(a, b) => Sym::sub(&to_term(a, ids)?, &to_term(b, ids)?),
-        Term::Mul(a, b) => Sym::mul(&to_term(a, ids)?, &to_term(b, ids)?),
-        Term::Neg(a) => Sym::neg(&to_term(a, ids)?),
-    })
 }

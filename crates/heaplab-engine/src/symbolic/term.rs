@@ -344,20 +344,25 @@ impl Sym {
         f: &mut fmt::Formatter<'_>,
         name: &dyn Fn(u32, Sort) -> String,
     ) -> fmt::Result {
+        // An operand, in parentheses unless it is `bare`.
+        let part = |f: &mut fmt::Formatter<'_>, s: &Sym, bare: bool| -> fmt::Result {
+            if bare {
+                return s.write_infix(f, name);
+            }
+            f.write_str("(")?;
+            s.write_infix(f, name)?;
+            f.write_str(")")
+        };
         let bin = |f: &mut fmt::Formatter<'_>, a: &Sym, op: &str, b: &Sym| -> fmt::Result {
-            let wrap = |f: &mut fmt::Formatter<'_>, s: &Sym| match s.node() {
-                Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Not(_) | Node::Neg(_) => {
-                    s.write_infix(f, name)
-                }
-                _ => {
-                    f.write_str("(")?;
-                    s.write_infix(f, name)?;
-                    f.write_str(")")
-                }
+            let bare = |s: &Sym| {
+                matches!(
+                    s.node(),
+                    Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Not(_) | Node::Neg(_)
+                )
             };
-            wrap(f, a)?;
+            part(f, a, bare(a))?;
             write!(f, " {op} ")?;
-            wrap(f, b)
+            part(f, b, bare(b))
         };
         match self.node() {
             Node::Int(n) => write!(f, "{n}"),
@@ -373,28 +378,14 @@ impl Sym {
             Node::Eq(a, b) => bin(f, a, "==", b),
             Node::And(a, b) => bin(f, a, "&&", b),
             Node::Or(a, b) => bin(f, a, "||", b),
-            Node::Neg(a) => match a.node() {
-                Node::Int(_) | Node::Var(..) => {
-                    f.write_str("-")?;
-                    a.write_infix(f, name)
-                }
-                _ => {
-                    f.write_str("-(")?;
-                    a.write_infix(f, name)?;
-                    f.write_str(")")
-                }
-            },
-            Node::Not(a) => match a.node() {
-                Node::Bool(_) | Node::Var(..) => {
-                    f.write_str("!")?;
-                    a.write_infix(f, name)
-                }
-                _ => {
-                    f.write_str("!(")?;
-                    a.write_infix(f, name)?;
-                    f.write_str(")")
-                }
-            },
+            Node::Neg(a) => {
+                f.write_str("-")?;
+                part(f, a, matches!(a.node(), Node::Int(_) | Node::Var(..)))
+            }
+            Node::Not(a) => {
+                f.write_str("!")?;
+                part(f, a, matches!(a.node(), Node::Bool(_) | Node::Var(..)))
+            }
         }
     }
 }
