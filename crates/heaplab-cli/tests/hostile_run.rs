@@ -142,3 +142,41 @@ fn compare_checks_every_strategy_name_before_running_any() {
     assert!(text(&out.stderr).contains("unknown strategy `nonsense`"), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty(), "rows were computed: {}", text(&out.stdout));
 }
+
+#[test]
+fn an_endless_input_file_is_refused_with_a_clear_error() {
+    let out = heaplab(&["check", "/dev/zero"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("`/dev/zero` is larger than 8 MB"), "{err}");
+}
+
+#[test]
+fn a_megabyte_line_of_errors_makes_kilobytes_of_stderr() {
+    let dir = Scratch::new("oneline");
+    let file = dir.file("big.hl", &"@ ".repeat(500_000));
+    let out = heaplab(&["check", &file]);
+    assert!(!out.status.success());
+    assert!(out.stderr.len() < 64 * 1024, "{} bytes of stderr", out.stderr.len());
+    assert!(text(&out.stderr).contains("more diagnostics not shown"));
+}
+
+#[test]
+fn exec_call_rejects_what_the_checker_would() {
+    let dir = Scratch::new("exec");
+    let file = dir.file(
+        "n.hl",
+        "class Node {\n  int elem;\n  Node next;\n}\n\nint len(Node n) {\n  if (n == null) {\n    return 0;\n  }\n  return 1 + len(n.next);\n}\n",
+    );
+    let out = heaplab(&["exec", &file, "--call", "len(new Node { elem: 1, elem: 2 })"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--call:1:25: error: field `elem` is initialized twice"));
+    let out = heaplab(&["exec", &file, "--call", "1 + old(len(null))"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--call:1:5: error: `old(..)` is only allowed in an `ensures`")
+    );
+    let out = heaplab(&["exec", &file, "--call", "len(new Node { elem: 1, next: new Node })"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "2");
+}

@@ -518,9 +518,10 @@ fn bound_help(bound: Bound) -> &'static str {
 
 /// Milliseconds from the process's monotonic clock.
 /// How a run spends its time bound: exploration stops at three quarters of it, test generation
-/// and replay at 95 %, which leaves the rest for the export, the report and stopping the solver.
+/// and replay start no new path after 90 %, which leaves the rest for the path in progress, the
+/// export, the report and stopping the solver.
 pub fn shares(total_ms: u64) -> (u64, u64) {
-    (total_ms / 4 * 3, total_ms / 100 * 95)
+    (total_ms / 4 * 3, total_ms / 100 * 90)
 }
 
 /// Which bound stopped the run early: the exploration's own, or the time bound during test
