@@ -83,7 +83,7 @@ impl Diagnostic {
 }
 
 /// The longest source line a diagnostic shows whole.
-pub const MAX_SHOWN_CHARS: usize = 120;
+pub const MAX_SHOWN_CHARS: usize = 240;
 
 /// The most diagnostics [`render_all`] shows; the rest are counted on one line.
 pub const MAX_RENDERED: usize = 100;
