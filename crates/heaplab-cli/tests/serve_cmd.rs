@@ -270,3 +270,29 @@ fn missing_folder_is_a_clear_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no such folder"), "{err}");
 }
+
+#[test]
+fn malformed_and_oversized_heads_get_the_isolation_headers_too() {
+    let served = serve(site("bad-heads"), &[]);
+    let addr = served.addr;
+    for (request, status) in [
+        (b"GARBAGE\r\n\r\n".to_vec(), "http/1.1 400"),
+        (b"GET / HTTP/1.1\r\nBad Header\r\n\r\n".to_vec(), "http/1.1 400"),
+        (
+            format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(20_000)).into_bytes(),
+            "http/1.1 431",
+        ),
+        (
+            format!(
+                "GET / HTTP/1.1\r\n{}\r\n",
+                (0..100).map(|i| format!("X-{i}: 1\r\n")).collect::<String>()
+            )
+            .into_bytes(),
+            "http/1.1 431",
+        ),
+    ] {
+        let (head, _) = exchange(addr, &request);
+        assert!(head.starts_with(status), "{head}");
+        assert_isolated(&head);
+    }
+}

@@ -1,10 +1,10 @@
 //! `heaplab serve DIR`: the static file server for the web playground.
 //!
 //! Z3 compiled to wasm needs `SharedArrayBuffer`, which browsers grant only to cross-origin
-//! isolated pages, so every response the server composes carries COOP `same-origin` and COEP
-//! `require-corp`; CORP is `cross-origin` so that an isolated course page can frame the embed
-//! (the classroom issue). Requests that hyper itself rejects before they reach the server
-//! (an unparsable request line, headers over [`MAX_HEADER_BYTES`]) get hyper's bare 400/431.
+//! isolated pages, so every response carries COOP `same-origin` and COEP `require-corp`; CORP is
+//! `cross-origin` so that an isolated course page can frame the embed (the classroom issue).
+//! Request heads are read and checked in [`head`] before hyper sees them, so that a malformed
+//! or oversized one gets the server's own 400/431 with those headers, not hyper's bare one.
 //!
 //! The server is hyper on a small tokio runtime: a client that never reads its download holds a
 //! connection, not a thread. Each connection is dropped when it makes no progress for the idle
@@ -15,6 +15,7 @@
 //! The command serves until the process is interrupted.
 
 mod body;
+mod head;
 mod site;
 mod timed_io;
 
@@ -156,14 +157,22 @@ async fn accept_loop(listener: tokio::net::TcpListener, site: Arc<Site>, limits:
         };
         let site = Arc::clone(&site);
         tokio::spawn(async move {
-            let io = TokioIo::new(TimedIo::new(stream, limits.idle_timeout));
+            let mut stream = TimedIo::new(stream, limits.idle_timeout);
+            let head = tokio::time::timeout(HEADER_TIMEOUT, head::read_head(&mut stream)).await;
+            let head = match head {
+                Ok(Ok(head)) => head,
+                Ok(Err(refused)) => return head::refuse(&mut stream, refused).await,
+                Err(_) => return,
+            };
+            let io = TokioIo::new(head::Prefixed::new(head, stream));
             let service = service_fn(move |request| respond(Arc::clone(&site), request));
             let mut http = http1::Builder::new();
             http.timer(TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
                 .max_header_size(MAX_HEADER_BYTES)
                 .max_buf_size(4 * MAX_HEADER_BYTES)
-                .max_headers(MAX_HEADERS);
+                .max_headers(MAX_HEADERS)
+                .keep_alive(false);
             // A client that goes away or times out ends its connection; nothing to report.
             let _ = http.serve_connection(io, service).await;
             drop(permit);
