@@ -8,6 +8,8 @@
 //   examples/*.hl, examples/index.json   the gallery: file, title and one-line description
 //   style.css    src/style.css with the views' stylesheets it @imports, one bundle
 //   index.html
+//   FILE.br, FILE.gz  brotli and gzip copies of every asset, for servers that send precompressed
+//                     files (`heaplab serve` does; so can most static hosts)
 //
 // Flags: --dev (no minification, inline source maps).
 
@@ -16,6 +18,8 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = join(web, '..');
@@ -56,6 +60,29 @@ export function describeExample(text) {
   if (description.length > 120 && colon > 0 && colon <= 120) description = description.slice(0, colon);
   if (description.length > 140) description = `${description.slice(0, 137).replace(/\s+\S*$/, '')}…`;
   return { title, description };
+}
+
+/**
+ * Writes FILE.br and FILE.gz beside each asset. Brotli runs at its best quality on small files
+ * and at quality 9 on the large wasm files, where 11 would take minutes for a few percent.
+ */
+export async function precompress(dir, assets) {
+  const br = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  let sizes = { br: 0, gz: 0 };
+  await Promise.all(assets.map(async (asset) => {
+    const path = join(dir, asset);
+    const raw = await readFile(path);
+    const quality = raw.length > 1e6 ? 9 : zlib.BROTLI_MAX_QUALITY;
+    const [b, g] = await Promise.all([
+      br(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+      gz(raw, { level: 9 }),
+    ]);
+    await writeFile(`${path}.br`, b);
+    await writeFile(`${path}.gz`, g);
+    sizes = { br: sizes.br + b.length, gz: sizes.gz + g.length };
+  }));
+  return sizes;
 }
 
 /** Examples in the order of examples/README.md's table (simplest first), then any others. */
@@ -152,7 +179,9 @@ async function main() {
 
   let total = 0;
   for (const asset of [...assets.slice(1), 'sw.js']) total += (await stat(join(dist, asset))).size;
-  console.log(`web/dist: ${assets.length} assets, ${(total / 1e6).toFixed(1)} MB, version ${version}, ${index.length} examples`);
+  const packed = await precompress(dist, [...assets.slice(1), 'sw.js']);
+  const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
+  console.log(`web/dist: ${assets.length} assets, ${mb(total)} (brotli ${mb(packed.br)}, gzip ${mb(packed.gz)}), version ${version}, ${index.length} examples`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

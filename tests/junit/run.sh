@@ -2,7 +2,8 @@
 # JUnit export, checked for real: for every example method with a `requires`, export JUnit 5 tests
 # (`heaplab run --emit junit`, lazier#: --pre assume at k = 2, --pre ignore at k = 1), compile them with javac against Debian's JUnit 5
 # console standalone jar, run them, and fail unless every test passes. Called by
-# `./build.sh test` (test_junit). Needs target/release/heaplab (or HEAPLAB=...).
+# `./build.sh test` (test_junit). Needs target/release/heaplab (or HEAPLAB=...). Last, the
+# export of a few hundred random programs is compiled and run the same way.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 JAR=${JUNIT_JAR:-/usr/share/java/junit-platform-console-standalone.jar}
@@ -47,3 +48,16 @@ run_pass() {
 run_pass assume 2
 # k = 1 here: at k = 2 the invalid inputs make ~27 000 tests (all passing, 2 minutes).
 run_pass ignore 1
+
+# Random programs (fixed seeds; crates/heaplab-testgen/tests/programs): names Java reserves or
+# the export itself uses, i64 edge literals, dead code after `return`, long names. One javac
+# call for all of them; every export must compile and every test pass.
+out=tests/artifacts/junit/generated
+rm -rf "$out"; mkdir -p "$out/src" "$out/classes"
+cargo run -q --release -p heaplab-testgen --example junit_corpus -- "$out/src" "${JUNIT_CORPUS:-300}"
+find "$out/src" -name '*.java' > "$out/sources.txt"
+javac -nowarn -d "$out/classes" -cp "$JAR" @"$out/sources.txt"
+java -jar "$JAR" --class-path "$out/classes" --scan-class-path --disable-banner \
+  --details=summary >"$out/junit.log" 2>&1 || { cat "$out/junit.log"; echo "JUnit: failures (generated programs)" >&2; exit 1; }
+grep -E "tests (found|successful|failed)" "$out/junit.log"
+grep -q "\[ *0 tests failed" "$out/junit.log"

@@ -5,6 +5,16 @@
 const STORAGE_KEY = 'heaplab:v1';
 const FRAGMENT_KEY = 'p';
 
+/**
+ * Bounds on what a link may carry. Deflate expands up to about a thousand times, so a short
+ * crafted link could decompress to hundreds of megabytes: the compressed text is checked before
+ * decoding, and the decompressed size while it streams, stopping at the first byte too many.
+ */
+export const MAX_LINK_CHARS = 1_000_000;
+export const MAX_SNAPSHOT_BYTES = 2 * 1024 * 1024;
+
+const megabytes = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+
 /** The parts of the state that persist and travel in links. */
 export function snapshot(state) {
   const { tab, formula, maxObjects, explore } = state.settings;
@@ -38,9 +48,44 @@ function toBase64Url(bytes) {
 }
 
 function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('the link is damaged: its data is not base64url');
   const b64 = text.replaceAll('-', '+').replaceAll('_', '/');
-  const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  let binary;
+  try {
+    binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  } catch {
+    throw new Error('the link is damaged: its data is not base64url');
+  }
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** Inflates `bytes`, giving up as soon as the output passes `limit` bytes. */
+async function inflateWithin(bytes, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    let step;
+    try {
+      step = await reader.read();
+    } catch {
+      throw new Error('the link is damaged: its data does not decompress');
+    }
+    if (step.done) break;
+    total += step.value.length;
+    if (total > limit) {
+      reader.cancel().catch(() => {});
+      throw new Error(`the link's program is too large: it decompresses to more than ${megabytes(limit)}`);
+    }
+    chunks.push(step.value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
 
 async function pipe(bytes, stream) {
@@ -54,8 +99,16 @@ export async function encodeSnapshot(snap) {
 }
 
 export async function decodeSnapshot(text) {
-  const json = await pipe(fromBase64Url(text), new DecompressionStream('deflate-raw'));
-  const snap = JSON.parse(new TextDecoder().decode(json));
+  if (text.length > MAX_LINK_CHARS) {
+    throw new Error(`the link is too long: ${text.length} characters of data, at most ${MAX_LINK_CHARS}`);
+  }
+  const json = await inflateWithin(fromBase64Url(text), MAX_SNAPSHOT_BYTES);
+  let snap;
+  try {
+    snap = JSON.parse(new TextDecoder().decode(json));
+  } catch {
+    throw new Error('the link is damaged: its data is not a HeapLab program');
+  }
   if (!snap || typeof snap.source !== 'string') throw new Error('the link holds no program');
   return snap;
 }

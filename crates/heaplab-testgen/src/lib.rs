@@ -11,6 +11,11 @@
 //! agrees. Emitters write HeapLab `test` blocks ([`emit::hl`]) and JSON ([`emit::json`]); the
 //! replay also records which statements each test runs ([`coverage`] turns them into lines).
 //!
+//! A path whose condition the solver cannot give a model for (nonlinear arithmetic, a solver
+//! timeout) gets no test: it is listed in [`Generation::unknown`] and generation goes on. With a
+//! deadline ([`generate_within`]) the paths left when it passes are listed in
+//! [`Generation::out_of_time`], so the run's one time bound covers test generation and replay.
+//!
 //! Invariant: no IO and no JSON library — the emitters return strings; front ends write them.
 
 pub mod concretize;
@@ -26,9 +31,6 @@ use std::collections::BTreeSet;
 /// What can go wrong while generating tests (not in the program under test).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The solver found no model for a path it had called feasible.
-    #[error("path {path}: the solver gave no model for its path condition")]
-    NoModel { path: usize },
     /// Replaying a generated test in the interpreter did not reproduce the symbolic outcome:
     /// a bug of the symbolic executor (or of the interpreter).
     #[error("replay of test `{test}` disagrees with symbolic execution: expected {expected}, the interpreter gave {got}")]
@@ -114,6 +116,10 @@ pub struct Generation {
     /// The declared return type as written (`int`, `Node`, `void`).
     pub return_type: String,
     pub tests: Vec<GeneratedTest>,
+    /// Feasible paths the solver gave no model for (unknown, or it failed): no test.
+    pub unknown: Vec<usize>,
+    /// Feasible paths left without a test because the deadline passed.
+    pub out_of_time: Vec<usize>,
 }
 
 impl Generation {
@@ -138,18 +144,49 @@ pub fn generate(
     program: &Program,
     info: &ProgramInfo,
 ) -> Result<Generation> {
+    generate_within(explorer, program, info, None)
+}
+
+/// [`generate`], stopping once the explorer's clock ([`Explorer::elapsed_ms`]) reaches
+/// `deadline_ms`: the paths not reached by then are listed in [`Generation::out_of_time`].
+pub fn generate_within(
+    explorer: &mut Explorer,
+    program: &Program,
+    info: &ProgramInfo,
+    deadline_ms: Option<u64>,
+) -> Result<Generation> {
     let target = explorer_target(explorer);
     let checker = concretize::PreChecker::new(program, &target, explorer.config().pre);
-    let paths: Vec<PathResult> =
-        explorer.paths().iter().filter(|p| p.outcome.is_feasible()).cloned().collect();
+    // Positions, not copies: a timed-out run can end with many thousands of paths, and each
+    // is copied only when its turn comes.
+    let feasible: Vec<usize> = (0..explorer.paths().len())
+        .filter(|&i| explorer.paths()[i].outcome.is_feasible())
+        .collect();
     let method_short = target.rsplit('.').next().unwrap_or(&target).to_string();
     let is_method = target.contains('.');
     let mut tests = Vec::new();
-    for path in &paths {
-        let name = format!("gen_{method_short}_{}", path.index);
+    let (mut unknown, mut out_of_time) = (Vec::new(), Vec::new());
+    // Generated names never clash with the program's own tests (the `.hl` export appends them).
+    let mut taken: BTreeSet<String> = program
+        .items
+        .iter()
+        .filter_map(|i| if let Item::Test(t) = i { Some(t.name.name.clone()) } else { None })
+        .collect();
+    for position in feasible {
+        if deadline_ms.is_some_and(|d| explorer.elapsed_ms() >= d) {
+            out_of_time.push(explorer.paths()[position].index);
+            continue;
+        }
+        let path: PathResult = explorer.paths()[position].clone();
+        let path = &path;
+        let name = unique_name(&format!("gen_{method_short}_{}", path.index), &mut taken);
         let compiled = std::rc::Rc::clone(explorer.compiled());
-        let concrete = concretize::concretize(explorer.solver_mut(), &compiled, is_method, path)
-            .ok_or(Error::NoModel { path: path.index })?;
+        let Some(concrete) =
+            concretize::concretize(explorer.solver_mut(), &compiled, is_method, path)
+        else {
+            unknown.push(path.index);
+            continue;
+        };
         let (final_heap, covered) = concretize::replay(program, info, &target, &name, &concrete)?;
         let validity = checker.classify(&concrete.input);
         tests.push(GeneratedTest {
@@ -170,7 +207,19 @@ pub fn generate(
         Some(TypeExpr::Class(c)) => c.name.clone(),
         _ => "void".to_string(),
     };
-    Ok(Generation { target, return_type, tests })
+    Ok(Generation { target, return_type, tests, unknown, out_of_time })
+}
+
+/// `base`, or `base_2`, `base_3`, ...: the first not in `taken` (then it is).
+fn unique_name(base: &str, taken: &mut BTreeSet<String>) -> String {
+    let mut name = base.to_string();
+    let mut n = 2;
+    while taken.contains(&name) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    taken.insert(name.clone());
+    name
 }
 
 /// `Class.method` of the explorer's method unit.

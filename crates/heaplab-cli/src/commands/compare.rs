@@ -61,6 +61,8 @@ struct Row {
     paths: u64,
     bounded: u64,
     tests: usize,
+    /// Feasible paths the solver gave no model for (no test).
+    unknown: usize,
     invalid: usize,
     errors: usize,
     covered: usize,
@@ -81,10 +83,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ainfo = &loaded.analysis.info;
     let checker = PreChecker::new(program, &args.method, PreMode::Ignore);
     let mut rows = Vec::new();
+    // Every name is checked before any strategy runs, so a typo costs no run.
+    let mut strategies = Vec::new();
     for name in args.strategies.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let info = strategy::by_name(name).ok_or_else(|| {
             anyhow::anyhow!("unknown strategy `{name}`\n{}", super::run::strategy_table())
         })?;
+        strategies.push((name, info));
+    }
+    anyhow::ensure!(!strategies.is_empty(), "--strategies names no strategy");
+    for (name, info) in strategies {
         let mut config = Config::default();
         config.strategy = info.kind;
         config.pre = if info.kind == StrategyKind::Sl { PreMode::Assume } else { PreMode::Ignore };
@@ -134,6 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             paths: stats.feasible,
             bounded: stats.bounded,
             tests: generation.tests.len(),
+            unknown: generation.unknown.len(),
             invalid,
             errors,
             covered,
@@ -156,6 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "paths": r.paths,
                 "paths_bounded": r.bounded,
                 "tests": r.tests,
+                "paths_unknown": r.unknown,
                 "invalid_inputs": r.invalid,
                 "errors": r.errors,
                 "branches_covered": r.covered,
@@ -170,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let _ = writeln!(out, "{} (k = {}, depth = {})", args.method, args.k, args.depth);
         let _ = writeln!(
             out,
-            "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8}",
+            "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8} {:>7}",
             "strategy",
             "pre",
             "paths",
@@ -181,12 +191,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "branches",
             "br_valid",
             "solver",
-            "time_ms"
+            "time_ms",
+            "unknown"
         );
         for r in &rows {
             let _ = writeln!(
                 out,
-                "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8}",
+                "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8} {:>7}",
                 r.strategy,
                 r.pre,
                 r.paths,
@@ -197,7 +208,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 format!("{}/{}", r.covered, r.total),
                 format!("{}/{}", r.covered_valid, r.total),
                 format!("{}+{}", r.solver_sent, r.solver_local),
-                r.time_ms
+                r.time_ms,
+                r.unknown
             );
         }
     }

@@ -1,7 +1,12 @@
 //! `heaplab exec FILE --call 'EXPR'`: evaluates one expression on a fresh heap.
+//!
+//! The file goes through the checker; the `--call` text is only parsed, so what the checker
+//! would reject in it and the interpreter would silently accept (a field initialized twice,
+//! `old`, `result` or `_` outside a contract) is rejected here first ([`call_diagnostics`]).
 
 use super::{load, report};
 use heaplab_engine::{eval_call, Limits, Outcome};
+use heaplab_syntax::ast::{Expr, ExprKind};
 use heaplab_syntax::diagnostic::render_all;
 use heaplab_syntax::parser::parse_expr_with_base;
 use heaplab_syntax::{Diagnostic, SourceFile};
@@ -39,6 +44,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(expr) = expr.filter(|_| !diags.iter().any(|d| d.is_error())) else {
         return Ok(ExitCode::FAILURE);
     };
+    let problems = call_diagnostics(&expr);
+    if !problems.is_empty() {
+        eprint!("{}", render_all(&problems, &call_file));
+        return Ok(ExitCode::FAILURE);
+    }
     let limits = Limits { steps: args.steps, ..Limits::default() };
     let evaluated = eval_call(&loaded.analysis.program, &loaded.analysis.info, &expr, limits);
     let (outcome, heap) = match evaluated {
@@ -73,4 +83,62 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print!("{}", heap.render());
     }
     Ok(code)
+}
+
+/// What the checker would reject in a `--call` expression and the interpreter would not.
+pub fn call_diagnostics(expr: &Expr) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    walk(expr, &mut out);
+    out
+}
+
+fn walk(e: &Expr, out: &mut Vec<Diagnostic>) {
+    match &e.kind {
+        ExprKind::Old(_) => out.push(Diagnostic::error(
+            e.span,
+            "`old(..)` is only allowed in an `ensures` clause, not in `--call`",
+        )),
+        ExprKind::Result => out.push(Diagnostic::error(
+            e.span,
+            "`result` is only allowed in an `ensures` clause, not in `--call`",
+        )),
+        ExprKind::Wildcard => {
+            out.push(Diagnostic::error(e.span, "`_` is only allowed in a formula, not in `--call`"))
+        }
+        ExprKind::New { class, fields } => {
+            for (i, init) in fields.iter().enumerate() {
+                if fields[..i].iter().any(|f| f.field.name == init.field.name) {
+                    out.push(Diagnostic::error(
+                        init.field.span,
+                        format!(
+                            "field `{}` is initialized twice in `new {} {{ .. }}`",
+                            init.field.name, class.name
+                        ),
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    match &e.kind {
+        ExprKind::Field { object, .. } => walk(object, out),
+        ExprKind::Unary { operand, .. } => walk(operand, out),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            walk(lhs, out);
+            walk(rhs, out);
+        }
+        ExprKind::Cond { cond, then_expr, else_expr } => {
+            walk(cond, out);
+            walk(then_expr, out);
+            walk(else_expr, out);
+        }
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| walk(a, out)),
+        ExprKind::MethodCall { receiver, args, .. } => {
+            walk(receiver, out);
+            args.iter().for_each(|a| walk(a, out));
+        }
+        ExprKind::New { fields, .. } => fields.iter().for_each(|f| walk(&f.value, out)),
+        ExprKind::Old(inner) => walk(inner, out),
+        _ => {}
+    }
 }

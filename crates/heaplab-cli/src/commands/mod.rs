@@ -22,7 +22,7 @@ pub struct Loaded {
 /// Reads and analyzes one file. IO problems are errors of the command; problems in the
 /// program are diagnostics inside the analysis.
 pub fn load(path: &Path) -> anyhow::Result<Loaded> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    let bytes = read_capped(path)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("`{}` is not UTF-8 text", path.display()))?;
     let file = SourceFile::new(path.display().to_string(), text);
@@ -32,6 +32,28 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
         analysis.diagnostics.sort_by_key(|d| (d.span.start, d.severity));
     }
     Ok(Loaded { file, analysis })
+}
+
+/// The largest input file HeapLab reads (programs are a few kilobytes; `/dev/zero` is not).
+pub const MAX_INPUT_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Reads at most [`MAX_INPUT_BYTES`] of `path`, failing with a clear message beyond that,
+/// whatever the file is (a device, a pipe, a huge log).
+pub fn read_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read `{}`", path.display()))?;
+    anyhow::ensure!(
+        bytes.len() as u64 <= MAX_INPUT_BYTES,
+        "`{}` is larger than {} MB, the most HeapLab reads as a program",
+        path.display(),
+        MAX_INPUT_BYTES / 1024 / 1024
+    );
+    Ok(bytes)
 }
 
 /// What the logic adds to the checker's verdict on predicates: definitions it cannot convert

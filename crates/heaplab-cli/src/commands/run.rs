@@ -13,7 +13,7 @@ use heaplab_engine::symbolic::{
     SmtPathSolver, SolverCounts,
 };
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
-use heaplab_testgen::{emit, generate, Generation};
+use heaplab_testgen::{emit, generate_within, Generation};
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -62,7 +62,8 @@ pub struct Args {
     /// Stop after this many states (nodes of the exploration tree), discarded paths included.
     #[arg(long, default_value_t = Config::default().bounds.max_states)]
     max_states: u64,
-    /// Stop exploring after this many milliseconds (0: no limit).
+    /// The whole run's time bound in milliseconds, exploration, test generation, replay and
+    /// export together (0: no limit). Exploration gets the first three quarters.
     #[arg(long, default_value_t = Config::default().bounds.timeout_ms.unwrap_or(0))]
     timeout_ms: u64,
     /// What to do with `requires`: assume it at entry, or ignore it and classify each input.
@@ -126,6 +127,8 @@ pub fn strategy_table() -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // The time bound counts from here: loading and starting the solver spend it too.
+    let started = std::time::Instant::now();
     let loaded = load(&args.file)?;
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
@@ -149,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.bounds.depth = args.depth;
     config.bounds.max_paths = args.max_paths;
     config.bounds.max_states = args.max_states;
-    config.bounds.timeout_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
+    let bound_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
 
     let mut process = ProcessConfig::default();
     process.program = PathBuf::from(&args.z3);
@@ -158,6 +161,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let solver = SmtPathSolver::new(SmtSolver::new(z3));
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
+    // The explorer's clock starts at its creation: its timeout and the generation deadline are
+    // what is left of the bound by then.
+    let setup_ms = started.elapsed().as_millis() as u64;
+    let (explore_bound, deadline_ms) = match bound_ms {
+        Some(total) => {
+            let (explore, whole) = shares(total);
+            (Some(explore.saturating_sub(setup_ms).max(1)), Some(whole.saturating_sub(setup_ms)))
+        }
+        None => (None, None),
+    };
+    config.bounds.timeout_ms = explore_bound;
     let mut explorer = Explorer::new(
         program,
         ainfo,
@@ -184,8 +198,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let explore_ms = explorer.elapsed_ms();
-    let generation = generate(&mut explorer, program, ainfo).context("test generation failed")?;
+    let generation = generate_within(&mut explorer, program, ainfo, deadline_ms)
+        .context("test generation failed")?;
     let time_ms = explorer.elapsed_ms();
+    let stopped_by = stopped_by(explorer.stopped(), &generation);
 
     let written = match args.emit {
         Some(Emit::Junit) => Some(write_junit(&args, &loaded, explorer.paths(), &generation)?),
@@ -204,6 +220,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         infeasible: stats.infeasible,
         bounded: stats.bounded,
         tests: generation.tests.len(),
+        unknown: generation.unknown.len(),
+        out_of_time: generation.out_of_time.len(),
+        stopped_by: stopped_by.clone(),
         invalid: generation.invalid_inputs(),
         errors: generation.errors_found(),
         covered,
@@ -234,6 +253,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "k_bound_reached": summary.k_cut,
                 "states": summary.states,
                 "tests": summary.tests,
+                "paths_unknown": summary.unknown,
+                "paths_untested_out_of_time": summary.out_of_time,
+                "stopped_by": summary.stopped_by,
                 "invalid_inputs": summary.invalid,
                 "errors": summary.errors,
                 "branches_covered": summary.covered,
@@ -297,6 +319,11 @@ struct Summary {
     infeasible: u64,
     bounded: u64,
     tests: usize,
+    /// Feasible paths the solver gave no model for.
+    unknown: usize,
+    /// Feasible paths left without a test when the time bound passed.
+    out_of_time: usize,
+    stopped_by: Option<String>,
     invalid: usize,
     errors: usize,
     covered: usize,
@@ -334,6 +361,21 @@ impl Summary {
             "tests: {} ({} with invalid inputs), errors found: {}\n",
             self.tests, self.invalid, self.errors
         ));
+        if self.unknown > 0 {
+            s.push_str(&format!(
+                "unknown: {} feasible paths without a test (the solver gave no model)\n",
+                self.unknown
+            ));
+        }
+        if let Some(bound) = &self.stopped_by {
+            s.push_str(&format!("stopped by: {bound}\n"));
+        }
+        if self.out_of_time > 0 {
+            s.push_str(&format!(
+                "out of time: {} feasible paths without a test (raise --timeout-ms)\n",
+                self.out_of_time
+            ));
+        }
         s.push_str(&format!("branches: {}/{} covered\n", self.covered, self.total));
         s.push_str(&format!(
             "solver: {} sent, {} decided locally, {} cached\n",
@@ -475,6 +517,25 @@ fn bound_help(bound: Bound) -> &'static str {
 }
 
 /// Milliseconds from the process's monotonic clock.
+/// How a run spends its time bound: exploration stops at three quarters of it, test generation
+/// and replay start no new path after 90 %, which leaves the rest for the path in progress, the
+/// export, the report and stopping the solver.
+pub fn shares(total_ms: u64) -> (u64, u64) {
+    (total_ms / 4 * 3, total_ms / 100 * 90)
+}
+
+/// Which bound stopped the run early: the exploration's own, or the time bound during test
+/// generation. `None` when the run went to the end.
+pub fn stopped_by(explorer: Option<Bound>, generation: &Generation) -> Option<String> {
+    if !generation.out_of_time.is_empty() {
+        return Some("timeout (during test generation)".to_string());
+    }
+    explorer.map(|bound| match bound {
+        Bound::Timeout => "timeout (during exploration)".to_string(),
+        other => format!("{} ({})", other.name(), bound_help(other)),
+    })
+}
+
 struct WallClock(std::time::Instant);
 
 impl WallClock {

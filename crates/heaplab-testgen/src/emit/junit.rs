@@ -12,6 +12,15 @@
 //!
 //! What cannot be translated faithfully is an [`Untranslatable`] error (the program) or a
 //! warning (one test left out), never a silent change.
+//!
+//! The Java must compile whatever the program's names and shape: a HeapLab name that Java
+//! reserves, that the generated code itself uses (`Math`, `Long`, `Functions`, ...) or that
+//! `Object` already declares (`equals`, `wait`, ...) gets a `$` suffix, which no HeapLab name
+//! has, so renaming never makes two names one; names too long for a file name are shortened
+//! with a hash; statements Java would reject as unreachable (after `return`, `break`,
+//! `continue`, an endless `while`, inside a `while` whose condition Java folds to `false`) are
+//! left out, since HeapLab never runs them either; classes with more fields than a Java
+//! constructor takes are built with chained setters.
 
 use crate::{Expected, GeneratedTest, Generation};
 use heaplab_engine::symbolic::PathResult;
@@ -121,7 +130,25 @@ const JAVA_KEYWORDS: &[&str] = &[
     "_",
 ];
 
-/// Class names the generated code refers to unqualified.
+/// Contextual keywords Java forbids as type names, and `Object`'s methods, whose signatures a
+/// HeapLab method of the same name would clash with.
+const JAVA_RESTRICTED: &[&str] = &[
+    "sealed",
+    "permits",
+    "when",
+    "getClass",
+    "hashCode",
+    "equals",
+    "toString",
+    "notify",
+    "notifyAll",
+    "wait",
+    "clone",
+    "finalize",
+];
+
+/// Names the generated code refers to unqualified (a variable of one of these names would
+/// obscure the class in `Math.addExact(..)`), and its own helper.
 const RESERVED_CLASSES: &[&str] = &[
     FUNCTIONS,
     "EnsuresViolation",
@@ -137,7 +164,56 @@ const RESERVED_CLASSES: &[&str] = &[
     "RuntimeException",
     "Test",
     "Assertions",
+    "org",
+    "java",
+    "divide",
 ];
+
+/// Longest Java name the export writes (class names become file names, which most file systems
+/// cap at 255 bytes).
+const MAX_NAME: usize = 100;
+
+/// The Java name of a HeapLab name, and why it changed (`None`: unchanged).
+fn java_name(n: &str) -> (String, Option<String>) {
+    if JAVA_KEYWORDS.contains(&n) || JAVA_RESTRICTED.contains(&n) || RESERVED_CLASSES.contains(&n) {
+        return (
+            format!("{n}$"),
+            Some(format!("`{n}` is reserved in Java or by the export: renamed to `{n}$`")),
+        );
+    }
+    if n.len() > MAX_NAME {
+        let short = shorten(n);
+        let msg = format!(
+            "a name of {} characters is too long for Java files: shortened to `{short}`",
+            n.len()
+        );
+        return (short, Some(msg));
+    }
+    (n.to_string(), None)
+}
+
+/// A long name cut to its first 80 characters plus a hash of the whole (so two long names that
+/// share a prefix stay apart). HeapLab names are ASCII, so the cut is on a character boundary.
+fn shorten(n: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in n.bytes() {
+        hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    let prefix: String = n.chars().take(80).collect();
+    format!("{prefix}${hash:016x}")
+}
+
+/// Java source text for a `//` comment or a string: a backslash is doubled, so a `\u000a` in
+/// the HeapLab source cannot become a line break in Java (which decodes `\u` escapes before
+/// anything else), and the text is clipped.
+fn java_text(s: &str, max: usize) -> String {
+    let clipped: String = if s.chars().count() > max {
+        s.chars().take(max.saturating_sub(3)).collect::<String>() + "..."
+    } else {
+        s.to_string()
+    };
+    clipped.replace('\\', "\\\\")
+}
 
 /// Translates the program and writes one test class for the generation.
 pub fn junit(input: &JunitInput, gen: &Generation) -> Result<JavaFiles, Untranslatable> {
@@ -156,20 +232,15 @@ pub fn junit(input: &JunitInput, gen: &Generation) -> Result<JavaFiles, Untransl
         .filter_map(|i| if let Item::Function(f) = i { Some(f) } else { None })
         .collect();
     for c in &classes {
-        if RESERVED_CLASSES.contains(&c.name.name.as_str()) {
-            tr.error(format!(
-                "class `{}` would hide a Java class the translation uses",
-                c.name.name
-            ));
-        }
         let text = tr.class(c);
-        files.push((tr.path(&format!("{}.java", c.name.name)), text));
+        let cname = tr.name(&c.name.name);
+        files.push((tr.path(&format!("{cname}.java")), text));
     }
     let text = tr.functions_class(&functions);
     files.push((tr.path(&format!("{FUNCTIONS}.java")), text));
     files.push((tr.path("EnsuresViolation.java"), tr.ensures_violation()));
     let test_class = test_class_name(&gen.target);
-    if classes.iter().any(|c| c.name.name == test_class) {
+    if classes.iter().any(|c| java_name(&c.name.name).0 == test_class) {
         tr.error(format!("the test class `{test_class}` would collide with a HeapLab class"));
     }
     let text = tr.test_class(&test_class, gen);
@@ -184,13 +255,20 @@ pub fn junit(input: &JunitInput, gen: &Generation) -> Result<JavaFiles, Untransl
 /// the test class is per method; the classes under test are shared by all of them.
 pub fn test_class_name(target: &str) -> String {
     let (class, method) = heaplab_engine::symbolic::explorer::split_target(target);
+    let class = class.map(|c| java_name(c).0).unwrap_or_default();
+    let method = java_name(method).0;
     let mut cap = String::new();
     let mut chars = method.chars();
     if let Some(first) = chars.next() {
         cap.extend(first.to_uppercase());
         cap.push_str(chars.as_str());
     }
-    format!("{}{cap}Test", class.unwrap_or(""))
+    let name = format!("{class}{cap}Test");
+    if name.len() > MAX_NAME {
+        shorten(&name)
+    } else {
+        name
+    }
 }
 
 /// A Java package name for a file stem (`bst` → `bst`, `my-list` → `my_list`).
@@ -205,6 +283,9 @@ pub fn package_name(stem: &str) -> String {
     {
         s.insert_str(0, "hl_");
     }
+    if s.len() > MAX_NAME {
+        s = shorten(&s).replace('$', "_");
+    }
     s
 }
 
@@ -215,6 +296,8 @@ struct Translator<'a> {
     /// `NodeId` of each `old(e)` in the ensures being translated → its local.
     olds: HashMap<NodeId, String>,
     exprs: HashMap<NodeId, Span>,
+    /// One entry per `while` being emitted: whether a reachable `break` leaves it.
+    loops: Vec<bool>,
 }
 
 impl<'a> Translator<'a> {
@@ -237,6 +320,7 @@ impl<'a> Translator<'a> {
             warnings: BTreeSet::new(),
             olds: HashMap::new(),
             exprs,
+            loops: Vec::new(),
         }
     }
 
@@ -262,9 +346,10 @@ impl<'a> Translator<'a> {
         out
     }
 
+    /// The source of `span` on one line, safe inside a Java comment or string.
     fn text(&self, span: Span) -> String {
         let s = self.input.source.get(span.start as usize..span.end as usize).unwrap_or("");
-        s.split_whitespace().collect::<Vec<_>>().join(" ")
+        java_text(&s.split_whitespace().collect::<Vec<_>>().join(" "), 200)
     }
 
     fn line(&self, span: Span) -> usize {
@@ -272,14 +357,13 @@ impl<'a> Translator<'a> {
         self.input.source.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
     }
 
-    /// A HeapLab name as a Java identifier (a Java keyword gets `_`, with a warning).
+    /// A HeapLab name as a Java identifier (see [`java_name`]), with a warning when it changes.
     fn name(&mut self, n: &str) -> String {
-        if JAVA_KEYWORDS.contains(&n) {
-            self.warnings.insert(format!("`{n}` is a Java keyword: renamed to `{n}_`"));
-            format!("{n}_")
-        } else {
-            n.to_string()
+        let (name, warning) = java_name(n);
+        if let Some(w) = warning {
+            self.warnings.insert(w);
         }
+        name
     }
 
     fn ty(&mut self, t: &TypeExpr) -> String {
@@ -306,22 +390,42 @@ impl<'a> Translator<'a> {
         }
         if !c.fields.is_empty() {
             let _ = writeln!(out, "\n    {cname}() {{\n    }}\n");
-            let _ =
-                writeln!(out, "    {cname}({}) {{\n{}    }}", params.join(", "), assigns.concat());
-        }
-        let names: BTreeSet<&str> = c.methods.iter().map(|m| m.name.name.as_str()).collect();
-        for m in &c.methods {
-            if !m.ensures.is_empty() && names.contains(format!("{}Body", m.name.name).as_str()) {
-                self.error(format!(
-                    "`{}.{}Body` exists: the name is needed for the body of `{}`",
-                    c.name.name, m.name.name, m.name.name
-                ));
+            if self.uses_setters(&c.name.name) {
+                for f in &c.fields {
+                    let ty = self.ty(&f.ty);
+                    let name = self.name(&f.name.name);
+                    let _ = writeln!(
+                        out,
+                        "    {cname} set${name}({ty} value) {{\n        this.{name} = value;\n        return this;\n    }}\n"
+                    );
+                }
+            } else {
+                let _ = writeln!(
+                    out,
+                    "    {cname}({}) {{\n{}    }}",
+                    params.join(", "),
+                    assigns.concat()
+                );
             }
+        }
+        for m in &c.methods {
             out.push('\n');
             out.push_str(&self.function(Some(&c.name.name), m));
         }
         out.push_str("}\n");
         out
+    }
+
+    /// Whether `new C { .. }` goes through chained setters: a Java method takes at most 255
+    /// parameter slots (`long` takes two, and `this` one), too few for a constructor of every
+    /// field of a large class.
+    fn uses_setters(&self, class: &str) -> bool {
+        let fields = self.input.info.class_fields.get(class).map_or(&[][..], |f| &f[..]);
+        let slots: usize = fields
+            .iter()
+            .map(|(_, ty)| if matches!(ty, heaplab_syntax::types::Type::Int) { 2 } else { 1 })
+            .sum();
+        slots + 1 > 255
     }
 
     fn functions_class(&mut self, functions: &[&FunctionDecl]) -> String {
@@ -333,9 +437,6 @@ impl<'a> Translator<'a> {
             "    /** HeapLab's `/`: Java's (truncating, `/ by zero`), and Long.MIN_VALUE / -1 overflows. */\n    static long divide(long a, long b) {\n        if (a == Long.MIN_VALUE && b == -1L) {\n            throw new ArithmeticException(\"long overflow\");\n        }\n        return a / b;\n    }\n",
         );
         for f in functions {
-            if f.name.name == "divide" {
-                self.error("a top-level function named `divide` collides with the helper".into());
-            }
             out.push('\n');
             out.push_str(&self.function(None, f));
         }
@@ -367,7 +468,7 @@ impl<'a> Translator<'a> {
         }
         if f.ensures.is_empty() {
             let _ = writeln!(out, "    {is_static}{ret} {name}({}) {{", params.join(", "));
-            self.block_body(&f.body, 2, &mut out);
+            self.method_body(&f.body, ret != "void", &mut out);
             out.push_str("    }\n");
             return out;
         }
@@ -390,24 +491,18 @@ impl<'a> Translator<'a> {
         }
         self.olds.clear();
         for (i, (id, inner)) in olds.iter().enumerate() {
-            let local = format!("old{}", i + 1);
+            let local = format!("old${}", i + 1);
             let ty = match self.input.info.type_of(inner.id) {
                 Some(heaplab_syntax::types::Type::Int) => "long".to_string(),
                 Some(heaplab_syntax::types::Type::Bool) => "boolean".to_string(),
                 Some(heaplab_syntax::types::Type::Class(c)) => self.name(c),
                 _ => "Object".to_string(),
             };
-            if f.params.iter().any(|p| p.name.name == local) {
-                self.error(format!(
-                    "`{}`: parameter `{local}` collides with an `old` local",
-                    f.name.name
-                ));
-            }
             let value = self.expr(inner);
             let _ = writeln!(out, "        {ty} {local} = {value};");
             self.olds.insert(*id, local);
         }
-        let call = format!("{name}Body({})", args.join(", "));
+        let call = format!("{name}$body({})", args.join(", "));
         if ret == "void" {
             let _ = writeln!(out, "        {call};");
         } else {
@@ -416,8 +511,11 @@ impl<'a> Translator<'a> {
         let owner = class.map_or(String::new(), |c| format!("{c}."));
         for e in &f.ensures {
             let cond = self.expr(e);
-            let msg =
-                java_string(&format!("{owner}{}: ensures {}", f.name.name, self.text(e.span)));
+            let msg = java_string(&format!(
+                "{owner}{}: ensures {}",
+                java_text(&f.name.name, 120),
+                self.text(e.span)
+            ));
             let _ = writeln!(
                 out,
                 "        if (!({cond})) {{\n            throw new EnsuresViolation({msg});\n        }}"
@@ -428,19 +526,35 @@ impl<'a> Translator<'a> {
             out.push_str("        return result;\n");
         }
         out.push_str("    }\n\n");
-        let _ = writeln!(out, "    private {is_static}{ret} {name}Body({}) {{", params.join(", "));
-        self.block_body(&f.body, 2, &mut out);
+        let _ = writeln!(out, "    private {is_static}{ret} {name}$body({}) {{", params.join(", "));
+        self.method_body(&f.body, ret != "void", &mut out);
         out.push_str("    }\n");
         out
     }
 
-    fn block_body(&mut self, b: &Block, depth: usize, out: &mut String) {
-        for s in &b.stmts {
-            self.stmt(s, depth, out);
+    /// A method's statements. HeapLab's checker makes a non-void body return on every path,
+    /// and the reachability rules here agree with it; should they ever not, the throw keeps
+    /// javac's "missing return" away without changing what runs.
+    fn method_body(&mut self, b: &Block, returns: bool, out: &mut String) {
+        self.loops.clear();
+        if self.block_body(b, 2, out) && returns {
+            out.push_str("        throw new AssertionError(\"unreachable: no return\");\n");
         }
     }
 
-    fn stmt(&mut self, s: &Stmt, depth: usize, out: &mut String) {
+    /// Emits the statements Java can reach; returns whether the block can complete normally
+    /// (Java's rules, JLS 14.22).
+    fn block_body(&mut self, b: &Block, depth: usize, out: &mut String) -> bool {
+        for s in &b.stmts {
+            if !self.stmt(s, depth, out) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Emits one statement; returns whether it can complete normally.
+    fn stmt(&mut self, s: &Stmt, depth: usize, out: &mut String) -> bool {
         let pad = "    ".repeat(depth);
         match &s.kind {
             StmtKind::Local { ty, name, init } => {
@@ -481,19 +595,21 @@ impl<'a> Translator<'a> {
             StmtKind::If { cond, then_branch, else_branch } => {
                 let c = self.expr(cond);
                 let _ = writeln!(out, "{pad}if ({c}) {{");
-                self.block_body(then_branch, depth + 1, out);
+                let then_completes = self.block_body(then_branch, depth + 1, out);
                 match else_branch {
                     Some(b)
                         if b.stmts.len() == 1 && matches!(b.stmts[0].kind, StmtKind::If { .. }) =>
                     {
                         let mut nested = String::new();
-                        self.stmt(&b.stmts[0], depth, &mut nested);
+                        let else_completes = self.stmt(&b.stmts[0], depth, &mut nested);
                         let _ = write!(out, "{pad}}} else {}", nested.trim_start());
+                        return then_completes || else_completes;
                     }
                     Some(b) => {
                         let _ = writeln!(out, "{pad}}} else {{");
-                        self.block_body(b, depth + 1, out);
+                        let else_completes = self.block_body(b, depth + 1, out);
                         let _ = writeln!(out, "{pad}}}");
+                        return then_completes || else_completes;
                     }
                     None => {
                         let _ = writeln!(out, "{pad}}}");
@@ -501,23 +617,38 @@ impl<'a> Translator<'a> {
                 }
             }
             StmtKind::While { cond, body } => {
+                let constant = java_constant(cond);
+                if constant == Some(JavaConst::Bool(false)) {
+                    // Java rejects the body as unreachable; the loop does nothing.
+                    return true;
+                }
                 let c = self.expr(cond);
                 let _ = writeln!(out, "{pad}while ({c}) {{");
+                self.loops.push(false);
                 self.block_body(body, depth + 1, out);
+                let breaks = self.loops.pop().unwrap_or(false);
                 let _ = writeln!(out, "{pad}}}");
+                return breaks || constant != Some(JavaConst::Bool(true));
             }
             StmtKind::Return(None) => {
                 let _ = writeln!(out, "{pad}return;");
+                return false;
             }
             StmtKind::Return(Some(e)) => {
                 let v = self.expr(e);
                 let _ = writeln!(out, "{pad}return {v};");
+                return false;
             }
             StmtKind::Break => {
                 let _ = writeln!(out, "{pad}break;");
+                if let Some(top) = self.loops.last_mut() {
+                    *top = true;
+                }
+                return false;
             }
             StmtKind::Continue => {
                 let _ = writeln!(out, "{pad}continue;");
+                return false;
             }
             StmtKind::Assert(e) => {
                 let c = self.expr(e);
@@ -538,10 +669,12 @@ impl<'a> Translator<'a> {
             )),
             StmtKind::Block(b) => {
                 let _ = writeln!(out, "{pad}{{");
-                self.block_body(b, depth + 1, out);
+                let completes = self.block_body(b, depth + 1, out);
                 let _ = writeln!(out, "{pad}}}");
+                return completes;
             }
         }
+        true
     }
 
     /// An operand that needs parentheses when it is itself an operator expression.
@@ -581,7 +714,11 @@ impl<'a> Translator<'a> {
                 format!("{}.{}", self.postfix_operand(object), self.name(&field.name))
             }
             ExprKind::Unary { op: UnOp::Neg, operand } => match &operand.kind {
-                ExprKind::Int(n) => long_literal(-*n),
+                // `- -9223372036854775808` overflows in HeapLab: keep the exact negation.
+                ExprKind::Int(n) => match n.checked_neg() {
+                    Some(m) => long_literal(m),
+                    None => format!("Math.negateExact({})", long_literal(*n)),
+                },
                 _ => format!("Math.negateExact({})", self.expr(operand)),
             },
             ExprKind::Unary { op: UnOp::Not, operand } => {
@@ -647,6 +784,16 @@ impl<'a> Translator<'a> {
         if inits.is_empty() {
             return format!("new {cname}()");
         }
+        if self.uses_setters(class) {
+            // Setters run in the order written, like HeapLab's initializers.
+            let mut text = format!("new {cname}()");
+            for i in inits {
+                let f = self.name(&i.field.name);
+                let v = self.expr(&i.value);
+                let _ = write!(text, ".set${f}({v})");
+            }
+            return text;
+        }
         let fields = self.input.info.class_fields.get(class).cloned().unwrap_or_default();
         let order: Vec<usize> = inits
             .iter()
@@ -682,10 +829,7 @@ impl<'a> Translator<'a> {
             .iter()
             .filter_map(|(id, dir)| self.exprs.get(id).map(|span| (span, dir)))
             .map(|(span, dir)| {
-                let mut text = self.text(*span);
-                if text.chars().count() > 48 {
-                    text = text.chars().take(45).collect::<String>() + "...";
-                }
+                let text = java_text(&self.text(*span), 48);
                 format!("line {} `{text}` {dir}", self.line(*span))
             })
             .collect();
@@ -703,7 +847,7 @@ impl<'a> Translator<'a> {
             out,
             "/** {} tests generated by `heaplab run` for {}, each replayed by HeapLab's interpreter. */",
             gen.tests.len(),
-            gen.target
+            java_text(&gen.target, 200)
         );
         let _ = writeln!(out, "class {test_class} {{");
         let mut first = true;
@@ -720,7 +864,7 @@ impl<'a> Translator<'a> {
                     let _ = writeln!(
                         out,
                         "    // {}: left out (expects {}, which Java cannot reproduce)",
-                        t.name,
+                        java_text(&t.name, 200),
                         crate::concretize::describe_expected(&t.expected)
                     );
                 }
@@ -732,46 +876,38 @@ impl<'a> Translator<'a> {
 
     /// Locals for the input objects: the receiver after its class (`bst`), an object passed
     /// as an argument after the parameter (`n`), others after the class and a number (`node1`).
-    fn object_names(&mut self, gen: &Generation, t: &GeneratedTest) -> BTreeMap<ObjId, String> {
+    /// `used` starts with the method's other locals and ends with every name taken.
+    fn object_names(
+        &mut self,
+        gen: &Generation,
+        t: &GeneratedTest,
+        used: &mut BTreeSet<String>,
+    ) -> BTreeMap<ObjId, String> {
         let mut names = BTreeMap::new();
-        let mut used: BTreeSet<String> = ["result".to_string(), "e".to_string()].into();
         let params: Vec<String> = crate::find_function(self.input.program, &gen.target)
             .map(|(_, d)| d.params.iter().map(|p| p.name.name.clone()).collect())
             .unwrap_or_default();
+        let params: Vec<String> = params.iter().map(|p| self.name(p)).collect();
+        for (p, v) in params.iter().zip(&t.input.args) {
+            if let Value::Ref(Some(id)) = v {
+                if !names.contains_key(id) && !used.contains(p) {
+                    used.insert(p.clone());
+                    names.insert(*id, p.clone());
+                }
+            }
+        }
         used.extend(params.iter().cloned());
         if let Some(r) = t.input.receiver {
             if let Some(o) = t.input.heap.get(r) {
-                let mut n = lower_first(&o.class);
-                if used.contains(&n) || JAVA_KEYWORDS.contains(&n.as_str()) {
-                    n.push_str("Obj");
-                }
-                used.insert(n.clone());
-                names.insert(r, n);
+                names.entry(r).or_insert_with(|| fresh(&local_base(&o.class), "Obj", used));
             }
         }
-        for (p, v) in params.iter().zip(&t.input.args) {
-            if let Value::Ref(Some(id)) = v {
-                if !names.contains_key(id) {
-                    names.insert(*id, self.name(p));
-                }
-            }
-        }
-        let mut counters: BTreeMap<String, usize> = BTreeMap::new();
         for (id, o) in t.input.heap.objects() {
             if names.contains_key(&id) {
                 continue;
             }
-            let base = lower_first(&o.class);
-            loop {
-                let c = counters.entry(base.clone()).or_insert(0);
-                *c += 1;
-                let n = format!("{base}{c}");
-                if !used.contains(&n) {
-                    used.insert(n.clone());
-                    names.insert(id, n);
-                    break;
-                }
-            }
+            let name = fresh(&local_base(&o.class), "", used);
+            names.insert(id, name);
         }
         names
     }
@@ -796,33 +932,40 @@ impl<'a> Translator<'a> {
         if t.k_cut {
             out.push_str("    // (the k bound cut a fresh-object choice on this path)\n");
         }
-        let _ = writeln!(out, "    @Test\n    void {}() {{", t.name);
-        let names = self.object_names(gen, t);
+        let test_name = self.name(&t.name);
+        let _ = writeln!(out, "    @Test\n    void {test_name}() {{");
+        let mut used: BTreeSet<String> = ["result".to_string()].into();
+        let names = self.object_names(gen, t, &mut used);
+        let thrown = fresh("thrown", "", &mut used);
         let value = |v: &Value| java_value(v, &names);
         for (id, o) in t.input.heap.objects() {
             let n = &names[&id];
-            let _ = writeln!(out, "        {} {n} = new {}();", o.class, o.class);
+            let class = self.name(&o.class);
+            let _ = writeln!(out, "        {class} {n} = new {class}();");
         }
         for (id, o) in t.input.heap.objects() {
             for (f, v) in &o.fields {
                 if matches!(v, Value::Int(0) | Value::Bool(false) | Value::Ref(None)) {
                     continue;
                 }
+                let f = self.name(f);
                 let _ = writeln!(out, "        {}.{f} = {};", names[&id], value(v));
             }
         }
         let (_, method) = heaplab_engine::symbolic::explorer::split_target(&gen.target);
+        let method = self.name(method);
         let args: Vec<String> = t.input.args.iter().map(value).collect();
         let call = match t.input.receiver {
             Some(r) => format!("{}.{method}({})", names[&r], args.join(", ")),
             None => format!("{FUNCTIONS}.{method}({})", args.join(", ")),
         };
+        let final_heap = self.final_asserts(&t.final_heap, &names, None);
         match (&t.expected, exception) {
             (Expected::Error(_), Some((class, message))) => match message {
                 Some(m) => {
                     let _ = writeln!(
                         out,
-                        "        {class} e = assertThrows({class}.class, () -> {call});\n        assertEquals({}, e.getMessage());",
+                        "        {class} {thrown} = assertThrows({class}.class, () -> {call});\n        assertEquals({}, {thrown}.getMessage());",
                         java_string(m)
                     );
                 }
@@ -832,12 +975,13 @@ impl<'a> Translator<'a> {
             },
             (Expected::Returned(Value::Void), _) => {
                 let _ = writeln!(out, "        {call};");
-                assert_final(&t.final_heap, &names, None, &mut out);
+                out.push_str(&final_heap);
             }
             (Expected::Returned(v @ Value::Ref(Some(id))), _) if !names.contains_key(id) => {
-                let _ = writeln!(out, "        {} result = {call};", gen.return_type);
+                let ty = self.name(&gen.return_type);
+                let _ = writeln!(out, "        {ty} result = {call};");
                 out.push_str("        assertNotNull(result);\n");
-                assert_final(&t.final_heap, &names, Some(v), &mut out);
+                out.push_str(&self.final_asserts(&t.final_heap, &names, Some(v)));
             }
             (Expected::Returned(v), _) => {
                 let line = match v {
@@ -848,13 +992,86 @@ impl<'a> Translator<'a> {
                     other => format!("assertEquals({}, {call})", value(other)),
                 };
                 let _ = writeln!(out, "        {line};");
-                assert_final(&t.final_heap, &names, None, &mut out);
+                out.push_str(&final_heap);
             }
             (Expected::Error(_), None) => {}
         }
         out.push_str("    }\n");
         Some(out)
     }
+
+    /// Assertions on every field of every object reachable from the inputs (and a new result)
+    /// after the call; new objects are named by the path that reaches them (`bst.root.left`).
+    fn final_asserts(
+        &mut self,
+        heap: &Heap,
+        inputs: &BTreeMap<ObjId, String>,
+        result: Option<&Value>,
+    ) -> String {
+        let mut out = String::new();
+        let mut names = inputs.clone();
+        let mut queue: VecDeque<ObjId> = inputs.keys().copied().collect();
+        if let Some(Value::Ref(Some(id))) = result {
+            names.insert(*id, "result".into());
+            queue.push_back(*id);
+        }
+        while let Some(id) = queue.pop_front() {
+            let Some(o) = heap.get(id) else { continue };
+            let name = names[&id].clone();
+            for (f, v) in &o.fields {
+                let f = self.name(f);
+                let line = match v {
+                    Value::Ref(Some(target)) => match names.get(target) {
+                        Some(t) => format!("assertSame({t}, {name}.{f})"),
+                        None => {
+                            names.insert(*target, format!("{name}.{f}"));
+                            queue.push_back(*target);
+                            format!("assertNotNull({name}.{f})")
+                        }
+                    },
+                    Value::Ref(None) => format!("assertNull({name}.{f})"),
+                    Value::Bool(true) => format!("assertTrue({name}.{f})"),
+                    Value::Bool(false) => format!("assertFalse({name}.{f})"),
+                    other => format!("assertEquals({}, {name}.{f})", java_value(other, &names)),
+                };
+                let _ = writeln!(out, "        {line};");
+            }
+        }
+        out
+    }
+}
+
+/// A local's name made from a class name (`BSTNode` → `bstnode`, `Node` → `node`), short and
+/// never a reserved word.
+fn local_base(class: &str) -> String {
+    let base = lower_first(&java_name(class).0.replace('$', ""));
+    let base: String = base.chars().take(40).collect();
+    if java_name(&base).1.is_some() || base.is_empty() {
+        format!("{base}Obj")
+    } else {
+        base
+    }
+}
+
+/// `base`, or `base` + `suffix`, or `base` + a number: the first that is not in `used` (then
+/// it is).
+fn fresh(base: &str, suffix: &str, used: &mut BTreeSet<String>) -> String {
+    let mut candidates = vec![base.to_string()];
+    if !suffix.is_empty() {
+        candidates.push(format!("{base}{suffix}"));
+    }
+    let mut name = candidates.into_iter().find(|c| !used.contains(c));
+    let mut i = 1;
+    while name.is_none() {
+        let c = format!("{base}{i}");
+        if !used.contains(&c) {
+            name = Some(c);
+        }
+        i += 1;
+    }
+    let name = name.unwrap_or_default();
+    used.insert(name.clone());
+    name
 }
 
 /// The Java exception class (and message, when the class alone is ambiguous) of an error.
@@ -866,43 +1083,6 @@ fn exception_of(kind: ErrorKind) -> Option<(&'static str, Option<&'static str>)>
         ErrorKind::AssertFailed => Some(("AssertionError", None)),
         ErrorKind::EnsuresFailed => Some(("EnsuresViolation", None)),
         ErrorKind::RequiresFailed | ErrorKind::BoundExhausted => None,
-    }
-}
-
-/// Assertions on every field of every object reachable from the inputs (and a new result)
-/// after the call; new objects are named by the path that reaches them (`bst.root.left`).
-fn assert_final(
-    heap: &Heap,
-    inputs: &BTreeMap<ObjId, String>,
-    result: Option<&Value>,
-    out: &mut String,
-) {
-    let mut names = inputs.clone();
-    let mut queue: VecDeque<ObjId> = inputs.keys().copied().collect();
-    if let Some(Value::Ref(Some(id))) = result {
-        names.insert(*id, "result".into());
-        queue.push_back(*id);
-    }
-    while let Some(id) = queue.pop_front() {
-        let Some(o) = heap.get(id) else { continue };
-        let name = names[&id].clone();
-        for (f, v) in &o.fields {
-            let line = match v {
-                Value::Ref(Some(target)) => match names.get(target) {
-                    Some(t) => format!("assertSame({t}, {name}.{f})"),
-                    None => {
-                        names.insert(*target, format!("{name}.{f}"));
-                        queue.push_back(*target);
-                        format!("assertNotNull({name}.{f})")
-                    }
-                },
-                Value::Ref(None) => format!("assertNull({name}.{f})"),
-                Value::Bool(true) => format!("assertTrue({name}.{f})"),
-                Value::Bool(false) => format!("assertFalse({name}.{f})"),
-                other => format!("assertEquals({}, {name}.{f})", java_value(other, &names)),
-            };
-            let _ = writeln!(out, "        {line};");
-        }
     }
 }
 
@@ -1058,5 +1238,56 @@ fn index_block(b: &Block, acc: &mut HashMap<NodeId, Span>) {
             StmtKind::Block(body) => index_block(body, acc),
             _ => {}
         }
+    }
+}
+
+/// The value of a condition when Java treats its translation as a constant expression (JLS
+/// 15.29): literals and operators on them, but not the `Math.*Exact` and `Functions.divide`
+/// calls that `+ - * /` become, nor `null`. Java decides reachability with it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum JavaConst {
+    Long(i64),
+    Bool(bool),
+}
+
+fn java_constant(e: &Expr) -> Option<JavaConst> {
+    use JavaConst::{Bool, Long};
+    match &e.kind {
+        ExprKind::Int(n) => Some(Long(*n)),
+        ExprKind::Bool(b) => Some(Bool(*b)),
+        ExprKind::Unary { op: UnOp::Neg, operand } => match &operand.kind {
+            ExprKind::Int(n) => n.checked_neg().map(Long),
+            _ => None,
+        },
+        ExprKind::Unary { op: UnOp::Not, operand } => match java_constant(operand)? {
+            Bool(b) => Some(Bool(!b)),
+            Long(_) => None,
+        },
+        ExprKind::Binary { op, lhs, rhs } => {
+            let (l, r) = (java_constant(lhs)?, java_constant(rhs)?);
+            match (op, l, r) {
+                // javac does not fold a remainder by zero (it would throw).
+                (BinOp::Mod, Long(a), Long(b)) if b != 0 => Some(Long(a.wrapping_rem(b))),
+                (BinOp::Lt, Long(a), Long(b)) => Some(Bool(a < b)),
+                (BinOp::Le, Long(a), Long(b)) => Some(Bool(a <= b)),
+                (BinOp::Gt, Long(a), Long(b)) => Some(Bool(a > b)),
+                (BinOp::Ge, Long(a), Long(b)) => Some(Bool(a >= b)),
+                (BinOp::Eq, a, b) => Some(Bool(a == b)),
+                (BinOp::Ne, a, b) => Some(Bool(a != b)),
+                (BinOp::And, Bool(a), Bool(b)) => Some(Bool(a && b)),
+                (BinOp::Or, Bool(a), Bool(b)) => Some(Bool(a || b)),
+                _ => None,
+            }
+        }
+        ExprKind::Cond { cond, then_expr, else_expr } => {
+            let (c, t, f) =
+                (java_constant(cond)?, java_constant(then_expr)?, java_constant(else_expr)?);
+            match c {
+                Bool(true) => Some(t),
+                Bool(false) => Some(f),
+                Long(_) => None,
+            }
+        }
+        _ => None,
     }
 }

@@ -1,0 +1,182 @@
+//! Issue 21's reproducers for `heaplab run` and `heaplab compare`, through the real binary: an
+//! unknown solver answer marks a path unknown and the run goes on, the time bound covers test
+//! generation, generated `.hl` test names never clash, bad strategy names cost no run.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn heaplab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_heaplab"))
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("the heaplab binary runs")
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A scratch folder for one test, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("heaplab-hostile-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str, text: &str) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("write");
+        path.display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn nonlinear_path_conditions_are_unknown_and_the_run_goes_on() {
+    let dir = Scratch::new("cubes");
+    let file = dir.file(
+        "cubes.hl",
+        "int cubes(int a, int b, int c) {\n  if (a > 0 && b > 0 && a#a#a + b#b#b == c#c#c) {\n    return 1;\n  }\n  return 0;\n}\n",
+    );
+    let out = heaplab(&["run", &file, "--method", "cubes", "--format", "json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let (feasible, tests, unknown) = (
+        v["paths_feasible"].as_u64().expect("feasible"),
+        v["tests"].as_u64().expect("tests"),
+        v["paths_unknown"].as_u64().expect("unknown"),
+    );
+    assert!(unknown > 0, "{v}");
+    assert!(tests > 0, "the decidable paths still get tests: {v}");
+    assert_eq!(tests + unknown, feasible, "{v}");
+    let out = heaplab(&["run", &file, "--method", "cubes"]);
+    assert!(text(&out.stdout).contains("unknown: "), "{}", text(&out.stdout));
+    let out = heaplab(&[
+        "compare",
+        &file,
+        "--method",
+        "cubes",
+        "--strategies",
+        "lazy",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(v["strategies"][0]["paths_unknown"].as_u64().expect("unknown") > 0, "{v}");
+}
+
+#[test]
+fn the_time_bound_covers_test_generation() {
+    let dir = Scratch::new("twenty");
+    let params: Vec<String> = (0..20).map(|i| format!("int x{i}")).collect();
+    let ifs: String =
+        (0..20).map(|i| format!("  if (x{i} > {i}) {{\n    s = s + 1;\n  }}\n")).collect();
+    let file = dir.file(
+        "twenty.hl",
+        &format!("int twenty({}) {{\n  int s = 0;\n{ifs}  return s;\n}}\n", params.join(", ")),
+    );
+    let start = Instant::now();
+    let out = heaplab(&["run", &file, "--method", "twenty", "--timeout-ms", "2000"]);
+    let took = start.elapsed();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(took < Duration::from_millis(2200), "--timeout-ms 2000 took {took:?}\n{stdout}");
+    assert!(stdout.contains("stopped by: timeout"), "{stdout}");
+}
+
+#[test]
+fn generated_test_names_never_clash_with_the_programs_tests() {
+    let dir = Scratch::new("names");
+    let file = dir.file(
+        "f.hl",
+        "int f(int x) {\n  if (x > 0) {\n    return 1;\n  }\n  return 0;\n}\n\ntest gen_f_0 {\n  assert f(1) == 1;\n}\n\ntest gen_f_1 {\n  assert f(0) == 0;\n}\n",
+    );
+    let out_dir = dir.0.join("out");
+    let out = heaplab(&[
+        "run",
+        &file,
+        "--method",
+        "f",
+        "--emit",
+        "hl",
+        "--out",
+        &out_dir.display().to_string(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let emitted = out_dir.join("f_f_tests.hl").display().to_string();
+    // The checker is the oracle: a duplicate test name is an error there.
+    let out = heaplab(&["check", &emitted]);
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    let out = heaplab(&["test", &emitted]);
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+}
+
+#[test]
+fn compare_checks_every_strategy_name_before_running_any() {
+    let out = heaplab(&[
+        "compare",
+        "examples/bst.hl",
+        "--method",
+        "BST.insert",
+        "--strategies",
+        "lazy,lazier,nonsense",
+    ]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("unknown strategy `nonsense`"), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "rows were computed: {}", text(&out.stdout));
+}
+
+#[test]
+fn an_endless_input_file_is_refused_with_a_clear_error() {
+    let out = heaplab(&["check", "/dev/zero"]);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("`/dev/zero` is larger than 8 MB"), "{err}");
+}
+
+#[test]
+fn a_megabyte_line_of_errors_makes_kilobytes_of_stderr() {
+    let dir = Scratch::new("oneline");
+    let file = dir.file("big.hl", &"@ ".repeat(500_000));
+    let out = heaplab(&["check", &file]);
+    assert!(!out.status.success());
+    assert!(out.stderr.len() < 64 * 1024, "{} bytes of stderr", out.stderr.len());
+    assert!(text(&out.stderr).contains("more diagnostics not shown"));
+}
+
+#[test]
+fn exec_call_rejects_what_the_checker_would() {
+    let dir = Scratch::new("exec");
+    let file = dir.file(
+        "n.hl",
+        "class Node {\n  int elem;\n  Node next;\n}\n\nint len(Node n) {\n  if (n == null) {\n    return 0;\n  }\n  return 1 + len(n.next);\n}\n",
+    );
+    let out = heaplab(&["exec", &file, "--call", "len(new Node { elem: 1, elem: 2 })"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--call:1:25: error: field `elem` is initialized twice"));
+    let out = heaplab(&["exec", &file, "--call", "1 + old(len(null))"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--call:1:5: error: `old(..)` is only allowed in an `ensures`")
+    );
+    let out = heaplab(&["exec", &file, "--call", "len(new Node { elem: 1, next: new Node })"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).trim(), "2");
+}
