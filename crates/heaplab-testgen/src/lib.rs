@@ -148,8 +148,10 @@ pub fn generate(
     for path in &paths {
         let name = format!("gen_{method_short}_{}", path.index);
         let compiled = std::rc::Rc::clone(explorer.compiled());
-        let concrete = concretize::concretize(explorer.solver_mut(), &compiled, is_method, path)
-            .ok_or(Error::NoModel { path: path.index })?;
+        let heap = explorer.heap_model();
+        let concrete =
+            concretize::concretize(explorer.solver_mut(), &*heap, &compiled, is_method, path)
+                .ok_or(Error::NoModel { path: path.index })?;
         let (final_heap, covered) = concretize::replay(program, info, &target, &name, &concrete)?;
         let validity = checker.classify(&concrete.input);
         tests.push(GeneratedTest {
