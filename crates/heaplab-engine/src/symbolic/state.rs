@@ -317,3 +317,29 @@ impl StrategyData {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::StrategyData;
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Mine(Vec<u32>);
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Other(u8);
+
+    #[test]
+    fn strategy_data_is_typed_and_forks_with_the_state() {
+        let mut parent = StrategyData::default();
+        assert_eq!(parent.get::<Mine>(), None);
+        parent.get_mut::<Mine>().0.push(1);
+        let mut child = parent.clone();
+        child.get_mut::<Mine>().0.push(2);
+        assert_eq!(parent.get::<Mine>(), Some(&Mine(vec![1])));
+        assert_eq!(child.get::<Mine>(), Some(&Mine(vec![1, 2])));
+        assert_eq!(child.get::<Other>(), None);
+        child.get_mut::<Other>().0 = 7;
+        assert_eq!(child.get::<Mine>(), None, "data of another type replaces it");
+        assert_eq!(parent.get::<Mine>(), Some(&Mine(vec![1])));
+    }
+}

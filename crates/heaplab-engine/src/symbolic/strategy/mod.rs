@@ -111,7 +111,8 @@ pub trait HeapStrategy {
     fn info(&self) -> &'static StrategyInfo;
 
     /// The options for an unknown reference of `class` whose object would get chain budget
-    /// `budget` (a fresh object needs `budget >= 0`).
+    /// `budget` (a fresh object needs `budget >= 0`). The lazy-family heap model asks this; a
+    /// strategy over a heap model of its own may list no choices.
     fn options(&self, state: &State, class: &str, budget: i64) -> Options;
 
     /// The heap model the strategy runs over (the lazy family's, unless it says otherwise).
