@@ -19,7 +19,7 @@
 //! - [`code`]: the program compiled to a small stack bytecode (methods, predicates and
 //!   `requires` formulas alike), so a state is plain data that can be cloned and stepped.
 //! - [`solve`]: the executor's synchronous view of the solver; [`smt`] adapts `heaplab_smt` to
-//!   it. [`dbm`] decides difference constraints locally.
+//!   it. `dbm` decides difference constraints locally.
 //! - [`config`]: the one [`Config`] struct with every bound.
 //! - [`view`]: a state as plain data for people (heap graph, path condition), and the per-node
 //!   snapshots the driver keeps on request.

@@ -7,8 +7,8 @@
 //! everything a strategy adds goes through the [`HeapStrategy`] hooks. Tree nodes, events, views,
 //! counters and finished paths go to the [`Sink`] the search driver lends for the step.
 //!
-//! Owns: instruction semantics ([`instr`]), feasibility and the forks on conditions
-//! ([`decide`]), the entry of a run ([`entry`]), and what happens when a path ends (the
+//! Owns: instruction semantics (`instr`), feasibility and the forks on conditions
+//! (`decide`), the entry of a run ([`entry`]), and what happens when a path ends (the
 //! strategy's path-end hook, then the sink). Never touches: the worklist or the order in which
 //! states run (the driver's), how references and objects are represented (the heap model's),
 //! which strategy is running (it only calls hooks).

@@ -10,7 +10,7 @@
 //! asynchronous solver, a step whose query is not answered yet is undone and run again later.
 //!
 //! Owns: the worklist and its order, bounds and stopping, the tree of states, the event queue,
-//! finished paths and totals ([`record`], [`events`]), coverage, views on request. Never
+//! finished paths and totals (`record`, `events`), coverage, views on request. Never
 //! touches: the semantics of an instruction, the heap's representation, or anything a strategy
 //! keeps (it calls the strategy only to ask whether a pending state became pointless, and to
 //! save and restore its per-run data when a step is undone). A second driver (a concolic loop)

@@ -8,8 +8,8 @@
 //! Resolution of δ̂ / δ is the same for every strategy (Kiasan's init-sym-ref* /
 //! init-sym-loc*): δ̂ becomes null or a new δ; δ becomes each input object of its class or a
 //! fresh one within the k bound. Before the model forks on an access, the strategy's
-//! [`first_access`](HeapStrategy::first_access) hook may take the step over, and its
-//! [`prune_resolutions`](HeapStrategy::prune_resolutions) hook may drop resolution children.
+//! [`first_access`](crate::symbolic::strategy::HeapStrategy::first_access) hook may take the step over, and its
+//! [`prune_resolutions`](crate::symbolic::strategy::HeapStrategy::prune_resolutions) hook may drop resolution children.
 //!
 //! [`HeapStrategy::options`]: crate::symbolic::strategy::HeapStrategy::options
 //! [`HeapStrategy`]: crate::symbolic::strategy::HeapStrategy

@@ -2,10 +2,10 @@
 //! separation logic), implemented over the executor's precondition machinery and the lazy-family
 //! heap, through the strategy hooks.
 //!
-//! Files: this module (the per-path data [`SlState`], the hooks), [`unfold`] (the access rule:
-//! unfolding an instance, completing a path by running), [`enum_rule`] (JSF's `enum`),
-//! [`model`] (the path-end model; [`oracle`] lets the logic ask the run's solver, and
-//! [`logic_sym`] turns the logic's facts into [`Sym`](crate::symbolic::term::Sym)s). Hooks used:
+//! Files: this module (the per-path data [`SlState`], the hooks), `unfold` (the access rule:
+//! unfolding an instance, completing a path by running), `enum_rule` (JSF's `enum`),
+//! [`model`] (the path-end model; `oracle` lets the logic ask the run's solver, and
+//! `logic_sym` turns the logic's facts into [`Sym`](crate::symbolic::term::Sym)s). Hooks used:
 //! first access to a covered reference, resolution children a formula decides, a predicate call
 //! in a formula (deferred), the return of an unfolding, the disjuncts `enum` allows, the kept
 //! footprint, and path end. No other module reads an [`SlState`].
@@ -41,7 +41,7 @@
 //!   as bounded by `depth`; `k` and the other bounds apply as usual.
 //!
 //! - **`enum`.** Before the body runs, each disjunct is checked against the path through the
-//!   least fixed point of the predicate's base unfoldings ([`enum_rule`]); disjuncts that
+//!   least fixed point of the predicate's base unfoldings (`enum_rule`); disjuncts that
 //!   cannot hold are pruned there, the others run (and may still fail while running).
 //!
 //! Where it departs from JSF (docs/symbolic.md): the surviving disjuncts of an instance run as
@@ -89,7 +89,7 @@ pub struct Unfolding {
     pub frame_len: usize,
     pub was_in_pre: bool,
     pub depth: u32,
-    /// Which disjuncts of the body may run (the `enum` rule, [`enum_rule`]); taken by the
+    /// Which disjuncts of the body may run (the `enum` rule, `enum_rule`); taken by the
     /// body's `Fork`. `None`: all of them.
     pub allowed: Option<Vec<bool>>,
 }
