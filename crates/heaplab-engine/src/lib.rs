@@ -1,6 +1,7 @@
-//! HeapLab's execution engine. Today: the concrete interpreter ([`interp`]), HeapLab's reference
-//! semantics and the replay oracle of generated tests. The symbolic executor, heap strategies
-//! and the concolic driver will live here too (see `DESIGN.md` §3).
+//! HeapLab's execution engine: the concrete interpreter ([`interp`]), HeapLab's reference
+//! semantics and the replay oracle of generated tests, and the symbolic executor ([`symbolic`]):
+//! a search driver, an executor, heap models and the heap strategies (see `DESIGN.md` §3 and
+//! `ARCHITECTURE.md`).
 //!
 //! Invariant: no IO, no threads, no processes — the engine compiles for wasm32-unknown-unknown
 //! and runs the same in the browser as in the CLI. A failure of the user's program is an

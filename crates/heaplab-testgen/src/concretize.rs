@@ -1,22 +1,18 @@
 //! From a symbolic path to a concrete input, the predicted outcome, and the replay that checks
 //! the prediction (digest seed-004a §6.2–6.4).
 //!
-//! The input heap is built from the input journal of the path's *final* state, so everything the
-//! path discovered is there and nothing else: objects in the order they were materialized, each
-//! field as first read (resolved through the final state's resolution table), other fields at
-//! their defaults. Unresolved symbolic references are `null` (Kiasan's default-lazier) and each
-//! unresolved symbolic location is a distinct fresh object (default-sym-map is injective). The
-//! integers come from one solver model of the final path condition.
+//! The integers come from one solver model of the final path condition; the run's heap model
+//! turns the path's final state into the input heap
+//! ([`HeapModel::concretize`](heaplab_engine::symbolic::heap::HeapModel::concretize)).
 
 use crate::{Error, Expected, Input, Result, Validity};
-use heaplab_engine::symbolic::code::{Compiled, SlotType};
-use heaplab_engine::symbolic::state::Origin;
-use heaplab_engine::symbolic::{PathOutcome, PathResult, PathSolver, PreMode, SValue, Sort, State};
+use heaplab_engine::symbolic::code::Compiled;
+use heaplab_engine::symbolic::heap::HeapModel;
+use heaplab_engine::symbolic::{PathOutcome, PathResult, PathSolver, PreMode, Sort};
 use heaplab_engine::{Coverage, Heap, Interpreter, Limits, ObjId, Outcome, Value};
 use heaplab_logic::{CheckLimits, Verdict};
 use heaplab_syntax::ast::Program;
 use heaplab_syntax::types::ProgramInfo;
-use std::collections::BTreeMap;
 
 /// A concretized path.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,9 +23,11 @@ pub struct Concrete {
     pub final_fields: Vec<(ObjId, String, Value)>,
 }
 
-/// Builds the concrete input and prediction of one feasible path; `None` without a model.
+/// Builds the concrete input and prediction of one feasible path with the run's heap model;
+/// `None` without a model.
 pub fn concretize(
     solver: &mut dyn PathSolver,
+    heap: &dyn HeapModel,
     compiled: &Compiled,
     is_method: bool,
     path: &PathResult,
@@ -38,114 +36,26 @@ pub fn concretize(
     let vars: Vec<(u32, Sort)> =
         st.vars.iter().enumerate().map(|(i, (sort, _))| (i as u32, *sort)).collect();
     let model = solver.model(&st.pc, &vars)?;
-    let mut b = Builder {
-        st,
-        compiled,
-        model: &model,
-        heap: Heap::new(),
-        map: BTreeMap::new(),
-        locs: BTreeMap::new(),
+    let returned = match &path.outcome {
+        PathOutcome::Returned(v) => Some(v),
+        PathOutcome::Error { .. } => None,
+        _ => return None,
     };
-    // Input objects first (in materialization order), with default fields.
-    for (idx, o) in st.heap.iter().enumerate() {
-        if o.is_input() {
-            let id = b.alloc_default(&o.class);
-            b.map.insert(idx, id);
-        }
-    }
-    // Journaled field values.
-    for (idx, o) in st.heap.iter().enumerate() {
-        let Some(&id) = b.map.get(&idx) else { continue };
-        for (f, v) in &o.input {
-            let cv = b.value(v);
-            b.heap.set_field(id, f, cv);
-        }
-    }
-    let args: Vec<Value> = st.roots.iter().map(|v| b.value(v)).collect();
-    let receiver = match args.first() {
+    let c = heap.concretize(compiled, st, &model, returned);
+    let receiver = match c.roots.first() {
         Some(Value::Ref(Some(r))) if is_method => Some(*r),
         _ => None,
     };
-    let args = if receiver.is_some() { args[1..].to_vec() } else { args };
-    let input_heap = b.heap.clone();
-    // Objects allocated by `new` get the ids the interpreter will give them.
-    let mut next = input_heap.len() as u32;
-    for (idx, o) in st.heap.iter().enumerate() {
-        if o.origin == Origin::New {
-            b.map.insert(idx, ObjId(next));
-            next += 1;
-        }
-    }
-    let expected = match &path.outcome {
-        PathOutcome::Returned(v) => Expected::Returned(b.value(v)),
-        PathOutcome::Error { kind, .. } => Expected::Error(*kind),
-        _ => return None,
+    let args = if receiver.is_some() { c.roots[1..].to_vec() } else { c.roots };
+    let expected = match (&path.outcome, c.returned) {
+        (PathOutcome::Error { kind, .. }, _) => Expected::Error(*kind),
+        (_, returned) => Expected::Returned(returned.unwrap_or(Value::Void)),
     };
-    let mut final_fields = Vec::new();
-    for (idx, o) in st.heap.iter().enumerate() {
-        let Some(&id) = b.map.get(&idx) else { continue };
-        for (f, v) in &o.fields {
-            if let Some(v) = v {
-                final_fields.push((id, f.clone(), b.value(v)));
-            }
-        }
-    }
-    Some(Concrete { input: Input { heap: input_heap, receiver, args }, expected, final_fields })
-}
-
-struct Builder<'a> {
-    st: &'a State,
-    compiled: &'a Compiled,
-    model: &'a heaplab_engine::symbolic::Model,
-    heap: Heap,
-    map: BTreeMap<usize, ObjId>,
-    /// Unresolved symbolic location → its fresh object.
-    locs: BTreeMap<u32, ObjId>,
-}
-
-impl Builder<'_> {
-    /// A new object of `class` with every field at its default.
-    fn alloc_default(&mut self, class: &str) -> ObjId {
-        let fields = self
-            .compiled
-            .classes
-            .get(class)
-            .map(|fs| {
-                fs.iter()
-                    .map(|(f, t)| {
-                        let d = match t {
-                            SlotType::Int => Value::Int(0),
-                            SlotType::Bool => Value::Bool(false),
-                            _ => Value::NULL,
-                        };
-                        (f.clone(), d)
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        self.heap.alloc(class, fields)
-    }
-
-    fn value(&mut self, v: &SValue) -> Value {
-        let env = |id: u32, sort: Sort| Some(self.model.get(id, sort).unwrap_or(0));
-        match self.st.normalize(v) {
-            SValue::Int(s) => Value::Int(s.eval(&env).unwrap_or(0)),
-            SValue::Bool(s) => Value::Bool(s.eval(&env).unwrap_or(0) != 0),
-            SValue::Null | SValue::SymRef(_) => Value::NULL,
-            SValue::Obj(o) => Value::Ref(self.map.get(&o).copied()),
-            SValue::SymLoc(l) => {
-                if let Some(id) = self.locs.get(&l) {
-                    return Value::Ref(Some(*id));
-                }
-                let class =
-                    self.st.symlocs.get(l as usize).map(|i| i.class.clone()).unwrap_or_default();
-                let id = self.alloc_default(&class);
-                self.locs.insert(l, id);
-                Value::Ref(Some(id))
-            }
-            SValue::Void => Value::Void,
-        }
-    }
+    Some(Concrete {
+        input: Input { heap: c.heap, receiver, args },
+        expected,
+        final_fields: c.final_fields,
+    })
 }
 
 /// Replays a concretized test in the interpreter; returns the final heap and what the call

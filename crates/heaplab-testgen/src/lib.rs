@@ -181,8 +181,9 @@ pub fn generate_within(
         let path = &path;
         let name = unique_name(&format!("gen_{method_short}_{}", path.index), &mut taken);
         let compiled = std::rc::Rc::clone(explorer.compiled());
+        let heap = explorer.heap_model();
         let Some(concrete) =
-            concretize::concretize(explorer.solver_mut(), &compiled, is_method, path)
+            concretize::concretize(explorer.solver_mut(), &*heap, &compiled, is_method, path)
         else {
             unknown.push(path.index);
             continue;

@@ -548,12 +548,14 @@ impl Run {
         let before = self.explorer.solver_counts();
         self.bridge.borrow_mut().outstanding.clear();
         let compiled = Rc::clone(self.explorer.compiled());
+        let heap = self.explorer.heap_model();
         let is_method = self.method.contains('.');
         let paths: Vec<_> =
             self.explorer.paths().iter().filter(|p| p.outcome.is_feasible()).cloned().collect();
         for p in &paths {
             let _ = heaplab_testgen::concretize::concretize(
                 self.explorer.solver_mut(),
+                &*heap,
                 &compiled,
                 is_method,
                 p,

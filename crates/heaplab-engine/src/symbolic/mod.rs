@@ -1,24 +1,28 @@
 //! The symbolic executor: explores every path of one method over *unknown* input heaps, discovered
 //! on demand by a heap strategy (Kiasan's lazy, lazier and lazier#, digest seed-004a §3).
 //!
-//! Code map:
+//! Code map — driver → executor → heap model ← strategy (ARCHITECTURE.md draws it):
+//! - [`explorer`]: the search driver. The worklist and its order, bounds, stop/pause, the
+//!   [`Event`] stream, the tree of states, finished paths and coverage. The only part that
+//!   decides which state runs next.
+//! - [`exec`]: the executor. The semantics of one instruction over one state, forks on
+//!   conditions (feasibility, the solver), the entry of a run, path ends. It reports to a
+//!   [`exec::Sink`] the driver lends it and asks the heap model and the strategy hooks.
+//! - [`heap`]: the heap model as a trait ([`heap::HeapModel`]: read/write a field, allocate,
+//!   compare references, null test, points-to, input roots); [`heap::lazy`] is the lazy family's
+//!   (objects plus Kiasan's symbolic references and locations).
+//! - [`strategy`]: the registry and the [`HeapStrategy`] trait — an option table for unknown
+//!   references plus hooks; one module per strategy (`lazy`, `lazier`, `lazier_sharp`, `sl` with
+//!   its unfolding, `enum` rule and path-end model).
+//! - [`state`]: one path — frames, the lazy-family heap with its input journal, the path
+//!   condition, and a slot for the running strategy's per-path data.
 //! - [`code`]: the program compiled to a small stack bytecode (methods, predicates and
 //!   `requires` formulas alike), so a state is plain data that can be cloned and stepped.
-//! - [`state`]: one path — frames, the symbolic heap with its input journal, Kiasan's symbolic
-//!   locations/references, the path condition.
-//! - [`strategy`]: the heap strategies behind one trait, and the registry table that front ends
-//!   read.
-//! - [`sl`]: the `sl` strategy's deferred predicate instances (JSF); [`sl_enum`]: its `enum`
-//!   rule, which prunes an instance's disjuncts against the path before they run;
-//!   [`sl_model`]: a path's remaining input formula solved by the logic into the test input
-//!   (`sl_oracle` lets that search ask the explorer's solver; `logic_sym` turns the logic's
-//!   facts into [`term::Sym`]s for both).
-//! - [`explorer`]: the worklist, one instruction per step, the [`Event`] stream and the tree of
-//!   states; path outcomes, bounds and coverage.
-//! - [`solve`]: the explorer's synchronous view of the solver [`smt`] adapts `heaplab_smt` to it.
+//! - [`solve`]: the executor's synchronous view of the solver; [`smt`] adapts `heaplab_smt` to
+//!   it. `dbm` decides difference constraints locally.
 //! - [`config`]: the one [`Config`] struct with every bound.
 //! - [`view`]: a state as plain data for people (heap graph, path condition), and the per-node
-//!   snapshots the explorer keeps on request.
+//!   snapshots the driver keeps on request.
 //!
 //! Invariant: no IO, no clock of its own (time comes through [`Clock`]), no threads — the
 //! explorer runs the same natively and in wasm.
@@ -26,12 +30,9 @@
 pub mod code;
 pub mod config;
 mod dbm;
+pub mod exec;
 pub mod explorer;
-mod logic_sym;
-pub mod sl;
-pub mod sl_enum;
-pub mod sl_model;
-mod sl_oracle;
+pub mod heap;
 pub mod smt;
 pub mod solve;
 pub mod state;
@@ -45,7 +46,7 @@ pub use config::{
 pub use explorer::{Event, Explorer, ForkKind, PathOutcome, PathResult, RunStats, TreeNode};
 pub use smt::SmtPathSolver;
 pub use solve::{Model, PathSolver, SatAnswer, SolverCounts};
-pub use state::{SValue, State, StateId};
+pub use state::{SValue, State, StateId, StrategyData};
 pub use strategy::{HeapStrategy, StrategyInfo, STRATEGIES};
 pub use term::{Sort, Sym};
 pub use view::{HeapView, ValView, ViewAt};

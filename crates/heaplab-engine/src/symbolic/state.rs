@@ -9,7 +9,9 @@
 
 use super::code::{SlotType, UnitId};
 use super::term::{Sort, Sym};
+use std::any::Any;
 use std::collections::BTreeSet;
+use std::fmt::Debug;
 
 /// Index of an object in [`State::heap`].
 pub type ObjIdx = usize;
@@ -158,8 +160,9 @@ pub struct State {
     pub branches: Vec<(heaplab_syntax::ast::NodeId, bool)>,
     /// The value the method under test returned, once it has.
     pub returned: Option<SValue>,
-    /// The `sl` strategy's deferred predicate instances (empty for the other strategies).
-    pub sl: super::sl::SlState,
+    /// Per-path data of the running strategy (`sl`: its deferred predicate instances), owned and
+    /// read by that strategy's module only; empty for the option-table strategies.
+    pub ext: StrategyData,
 }
 
 impl State {
@@ -264,5 +267,79 @@ impl State {
             SValue::SymRef(r) => format!("ref{r}"),
             SValue::Void => "void".into(),
         }
+    }
+}
+
+/// Per-path data a strategy keeps in a [`State`] (type-erased, so that the state, the executor
+/// and the driver need not know any strategy's types). Cloned with the state at every fork.
+#[derive(Debug, Default)]
+pub struct StrategyData(Option<Box<dyn StrategyPart>>);
+
+/// What a strategy's per-path data must be: plain data that clones with the state.
+pub trait StrategyPart: Debug {
+    fn clone_part(&self) -> Box<dyn StrategyPart>;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Any + Debug + Clone> StrategyPart for T {
+    fn clone_part(&self) -> Box<dyn StrategyPart> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+impl Clone for StrategyData {
+    fn clone(&self) -> StrategyData {
+        StrategyData(self.0.as_ref().map(|p| (**p).clone_part()))
+    }
+}
+
+impl StrategyData {
+    /// The data, if the strategy stored a `T`.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.0.as_ref().and_then(|p| (**p).as_any().downcast_ref())
+    }
+
+    /// The data as a `T`, created empty on first use (replacing data of another type).
+    pub fn get_mut<T: Any + Debug + Clone + Default>(&mut self) -> &mut T {
+        if self.get::<T>().is_none() {
+            self.0 = Some(Box::new(T::default()));
+        }
+        match self.0.as_mut().and_then(|p| (**p).as_any_mut().downcast_mut()) {
+            Some(t) => t,
+            None => unreachable!("just stored a `T`"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StrategyData;
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Mine(Vec<u32>);
+
+    #[derive(Clone, Debug, Default, PartialEq)]
+    struct Other(u8);
+
+    #[test]
+    fn strategy_data_is_typed_and_forks_with_the_state() {
+        let mut parent = StrategyData::default();
+        assert_eq!(parent.get::<Mine>(), None);
+        parent.get_mut::<Mine>().0.push(1);
+        let mut child = parent.clone();
+        child.get_mut::<Mine>().0.push(2);
+        assert_eq!(parent.get::<Mine>(), Some(&Mine(vec![1])));
+        assert_eq!(child.get::<Mine>(), Some(&Mine(vec![1, 2])));
+        assert_eq!(child.get::<Other>(), None);
+        child.get_mut::<Other>().0 = 7;
+        assert_eq!(child.get::<Mine>(), None, "data of another type replaces it");
+        assert_eq!(parent.get::<Mine>(), Some(&Mine(vec![1])));
     }
 }

@@ -163,9 +163,7 @@ impl HeapView {
             .collect();
         let params = code.units.get(method).map(|u| u.params.as_slice()).unwrap_or_default();
         let roots = params.iter().zip(&st.roots).map(|((n, _), v)| (n.clone(), val(v))).collect();
-        let predicates = st
-            .sl
-            .deferred
+        let predicates = super::strategy::sl::deferred(st)
             .iter()
             .map(|d| {
                 let args: Vec<ValView> = d.args.iter().map(val).collect();
@@ -282,7 +280,7 @@ fn open_references(st: &State) -> Vec<SymView> {
     let mut found = BTreeSet::new();
     let fields = st.heap.iter().flat_map(|o| o.fields.iter().filter_map(|(_, v)| v.as_ref()));
     let frames = st.frames.iter().flat_map(|f| f.locals.iter().flatten().chain(&f.stack));
-    let args = st.sl.deferred.iter().flat_map(|d| &d.args);
+    let args = super::strategy::sl::deferred(st).iter().flat_map(|d| &d.args);
     for v in st.roots.iter().chain(fields).chain(frames).chain(args).chain(&st.returned) {
         match st.normalize(v) {
             SValue::SymRef(r) => found.insert((SymKind::SymRef, r)),

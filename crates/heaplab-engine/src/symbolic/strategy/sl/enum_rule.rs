@@ -13,7 +13,7 @@
 //!   it tells apart (a disequality, or two different cells) whose arguments are the same value;
 //! - the context's integer facts (LFP keeps them although its abstraction ignores them), with
 //!   the arguments' values substituted, against the path condition, by the explorer's difference
-//!   logic only ([`super::dbm`]): the rule never sends a query, and only a proof prunes.
+//!   logic only ([`crate::symbolic::dbm`]): the rule never sends a query, and only a proof prunes.
 //!
 //! Why contexts and not the body disjuncts themselves: a context looks deeper (with a sentinel,
 //! `aaLevel(t, …, lv, nn)`'s recursive disjuncts unfold to `t`'s children being `nn` with level 0,
@@ -26,10 +26,10 @@
 //! themselves for the instance; here the surviving body disjuncts still run, so equalities they
 //! state are still settled by resolving references (digest §4.3, docs/symbolic.md).
 
-use super::code::{Compiled, UnitId};
-use super::dbm;
-use super::state::{SValue, State};
-use super::term::{Sort, Sym};
+use crate::symbolic::code::{Compiled, UnitId};
+use crate::symbolic::dbm;
+use crate::symbolic::state::{SValue, State};
+use crate::symbolic::term::{Sort, Sym};
 use heaplab_logic::formula::{CmpOp, PredDef, Pure, Sort as LSort, SymHeap, Term};
 use heaplab_logic::normalize::equality_classes;
 use heaplab_logic::unfold::{lfp, LfpLimits};

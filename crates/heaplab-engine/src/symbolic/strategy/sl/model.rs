@@ -22,8 +22,8 @@
 //! `b + 1` levels). The logic prunes with the predicates' invariants (`-1 <= h`), so a height the
 //! path has forced negative is refuted at once. The pure part the Rust procedure cannot decide
 //! goes to the engine's [`PathSolver`] through a [`PureOracle`] adapter (at most
-//! [`super::sl_oracle::ORACLE_BUDGET`] queries per path), so an asynchronous solver's `Pending` reaches the
-//! explorer, which undoes the step as for any other query.
+//! [`super::oracle::ORACLE_BUDGET`] queries per path), so an asynchronous solver's `Pending`
+//! reaches the driver, which undoes the step as for any other query.
 //!
 //! The answers ([`Completion`]):
 //! - a model: a new input object per cell the model adds (fields journaled as input values,
@@ -36,16 +36,16 @@
 //!   root's budget limited it, else by `depth`);
 //! - anything else ([`Completion::Fallback`]: an argument that is an unclaimed object, division
 //!   in an argument, arithmetic the solver budget did not settle, a model that needs a new cell
-//!   where `k` allows none): the explorer completes by running the bodies instead, and counts it
-//!   ([`RunStats::sl_run_completions`](super::explorer::RunStats::sl_run_completions)). Over
-//!   every example method at k = 2 that is 3 paths of about 180.
+//!   where `k` allows none): the strategy completes by running the bodies instead, and counts it
+//!   ([`RunStats::sl_run_completions`](crate::symbolic::explorer::RunStats::sl_run_completions)).
+//!   Over every example method at k = 2 that is 3 paths of about 180.
 
-use super::code::Compiled;
-use super::config::Bound;
-use super::sl_oracle::Oracle;
-use super::solve::PathSolver;
-use super::state::{Origin, RefResolution, SValue, State};
-use super::term::{Node, Sort, Sym};
+use super::oracle::Oracle;
+use crate::symbolic::code::Compiled;
+use crate::symbolic::config::Bound;
+use crate::symbolic::solve::PathSolver;
+use crate::symbolic::state::{Origin, RefResolution, SValue, State};
+use crate::symbolic::term::{Node, Sort, Sym};
 use heaplab_logic::formula::{CmpOp, PointsTo, PredApp, Pure, Sort as LSort, SymHeap, Term};
 use heaplab_logic::model::Value;
 use heaplab_logic::{Cuts, Formula, Order, SatResult, SearchBounds};
@@ -142,7 +142,7 @@ impl Translation {
     fn formula(&mut self, code: &Compiled, st: &State, depth: u32) -> Result<SymHeap, String> {
         let mut heap = SymHeap::default();
         let mut keys: BTreeSet<(u32, Sort)> = BTreeSet::new();
-        for d in &st.sl.deferred {
+        for d in super::deferred(st) {
             if d.depth > depth {
                 // A run ends this path as bounded by `depth`; keep that outcome.
                 return Err(format!("{} is past the depth bound", d.name));
@@ -419,13 +419,13 @@ impl Translation {
 
 /// The chain budget of the instance's root (its first reference argument) when that is still an
 /// unknown reference or location; `None` for `null` and objects (nothing to create).
-fn root_budget(code: &Compiled, st: &State, d: &super::sl::Deferred) -> Option<i64> {
+fn root_budget(code: &Compiled, st: &State, d: &super::Deferred) -> Option<i64> {
     let unit = code.units.get(d.unit)?;
     let (_, root) = unit
         .params
         .iter()
         .zip(&d.args)
-        .find(|((_, ty), _)| matches!(ty, super::code::SlotType::Class(_)))?;
+        .find(|((_, ty), _)| matches!(ty, crate::symbolic::code::SlotType::Class(_)))?;
     match st.normalize(root) {
         SValue::SymRef(r) => st.symrefs.get(r as usize).map(|i| i.budget),
         SValue::SymLoc(l) => st.symlocs.get(l as usize).map(|i| i.budget),

@@ -1,12 +1,12 @@
-//! The `sl` path-end search's window on the engine's solver ([`super::sl_model`]): the logic
+//! The `sl` path-end search's window on the engine's solver ([`super::model`]): the logic
 //! decides difference constraints and reference equalities itself and hands the rest (the
 //! red-black tree's sizes, products with constants) to a [`PureOracle`]; this one translates
 //! those facts back to [`Sym`]s and asks the explorer's [`PathSolver`], so answers are cached and
 //! counted with every other query, and an asynchronous solver's `Pending` stops the search.
 
 use super::logic_sym;
-use super::solve::{PathSolver, SatAnswer};
-use super::term::{Sort, Sym};
+use crate::symbolic::solve::{PathSolver, SatAnswer};
+use crate::symbolic::term::{Sort, Sym};
 use heaplab_logic::arith::{PureResult, PureValue};
 use heaplab_logic::formula::{Pure, Sort as LSort};
 use heaplab_logic::PureOracle;

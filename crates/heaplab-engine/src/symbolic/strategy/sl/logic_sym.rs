@@ -1,10 +1,10 @@
 //! Facts of the logic (`heaplab_logic`'s [`Pure`] and [`Term`]) as the explorer's [`Sym`]s, so
 //! that the `sl` code can hold them against the path condition: the `enum` rule
-//! ([`super::sl_enum`]) and the path-end search's solver oracle ([`super::sl_oracle`]). Each
+//! ([`super::enum_rule`]) and the path-end search's solver oracle ([`super::oracle`]). Each
 //! caller says what a variable stands for; references are integers with `null` as 0 (the facts
 //! only compare them for equality, which integers decide the same way).
 
-use super::term::Sym;
+use crate::symbolic::term::Sym;
 use heaplab_logic::formula::{CmpOp, Pure, Term};
 
 /// `p` as a boolean [`Sym`]; `None` when `var` knows no value for one of its variables.

@@ -1,0 +1,201 @@
+//! Expressions: each leaves its value on the operand stack.
+
+use super::*;
+use heaplab_syntax::ast::Ident;
+
+impl Cx<'_> {
+    pub(super) fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Int(n) => {
+                self.emit(Instr::Const(Const::Int(*n)));
+            }
+            ExprKind::Bool(b) => {
+                self.emit(Instr::Const(Const::Bool(*b)));
+            }
+            ExprKind::Null => {
+                self.emit(Instr::Const(Const::Null));
+            }
+            ExprKind::This => match self.lookup("this").map(|v| v.slot) {
+                Some(slot) => {
+                    self.emit(Instr::Load(slot));
+                }
+                None => self.invalid("`this` outside a method", e.span),
+            },
+            ExprKind::Result => match self.result_slot {
+                Some(slot) => {
+                    self.emit(Instr::Load(slot));
+                }
+                None => self.invalid("`result` outside `ensures`", e.span),
+            },
+            ExprKind::Var(id) => match self.lookup(&id.name).map(|v| (v.slot, v.existential)) {
+                Some((slot, true)) => {
+                    self.emit(Instr::LoadOrFresh(slot));
+                }
+                Some((slot, false)) => {
+                    self.emit(Instr::Load(slot));
+                }
+                None => self.invalid(format!("unknown variable `{}`", id.name), id.span),
+            },
+            ExprKind::Field { object, field } => {
+                let Some(class) = self.class_of(object) else {
+                    return self.invalid("field read on a non-object", e.span);
+                };
+                let ty =
+                    self.out.field_type(&class, &field.name).cloned().unwrap_or(SlotType::Other);
+                self.expr(object);
+                self.emit(Instr::GetField {
+                    class,
+                    field: field.name.clone(),
+                    ty,
+                    node: e.id,
+                    span: e.span,
+                });
+            }
+            ExprKind::Unary { op, operand } => {
+                self.expr(operand);
+                self.emit(Instr::Unary { op: *op, node: e.id, span: e.span });
+            }
+            ExprKind::Binary { op: BinOp::And, lhs, rhs } => self.and(e, lhs, rhs),
+            ExprKind::Binary { op: BinOp::Or, lhs, rhs } => self.or(e, lhs, rhs),
+            ExprKind::Binary { op, lhs, rhs } => {
+                let kind = match op {
+                    BinOp::Eq | BinOp::Ne => self.kind_of(lhs).max_with(self.kind_of(rhs)),
+                    _ => OperandKind::Int,
+                };
+                self.expr(lhs);
+                self.expr(rhs);
+                self.emit(Instr::Binary { op: *op, kind, node: e.id, span: e.span });
+            }
+            ExprKind::Cond { cond, then_expr, else_expr } => {
+                self.conditional(e, cond, then_expr, else_expr)
+            }
+            ExprKind::Call { callee, args } => self.call_expr(e, callee, args),
+            ExprKind::MethodCall { receiver, method, args } => {
+                self.method_call(e, receiver, method, args)
+            }
+            ExprKind::New { class, fields } => {
+                let mut inits = Vec::new();
+                for FieldInit { field, value } in fields {
+                    self.expr(value);
+                    inits.push(field.name.clone());
+                }
+                self.emit(Instr::New { class: class.name.clone(), inits });
+            }
+            ExprKind::Old(_) => match self.olds.get(&e.id).copied() {
+                Some(slot) => {
+                    self.emit(Instr::Load(slot));
+                }
+                None => self.invalid("`old` outside `ensures`", e.span),
+            },
+            ExprKind::Wildcard => self.invalid("`_` outside a points-to", e.span),
+        }
+    }
+
+    /// `a && b`: `b` only when `a` holds (a branch site).
+    fn and(&mut self, e: &Expr, lhs: &Expr, rhs: &Expr) {
+        self.expr(lhs);
+        let site = self.site(e.id);
+        let br = self.emit(Instr::BranchFalse { target: usize::MAX, site });
+        self.expr(rhs);
+        let j = self.emit(Instr::Jump(usize::MAX));
+        let f = self.here();
+        self.patch(br, f);
+        self.emit(Instr::Const(Const::Bool(false)));
+        let end = self.here();
+        self.patch(j, end);
+    }
+
+    /// `a || b`: `b` only when `a` does not hold (a branch site).
+    fn or(&mut self, e: &Expr, lhs: &Expr, rhs: &Expr) {
+        self.expr(lhs);
+        let site = self.site(e.id);
+        let br = self.emit(Instr::BranchFalse { target: usize::MAX, site });
+        self.emit(Instr::Const(Const::Bool(true)));
+        let j = self.emit(Instr::Jump(usize::MAX));
+        let r = self.here();
+        self.patch(br, r);
+        self.expr(rhs);
+        let end = self.here();
+        self.patch(j, end);
+    }
+
+    /// `c ? a : b` (a branch site).
+    fn conditional(&mut self, e: &Expr, cond: &Expr, then_expr: &Expr, else_expr: &Expr) {
+        self.expr(cond);
+        let site = self.site(e.id);
+        let br = self.emit(Instr::BranchFalse { target: usize::MAX, site });
+        self.expr(then_expr);
+        let j = self.emit(Instr::Jump(usize::MAX));
+        let f = self.here();
+        self.patch(br, f);
+        self.expr(else_expr);
+        let end = self.here();
+        self.patch(j, end);
+    }
+
+    /// A bare call: a function, a method of the current class, or a predicate.
+    fn call_expr(&mut self, e: &Expr, callee: &Ident, args: &[Expr]) {
+        match self.info.calls.get(&e.id).cloned() {
+            Some(CallTarget::Function(name)) => match self.out.function(None, &name) {
+                Some(unit) => {
+                    for a in args {
+                        self.expr(a);
+                    }
+                    self.call(unit, args.len(), false, e);
+                }
+                None => self.invalid(format!("unknown function `{name}`"), callee.span),
+            },
+            Some(CallTarget::Method { class, method }) => {
+                match self.out.function(Some(&class), &method) {
+                    Some(unit) => {
+                        match self.lookup("this").map(|v| v.slot) {
+                            Some(slot) => {
+                                self.emit(Instr::Load(slot));
+                            }
+                            None => return self.invalid("method call without `this`", e.span),
+                        }
+                        for a in args {
+                            self.expr(a);
+                        }
+                        self.call(unit, args.len() + 1, true, e);
+                    }
+                    None => self.invalid(format!("unknown method `{class}.{method}`"), e.span),
+                }
+            }
+            Some(CallTarget::Predicate(name)) => self.pred_call(&name, args, e.span),
+            None => self.invalid(format!("unresolved call `{}`", callee.name), callee.span),
+        }
+    }
+
+    /// `r.m(args)`.
+    fn method_call(&mut self, e: &Expr, receiver: &Expr, method: &Ident, args: &[Expr]) {
+        let target = match self.info.calls.get(&e.id) {
+            Some(CallTarget::Method { class, method }) => self.out.function(Some(class), method),
+            _ => self.class_of(receiver).and_then(|c| self.out.function(Some(&c), &method.name)),
+        };
+        match target {
+            Some(unit) => {
+                self.expr(receiver);
+                for a in args {
+                    self.expr(a);
+                }
+                self.call(unit, args.len() + 1, true, e);
+            }
+            None => self.invalid(format!("unknown method `{}`", method.name), method.span),
+        }
+    }
+
+    pub(super) fn site(&mut self, id: NodeId) -> Option<NodeId> {
+        if self.in_formula {
+            None
+        } else {
+            self.branch_sites.push(id);
+            Some(id)
+        }
+    }
+
+    pub(super) fn call(&mut self, unit: UnitId, nargs: usize, receiver: bool, e: &Expr) {
+        self.callees.insert(unit);
+        self.emit(Instr::Call { unit, nargs, receiver, node: e.id, span: e.span });
+    }
+}

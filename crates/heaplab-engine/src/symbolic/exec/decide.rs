@@ -1,0 +1,195 @@
+//! Conditions over the path: which directions of a symbolic condition are feasible (decided
+//! locally where possible, otherwise by the solver), and the forks that follow — branches,
+//! runtime-error guards and assumptions. Owned by the executor; knows nothing of the heap.
+
+use super::stack::{next, with_fact};
+use super::{Cx, Succ};
+use crate::symbolic::dbm;
+use crate::symbolic::explorer::{Event, PathOutcome};
+use crate::symbolic::solve::SatAnswer;
+use crate::symbolic::state::State;
+use crate::symbolic::term::Sym;
+use crate::symbolic::view::show_sym;
+use heaplab_syntax::ast::{ErrorKind, NodeId};
+use heaplab_syntax::Span;
+
+impl Cx<'_> {
+    /// Splits `st` on `ok`: paths where it cannot hold end with the runtime error `kind`; the
+    /// states where it holds are returned (with the fact in their path condition).
+    pub fn guard(
+        &mut self,
+        st: State,
+        ok: &Sym,
+        kind: ErrorKind,
+        node: NodeId,
+        span: Span,
+        message: &str,
+    ) -> Vec<State> {
+        // In a formula (`requires`, a predicate body, a pure function it calls) a failed
+        // operation means the formula does not hold, as in the model checker: the path is
+        // discarded, never an error of the program (`sl` unfolds predicates long after entry).
+        let in_pre = st.in_pre;
+        let error = |message: &str| match in_pre {
+            true => PathOutcome::Discarded { span, precondition: true },
+            false => PathOutcome::Error { kind, node, span, message: message.to_string() },
+        };
+        match self.feasible_directions(&st, ok) {
+            (true, false) => vec![with_fact(st, ok, true)],
+            (false, true) => {
+                let s = with_fact(st, ok, false);
+                self.end_path(s, error(message));
+                Vec::new()
+            }
+            (true, true) => {
+                let parent = st.clone();
+                let shown = show_sym(&st, ok);
+                let kids = vec![
+                    (with_fact(st.clone(), ok, true), shown.clone()),
+                    (with_fact(st, ok, false), format!("!({shown})")),
+                ];
+                let mut kids = self.children(&parent, kids);
+                self.sink.event(Event::Branch {
+                    state: parent.id,
+                    site: None,
+                    condition: shown,
+                    children: kids.iter().zip([true, false]).map(|(k, d)| (d, k.id)).collect(),
+                });
+                let bad = kids.pop();
+                if let Some(bad) = bad {
+                    self.end_path(bad, error(message));
+                }
+                kids
+            }
+            (false, false) => {
+                self.end_path(st, PathOutcome::Discarded { span, precondition: false });
+                Vec::new()
+            }
+        }
+    }
+
+    /// Adds `c` to the path condition, or discards the path when it cannot hold.
+    pub fn assume(&mut self, st: State, c: Sym, span: Span, precondition: bool) -> Succ {
+        let precondition = precondition || st.in_pre;
+        if self.feasible(&st, &c) {
+            next(with_fact(st, &c, true))
+        } else {
+            Succ::End(st, PathOutcome::Discarded { span, precondition })
+        }
+    }
+
+    /// Forks on a boolean condition; `go` sets up each child for its direction.
+    pub fn branch(
+        &mut self,
+        st: State,
+        c: Sym,
+        site: Option<NodeId>,
+        go: impl Fn(&mut State, bool),
+    ) -> Succ {
+        let (t, f) = self.feasible_directions(&st, &c);
+        let mut dirs = Vec::new();
+        if t {
+            dirs.push(true);
+        }
+        if f {
+            dirs.push(false);
+        }
+        match dirs.as_slice() {
+            [dir] => {
+                let mut s = with_fact(st, &c, *dir);
+                go(&mut s, *dir);
+                Succ::Continue(s)
+            }
+            [] => {
+                Succ::End(st, PathOutcome::Discarded { span: Span::default(), precondition: false })
+            }
+            _ => {
+                let parent = st.clone();
+                // Labels name inputs as the source does (`x < o1.key`), as the views do.
+                let shown = show_sym(&st, &c);
+                let kids: Vec<(State, String)> = dirs
+                    .iter()
+                    .map(|d| {
+                        let mut s = with_fact(st.clone(), &c, *d);
+                        go(&mut s, *d);
+                        let label = if *d { shown.clone() } else { format!("!({shown})") };
+                        (s, label)
+                    })
+                    .collect();
+                let kids = self.children(&parent, kids);
+                self.sink.event(Event::Branch {
+                    state: parent.id,
+                    site,
+                    condition: shown,
+                    children: dirs.iter().copied().zip(kids.iter().map(|k| k.id)).collect(),
+                });
+                Succ::Fork(kids)
+            }
+        }
+    }
+
+    /// Which of `c` / `!c` are satisfiable together with the path condition (which is, so at
+    /// least one of them is).
+    pub fn feasible_directions(&mut self, st: &State, c: &Sym) -> (bool, bool) {
+        if let Some(b) = c.as_bool() {
+            return (b, !b);
+        }
+        if !self.feasible(st, c) {
+            self.sink.stats().infeasible += 1;
+            return (false, true);
+        }
+        let f = self.feasible(st, &Sym::not(c));
+        if !f {
+            self.sink.stats().infeasible += 1;
+        }
+        (true, f)
+    }
+
+    /// Is `pc && c` satisfiable?
+    pub fn feasible(&mut self, st: &State, c: &Sym) -> bool {
+        if let Some(b) = c.as_bool() {
+            return b;
+        }
+        match self.decide_locally(st, c) {
+            Some(answer) => answer,
+            None => self.ask(st, c),
+        }
+    }
+
+    /// Decides `pc && c` without the solver when possible: `c` or its negation is already in
+    /// the path condition (which is satisfiable), or difference-constraint reasoning settles it
+    /// (`dbm`).
+    fn decide_locally(&mut self, st: &State, c: &Sym) -> Option<bool> {
+        let answer = if st.pc.contains(c) {
+            true
+        } else if st.pc.contains(&Sym::not(c)) {
+            false
+        } else {
+            dbm::decide(&dbm::slice(&st.pc, c), c)?
+        };
+        self.solver.note_local();
+        self.sink.event(Event::SolverQuery {
+            state: st.id,
+            query: c.to_string(),
+            answer: if answer { SatAnswer::Sat } else { SatAnswer::Unsat },
+            local: true,
+        });
+        Some(answer)
+    }
+
+    fn ask(&mut self, st: &State, c: &Sym) -> bool {
+        // Only the conjuncts that share variables with `c` matter (the rest is satisfiable).
+        let mut q = dbm::slice(&st.pc, c);
+        q.push(c.clone());
+        let answer = self.solver.check(&q);
+        if answer == SatAnswer::Pending {
+            self.pending = true;
+        }
+        self.sink.event(Event::SolverQuery {
+            state: st.id,
+            query: c.to_string(),
+            answer,
+            local: false,
+        });
+        answer != SatAnswer::Unsat
+    }
+}

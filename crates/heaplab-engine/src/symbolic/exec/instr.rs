@@ -1,0 +1,457 @@
+//! One instruction of the stack bytecode ([`crate::symbolic::code::Instr`]) over one state:
+//! [`Cx::exec`] dispatches, one method per instruction that needs more than a line. Heap
+//! operations are the heap model's; this file never looks inside a reference.
+
+use super::stack::{
+    continue_all, in_range, internal, jump, local, next, peek, pop, pop_n, push_next,
+    push_next_raw, set_local,
+};
+use super::{Cx, Succ, Then};
+use crate::symbolic::code::{Const, Instr, OperandKind, SlotType, Unit, UnitId};
+use crate::symbolic::config::Bound;
+use crate::symbolic::explorer::{Event, PathOutcome};
+use crate::symbolic::state::{Frame, LoopCount, SValue, State, VarOrigin};
+use crate::symbolic::term::Sym;
+use heaplab_syntax::ast::{BinOp, ErrorKind, NodeId, UnOp};
+use heaplab_syntax::Span;
+
+const OVERFLOW: &str = "the result leaves the int range";
+
+impl Cx<'_> {
+    /// Executes the instruction at `st`'s pc.
+    pub fn exec(&mut self, mut st: State) -> Succ {
+        st.steps += 1;
+        if st.steps > self.config.bounds.steps_per_path {
+            return Succ::End(st, PathOutcome::Bounded { bound: Bound::Steps, span: None });
+        }
+        let code = self.code;
+        let heap = self.heap;
+        let Some(frame) = st.frames.last() else {
+            return internal(st, "no frame", None);
+        };
+        let Some(unit) = code.units.get(frame.unit) else {
+            return internal(st, "unknown unit", None);
+        };
+        let pc = frame.pc;
+        let Some(instr) = unit.code.get(pc) else {
+            return internal(st, "ran off the end of the code", Some(unit.span));
+        };
+        match instr {
+            Instr::Const(c) => push_next(st, constant(c)),
+            Instr::Load(slot) => match local(&st, *slot) {
+                Some(v) => push_next(st, v),
+                None => internal(st, "read of an unassigned slot", None),
+            },
+            Instr::LoadOrFresh(slot) => self.load_or_fresh(st, unit, *slot),
+            Instr::Store(slot) => {
+                let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
+                set_local(&mut st, *slot, v);
+                next(st)
+            }
+            Instr::BindOrAssumeEq { slot, kind, span } => {
+                self.bind_or_assume(st, *slot, *kind, *span)
+            }
+            Instr::Pop => {
+                pop(&mut st);
+                next(st)
+            }
+            Instr::Dup => match peek(&st, 0) {
+                Some(v) => push_next(st, v),
+                None => internal(st, "empty stack", None),
+            },
+            Instr::GetField { class: _, field, ty, node, span } => {
+                heap.read_field(self, st, field, ty, *node, *span)
+            }
+            Instr::PutField { class: _, field, node, span } => {
+                heap.write_field(self, st, field, *node, *span)
+            }
+            Instr::New { class, inits } => self.new_object(st, class, inits),
+            Instr::Unary { op, node, span } => self.unary(st, *op, *node, *span),
+            Instr::Binary { op, kind, node, span } => self.binary(st, *op, *kind, *node, *span),
+            Instr::Jump(t) => jump(st, *t),
+            Instr::BranchFalse { target, site } => self.branch_false(st, *target, *site),
+            Instr::LoopBack { head, span, .. } => self.loop_back(st, *head, *span),
+            Instr::Call { unit: callee, nargs, receiver, node, span } => {
+                let strategy = self.strategy;
+                match strategy.call(self, st, *callee, *nargs) {
+                    Then::Done(succ) => succ,
+                    Then::Go(st) => self.call(st, *callee, *nargs, *receiver, *node, *span),
+                }
+            }
+            Instr::Ret => self.ret(st),
+            Instr::Check { kind, node, span } => self.check(st, *kind, *node, *span),
+            Instr::Assume { span, precondition } => {
+                let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
+                let SValue::Bool(c) = st.normalize(&v) else {
+                    return internal(st, "assume of a non-boolean", Some(*span));
+                };
+                self.assume(st, c, *span, *precondition)
+            }
+            Instr::Fork(targets) => self.fork(st, pc, targets),
+            Instr::PointsTo { class, span } => heap.points_to(self, st, class, *span),
+            Instr::MissingReturn { span } => {
+                internal(st, "a function ended without `return`", Some(*span))
+            }
+            Instr::Invalid { message, span } => internal(st, message.clone(), Some(*span)),
+            Instr::PreDone => {
+                st.in_pre = false;
+                if !self.strategy.keeps_footprint() {
+                    st.footprint.clear();
+                }
+                next(st)
+            }
+            Instr::Halt => {
+                let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
+                let v = st.normalize(&v);
+                st.returned = Some(v.clone());
+                Succ::End(st, PathOutcome::Returned(v))
+            }
+        }
+    }
+
+    /// An existential of a formula: its value, or a fresh unknown one on first use.
+    fn load_or_fresh(&mut self, mut st: State, unit: &Unit, slot: usize) -> Succ {
+        if let Some(v) = local(&st, slot) {
+            return push_next(st, v);
+        }
+        let ty = unit.slot_types.get(slot).cloned().unwrap_or(SlotType::Other);
+        match &ty {
+            SlotType::Class(c) => {
+                // An existential used before anything bound it: an unknown reference with
+                // budget 0 (null, an alias, or one more object).
+                let target = format!("existential #{slot}");
+                let heap = self.heap;
+                heap.unknown_reference(self, st, c, 0, target, &|s, v| {
+                    set_local(s, slot, v.clone());
+                    push_next_raw(s, v);
+                })
+            }
+            other => {
+                let name = match unit.slot_names.get(slot) {
+                    Some(n) if !n.is_empty() => n.clone(),
+                    _ => format!("#{slot}"),
+                };
+                let v =
+                    st.fresh_primitive(other, VarOrigin::Existential(name)).unwrap_or(SValue::Void);
+                set_local(&mut st, slot, v.clone());
+                push_next(st, v)
+            }
+        }
+    }
+
+    /// Binds an existential to the value on the stack, or assumes they are equal.
+    fn bind_or_assume(
+        &mut self,
+        mut st: State,
+        slot: usize,
+        kind: OperandKind,
+        span: Span,
+    ) -> Succ {
+        let Some(b) = local(&st, slot) else {
+            let Some(v) = pop(&mut st) else {
+                return internal(st, "empty stack", None);
+            };
+            set_local(&mut st, slot, v);
+            return next(st);
+        };
+        let Some(top) = peek(&st, 0) else {
+            return internal(st, "empty stack", None);
+        };
+        let cond = match kind {
+            OperandKind::Ref => {
+                let heap = self.heap;
+                match heap.equal(self, st, &b, &top) {
+                    Then::Go((s, x)) => {
+                        st = s;
+                        Sym::bool(x)
+                    }
+                    Then::Done(succ) => return succ,
+                }
+            }
+            _ => match (st.normalize(&b), st.normalize(&top)) {
+                (SValue::Int(x), SValue::Int(y)) | (SValue::Bool(x), SValue::Bool(y)) => {
+                    Sym::eq(&x, &y)
+                }
+                _ => return internal(st, "ill-typed binding", Some(span)),
+            },
+        };
+        pop(&mut st);
+        self.assume(st, cond, span, true)
+    }
+
+    fn new_object(&mut self, mut st: State, class: &str, inits: &[String]) -> Succ {
+        let Some(values) = pop_n(&mut st, inits.len()) else {
+            return internal(st, "empty stack", None);
+        };
+        let Some(decl) = self.code.classes.get(class) else {
+            return internal(st, format!("unknown class `{class}`"), None);
+        };
+        let fields = decl
+            .iter()
+            .map(|(f, t)| {
+                let init = inits.iter().position(|i| i == f).and_then(|p| values.get(p).cloned());
+                (f.clone(), init.unwrap_or_else(|| super::stack::default_value(t)))
+            })
+            .collect();
+        let heap = self.heap;
+        let v = heap.allocate(&mut st, class, fields);
+        push_next(st, v)
+    }
+
+    fn unary(&mut self, mut st: State, op: UnOp, node: NodeId, span: Span) -> Succ {
+        let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
+        match (op, st.normalize(&v)) {
+            (UnOp::Not, SValue::Bool(b)) => push_next(st, SValue::Bool(Sym::not(&b))),
+            (UnOp::Neg, SValue::Int(x)) => {
+                let r = Sym::neg(&x);
+                let ok = in_range(&r);
+                let live = self.guard(
+                    st,
+                    &ok,
+                    ErrorKind::IntegerOverflow,
+                    node,
+                    span,
+                    "negation overflows",
+                );
+                continue_all(live, |s| push_next_raw(s, SValue::Int(r.clone())))
+            }
+            _ => internal(st, "ill-typed unary operand", Some(span)),
+        }
+    }
+
+    fn binary(
+        &mut self,
+        mut st: State,
+        op: BinOp,
+        kind: OperandKind,
+        node: NodeId,
+        span: Span,
+    ) -> Succ {
+        let (Some(b), Some(a)) = (peek(&st, 0), peek(&st, 1)) else {
+            return internal(st, "empty stack", None);
+        };
+        if kind == OperandKind::Ref {
+            let heap = self.heap;
+            let (mut st, eq) = match heap.equal(self, st, &a, &b) {
+                Then::Go(r) => r,
+                Then::Done(succ) => return succ,
+            };
+            pop(&mut st);
+            pop(&mut st);
+            let r = if op == BinOp::Ne { !eq } else { eq };
+            return push_next(st, SValue::Bool(Sym::bool(r)));
+        }
+        pop(&mut st);
+        pop(&mut st);
+        let (x, y) = match (st.normalize(&a), st.normalize(&b)) {
+            (SValue::Int(x), SValue::Int(y)) | (SValue::Bool(x), SValue::Bool(y)) => (x, y),
+            _ => return internal(st, "ill-typed operands", Some(span)),
+        };
+        let boolean = |s: Sym| SValue::Bool(s);
+        match op {
+            BinOp::Lt => push_next(st, boolean(Sym::lt(&x, &y))),
+            BinOp::Le => push_next(st, boolean(Sym::le(&x, &y))),
+            BinOp::Gt => push_next(st, boolean(Sym::lt(&y, &x))),
+            BinOp::Ge => push_next(st, boolean(Sym::le(&y, &x))),
+            BinOp::Eq => push_next(st, boolean(Sym::eq(&x, &y))),
+            BinOp::Ne => push_next(st, boolean(Sym::not(&Sym::eq(&x, &y)))),
+            BinOp::And => push_next(st, boolean(Sym::and(&x, &y))),
+            BinOp::Or => push_next(st, boolean(Sym::or(&x, &y))),
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                let r = match op {
+                    BinOp::Add => Sym::add(&x, &y),
+                    BinOp::Sub => Sym::sub(&x, &y),
+                    _ => Sym::mul(&x, &y),
+                };
+                let ok = in_range(&r);
+                let live = self.guard(st, &ok, ErrorKind::IntegerOverflow, node, span, OVERFLOW);
+                continue_all(live, |s| push_next_raw(s, SValue::Int(r.clone())))
+            }
+            BinOp::Div | BinOp::Mod => self.divide(st, op == BinOp::Div, x, y, node, span),
+        }
+    }
+
+    /// `x / y` or `x % y`: first the divisor, then overflow (`i64::MIN / -1`).
+    fn divide(&mut self, st: State, div: bool, x: Sym, y: Sym, node: NodeId, span: Span) -> Succ {
+        let nonzero = Sym::not(&Sym::eq(&y, &Sym::int(0)));
+        let r = if div { Sym::div(&x, &y) } else { Sym::rem(&x, &y) };
+        let no_overflow =
+            Sym::not(&Sym::and(&Sym::eq(&x, &Sym::int(i64::MIN)), &Sym::eq(&y, &Sym::int(-1))));
+        let mut live = Vec::new();
+        let zero = ErrorKind::DivisionByZero;
+        for s in self.guard(st, &nonzero, zero, node, span, "division by zero") {
+            if !div {
+                // i64::MIN % -1 is 0, in range (as in Java).
+                live.push(s);
+                continue;
+            }
+            live.extend(self.guard(
+                s,
+                &no_overflow,
+                ErrorKind::IntegerOverflow,
+                node,
+                span,
+                OVERFLOW,
+            ));
+        }
+        continue_all(live, |s| push_next_raw(s, SValue::Int(r.clone())))
+    }
+
+    fn branch_false(&mut self, mut st: State, target: usize, site: Option<NodeId>) -> Succ {
+        let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
+        let SValue::Bool(c) = st.normalize(&v) else {
+            return internal(st, "branch on a non-boolean", None);
+        };
+        let go = move |s: &mut State, dir: bool| {
+            if let Some(site) = site {
+                s.branches.push((site, dir));
+            }
+            if let Some(f) = s.frame_mut() {
+                f.pc = if dir { f.pc + 1 } else { target };
+            }
+        };
+        self.branch(st, c, site, go)
+    }
+
+    /// A loop's back edge: counts iterations that discovered nothing (the loop bound).
+    fn loop_back(&mut self, mut st: State, head: usize, span: Span) -> Succ {
+        let mats = st.materializations;
+        let limit = self.config.bounds.loop_iterations;
+        let Some(f) = st.frame_mut() else { return internal(st, "no frame", None) };
+        let entry = match f.loops.iter_mut().position(|l| l.head == head) {
+            Some(i) => &mut f.loops[i],
+            None => {
+                f.loops.push(LoopCount { head, idle: 0, seen: mats });
+                let last = f.loops.len() - 1;
+                &mut f.loops[last]
+            }
+        };
+        if entry.seen == mats {
+            entry.idle += 1;
+        }
+        entry.seen = mats;
+        let exceeded = entry.idle > limit;
+        f.pc = head;
+        if exceeded {
+            return Succ::End(st, PathOutcome::Bounded { bound: Bound::Loop, span: Some(span) });
+        }
+        Succ::Continue(st)
+    }
+
+    fn call(
+        &mut self,
+        mut st: State,
+        callee: UnitId,
+        nargs: usize,
+        receiver: bool,
+        node: NodeId,
+        span: Span,
+    ) -> Succ {
+        let depth = st.frames.len() as u64;
+        if depth > u64::from(self.config.bounds.call_depth) {
+            return Succ::End(
+                st,
+                PathOutcome::Bounded { bound: Bound::CallDepth, span: Some(span) },
+            );
+        }
+        if receiver {
+            let Some(r) = peek(&st, nargs.saturating_sub(1)) else {
+                return internal(st, "empty stack", None);
+            };
+            let heap = self.heap;
+            match heap.null_test(self, st, &r) {
+                Then::Go((s, true)) => {
+                    return self.null_deref(s, node, span, "calling a method on null")
+                }
+                Then::Go((s, false)) => st = s,
+                Then::Done(succ) => return succ,
+            }
+        }
+        let Some(callee_unit) = self.code.units.get(callee) else {
+            return internal(st, "unknown callee", Some(span));
+        };
+        let Some(args) = pop_n(&mut st, nargs) else {
+            return internal(st, "empty stack", None);
+        };
+        let mut locals: Vec<Option<SValue>> = args.into_iter().map(Some).collect();
+        locals.resize(callee_unit.slot_types.len().max(locals.len()), None);
+        if let Some(f) = st.frame_mut() {
+            f.pc += 1;
+        }
+        st.frames.push(Frame { unit: callee, pc: 0, locals, stack: Vec::new(), loops: Vec::new() });
+        Succ::Continue(st)
+    }
+
+    fn ret(&mut self, mut st: State) -> Succ {
+        let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
+        let strategy = self.strategy;
+        let mut st = match strategy.ret(self, st) {
+            Then::Done(succ) => return succ,
+            Then::Go(st) => st,
+        };
+        st.frames.pop();
+        match st.frame_mut() {
+            Some(f) => {
+                f.stack.push(v);
+                Succ::Continue(st)
+            }
+            None => internal(st, "return without caller", None),
+        }
+    }
+
+    fn check(&mut self, mut st: State, kind: ErrorKind, node: NodeId, span: Span) -> Succ {
+        let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
+        let SValue::Bool(c) = st.normalize(&v) else {
+            return internal(st, "check of a non-boolean", Some(span));
+        };
+        let message = match kind {
+            ErrorKind::EnsuresFailed => "the `ensures` clause is false",
+            _ => "the `assert` condition is false",
+        };
+        let live = self.guard(st, &c, kind, node, span, message);
+        continue_all(live, |s| {
+            if let Some(f) = s.frame_mut() {
+                f.pc += 1;
+            }
+        })
+    }
+
+    /// The disjuncts of a formula, one child each (those the strategy allows).
+    fn fork(&mut self, mut st: State, pc: usize, targets: &[usize]) -> Succ {
+        let allowed = self.strategy.allowed_disjuncts(&mut st, pc, targets.len());
+        let keep = |i: usize| allowed.as_ref().and_then(|a| a.get(i)).copied().unwrap_or(true);
+        if allowed.as_ref().is_some_and(|a| a.iter().filter(|ok| **ok).count() == 1) {
+            if let Some(t) = (0..targets.len()).find(|i| keep(*i)).map(|i| targets[i]) {
+                return jump(st, t);
+            }
+        }
+        let parent = st.clone();
+        let kids: Vec<(State, String)> = targets
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .map(|(i, t)| {
+                let mut s = st.clone();
+                if let Some(f) = s.frame_mut() {
+                    f.pc = *t;
+                }
+                (s, format!("disjunct {}", i + 1))
+            })
+            .collect();
+        let kids = self.children(&parent, kids);
+        self.sink.event(Event::Disjuncts {
+            state: parent.id,
+            children: kids.iter().map(|k| k.id).collect(),
+        });
+        Succ::Fork(kids)
+    }
+}
+
+fn constant(c: &Const) -> SValue {
+    match c {
+        Const::Int(n) => SValue::Int(Sym::int(*n)),
+        Const::Bool(b) => SValue::Bool(Sym::bool(*b)),
+        Const::Null => SValue::Null,
+        Const::Void => SValue::Void,
+    }
+}

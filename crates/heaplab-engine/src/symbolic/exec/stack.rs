@@ -1,0 +1,110 @@
+//! Small operations on the top frame of a state (operand stack, locals, pc) shared by the
+//! executor, the heap models and the strategies' hooks. They never fork and never ask anyone.
+
+use super::Succ;
+use crate::symbolic::code::SlotType;
+use crate::symbolic::explorer::PathOutcome;
+use crate::symbolic::state::{SValue, State};
+use crate::symbolic::term::Sym;
+use heaplab_syntax::Span;
+
+/// Ends the path as an engine failure (a program the checker should have rejected).
+pub fn internal(st: State, message: impl Into<String>, span: Option<Span>) -> Succ {
+    Succ::End(st, PathOutcome::Internal { message: message.into(), span })
+}
+
+pub fn pop(st: &mut State) -> Option<SValue> {
+    st.frames.last_mut()?.stack.pop()
+}
+
+/// The value `depth` places below the top of the stack.
+pub fn peek(st: &State, depth: usize) -> Option<SValue> {
+    let stack = &st.frames.last()?.stack;
+    stack.len().checked_sub(depth + 1).and_then(|i| stack.get(i)).cloned()
+}
+
+/// Pops `n` values, in push order.
+pub fn pop_n(st: &mut State, n: usize) -> Option<Vec<SValue>> {
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(pop(st)?);
+    }
+    out.reverse();
+    Some(out)
+}
+
+pub fn set_local(st: &mut State, slot: usize, v: SValue) {
+    if let Some(f) = st.frames.last_mut() {
+        if f.locals.len() <= slot {
+            f.locals.resize(slot + 1, None);
+        }
+        f.locals[slot] = Some(v);
+    }
+}
+
+/// The value of a local, if assigned.
+pub fn local(st: &State, slot: usize) -> Option<SValue> {
+    st.frames.last().and_then(|f| f.locals.get(slot).cloned().flatten())
+}
+
+pub fn push_next_raw(st: &mut State, v: SValue) {
+    if let Some(f) = st.frames.last_mut() {
+        f.stack.push(v);
+        f.pc += 1;
+    }
+}
+
+pub fn push_next(mut st: State, v: SValue) -> Succ {
+    push_next_raw(&mut st, v);
+    Succ::Continue(st)
+}
+
+pub fn next(mut st: State) -> Succ {
+    if let Some(f) = st.frames.last_mut() {
+        f.pc += 1;
+    }
+    Succ::Continue(st)
+}
+
+pub fn jump(mut st: State, target: usize) -> Succ {
+    if let Some(f) = st.frame_mut() {
+        f.pc = target;
+    }
+    Succ::Continue(st)
+}
+
+/// Continues each live state after `f` (which pushes the result and advances).
+pub fn continue_all(mut live: Vec<State>, f: impl Fn(&mut State)) -> Succ {
+    for s in &mut live {
+        f(s);
+    }
+    if live.len() == 1 {
+        if let Some(s) = live.pop() {
+            return Succ::Continue(s);
+        }
+    }
+    Succ::Fork(live)
+}
+
+/// The value a field of a new object starts with.
+pub fn default_value(t: &SlotType) -> SValue {
+    match t {
+        SlotType::Int => SValue::Int(Sym::int(0)),
+        SlotType::Bool => SValue::Bool(Sym::bool(false)),
+        _ => SValue::Null,
+    }
+}
+
+/// `i64::MIN <= r <= i64::MAX` in mathematical integers.
+pub fn in_range(r: &Sym) -> Sym {
+    Sym::and(&Sym::le(&Sym::int(i64::MIN), r), &Sym::le(r, &Sym::int(i64::MAX)))
+}
+
+/// `st` with `c` (or `!c`) added to its path condition.
+pub fn with_fact(mut st: State, c: &Sym, dir: bool) -> State {
+    let fact = if dir { c.clone() } else { Sym::not(c) };
+    if fact.as_bool() != Some(true) && !st.pc.contains(&fact) {
+        st.pc.push(fact);
+    }
+    st
+}

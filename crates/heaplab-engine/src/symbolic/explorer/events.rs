@@ -1,0 +1,168 @@
+//! What a run reports: how each path ended ([`PathOutcome`], [`PathResult`]), the nodes of the
+//! exploration tree ([`TreeNode`], [`ForkKind`]), the step-by-step [`Event`] stream and the
+//! run's totals ([`RunStats`]). Plain data that front ends convert; nothing here runs anything.
+
+use crate::symbolic::config::Bound;
+use crate::symbolic::solve::SatAnswer;
+use crate::symbolic::state::{SValue, State, StateId};
+use heaplab_syntax::ast::{ErrorKind, NodeId};
+use heaplab_syntax::Span;
+
+/// How a path ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathOutcome {
+    /// The method under test returned this value (normalized; `Void` for `void`).
+    Returned(SValue),
+    /// A runtime error of the program.
+    Error { kind: ErrorKind, node: NodeId, span: Span, message: String },
+    /// A bound cut the path.
+    Bounded { bound: Bound, span: Option<Span> },
+    /// An `assume` (or, with `precondition`, the `requires` formula) does not hold: the path
+    /// does not describe a valid run and yields no test.
+    Discarded { span: Span, precondition: bool },
+    /// The engine met something it cannot execute (a program the checker should reject).
+    Internal { message: String, span: Option<Span> },
+}
+
+impl PathOutcome {
+    /// Paths that become tests: the method returned or the program failed.
+    pub fn is_feasible(&self) -> bool {
+        matches!(self, PathOutcome::Returned(_) | PathOutcome::Error { .. })
+    }
+
+    /// One line for a person (values are shown raw; see [`PathResult::describe`]).
+    pub fn summary(&self) -> String {
+        match self {
+            PathOutcome::Returned(v) => format!("returned {v:?}"),
+            PathOutcome::Error { kind, message, .. } => format!("{}: {message}", kind.keyword()),
+            PathOutcome::Bounded { bound, .. } => format!("bounded by `{bound}`"),
+            PathOutcome::Discarded { precondition: true, .. } => {
+                "precondition does not hold".into()
+            }
+            PathOutcome::Discarded { precondition: false, .. } => "assumption does not hold".into(),
+            PathOutcome::Internal { message, .. } => format!("internal error: {message}"),
+        }
+    }
+}
+
+/// A finished path with its final state (the input journal, path condition and final heap that
+/// test generation concretizes).
+#[derive(Clone, Debug)]
+pub struct PathResult {
+    /// 0-based, in the order paths ended.
+    pub index: usize,
+    pub outcome: PathOutcome,
+    pub state: State,
+}
+
+impl PathResult {
+    pub fn describe(&self) -> String {
+        match &self.outcome {
+            PathOutcome::Returned(v) => format!("returned {}", self.state.show(v)),
+            other => other.summary(),
+        }
+    }
+}
+
+/// Why a state has several children.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ForkKind {
+    /// Lazy initialization of an unknown reference (input root or first field read).
+    LazyInit,
+    /// A symbolic reference/location was resolved at a dereference, comparison or null test.
+    Resolve,
+    /// Both directions of a branch are feasible.
+    Branch,
+    /// The disjuncts of a formula.
+    Disjunct,
+}
+
+/// One node of the exploration tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeNode {
+    pub id: StateId,
+    pub parent: Option<StateId>,
+    /// What distinguishes this state from its siblings (`root = null`, `x0 < x1`, ...).
+    pub label: String,
+    /// The path that ended in this state, if any.
+    pub path: Option<usize>,
+}
+
+/// What happened in one step (STYLE.md item 10). Plain data; front ends convert it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// Exploration started: the root of the tree.
+    Start { state: StateId, method: String },
+    /// An unknown reference got its possible values; one child per option.
+    LazyInit {
+        state: StateId,
+        /// What was unknown: `o1.root`, `param n`, `ref2`, `loc1`.
+        target: String,
+        /// Every option, in child order (`null`, `o2`, `fresh o3`, `ref4`, `loc1`).
+        options: Vec<String>,
+        children: Vec<StateId>,
+        kind: ForkKind,
+        /// The k bound removed the fresh-object option.
+        k_cut: bool,
+    },
+    /// A branch on a symbolic condition; `children` are the feasible directions.
+    Branch {
+        state: StateId,
+        site: Option<NodeId>,
+        condition: String,
+        /// (direction, child) for each feasible direction.
+        children: Vec<(bool, StateId)>,
+    },
+    /// The disjuncts of a formula.
+    Disjuncts { state: StateId, children: Vec<StateId> },
+    /// `sl`: the input formula left at a path's end (`bst(ref1, lo, o2.key)`) was solved; `model`
+    /// lists the cells the model added (`o4 -> Node { key: 3, … }`, or `emp`). The path ends next.
+    SlModel { state: StateId, formula: String, model: String },
+    /// A path-condition query and its answer.
+    SolverQuery { state: StateId, query: String, answer: SatAnswer, local: bool },
+    /// A path ended.
+    PathEnd { state: StateId, path: usize, outcome: PathOutcome },
+    /// Exploration stopped early because of a bound (remaining states are reported as
+    /// bounded paths first).
+    Stopped { bound: Bound },
+    /// An asynchronous solver has not answered a query yet; the step was undone. Resolve the
+    /// solver's outstanding query, then call [`Explorer::step`](super::Explorer::step) again.
+    SolverPending,
+}
+
+/// Totals of one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Paths that returned or ended in a runtime error (each becomes a test).
+    pub feasible: u64,
+    /// Branch directions pruned by the solver plus paths discarded by `assume`/precondition.
+    pub infeasible: u64,
+    /// Of `infeasible`: paths discarded because the precondition does not hold.
+    pub precondition_discarded: u64,
+    /// Paths cut by a bound.
+    pub bounded: u64,
+    /// Paths the engine could not execute.
+    pub internal_errors: u64,
+    /// States created (nodes of the exploration tree).
+    pub states: u64,
+    /// Instructions executed.
+    pub steps: u64,
+    /// The k bound removed a fresh-object option on some path.
+    pub k_cut: bool,
+    /// `sl`: disjuncts the `enum` rule pruned before running them (also in `infeasible`, like
+    /// a branch direction pruned by the solver).
+    pub sl_pruned: u64,
+    /// `sl`: values of a reference that a formula rules out at the instruction asking for them
+    /// (`t == nn` with `nn` known: `t` is not `null` nor another object), never created.
+    pub sl_decided: u64,
+    /// `sl`: ended paths with folded instances whose input came from a model of the remaining
+    /// input formula (the logic's satisfiability procedure,
+    /// [`crate::symbolic::strategy::sl::model`]).
+    pub sl_models: u64,
+    /// `sl`: ended paths whose remaining formula has no model: discarded (also in `infeasible`).
+    pub sl_no_model: u64,
+    /// `sl`: ended paths the logic could not take (see
+    /// [`crate::symbolic::strategy::sl::model`]), completed by
+    /// running the instances' bodies instead.
+    pub sl_run_completions: u64,
+}

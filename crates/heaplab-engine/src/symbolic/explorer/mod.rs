@@ -1,0 +1,363 @@
+//! The search driver: a worklist of symbolic states, each stepped one instruction at a time by
+//! the executor ([`crate::symbolic::exec`]).
+//!
+//! [`Explorer::step`] runs one instruction of one state and returns the next [`Event`]
+//! (STYLE.md item 10); [`Explorer::next_path`] steps until a path ends. Because a state is plain
+//! data, exploration can be paused between any two steps, resumed, or dropped (cancel). The
+//! driver alone decides which state runs next: the children of a fork go on a stack for
+//! depth-first search (the default) or a queue for breadth-first; the global bounds (paths,
+//! states, time) stop the run, and the states left are reported as bounded paths. With an
+//! asynchronous solver, a step whose query is not answered yet is undone and run again later.
+//!
+//! Owns: the worklist and its order, bounds and stopping, the tree of states, the event queue,
+//! finished paths and totals (`record`, `events`), coverage, views on request. Never
+//! touches: the semantics of an instruction, the heap's representation, or anything a strategy
+//! keeps (it calls the strategy only to ask whether a pending state became pointless, and to
+//! save and restore its per-run data when a step is undone). A second driver (a concolic loop)
+//! would own its own loop and implement [`Sink`] its own way, over the same executor.
+//!
+//! Every path ends with a [`PathOutcome`]: returned, a runtime error of the program, cut by a
+//! named [`Bound`], or discarded because an `assume`/the precondition does not hold.
+
+mod events;
+mod record;
+
+pub use events::{Event, ForkKind, PathOutcome, PathResult, RunStats, TreeNode};
+
+use super::code::{compile, Compiled, UnitId};
+use super::config::{Bound, Clock, Config};
+use super::exec::{entry, Executor, Sink, Succ};
+use super::heap::HeapModel;
+use super::solve::{PathSolver, SolverCounts};
+use super::state::{State, StateId};
+use super::strategy;
+use super::view::{HeapView, ViewAt};
+use crate::error::{Error, Result};
+use heaplab_syntax::ast::{NodeId, Program};
+use heaplab_syntax::types::ProgramInfo;
+use record::Record;
+use std::any::Any;
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+/// The symbolic explorer of one method (see the module docs).
+pub struct Explorer {
+    exec: Executor,
+    rec: Record,
+    clock: Box<dyn Clock>,
+    method_name: String,
+    start_ms: u64,
+    branch_sites: BTreeSet<NodeId>,
+}
+
+/// What one step may change, for undoing it (asynchronous solvers).
+struct Undo {
+    state: State,
+    pending: usize,
+    tree: usize,
+    next_id: u32,
+    paths: usize,
+    stats: RunStats,
+    strategy: Box<dyn Any>,
+}
+
+/// Splits `Class.method` (or a bare function name).
+pub fn split_target(target: &str) -> (Option<&str>, &str) {
+    match target.split_once('.') {
+        Some((c, m)) => (Some(c), m),
+        None => (None, target),
+    }
+}
+
+impl Explorer {
+    /// Prepares the exploration of `target` (`Class.method` or a top-level function).
+    /// `Err` when the program has no such method.
+    pub fn new(
+        program: &Program,
+        info: &ProgramInfo,
+        target: &str,
+        config: Config,
+        solver: Box<dyn PathSolver>,
+        clock: Box<dyn Clock>,
+    ) -> Result<Explorer> {
+        let compiled = compile(program, info);
+        Explorer::from_compiled(Rc::new(compiled), target, config, solver, clock)
+    }
+
+    /// Like [`new`](Self::new) for an already compiled program (shared between runs).
+    pub fn from_compiled(
+        code: Rc<Compiled>,
+        target: &str,
+        config: Config,
+        solver: Box<dyn PathSolver>,
+        clock: Box<dyn Clock>,
+    ) -> Result<Explorer> {
+        let (class, name) = split_target(target);
+        let Some(method) = code.function(class, name) else {
+            return Err(match class {
+                Some(c) if code.classes.contains_key(c) => {
+                    Error::UnknownMethod { class: c.to_string(), method: name.to_string() }
+                }
+                Some(c) => Error::UnknownFunction(format!("{c}.{name} (no class `{c}`)")),
+                None => Error::UnknownFunction(name.to_string()),
+            });
+        };
+        let mut branch_sites = BTreeSet::new();
+        for u in code.reachable(method) {
+            if let Some(unit) = code.units.get(u) {
+                branch_sites.extend(unit.branch_sites.iter().copied());
+            }
+        }
+        let start_ms = clock.now_ms();
+        let strategy = strategy::make(config.strategy, &code);
+        let heap = strategy.heap_model();
+        let rec = Record::new(Rc::clone(&code), method, config.order);
+        let exec = Executor { code, config, method, solver, strategy, heap };
+        let mut explorer =
+            Explorer { exec, rec, clock, method_name: target.to_string(), start_ms, branch_sites };
+        explorer.start();
+        Ok(explorer)
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.exec.config
+    }
+
+    pub fn compiled(&self) -> &Rc<Compiled> {
+        &self.exec.code
+    }
+
+    /// The unit of the method under test.
+    pub fn method(&self) -> UnitId {
+        self.exec.method
+    }
+
+    pub fn paths(&self) -> &[PathResult] {
+        &self.rec.paths
+    }
+
+    pub fn tree(&self) -> &[TreeNode] {
+        &self.rec.tree
+    }
+
+    pub fn stats(&self) -> &RunStats {
+        &self.rec.stats
+    }
+
+    pub fn solver_counts(&self) -> SolverCounts {
+        self.exec.solver.counts()
+    }
+
+    /// The heap model of the run (test generation concretizes paths with it).
+    pub fn heap_model(&self) -> Rc<dyn HeapModel> {
+        Rc::clone(&self.exec.heap)
+    }
+
+    /// Gives access to the solver (test generation asks it for models).
+    pub fn solver_mut(&mut self) -> &mut dyn PathSolver {
+        &mut *self.exec.solver
+    }
+
+    /// Milliseconds since the explorer was created, by its clock.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.clock.now_ms().saturating_sub(self.start_ms)
+    }
+
+    /// (covered, total) source branch directions of the method and everything it calls.
+    pub fn branch_coverage(&self) -> (usize, usize) {
+        (self.covered_branches().len(), self.branch_sites.len() * 2)
+    }
+
+    /// The source branch sites (`if`, `while`, `?:`, `&&`, `||`) of the method and everything
+    /// it calls.
+    pub fn branch_sites(&self) -> &BTreeSet<NodeId> {
+        &self.branch_sites
+    }
+
+    /// The branch directions some feasible path (one that becomes a test) took.
+    pub fn covered_branches(&self) -> BTreeSet<(NodeId, bool)> {
+        self.rec
+            .paths
+            .iter()
+            .filter(|p| p.outcome.is_feasible())
+            .flat_map(|p| p.state.branches.iter().copied())
+            .filter(|(site, _)| self.branch_sites.contains(site))
+            .collect()
+    }
+
+    /// Keeps a [`HeapView`] of up to `limit` tree nodes from now on: of each child when it is
+    /// created and of each state when it forks (replacing the first), so that
+    /// [`view`](Self::view) can show nodes whose state is gone. Off by default: building views
+    /// costs time on every fork, and the CLI never shows them. (The forks on input parameters
+    /// at entry happen before anyone can ask, so they are kept always; there are few.)
+    pub fn record_views(&mut self, limit: usize) {
+        self.rec.views.set_limit(limit);
+    }
+
+    /// True when some node's view was not kept because of the `record_views` limit.
+    pub fn views_full(&self) -> bool {
+        self.rec.views.full
+    }
+
+    /// The state of tree node `id` for a person: the live state while it is still explored, the
+    /// final state once its path ended, otherwise the view recorded at its fork or creation
+    /// (`None` when none was recorded: views off or past the limit).
+    pub fn view(&self, id: StateId) -> Option<HeapView> {
+        let node = self.rec.tree.get(id.0 as usize).filter(|n| n.id == id)?;
+        let live = self.rec.current.iter().chain(&self.rec.worklist).find(|s| s.id == id);
+        let mut view = match (live, node.path.and_then(|p| self.rec.paths.get(p))) {
+            (Some(st), _) => HeapView::of(st, &self.exec.code, self.exec.method, ViewAt::Live),
+            (None, Some(p)) => {
+                HeapView::of_path(&p.state, &self.exec.code, self.exec.method, &p.outcome)
+            }
+            (None, None) => self.rec.views.get(id)?.clone(),
+        };
+        view.label = node.label.clone();
+        Some(view)
+    }
+
+    /// The bound that stopped the run early, if any.
+    pub fn stopped(&self) -> Option<Bound> {
+        self.rec.stopped
+    }
+
+    /// True when nothing is left to explore.
+    pub fn is_done(&self) -> bool {
+        self.rec.pending.is_empty() && self.rec.current.is_none() && self.rec.worklist.is_empty()
+    }
+
+    /// Runs until a path ends; `None` when exploration is complete.
+    pub fn next_path(&mut self) -> Option<&PathResult> {
+        while let Some(event) = self.step() {
+            if let Event::PathEnd { path, .. } = event {
+                return self.rec.paths.get(path);
+            }
+        }
+        None
+    }
+
+    /// Explores everything (within the bounds).
+    pub fn run_to_end(&mut self) {
+        while self.step().is_some() {}
+    }
+
+    /// The root of the tree and the first states (see [`entry`]).
+    fn start(&mut self) {
+        let root = self.rec.node(None, "entry".into());
+        self.rec.event(Event::Start { state: root, method: self.method_name.clone() });
+        let mut st = entry::empty_state(root);
+        let Some((code, entry_unit, in_pre)) =
+            entry::add_entry_unit(&self.exec.code, self.exec.method, &self.exec.config)
+        else {
+            return;
+        };
+        st.in_pre = in_pre;
+        self.exec.code = Rc::new(code);
+        self.rec.code = Rc::clone(&self.exec.code);
+        let states = self.exec.cx(&mut self.rec).entry_states(st, entry_unit);
+        for s in states {
+            self.rec.push_state(s);
+        }
+    }
+
+    /// Executes one step; returns the next event, `None` when exploration is over.
+    pub fn step(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.rec.pending.pop_front() {
+                return Some(e);
+            }
+            if self.rec.stopped.is_none() {
+                if let Some(bound) = self.global_bound() {
+                    self.stop(bound);
+                    continue;
+                }
+            }
+            let st = match self.rec.current.take() {
+                Some(s) => s,
+                None => self.rec.worklist.pop_front()?,
+            };
+            if self.exec.strategy.obsolete(&st) {
+                continue;
+            }
+            self.rec.stats.steps += 1;
+            // With an asynchronous solver a step may have to be undone: remember everything it
+            // can change. Ending a path may ask the solver too (a strategy may complete the
+            // input), so the step's successors are handled inside the undoable region.
+            let undo = self.exec.solver.is_async().then(|| Undo {
+                state: st.clone(),
+                pending: self.rec.pending.len(),
+                tree: self.rec.tree.len(),
+                next_id: self.rec.next_id,
+                paths: self.rec.paths.len(),
+                stats: self.rec.stats.clone(),
+                strategy: self.exec.strategy.save(),
+            });
+            if undo.is_some() {
+                self.rec.staged = Some(Vec::new());
+                self.rec.views.begin();
+            }
+            let (next, pending) = {
+                let mut cx = self.exec.cx(&mut self.rec);
+                let next = match cx.exec(st) {
+                    _ if cx.pending => None,
+                    Succ::End(s, outcome) => {
+                        cx.end_path(s, outcome);
+                        None
+                    }
+                    other => Some(other),
+                };
+                (next, cx.pending)
+            };
+            match next {
+                Some(Succ::Continue(s)) => self.rec.current = Some(s),
+                Some(Succ::Fork(children)) => self.rec.push_fork(children),
+                _ => {}
+            }
+            let staged = self.rec.staged.take().unwrap_or_default();
+            if let (true, Some(u)) = (pending, undo) {
+                self.rec.pending.truncate(u.pending);
+                self.rec.tree.truncate(u.tree);
+                self.rec.next_id = u.next_id;
+                self.rec.paths.truncate(u.paths);
+                self.rec.stats = u.stats;
+                self.exec.strategy.restore(u.strategy);
+                self.rec.current = Some(u.state);
+                // The step's children will get the same ids again: their views go too.
+                self.rec.views.rollback();
+                return Some(Event::SolverPending);
+            }
+            self.rec.views.commit();
+            for s in staged {
+                self.rec.push_state(s);
+            }
+        }
+    }
+
+    fn global_bound(&self) -> Option<Bound> {
+        let stats = &self.rec.stats;
+        let bounds = &self.exec.config.bounds;
+        let ended = stats.feasible + stats.bounded + stats.internal_errors;
+        if ended >= bounds.max_paths && !self.is_done() {
+            return Some(Bound::MaxPaths);
+        }
+        if stats.states >= bounds.max_states && !self.is_done() {
+            return Some(Bound::States);
+        }
+        match bounds.timeout_ms {
+            Some(t) if self.elapsed_ms() > t && !self.is_done() => Some(Bound::Timeout),
+            _ => None,
+        }
+    }
+
+    /// Ends every pending state as bounded by `bound`.
+    fn stop(&mut self, bound: Bound) {
+        self.rec.stopped = Some(bound);
+        self.rec.event(Event::Stopped { bound });
+        let mut rest: Vec<State> = self.rec.current.take().into_iter().collect();
+        rest.extend(self.rec.worklist.drain(..));
+        let mut cx = self.exec.cx(&mut self.rec);
+        for s in rest {
+            cx.end_path(s, PathOutcome::Bounded { bound, span: None });
+        }
+    }
+}

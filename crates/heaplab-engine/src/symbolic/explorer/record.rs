@@ -1,0 +1,143 @@
+//! The search driver's record of a run: the worklist and the state running now, the tree of
+//! states, the events not yet handed out, the finished paths, the totals and the views. It is
+//! the [`Sink`] the executor reports to during a step.
+
+use super::events::{Event, PathOutcome, PathResult, RunStats, TreeNode};
+use crate::symbolic::code::{Compiled, UnitId};
+use crate::symbolic::config::{Bound, SearchOrder};
+use crate::symbolic::exec::Sink;
+use crate::symbolic::state::{State, StateId};
+use crate::symbolic::view::{HeapView, Snapshots, ViewAt};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// See the module docs.
+pub struct Record {
+    /// The program as the run executes it (for views).
+    pub code: Rc<Compiled>,
+    pub method: UnitId,
+    pub order: SearchOrder,
+    pub worklist: VecDeque<State>,
+    pub current: Option<State>,
+    pub pending: VecDeque<Event>,
+    pub next_id: u32,
+    pub tree: Vec<TreeNode>,
+    pub paths: Vec<PathResult>,
+    pub stats: RunStats,
+    pub stopped: Option<Bound>,
+    /// While a step runs with an asynchronous solver, the states it adds to the worklist wait
+    /// here, so that undoing the step (a pending answer) can drop them.
+    pub staged: Option<Vec<State>>,
+    /// Views of tree nodes whose state is gone (see `Explorer::record_views`).
+    pub views: Snapshots,
+}
+
+impl Record {
+    pub fn new(code: Rc<Compiled>, method: UnitId, order: SearchOrder) -> Record {
+        Record {
+            code,
+            method,
+            order,
+            worklist: VecDeque::new(),
+            current: None,
+            pending: VecDeque::new(),
+            next_id: 0,
+            tree: Vec::new(),
+            paths: Vec::new(),
+            stats: RunStats::default(),
+            stopped: None,
+            staged: None,
+            views: Snapshots::default(),
+        }
+    }
+
+    /// Adds a state to the worklist: the front for depth first, the back for breadth first.
+    pub fn push_state(&mut self, s: State) {
+        if let Some(staged) = &mut self.staged {
+            staged.push(s);
+            return;
+        }
+        match self.order {
+            SearchOrder::Dfs => self.worklist.push_front(s),
+            SearchOrder::Bfs => self.worklist.push_back(s),
+        }
+    }
+
+    /// Adds the children of a fork; depth first explores the first child first.
+    pub fn push_fork(&mut self, children: Vec<State>) {
+        match self.order {
+            SearchOrder::Dfs => children.into_iter().rev().for_each(|c| self.push_state(c)),
+            SearchOrder::Bfs => children.into_iter().for_each(|c| self.push_state(c)),
+        }
+    }
+}
+
+impl Sink for Record {
+    fn node(&mut self, parent: Option<StateId>, label: String) -> StateId {
+        let id = StateId(self.next_id);
+        self.next_id += 1;
+        self.tree.push(TreeNode { id, parent, label, path: None });
+        self.stats.states += 1;
+        id
+    }
+
+    fn event(&mut self, event: Event) {
+        self.pending.push_back(event);
+    }
+
+    fn snapshot(&mut self, st: &State, at: ViewAt) {
+        if self.views.wants(st.id) {
+            self.views.put(HeapView::of(st, &self.code, self.method, at));
+        }
+    }
+
+    fn keep_view(&mut self, st: &State, at: ViewAt) {
+        self.views.put(HeapView::of(st, &self.code, self.method, at));
+    }
+
+    fn stats(&mut self) -> &mut RunStats {
+        &mut self.stats
+    }
+
+    fn record(&mut self, mut st: State, outcome: PathOutcome) {
+        match &outcome {
+            PathOutcome::Returned(_) | PathOutcome::Error { .. } => {
+                self.stats.feasible += 1;
+            }
+            PathOutcome::Bounded { .. } => self.stats.bounded += 1,
+            PathOutcome::Discarded { precondition, .. } => {
+                self.stats.infeasible += 1;
+                if *precondition {
+                    self.stats.precondition_discarded += 1;
+                }
+            }
+            PathOutcome::Internal { .. } => self.stats.internal_errors += 1,
+        }
+        if st.k_cut {
+            self.stats.k_cut = true;
+        }
+        if matches!(outcome, PathOutcome::Discarded { .. }) {
+            // A discarded path yields no test; its frames (locals, operand stacks) are dead
+            // weight, and a precondition that rejects most inputs leaves tens of thousands.
+            st.frames = Vec::new();
+        }
+        let index = self.paths.len();
+        if let Some(node) = self.tree.get_mut(st.id.0 as usize) {
+            node.path = Some(index);
+        }
+        self.pending.push_back(Event::PathEnd {
+            state: st.id,
+            path: index,
+            outcome: outcome.clone(),
+        });
+        self.paths.push(PathResult { index, outcome, state: st });
+    }
+
+    fn push(&mut self, st: State) {
+        self.push_state(st);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.is_some()
+    }
+}

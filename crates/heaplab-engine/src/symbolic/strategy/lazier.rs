@@ -1,0 +1,30 @@
+//! `lazier` (Kiasan §3.1.2): the first read of an unknown reference branches only on `null`
+//! versus a symbolic location δ; which object δ is gets decided when the program dereferences or
+//! compares it (the lazy-family heap's resolution, [`crate::symbolic::heap::lazy`]).
+//!
+//! An option table; no per-path data, no hooks.
+
+use super::{Choice, HeapStrategy, Options, StrategyInfo};
+use crate::symbolic::config::StrategyKind;
+use crate::symbolic::state::State;
+
+pub const INFO: StrategyInfo = StrategyInfo {
+    name: "lazier",
+    kind: StrategyKind::Lazier,
+    paper: "Kiasan (Deng 2007) §3.1.2",
+    description:
+        "first read: null | symbolic location; aliasing decided at dereference or comparison",
+};
+
+/// `lazier`: null or a symbolic location.
+pub struct Lazier;
+
+impl HeapStrategy for Lazier {
+    fn info(&self) -> &'static StrategyInfo {
+        &INFO
+    }
+
+    fn options(&self, _state: &State, _class: &str, _budget: i64) -> Options {
+        Options { choices: vec![Choice::Null, Choice::SymLoc], k_cut: false }
+    }
+}
