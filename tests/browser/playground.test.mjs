@@ -131,7 +131,8 @@ test('a share link restores the program in a fresh browser', async (t) => {
   const { page, server } = await open('', t);
   const program = `class Cell { int v; }\n\ntest shared_link_works {\n  Cell c = new Cell { v: 7 };\n  assert c.v == 7;\n}\n`;
   await typeProgram(page, program);
-  await page.getByRole('button', { name: 'Share link' }).click();
+  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('button', { name: 'Copy link' }).click();
   const link = page.getByRole('status').getByRole('link', { name: /Link copied|Share link ready/ });
   await link.waitFor();
   const url = await link.getAttribute('href');

@@ -7,10 +7,16 @@ import { Cancelled } from './engine.js';
 import { exploreMethod } from './store.js';
 
 const BOUND_KEYS = ['k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs'];
+// Cancel asks the worker to stop and keep the tests found so far; a worker that does not answer
+// within this time (a long Z3 query) is restarted instead, and the tests are lost.
+const STOP_GRACE_MS = 4000;
 
-/** ExploreOptions from the settings: the strategy and every bound the user filled in. */
+/**
+ * ExploreOptions from the settings: the strategy, the precondition mode and every bound the
+ * user filled in. Explore and Compare both use it, so that they run the same explorations.
+ */
 export function exploreOptions(settings) {
-  const options = { strategy: settings.strategy || 'lazier#' };
+  const options = { strategy: settings.strategy || 'lazier#', pre: settings.pre === 'ignore' ? 'ignore' : 'assume' };
   for (const key of BOUND_KEYS) {
     const text = String(settings[key] ?? '').trim();
     if (text !== '' && Number.isFinite(Number(text))) options[key] = Math.max(0, Math.floor(Number(text)));
@@ -37,7 +43,7 @@ export function createExplorer(store, engine) {
     const error = err instanceof Cancelled
       ? 'Cancelled: the engine was restarted. The tree keeps what was explored; start again to continue.'
       : String(err?.message ?? err);
-    store.dispatch({ type: 'explore/error', runId, error });
+    store.dispatch({ type: 'explore/error', runId, error, kind: err?.kind ?? '' });
   };
 
   /** Starts a new exploration in the worker unless the current one can go on. */
@@ -48,7 +54,7 @@ export function createExplorer(store, engine) {
     const method = exploreMethod(store.getState());
     if (!method) throw new Error('The program has no method to explore.');
     const options = exploreOptions(settings.explore);
-    store.dispatch({ type: 'explore/start', method, strategy: options.strategy });
+    store.dispatch({ type: 'explore/start', method, strategy: options.strategy, options });
     const { runId } = explore();
     await engine.request('exploreStart', { source, method, options, runId });
     started = runId;
@@ -132,6 +138,38 @@ export function createExplorer(store, engine) {
     }
   }
 
+  /**
+   * Cancel that keeps the tests: the worker stops exploring at the next event and generates the
+   * tests of the paths found so far (marked partial). If it does not answer soon (stuck in a
+   * long solver query), the worker is restarted and only the tree is kept.
+   */
+  async function stop() {
+    const ex = explore();
+    if (ex.runId !== started || !['running', 'paused', 'starting'].includes(ex.status) || ex.stopping) {
+      if (ex.status === 'starting' || ex.status === 'running') hardCancel();
+      return;
+    }
+    const { runId } = ex;
+    store.dispatch({ type: 'explore/stopping', runId });
+    const timer = setTimeout(() => {
+      if (explore().runId === runId && explore().stopping) hardCancel();
+    }, STOP_GRACE_MS);
+    try {
+      // A run in progress answers its own request with the tests; otherwise this answers.
+      const res = await engine.request('exploreStop', { runId });
+      if (res && explore().runId === runId) settle(runId, res, false);
+    } catch (err) {
+      fail(err, runId);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function hardCancel() {
+    engine.cancel();
+    api.cancelled();
+  }
+
   async function compare() {
     const { source, settings, strategies } = store.getState();
     const method = exploreMethod(store.getState());
@@ -141,14 +179,14 @@ export function createExplorer(store, engine) {
     }
     const options = exploreOptions(settings.explore);
     delete options.strategy;
-    store.dispatch({ type: 'compare/start', method });
+    store.dispatch({ type: 'compare/start', method, pre: options.pre });
     try {
       const rows = await engine.request('compare', {
         source, method, options, strategies: strategies.map((s) => s.name),
       });
       store.dispatch({ type: 'compare/done', rows });
     } catch (err) {
-      store.dispatch({ type: 'compare/error', error: err instanceof Cancelled ? 'Cancelled.' : String(err.message) });
+      store.dispatch({ type: 'compare/error', error: err instanceof Cancelled ? 'Cancelled.' : String(err.message), kind: err?.kind ?? '' });
     }
   }
 
@@ -157,6 +195,7 @@ export function createExplorer(store, engine) {
       case 'explore/run': enqueue(run); break;
       case 'explore/step': enqueue(() => step('event')); break;
       case 'explore/stepOver': enqueue(() => step('decision')); break;
+      case 'explore/cancel': stop(); break;
       case 'explore/pause':
         // Not queued: it must reach the worker while a run is in progress.
         if (state.explore.status === 'running') engine.request('explorePause', { runId: state.explore.runId }).catch(() => {});
@@ -181,7 +220,7 @@ export function createExplorer(store, engine) {
     }
   });
 
-  return {
+  const api = {
     /** The worker was restarted: its exploration is gone. */
     cancelled() {
       if (started !== -1 || explore().status === 'running' || explore().status === 'starting') {
@@ -191,4 +230,5 @@ export function createExplorer(store, engine) {
       inWorker = -1;
     },
   };
+  return api;
 }

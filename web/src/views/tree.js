@@ -439,7 +439,7 @@ function createTreeView(el, store) {
     if (total === 0) return '';
     let ends = 0;
     for (const node of s.nodes) if (node.outcome) ends++;
-    return `${total} node${total === 1 ? '' : 's'}, ${ends} path end${ends === 1 ? '' : 's'}`;
+    return `${total} state${total === 1 ? '' : 's'}, ${ends} path end${ends === 1 ? '' : 's'}`;
   }
 
   function clearDetail() {
