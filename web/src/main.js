@@ -22,6 +22,8 @@ import * as compareView from './views/compare.js';
 import { createExplorer } from './explorer.js';
 
 const CHECK_DELAY_MS = 250;
+// The SMT console's time limit for Z3.
+const SMT_TIMEOUT_MS = 10000;
 const DEFAULT_EXAMPLE = 'sll.hl';
 
 // Timings for tests/bench/web-budget.mjs and the debug panel.
@@ -204,12 +206,28 @@ async function start() {
     }
   }
 
+  /**
+   * The SMT console. Z3 stops a check-sat at its own time limit (SMT_TIMEOUT_MS, answering
+   * unknown); a script that still has no answer a little later (Z3 stuck outside check-sat)
+   * restarts the engine, so the console never hangs.
+   */
   async function runSmt(text) {
     store.dispatch({ type: 'smt/start' });
+    let timedOut = false;
+    const watchdog = setTimeout(() => {
+      timedOut = true;
+      engine.cancel();
+      explorer.cancelled();
+    }, SMT_TIMEOUT_MS + 5000);
     try {
-      store.dispatch({ type: 'smt/done', answer: await engine.request('smt', { text }) });
+      store.dispatch({ type: 'smt/done', answer: await engine.request('smt', { text, timeoutMs: SMT_TIMEOUT_MS }) });
     } catch (err) {
-      store.dispatch({ type: 'smt/error', error: err instanceof Cancelled ? 'Cancelled.' : err.message });
+      const error = timedOut
+        ? `Z3 did not answer within ${(SMT_TIMEOUT_MS + 5000) / 1000} s; the engine was restarted. Try a smaller query.`
+        : err instanceof Cancelled ? 'Cancelled.' : err.message;
+      store.dispatch({ type: 'smt/error', error });
+    } finally {
+      clearTimeout(watchdog);
     }
   }
 
@@ -333,10 +351,17 @@ async function start() {
           .then((dump) => store.dispatch({ type: 'syntax/done', ...dump }))
           .catch((err) => store.dispatch({ type: 'log/add', kind: 'syntax', text: err.message }));
         break;
-      case 'run/cancel':
+      case 'run/cancel': {
+        // Only an exploration running: stop it and keep its tests, as the Explore tab's Cancel.
+        const others = [state.tests.status, state.logic.status, state.smt.status, state.compare.status].includes('running');
+        if (!others && ['running', 'paused'].includes(state.explore.status)) {
+          store.dispatch({ type: 'explore/cancel' });
+          break;
+        }
         engine.cancel();
         explorer.cancelled();
         break;
+      }
       case 'example/open': openExample(action.file); break;
       case 'share/create': share(); break;
       case 'share/embedCode': embedCode(action.tab); break;

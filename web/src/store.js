@@ -130,13 +130,18 @@ function changesOf(event) {
 function growTree(tree, nodes, events) {
   const all = tree.nodes;
   for (const n of nodes) {
-    all[n.id] = { ...n, children: all[n.id]?.children ?? [], change: all[n.id]?.change ?? null };
+    all[n.id] = { ...n, children: all[n.id]?.children ?? [], change: all[n.id]?.change ?? null, line: all[n.id]?.line ?? n.line ?? null };
     if (n.parent !== null && all[n.parent] && !all[n.parent].children.includes(n.id)) all[n.parent].children.push(n.id);
   }
   for (const e of events) {
     for (const { node, change } of changesOf(e)) {
       if (all[node]) all[node].change = change.option === null ? { ...change, option: all[node].label } : change;
+      // A branch's children start at the branch's line.
+      if (all[node] && e.kind === 'branch' && e.line) all[node].line = e.line;
     }
+    // A state is at the line of its latest event that has one (the start: the method's line; a
+    // branch: its condition; a path's end: where it ended).
+    if (e.line && e.node != null && all[e.node]) all[e.node].line = e.line;
     if (e.kind === 'pathEnd' && all[e.node]) {
       Object.assign(all[e.node], { outcome: e.details.outcome, colour: e.details.colour, text: e.details.text, path: e.details.path });
     }

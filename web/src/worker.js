@@ -45,6 +45,8 @@ const engineReady = (async () => {
 
 let z3Loading = null;
 let z3Ready = false;
+// The SMT console's time limit for Z3 (its `:timeout` option; check-sat then says unknown).
+const SMT_TIMEOUT_MS = 10000;
 // Each question to Z3 reruns the logic's search from the start; past this many, stop asking.
 const MAX_Z3_ROUNDS = 200;
 
@@ -376,12 +378,25 @@ const handlers = {
     await engineReady;
     return wasm.syntaxDump(source);
   },
-  async smt({ text }) {
+  /**
+   * The SMT console: one script, with Z3's own time limit, and error line numbers counted from
+   * the script's first line (Z3's parser keeps counting lines across the scripts of one context,
+   * so a probe just before the script says where it starts).
+   */
+  async smt({ text, timeoutMs = SMT_TIMEOUT_MS }) {
     await loadZ3();
     const started = performance.now();
-    const answer = await solve(text);
-    log('smt', `${text.trim()}\n;; => ${answer.trim()} (${Math.round(performance.now() - started)} ms)`);
-    return answer;
+    const probe = await solve('(heaplab-line-probe)');
+    const at = /line:? (\d+)/.exec(probe);
+    // The probe is the second line of its wrapped script (after the push), and the script it
+    // is wrapped in ends two lines later; the console's script starts one line after that, with
+    // the push and the time-limit line first.
+    const first = at ? Number(at[1]) + 1 + 2 : null;
+    const answer = await solve(`(set-option :timeout ${timeoutMs})\n${text}`);
+    const fixed = first === null ? answer
+      : answer.replace(/\bline(:?) (\d+)/g, (m, colon, n) => `line${colon} ${Math.max(1, Number(n) - first)}`);
+    log('smt', `${text.trim()}\n;; => ${fixed.trim()} (${Math.round(performance.now() - started)} ms)`);
+    return fixed;
   },
   async loadZ3() {
     await loadZ3();
