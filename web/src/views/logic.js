@@ -102,7 +102,7 @@ export function mount(el, store) {
       r.models.slice(0, 50).forEach((m, i) => output.append(pre(`model ${i + 1}:\n${m}`)));
       if (r.models.length > 50) output.append(pre(`… and ${r.models.length - 50} more`));
     } else {
-      head.textContent = r.result === 'unknown' ? `unknown: ${r.reason}` : r.result;
+      head.textContent = r.reason ? `${r.result}: ${r.reason}` : r.result;
       head.dataset.result = r.result;
       output.append(head);
       if (r.model) output.append(pre(r.model));
