@@ -105,3 +105,30 @@ test('a link naming an unknown strategy says so and selects lazier#', async (t) 
   assert.equal(await page.evaluate(() => globalThis.__heaplab.store.getState().settings.explore.strategy), 'lazier#');
   assert.deepEqual(browser.errors, []);
 });
+
+test('the page speaks to students: no internal names in any label, tooltip or note', async (t) => {
+  const { page, browser } = await openWith(t, '?tab=explore&method=BST.insert&strategy=lazier%23&k=2#example=bst.hl');
+  await waitForZ3(page);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 120000 });
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await page.getByRole('button', { name: 'Compare strategies' }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().compare.status === 'done', null, { timeout: 180000 });
+  const INTERNAL = /seed-\d|digests?\b|\bSIR\b|§|Limits::|\bref\d+ = loc\d+|Appendix A/;
+  for (const tab of ['Tests', 'Explore', 'Compare', 'Logic']) {
+    await page.getByRole('tab', { name: tab }).click();
+    const words = await page.evaluate(() => [document.body.innerText,
+      ...[...document.querySelectorAll('[title]')].map((e) => e.getAttribute('title')),
+      ...[...document.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label')),
+      ...[...document.querySelectorAll('svg title')].map((e) => e.textContent)].join('\n'));
+    const hit = INTERNAL.exec(words);
+    assert.equal(hit, null, `${tab}: "${hit?.[0]}" near "${hit ? words.slice(Math.max(0, hit.index - 60), hit.index + 60) : ''}"`);
+  }
+  // The references are in one place: Learn more.
+  await page.getByRole('button', { name: 'Learn more' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Learn more' });
+  await dialog.waitFor();
+  assert.match(await dialog.textContent(), /Kiasan.*section 3\.1\.3/s);
+  assert.match(await dialog.textContent(), /Java StarFinder/);
+  assert.deepEqual(browser.errors, []);
+});

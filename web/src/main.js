@@ -19,6 +19,7 @@ import * as treeView from './views/tree.js';
 import * as heapView from './views/heap.js';
 import * as genTestsView from './views/gentests.js';
 import * as compareView from './views/compare.js';
+import * as learnView from './views/learn.js';
 import { createExplorer } from './explorer.js';
 
 const CHECK_DELAY_MS = 250;
@@ -109,6 +110,7 @@ async function start() {
   marks.editorReady = performance.now();
   controlsView.mount($('#controls'), store);
   if (!embed) examplesView.mount($('#examples'), store);
+  if (!embed) learnView.mount($('#learn'), store);
   const panels = {
     tests: $('#panel-tests'), explore: $('#panel-explore'), compare: $('#panel-compare'),
     logic: $('#panel-logic'), debug: $('#panel-debug'),

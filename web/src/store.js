@@ -124,13 +124,30 @@ function changesOf(event) {
 }
 
 /**
+ * A tree label in words: the engine names the unknowns it has not decided yet (`ref1` may be
+ * null or an object, `loc1` is some object); `ref1 = loc1` becomes `ref1 is an object (loc1)`.
+ */
+export function plainLabel(label) {
+  const text = String(label ?? '');
+  let m = /^(\w+) = null$/.exec(text);
+  if (m) return `${m[1]} is null`;
+  m = /^(ref\d+) = (loc\d+)$/.exec(text);
+  if (m) return `${m[1]} is an object (${m[2]})`;
+  m = /^((?:ref|loc)\d+) = (o\d+)$/.exec(text);
+  if (m) return `${m[1]} is ${m[2]}`;
+  m = /^disjunct (\d+)$/.exec(text);
+  if (m) return `case ${m[1]}`;
+  return text;
+}
+
+/**
  * Adds a batch from the worker to the tree: `nodes` (TreeNodeJs, new since the last batch) and
  * the `events` that produced them (children's changes, path-end outcomes).
  */
 function growTree(tree, nodes, events) {
   const all = tree.nodes;
   for (const n of nodes) {
-    all[n.id] = { ...n, children: all[n.id]?.children ?? [], change: all[n.id]?.change ?? null, line: all[n.id]?.line ?? n.line ?? null };
+    all[n.id] = { ...n, label: plainLabel(n.label), engineLabel: n.label, children: all[n.id]?.children ?? [], change: all[n.id]?.change ?? null, line: all[n.id]?.line ?? n.line ?? null };
     if (n.parent !== null && all[n.parent] && !all[n.parent].children.includes(n.id)) all[n.parent].children.push(n.id);
   }
   for (const e of events) {

@@ -132,11 +132,11 @@ function headline(node, view) {
 function describeChange(change, node) {
   if (!change) return '';
   switch (change.kind) {
-    case 'lazyInit': return `This step initialized ${change.target} = ${change.option}.`;
-    case 'resolve': return `This step resolved ${change.target} = ${change.option}.`;
-    case 'unfold': return `This step unfolded ${change.target}.`;
+    case 'lazyInit': return `This step read ${change.target} for the first time: here it is ${change.option}.`;
+    case 'resolve': return `This step decided what ${change.target} is: ${node.label || change.option}.`;
+    case 'unfold': return `This step unfolded the predicate instance ${change.target}.`;
     case 'branch': return `This step took the branch ${node.label || change.target}.`;
-    case 'disjunct': return `This step took the case ${node.label || change.option || change.target}.`;
+    case 'disjunct': return `This step took ${node.label || `case ${change.option}`} of the predicate's definition.`;
     default: return '';
   }
 }
