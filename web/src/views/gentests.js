@@ -69,6 +69,19 @@ export function mount(el, store) {
         pin.setAttribute('aria-pressed', String(pin.closest('.gt-card').dataset.name === pinned));
       }
       showLines(pinnedLines() ?? testByName(card.dataset.name)?.lines ?? null);
+    } else if (e.target.closest('.gt-enlarge')) {
+      const test = testByName(card.dataset.name);
+      const big = !card.hasAttribute('data-big');
+      card.toggleAttribute('data-big', big);
+      e.target.closest('.gt-enlarge').setAttribute('aria-pressed', String(big));
+      const picture = card.querySelector('.gt-heap');
+      if (test && picture) {
+        try {
+          drawHeap(picture, heapViewOfTestInput(test), { compact: !big });
+        } catch (err) {
+          picture.textContent = `(no picture: ${err.message})`;
+        }
+      }
     } else if (e.target.closest('.gt-download-one')) {
       const test = testByName(card.dataset.name);
       if (test) downloadOne(store.getState(), test);
@@ -195,7 +208,13 @@ function card(test, total, heaps) {
   one.textContent = '⤓';
   one.setAttribute('aria-label', `Download test ${test.name} (.hl)`);
   one.title = 'Download the program with this test (.hl)';
-  head.append(pin, one);
+  const enlarge = el('button', 'gt-enlarge');
+  enlarge.type = 'button';
+  enlarge.textContent = '⤢';
+  enlarge.setAttribute('aria-label', `Enlarge the picture of test ${test.name}`);
+  enlarge.setAttribute('aria-pressed', 'false');
+  enlarge.title = 'Show this test\'s input heap bigger (again: smaller)';
+  head.append(pin, enlarge, one);
 
   const badges = el('div', 'gt-badges');
   badges.append(outcomeBadge(test));

@@ -4,6 +4,7 @@
 // main.js fetches the HeapView when a node is selected; until it arrives the view says so.
 
 import { drawHeap, drawLegend } from '../draw/heapgraph.js';
+import { exportPicture } from '../draw/export.js';
 
 const AT = {
   created: 'when the state was created',
@@ -22,6 +23,10 @@ export function mount(el, store) {
     <div class="heap-head">
       <h3 class="heap-title"></h3>
       <span class="heap-at"></span>
+      <span class="heap-export" role="group" aria-label="Save the heap picture">
+        <button type="button" data-export="svg" aria-label="Save the heap as SVG" title="Save this heap picture as SVG (for slides)">SVG</button>
+        <button type="button" data-export="png" aria-label="Save the heap as PNG" title="Save this heap picture as PNG (for slides)">PNG</button>
+      </span>
     </div>
     <p class="heap-empty">Run or step an exploration; click a node of the tree to see its heap</p>
     <p class="heap-loading" role="status" hidden>loading…</p>
@@ -48,6 +53,14 @@ export function mount(el, store) {
     resultSection: $('.heap-result-section'), result: $('.heap-result'),
   };
   drawLegend($('.heap-legend'));
+  $('.heap-export').addEventListener('click', (e) => {
+    const kind = e.target.closest('[data-export]')?.dataset.export;
+    const picture = parts.graph.querySelector('svg');
+    if (!kind || !picture) return;
+    const node = store.getState().explore.selected;
+    exportPicture(picture, kind, `heaplab-heap-${node ?? 'state'}`)
+      .catch((err) => store.dispatch({ type: 'log/add', kind: 'export', text: err.message }));
+  });
   // The panel starts hidden (tabs) and can be resized: size the picture when it gets a width.
   new ResizeObserver(() => fitGraph(parts.graph)).observe(parts.graph);
 
