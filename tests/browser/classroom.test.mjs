@@ -181,3 +181,27 @@ test('stepping highlights the line of each event in the editor', async (t) => {
   assert.ok(checked >= 4, `events with a line were checked (${checked})`);
   assert.deepEqual(browser.errors, []);
 });
+
+test('a case of a predicate says what it adds to the input', async (t) => {
+  const { page, browser } = await openLinked(t, 'method=BST.insert&strategy=sl&k=2', 'bst.hl');
+  await waitForZ3(page);
+  await runButton(page).click();
+  await waitStatus(page, ['done']);
+  const cases = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tree.nodes
+    .filter((n) => n?.change?.kind === 'disjunct').map((n) => n.id).slice(0, 4));
+  assert.ok(cases.length >= 2, 'sl unfolds bst into its cases');
+  const said = [];
+  for (const id of cases) {
+    await page.evaluate((node) => globalThis.__heaplab.store.dispatch({ type: 'explore/select', node }), id);
+    await page.waitForFunction((node) => {
+      const ex = globalThis.__heaplab.store.getState().explore;
+      return ex.viewNode === node && ex.view;
+    }, id);
+    const text = await page.locator('.heap-change').textContent();
+    assert.match(text, /^This step took case \d+ of the predicate's definition\./);
+    said.push(text);
+  }
+  // The recursive case adds a node with its key range and the two subtrees' instances.
+  assert.ok(said.some((s) => /It adds: o\d+ : Node;.*< o\d+\.key.*bst\(/.test(s)), said.join('\n'));
+  assert.deepEqual(browser.errors, []);
+});

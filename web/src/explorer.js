@@ -118,6 +118,28 @@ export function createExplorer(store, engine) {
     return holders;
   }
 
+  /**
+   * What a case of a predicate's definition added to the state (the engine's events do not carry
+   * the disjunct's formula): the facts, objects and folded instances the child has and its parent
+   * has not. Null for other nodes.
+   */
+  async function addedByCase(runId, node, view) {
+    const n = explore().tree.nodes[node];
+    if (!n || n.parent === null || n.change?.kind !== 'disjunct') return null;
+    const parent = await engine.request('exploreView', { runId, node: n.parent });
+    if (!parent) return null;
+    const had = (list, key) => new Set((list ?? []).map(key));
+    const facts = had(parent.pathCondition, (f) => f);
+    const objects = had(parent.objects, (o) => o.id);
+    const preds = had(parent.predicates, (p) => p.text);
+    return {
+      facts: (view.pathCondition ?? []).filter((f) => !facts.has(f)),
+      objects: (view.objects ?? []).filter((o) => !objects.has(o.id)).map((o) => `${o.id} : ${o.class}`),
+      predicates: (view.predicates ?? []).filter((p) => !preds.has(p.text)).map((p) => p.text),
+      gone: (parent.predicates ?? []).filter((p) => !(view.predicates ?? []).some((q) => q.text === p.text)).map((p) => p.text),
+    };
+  }
+
   /** Fetches the heap view of the selected node (dropped when a newer selection came). */
   async function fetchView() {
     const { selected, runId, viewNode, view } = explore();
@@ -130,6 +152,7 @@ export function createExplorer(store, engine) {
     try {
       const view = await engine.request('exploreView', { runId, node: selected });
       if (view) view.changedFields = await resolvedHolders(runId, selected);
+      if (view) view.added = await addedByCase(runId, selected, view);
       if (explore().selected === selected) store.dispatch({ type: 'explore/view', runId, node: selected, view });
     } catch (err) {
       if (!(err instanceof Cancelled) && err?.name !== 'Stale') {

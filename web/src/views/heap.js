@@ -105,7 +105,7 @@ function render(parts, node, view, arrived, graphChanged, runChanged) {
     return;
   }
   const change = node.change ?? null;
-  parts.change.textContent = describeChange(change, node);
+  parts.change.textContent = describeChange(change, node, view.added);
   parts.change.hidden = !parts.change.textContent;
   if (graphChanged) {
     drawHeap(parts.graph, view, { highlight: change });
@@ -142,8 +142,19 @@ function headline(node, view) {
   return bits.join(' · ');
 }
 
-function describeChange(change, node) {
+/** A case of a predicate in words: what it added (`o2 : Node; lo < o2.key; bst(ref1, lo, o2.key)`). */
+function caseFormula(added) {
+  if (!added) return '';
+  const parts = [...added.objects, ...added.facts, ...added.predicates];
+  if (parts.length === 0) return added.gone.length ? ` ${added.gone.join(', ')} is empty here.` : '';
+  return ` It adds: ${parts.join('; ')}.`;
+}
+
+function describeChange(change, node, added = null) {
   if (!change) return '';
+  if (change.kind === 'disjunct') {
+    return `This step took ${node.label || `case ${change.option}`} of the predicate's definition.${caseFormula(added)}`;
+  }
   switch (change.kind) {
     case 'lazyInit': return `This step read ${change.target} for the first time: here it is ${change.option}.`;
     case 'resolve': return `This step decided what ${change.target} is: ${node.label || change.option}.`;
