@@ -121,3 +121,33 @@ test('an embed in a cross-origin isolated page runs Z3 and gets the CLI test cou
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, 'embed-isolated.png') });
 });
+
+test('the Share menu\'s embed code, pasted into a course page, shows that program in one tab', async (t) => {
+  const heaplab = await startStatic({ headers: ISOLATION_HEADERS });
+  const browser = await launch({ viewport: { width: 1280, height: 820 } });
+  t.after(async () => {
+    await browser.close();
+    await heaplab.stop();
+  });
+  const { page } = browser;
+  await page.goto(`${heaplab.url}?tab=explore&method=BST.find&strategy=sl#example=bst.hl`);
+  await page.getByText('Engine ready', { exact: true }).waitFor({ timeout: 30000 });
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('combobox', { name: 'Tab to embed' }).selectOption('explore');
+  await page.getByRole('button', { name: 'Copy embed code' }).click();
+  const code = await page.getByRole('textbox', { name: 'Embed code' }).inputValue();
+  assert.match(code, /^<iframe src="[^"]+\?embed=explore#p=[A-Za-z0-9_-]+" /);
+  assert.match(code, /allow="cross-origin-isolated/);
+
+  const host = await startStatic({ pages: { '/course.html': `<!doctype html><link rel="icon" href="data:,"><title>Course</title>${code}` } });
+  t.after(() => host.stop());
+  await page.goto(`${host.url}course.html`);
+  const frame = page.frameLocator('iframe');
+  await frame.getByText('Engine ready', { exact: true }).waitFor({ timeout: 30000 });
+  // The embedded tab has the program and the settings it was shared with.
+  assert.equal(await frame.getByRole('combobox', { name: 'Method' }).inputValue(), 'BST.find');
+  assert.equal(await frame.getByRole('combobox', { name: 'Strategy' }).inputValue(), 'sl');
+  assert.equal(await frame.getByRole('tab').count(), 0);
+  assert.deepEqual(browser.errors, []);
+});
