@@ -112,6 +112,9 @@ test('Fit keeps labels readable, test pictures grow on demand, and pictures expo
 
   // A test picture, bigger on demand.
   const card = page.locator('.gt-card').first();
+  // Pictures are drawn when their card scrolls into view.
+  await card.scrollIntoViewIfNeeded();
+  await card.locator('.gt-heap svg').waitFor();
   const before = (await card.locator('.gt-heap svg').boundingBox()).width;
   await card.getByRole('button', { name: /^Enlarge the picture of test/ }).click();
   await page.waitForTimeout(200);

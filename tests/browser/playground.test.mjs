@@ -308,7 +308,9 @@ test('the editor completes keywords, declared names and error kinds', async (t) 
   await typeProgram(page, 'class Cell { int value; }\n\n');
   await page.keyboard.type('test t expects nu');
   const options = page.getByRole('listbox');
-  await options.getByRole('option', { name: 'null_dereference' }).waitFor();
+  // Enter accepts the selected option once the list has settled (it is rebuilt as typing goes on).
+  await options.getByRole('option', { name: 'null_dereference', selected: true }).waitFor();
+  await page.waitForTimeout(150);
   await page.keyboard.press('Enter');
   assert.match(await editorText(page), /expects null_dereference/);
   await page.keyboard.type(' {\n  Ce');

@@ -24,6 +24,15 @@ export function exploreOptions(settings) {
   return options;
 }
 
+/** An engine error in words: a question that needed Z3 where it cannot run is said plainly. */
+function plainError(err) {
+  if (err?.kind === 'NoZ3') {
+    return 'A question needs Z3, and Z3 cannot run here (this page is not cross-origin isolated). ' +
+      'Open the program in HeapLab to go on.';
+  }
+  return String(err?.message ?? err);
+}
+
 export function createExplorer(store, engine) {
   // The worker's exploration belongs to this run id; commands for an older run are dropped.
   let started = -1;
@@ -42,7 +51,7 @@ export function createExplorer(store, engine) {
     if (err?.name === 'Stale') return;
     const error = err instanceof Cancelled
       ? 'Cancelled: the engine was restarted. The tree keeps what was explored; start again to continue.'
-      : String(err?.message ?? err);
+      : plainError(err);
     store.dispatch({ type: 'explore/error', runId, error, kind: err?.kind ?? '' });
   };
 
@@ -209,7 +218,7 @@ export function createExplorer(store, engine) {
       });
       store.dispatch({ type: 'compare/done', rows });
     } catch (err) {
-      store.dispatch({ type: 'compare/error', error: err instanceof Cancelled ? 'Cancelled.' : String(err.message), kind: err?.kind ?? '' });
+      store.dispatch({ type: 'compare/error', error: err instanceof Cancelled ? 'Cancelled.' : plainError(err), kind: err?.kind ?? '' });
     }
   }
 
