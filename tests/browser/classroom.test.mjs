@@ -205,3 +205,23 @@ test('a case of a predicate says what it adds to the input', async (t) => {
   assert.ok(said.some((s) => /It adds: o\d+ : Node;.*< o\d+\.key.*bst\(/.test(s)), said.join('\n'));
   assert.deepEqual(browser.errors, []);
 });
+
+test('Cancel after stepping keeps the tests of the paths stepped through', async (t) => {
+  const { page, browser } = await openLinked(t, 'method=BST.insert&strategy=lazier%23&k=2', 'bst.hl');
+  await waitForZ3(page);
+  const stepOver = page.getByRole('button', { name: 'Step over' });
+  for (let i = 0; i < 60; i += 1) {
+    await stepOver.click();
+    await waitStatus(page, ['paused', 'done']);
+    if (((await state(page)).explore.summary?.paths_feasible ?? 0) >= 2) break;
+  }
+  const feasible = (await state(page)).explore.summary.paths_feasible;
+  assert.ok(feasible >= 2, `stepped through ${feasible} feasible paths`);
+  await page.locator('#panel-explore').getByRole('button', { name: 'Cancel' }).click();
+  await waitStatus(page, ['done', 'error'], 30000);
+  const end = (await state(page)).explore;
+  assert.equal(end.status, 'done', end.error);
+  assert.equal(end.partial, true);
+  assert.equal(end.tests.length, feasible, 'one test per feasible path found before Cancel');
+  assert.deepEqual(browser.errors, []);
+});

@@ -188,7 +188,14 @@ export function createExplorer(store, engine) {
     }, STOP_GRACE_MS);
     try {
       // A run in progress answers its own request with the tests; otherwise this answers.
-      const res = await engine.request('exploreStop', { runId });
+      let res = await engine.request('exploreStop', { runId });
+      if (!res) {
+        // A step was in flight: once it is over, stop again (a run settles by itself).
+        await queue;
+        if (explore().runId === runId && explore().stopping && explore().status !== 'done') {
+          res = await engine.request('exploreStop', { runId });
+        }
+      }
       if (res && explore().runId === runId) settle(runId, res, false);
     } catch (err) {
       fail(err, runId);
