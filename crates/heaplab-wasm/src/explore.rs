@@ -74,11 +74,15 @@ export interface ExploreEvent {
   parent: number | null;
   label: string;
   details: Record<string, unknown>;
+  /** The 1-based source line, where the engine says it (start, branch, path end); else null. */
+  line: number | null;
 }
 /** The summary of `heaplab run --format json`, with the same keys. */
 export interface RunSummary {
   file: string; method: string; strategy: string; k: number; pre: 'assume' | 'ignore';
   paths: number; paths_feasible: number; paths_infeasible: number; paths_bounded: number;
+  /** Of `paths_infeasible`: discarded because the input violates `requires`. */
+  paths_precondition_discarded: number;
   bounds_hit: string[]; k_bound_reached: boolean; states: number; tests: number;
   invalid_inputs: number; errors: number; branches_covered: number;
   /** Branch directions covered by the tests whose input satisfies `requires`. */
@@ -325,17 +329,41 @@ impl PathSolver for AsyncPathSolver {
     }
 }
 
-/// Milliseconds from `Date.now()`.
-struct JsClock;
+/// The time an exploration has spent working: it runs only while a `step()` or `runToEnd()` is
+/// in progress, so the time bound never counts time spent paused (a class discussion between
+/// two Steps, a Pause before Resume).
+#[derive(Clone, Default)]
+struct ActiveTime(Rc<std::cell::Cell<(f64, Option<f64>)>>);
 
-impl Clock for JsClock {
-    fn now_ms(&self) -> u64 {
+impl ActiveTime {
+    fn now() -> f64 {
         let now = js_sys::Date::now();
         if now.is_finite() && now > 0.0 {
-            now as u64
+            now
         } else {
-            0
+            0.0
         }
+    }
+
+    fn start(&self) {
+        let (spent, running) = self.0.get();
+        if running.is_none() {
+            self.0.set((spent, Some(Self::now())));
+        }
+    }
+
+    fn stop(&self) {
+        if let (spent, Some(since)) = self.0.get() {
+            self.0.set((spent + (Self::now() - since).max(0.0), None));
+        }
+    }
+}
+
+impl Clock for ActiveTime {
+    fn now_ms(&self) -> u64 {
+        let (spent, running) = self.0.get();
+        let current = running.map_or(0.0, |since| (Self::now() - since).max(0.0));
+        (spent + current) as u64
     }
 }
 
@@ -498,6 +526,14 @@ struct Run {
     generation: Option<Generation>,
     /// Where each statement of the program is, once tests exist (their `lines`, `coverage()`).
     lines: Option<Lines>,
+    /// Where each statement and branch site starts, for the line of a branch event.
+    sites: Lines,
+    /// The program text, for the line of a path's end.
+    text: SourceFile,
+    /// The line of the method under test's declaration (the `start` event's line).
+    method_line: Option<u32>,
+    /// Time spent working (the clock of the time bound).
+    clock: ActiveTime,
     /// Set when exploration has ended (or was cancelled).
     explored: bool,
     cancelled: bool,
@@ -606,6 +642,7 @@ impl Run {
             paths_feasible: stats.feasible,
             paths_infeasible: stats.infeasible,
             paths_bounded: stats.bounded,
+            paths_precondition_discarded: stats.precondition_discarded,
             bounds_hit: self.bounds_hit.iter().map(|b| b.name()).collect(),
             k_bound_reached: stats.k_cut,
             states: stats.states,
@@ -666,13 +703,39 @@ impl Run {
         node.and_then(|n| n.parent).map(|p| p.0)
     }
 
+    /// The line of an event, where the engine's event says where it happened.
+    fn event_line(&self, event: &Event) -> Option<u32> {
+        match event {
+            Event::Start { .. } => self.method_line,
+            Event::Branch { site: Some(site), .. } => {
+                self.sites.of(&BTreeSet::from([*site])).first().map(|l| *l as u32)
+            }
+            Event::PathEnd {
+                outcome:
+                    PathOutcome::Error { span, .. }
+                    | PathOutcome::Bounded { span: Some(span), .. }
+                    | PathOutcome::Discarded { span, .. }
+                    | PathOutcome::Internal { span: Some(span), .. },
+                ..
+            } => Some(self.text.line_col(span.start).line as u32),
+            _ => None,
+        }
+    }
+
     fn event_js(&self, event: &Event) -> JsEvent {
+        let mut js = self.event_js_unplaced(event);
+        js.line = self.event_line(event);
+        js
+    }
+
+    fn event_js_unplaced(&self, event: &Event) -> JsEvent {
         let node = |s: &heaplab_engine::symbolic::StateId| Some(s.0);
         match event {
             Event::Start { state, method } => JsEvent {
                 kind: "start",
                 node: node(state),
                 parent: None,
+                line: None,
                 label: method.clone(),
                 details: Details::Start { method: method.clone() },
             },
@@ -680,6 +743,7 @@ impl Run {
                 kind: "lazyInit",
                 node: node(state),
                 parent: self.parent_of(state.0),
+                line: None,
                 label: target.clone(),
                 details: Details::LazyInit {
                     target: target.clone(),
@@ -693,6 +757,7 @@ impl Run {
                 kind: "branch",
                 node: node(state),
                 parent: self.parent_of(state.0),
+                line: None,
                 label: condition.clone(),
                 details: Details::Branch {
                     condition: condition.clone(),
@@ -707,6 +772,7 @@ impl Run {
                 kind: "disjuncts",
                 node: node(state),
                 parent: self.parent_of(state.0),
+                line: None,
                 label: format!("{} disjuncts", children.len()),
                 details: Details::Disjuncts { children: children.iter().map(|c| c.0).collect() },
             },
@@ -714,6 +780,7 @@ impl Run {
                 kind: "slModel",
                 node: node(state),
                 parent: self.parent_of(state.0),
+                line: None,
                 label: format!("model of {formula}"),
                 details: Details::SlModel { formula: formula.clone(), model: model.clone() },
             },
@@ -721,6 +788,7 @@ impl Run {
                 kind: "solverQuery",
                 node: node(state),
                 parent: self.parent_of(state.0),
+                line: None,
                 label: query.clone(),
                 details: Details::SolverQuery {
                     query: query.clone(),
@@ -738,6 +806,7 @@ impl Run {
                     kind: "pathEnd",
                     node: node(state),
                     parent: self.parent_of(state.0),
+                    line: None,
                     label: text.clone(),
                     details: Details::PathEnd {
                         path: *path,
@@ -768,6 +837,7 @@ impl Run {
                 kind: "stopped",
                 node: None,
                 parent: None,
+                line: None,
                 label: format!("stopped: bound `{bound}` reached"),
                 details: Details::Stopped { bound: bound.name() },
             },
@@ -776,6 +846,7 @@ impl Run {
                 kind: "solverPending",
                 node: None,
                 parent: None,
+                line: None,
                 label: String::new(),
                 details: Details::Stopped { bound: "" },
             },
@@ -823,6 +894,8 @@ struct JsSummary {
     paths_feasible: u64,
     paths_infeasible: u64,
     paths_bounded: u64,
+    /// Of `paths_infeasible`: paths discarded because their input violates `requires`.
+    paths_precondition_discarded: u64,
     bounds_hit: Vec<&'static str>,
     k_bound_reached: bool,
     states: u64,
@@ -849,6 +922,10 @@ struct JsEvent {
     parent: Option<u32>,
     label: String,
     details: Details,
+    /// The 1-based source line the event happened at, where the engine says it: the method's
+    /// declaration (`start`), the branch's condition (`branch`), the statement a path ended at
+    /// (`pathEnd` with an error, a cut or a failed assumption). `null` for the others.
+    line: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -1077,13 +1154,34 @@ fn enter(run: &Rc<RefCell<Run>>) -> Result<(), JsValue> {
         return Err(fail("Busy", "another step() or runToEnd() of this exploration is running"));
     }
     r.busy = true;
+    r.clock.start();
     Ok(())
 }
 
 fn leave(run: &Rc<RefCell<Run>>) {
     if let Ok(mut r) = run.try_borrow_mut() {
         r.busy = false;
+        r.clock.stop();
     }
+}
+
+/// The span of the declaration of `Class.method` or of the function `name`.
+fn declaration_span(
+    program: &heaplab_syntax::ast::Program,
+    name: &str,
+) -> Option<heaplab_syntax::Span> {
+    use heaplab_syntax::ast::Item;
+    let (class, method) = match name.split_once('.') {
+        Some((c, m)) => (Some(c), m),
+        None => (None, name),
+    };
+    program.items.iter().find_map(|item| match (item, class) {
+        (Item::Class(c), Some(cls)) if c.name.name == cls => {
+            c.methods.iter().find(|m| m.name.name == method).map(|m| m.name.span)
+        }
+        (Item::Function(f), None) if f.name.name == method => Some(f.name.span),
+        _ => None,
+    })
 }
 
 /// The next event that is not a pending solver answer (resolving those on the way); `None`
@@ -1155,18 +1253,23 @@ impl Exploration {
         let options = parse_options(options)?;
         let (config, strategy) = config_of(&options)?;
         let file_name = options.file.clone().unwrap_or_else(|| "input.hl".to_string());
-        let analysis = checked(&SourceFile::new(file_name.clone(), source.clone()))?;
+        let text = SourceFile::new(file_name.clone(), source.clone());
+        let analysis = checked(&text)?;
         let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
         let solver = AsyncPathSolver::new(Rc::clone(&bridge));
+        let clock = ActiveTime::default();
         let mut explorer = Explorer::new(
             &analysis.program,
             &analysis.info,
             &method,
             config,
             Box::new(solver),
-            Box::new(JsClock),
+            Box::new(clock.clone()),
         )
         .map_err(|e| fail("UnknownMethod", &e.to_string()))?;
+        let sites = Lines::new(&analysis.program, &text);
+        let method_line = declaration_span(&analysis.program, &method)
+            .map(|span| text.line_col(span.start).line as u32);
         explorer.record_views(VIEW_LIMIT);
         let run = Run {
             source,
@@ -1179,6 +1282,10 @@ impl Exploration {
             bounds_hit: BTreeSet::new(),
             generation: None,
             lines: None,
+            sites,
+            text,
+            method_line,
+            clock,
             explored: false,
             cancelled: false,
             busy: false,
