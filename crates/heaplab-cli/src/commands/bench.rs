@@ -9,11 +9,12 @@
 use super::load;
 use anyhow::Context;
 use heaplab_engine::symbolic::{strategy, Config, Explorer, SmtPathSolver};
-use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_smt::{ProcessConfig, QueryLog, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_syntax::ast::Item;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -38,6 +39,14 @@ pub struct Args {
     /// The z3 executable.
     #[arg(long, default_value = "z3")]
     z3: String,
+    /// Write every distinct query the solver layer receives to this file (JSON lines, the
+    /// query corpus `crates/heaplab-smt/tests/corpus/queries.jsonl`).
+    #[arg(long)]
+    dump_queries: Option<PathBuf>,
+    /// Skip the Rust decision procedure (only constant folding and the equality shortcut
+    /// decide locally): the numbers before it existed.
+    #[arg(long)]
+    no_procedure: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -83,6 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         strategy::by_name(s).ok_or_else(|| anyhow::anyhow!("unknown strategy `{s}`"))?;
     }
     let mut rows = Vec::new();
+    let log = args.dump_queries.as_ref().map(|_| Arc::new(Mutex::new(QueryLog::new())));
     for file in &files {
         let loaded = load(file)?;
         if loaded.analysis.has_errors() {
@@ -104,7 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         for target in &targets {
             for s in &strategies {
-                rows.push(bench_one(&args, file, &loaded, target, s)?);
+                rows.push(bench_one(&args, file, &loaded, target, s, log.as_ref())?);
             }
         }
     }
@@ -117,6 +127,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write `{}`", path.display()))?,
         None => print!("{text}"),
     }
+    if let (Some(path), Some(log)) = (&args.dump_queries, &log) {
+        let log = log.lock().unwrap_or_else(|e| e.into_inner());
+        std::fs::write(path, log.to_jsonl())
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
+        eprintln!(
+            "{} distinct queries of {} received written to {}",
+            log.len(),
+            log.received,
+            path.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -126,6 +147,7 @@ fn bench_one(
     loaded: &super::Loaded,
     target: &str,
     strategy_name: &str,
+    log: Option<&Arc<Mutex<QueryLog>>>,
 ) -> anyhow::Result<Row> {
     let info = strategy::by_name(strategy_name)
         .ok_or_else(|| anyhow::anyhow!("unknown strategy `{strategy_name}`"))?;
@@ -137,7 +159,15 @@ fn bench_one(
     process.program = PathBuf::from(&args.z3);
     let z3 = Z3Process::new(process);
     z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
-    let solver = SmtPathSolver::new(SmtSolver::new(z3));
+    let mut frontend = SolverFrontend::new(SmtSolver::new(z3)).with_procedure(!args.no_procedure);
+    if let Some(log) = log {
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        log.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .set_origin(format!("{name} {target} {strategy_name}"));
+        frontend = frontend.with_log(Arc::clone(log));
+    }
+    let solver = SmtPathSolver::with_frontend(frontend);
     let program = &loaded.analysis.program;
     let before = peak_rss_kb();
     let start = std::time::Instant::now();
