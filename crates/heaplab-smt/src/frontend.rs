@@ -178,7 +178,7 @@ impl<S: Solver> SolverFrontend<S> {
             match lia::decide(&conjuncts, &query.want) {
                 // The procedure re-checks its model; this is the frontend's own check, the
                 // same one Z3's models get from the callers.
-                Decision::Sat(model) if model.satisfies(&conjuncts) == Ok(true) => {
+                Decision::Sat(model) if model.satisfies_exact(&conjuncts) == Ok(true) => {
                     self.bump(|s| {
                         s.decided_locally += 1;
                         s.decided_by_procedure += 1;

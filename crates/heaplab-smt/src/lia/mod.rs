@@ -16,7 +16,8 @@
 //! integer branches inside the theory) is infeasible over the rationals, which implies
 //! infeasible over the integers; arithmetic is exact (`i128` rationals, overflow makes the
 //! query outside). `sat` comes with a model that is re-checked by [`crate::eval`] before it is
-//! returned. Every budget that runs out says outside, never a guess.
+//! returned (in `i128`, so an overflow guard such as `x + 1 > 9223372036854775807` re-checks).
+//! Every budget that runs out says outside, never a guess.
 
 mod encode;
 mod rational;
@@ -105,10 +106,9 @@ pub fn decide_with(conjuncts: &[Term], want: &[Var], limits: Limits) -> Decision
             model.insert(v, Value::default_for(v.sort));
         }
     }
-    match model.satisfies(conjuncts) {
+    match model.satisfies_exact(conjuncts) {
         Ok(true) => Decision::Sat(model),
-        // E.g. an intermediate sum beyond i64 that the mathematical integers allow.
-        _ => Decision::Outside("the model does not re-check under 64-bit evaluation".into()),
+        _ => Decision::Outside("the model does not re-check".into()),
     }
 }
 
