@@ -9,7 +9,7 @@
 use super::load;
 use anyhow::Context;
 use heaplab_engine::symbolic::{strategy, Config, Explorer, SmtPathSolver};
-use heaplab_smt::{ProcessConfig, QueryLog, SmtSolver, SolverFrontend, Z3Process};
+use heaplab_smt::{ProcessConfig, QueryLog, SharedCache, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_syntax::ast::Item;
 use serde_json::json;
 use std::path::PathBuf;
@@ -47,6 +47,9 @@ pub struct Args {
     /// decide locally): the numbers before it existed.
     #[arg(long)]
     no_procedure: bool,
+    /// Share z3's answers between the strategies of one method, as `heaplab compare` does.
+    #[arg(long)]
+    share_cache: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -113,8 +116,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         for target in &targets {
+            let cache = SharedCache::default();
             for s in &strategies {
-                rows.push(bench_one(&args, file, &loaded, target, s, log.as_ref())?);
+                let shared = args.share_cache.then_some(&cache);
+                rows.push(bench_one(&args, file, &loaded, target, s, log.as_ref(), shared)?);
             }
         }
     }
@@ -148,6 +153,7 @@ fn bench_one(
     target: &str,
     strategy_name: &str,
     log: Option<&Arc<Mutex<QueryLog>>>,
+    cache: Option<&SharedCache>,
 ) -> anyhow::Result<Row> {
     let info = strategy::by_name(strategy_name)
         .ok_or_else(|| anyhow::anyhow!("unknown strategy `{strategy_name}`"))?;
@@ -160,6 +166,9 @@ fn bench_one(
     let z3 = Z3Process::new(process);
     z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
     let mut frontend = SolverFrontend::new(SmtSolver::new(z3)).with_procedure(!args.no_procedure);
+    if let Some(cache) = cache {
+        frontend = frontend.with_cache(Arc::clone(cache));
+    }
     if let Some(log) = log {
         let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         log.lock()
