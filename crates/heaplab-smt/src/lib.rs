@@ -28,7 +28,7 @@ pub mod term;
 pub use error::{Result, SolverError};
 pub use frontend::{NoZ3, SharedCache, SolverFrontend, Stats};
 pub use model::{eval, Model, Value};
-pub use print::{build_script, quote_symbol};
+pub use print::{batch_script, build_script, quote_symbol, split_batch_reply};
 #[cfg(not(target_arch = "wasm32"))]
 pub use process::{ProcessConfig, Z3Process};
 pub use querylog::QueryLog;

@@ -17,7 +17,6 @@ use heaplab_engine::symbolic::{
     strategy, Clock, Config, Explorer, PreMode, SmtPathSolver, StrategyKind,
 };
 use heaplab_smt::{ProcessConfig, SharedCache, SmtSolver, SolverFrontend, Z3Process};
-use std::sync::Arc;
 use heaplab_testgen::concretize::PreChecker;
 use heaplab_testgen::coverage::branches_taken;
 use heaplab_testgen::{generate, Validity};
@@ -25,6 +24,7 @@ use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
