@@ -91,3 +91,19 @@ for (const [file, method, strategy, k] of RUNS) {
     assert.equal(z.sentToZ3, a.solver_calls.sent);
   });
 }
+
+test('with the procedure off, Z3 wasm answers and the end-of-run models go in batched calls', async () => {
+  const file = 'examples/bst.hl';
+  const source = await readFile(path.join(ROOT, file), 'utf8');
+  const base = { strategy: 'lazier#', k: 2, file };
+  const rust = new engine.Exploration(source, 'BST.insert', base, bridge.solve);
+  const a = await rust.runToEnd(0);
+  const z3 = new engine.Exploration(source, 'BST.insert', { ...base, procedure: false }, bridge.solve);
+  const b = await z3.runToEnd(0);
+  for (const key of ['paths', 'paths_feasible', 'tests', 'errors', 'branches_covered']) assert.equal(b[key], a[key], key);
+  const stats = z3.solverStats();
+  assert.ok(stats.sentToZ3 > 0, JSON.stringify(stats));
+  assert.equal(stats.decidedByProcedure, 0);
+  assert.ok(stats.batchedCalls >= 1, JSON.stringify(stats));
+  assert.equal(rust.solverStats().sentToZ3, 0);
+});

@@ -37,8 +37,8 @@ use heaplab_engine::symbolic::{
 };
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_smt::{
-    Answer, BoxFuture, NoZ3, Query, SmtSolver, Solver, SolverError, SolverFrontend, Stats,
-    Transport, Var,
+    batch_script, split_batch_reply, Answer, BoxFuture, NoZ3, Query, SmtSolver, Solver,
+    SolverError, SolverFrontend, Stats, Transport, Var,
 };
 use heaplab_syntax::{analyze, Analysis, SourceFile};
 use heaplab_testgen::coverage::Lines;
@@ -71,6 +71,9 @@ export interface ExploreOptions {
   order?: 'dfs' | 'bfs';
   /** The file name reported in the summary (as `heaplab run` reports its argument). */
   file?: string;
+  /** Decide queries with the Rust procedure before Z3 (default true); false sends Z3 every
+   * query the engine and the equality shortcut leave (for measurements). */
+  procedure?: boolean;
 }
 /** One exploration event. */
 export interface ExploreEvent {
@@ -176,6 +179,8 @@ export interface ExploreSolverStats extends SolverStats {
   decidedInRust: number;
   /** Queries sent to Z3 wasm (0 without Z3). */
   sentToZ3: number;
+  /** Calls to `solve` that carried several scripts at once (the models at the end of a run). */
+  batchedCalls: number;
 }
 /** The JUnit 5 export (`Exploration.testsJunit`): paths relative to the output folder. */
 export interface JunitFiles { files: { name: string; text: string }[]; warnings: string[]; }
@@ -199,6 +204,8 @@ struct Bridge {
     missed: bool,
     /// Counts of undone steps, taken back from the frontend's.
     adjust: SolverCounts,
+    /// Transport calls that carried several scripts at once (see `resolve`).
+    batched_calls: u64,
 }
 
 type Shared = Rc<RefCell<Bridge>>;
@@ -315,15 +322,18 @@ struct AsyncPathSolver {
 }
 
 impl AsyncPathSolver {
-    /// With Z3 (`z3`: replies come through the bridge) or without.
-    fn new(bridge: Shared, z3: bool) -> AsyncPathSolver {
+    /// With Z3 (`z3`: replies come through the bridge) or without; `procedure`: see
+    /// [`SolverFrontend::with_procedure`].
+    fn new(bridge: Shared, z3: bool, procedure: bool) -> AsyncPathSolver {
         let backend = if z3 {
             Backend::Replay(SmtSolver::new(ReplayTransport(Rc::clone(&bridge))))
         } else {
             Backend::None(NoZ3)
         };
         AsyncPathSolver {
-            frontend: Rc::new(SolverFrontend::with_clock(backend, js_sys::Date::now)),
+            frontend: Rc::new(
+                SolverFrontend::with_clock(backend, js_sys::Date::now).with_procedure(procedure),
+            ),
             bridge,
             local: 0,
             failed: 0,
@@ -424,6 +434,7 @@ struct Options {
     pre: Option<String>,
     order: Option<String>,
     file: Option<String>,
+    procedure: Option<bool>,
 }
 
 /// The fields of [`Options`], as JS spells them.
@@ -439,6 +450,7 @@ const OPTION_KEYS: &[&str] = &[
     "pre",
     "order",
     "file",
+    "procedure",
 ];
 
 fn fail(kind: &str, message: &str) -> JsValue {
@@ -714,6 +726,7 @@ impl Run {
             decided_by_engine: engine as f64,
             decided_in_rust: (engine + f.decided_locally) as f64,
             sent_to_z3: f.solver_calls as f64,
+            batched_calls: self.bridge.borrow().batched_calls as f64,
         }
     }
 
@@ -900,6 +913,7 @@ struct JsExploreStats {
     decided_by_engine: f64,
     decided_in_rust: f64,
     sent_to_z3: f64,
+    batched_calls: f64,
 }
 
 #[derive(Serialize)]
@@ -1169,6 +1183,19 @@ async fn resolve(
         return Err(fail("Internal", "a query waits for Z3 in an exploration without Z3"));
     };
     let transport = JsTransport::new(solve.clone());
+    // Several scripts (the models of every path at the end of a run) go in one call: Z3 wasm's
+    // cost is mostly per call.
+    if scripts.len() > 1 {
+        let reply = transport.run(&batch_script(&scripts)).await.map_err(|e| to_js_error(&e))?;
+        if let Some(parts) = split_batch_reply(&reply, scripts.len()) {
+            let mut b = bridge.borrow_mut();
+            b.batched_calls += 1;
+            for (script, part) in scripts.into_iter().zip(parts) {
+                b.replies.insert(script, part);
+            }
+            return Ok(());
+        }
+    }
     for script in scripts {
         let reply = transport.run(&script).await.map_err(|e| to_js_error(&e))?;
         bridge.borrow_mut().replies.insert(script, reply);
@@ -1272,7 +1299,8 @@ impl Exploration {
         let file_name = options.file.clone().unwrap_or_else(|| "input.hl".to_string());
         let analysis = checked(&SourceFile::new(file_name.clone(), source.clone()))?;
         let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
-        let solver = AsyncPathSolver::new(Rc::clone(&bridge), solve.is_some());
+        let procedure = options.procedure.unwrap_or(true);
+        let solver = AsyncPathSolver::new(Rc::clone(&bridge), solve.is_some(), procedure);
         let frontend = Rc::clone(&solver.frontend);
         let mut explorer = Explorer::new(
             &analysis.program,

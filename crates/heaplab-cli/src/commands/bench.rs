@@ -252,7 +252,7 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
         args.suite, args.k, args.timeout_ms
     );
     out.push_str("Native engine, z3 process. Peak memory is the process-wide `VmHWM` after the run (it only grows down the table) and, in parentheses, how much this run raised it.\n\n");
-    out.push_str("| file | method | strategy | paths (bounded) | tests | invalid | errors | branches | solver sent / local / cached | time ms | peak MB (+kB) |\n");
+    out.push_str("| file | method | strategy | paths (bounded) | tests | invalid | errors | branches | Z3 sent / decided in Rust / cached | time ms | peak MB (+kB) |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for r in rows {
         out.push_str(&format!(
@@ -276,6 +276,15 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
             r.peak_raise_kb
         ));
     }
+    let (sent, local, cached) = totals(rows);
+    let all = (sent + local + cached).max(1);
+    out.push_str(&format!(
+        "\nSolver queries over the bench: {} sent to Z3 ({:.2}%), {} decided in Rust (the engine's own decisions, constant folding, the equality shortcut and the decision procedure `heaplab_smt::lia`), {} answered from the cache.\n",
+        sent,
+        100.0 * sent as f64 / all as f64,
+        local,
+        cached
+    ));
     let sl: Vec<&Row> = rows.iter().filter(|r| r.strategy == "sl").collect();
     if !sl.is_empty() {
         let sum = |f: fn(&Row) -> u64| sl.iter().map(|r| f(r)).sum::<u64>();
@@ -292,7 +301,13 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
     out
 }
 
+/// Queries sent to Z3, decided in Rust and answered from the cache, over all rows.
+fn totals(rows: &[Row]) -> (u64, u64, u64) {
+    rows.iter().fold((0, 0, 0), |(s, l, c), r| (s + r.sent, l + r.local, c + r.cached))
+}
+
 fn json_rows(args: &Args, rows: &[Row]) -> String {
+    let (sent, local, cached) = totals(rows);
     let rows: Vec<_> = rows
         .iter()
         .map(|r| {
@@ -312,6 +327,7 @@ fn json_rows(args: &Args, rows: &[Row]) -> String {
         .collect();
     let v = json!({
         "suite": args.suite, "k": args.k, "timeout_ms": args.timeout_ms,
+        "solver_totals": {"sent": sent, "decided_locally": local, "cached": cached},
         "peak_memory": "process-wide VmHWM after each run (monotone over the bench)",
         "rows": rows,
     });
