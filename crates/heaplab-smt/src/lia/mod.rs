@@ -51,13 +51,17 @@ pub struct Limits {
     pub splits: u32,
     /// Branch-and-bound nodes per theory check.
     pub nodes: u32,
-    /// Simplex pivots per node.
+    /// Simplex pivots for the whole query.
     pub pivots: u32,
+    /// The largest simplex tableau (rows × columns) built.
+    pub cells: usize,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { splits: 64, nodes: 256, pivots: 2_000 }
+        // A corpus query takes at most a few dozen pivots; these bounds keep a hard one to a
+        // few milliseconds before Z3 gets it.
+        Limits { splits: 64, nodes: 256, pivots: 5_000, cells: 40_000 }
     }
 }
 
@@ -82,8 +86,13 @@ pub fn decide_with(conjuncts: &[Term], want: &[Var], limits: Limits) -> Decision
     if !flatten(Formula::And(parts), &mut lits, &mut ors) {
         return Decision::Unsat;
     }
-    let mut search =
-        Search { ints: enc.vars.ints.len(), bools: enc.vars.bools.len(), limits, splits: 0 };
+    let mut search = Search {
+        ints: enc.vars.ints.len(),
+        bools: enc.vars.bools.len(),
+        limits,
+        splits: 0,
+        pivots: limits.pivots,
+    };
     let (ints, bools) = match search.run(lits, ors) {
         Found::Sat(ints, bools) => (ints, bools),
         Found::Unsat => return Decision::Unsat,
@@ -151,6 +160,8 @@ struct Search {
     bools: usize,
     limits: Limits,
     splits: u32,
+    /// Pivots left for the query.
+    pivots: u32,
 }
 
 impl Search {
@@ -161,7 +172,8 @@ impl Search {
         if self.splits > self.limits.splits {
             return Found::Outside("disjunction budget spent");
         }
-        let budget = Budget { nodes: self.limits.nodes, pivots: self.limits.pivots };
+        let budget =
+            Budget { nodes: self.limits.nodes, pivots: &mut self.pivots, cells: self.limits.cells };
         let (ints, bools) = match theory::check(self.ints, self.bools, &lits, budget) {
             TheoryResult::Sat(i, b) => (i, b),
             TheoryResult::Unsat => return Found::Unsat,

@@ -134,9 +134,9 @@ impl Simplex {
     }
 
     /// Repairs the assignment until every bound holds (`Feasible`), a row proves the bounds
-    /// infeasible, or `max_pivots` pivots were spent.
-    pub fn check(&mut self, max_pivots: u32) -> R<Status> {
-        for _ in 0..max_pivots {
+    /// infeasible, or the `pivots` left are spent (each pivot takes one).
+    pub fn check(&mut self, pivots: &mut u32) -> R<Status> {
+        loop {
             // Bland's rule: the smallest violated basic variable...
             let mut violated: Option<(usize, usize, bool)> = None;
             for (r, &b) in self.basic.iter().enumerate() {
@@ -171,11 +171,14 @@ impl Simplex {
                 }
             }
             let Some(j) = entering else { return Ok(Status::Infeasible) };
+            if *pivots == 0 {
+                return Ok(Status::GaveUp);
+            }
+            *pivots -= 1;
             let target = if low { self.lower[b] } else { self.upper[b] };
             let target = target.ok_or(Overflow)?;
             self.pivot_and_update(r, j, target)?;
         }
-        Ok(Status::GaveUp)
     }
 
     /// Sets basic `basic[r]` to `v` by moving non-basic `j`, then swaps their roles.
@@ -243,11 +246,11 @@ mod tests {
         assert!(sx.set_upper(2, Q::int(4)).unwrap());
         assert!(sx.set_lower(3, Q::int(3)).unwrap());
         assert!(sx.set_lower(1, Q::int(0)).unwrap());
-        assert_eq!(sx.check(100).unwrap(), Status::Feasible);
+        assert_eq!(sx.check(&mut 100).unwrap(), Status::Feasible);
         let (x, y) = (sx.value(0), sx.value(1));
         assert_eq!(x.add(y).unwrap(), Q::int(4));
         assert!(!x.sub(y).unwrap().lt(Q::int(3)).unwrap());
         assert!(sx.set_lower(1, Q::int(1)).unwrap());
-        assert_eq!(sx.check(100).unwrap(), Status::Infeasible);
+        assert_eq!(sx.check(&mut 100).unwrap(), Status::Infeasible);
     }
 }

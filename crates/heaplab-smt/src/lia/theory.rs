@@ -22,12 +22,14 @@ use super::rational::{gcd, Overflow, Q};
 use super::simplex::{Simplex, Status};
 
 /// Budgets of one theory check.
-#[derive(Debug, Clone, Copy)]
-pub struct Budget {
+#[derive(Debug)]
+pub struct Budget<'a> {
     /// Branch-and-bound nodes.
     pub nodes: u32,
-    /// Simplex pivots per node.
-    pub pivots: u32,
+    /// Simplex pivots left for the whole query (shared by its theory checks).
+    pub pivots: &'a mut u32,
+    /// The largest tableau (rows × columns) worth building.
+    pub cells: usize,
 }
 
 /// The result of a theory check.
@@ -83,7 +85,7 @@ fn normalize(mut lin: Lin, kind: Kind) -> Norm {
 }
 
 /// Decides a conjunction of literals over `ints` integer and `bools` Boolean variables.
-pub fn check(ints: usize, bools: usize, lits: &[Lit], budget: Budget) -> TheoryResult {
+pub fn check(ints: usize, bools: usize, lits: &[Lit], budget: Budget<'_>) -> TheoryResult {
     match check_inner(ints, bools, lits, budget) {
         Ok(r) => r,
         Err(Overflow) => TheoryResult::Outside("arithmetic beyond 128 bits"),
@@ -94,7 +96,7 @@ fn check_inner(
     ints: usize,
     bools: usize,
     lits: &[Lit],
-    budget: Budget,
+    budget: Budget<'_>,
 ) -> Result<TheoryResult, Overflow> {
     let mut bool_values: Vec<Option<bool>> = vec![None; bools];
     let mut cons: Vec<(Kind, Lin)> = Vec::new();
@@ -198,6 +200,9 @@ fn check_inner(
                 }
             }
         }
+    }
+    if (ints + forms.len()).saturating_mul(forms.len()) > budget.cells {
+        return Ok(TheoryResult::Outside("a tableau beyond the size budget"));
     }
     let mut sx = Simplex::new(ints, &forms)?;
     let index = |t: &Target| match t {
