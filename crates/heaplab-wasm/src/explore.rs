@@ -181,6 +181,8 @@ export interface ExploreSolverStats extends SolverStats {
   sentToZ3: number;
   /** Calls to `solve` that carried several scripts at once (the models at the end of a run). */
   batchedCalls: number;
+  /** Milliseconds this exploration spent awaiting `solve` (Z3 wasm). */
+  z3WaitMs: number;
 }
 /** The JUnit 5 export (`Exploration.testsJunit`): paths relative to the output folder. */
 export interface JunitFiles { files: { name: string; text: string }[]; warnings: string[]; }
@@ -206,6 +208,8 @@ struct Bridge {
     adjust: SolverCounts,
     /// Transport calls that carried several scripts at once (see `resolve`).
     batched_calls: u64,
+    /// Milliseconds spent awaiting the host's `solve` (Z3 wasm), in `resolve`.
+    wait_ms: f64,
 }
 
 type Shared = Rc<RefCell<Bridge>>;
@@ -727,6 +731,7 @@ impl Run {
             decided_in_rust: (engine + f.decided_locally) as f64,
             sent_to_z3: f.solver_calls as f64,
             batched_calls: self.bridge.borrow().batched_calls as f64,
+            z3_wait_ms: self.bridge.borrow().wait_ms,
         }
     }
 
@@ -914,6 +919,7 @@ struct JsExploreStats {
     decided_in_rust: f64,
     sent_to_z3: f64,
     batched_calls: f64,
+    z3_wait_ms: f64,
 }
 
 #[derive(Serialize)]
@@ -1183,6 +1189,17 @@ async fn resolve(
         return Err(fail("Internal", "a query waits for Z3 in an exploration without Z3"));
     };
     let transport = JsTransport::new(solve.clone());
+    let started = js_sys::Date::now();
+    let res = resolve_with(&transport, bridge, scripts).await;
+    bridge.borrow_mut().wait_ms += js_sys::Date::now() - started;
+    res
+}
+
+async fn resolve_with(
+    transport: &JsTransport,
+    bridge: &Shared,
+    scripts: Vec<String>,
+) -> Result<(), JsValue> {
     // Several scripts (the models of every path at the end of a run) go in one call: Z3 wasm's
     // cost is mostly per call.
     if scripts.len() > 1 {
