@@ -11,6 +11,10 @@ node tests/bench/wasm.mjs "$batch" "$native"
 # The web playground's budget: bytes of a first visit, time to a usable editor, time to Z3
 # (needs web/dist and Chromium).
 node tests/bench/web-budget.mjs
+# The Rust decision procedure against z3 on the query corpus (the share it decides), and what
+# makes a z3 call cheaper (one script per call, batches, incremental along a path).
+cargo test --release --quiet -p heaplab-smt --test corpus -- --nocapture 2>&1 | grep '^query corpus'
+cargo run --release --quiet -p heaplab-smt --example z3_call_costs
 # Engine bench: every example method with a `requires` x lazy, lazier, lazier# at the default
 # bounds (1 s cap per run); bench/results.md is committed, bench/results.json is for tools.
 mkdir -p bench

@@ -18,6 +18,11 @@
 //! Solver counts: a step that was undone re-runs its queries, so the counts it made are taken
 //! back (`adjust`); a query answered on re-execution may then count as a cache hit where the
 //! CLI counted it as sent (the split can differ, the totals of paths and tests cannot).
+//!
+//! Without Z3 (`solve` = `null`, for pages without SharedArrayBuffer) the frontend's Rust
+//! decision procedure answers what it can and the rest is `unknown` (the explorer keeps such a
+//! branch, and a path whose model query is unknown gets no test); nothing is ever pending.
+//! `solverStats()` says which solver answered how many queries, and how many were left unknown.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -32,7 +37,8 @@ use heaplab_engine::symbolic::{
 };
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_smt::{
-    Answer, BoxFuture, Query, SmtSolver, Solver, SolverError, SolverFrontend, Transport, Var,
+    batch_script, split_batch_reply, Answer, BoxFuture, NoZ3, Query, SmtSolver, Solver,
+    SolverError, SolverFrontend, Stats, Transport, Var,
 };
 use heaplab_syntax::{analyze, Analysis, SourceFile};
 use heaplab_testgen::coverage::Lines;
@@ -43,7 +49,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use crate::inspect;
-use crate::solver_bridge::{to_js_error, JsTransport};
+use crate::solver_bridge::{to_js_error, JsStats, JsTransport};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
@@ -65,6 +71,9 @@ export interface ExploreOptions {
   order?: 'dfs' | 'bfs';
   /** The file name reported in the summary (as `heaplab run` reports its argument). */
   file?: string;
+  /** Decide queries with the Rust procedure before Z3 (default true); false sends Z3 every
+   * query the engine and the equality shortcut leave (for measurements). */
+  procedure?: boolean;
 }
 /** One exploration event. */
 export interface ExploreEvent {
@@ -164,6 +173,21 @@ export interface CoverageJs {
    * directions the explorer's feasible paths took: `[false, true]`. */
   branches: { line: number; column: number; covered: [boolean, boolean] }[];
 }
+/** Which solver answered how many of an exploration's queries (`Exploration.solverStats()`):
+ * `SolverStats` of the frontend plus the engine's own decisions. */
+export interface ExploreSolverStats extends SolverStats {
+  /** Queries the explorer decided before the solver layer (constants, facts in the path
+   * condition, difference constraints). */
+  decidedByEngine: number;
+  /** decidedByEngine + decidedLocally: every query answered in Rust. */
+  decidedInRust: number;
+  /** Queries sent to Z3 wasm (0 without Z3). */
+  sentToZ3: number;
+  /** Calls to `solve` that carried several scripts at once (the models at the end of a run). */
+  batchedCalls: number;
+  /** Milliseconds this exploration spent awaiting `solve` (Z3 wasm). */
+  z3WaitMs: number;
+}
 /** The JUnit 5 export (`Exploration.testsJunit`): paths relative to the output folder. */
 export interface JunitFiles { files: { name: string; text: string }[]; warnings: string[]; }
 "#;
@@ -186,6 +210,10 @@ struct Bridge {
     missed: bool,
     /// Counts of undone steps, taken back from the frontend's.
     adjust: SolverCounts,
+    /// Transport calls that carried several scripts at once (see `resolve`).
+    batched_calls: u64,
+    /// Milliseconds spent awaiting the host's `solve` (Z3 wasm), in `resolve`.
+    wait_ms: f64,
 }
 
 type Shared = Rc<RefCell<Bridge>>;
@@ -246,19 +274,74 @@ enum Reply {
     Pending,
 }
 
+/// Z3 wasm through the replay transport, or no Z3.
+enum Backend {
+    Replay(SmtSolver<ReplayTransport>),
+    None(NoZ3),
+}
+
+impl Solver for Backend {
+    fn check<'a>(&'a self, query: &'a Query) -> BoxFuture<'a, Result<Answer, SolverError>> {
+        match self {
+            Backend::Replay(s) => s.check(query),
+            Backend::None(n) => n.check(query),
+        }
+    }
+    fn is_present(&self) -> bool {
+        matches!(self, Backend::Replay(_))
+    }
+}
+
+type Frontend = SolverFrontend<Backend>;
+
+/// `a - b`, field by field (the counts of undone steps).
+fn stats_sub(a: Stats, b: Stats) -> Stats {
+    Stats {
+        queries: a.queries.saturating_sub(b.queries),
+        solver_calls: a.solver_calls.saturating_sub(b.solver_calls),
+        decided_locally: a.decided_locally.saturating_sub(b.decided_locally),
+        decided_by_procedure: a.decided_by_procedure.saturating_sub(b.decided_by_procedure),
+        cache_hits: a.cache_hits.saturating_sub(b.cache_hits),
+        outside_fragment: a.outside_fragment.saturating_sub(b.outside_fragment),
+        unanswered: a.unanswered.saturating_sub(b.unanswered),
+        solver_time_ms: a.solver_time_ms,
+    }
+}
+
+fn stats_add(a: Stats, b: Stats) -> Stats {
+    Stats {
+        queries: a.queries + b.queries,
+        solver_calls: a.solver_calls + b.solver_calls,
+        decided_locally: a.decided_locally + b.decided_locally,
+        decided_by_procedure: a.decided_by_procedure + b.decided_by_procedure,
+        cache_hits: a.cache_hits + b.cache_hits,
+        outside_fragment: a.outside_fragment + b.outside_fragment,
+        unanswered: a.unanswered + b.unanswered,
+        solver_time_ms: a.solver_time_ms,
+    }
+}
+
 /// The explorer's [`PathSolver`] over the replay transport (see the module docs).
 struct AsyncPathSolver {
-    frontend: SolverFrontend<SmtSolver<ReplayTransport>>,
+    frontend: Rc<Frontend>,
     bridge: Shared,
     local: u64,
     failed: u64,
 }
 
 impl AsyncPathSolver {
-    fn new(bridge: Shared) -> AsyncPathSolver {
-        let smt = SmtSolver::new(ReplayTransport(Rc::clone(&bridge)));
+    /// With Z3 (`z3`: replies come through the bridge) or without; `procedure`: see
+    /// [`SolverFrontend::with_procedure`].
+    fn new(bridge: Shared, z3: bool, procedure: bool) -> AsyncPathSolver {
+        let backend = if z3 {
+            Backend::Replay(SmtSolver::new(ReplayTransport(Rc::clone(&bridge))))
+        } else {
+            Backend::None(NoZ3)
+        };
         AsyncPathSolver {
-            frontend: SolverFrontend::with_clock(smt, js_sys::Date::now),
+            frontend: Rc::new(
+                SolverFrontend::with_clock(backend, js_sys::Date::now).with_procedure(procedure),
+            ),
             bridge,
             local: 0,
             failed: 0,
@@ -383,6 +466,7 @@ struct Options {
     pre: Option<String>,
     order: Option<String>,
     file: Option<String>,
+    procedure: Option<bool>,
 }
 
 /// The fields of [`Options`], as JS spells them.
@@ -398,6 +482,7 @@ const OPTION_KEYS: &[&str] = &[
     "pre",
     "order",
     "file",
+    "procedure",
 ];
 
 fn fail(kind: &str, message: &str) -> JsValue {
@@ -522,6 +607,9 @@ struct Run {
     analysis: Analysis,
     explorer: Explorer,
     bridge: Shared,
+    /// The path solver's frontend, for `solverStats()`, and the counts of undone steps.
+    frontend: Rc<Frontend>,
+    frontend_adjust: Stats,
     bounds_hit: BTreeSet<Bound>,
     generation: Option<Generation>,
     /// Where each statement of the program is, once tests exist (their `lines`, `coverage()`).
@@ -554,11 +642,14 @@ impl Run {
             return Ok(Next::Explored);
         }
         let before = self.explorer.solver_counts();
+        let before_frontend = self.frontend.stats();
         self.bridge.borrow_mut().outstanding.clear();
         match self.explorer.step() {
             None => Ok(Next::Explored),
             Some(Event::SolverPending) => {
                 let undone = sub(self.explorer.solver_counts(), before);
+                let undone_frontend = stats_sub(self.frontend.stats(), before_frontend);
+                self.frontend_adjust = stats_add(self.frontend_adjust, undone_frontend);
                 let mut b = self.bridge.borrow_mut();
                 b.adjust = add(b.adjust, undone);
                 let scripts = std::mem::take(&mut b.outstanding);
@@ -582,6 +673,7 @@ impl Run {
     /// Concretizes every feasible path once; the model scripts still without a reply.
     fn missing_models(&mut self) -> Vec<String> {
         let before = self.explorer.solver_counts();
+        let before_frontend = self.frontend.stats();
         self.bridge.borrow_mut().outstanding.clear();
         let compiled = Rc::clone(self.explorer.compiled());
         let heap = self.explorer.heap_model();
@@ -599,6 +691,8 @@ impl Run {
         }
         // These queries are asked again by `generate`: count them once, there.
         let spent = sub(self.explorer.solver_counts(), before);
+        let spent_frontend = stats_sub(self.frontend.stats(), before_frontend);
+        self.frontend_adjust = stats_add(self.frontend_adjust, spent_frontend);
         let mut b = self.bridge.borrow_mut();
         b.adjust = add(b.adjust, spent);
         std::mem::take(&mut b.outstanding)
@@ -663,6 +757,20 @@ impl Run {
             sl_models: stats.sl_models,
             sl_no_model: stats.sl_no_model,
             sl_run_completions: stats.sl_run_completions,
+        }
+    }
+
+    fn solver_stats(&self) -> JsExploreStats {
+        let f = stats_sub(self.frontend.stats(), self.frontend_adjust);
+        let counts = self.explorer.solver_counts();
+        let engine = counts.decided_locally.saturating_sub(f.decided_locally);
+        JsExploreStats {
+            base: JsStats::new(&f, self.frontend.inner().is_present()),
+            decided_by_engine: engine as f64,
+            decided_in_rust: (engine + f.decided_locally) as f64,
+            sent_to_z3: f.solver_calls as f64,
+            batched_calls: self.bridge.borrow().batched_calls as f64,
+            z3_wait_ms: self.bridge.borrow().wait_ms,
         }
     }
 
@@ -872,6 +980,19 @@ fn outcome_name(outcome: &PathOutcome) -> (&'static str, &'static str) {
         PathOutcome::Discarded { .. } => ("discarded", "grey"),
         PathOutcome::Internal { .. } => ("internal", "purple"),
     }
+}
+
+/// `ExploreSolverStats` (see the TypeScript section).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsExploreStats {
+    #[serde(flatten)]
+    base: JsStats,
+    decided_by_engine: f64,
+    decided_in_rust: f64,
+    sent_to_z3: f64,
+    batched_calls: f64,
+    z3_wait_ms: f64,
 }
 
 #[derive(Serialize)]
@@ -1138,8 +1259,39 @@ pub fn defaults() -> Result<JsValue, JsValue> {
 }
 
 /// Sends one script to the host and stores the reply.
-async fn resolve(solve: &Function, bridge: &Shared, scripts: Vec<String>) -> Result<(), JsValue> {
+async fn resolve(
+    solve: Option<&Function>,
+    bridge: &Shared,
+    scripts: Vec<String>,
+) -> Result<(), JsValue> {
+    let Some(solve) = solve else {
+        return Err(fail("Internal", "a query waits for Z3 in an exploration without Z3"));
+    };
     let transport = JsTransport::new(solve.clone());
+    let started = js_sys::Date::now();
+    let res = resolve_with(&transport, bridge, scripts).await;
+    bridge.borrow_mut().wait_ms += js_sys::Date::now() - started;
+    res
+}
+
+async fn resolve_with(
+    transport: &JsTransport,
+    bridge: &Shared,
+    scripts: Vec<String>,
+) -> Result<(), JsValue> {
+    // Several scripts (the models of every path at the end of a run) go in one call: Z3 wasm's
+    // cost is mostly per call.
+    if scripts.len() > 1 {
+        let reply = transport.run(&batch_script(&scripts)).await.map_err(|e| to_js_error(&e))?;
+        if let Some(parts) = split_batch_reply(&reply, scripts.len()) {
+            let mut b = bridge.borrow_mut();
+            b.batched_calls += 1;
+            for (script, part) in scripts.into_iter().zip(parts) {
+                b.replies.insert(script, part);
+            }
+            return Ok(());
+        }
+    }
     for script in scripts {
         let reply = transport.run(&script).await.map_err(|e| to_js_error(&e))?;
         bridge.borrow_mut().replies.insert(script, reply);
@@ -1186,7 +1338,10 @@ fn declaration_span(
 
 /// The next event that is not a pending solver answer (resolving those on the way); `None`
 /// when exploration is over.
-async fn next_event(run: &Rc<RefCell<Run>>, solve: &Function) -> Result<Option<JsValue>, JsValue> {
+async fn next_event(
+    run: &Rc<RefCell<Run>>,
+    solve: Option<&Function>,
+) -> Result<Option<JsValue>, JsValue> {
     loop {
         let next = run.borrow_mut().advance()?;
         match next {
@@ -1204,7 +1359,7 @@ async fn next_event(run: &Rc<RefCell<Run>>, solve: &Function) -> Result<Option<J
 }
 
 /// Ends exploration: resolves every model, then generates and replays the tests (once).
-async fn finish(run: &Rc<RefCell<Run>>, solve: &Function) -> Result<(), JsValue> {
+async fn finish(run: &Rc<RefCell<Run>>, solve: Option<&Function>) -> Result<(), JsValue> {
     if run.borrow().generation.is_some() {
         return Ok(());
     }
@@ -1235,20 +1390,26 @@ async fn finish(run: &Rc<RefCell<Run>>, solve: &Function) -> Result<(), JsValue>
 #[wasm_bindgen]
 pub struct Exploration {
     run: Rc<RefCell<Run>>,
-    solve: Function,
+    solve: Option<Function>,
 }
 
 #[wasm_bindgen]
 impl Exploration {
     /// `options`: `ExploreOptions` as an object or JSON text; `solve`:
-    /// `(smtText: string) => Promise<string>`. Throws an `Error` with `kind` `BadOptions`,
+    /// `(smtText: string) => Promise<string>` running a script on Z3 wasm, or `null` /
+    /// `undefined` to explore with the Rust decision procedure alone (a page without
+    /// SharedArrayBuffer): queries outside its fragment are then answered `unknown` (the branch
+    /// is kept; a path whose model is unknown gets no test) and counted in
+    /// `solverStats().unknownWithoutZ3`. Throws an `Error` with `kind` `BadOptions`,
     /// `ProgramHasErrors` or `UnknownMethod`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         source: String,
         method: String,
         options: JsValue,
-        solve: Function,
+        #[wasm_bindgen(unchecked_param_type = "SmtSolveFn | null | undefined")] solve: Option<
+            Function,
+        >,
     ) -> Result<Exploration, JsValue> {
         let options = parse_options(options)?;
         let (config, strategy) = config_of(&options)?;
@@ -1256,8 +1417,10 @@ impl Exploration {
         let text = SourceFile::new(file_name.clone(), source.clone());
         let analysis = checked(&text)?;
         let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
-        let solver = AsyncPathSolver::new(Rc::clone(&bridge));
         let clock = ActiveTime::default();
+        let procedure = options.procedure.unwrap_or(true);
+        let solver = AsyncPathSolver::new(Rc::clone(&bridge), solve.is_some(), procedure);
+        let frontend = Rc::clone(&solver.frontend);
         let mut explorer = Explorer::new(
             &analysis.program,
             &analysis.info,
@@ -1279,6 +1442,8 @@ impl Exploration {
             analysis,
             explorer,
             bridge,
+            frontend,
+            frontend_adjust: Stats::default(),
             bounds_hit: BTreeSet::new(),
             generation: None,
             lines: None,
@@ -1302,10 +1467,10 @@ impl Exploration {
         future_to_promise(async move {
             enter(&run)?;
             let res = async {
-                match next_event(&run, &solve).await? {
+                match next_event(&run, solve.as_ref()).await? {
                     Some(event) => Ok(event),
                     None => {
-                        finish(&run, &solve).await?;
+                        finish(&run, solve.as_ref()).await?;
                         Ok(JsValue::NULL)
                     }
                 }
@@ -1335,12 +1500,12 @@ impl Exploration {
                     if budget.is_some_and(|b| seen >= b) {
                         return Ok(JsValue::NULL);
                     }
-                    if next_event(&run, &solve).await?.is_none() {
+                    if next_event(&run, solve.as_ref()).await?.is_none() {
                         break;
                     }
                     seen += 1;
                 }
-                finish(&run, &solve).await?;
+                finish(&run, solve.as_ref()).await?;
                 let r = run.borrow();
                 to_js(&r.summary())
             }
@@ -1348,6 +1513,15 @@ impl Exploration {
             leave(&run);
             res
         })
+    }
+
+    /// Which solver answered how many queries so far (`ExploreSolverStats`), for the status
+    /// line: `decidedInRust` (engine + frontend), `sentToZ3`, `cacheHits`, and without Z3
+    /// `unknownWithoutZ3` (queries outside the Rust procedure's fragment, answered unknown).
+    #[wasm_bindgen(js_name = solverStats, unchecked_return_type = "ExploreSolverStats")]
+    pub fn solver_stats(&self) -> Result<JsValue, JsValue> {
+        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
+        to_js(&r.solver_stats())
     }
 
     /// The summary so far (`RunSummary`; `tests` is 0 until tests are generated).

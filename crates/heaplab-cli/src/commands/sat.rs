@@ -12,7 +12,7 @@ use heaplab_logic::{
     enumerate, sat, Defs, EnumConfig, IntEquivalence, Model, NoSolver, PureOracle, SatResult,
     SearchBounds, SmtOracle, Value,
 };
-use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_smt::{ProcessConfig, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_syntax::diagnostic::render_all;
 use heaplab_syntax::SourceFile;
 use serde_json::{json, Value as Json};
@@ -90,8 +90,9 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
     };
     // z3 decides the arithmetic the Rust procedure cannot (anything beyond difference
     // constraints); without it those cases are reported as unknown, never guessed.
-    let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
-    let mut oracle: Box<dyn PureOracle + '_> = if z3.transport().start().is_ok() {
+    // The frontend decides linear arithmetic in Rust (heaplab_smt::lia) before asking z3.
+    let z3 = SolverFrontend::new(SmtSolver::new(Z3Process::new(ProcessConfig::default())));
+    let mut oracle: Box<dyn PureOracle + '_> = if z3.inner().transport().start().is_ok() {
         Box::new(SmtOracle::new(&z3))
     } else {
         eprintln!(
