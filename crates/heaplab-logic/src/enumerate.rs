@@ -69,7 +69,7 @@ pub fn enumerate(
         let mut found = Vec::new();
         if key_mode == IntEquivalence::Ignore {
             match check(&base, &base.facts, oracle)? {
-                PureResult::Sat(a) => found.extend(build_model(&base, &formula.free, &a)),
+                PureResult::Sat(a) => found.extend(build_model(defs, &base, &formula.free, &a)),
                 PureResult::Unsat => {}
                 PureResult::Unknown => out.incomplete = true,
             }
@@ -77,6 +77,7 @@ pub fn enumerate(
             let terms = int_terms(defs, &base, formula);
             let mut blocks = Vec::new();
             orderings(
+                defs,
                 &base,
                 formula,
                 &terms,
@@ -150,6 +151,7 @@ fn ordering_facts(terms: &[Term], blocks: &[Vec<usize>]) -> Vec<Pure> {
 
 #[allow(clippy::too_many_arguments)]
 fn orderings(
+    defs: &Defs,
     base: &Base,
     formula: &Formula,
     terms: &[Term],
@@ -180,17 +182,17 @@ fn orderings(
             PureResult::Sat(a) => a,
             _ => assignment,
         };
-        found.extend(build_model(base, &formula.free, &a));
+        found.extend(build_model(defs, base, &formula.free, &a));
         return Ok(());
     }
     for pos in 0..blocks.len() {
         blocks[pos].push(i);
-        orderings(base, formula, terms, i + 1, blocks, oracle, found, incomplete)?;
+        orderings(defs, base, formula, terms, i + 1, blocks, oracle, found, incomplete)?;
         blocks[pos].pop();
     }
     for pos in 0..=blocks.len() {
         blocks.insert(pos, vec![i]);
-        orderings(base, formula, terms, i + 1, blocks, oracle, found, incomplete)?;
+        orderings(defs, base, formula, terms, i + 1, blocks, oracle, found, incomplete)?;
         blocks.remove(pos);
     }
     Ok(())

@@ -70,7 +70,7 @@ pub fn sat_in_order(
         };
         match res {
             PureResult::Sat(a) => {
-                if let Some(m) = build_model(&base, &formula.free, &a) {
+                if let Some(m) = build_model(defs, &base, &formula.free, &a) {
                     return Ok((SatResult::Sat(m), ex.cuts));
                 }
                 undecided = true;

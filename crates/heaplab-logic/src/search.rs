@@ -16,9 +16,13 @@
 //! `max_states` the work. Whenever a branch is cut by a bound, `bound_hit` records it, so an
 //! empty result is only reported as a proof when nothing was cut.
 //!
-//! A base heap is then *closed*: models are Java-like heaps, so every reference that is not
-//! allocated by the heap itself must be `null` or one of the heap's objects. Each way of doing
-//! so (respecting the disequalities) is a separate closed base heap.
+//! A base heap is then *closed*: every reference that is not allocated by the heap itself is
+//! `null`, one of the heap's objects, or a location outside the footprint (dangling, as in the
+//! standard semantics of separation logic: a formula describes exactly its footprint, and a
+//! reference may point anywhere else). Each way of doing so (respecting the disequalities) is a
+//! separate closed base heap. In a model a dangling location becomes an object the formula says
+//! nothing about, with arbitrary field values (the defaults: `null`, 0, false), listed in
+//! [`Model::unclaimed`] — JSF's fallback to lazy initialization for test inputs.
 
 use crate::arith::{decide, PureResult, PureValue};
 use crate::formula::{Defs, Formula, Fresh, Pure, Sort, SymHeap, Term, Var};
@@ -247,7 +251,9 @@ pub fn close(sh: &SymHeap, sorts: &BTreeMap<Var, Sort>) -> Vec<SymHeap> {
 /// others — their number is exponential in the open references.
 pub struct Closures {
     /// Each open reference class (its representative) with its candidate values.
-    open: Vec<(Term, Vec<Term>)>,
+    open: Vec<(Term, Vec<Choice>)>,
+    /// The heap's allocated cells (representatives), which a dangling location differs from.
+    cells: Vec<Term>,
     /// The partial closures on the current branch: `stack[i]` has the first `i` choices made,
     /// and `next[i]` is the next choice to try for reference `i`.
     stack: Vec<SymHeap>,
@@ -257,12 +263,17 @@ pub struct Closures {
 impl Closures {
     pub fn new(sh: &SymHeap, sorts: &BTreeMap<Var, Sort>) -> Closures {
         let Some(mut uf) = equality_classes(sh) else {
-            return Closures { open: Vec::new(), stack: Vec::new(), next: Vec::new() };
+            return Closures {
+                open: Vec::new(),
+                cells: Vec::new(),
+                stack: Vec::new(),
+                next: Vec::new(),
+            };
         };
         let roots: Vec<(Term, String)> =
             sh.points_to.iter().map(|p| (uf.find(&p.ptr), p.class.clone())).collect();
         let vars: BTreeSet<Var> = sh.all_vars().into_iter().collect();
-        let mut open: Vec<(Term, Vec<Term>)> = Vec::new();
+        let mut open: Vec<(Term, Vec<Choice>)> = Vec::new();
         for v in vars {
             let Some(Sort::Ref(class)) = sorts.get(&v) else { continue };
             let r = uf.find(&Term::Var(v.clone()));
@@ -272,12 +283,23 @@ impl Closures {
             {
                 continue;
             }
-            let mut choices = vec![Term::Null];
-            choices.extend(roots.iter().filter(|(_, c)| *c == *class).map(|(t, _)| t.clone()));
+            let mut choices = vec![Choice::Is(Term::Null)];
+            choices.extend(
+                roots.iter().filter(|(_, c)| *c == *class).map(|(t, _)| Choice::Is(t.clone())),
+            );
+            choices.push(Choice::Dangling);
             open.push((r, choices));
         }
-        Closures { open, stack: vec![sh.clone()], next: vec![0] }
+        let cells = roots.into_iter().map(|(t, _)| t).collect();
+        Closures { open, cells, stack: vec![sh.clone()], next: vec![0] }
     }
+}
+
+/// What an open reference is closed to: `null` or a cell of the heap, or a location outside
+/// the footprint (different from `null` and from every cell).
+enum Choice {
+    Is(Term),
+    Dangling,
 }
 
 impl Iterator for Closures {
@@ -300,7 +322,15 @@ impl Iterator for Closures {
             }
             self.next[depth] += 1;
             let mut h = self.stack[depth].clone();
-            h.pure.push(Pure::eq(rep.clone(), choices[i].clone()));
+            match &choices[i] {
+                Choice::Is(t) => h.pure.push(Pure::eq(rep.clone(), t.clone())),
+                Choice::Dangling => {
+                    h.pure.push(Pure::ne(rep.clone(), Term::Null));
+                    for c in &self.cells {
+                        h.pure.push(Pure::ne(rep.clone(), c.clone()));
+                    }
+                }
+            }
             if let Some(h) = normalize(h) {
                 self.stack.push(h);
                 self.next.push(0);
@@ -309,8 +339,12 @@ impl Iterator for Closures {
     }
 }
 
-/// Builds the concrete model of a closed base heap from a pure assignment.
+/// Builds the concrete model of a closed base heap from a pure assignment. A reference whose
+/// location is no cell of the heap is dangling: it gets an object of its class outside the
+/// footprint, with default field values (one object per location), listed in
+/// [`Model::unclaimed`].
 pub fn build_model(
+    defs: &Defs,
     base: &Base,
     free: &[(Var, Sort)],
     assignment: &BTreeMap<Var, PureValue>,
@@ -330,6 +364,25 @@ pub fn build_model(
                 objects_by_loc.insert(l, i);
             }
             _ => return None,
+        }
+    }
+    // Dangling locations, in order of first use (fields, then the store).
+    let mut dangling: Vec<(usize, String)> = Vec::new();
+    let ref_terms = sh
+        .points_to
+        .iter()
+        .flat_map(|pt| pt.fields.iter().map(|(_, t)| (t.clone(), base_field_sort(base, t))))
+        .chain(free.iter().map(|(v, s)| (Term::Var(v.clone()), Some(s.clone()))));
+    for (t, sort) in ref_terms {
+        let (Some(Sort::Ref(class)), Some(PureValue::Loc(l))) = (sort, loc_of(&t)) else {
+            continue;
+        };
+        if !objects_by_loc.contains_key(&l) {
+            if !defs.classes.contains_key(&class) {
+                return None;
+            }
+            objects_by_loc.insert(l, sh.points_to.len() + dangling.len());
+            dangling.push((l, class));
         }
     }
     let value = |t: &Term, sort: Option<&Sort>| -> Option<Value> {
@@ -359,11 +412,16 @@ pub fn build_model(
         }
         objects.push(Object { class: pt.class.clone(), fields });
     }
+    let mut unclaimed = BTreeSet::new();
+    for (_, class) in &dangling {
+        unclaimed.insert(objects.len());
+        objects.push(Object::with_defaults(class, defs.classes.get(class)?));
+    }
     let mut store = BTreeMap::new();
     for (v, s) in free {
         store.insert(v.clone(), value(&Term::Var(v.clone()), Some(s))?);
     }
-    Some(Model { objects, store })
+    Some(Model { objects, store, unclaimed })
 }
 
 /// The sort of a field term: from the variable's sort, else by shape.

@@ -118,3 +118,24 @@ fn the_solver_decides_general_arithmetic() {
     let res = run_with("sized(t, n) & n + n == 1", small, &[]);
     assert!(matches!(res, SatResult::Unknown(_)), "{res:?}");
 }
+
+/// The standard semantics (docs/language.md): a formula describes exactly its footprint, and a
+/// non-null reference may point outside it. `one(x) * q(x)` is satisfiable with `x` dangling
+/// (both instances claim nothing); the model gives `x` an object outside the footprint, and the
+/// model checker accepts it. Issue #20's wrong answer (it used to be `unsat`).
+#[test]
+fn references_may_point_outside_the_footprint() {
+    let m = model("one(x) * q(x)");
+    let Some(heaplab_logic::Value::Ref(o)) = m.store.get("x") else { panic!("{m}") };
+    assert!(m.unclaimed.contains(o), "{m}");
+    assert_eq!(m.objects.len(), 1);
+    assert_eq!(run("one(x) * q(x) & x == null"), SatResult::Unsat);
+    // A single cell whose `next` is neither null nor the cell itself: it points outside.
+    let m = model("x -> L { next: y } & y != null & y != x");
+    assert_eq!(m.unclaimed.len(), 1, "{m}");
+    // Elements that no predicate describes.
+    let m = model("exists Elem d, EL n. x -> EL { data: d, next: n } * elist(n) & d != null");
+    assert_eq!(m.unclaimed.len(), 1, "{m}");
+    // Separation still holds: two cells are never the same location.
+    assert_eq!(run("x -> L { next: y } * y -> L { next: null } & x == y"), SatResult::Unsat);
+}
