@@ -35,11 +35,11 @@ pub mod unfold;
 
 pub use check::{satisfies, CheckLimits, Verdict};
 pub use diagnostics::check_predicates;
-pub use enumerate::{enumerate, EnumConfig, Enumeration};
+pub use enumerate::{enumerate, enumerate_with, EnumConfig, Enumeration};
 pub use error::{Error, Result};
 pub use formula::{Defs, Formula, Fresh, PredDef, Sort, SymHeap, Term};
 pub use model::{IntEquivalence, Model, Object, Value};
-pub use sat::{sat, sat_in_order, NoSolver, PureOracle, SatResult};
-pub use search::{Cuts, Order, SearchBounds};
+pub use sat::{sat, sat_in_order, sat_with, NoSolver, PureOracle, SatOutcome, SatResult};
+pub use search::{Cut, Cuts, Order, SearchBounds};
 pub use smt::SmtOracle;
 pub use unfold::{lfp, Lfp, LfpLimits};

@@ -9,7 +9,7 @@ use crate::arith::{decide, PureResult};
 use crate::error::Result;
 use crate::formula::{Defs, Formula, Pure, Sort, Var};
 use crate::model::Model;
-use crate::search::{build_model, facts, Cuts, Explorer, Order, SearchBounds};
+use crate::search::{build_model, facts, Cut, Cuts, Explorer, Order, SearchBounds};
 use std::collections::BTreeMap;
 
 /// Decides pure facts the Rust procedure could not ([`PureResult::Unknown`]): the SMT solver.
@@ -61,7 +61,36 @@ pub fn sat_in_order(
     order: Order,
     oracle: &mut dyn PureOracle,
 ) -> Result<(SatResult, Cuts)> {
-    let mut ex = Explorer::new(defs, formula, bounds, order);
+    let out = sat_with(defs, formula, bounds, order, oracle, &mut || false, None)?;
+    Ok((out.result, out.cuts))
+}
+
+/// What [`sat_with`] found, and how the search went.
+#[derive(Clone, Debug)]
+pub struct SatOutcome {
+    pub result: SatResult,
+    pub cuts: Cuts,
+    /// The bounds that cut the search, in the order first met (empty: nothing was cut).
+    pub cut_by: Vec<Cut>,
+    /// Partial heaps examined.
+    pub states: usize,
+    /// Case splits of the pure checks.
+    pub splits: usize,
+}
+
+/// [`sat_in_order`] that also stops when `stop` says so (asked now and then: a time limit) or
+/// when the pure checks have made more than `split_cap` case splits, and reports the work done. An `Unknown` names the bounds that cut the search, only those.
+pub fn sat_with(
+    defs: &Defs,
+    formula: &Formula,
+    bounds: SearchBounds,
+    order: Order,
+    oracle: &mut dyn PureOracle,
+    stop: &mut dyn FnMut() -> bool,
+    split_cap: Option<usize>,
+) -> Result<SatOutcome> {
+    let mut ex =
+        Explorer::new(defs, formula, bounds, order).with_stop(stop).with_split_cap(split_cap);
     let mut undecided = false;
     while let Some(base) = ex.next_base() {
         let res = match decide(&base.facts, &base.sorts) {
@@ -71,26 +100,52 @@ pub fn sat_in_order(
         match res {
             PureResult::Sat(a) => {
                 if let Some(m) = build_model(defs, &base, &formula.free, &a) {
-                    return Ok((SatResult::Sat(m), ex.cuts));
+                    return Ok(SatOutcome {
+                        result: SatResult::Sat(m),
+                        cuts: ex.cuts,
+                        cut_by: ex.cut_by.clone(),
+                        states: ex.states,
+                        splits: ex.splits,
+                    });
                 }
                 undecided = true;
             }
             PureResult::Unsat => {}
-            PureResult::Unknown => undecided = true,
+            PureResult::Unknown => {
+                undecided = true;
+                ex.skip_closures();
+            }
         }
     }
-    let cuts = ex.cuts;
-    if ex.bound_hit {
-        return Ok((
-            SatResult::Unknown(format!(
-            "no model within the bounds (unfolding depth {}, {} objects, {} states); a larger bound may find one",
-                bounds.max_depth, bounds.max_objects, bounds.max_states
-            )),
-            cuts,
-        ));
-    }
-    if undecided {
-        return Ok((SatResult::Unknown("some arithmetic could not be decided".into()), cuts));
-    }
-    Ok((SatResult::Unsat, cuts))
+    let result = if ex.bound_hit {
+        SatResult::Unknown(format!(
+            "no model found before the search was cut by {}; a larger bound may find one",
+            describe_cuts(&ex.cut_by, bounds)
+        ))
+    } else if undecided {
+        SatResult::Unknown("some arithmetic could not be decided".into())
+    } else {
+        SatResult::Unsat
+    };
+    Ok(SatOutcome {
+        result,
+        cuts: ex.cuts,
+        cut_by: ex.cut_by.clone(),
+        states: ex.states,
+        splits: ex.splits,
+    })
+}
+
+/// The bounds in `cuts`, in words, with their values.
+pub fn describe_cuts(cuts: &[Cut], bounds: SearchBounds) -> String {
+    let words: Vec<String> = cuts
+        .iter()
+        .map(|c| match c {
+            Cut::Depth => format!("the unfolding depth ({})", bounds.max_depth),
+            Cut::Objects => format!("the object limit ({})", bounds.max_objects),
+            Cut::States => format!("the work limit ({} states)", bounds.max_states),
+            Cut::Stopped => "the time limit".to_string(),
+        })
+        .collect();
+    words.join(" and ")
 }

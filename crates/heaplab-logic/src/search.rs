@@ -24,7 +24,7 @@
 //! nothing about, with arbitrary field values (the defaults: `null`, 0, false), listed in
 //! [`Model::unclaimed`] — JSF's fallback to lazy initialization for test inputs.
 
-use crate::arith::{decide, PureResult, PureValue};
+use crate::arith::{decide_counted, PureResult, PureValue};
 use crate::formula::{Defs, Formula, Fresh, Pure, Sort, SymHeap, Term, Var};
 use crate::model::{Model, Object, Value};
 use crate::normalize::{equality_classes, normalize};
@@ -64,10 +64,17 @@ pub struct Cuts {
     pub caps: bool,
 }
 
-#[derive(Clone, Copy)]
-enum Cut {
+/// A bound that cut a branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The unfolding depth (`max_depth`).
     Depth,
-    Caps,
+    /// The object count (`max_objects`).
+    Objects,
+    /// The work limit (`max_states`).
+    States,
+    /// The caller's stop request (a time limit).
+    Stopped,
 }
 
 /// A closed base heap with the sorts of all its variables.
@@ -116,6 +123,14 @@ pub struct Explorer<'a> {
     pub undecided: bool,
     /// Partial heaps examined so far.
     pub states: usize,
+    /// Every bound that cut a branch, in the order first met.
+    pub cut_by: Vec<Cut>,
+    /// Asked every 64 states; `true` stops the search (a cut by [`Cut::Stopped`]).
+    stop: Option<&'a mut dyn FnMut() -> bool>,
+    /// Case splits made by the pure decision procedure so far, and the cap on them (a cut by
+    /// [`Cut::States`] when passed): one state's check may split exponentially often.
+    pub splits: usize,
+    split_cap: Option<usize>,
 }
 
 impl<'a> Explorer<'a> {
@@ -146,14 +161,51 @@ impl<'a> Explorer<'a> {
             cuts: Cuts::default(),
             undecided: false,
             states: 0,
+            cut_by: Vec::new(),
+            stop: None,
+            splits: 0,
+            split_cap: None,
         }
+    }
+
+    /// Caps the case splits of the pure checks (see [`Explorer::splits`]).
+    pub fn with_split_cap(mut self, cap: Option<usize>) -> Explorer<'a> {
+        self.split_cap = cap;
+        self
+    }
+
+    /// [`decide_counted`], charged to the split count.
+    fn decide(&mut self, facts: &[Pure], sorts: &BTreeMap<Var, Sort>) -> PureResult {
+        let (res, n) = decide_counted(facts, sorts);
+        self.splits += n;
+        res
+    }
+
+    fn over_split_cap(&self) -> bool {
+        self.split_cap.is_some_and(|cap| self.splits > cap)
+    }
+
+    /// Drops the remaining closures of the current base heap: after an undecided closure the
+    /// others (which differ only in reference equalities) are almost always undecided too, and
+    /// their number is exponential. The search then cannot claim `Unsat`, only `Unknown`.
+    pub fn skip_closures(&mut self) {
+        self.closing = None;
+    }
+
+    /// Asks `stop` now and then; when it says so, the search ends as cut by [`Cut::Stopped`].
+    pub fn with_stop(mut self, stop: &'a mut dyn FnMut() -> bool) -> Explorer<'a> {
+        self.stop = Some(stop);
+        self
     }
 
     fn cut(&mut self, c: Cut) {
         self.bound_hit = true;
         match c {
             Cut::Depth => self.cuts.depth = true,
-            Cut::Caps => self.cuts.caps = true,
+            _ => self.cuts.caps = true,
+        }
+        if !self.cut_by.contains(&c) {
+            self.cut_by.push(c);
         }
     }
 
@@ -167,10 +219,24 @@ impl<'a> Explorer<'a> {
     /// when the (bounded) search is over.
     pub fn next_base(&mut self) -> Option<Base> {
         loop {
+            if self.over_split_cap() {
+                self.cut(Cut::States);
+                self.work.clear();
+                self.closing = None;
+                return None;
+            }
             if let Some(heap) = self.closing.as_mut().and_then(Iterator::next) {
+                // Each closure is work too: their number is exponential in the open references.
+                self.states += 1;
+                if self.states > self.bounds.max_states {
+                    self.cut(Cut::States);
+                    self.work.clear();
+                    self.closing = None;
+                    return None;
+                }
                 let sorts = self.sorts(&heap);
                 let facts = facts(&heap, false);
-                if decide(&facts, &sorts) != PureResult::Unsat {
+                if self.decide(&facts, &sorts) != PureResult::Unsat {
                     return Some(Base { heap, sorts, facts });
                 }
                 continue;
@@ -182,12 +248,24 @@ impl<'a> Explorer<'a> {
             }?;
             self.states += 1;
             if self.states > self.bounds.max_states {
-                self.cut(Cut::Caps);
+                self.cut(Cut::States);
+                self.work.clear();
+                return None;
+            }
+            if self.states.is_multiple_of(64) && self.stop.as_mut().is_some_and(|stop| stop()) {
+                self.cut(Cut::Stopped);
                 self.work.clear();
                 return None;
             }
             if sh.is_base() {
-                self.closing = Some(Closures::new(&sh, &self.sorts(&sh)).take(MAX_CLOSURES));
+                // A base heap whose pure part is already contradictory has no closure: decide
+                // it once here rather than once per closure (their number is exponential in
+                // the open references).
+                let sorts = self.sorts(&sh);
+                if self.decide(&facts(&sh, true), &sorts) == PureResult::Unsat {
+                    continue;
+                }
+                self.closing = Some(Closures::new(&sh, &sorts).take(MAX_CLOSURES));
                 continue;
             }
             let depth = sh.preds[0].depth;
@@ -195,12 +273,12 @@ impl<'a> Explorer<'a> {
             for child in unfold_at(self.defs, &sh, 0, &mut self.fresh) {
                 let recursive = child.preds.iter().any(|p| p.depth > depth);
                 if child.points_to.len() > self.bounds.max_objects {
-                    self.cut(Cut::Caps);
+                    self.cut(Cut::Objects);
                     continue;
                 }
                 let Some(child) = normalize(child) else { continue };
                 if child.points_to.len() > self.bounds.max_objects {
-                    self.cut(Cut::Caps);
+                    self.cut(Cut::Objects);
                     continue;
                 }
                 // Each folded instance stands for its invariant (`-1 <= h`), so a path that
@@ -209,7 +287,8 @@ impl<'a> Explorer<'a> {
                 for app in &child.preds {
                     pure.extend(crate::invariant::instance(self.defs, &self.defs.invariants, app));
                 }
-                match decide(&pure, &self.sorts(&child)) {
+                let sorts = self.sorts(&child);
+                match self.decide(&pure, &sorts) {
                     PureResult::Unsat => continue,
                     PureResult::Unknown => self.undecided = true,
                     PureResult::Sat(_) => {}
@@ -227,7 +306,7 @@ impl<'a> Explorer<'a> {
             }
             // The worklist is capped too: breadth-first search over trees grows exponentially.
             if self.work.len() + children.len() > self.bounds.max_states {
-                self.cut(Cut::Caps);
+                self.cut(Cut::States);
                 children.truncate(self.bounds.max_states.saturating_sub(self.work.len()));
             }
             self.work.extend(children);
@@ -377,11 +456,11 @@ pub fn build_model(
         let (Some(Sort::Ref(class)), Some(PureValue::Loc(l))) = (sort, loc_of(&t)) else {
             continue;
         };
-        if !objects_by_loc.contains_key(&l) {
+        if let std::collections::btree_map::Entry::Vacant(e) = objects_by_loc.entry(l) {
             if !defs.classes.contains_key(&class) {
                 return None;
             }
-            objects_by_loc.insert(l, sh.points_to.len() + dangling.len());
+            e.insert(sh.points_to.len() + dangling.len());
             dangling.push((l, class));
         }
     }

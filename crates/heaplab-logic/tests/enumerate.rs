@@ -13,6 +13,7 @@ fn count(text: &str, depth: u32, objects: usize, ints: IntEquivalence) -> Vec<us
         bounds: SearchBounds { max_depth: depth, max_objects: objects, max_states: 2_000_000 },
         ints,
         max_models: 1_000_000,
+        ..EnumConfig::default()
     };
     let e = enumerate(&defs, &f, cfg, &mut common::solver()).expect("enumerate");
     assert!(!e.incomplete, "enumeration of `{text}` incomplete");
@@ -135,6 +136,7 @@ fn the_checker_rejects_broken_models() {
         bounds: SearchBounds { max_depth: 3, max_objects: 7, max_states: 1_000_000 },
         ints: IntEquivalence::UpToOrder,
         max_models: 1_000,
+        ..EnumConfig::default()
     };
     let e = enumerate(&defs, &f, cfg, &mut common::solver()).expect("enumerate");
     let mut broken = 0;
