@@ -48,12 +48,14 @@ fn models_are_checked_and_free_variables_inferred() {
 
 #[test]
 fn an_unknown_names_only_the_bound_that_stopped_it() {
-    let out = sat(LOGIC, "never(x)", &["--depth", "3"]);
+    let out = sat(LOGIC, "deep(x, 10)", &["--depth", "3"]);
     assert!(out.starts_with("unknown"), "{out}");
     assert!(out.contains("unfolding depth (3)"), "{out}");
     assert!(!out.contains("object") && !out.contains("states"), "{out}");
-    let out = sat(LOGIC, "tree(x) * never(y)", &["--depth", "50", "--max-states", "40"]);
+    let out = sat(LOGIC, "tree(x) * deep(y, 30)", &["--depth", "50", "--max-states", "40"]);
     assert!(out.contains("work limit (40 states)") && !out.contains("depth"), "{out}");
+    // No finite model at all: proved, whatever the bounds.
+    assert_eq!(sat(LOGIC, "never(x)", &["--depth", "3"]).trim(), "unsat");
 }
 
 /// Twenty trees of which only the last must be non-empty: depth-first takes each instance's
@@ -74,7 +76,7 @@ fn sat_has_a_time_limit() {
     let started = Instant::now();
     let out = sat(
         LOGIC,
-        "tree(x) * tree(y) * never(z)",
+        "tree(x) * tree(y) * deep(z, 5000)",
         &[
             "--depth",
             "1000",

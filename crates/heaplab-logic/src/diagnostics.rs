@@ -44,7 +44,7 @@ fn proved_unsat(defs: &Defs, f: &Formula, oracle: &mut dyn PureOracle, left: &mu
     }
     let bounds = SearchBounds { max_states: BOUNDS.max_states.min(*left), ..BOUNDS };
     let splits = Some(CALL_STATES.min(*left) * SPLITS_PER_STATE);
-    match sat_with(defs, f, bounds, Order::BreadthFirst, oracle, &mut || false, splits) {
+    match sat_with(defs, f, bounds, Order::BreadthFirst, oracle, &mut || false, splits, false) {
         Ok(out) => {
             *left = left.saturating_sub(out.states + out.splits / SPLITS_PER_STATE);
             out.result == SatResult::Unsat

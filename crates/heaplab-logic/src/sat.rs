@@ -61,7 +61,7 @@ pub fn sat_in_order(
     order: Order,
     oracle: &mut dyn PureOracle,
 ) -> Result<(SatResult, Cuts)> {
-    let out = sat_with(defs, formula, bounds, order, oracle, &mut || false, None)?;
+    let out = sat_with(defs, formula, bounds, order, oracle, &mut || false, None, true)?;
     Ok((out.result, out.cuts))
 }
 
@@ -79,7 +79,10 @@ pub struct SatOutcome {
 }
 
 /// [`sat_in_order`] that also stops when `stop` says so (asked now and then: a time limit) or
-/// when the pure checks have made more than `split_cap` case splits, and reports the work done. An `Unknown` names the bounds that cut the search, only those.
+/// when the pure checks have made more than `split_cap` case splits, and reports the work done.
+/// With `prove`, a search that was cut (not stopped) asks the base-pair procedure
+/// ([`crate::basepair`]) whether the formula is unsatisfiable at every depth. An `Unknown` names the bounds that cut the search, only those.
+#[allow(clippy::too_many_arguments)]
 pub fn sat_with(
     defs: &Defs,
     formula: &Formula,
@@ -88,6 +91,7 @@ pub fn sat_with(
     oracle: &mut dyn PureOracle,
     stop: &mut dyn FnMut() -> bool,
     split_cap: Option<usize>,
+    prove: bool,
 ) -> Result<SatOutcome> {
     let mut ex =
         Explorer::new(defs, formula, bounds, order).with_stop(stop).with_split_cap(split_cap);
@@ -117,15 +121,47 @@ pub fn sat_with(
             }
         }
     }
-    let result = if ex.bound_hit {
+    let result = if !ex.bound_hit && !undecided {
+        SatResult::Unsat
+    } else if !prove || ex.cut_by.contains(&Cut::Stopped) {
         SatResult::Unknown(format!(
-            "no model found before the search was cut by {}; a larger bound may find one",
+            "no model found before the search was cut by {}",
             describe_cuts(&ex.cut_by, bounds)
         ))
-    } else if undecided {
-        SatResult::Unknown("some arithmetic could not be decided".into())
     } else {
-        SatResult::Unsat
+        // The search was cut or left arithmetic undecided: the base-pair procedure may still
+        // prove that no model exists at any depth.
+        use crate::basepair::Shape;
+        let shape = crate::basepair::decide_with_witness(defs, formula, oracle)?;
+        let (verdict, why) = match shape {
+            Shape::Unsat => (SatResult::Unsat, String::new()),
+            Shape::Open(why) => (SatResult::Unknown(String::new()), why),
+            Shape::Witness(unfolded, why) => {
+                // The pairs' derivations give an unfolding without instances: solve it (the
+                // arithmetic the pairs ignore may still contradict it).
+                let wide = SearchBounds { max_objects: usize::MAX, ..bounds };
+                let out =
+                    sat_with(defs, &unfolded, wide, order, oracle, &mut || false, None, false)?;
+                match out.result {
+                    SatResult::Sat(m) => (SatResult::Sat(m), String::new()),
+                    _ => (
+                        SatResult::Unknown(String::new()),
+                        format!("{why}, but the unfolding that witnesses it has no model"),
+                    ),
+                }
+            }
+        };
+        match (verdict, why) {
+            (SatResult::Unsat, _) => SatResult::Unsat,
+            (SatResult::Sat(m), _) => SatResult::Sat(m),
+            (_, why) if ex.bound_hit => SatResult::Unknown(format!(
+                "no model found before the search was cut by {}; a larger bound may find one (not proved unsatisfiable: {why})",
+                describe_cuts(&ex.cut_by, bounds)
+            )),
+            (_, why) => SatResult::Unknown(format!(
+                "some arithmetic could not be decided (not proved unsatisfiable: {why})"
+            )),
+        }
     };
     Ok(SatOutcome {
         result,

@@ -217,7 +217,8 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
         SearchOrder::Breadth => Order::BreadthFirst,
         SearchOrder::Depth => Order::DepthFirst,
     };
-    let res = sat_with(&defs, &formula, bounds, order, oracle.as_mut(), &mut stop, None)?.result;
+    let res =
+        sat_with(&defs, &formula, bounds, order, oracle.as_mut(), &mut stop, None, true)?.result;
     if let SatResult::Sat(m) = &res {
         recheck(&defs, m, &formula)?;
     }
