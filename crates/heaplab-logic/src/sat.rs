@@ -2,8 +2,10 @@
 //! closed base heap has a satisfiable pure part.
 //!
 //! The answer is `Sat(model)` with the first (smallest) model found, `Unsat` only when every
-//! branch was closed by a contradiction before any bound cut it, and `Unknown` otherwise — a
-//! bound reached is never reported as unsatisfiable.
+//! branch was closed by a contradiction before any bound cut it or, when a bound cut the
+//! search, the base-pair procedure ([`crate::basepair`]) proves it for every depth (its
+//! witness may also give a model beyond the bounds), and `Unknown` otherwise, naming the bound
+//! that stopped the search and why the procedure did not settle it.
 
 use crate::arith::{decide, PureResult};
 use crate::error::Result;
@@ -36,14 +38,18 @@ pub enum SatResult {
     Unknown(String),
 }
 
-/// Decides `formula` and finds a model, within `bounds`: the smallest model first (breadth-first).
+/// Decides `formula` and finds a model: the smallest model first (breadth-first) within
+/// `bounds`; when they cut the search, the base-pair procedure decides unsatisfiability at every
+/// depth, or its witness gives a model.
 pub fn sat(
     defs: &Defs,
     formula: &Formula,
     bounds: SearchBounds,
     oracle: &mut dyn PureOracle,
 ) -> Result<SatResult> {
-    sat_in_order(defs, formula, bounds, Order::BreadthFirst, oracle).map(|(r, _)| r)
+    let out =
+        sat_with(defs, formula, bounds, Order::BreadthFirst, oracle, &mut || false, None, true)?;
+    Ok(out.result)
 }
 
 /// [`sat`] with the search order chosen. Depth-first answers the same (`Unsat` and `Unknown`
@@ -54,6 +60,11 @@ pub fn sat(
 /// heap. The engine's `sl` strategy completes test inputs this way (as a run of the bodies
 /// would, base case first). Also says which bounds cut the search, so that a caller can tell
 /// "only deeper structures are left" (`Unknown` with only [`Cuts::depth`]) from giving up.
+///
+/// This is the bounded search alone, without the base-pair procedure: the engine's `sl`
+/// strategy wants a model within its bounds (`k`, depth) or the cut that stopped the search,
+/// and a model found beyond them would not be one its run could reach. [`sat`] and
+/// [`sat_with`] with `prove` add the procedure.
 pub fn sat_in_order(
     defs: &Defs,
     formula: &Formula,
@@ -61,7 +72,7 @@ pub fn sat_in_order(
     order: Order,
     oracle: &mut dyn PureOracle,
 ) -> Result<(SatResult, Cuts)> {
-    let out = sat_with(defs, formula, bounds, order, oracle, &mut || false, None, true)?;
+    let out = sat_with(defs, formula, bounds, order, oracle, &mut || false, None, false)?;
     Ok((out.result, out.cuts))
 }
 
