@@ -104,6 +104,32 @@ pub fn sat_with(
     split_cap: Option<usize>,
     prove: bool,
 ) -> Result<SatOutcome> {
+    // The search is faster on what it settles early; the procedure decides what a long search
+    // cannot (a bound cut everywhere). So: a short search, then the procedure, then the rest.
+    if prove && bounds.max_states > QUICK_STATES {
+        let quick = SearchBounds { max_states: QUICK_STATES, ..bounds };
+        let out = search(defs, formula, quick, order, oracle, stop, split_cap, true)?;
+        if !matches!(out.result, SatResult::Unknown(_)) || out.cut_by.contains(&Cut::Stopped) {
+            return Ok(out);
+        }
+    }
+    search(defs, formula, bounds, order, oracle, stop, split_cap, prove)
+}
+
+/// Partial heaps of the short search that [`sat_with`] tries before the procedure.
+const QUICK_STATES: usize = 2_000;
+
+#[allow(clippy::too_many_arguments)]
+fn search(
+    defs: &Defs,
+    formula: &Formula,
+    bounds: SearchBounds,
+    order: Order,
+    oracle: &mut dyn PureOracle,
+    stop: &mut dyn FnMut() -> bool,
+    split_cap: Option<usize>,
+    prove: bool,
+) -> Result<SatOutcome> {
     let mut ex =
         Explorer::new(defs, formula, bounds, order).with_stop(stop).with_split_cap(split_cap);
     let mut undecided = false;
