@@ -17,6 +17,17 @@
 //! pure part and the instances' invariants. An undecided check counts as consistent, and the
 //! integer facts of the parameters are not kept in the pairs, so every step over-approximates:
 //! `Unsat` is a proof; anything else is no answer ([`Verdict::Open`] says why).
+//!
+//! A consistent choice comes with a witness: each pair remembers the disjunct and the child
+//! pairs it was first derived from, so unfolding the formula along those derivations gives a
+//! symbolic heap without instances ([`Shape::Witness`]), whose closures `sat` solves into a
+//! model (re-checked by the model checker). Its integers may still contradict (the pairs ignore
+//! them): then the answer stays unknown and says so.
+//!
+//! Not done: S2S's base formula per predicate over the integer parameters, computed by its own
+//! fixed point; the invariants stand in for it, so unsat proofs on arithmetic need the
+//! invariants to be strong enough, and satisfiable arithmetic beyond the search's depth is not
+//! witnessed.
 
 use crate::arith::{decide, PureResult};
 use crate::error::Result;
@@ -219,7 +230,7 @@ fn fixpoint(
 
 /// The facts a pair of `app`'s predicate says of `app`'s arguments: (dis)equalities, and the
 /// allocated arguments.
-fn instantiate(defs: &Defs, app: &PredApp, pair: &Pair) -> (Vec<Pure>, Vec<Term>) {
+fn instantiate(app: &PredApp, pair: &Pair) -> (Vec<Pure>, Vec<Term>) {
     let term = |r: Rep| match r {
         Rep::Null => Term::Null,
         Rep::Param(i) => app.args.get(i).cloned().unwrap_or(Term::Null),
@@ -236,7 +247,6 @@ fn instantiate(defs: &Defs, app: &PredApp, pair: &Pair) -> (Vec<Pure>, Vec<Term>
         facts.push(Pure::ne(term(*a), term(*b)));
     }
     let alloc = pair.alloc.iter().map(|r| term(*r)).collect();
-    let _ = defs;
     (facts, alloc)
 }
 
@@ -274,7 +284,7 @@ fn combinations(
         let mut facts = d.pure.clone();
         let mut cells: Vec<Term> = d.points_to.iter().map(|p| p.ptr.clone()).collect();
         for (k, app) in d.preds.iter().enumerate() {
-            let (fs, alloc) = instantiate(defs, app, choices[k][index[k]]);
+            let (fs, alloc) = instantiate(app, choices[k][index[k]]);
             facts.extend(fs);
             cells.extend(alloc);
             facts.extend(crate::invariant::instance(defs, &defs.invariants, app));
