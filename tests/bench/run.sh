@@ -27,3 +27,5 @@ cat bench/results.md
 # The playground's execution tree: layout and viewport culling of synthetic trees of 1k to 20k
 # nodes (the page's own layout code, run in node).
 node tests/bench/tree-layout.mjs
+# Logic: satisfiability per family and Korat's enumeration counts, with their time.
+tests/bench/logic.sh
