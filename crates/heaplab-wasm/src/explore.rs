@@ -1337,14 +1337,18 @@ fn declaration_span(
 }
 
 /// The next event that is not a pending solver answer (resolving those on the way); `None`
-/// when exploration is over.
+/// when exploration is over. `convert`: build the event's JS object; `runToEnd` drops every
+/// event, so it passes false and gets `undefined` instead of a JS object built field by field
+/// across the JS boundary for every event.
 async fn next_event(
     run: &Rc<RefCell<Run>>,
     solve: Option<&Function>,
+    convert: bool,
 ) -> Result<Option<JsValue>, JsValue> {
     loop {
         let next = run.borrow_mut().advance()?;
         match next {
+            Next::Event(_) if !convert => return Ok(Some(JsValue::UNDEFINED)),
             Next::Event(event) => {
                 let r = run.borrow();
                 return to_js(&r.event_js(&event)).map(Some);
@@ -1467,7 +1471,7 @@ impl Exploration {
         future_to_promise(async move {
             enter(&run)?;
             let res = async {
-                match next_event(&run, solve.as_ref()).await? {
+                match next_event(&run, solve.as_ref(), true).await? {
                     Some(event) => Ok(event),
                     None => {
                         finish(&run, solve.as_ref()).await?;
@@ -1500,7 +1504,7 @@ impl Exploration {
                     if budget.is_some_and(|b| seen >= b) {
                         return Ok(JsValue::NULL);
                     }
-                    if next_event(&run, solve.as_ref()).await?.is_none() {
+                    if next_event(&run, solve.as_ref(), false).await?.is_none() {
                         break;
                     }
                     seen += 1;
