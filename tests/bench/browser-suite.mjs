@@ -102,6 +102,7 @@ async function nodeRun(row) {
 const goalNative = new Map();
 const goalNode = new Map();
 for (const row of K3) {
+  process.stderr.write(`native and node: ${row.method} ${row.strategy} k=${row.k}\n`);
   goalNative.set(key(row), await nativeRun(row));
   goalNode.set(key(row), await nodeRun(row));
 }
@@ -152,10 +153,12 @@ async function browserExplore(row) {
 
 const goalBrowser = new Map();
 for (const row of [...BST_SL, ...K3]) {
+  process.stderr.write(`browser: ${row.method} ${row.strategy} k=${row.k}\n`);
   goalBrowser.set(key(row), { engine: await browserEngine(row), explore: await browserExplore(row) });
 }
 const benchBrowser = new Map();
 if (allRows) {
+  process.stderr.write(`browser: ${native.rows.length} bench rows\n`);
   for (const r of native.rows) {
     if (r.timed_out) continue;
     const row = { file: r.file, method: r.method, strategy: r.strategy, k: native.k };
@@ -177,7 +180,7 @@ const verdict = (ok) => (ok ? '**met**' : '**not met**');
 say('');
 say(`## Browser (Chromium, the page's engine worker), goals of issue 17`);
 say('');
-say(`Measured in one run: native (\`heaplab run\` / \`heaplab bench\`, z3 process), node (heaplab-wasm on Z3 wasm) and Chromium headless (\`heaplab serve\`, cross-origin isolated, the playground's own worker after "Z3 ready"). "browser engine" is the Compare tab's request for one strategy (runToEnd: exploration and tests, as native and node are timed); "browser Run" is the Explore tab's Run (exploreStart + exploreRun: every event stepped from JS, tree batches, then tests, coverage and downloads; the page's drawing not counted). Z3 calls and wait are the browser's. Cap ${capMs} ms per run.`);
+say(`Measured in one run: native (\`heaplab run\` / \`heaplab bench\`, z3 process), node (heaplab-wasm on Z3 wasm) and Chromium headless (\`heaplab serve\`, cross-origin isolated, the playground's own worker after "Z3 ready"). "browser engine" is the Compare tab's request for one strategy (runToEnd: exploration and tests, as native and node are timed); "browser Run" is the Explore tab's Run (exploreStart + exploreRun: every event stepped from JS, tree batches, then tests, coverage and downloads; the page's drawing not counted). Z3 calls and wait are the browser's (the wait from the worker's \`solverStats\` where its answers carry them, — where they do not). Cap ${capMs} ms per run.`);
 say('');
 say('| file | method | strategy | k | native ms | node ms | browser engine ms | browser Run ms | tests native / node / browser | Z3 sent / decided in Rust / cached | Z3 wait ms |');
 say('|---|---|---|---|---|---|---|---|---|---|---|');
