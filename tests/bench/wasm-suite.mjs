@@ -2,14 +2,15 @@
 // written by `heaplab bench --format json`) runs again in node with heaplab-wasm's Exploration
 // over Z3 wasm, at the same strategy and k. Prints a markdown table with the wasm/native time
 // ratio per row and overall, and the wasm linear memory after each run (it only grows), and
-// appends it to bench/results.md.
+// appends it to bench/results.md. The rows also go to tests/artifacts/bench-wasm.json, where
+// tests/bench/browser-suite.mjs reads them to print native, node and browser side by side.
 //
 // Usage: node tests/bench/wasm-suite.mjs [bench/results.json]
 //   BENCH_WASM_STRATEGIES=lazier#   only these strategies (comma-separated; default: all rows)
 //   BENCH_WASM_CAP_MS=20000         cap per wasm run (the explorer's timeout bound)
 //   BENCH_WASM_PROCEDURE=0          without the Rust decision procedure (every query the engine
 //                                   leaves goes to Z3 wasm): the numbers before it
-import { readFile, appendFile } from 'node:fs/promises';
+import { readFile, appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../node/helpers.mjs';
 
@@ -33,6 +34,7 @@ let wasmTotal = 0;
 let compared = 0;
 let mismatches = 0;
 const calls = { sent: 0, rust: 0, cached: 0, waitMs: 0 };
+const rows = [];
 for (const row of native.rows) {
   if (only && !only.includes(row.strategy)) continue;
   const label = `| ${path.basename(row.file)} | ${row.method} | ${row.strategy.replace('#', '\\#')} |`;
@@ -63,6 +65,11 @@ for (const row of native.rows) {
   const same = summary.tests === row.tests;
   if (!same) mismatches += 1;
   const timedOut = summary.bounds_hit?.includes?.('timeout');
+  rows.push({
+    file: row.file, method: row.method, strategy: row.strategy, k: native.k, wasm_ms: wasmMs,
+    timed_out: Boolean(timedOut), tests: summary.tests, sent: st.sentToZ3, rust: st.decidedInRust,
+    cached: st.cacheHits, wait_ms: st.z3WaitMs,
+  });
   // Runs of a few milliseconds give meaningless ratios; they still count in the totals.
   const ratio = row.time_ms >= 5 ? (wasmMs / row.time_ms).toFixed(1) + 'x' : '—';
   if (!timedOut) {
@@ -94,3 +101,6 @@ const out = [
 ].join('\n');
 process.stdout.write(out);
 await appendFile(path.join(ROOT, 'bench/results.md'), out);
+await mkdir(path.join(ROOT, 'tests/artifacts'), { recursive: true });
+await writeFile(path.join(ROOT, 'tests/artifacts/bench-wasm.json'),
+  JSON.stringify({ k: native.k, cap_ms: capMs, z3_load_ms: z3LoadMs, rows }, null, 1));

@@ -10,10 +10,11 @@
 //! each recorded script to the host's `solve`, stores the reply (keyed by the script text) and
 //! steps again, which re-executes the same instruction with the answer available.
 //!
-//! Test generation asks for one model per feasible path. Before calling `heaplab_testgen` the
-//! loop concretizes every path once with the same solver, collecting the model scripts that
-//! have no reply, resolves them all, and repeats until none is missing; `generate` then runs
-//! synchronously on the stored replies.
+//! Test generation asks for one model per feasible path. The loop runs `heaplab_testgen`
+//! straight away: when every model query is answered (decided in Rust, or its reply stored),
+//! that pass is the only one. Otherwise the model scripts without a reply were recorded on the
+//! way: that pass is dropped (its counts taken back), they are resolved all at once, and
+//! generation runs again, until none is missing.
 //!
 //! Solver counts: a step that was undone re-runs its queries, so the counts it made are taken
 //! back (`adjust`); a query answered on re-execution may then count as a cache hit where the
@@ -670,43 +671,30 @@ impl Run {
         }
     }
 
-    /// Concretizes every feasible path once; the model scripts still without a reply.
-    fn missing_models(&mut self) -> Vec<String> {
+    /// Generates the tests; or, when some model query has no reply yet, drops that pass (its
+    /// counts are taken back: the next pass asks again) and returns the scripts to resolve.
+    fn try_generate(&mut self) -> Result<Vec<String>, JsValue> {
         let before = self.explorer.solver_counts();
         let before_frontend = self.frontend.stats();
         self.bridge.borrow_mut().outstanding.clear();
-        let compiled = Rc::clone(self.explorer.compiled());
-        let heap = self.explorer.heap_model();
-        let is_method = self.method.contains('.');
-        let paths: Vec<_> =
-            self.explorer.paths().iter().filter(|p| p.outcome.is_feasible()).cloned().collect();
-        for p in &paths {
-            let _ = heaplab_testgen::concretize::concretize(
-                self.explorer.solver_mut(),
-                &*heap,
-                &compiled,
-                is_method,
-                p,
-            );
-        }
-        // These queries are asked again by `generate`: count them once, there.
-        let spent = sub(self.explorer.solver_counts(), before);
-        let spent_frontend = stats_sub(self.frontend.stats(), before_frontend);
-        self.frontend_adjust = stats_add(self.frontend_adjust, spent_frontend);
-        let mut b = self.bridge.borrow_mut();
-        b.adjust = add(b.adjust, spent);
-        std::mem::take(&mut b.outstanding)
-    }
-
-    fn generate(&mut self) -> Result<(), JsValue> {
         let program = &self.analysis.program;
         let info = &self.analysis.info;
-        let generation = generate(&mut self.explorer, program, info)
+        let generation = generate(&mut self.explorer, program, info);
+        let missing = std::mem::take(&mut self.bridge.borrow_mut().outstanding);
+        if !missing.is_empty() {
+            let spent = sub(self.explorer.solver_counts(), before);
+            let spent_frontend = stats_sub(self.frontend.stats(), before_frontend);
+            self.frontend_adjust = stats_add(self.frontend_adjust, spent_frontend);
+            let mut b = self.bridge.borrow_mut();
+            b.adjust = add(b.adjust, spent);
+            return Ok(missing);
+        }
+        let generation = generation
             .map_err(|e| fail("TestGeneration", &format!("test generation failed: {e}")))?;
         self.generation = Some(generation);
         let file = SourceFile::new(self.file.clone(), self.source.clone());
         self.lines = Some(Lines::new(program, &file));
-        Ok(())
+        Ok(Vec::new())
     }
 
     fn summary(&self) -> JsSummary {
@@ -1337,14 +1325,18 @@ fn declaration_span(
 }
 
 /// The next event that is not a pending solver answer (resolving those on the way); `None`
-/// when exploration is over.
+/// when exploration is over. `convert`: build the event's JS object; `runToEnd` drops every
+/// event, so it passes false and gets `undefined` instead of a JS object built field by field
+/// across the JS boundary for every event.
 async fn next_event(
     run: &Rc<RefCell<Run>>,
     solve: Option<&Function>,
+    convert: bool,
 ) -> Result<Option<JsValue>, JsValue> {
     loop {
         let next = run.borrow_mut().advance()?;
         match next {
+            Next::Event(_) if !convert => return Ok(Some(JsValue::UNDEFINED)),
             Next::Event(event) => {
                 let r = run.borrow();
                 return to_js(&r.event_js(&event)).map(Some);
@@ -1358,16 +1350,17 @@ async fn next_event(
     }
 }
 
-/// Ends exploration: resolves every model, then generates and replays the tests (once).
+/// Ends exploration: generates and replays the tests (once), resolving on the way the model
+/// queries that need Z3.
 async fn finish(run: &Rc<RefCell<Run>>, solve: Option<&Function>) -> Result<(), JsValue> {
     if run.borrow().generation.is_some() {
         return Ok(());
     }
     run.borrow_mut().explored = true;
     loop {
-        let missing = run.borrow_mut().missing_models();
+        let missing = run.borrow_mut().try_generate()?;
         if missing.is_empty() {
-            break;
+            return Ok(());
         }
         let bridge = Rc::clone(&run.borrow().bridge);
         if missing.iter().any(|s| bridge.borrow().replies.contains_key(s)) {
@@ -1375,7 +1368,6 @@ async fn finish(run: &Rc<RefCell<Run>>, solve: Option<&Function>) -> Result<(), 
         }
         resolve(solve, &bridge, missing).await?;
     }
-    run.borrow_mut().generate()
 }
 
 /// A symbolic run of one method, stepped from JS with Z3 wasm as the solver.
@@ -1467,7 +1459,7 @@ impl Exploration {
         future_to_promise(async move {
             enter(&run)?;
             let res = async {
-                match next_event(&run, solve.as_ref()).await? {
+                match next_event(&run, solve.as_ref(), true).await? {
                     Some(event) => Ok(event),
                     None => {
                         finish(&run, solve.as_ref()).await?;
@@ -1500,7 +1492,7 @@ impl Exploration {
                     if budget.is_some_and(|b| seen >= b) {
                         return Ok(JsValue::NULL);
                     }
-                    if next_event(&run, solve.as_ref()).await?.is_none() {
+                    if next_event(&run, solve.as_ref(), false).await?.is_none() {
                         break;
                     }
                     seen += 1;
