@@ -22,7 +22,7 @@ pub mod concretize;
 pub mod coverage;
 pub mod emit;
 
-use heaplab_engine::symbolic::{Explorer, PathResult};
+use heaplab_engine::symbolic::{Bound, Explorer, PathResult};
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_syntax::ast::{ErrorKind, Item, NodeId, Program, TypeExpr};
 use heaplab_syntax::types::ProgramInfo;
@@ -123,6 +123,19 @@ pub struct Generation {
 }
 
 impl Generation {
+    /// Which bound stopped the run early: the exploration's own (`explorer`, from
+    /// `Explorer::stopped`), or the time bound during test generation. `None` when the run went
+    /// to the end. The CLI and the wasm summary print the same words.
+    pub fn stopped_by(&self, explorer: Option<Bound>) -> Option<String> {
+        if !self.out_of_time.is_empty() {
+            return Some("timeout (during test generation)".to_string());
+        }
+        explorer.map(|bound| match bound {
+            Bound::Timeout => "timeout (during exploration)".to_string(),
+            other => format!("{} ({})", other.name(), bound_hint(other)),
+        })
+    }
+
     /// Tests whose input violates `requires`.
     pub fn invalid_inputs(&self) -> usize {
         self.tests.iter().filter(|t| t.validity == Validity::Invalid).count()
@@ -246,4 +259,18 @@ pub(crate) fn find_function<'p>(
         (Item::Function(f), None) if f.name.name == name => Some((None, f)),
         _ => None,
     })
+}
+
+/// What a user can do about a bound that stopped a run, in the CLI's option names.
+pub fn bound_hint(bound: Bound) -> &'static str {
+    match bound {
+        Bound::MaxPaths => "raise --max-paths",
+        Bound::States => "raise --max-states",
+        Bound::Timeout => "raise --timeout-ms",
+        Bound::Loop => "raise --loop",
+        Bound::CallDepth => "raise --call-depth",
+        Bound::K => "raise --k",
+        Bound::Steps => "a path ran too long",
+        Bound::Depth => "raise --depth",
+    }
 }

@@ -705,6 +705,14 @@ impl Run {
             Some(g) => (g.tests.len(), g.invalid_inputs(), g.errors_found()),
             None => (0, 0, 0),
         };
+        let (paths_unknown, paths_untested_out_of_time) = match &self.generation {
+            Some(g) => (g.unknown.len(), g.out_of_time.len()),
+            None => (0, 0),
+        };
+        let stopped_by = match &self.generation {
+            Some(g) => g.stopped_by(self.explorer.stopped()),
+            None => self.explorer.stopped().map(|b| b.name().to_string()),
+        };
         // As `heaplab compare`'s br_valid: only tests whose input satisfies `requires`.
         let covered_valid = match &self.generation {
             Some(g) => heaplab_testgen::coverage::branches_taken(
@@ -745,6 +753,9 @@ impl Run {
             sl_models: stats.sl_models,
             sl_no_model: stats.sl_no_model,
             sl_run_completions: stats.sl_run_completions,
+            paths_unknown,
+            paths_untested_out_of_time,
+            stopped_by,
         }
     }
 
@@ -1021,6 +1032,12 @@ struct JsSummary {
     sl_models: u64,
     sl_no_model: u64,
     sl_run_completions: u64,
+    /// Feasible paths without a test because the solver gave no model (as the CLI's JSON).
+    paths_unknown: usize,
+    /// Feasible paths left without a test because the time bound passed during generation.
+    paths_untested_out_of_time: usize,
+    /// The bound that stopped the run early, in the CLI's words; `null` when it ran to the end.
+    stopped_by: Option<String>,
 }
 
 #[derive(Serialize)]

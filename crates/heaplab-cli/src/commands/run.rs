@@ -9,8 +9,8 @@
 use super::{load, report};
 use anyhow::Context;
 use heaplab_engine::symbolic::{
-    strategy, Bound, Clock, Config, Event, Explorer, PathOutcome, PreMode, SearchOrder,
-    SmtPathSolver, SolverCounts,
+    strategy, Clock, Config, Event, Explorer, PathOutcome, PreMode, SearchOrder, SmtPathSolver,
+    SolverCounts,
 };
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_testgen::{emit, generate_within, Generation};
@@ -201,7 +201,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let generation = generate_within(&mut explorer, program, ainfo, deadline_ms)
         .context("test generation failed")?;
     let time_ms = explorer.elapsed_ms();
-    let stopped_by = stopped_by(explorer.stopped(), &generation);
+    let stopped_by = generation.stopped_by(explorer.stopped());
 
     let written = match args.emit {
         Some(Emit::Junit) => Some(write_junit(&args, &loaded, explorer.paths(), &generation)?),
@@ -498,21 +498,8 @@ fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceF
         }
         Event::SolverPending => "solver pending".to_string(),
         Event::Stopped { bound } => {
-            format!("stopped: bound `{bound}` reached ({})", bound_help(*bound))
+            format!("stopped: bound `{bound}` reached ({})", heaplab_testgen::bound_hint(*bound))
         }
-    }
-}
-
-fn bound_help(bound: Bound) -> &'static str {
-    match bound {
-        Bound::MaxPaths => "raise --max-paths",
-        Bound::States => "raise --max-states",
-        Bound::Timeout => "raise --timeout-ms",
-        Bound::Loop => "raise --loop",
-        Bound::CallDepth => "raise --call-depth",
-        Bound::K => "raise --k",
-        Bound::Steps => "a path ran too long",
-        Bound::Depth => "raise --depth",
     }
 }
 
@@ -522,18 +509,6 @@ fn bound_help(bound: Bound) -> &'static str {
 /// export, the report and stopping the solver.
 pub fn shares(total_ms: u64) -> (u64, u64) {
     (total_ms / 4 * 3, total_ms / 100 * 90)
-}
-
-/// Which bound stopped the run early: the exploration's own, or the time bound during test
-/// generation. `None` when the run went to the end.
-pub fn stopped_by(explorer: Option<Bound>, generation: &Generation) -> Option<String> {
-    if !generation.out_of_time.is_empty() {
-        return Some("timeout (during test generation)".to_string());
-    }
-    explorer.map(|bound| match bound {
-        Bound::Timeout => "timeout (during exploration)".to_string(),
-        other => format!("{} ({})", other.name(), bound_help(other)),
-    })
 }
 
 struct WallClock(std::time::Instant);
