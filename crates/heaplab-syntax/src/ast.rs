@@ -244,6 +244,10 @@ pub enum BinOp {
     Ne,
     And,
     Or,
+    /// `x << c`: `x * 2^c`, overflow checked like `*`; `c` is a constant in 0..=62.
+    Shl,
+    /// `x >> c`: arithmetic shift, `x / 2^c` rounded toward negative infinity (Java's `>>`).
+    Shr,
 }
 
 impl BinOp {
@@ -262,6 +266,8 @@ impl BinOp {
             BinOp::Ne => "!=",
             BinOp::And => "&&",
             BinOp::Or => "||",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
         }
     }
 }

@@ -257,8 +257,8 @@ enum Ctx {
 
 const PREC_COND: u8 = 0;
 const PREC_REL: u8 = 4;
-const PREC_UNARY: u8 = 7;
-const PREC_POSTFIX: u8 = 8;
+const PREC_UNARY: u8 = 8;
+const PREC_POSTFIX: u8 = 9;
 
 fn binop_prec(op: BinOp) -> u8 {
     match op {
@@ -266,8 +266,9 @@ fn binop_prec(op: BinOp) -> u8 {
         BinOp::And => 2,
         BinOp::Eq | BinOp::Ne => 3,
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => PREC_REL,
-        BinOp::Add | BinOp::Sub => 5,
-        BinOp::Mul | BinOp::Div | BinOp::Mod => 6,
+        BinOp::Shl | BinOp::Shr => 5,
+        BinOp::Add | BinOp::Sub => 6,
+        BinOp::Mul | BinOp::Div | BinOp::Mod => 7,
     }
 }
 

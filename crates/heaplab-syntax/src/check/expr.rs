@@ -145,6 +145,21 @@ impl Checker {
                 }
                 Type::Int
             }
+            BinOp::Shl | BinOp::Shr => {
+                self.operands(symbol, &Type::Int, [(lhs, &l), (rhs, &r)]);
+                if cx.mode.is_formula() {
+                    self.diags.push(Diagnostic::error(
+                        e.span,
+                        format!("`{symbol}` is not supported in a formula: write the product or quotient by a power of two"),
+                    ));
+                } else if !matches!(rhs.kind, ExprKind::Int(0..=62)) {
+                    self.diags.push(Diagnostic::error(
+                        rhs.span,
+                        format!("the shift amount of `{symbol}` must be an integer literal from 0 to 62"),
+                    ));
+                }
+                Type::Int
+            }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 self.operands(symbol, &Type::Int, [(lhs, &l), (rhs, &r)]);
                 Type::Bool

@@ -732,6 +732,14 @@ impl<'a> Translator<'a> {
                     BinOp::Div => Some("Functions.divide"),
                     _ => None,
                 };
+                if *op == BinOp::Shl {
+                    // Checked like `*`: `x << c` overflows when `x * 2^c` does.
+                    return format!(
+                        "Math.multiplyExact({}, 1L << {})",
+                        self.expr(lhs),
+                        self.expr(rhs)
+                    );
+                }
                 match exact {
                     Some(f) => format!("{f}({}, {})", self.expr(lhs), self.expr(rhs)),
                     None => format!("{} {} {}", self.operand(lhs), op.symbol(), self.operand(rhs)),

@@ -175,6 +175,13 @@ impl<'a> Machine<'a> {
                     BinOp::Mod if b == 0 => return Err(div_zero()),
                     // Sign of the dividend, as in Java; i64::MIN % -1 is 0 (in range).
                     BinOp::Mod => Value::Int(a.wrapping_rem(b)),
+                    // The checker keeps shift amounts to literals in 0..=62.
+                    BinOp::Shl | BinOp::Shr if !(0..=62).contains(&b) => {
+                        return Err(internal(e.span, "shift amount out of range"));
+                    }
+                    BinOp::Shl => Value::Int(a.checked_mul(1 << b).ok_or_else(overflow)?),
+                    // Arithmetic shift: rounds toward negative infinity, as Java's `>>`.
+                    BinOp::Shr => Value::Int(a >> b),
                     BinOp::Lt => Value::Bool(a < b),
                     BinOp::Le => Value::Bool(a <= b),
                     BinOp::Gt => Value::Bool(a > b),

@@ -268,6 +268,23 @@ impl Cx<'_> {
                 continue_all(live, |s| push_next_raw(s, SValue::Int(r.clone())))
             }
             BinOp::Div | BinOp::Mod => self.divide(st, op == BinOp::Div, x, y, node, span),
+            BinOp::Shl | BinOp::Shr => {
+                // The checker keeps shift amounts to literals in 0..=62.
+                let Some(p) = y.as_int().filter(|c| (0..=62).contains(c)).map(|c| 1i64 << c) else {
+                    return internal(st, "shift amount not a constant in 0..=62", Some(span));
+                };
+                let p = Sym::int(p);
+                if op == BinOp::Shr {
+                    // floor(x / p) = (x - ((x % p + p) % p)) / p, an exact division.
+                    let low = Sym::rem(&Sym::add(&Sym::rem(&x, &p), &p), &p);
+                    let r = Sym::div(&Sym::sub(&x, &low), &p);
+                    return push_next(st, SValue::Int(r));
+                }
+                let r = Sym::mul(&x, &p);
+                let ok = in_range(&r);
+                let live = self.guard(st, &ok, ErrorKind::IntegerOverflow, node, span, OVERFLOW);
+                continue_all(live, |s| push_next_raw(s, SValue::Int(r.clone())))
+            }
         }
     }
 
