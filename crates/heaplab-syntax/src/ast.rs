@@ -129,10 +129,12 @@ pub enum ErrorKind {
     IntegerOverflow,
     /// The step, call-depth or loop limit was exhausted.
     BoundExhausted,
+    /// `throw new X` reached the method's caller: no `try`/`catch` exists, so it ends the run.
+    Exception,
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 7] = [
+    pub const ALL: [ErrorKind; 8] = [
         ErrorKind::NullDereference,
         ErrorKind::DivisionByZero,
         ErrorKind::AssertFailed,
@@ -140,6 +142,7 @@ impl ErrorKind {
         ErrorKind::RequiresFailed,
         ErrorKind::IntegerOverflow,
         ErrorKind::BoundExhausted,
+        ErrorKind::Exception,
     ];
 
     /// The spelling used after `expects` in a test block.
@@ -152,6 +155,7 @@ impl ErrorKind {
             ErrorKind::RequiresFailed => "requires_failed",
             ErrorKind::IntegerOverflow => "integer_overflow",
             ErrorKind::BoundExhausted => "bound_exhausted",
+            ErrorKind::Exception => "exception",
         }
     }
 
@@ -213,6 +217,8 @@ pub enum StmtKind {
         body: Block,
     },
     Return(Option<Expr>),
+    /// `throw new X;`: ends the run with [`ErrorKind::Exception`] naming class `X`.
+    Throw(Expr),
     Break,
     Continue,
     Assert(Expr),

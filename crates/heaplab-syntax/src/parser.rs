@@ -630,6 +630,12 @@ impl<'a> Parser<'a> {
                 self.expect_semi()?;
                 StmtKind::Return(value)
             }
+            T::Throw => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect_semi()?;
+                StmtKind::Throw(e)
+            }
             T::Break => {
                 self.bump();
                 self.expect_semi()?;
@@ -1006,6 +1012,11 @@ impl<'a> Parser<'a> {
             T::New => {
                 self.bump();
                 let class = self.ident("a class name after `new`")?;
+                // `new X()` (Java's spelling, no constructor arguments) is `new X`.
+                if self.at(T::LParen) && self.peek_at(1) == T::RParen {
+                    self.bump();
+                    self.bump();
+                }
                 let fields = if self.at(T::LBrace) { self.field_inits()? } else { Vec::new() };
                 let span = self.span_from(tok.span.start);
                 Ok(self.mk(ExprKind::New { class, fields }, span))
@@ -1268,6 +1279,7 @@ fn can_start_stmt(kind: TokenKind) -> bool {
                 | T::If
                 | T::While
                 | T::For
+                | T::Throw
                 | T::Return
                 | T::Break
                 | T::Continue

@@ -236,6 +236,7 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
             block(out, body, level);
         }
         StmtKind::Return(None) => out.push_str("return;"),
+        StmtKind::Throw(e) => out.push_str(&format!("throw {};", expr(e))),
         StmtKind::Return(Some(e)) => out.push_str(&format!("return {};", expr(e))),
         StmtKind::Break => out.push_str("break;"),
         StmtKind::Continue => out.push_str("continue;"),

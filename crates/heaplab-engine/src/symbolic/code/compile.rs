@@ -443,6 +443,14 @@ impl<'a> Cx<'a> {
                 self.expr(e);
                 self.emit(Instr::Assume { span: s.span, precondition: false });
             }
+            StmtKind::Throw(e) => {
+                self.expr(e);
+                let class = match &e.kind {
+                    ExprKind::New { class, .. } => class.name.clone(),
+                    _ => String::new(),
+                };
+                self.emit(Instr::Throw { class, node: s.id, span: s.span });
+            }
             StmtKind::Block(b) => self.block(b),
         }
     }

@@ -87,6 +87,17 @@ impl Cx<'_> {
                 };
                 self.assume(st, c, *span, *precondition)
             }
+            Instr::Throw { class, node, span } => {
+                pop(&mut st);
+                let message = format!("`{class}` thrown");
+                let outcome = PathOutcome::Error {
+                    kind: ErrorKind::Exception,
+                    node: *node,
+                    span: *span,
+                    message,
+                };
+                Succ::End(st, outcome)
+            }
             Instr::Fork(targets) => self.fork(st, pc, targets),
             Instr::PointsTo { class, span } => heap.points_to(self, st, class, *span),
             Instr::MissingReturn { span } => {
