@@ -198,6 +198,23 @@ fn for_loops_updates_and_shifts_compute_as_in_java() {
     assert!(msg.contains("3:"), "{msg}");
 }
 
+#[test]
+fn java_ints_wrap_as_java_int_and_long() {
+    let (_, r) = single(
+        "ints java32;\ntest t {\n  int m = 2147483647;\n  m++;\n  assert m == -2147483647 - 1;\n  assert -m == m && m / -1 == m && m - 1 == 2147483647;\n  assert 65536 * 65536 == 0 && (1 << 33) == 2 && (-8 >> 33) == -4 && 7 % -1 == 0;\n}",
+    );
+    assert!(r.passed, "{:?}", r.outcome);
+    let (_, r) = single(
+        "ints java64;\ntest t {\n  int m = 9223372036854775807;\n  m += 1;\n  assert m == -9223372036854775808;\n  assert -m == m && m / -1 == m && m * 2 == 0;\n  assert (3 << 62) == -4611686018427387904;\n}",
+    );
+    assert!(r.passed, "{:?}", r.outcome);
+    let (_, msg) = error_in(
+        "ints java64;\ntest t {\n  int z = 0;\n  int x = 1 / z;\n}",
+        ErrorKind::DivisionByZero,
+    );
+    assert!(msg.contains("4:"), "{msg}");
+}
+
 // ---- contracts -----------------------------------------------------------------------------
 
 const COUNTER: &str = "

@@ -23,6 +23,62 @@ pub struct Ident {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Program {
     pub items: Vec<Item>,
+    /// The integer semantics, from a top-level `ints java32;` / `ints java64;` (default
+    /// [`Ints::Checked`]).
+    pub ints: Ints,
+}
+
+/// What `int` arithmetic means. The default, `checked`, is HeapLab's: 64-bit, and leaving the
+/// range is the `integer_overflow` error. `java64` and `java32` wrap as Java's `long` and `int`
+/// do (two's complement), so Java subjects compare one to one; under `java32` every `int` value,
+/// input or literal, is in the 32-bit range.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Ints {
+    #[default]
+    Checked,
+    Java32,
+    Java64,
+}
+
+impl Ints {
+    pub const ALL: [Ints; 3] = [Ints::Checked, Ints::Java32, Ints::Java64];
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Ints::Checked => "checked",
+            Ints::Java32 => "java32",
+            Ints::Java64 => "java64",
+        }
+    }
+
+    pub fn from_keyword(s: &str) -> Option<Ints> {
+        Ints::ALL.into_iter().find(|i| i.keyword() == s)
+    }
+
+    /// The width of a wrapping semantics; `None` for `checked`.
+    pub fn wrap_bits(self) -> Option<u32> {
+        match self {
+            Ints::Checked => None,
+            Ints::Java32 => Some(32),
+            Ints::Java64 => Some(64),
+        }
+    }
+
+    /// `v` wrapped to this semantics' width (unchanged under `checked`).
+    pub fn wrap(self, v: i128) -> i64 {
+        match self {
+            Ints::Java32 => v as i32 as i64,
+            _ => v as i64,
+        }
+    }
+
+    /// The smallest and largest `int`.
+    pub fn range(self) -> (i64, i64) {
+        match self {
+            Ints::Java32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
+            _ => (i64::MIN, i64::MAX),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -351,8 +351,13 @@ impl<'a> Parser<'a> {
 
     fn program(&mut self) -> Program {
         let mut items = Vec::new();
+        let mut ints: Option<Ints> = None;
         while !self.at(T::Eof) {
             let before = self.pos;
+            if self.at_ints_decl() {
+                self.ints_decl(&mut ints);
+                continue;
+            }
             match self.item() {
                 Ok(item) => items.push(item),
                 Err(Reported) => self.recover_item(),
@@ -361,7 +366,38 @@ impl<'a> Parser<'a> {
                 self.bump();
             }
         }
-        Program { items }
+        Program { items, ints: ints.unwrap_or_default() }
+    }
+
+    /// `ints MODE;` at top level (`ints` is not a keyword: only this shape is the declaration).
+    fn at_ints_decl(&self) -> bool {
+        self.at(T::Ident)
+            && self.slice(self.token().span) == "ints"
+            && self.peek_at(1) == T::Ident
+            && self.peek_at(2) == T::Semi
+    }
+
+    fn ints_decl(&mut self, ints: &mut Option<Ints>) {
+        let start = self.start();
+        self.bump();
+        let mode = self.bump();
+        self.bump();
+        let word = self.slice(mode.span);
+        match Ints::from_keyword(word) {
+            Some(_) if ints.is_some() => {
+                self.error(self.span_from(start), "the integer semantics is declared twice");
+            }
+            Some(m) => *ints = Some(m),
+            None => {
+                let known: Vec<String> =
+                    Ints::ALL.iter().map(|i| format!("`{}`", i.keyword())).collect();
+                let msg = format!(
+                    "unknown integer semantics `{word}`; expected one of {}",
+                    known.join(", ")
+                );
+                self.error(mode.span, msg);
+            }
+        }
     }
 
     fn item(&mut self) -> PResult<Item> {

@@ -14,7 +14,10 @@ use crate::ast::*;
 
 /// A whole program, items separated by blank lines, ending with a newline.
 pub fn program(p: &Program) -> String {
-    let items: Vec<String> = p.items.iter().map(item).collect();
+    let mut items: Vec<String> = p.items.iter().map(item).collect();
+    if p.ints != Ints::Checked {
+        items.insert(0, format!("ints {};\n", p.ints.keyword()));
+    }
     let mut out = items.join("\n");
     if !out.is_empty() {
         out.push('\n');

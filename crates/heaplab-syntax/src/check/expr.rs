@@ -21,7 +21,19 @@ impl Checker {
 
     fn expr_kind(&mut self, cx: &mut Ctx, e: &Expr) -> Type {
         match &e.kind {
-            ExprKind::Int(_) => Type::Int,
+            ExprKind::Int(n) => {
+                let (lo, hi) = self.ints.range();
+                if !(lo..=hi).contains(n) {
+                    self.diags.push(Diagnostic::error(
+                        e.span,
+                        format!(
+                            "integer literal out of range: under `ints {}` an `int` is from {lo} to {hi}",
+                            self.ints.keyword()
+                        ),
+                    ));
+                }
+                Type::Int
+            }
             ExprKind::Bool(_) => Type::Bool,
             ExprKind::Null => Type::Null,
             ExprKind::This => match &cx.class {

@@ -26,8 +26,8 @@ use crate::{Expected, GeneratedTest, Generation};
 use heaplab_engine::symbolic::PathResult;
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_syntax::ast::{
-    BinOp, Block, ClassDecl, ErrorKind, Expr, ExprKind, FunctionDecl, Item, NodeId, Program, Stmt,
-    StmtKind, TypeExpr, UnOp,
+    BinOp, Block, ClassDecl, ErrorKind, Expr, ExprKind, FunctionDecl, Ints, Item, NodeId, Program,
+    Stmt, StmtKind, TypeExpr, UnOp,
 };
 use heaplab_syntax::span::Span;
 use heaplab_syntax::types::{CallTarget, ProgramInfo};
@@ -335,6 +335,20 @@ impl<'a> Translator<'a> {
             exprs,
             loops: Vec::new(),
             throws,
+        }
+    }
+
+    /// Whether the program's ints wrap (`java32` / `java64`) instead of being checked.
+    fn wraps(&self) -> bool {
+        self.input.program.ints != Ints::Checked
+    }
+
+    /// A wrapping result as Java computes it: a `long` under `java64`, narrowed to `int` (and
+    /// widened back) under `java32`.
+    fn narrow(&self, v: String) -> String {
+        match self.input.program.ints {
+            Ints::Java32 => format!("((long) (int) ({v}))"),
+            _ => format!("({v})"),
         }
     }
 
@@ -737,6 +751,10 @@ impl<'a> Translator<'a> {
             ExprKind::Field { object, field } => {
                 format!("{}.{}", self.postfix_operand(object), self.name(&field.name))
             }
+            ExprKind::Unary { op: UnOp::Neg, operand } if self.wraps() => {
+                let v = format!("-({})", self.expr(operand));
+                self.narrow(v)
+            }
             ExprKind::Unary { op: UnOp::Neg, operand } => match &operand.kind {
                 // `- -9223372036854775808` overflows in HeapLab: keep the exact negation.
                 ExprKind::Int(n) => match n.checked_neg() {
@@ -747,6 +765,23 @@ impl<'a> Translator<'a> {
             },
             ExprKind::Unary { op: UnOp::Not, operand } => {
                 format!("!{}", self.postfix_operand(operand))
+            }
+            ExprKind::Binary { op, lhs, rhs }
+                if self.wraps()
+                    && matches!(
+                        op,
+                        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Shl | BinOp::Shr
+                    ) =>
+            {
+                // Java's own wrapping arithmetic; under `java32` each result is narrowed to
+                // `int` (the operands are in its range), and a shift shifts an `int`.
+                let (l, r) = (self.expr(lhs), self.expr(rhs));
+                match op {
+                    BinOp::Shl | BinOp::Shr if self.input.program.ints == Ints::Java32 => {
+                        format!("((long) ((int) ({l}) {} {r}))", op.symbol())
+                    }
+                    _ => self.narrow(format!("({l}) {} ({r})", op.symbol())),
+                }
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let exact = match op {

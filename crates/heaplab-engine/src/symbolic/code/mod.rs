@@ -249,6 +249,8 @@ pub struct Compiled {
     /// The predicates as the logic reads them (predicates whose body does not convert are left
     /// out), for the `sl` strategy's `enum` rule over their least fixed point.
     pub defs: heaplab_logic::Defs,
+    /// The program's integer semantics.
+    pub ints: heaplab_syntax::ast::Ints,
 }
 
 impl Compiled {

@@ -215,6 +215,9 @@ impl Cx<'_> {
             (UnOp::Not, SValue::Bool(b)) => push_next(st, SValue::Bool(Sym::not(&b))),
             (UnOp::Neg, SValue::Int(x)) => {
                 let r = Sym::neg(&x);
+                if let Some(bits) = self.code.ints.wrap_bits() {
+                    return push_next(st, SValue::Int(wrap(&r, bits)));
+                }
                 let ok = in_range(&r);
                 let live = self.guard(
                     st,
@@ -274,14 +277,21 @@ impl Cx<'_> {
                     BinOp::Sub => Sym::sub(&x, &y),
                     _ => Sym::mul(&x, &y),
                 };
+                if let Some(bits) = self.code.ints.wrap_bits() {
+                    return push_next(st, SValue::Int(wrap(&r, bits)));
+                }
                 let ok = in_range(&r);
                 let live = self.guard(st, &ok, ErrorKind::IntegerOverflow, node, span, OVERFLOW);
                 continue_all(live, |s| push_next_raw(s, SValue::Int(r.clone())))
             }
             BinOp::Div | BinOp::Mod => self.divide(st, op == BinOp::Div, x, y, node, span),
             BinOp::Shl | BinOp::Shr => {
-                // The checker keeps shift amounts to literals in 0..=62.
-                let Some(p) = y.as_int().filter(|c| (0..=62).contains(c)).map(|c| 1i64 << c) else {
+                // The checker keeps shift amounts to literals in 0..=62; Java masks the amount
+                // of an `int` shift to 0..=31.
+                let bits = self.code.ints.wrap_bits();
+                let mask = |c: i64| if bits == Some(32) { c & 31 } else { c };
+                let Some(p) = y.as_int().filter(|c| (0..=62).contains(c)).map(|c| 1i64 << mask(c))
+                else {
                     return internal(st, "shift amount not a constant in 0..=62", Some(span));
                 };
                 let p = Sym::int(p);
@@ -292,6 +302,9 @@ impl Cx<'_> {
                     return push_next(st, SValue::Int(r));
                 }
                 let r = Sym::mul(&x, &p);
+                if let Some(bits) = bits {
+                    return push_next(st, SValue::Int(wrap(&r, bits)));
+                }
                 let ok = in_range(&r);
                 let live = self.guard(st, &ok, ErrorKind::IntegerOverflow, node, span, OVERFLOW);
                 continue_all(live, |s| push_next_raw(s, SValue::Int(r.clone())))
@@ -307,8 +320,14 @@ impl Cx<'_> {
             Sym::not(&Sym::and(&Sym::eq(&x, &Sym::int(i64::MIN)), &Sym::eq(&y, &Sym::int(-1))));
         let mut live = Vec::new();
         let zero = ErrorKind::DivisionByZero;
+        let wraps = self.code.ints.wrap_bits();
+        // Java: `MIN / -1` wraps to `MIN`; a remainder never leaves the range.
+        let r = match wraps {
+            Some(bits) if div => wrap(&r, bits),
+            _ => r,
+        };
         for s in self.guard(st, &nonzero, zero, node, span, "division by zero") {
-            if !div {
+            if !div || wraps.is_some() {
                 // i64::MIN % -1 is 0, in range (as in Java).
                 live.push(s);
                 continue;
@@ -482,4 +501,27 @@ fn constant(c: &Const) -> SValue {
         Const::Null => SValue::Null,
         Const::Void => SValue::Void,
     }
+}
+
+/// `x mod m` rounded toward negative infinity (in `[0, m)`), for a constant `m > 0`.
+fn floor_mod(x: &Sym, m: i64) -> Sym {
+    let m = Sym::int(m);
+    Sym::rem(&Sym::add(&Sym::rem(x, &m), &m), &m)
+}
+
+/// `r` reduced to a `bits`-wide two's complement value (Java's `int` / `long` arithmetic),
+/// with constants that fit an i64: `r + 2^(bits-1)` modulo `2^bits`, minus `2^(bits-1)`, where
+/// modulo `2^64` is taken in two 32-bit halves.
+fn wrap(r: &Sym, bits: u32) -> Sym {
+    let half = Sym::int(1i64 << (bits - 2));
+    // r + 2^(bits-1), written as two additions of 2^(bits-2) (2^63 is no i64).
+    let shifted = Sym::add(&Sym::add(r, &half), &half);
+    let low = floor_mod(&shifted, 1i64 << 32);
+    let reduced = if bits == 32 {
+        low
+    } else {
+        let high = Sym::div(&Sym::sub(&shifted, &low), &Sym::int(1i64 << 32));
+        Sym::add(&low, &Sym::mul(&Sym::int(1i64 << 32), &floor_mod(&high, 1i64 << 32)))
+    };
+    Sym::sub(&Sym::sub(&reduced, &half), &half)
 }
