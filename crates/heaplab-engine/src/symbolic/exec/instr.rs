@@ -525,3 +525,59 @@ fn wrap(r: &Sym, bits: u32) -> Sym {
     };
     Sym::sub(&Sym::sub(&reduced, &half), &half)
 }
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::wrap;
+    use crate::symbolic::term::{Sort, Sym};
+    use heaplab_syntax::ast::Ints;
+
+    /// The term `wrap` builds, evaluated exactly, agrees with the interpreter's two's-complement
+    /// reduction (`Ints::wrap`) on products and sums of edge values, for both widths.
+    #[test]
+    fn wrapped_terms_evaluate_like_the_interpreter() {
+        let edges: Vec<i64> = vec![
+            0,
+            1,
+            -1,
+            2,
+            31,
+            i64::from(i32::MAX),
+            i64::from(i32::MIN),
+            i64::from(i32::MAX) + 1,
+            1 << 32,
+            -(1 << 32) - 7,
+            i64::MAX,
+            i64::MIN,
+            i64::MAX - 12345,
+            i64::MIN + 99,
+        ];
+        let (x, y) = (Sym::var(0, Sort::Int), Sym::var(1, Sort::Int));
+        for (ints, bits) in [(Ints::Java32, 32), (Ints::Java64, 64)] {
+            let ops: [(&str, Sym); 3] = [
+                ("+", wrap(&Sym::add(&x, &y), bits)),
+                ("-", wrap(&Sym::sub(&x, &y), bits)),
+                ("*", wrap(&Sym::mul(&x, &y), bits)),
+            ];
+            let (lo, hi) = ints.range();
+            for &a in edges.iter().filter(|v| (lo..=hi).contains(*v)) {
+                for &b in edges.iter().filter(|v| (lo..=hi).contains(*v)) {
+                    let env = |id: u32, _: Sort| Some(if id == 0 { a } else { b });
+                    for (op, term) in &ops {
+                        let exact = match *op {
+                            "+" => i128::from(a) + i128::from(b),
+                            "-" => i128::from(a) - i128::from(b),
+                            _ => i128::from(a) * i128::from(b),
+                        };
+                        assert_eq!(
+                            term.eval(&env),
+                            Some(ints.wrap(exact)),
+                            "{} {a} {op} {b}",
+                            ints.keyword()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
