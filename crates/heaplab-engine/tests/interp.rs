@@ -166,6 +166,55 @@ fn assume_false_stops_without_an_error_and_fails_the_test() {
     assert_eq!(r.outcome.as_ref().ok().and_then(Outcome::error_kind), None);
 }
 
+// ---- throw, for, updates, shifts ------------------------------------------------------------
+
+#[test]
+fn an_uncaught_throw_ends_the_run_naming_the_class_after_the_object_is_built() {
+    let src = "class Gone {}\nclass Box { int v; }\nint take(Box b) {\n  if (b.v == 0) throw new Gone();\n  return b.v;\n}\n";
+    let (text, msg) = error_in(
+        &format!("{src}test t {{\n  Box b = new Box;\n  int x = take(b);\n}}"),
+        ErrorKind::Exception,
+    );
+    assert_eq!(text, "throw new Gone();");
+    assert!(msg.starts_with("uncaught exception at 4:17: `Gone` thrown"), "{msg}");
+    // Building the exception object fails first: a null dereference, not an exception.
+    let (_, msg) = error_in(
+        "class E { int v; }\nclass B { int w; }\ntest t {\n  B b = null;\n  throw new E { v: b.w };\n}",
+        ErrorKind::NullDereference,
+    );
+    assert!(msg.contains("5:"), "{msg}");
+}
+
+#[test]
+fn for_loops_updates_and_shifts_compute_as_in_java() {
+    let (_, r) = single(
+        "test t {\n  int s = 0;\n  for (int i = 0; i < 10; i++) { if (i % 2 == 0) s += i; else s -= 1; }\n  assert s == 20 - 5;\n  int m = -7;\n  m >>= 1;\n  assert m == -4 && (-8 >> 2) == -2 && (5 >> 1) == 2 && (3 << 2) == 12;\n  int j = 10;\n  j--; j *= 3; j /= 2; j %= 5;\n  assert j == 3;\n}",
+    );
+    assert!(r.passed, "{:?}", r.outcome);
+    let (_, msg) = error_in(
+        "test t {\n  int x = 4611686018427387904;\n  x <<= 1;\n}",
+        ErrorKind::IntegerOverflow,
+    );
+    assert!(msg.contains("3:"), "{msg}");
+}
+
+#[test]
+fn java_ints_wrap_as_java_int_and_long() {
+    let (_, r) = single(
+        "ints java32;\ntest t {\n  int m = 2147483647;\n  m++;\n  assert m == -2147483647 - 1;\n  assert -m == m && m / -1 == m && m - 1 == 2147483647;\n  assert 65536 * 65536 == 0 && (1 << 33) == 2 && (-8 >> 33) == -4 && 7 % -1 == 0;\n}",
+    );
+    assert!(r.passed, "{:?}", r.outcome);
+    let (_, r) = single(
+        "ints java64;\ntest t {\n  int m = 9223372036854775807;\n  m += 1;\n  assert m == -9223372036854775808;\n  assert -m == m && m / -1 == m && m * 2 == 0;\n  assert (3 << 62) == -4611686018427387904;\n}",
+    );
+    assert!(r.passed, "{:?}", r.outcome);
+    let (_, msg) = error_in(
+        "ints java64;\ntest t {\n  int z = 0;\n  int x = 1 / z;\n}",
+        ErrorKind::DivisionByZero,
+    );
+    assert!(msg.contains("4:"), "{msg}");
+}
+
 // ---- contracts -----------------------------------------------------------------------------
 
 const COUNTER: &str = "

@@ -23,6 +23,62 @@ pub struct Ident {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Program {
     pub items: Vec<Item>,
+    /// The integer semantics, from a top-level `ints java32;` / `ints java64;` (default
+    /// [`Ints::Checked`]).
+    pub ints: Ints,
+}
+
+/// What `int` arithmetic means. The default, `checked`, is HeapLab's: 64-bit, and leaving the
+/// range is the `integer_overflow` error. `java64` and `java32` wrap as Java's `long` and `int`
+/// do (two's complement), so Java subjects compare one to one; under `java32` every `int` value,
+/// input or literal, is in the 32-bit range.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Ints {
+    #[default]
+    Checked,
+    Java32,
+    Java64,
+}
+
+impl Ints {
+    pub const ALL: [Ints; 3] = [Ints::Checked, Ints::Java32, Ints::Java64];
+
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Ints::Checked => "checked",
+            Ints::Java32 => "java32",
+            Ints::Java64 => "java64",
+        }
+    }
+
+    pub fn from_keyword(s: &str) -> Option<Ints> {
+        Ints::ALL.into_iter().find(|i| i.keyword() == s)
+    }
+
+    /// The width of a wrapping semantics; `None` for `checked`.
+    pub fn wrap_bits(self) -> Option<u32> {
+        match self {
+            Ints::Checked => None,
+            Ints::Java32 => Some(32),
+            Ints::Java64 => Some(64),
+        }
+    }
+
+    /// `v` wrapped to this semantics' width (unchanged under `checked`).
+    pub fn wrap(self, v: i128) -> i64 {
+        match self {
+            Ints::Java32 => v as i32 as i64,
+            _ => v as i64,
+        }
+    }
+
+    /// The smallest and largest `int`.
+    pub fn range(self) -> (i64, i64) {
+        match self {
+            Ints::Java32 => (i64::from(i32::MIN), i64::from(i32::MAX)),
+            _ => (i64::MIN, i64::MAX),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -129,10 +185,12 @@ pub enum ErrorKind {
     IntegerOverflow,
     /// The step, call-depth or loop limit was exhausted.
     BoundExhausted,
+    /// `throw new X` reached the method's caller: no `try`/`catch` exists, so it ends the run.
+    Exception,
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 7] = [
+    pub const ALL: [ErrorKind; 8] = [
         ErrorKind::NullDereference,
         ErrorKind::DivisionByZero,
         ErrorKind::AssertFailed,
@@ -140,6 +198,7 @@ impl ErrorKind {
         ErrorKind::RequiresFailed,
         ErrorKind::IntegerOverflow,
         ErrorKind::BoundExhausted,
+        ErrorKind::Exception,
     ];
 
     /// The spelling used after `expects` in a test block.
@@ -152,6 +211,7 @@ impl ErrorKind {
             ErrorKind::RequiresFailed => "requires_failed",
             ErrorKind::IntegerOverflow => "integer_overflow",
             ErrorKind::BoundExhausted => "bound_exhausted",
+            ErrorKind::Exception => "exception",
         }
     }
 
@@ -213,6 +273,8 @@ pub enum StmtKind {
         body: Block,
     },
     Return(Option<Expr>),
+    /// `throw new X;`: ends the run with [`ErrorKind::Exception`] naming class `X`.
+    Throw(Expr),
     Break,
     Continue,
     Assert(Expr),
@@ -244,6 +306,10 @@ pub enum BinOp {
     Ne,
     And,
     Or,
+    /// `x << c`: `x * 2^c`, overflow checked like `*`; `c` is a constant in 0..=62.
+    Shl,
+    /// `x >> c`: arithmetic shift, `x / 2^c` rounded toward negative infinity (Java's `>>`).
+    Shr,
 }
 
 impl BinOp {
@@ -262,6 +328,8 @@ impl BinOp {
             BinOp::Ne => "!=",
             BinOp::And => "&&",
             BinOp::Or => "||",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
         }
     }
 }

@@ -31,7 +31,7 @@ use env::Globals;
 /// Checks a whole program. Always returns what it could learn, plus every diagnostic found
 /// (unsorted; [`crate::analyze`] sorts them together with the syntax errors).
 pub fn check_program(p: &Program) -> (ProgramInfo, Vec<Diagnostic>) {
-    let mut checker = Checker::default();
+    let mut checker = Checker { ints: p.ints, ..Checker::default() };
     checker.collect(p);
     checker.check_items(p);
     (checker.info, checker.diags)
@@ -44,6 +44,8 @@ struct Checker {
     globals: Globals,
     info: ProgramInfo,
     diags: Vec<Diagnostic>,
+    /// The program's integer semantics (literals must fit its range).
+    ints: crate::ast::Ints,
 }
 
 /// Where an expression is being checked. Decides which constructs are allowed (`result`, `old`,
@@ -237,6 +239,7 @@ mod tests {
         ];
         let p = Program {
             items: vec![node_class(), function("f", TypeExpr::Int(Span::default()), vec![n], body)],
+            ..Program::default()
         };
         let (info, diags) = check_program(&p);
         let msgs: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
@@ -254,14 +257,17 @@ mod tests {
 
     #[test]
     fn missing_return_and_unknown_type() {
-        let p =
-            Program { items: vec![function("g", TypeExpr::Class(id("Nod", 7)), vec![], vec![])] };
+        let p = Program {
+            items: vec![function("g", TypeExpr::Class(id("Nod", 7)), vec![], vec![])],
+            ..Program::default()
+        };
         assert_eq!(messages(&p), ["unknown type `Nod`"]);
         let p = Program {
             items: vec![
                 node_class(),
                 function("g", TypeExpr::Int(Span::default()), vec![], vec![]),
             ],
+            ..Program::default()
         };
         assert_eq!(messages(&p), ["missing return: `g` must return `int` on every path"]);
     }

@@ -34,6 +34,8 @@ pub enum TokenKind {
     If,
     Else,
     While,
+    For,
+    Throw,
     Return,
     Break,
     Continue,
@@ -53,6 +55,17 @@ pub enum TokenKind {
     Slash,
     Percent,
     Hash,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `++`
+    PlusPlus,
+    /// `--`
+    MinusMinus,
+    /// A compound assignment `op=` (`+=`, `-=`, `*=`, `/=`, `%=`, `<<=`, `>>=`); the operator is
+    /// [`Token::value`] as an index into [`COMPOUND_OPS`].
+    CompoundAssign,
     Lt,
     Le,
     Gt,
@@ -100,6 +113,8 @@ impl TokenKind {
             "if" => If,
             "else" => Else,
             "while" => While,
+            "for" => For,
+            "throw" => Throw,
             "return" => Return,
             "break" => Break,
             "continue" => Continue,
@@ -139,6 +154,8 @@ impl TokenKind {
             If => "`if`",
             Else => "`else`",
             While => "`while`",
+            For => "`for`",
+            Throw => "`throw`",
             Return => "`return`",
             Break => "`break`",
             Continue => "`continue`",
@@ -157,6 +174,11 @@ impl TokenKind {
             Slash => "`/`",
             Percent => "`%`",
             Hash => "`#`",
+            Shl => "`<<`",
+            Shr => "`>>`",
+            PlusPlus => "`++`",
+            MinusMinus => "`--`",
+            CompoundAssign => "a compound assignment",
             Lt => "`<`",
             Le => "`<=`",
             Gt => "`>`",
@@ -194,6 +216,10 @@ pub struct Token {
     /// reported). It may be `i64::MAX + 1`: only the parser knows whether a `-` precedes it.
     pub value: u64,
 }
+
+/// The operators of compound assignments, by the spelling before `=`; a `CompoundAssign`
+/// token's [`Token::value`] indexes this table.
+pub const COMPOUND_OPS: [&str; 7] = ["+", "-", "*", "/", "%", "<<", ">>"];
 
 /// The magnitude of `i64::MIN`, the largest literal the lexer accepts (for `-9223372036854775808`).
 pub const MAX_LITERAL: u64 = 1 << 63;
@@ -278,15 +304,27 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<Diagnostic>) {
                 i = j;
                 continue;
             }
+            _ if compound_op(bytes, i).is_some() => {
+                flush_unknown(text, &mut unknown_start, start, &mut diags);
+                let (index, len) = compound_op(bytes, i).unwrap_or((0, 2));
+                let span = Span::new(i, i + len);
+                tokens.push(Token { kind: TokenKind::CompoundAssign, span, value: index as u64 });
+                i += len;
+                continue;
+            }
+            b'+' if next == Some(b'+') => (TokenKind::PlusPlus, 2),
             b'+' => single(TokenKind::Plus),
             b'-' if next == Some(b'>') => (TokenKind::Arrow, 2),
+            b'-' if next == Some(b'-') => (TokenKind::MinusMinus, 2),
             b'-' => single(TokenKind::Minus),
             b'*' => single(TokenKind::Star),
             b'/' => single(TokenKind::Slash),
             b'%' => single(TokenKind::Percent),
             b'#' => single(TokenKind::Hash),
+            b'<' if next == Some(b'<') => (TokenKind::Shl, 2),
             b'<' if next == Some(b'=') => (TokenKind::Le, 2),
             b'<' => single(TokenKind::Lt),
+            b'>' if next == Some(b'>') => (TokenKind::Shr, 2),
             b'>' if next == Some(b'=') => (TokenKind::Ge, 2),
             b'>' => single(TokenKind::Gt),
             b'=' if next == Some(b'=') => (TokenKind::EqEq, 2),
@@ -327,6 +365,19 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<Diagnostic>) {
         value: 0,
     });
     (tokens, diags)
+}
+
+/// The compound assignment operator (`+=`, `<<=`, ...) at byte `i`, as its index into
+/// [`COMPOUND_OPS`] and its length in bytes.
+fn compound_op(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
+    let rest = bytes.get(i..)?;
+    COMPOUND_OPS.iter().enumerate().find_map(|(index, op)| {
+        let op = op.as_bytes();
+        (rest.starts_with(op)
+            && rest.get(op.len()) == Some(&b'=')
+            && rest.get(op.len() + 1) != Some(&b'='))
+        .then_some((index, op.len() + 1))
+    })
 }
 
 /// Reports the run of unknown characters that ends at `end`, if any.

@@ -14,7 +14,7 @@
 
 use crate::ast::*;
 use crate::diagnostic::Diagnostic;
-use crate::lexer::{lex, Token, TokenKind, MAX_LITERAL};
+use crate::lexer::{lex, Token, TokenKind, COMPOUND_OPS, MAX_LITERAL};
 use crate::span::Span;
 
 /// Parses a whole file. Always returns a program; syntax errors are in the diagnostics.
@@ -355,8 +355,13 @@ impl<'a> Parser<'a> {
 
     fn program(&mut self) -> Program {
         let mut items = Vec::new();
+        let mut ints: Option<Ints> = None;
         while !self.at(T::Eof) {
             let before = self.pos;
+            if self.at_ints_decl() {
+                self.ints_decl(&mut ints);
+                continue;
+            }
             match self.item() {
                 Ok(item) => items.push(item),
                 Err(Reported) => self.recover_item(),
@@ -365,7 +370,38 @@ impl<'a> Parser<'a> {
                 self.bump();
             }
         }
-        Program { items }
+        Program { items, ints: ints.unwrap_or_default() }
+    }
+
+    /// `ints MODE;` at top level (`ints` is not a keyword: only this shape is the declaration).
+    fn at_ints_decl(&self) -> bool {
+        self.at(T::Ident)
+            && self.slice(self.token().span) == "ints"
+            && self.peek_at(1) == T::Ident
+            && self.peek_at(2) == T::Semi
+    }
+
+    fn ints_decl(&mut self, ints: &mut Option<Ints>) {
+        let start = self.start();
+        self.bump();
+        let mode = self.bump();
+        self.bump();
+        let word = self.slice(mode.span);
+        match Ints::from_keyword(word) {
+            Some(_) if ints.is_some() => {
+                self.error(self.span_from(start), "the integer semantics is declared twice");
+            }
+            Some(m) => *ints = Some(m),
+            None => {
+                let known: Vec<String> =
+                    Ints::ALL.iter().map(|i| format!("`{}`", i.keyword())).collect();
+                let msg = format!(
+                    "unknown integer semantics `{word}`; expected one of {}",
+                    known.join(", ")
+                );
+                self.error(mode.span, msg);
+            }
+        }
     }
 
     fn item(&mut self) -> PResult<Item> {
@@ -623,6 +659,7 @@ impl<'a> Parser<'a> {
                 let body = self.branch()?;
                 StmtKind::While { cond, body }
             }
+            T::For => self.for_stmt(start)?,
             T::Return => {
                 self.bump();
                 let value = if self.at(T::Semi) || !can_start_expr(self.peek()) {
@@ -632,6 +669,12 @@ impl<'a> Parser<'a> {
                 };
                 self.expect_semi()?;
                 StmtKind::Return(value)
+            }
+            T::Throw => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect_semi()?;
+                StmtKind::Throw(e)
             }
             T::Break => {
                 self.bump();
@@ -656,39 +699,159 @@ impl<'a> Parser<'a> {
             T::IntKw | T::BoolKw | T::Void => self.local()?,
             T::Ident if self.peek_at(1) == T::Ident => self.local()?,
             kind if can_start_expr(kind) => {
-                let target = self.expr()?;
-                if self.at(T::Assign) {
-                    self.bump();
-                    let value = self.expr()?;
-                    self.expect_semi()?;
-                    match target.kind {
-                        ExprKind::Var(name) => StmtKind::Assign { target: name, value },
-                        ExprKind::Field { object, field } => {
-                            StmtKind::FieldStore { object: *object, field, value }
-                        }
-                        _ => {
-                            return Err(self.error(
-                                target.span,
-                                "cannot assign to this expression: only a variable `x` or a field `e.f` can be assigned",
-                            ))
-                        }
-                    }
-                } else {
-                    self.expect_semi()?;
-                    StmtKind::Expr(target)
-                }
+                let kind = self.simple_stmt()?;
+                self.expect_semi()?;
+                kind
             }
             _ => return Err(self.expected("a statement")),
         };
         Ok(Stmt { id, kind, span: self.span_from(start) })
     }
 
-    fn local(&mut self) -> PResult<StmtKind> {
+    /// An expression statement, an assignment `x = e` / `e.f = e`, a compound assignment
+    /// `x op= e`, or `x++` / `x--`, without its `;` (a `for` header reuses it).
+    fn simple_stmt(&mut self) -> PResult<StmtKind> {
+        let target = self.expr()?;
+        let op = match self.peek() {
+            T::PlusPlus | T::MinusMinus => {
+                let tok = self.bump();
+                let op = if tok.kind == T::PlusPlus { BinOp::Add } else { BinOp::Sub };
+                let one = self.mk(ExprKind::Int(1), tok.span);
+                return self.update(target, op, one);
+            }
+            T::CompoundAssign => {
+                let tok = self.bump();
+                let op = match COMPOUND_OPS.get(tok.value as usize).copied() {
+                    Some("+") => BinOp::Add,
+                    Some("-") => BinOp::Sub,
+                    Some("*") => BinOp::Mul,
+                    Some("/") => BinOp::Div,
+                    Some("%") => BinOp::Mod,
+                    Some("<<") => BinOp::Shl,
+                    _ => BinOp::Shr,
+                };
+                Some(op)
+            }
+            T::Assign => {
+                self.bump();
+                None
+            }
+            _ => return Ok(StmtKind::Expr(target)),
+        };
+        let value = self.expr()?;
+        match op {
+            Some(op) => self.update(target, op, value),
+            None => self.assign(target, value),
+        }
+    }
+
+    /// `target = value` as a variable or field store.
+    fn assign(&mut self, target: Expr, value: Expr) -> PResult<StmtKind> {
+        match target.kind {
+            ExprKind::Var(name) => Ok(StmtKind::Assign { target: name, value }),
+            ExprKind::Field { object, field } => {
+                Ok(StmtKind::FieldStore { object: *object, field, value })
+            }
+            _ => Err(self.error(
+                target.span,
+                "cannot assign to this expression: only a variable `x` or a field `e.f` can be assigned",
+            )),
+        }
+    }
+
+    /// `target op= value` (and `target++`, `target--`) as the assignment
+    /// `target = target op value`. The target is read once more; it is a variable or a field
+    /// path, so reading it again has no effect of its own (a call in the path is rejected).
+    fn update(&mut self, target: Expr, op: BinOp, value: Expr) -> PResult<StmtKind> {
+        if !is_path(&target) {
+            return Err(self.error(
+                target.span,
+                "cannot update this expression: `++`, `--` and `op=` apply to a variable `x` or a field path `e.f`",
+            ));
+        }
+        let read = self.fresh_copy(&target);
+        let span = target.span.to(value.span);
+        let rhs = self.mk(ExprKind::Binary { op, lhs: Box::new(read), rhs: Box::new(value) }, span);
+        self.assign(target, rhs)
+    }
+
+    /// A copy of a path expression with fresh node ids (ids stay unique per parse).
+    fn fresh_copy(&mut self, e: &Expr) -> Expr {
+        let kind = match &e.kind {
+            ExprKind::Field { object, field } => {
+                ExprKind::Field { object: Box::new(self.fresh_copy(object)), field: field.clone() }
+            }
+            other => other.clone(),
+        };
+        self.mk(kind, e.span)
+    }
+
+    /// `for (init; cond; update) body`, read as `{ init; while (cond) { body update } }`.
+    /// `continue` directly in the body would skip the update, so it is rejected there.
+    fn for_stmt(&mut self, start: u32) -> PResult<StmtKind> {
+        self.bump();
+        self.expect(T::LParen)?;
+        let init_start = self.start();
+        let init = if self.at(T::Semi) {
+            None
+        } else {
+            let id = self.new_id();
+            let kind = match self.peek() {
+                T::IntKw | T::BoolKw => self.local_no_semi()?,
+                T::Ident if self.peek_at(1) == T::Ident => self.local_no_semi()?,
+                _ => self.simple_stmt()?,
+            };
+            Some(Stmt { id, kind, span: self.span_from(init_start) })
+        };
+        self.expect_semi()?;
+        let cond = if self.at(T::Semi) {
+            let span = self.token().span;
+            self.mk(ExprKind::Bool(true), span)
+        } else {
+            self.with_star_mode(false, Self::expr)?
+        };
+        self.expect_semi()?;
+        let update_start = self.start();
+        let update = if self.at(T::RParen) {
+            None
+        } else {
+            let id = self.new_id();
+            let kind = self.simple_stmt()?;
+            Some(Stmt { id, kind, span: self.span_from(update_start) })
+        };
+        if !self.at(T::RParen) {
+            return Err(self.expected("`)` to close the `for` header"));
+        }
+        self.bump();
+        let mut body = self.branch()?;
+        if let Some(span) = first_continue(&body) {
+            // Reported, but the loop parses fine: no recovery needed.
+            self.error(
+                span,
+                "`continue` inside a `for` loop is not supported (it would skip the update): use a `while` loop",
+            );
+        }
+        if let Some(update) = update {
+            body.stmts.push(update);
+        }
+        let whole = self.span_from(start);
+        let loop_stmt =
+            Stmt { id: self.new_id(), kind: StmtKind::While { cond, body }, span: whole };
+        let stmts = init.into_iter().chain(std::iter::once(loop_stmt)).collect();
+        Ok(StmtKind::Block(Block { stmts, span: whole }))
+    }
+
+    fn local_no_semi(&mut self) -> PResult<StmtKind> {
         let ty = self.ty()?;
         let name = self.ident("a variable name")?;
         let init = if self.eat(T::Assign) { Some(self.expr()?) } else { None };
-        self.expect_semi()?;
         Ok(StmtKind::Local { ty, name, init })
+    }
+
+    fn local(&mut self) -> PResult<StmtKind> {
+        let kind = self.local_no_semi()?;
+        self.expect_semi()?;
+        Ok(kind)
     }
 
     fn paren_cond(&mut self, keyword: &str) -> PResult<Expr> {
@@ -920,6 +1083,11 @@ impl<'a> Parser<'a> {
             T::New => {
                 self.bump();
                 let class = self.ident("a class name after `new`")?;
+                // `new X()` (Java's spelling, no constructor arguments) is `new X`.
+                if self.at(T::LParen) && self.peek_at(1) == T::RParen {
+                    self.bump();
+                    self.bump();
+                }
                 let fields = if self.at(T::LBrace) { self.field_inits()? } else { Vec::new() };
                 let span = self.span_from(tok.span.start);
                 Ok(self.mk(ExprKind::New { class, fields }, span))
@@ -1124,12 +1292,36 @@ fn binop(kind: TokenKind) -> Option<(BinOp, u8)> {
         T::Le => (BinOp::Le, REL_PREC),
         T::Gt => (BinOp::Gt, REL_PREC),
         T::Ge => (BinOp::Ge, REL_PREC),
-        T::Plus => (BinOp::Add, 5),
-        T::Minus => (BinOp::Sub, 5),
-        T::Star | T::Hash => (BinOp::Mul, 6),
-        T::Slash => (BinOp::Div, 6),
-        T::Percent => (BinOp::Mod, 6),
+        T::Shl => (BinOp::Shl, 5),
+        T::Shr => (BinOp::Shr, 5),
+        T::Plus => (BinOp::Add, 6),
+        T::Minus => (BinOp::Sub, 6),
+        T::Star | T::Hash => (BinOp::Mul, 7),
+        T::Slash => (BinOp::Div, 7),
+        T::Percent => (BinOp::Mod, 7),
         _ => return None,
+    })
+}
+
+/// A variable or a field path `x.f.g` (what `++`, `--` and `op=` may update).
+fn is_path(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_) | ExprKind::This => true,
+        ExprKind::Field { object, .. } => is_path(object),
+        _ => false,
+    }
+}
+
+/// The span of a `continue` in `block` that belongs to the enclosing loop (not to a nested
+/// `while`).
+fn first_continue(block: &Block) -> Option<Span> {
+    block.stmts.iter().find_map(|s| match &s.kind {
+        StmtKind::Continue => Some(s.span),
+        StmtKind::If { then_branch, else_branch, .. } => {
+            first_continue(then_branch).or_else(|| else_branch.as_ref().and_then(first_continue))
+        }
+        StmtKind::Block(b) => first_continue(b),
+        _ => None,
     })
 }
 
@@ -1165,6 +1357,8 @@ fn can_start_stmt(kind: TokenKind) -> bool {
                 | T::Void
                 | T::If
                 | T::While
+                | T::For
+                | T::Throw
                 | T::Return
                 | T::Break
                 | T::Continue

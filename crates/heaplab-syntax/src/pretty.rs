@@ -14,7 +14,10 @@ use crate::ast::*;
 
 /// A whole program, items separated by blank lines, ending with a newline.
 pub fn program(p: &Program) -> String {
-    let items: Vec<String> = p.items.iter().map(item).collect();
+    let mut items: Vec<String> = p.items.iter().map(item).collect();
+    if p.ints != Ints::Checked {
+        items.insert(0, format!("ints {};\n", p.ints.keyword()));
+    }
     let mut out = items.join("\n");
     if !out.is_empty() {
         out.push('\n');
@@ -236,6 +239,7 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
             block(out, body, level);
         }
         StmtKind::Return(None) => out.push_str("return;"),
+        StmtKind::Throw(e) => out.push_str(&format!("throw {};", expr(e))),
         StmtKind::Return(Some(e)) => out.push_str(&format!("return {};", expr(e))),
         StmtKind::Break => out.push_str("break;"),
         StmtKind::Continue => out.push_str("continue;"),
@@ -257,8 +261,8 @@ enum Ctx {
 
 const PREC_COND: u8 = 0;
 const PREC_REL: u8 = 4;
-const PREC_UNARY: u8 = 7;
-const PREC_POSTFIX: u8 = 8;
+const PREC_UNARY: u8 = 8;
+const PREC_POSTFIX: u8 = 9;
 
 fn binop_prec(op: BinOp) -> u8 {
     match op {
@@ -266,8 +270,9 @@ fn binop_prec(op: BinOp) -> u8 {
         BinOp::And => 2,
         BinOp::Eq | BinOp::Ne => 3,
         BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => PREC_REL,
-        BinOp::Add | BinOp::Sub => 5,
-        BinOp::Mul | BinOp::Div | BinOp::Mod => 6,
+        BinOp::Shl | BinOp::Shr => 5,
+        BinOp::Add | BinOp::Sub => 6,
+        BinOp::Mul | BinOp::Div | BinOp::Mod => 7,
     }
 }
 

@@ -75,6 +75,7 @@ impl<'a> Exprs<'a> {
                 self.block(body);
             }
             StmtKind::Return(e) => e.iter().for_each(|e| self.expr(e)),
+            StmtKind::Throw(e) => self.expr(e),
             StmtKind::Break | StmtKind::Continue => {}
             StmtKind::Block(b) => self.block(b),
         }

@@ -184,6 +184,7 @@ fn walk_block(block: &Block, f: &mut Visit<'_>) {
             }
             StmtKind::Expr(e) | StmtKind::Assert(e) | StmtKind::Assume(e) => walk_expr(e, f),
             StmtKind::Return(e) => e.iter().for_each(|e| walk_expr(e, f)),
+            StmtKind::Throw(e) => walk_expr(e, f),
             StmtKind::If { cond, then_branch, else_branch } => {
                 walk_expr(cond, f);
                 walk_block(then_branch, f);

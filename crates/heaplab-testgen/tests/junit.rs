@@ -139,3 +139,17 @@ fn long_names_are_shortened_and_large_classes_use_setters() {
         .expect("the class, with setters");
     assert!(class.contains("().set$f3(1L).set$f1(2L);"), "{class}");
 }
+
+#[test]
+fn thrown_classes_extend_runtime_exception_and_tests_assert_the_thrown_class() {
+    let source = "class Empty {}\nclass Node { int v; Node next; }\nclass S {\n  Node top;\n  int pop()\n    requires this -> S { top: _ }\n  {\n    if (this.top == null) throw new Empty();\n    int v = this.top.v;\n    this.top = this.top.next;\n    return v;\n  }\n}\n";
+    let a = analyze_text(source);
+    let files = export(&a, source, "S.pop").expect("translatable");
+    let empty = file(&files, "p/Empty.java");
+    assert!(empty.contains("class Empty extends RuntimeException {"), "{empty}");
+    let s = file(&files, "p/S.java");
+    assert!(s.contains("throw new Empty();"), "{s}");
+    let test = file(&files, "p/SPopTest.java");
+    assert!(test.contains("assertThrows(Empty.class, () -> s.pop());"), "{test}");
+    assert!(files.warnings.is_empty(), "{:?}", files.warnings);
+}

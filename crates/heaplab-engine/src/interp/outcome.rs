@@ -121,6 +121,7 @@ pub fn kind_text(kind: ErrorKind) -> &'static str {
         ErrorKind::RequiresFailed => "precondition failed",
         ErrorKind::IntegerOverflow => "integer overflow",
         ErrorKind::BoundExhausted => "bound exhausted",
+        ErrorKind::Exception => "uncaught exception",
     }
 }
 

@@ -1,7 +1,7 @@
 //! Name tables built once per program: classes, top-level functions, methods, tests, and for
 //! each function the `old(...)` subexpressions of its `ensures` (evaluated at entry).
 
-use heaplab_syntax::ast::{ClassDecl, Expr, ExprKind, FunctionDecl, Item, Program, TestDecl};
+use heaplab_syntax::ast::{ClassDecl, Expr, ExprKind, FunctionDecl, Ints, Item, Program, TestDecl};
 use std::collections::HashMap;
 
 /// A function or method with what the interpreter needs at each call.
@@ -19,6 +19,8 @@ pub(crate) struct Tables<'p> {
     pub methods: HashMap<(&'p str, &'p str), usize>,
     pub classes: HashMap<&'p str, &'p ClassDecl>,
     pub tests: Vec<&'p TestDecl>,
+    /// The program's integer semantics.
+    pub ints: Ints,
 }
 
 impl<'p> Tables<'p> {
@@ -30,6 +32,7 @@ impl<'p> Tables<'p> {
             methods: HashMap::new(),
             classes: HashMap::new(),
             tests: Vec::new(),
+            ints: program.ints,
         };
         for item in &program.items {
             match item {

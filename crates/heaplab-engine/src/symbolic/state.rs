@@ -160,6 +160,8 @@ pub struct State {
     pub branches: Vec<(heaplab_syntax::ast::NodeId, bool)>,
     /// The value the method under test returned, once it has.
     pub returned: Option<SValue>,
+    /// The range of an `int` input (the program's [`Ints`](heaplab_syntax::ast::Ints)).
+    pub int_range: (i64, i64),
     /// Per-path data of the running strategy (`sl`: its deferred predicate instances), owned and
     /// read by that strategy's module only; empty for the option-table strategies.
     pub ext: StrategyData,
@@ -192,8 +194,9 @@ impl State {
         self.vars.push((sort, origin));
         let v = Sym::var(id, sort);
         if sort == Sort::Int {
-            self.pc.push(Sym::le(&Sym::int(i64::MIN), &v));
-            self.pc.push(Sym::le(&v, &Sym::int(i64::MAX)));
+            let (lo, hi) = self.int_range;
+            self.pc.push(Sym::le(&Sym::int(lo), &v));
+            self.pc.push(Sym::le(&v, &Sym::int(hi)));
         }
         v
     }

@@ -212,30 +212,36 @@ impl Sym {
 
     /// Evaluates the expression under an assignment of its variables (`None` if a variable is
     /// missing or an operation is undefined). Used to double-check solver models.
+    /// Intermediate results are exact up to i128 (the wrapping semantics of `ints java64` go
+    /// through values like `x + 2^63`); the result must fit an i64.
     pub fn eval(&self, env: &dyn Fn(u32, Sort) -> Option<i64>) -> Option<i64> {
-        let b = |v: bool| i64::from(v);
+        i64::try_from(self.eval_wide(env)?).ok()
+    }
+
+    fn eval_wide(&self, env: &dyn Fn(u32, Sort) -> Option<i64>) -> Option<i128> {
+        let b = |v: bool| i128::from(v);
         Some(match self.node() {
-            Node::Int(n) => *n,
+            Node::Int(n) => i128::from(*n),
             Node::Bool(v) => b(*v),
-            Node::Var(id, sort) => env(*id, *sort)?,
-            Node::Add(x, y) => x.eval(env)?.checked_add(y.eval(env)?)?,
-            Node::Sub(x, y) => x.eval(env)?.checked_sub(y.eval(env)?)?,
-            Node::Mul(x, y) => x.eval(env)?.checked_mul(y.eval(env)?)?,
-            Node::Div(x, y) => x.eval(env)?.checked_div(y.eval(env)?)?,
+            Node::Var(id, sort) => i128::from(env(*id, *sort)?),
+            Node::Add(x, y) => x.eval_wide(env)?.checked_add(y.eval_wide(env)?)?,
+            Node::Sub(x, y) => x.eval_wide(env)?.checked_sub(y.eval_wide(env)?)?,
+            Node::Mul(x, y) => x.eval_wide(env)?.checked_mul(y.eval_wide(env)?)?,
+            Node::Div(x, y) => x.eval_wide(env)?.checked_div(y.eval_wide(env)?)?,
             Node::Rem(x, y) => {
-                let d = y.eval(env)?;
+                let d = y.eval_wide(env)?;
                 if d == 0 {
                     return None;
                 }
-                x.eval(env)?.wrapping_rem(d)
+                x.eval_wide(env)?.wrapping_rem(d)
             }
-            Node::Neg(x) => x.eval(env)?.checked_neg()?,
-            Node::Lt(x, y) => b(x.eval(env)? < y.eval(env)?),
-            Node::Le(x, y) => b(x.eval(env)? <= y.eval(env)?),
-            Node::Eq(x, y) => b(x.eval(env)? == y.eval(env)?),
-            Node::Not(x) => b(x.eval(env)? == 0),
-            Node::And(x, y) => b(x.eval(env)? != 0 && y.eval(env)? != 0),
-            Node::Or(x, y) => b(x.eval(env)? != 0 || y.eval(env)? != 0),
+            Node::Neg(x) => x.eval_wide(env)?.checked_neg()?,
+            Node::Lt(x, y) => b(x.eval_wide(env)? < y.eval_wide(env)?),
+            Node::Le(x, y) => b(x.eval_wide(env)? <= y.eval_wide(env)?),
+            Node::Eq(x, y) => b(x.eval_wide(env)? == y.eval_wide(env)?),
+            Node::Not(x) => b(x.eval_wide(env)? == 0),
+            Node::And(x, y) => b(x.eval_wide(env)? != 0 && y.eval_wide(env)? != 0),
+            Node::Or(x, y) => b(x.eval_wide(env)? != 0 || y.eval_wide(env)? != 0),
         })
     }
 }

@@ -175,6 +175,15 @@ impl Checker {
                 cx.loops -= 1;
             }
             StmtKind::Return(value) => self.check_return(cx, stmt, value.as_ref()),
+            StmtKind::Throw(e) => {
+                self.expr(cx, e);
+                if !matches!(e.kind, ExprKind::New { .. }) {
+                    self.diags.push(Diagnostic::error(
+                        e.span,
+                        "`throw` takes a new object of an exception class: write `throw new X();`",
+                    ));
+                }
+            }
             StmtKind::Break | StmtKind::Continue => {
                 if cx.loops == 0 {
                     let word =
@@ -267,7 +276,7 @@ fn block_returns(b: &Block) -> bool {
 
 fn stmt_returns(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Return(_) => true,
+        StmtKind::Return(_) | StmtKind::Throw(_) => true,
         StmtKind::If { then_branch, else_branch: Some(else_branch), .. } => {
             block_returns(then_branch) && block_returns(else_branch)
         }

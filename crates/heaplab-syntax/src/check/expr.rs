@@ -21,7 +21,19 @@ impl Checker {
 
     fn expr_kind(&mut self, cx: &mut Ctx, e: &Expr) -> Type {
         match &e.kind {
-            ExprKind::Int(_) => Type::Int,
+            ExprKind::Int(n) => {
+                let (lo, hi) = self.ints.range();
+                if !(lo..=hi).contains(n) {
+                    self.diags.push(Diagnostic::error(
+                        e.span,
+                        format!(
+                            "integer literal out of range: under `ints {}` an `int` is from {lo} to {hi}",
+                            self.ints.keyword()
+                        ),
+                    ));
+                }
+                Type::Int
+            }
             ExprKind::Bool(_) => Type::Bool,
             ExprKind::Null => Type::Null,
             ExprKind::This => match &cx.class {
@@ -142,6 +154,21 @@ impl Checker {
                 self.operands(symbol, &Type::Int, [(lhs, &l), (rhs, &r)]);
                 if cx.mode.is_formula() {
                     self.check_linear(op, lhs, rhs);
+                }
+                Type::Int
+            }
+            BinOp::Shl | BinOp::Shr => {
+                self.operands(symbol, &Type::Int, [(lhs, &l), (rhs, &r)]);
+                if cx.mode.is_formula() {
+                    self.diags.push(Diagnostic::error(
+                        e.span,
+                        format!("`{symbol}` is not supported in a formula: write the product or quotient by a power of two"),
+                    ));
+                } else if !matches!(rhs.kind, ExprKind::Int(0..=62)) {
+                    self.diags.push(Diagnostic::error(
+                        rhs.span,
+                        format!("the shift amount of `{symbol}` must be an integer literal from 0 to 62"),
+                    ));
                 }
                 Type::Int
             }

@@ -26,8 +26,8 @@ use crate::{Expected, GeneratedTest, Generation};
 use heaplab_engine::symbolic::PathResult;
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_syntax::ast::{
-    BinOp, Block, ClassDecl, ErrorKind, Expr, ExprKind, FunctionDecl, Item, NodeId, Program, Stmt,
-    StmtKind, TypeExpr, UnOp,
+    BinOp, Block, ClassDecl, ErrorKind, Expr, ExprKind, FunctionDecl, Ints, Item, NodeId, Program,
+    Stmt, StmtKind, TypeExpr, UnOp,
 };
 use heaplab_syntax::span::Span;
 use heaplab_syntax::types::{CallTarget, ProgramInfo};
@@ -298,6 +298,9 @@ struct Translator<'a> {
     exprs: HashMap<NodeId, Span>,
     /// One entry per `while` being emitted: whether a reachable `break` leaves it.
     loops: Vec<bool>,
+    /// The class of each `throw new X` statement, by the statement's node; these classes
+    /// extend `RuntimeException` in Java.
+    throws: HashMap<NodeId, String>,
 }
 
 impl<'a> Translator<'a> {
@@ -314,6 +317,16 @@ impl<'a> Translator<'a> {
                 index_block(&f.body, &mut exprs);
             }
         }
+        let mut throws = HashMap::new();
+        for item in &input.program.items {
+            match item {
+                Item::Class(c) => {
+                    c.methods.iter().for_each(|m| collect_throws(&m.body, &mut throws))
+                }
+                Item::Function(f) => collect_throws(&f.body, &mut throws),
+                _ => {}
+            }
+        }
         Translator {
             input,
             errors: Vec::new(),
@@ -321,6 +334,21 @@ impl<'a> Translator<'a> {
             olds: HashMap::new(),
             exprs,
             loops: Vec::new(),
+            throws,
+        }
+    }
+
+    /// Whether the program's ints wrap (`java32` / `java64`) instead of being checked.
+    fn wraps(&self) -> bool {
+        self.input.program.ints != Ints::Checked
+    }
+
+    /// A wrapping result as Java computes it: a `long` under `java64`, narrowed to `int` (and
+    /// widened back) under `java32`.
+    fn narrow(&self, v: String) -> String {
+        match self.input.program.ints {
+            Ints::Java32 => format!("((long) (int) ({v}))"),
+            _ => format!("({v})"),
         }
     }
 
@@ -378,7 +406,12 @@ impl<'a> Translator<'a> {
     fn class(&mut self, c: &ClassDecl) -> String {
         let mut out = self.header();
         let cname = self.name(&c.name.name);
-        let _ = writeln!(out, "class {cname} {{");
+        if self.throws.values().any(|t| *t == c.name.name) {
+            // Thrown with `throw new X`: unchecked, as Java's NoSuchElementException.
+            let _ = writeln!(out, "class {cname} extends RuntimeException {{");
+        } else {
+            let _ = writeln!(out, "class {cname} {{");
+        }
         let mut params = Vec::new();
         let mut assigns = Vec::new();
         for f in &c.fields {
@@ -634,6 +667,11 @@ impl<'a> Translator<'a> {
                 let _ = writeln!(out, "{pad}return;");
                 return false;
             }
+            StmtKind::Throw(e) => {
+                let v = self.expr(e);
+                let _ = writeln!(out, "{pad}throw {v};");
+                return false;
+            }
             StmtKind::Return(Some(e)) => {
                 let v = self.expr(e);
                 let _ = writeln!(out, "{pad}return {v};");
@@ -713,6 +751,10 @@ impl<'a> Translator<'a> {
             ExprKind::Field { object, field } => {
                 format!("{}.{}", self.postfix_operand(object), self.name(&field.name))
             }
+            ExprKind::Unary { op: UnOp::Neg, operand } if self.wraps() => {
+                let v = format!("-({})", self.expr(operand));
+                self.narrow(v)
+            }
             ExprKind::Unary { op: UnOp::Neg, operand } => match &operand.kind {
                 // `- -9223372036854775808` overflows in HeapLab: keep the exact negation.
                 ExprKind::Int(n) => match n.checked_neg() {
@@ -724,6 +766,23 @@ impl<'a> Translator<'a> {
             ExprKind::Unary { op: UnOp::Not, operand } => {
                 format!("!{}", self.postfix_operand(operand))
             }
+            ExprKind::Binary { op, lhs, rhs }
+                if self.wraps()
+                    && matches!(
+                        op,
+                        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Shl | BinOp::Shr
+                    ) =>
+            {
+                // Java's own wrapping arithmetic; under `java32` each result is narrowed to
+                // `int` (the operands are in its range), and a shift shifts an `int`.
+                let (l, r) = (self.expr(lhs), self.expr(rhs));
+                match op {
+                    BinOp::Shl | BinOp::Shr if self.input.program.ints == Ints::Java32 => {
+                        format!("((long) ((int) ({l}) {} {r}))", op.symbol())
+                    }
+                    _ => self.narrow(format!("({l}) {} ({r})", op.symbol())),
+                }
+            }
             ExprKind::Binary { op, lhs, rhs } => {
                 let exact = match op {
                     BinOp::Add => Some("Math.addExact"),
@@ -732,6 +791,14 @@ impl<'a> Translator<'a> {
                     BinOp::Div => Some("Functions.divide"),
                     _ => None,
                 };
+                if *op == BinOp::Shl {
+                    // Checked like `*`: `x << c` overflows when `x * 2^c` does.
+                    return format!(
+                        "Math.multiplyExact({}, 1L << {})",
+                        self.expr(lhs),
+                        self.expr(rhs)
+                    );
+                }
                 match exact {
                     Some(f) => format!("{f}({}, {})", self.expr(lhs), self.expr(rhs)),
                     None => format!("{} {} {}", self.operand(lhs), op.symbol(), self.operand(rhs)),
@@ -915,8 +982,26 @@ impl<'a> Translator<'a> {
     fn test_method(&mut self, gen: &Generation, t: &GeneratedTest) -> Option<String> {
         let exception = match &t.expected {
             Expected::Returned(_) => None,
+            Expected::Error(ErrorKind::Exception) => {
+                let class = self.input.paths.get(t.path).and_then(|p| match &p.outcome {
+                    heaplab_engine::symbolic::PathOutcome::Error { node, .. } => {
+                        self.throws.get(node).cloned()
+                    }
+                    _ => None,
+                });
+                match class {
+                    Some(c) => Some((self.name(&c), None)),
+                    None => {
+                        self.warnings.insert(format!(
+                            "{}: the exception's class is unknown; left out",
+                            t.name
+                        ));
+                        return None;
+                    }
+                }
+            }
             Expected::Error(kind) => match exception_of(*kind) {
-                Some(x) => Some(x),
+                Some((class, message)) => Some((class.to_string(), message)),
                 None => {
                     self.warnings.insert(format!(
                         "{}: expects {}, which has no Java counterpart; left out",
@@ -1082,7 +1167,7 @@ fn exception_of(kind: ErrorKind) -> Option<(&'static str, Option<&'static str>)>
         ErrorKind::IntegerOverflow => Some(("ArithmeticException", Some("long overflow"))),
         ErrorKind::AssertFailed => Some(("AssertionError", None)),
         ErrorKind::EnsuresFailed => Some(("EnsuresViolation", None)),
-        ErrorKind::RequiresFailed | ErrorKind::BoundExhausted => None,
+        ErrorKind::RequiresFailed | ErrorKind::BoundExhausted | ErrorKind::Exception => None,
     }
 }
 
@@ -1181,6 +1266,25 @@ fn for_each_child<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     }
 }
 
+/// The class of every `throw new X` in `b`, by the statement's node.
+fn collect_throws(b: &Block, acc: &mut HashMap<NodeId, String>) {
+    for s in &b.stmts {
+        match &s.kind {
+            StmtKind::Throw(Expr { kind: ExprKind::New { class, .. }, .. }) => {
+                acc.insert(s.id, class.name.clone());
+            }
+            StmtKind::If { then_branch, else_branch, .. } => {
+                collect_throws(then_branch, acc);
+                if let Some(e) = else_branch {
+                    collect_throws(e, acc);
+                }
+            }
+            StmtKind::While { body, .. } | StmtKind::Block(body) => collect_throws(body, acc),
+            _ => {}
+        }
+    }
+}
+
 fn assigned_vars(b: &Block) -> BTreeSet<&str> {
     let mut acc = BTreeSet::new();
     fn walk<'b>(b: &'b Block, acc: &mut BTreeSet<&'b str>) {
@@ -1216,6 +1320,7 @@ fn index_block(b: &Block, acc: &mut HashMap<NodeId, Span>) {
             | StmtKind::Assign { value: e, .. }
             | StmtKind::Expr(e)
             | StmtKind::Return(Some(e))
+            | StmtKind::Throw(e)
             | StmtKind::Assert(e)
             | StmtKind::Assume(e) => index_expr(e, acc),
             StmtKind::FieldStore { object, value, .. } => {

@@ -152,7 +152,8 @@ impl Gen<'_> {
                     self.int(depth.saturating_sub(1))
                 )
             }
-            4 => format!("-{}", self.int(depth.saturating_sub(1))),
+            // `- -1`, not `--1`: `--` is the decrement operator.
+            4 => format!("- {}", self.int(depth.saturating_sub(1))),
             5 => format!(
                 "({} ? {} : {})",
                 self.boolean(depth.saturating_sub(1)),

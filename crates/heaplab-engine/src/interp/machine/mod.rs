@@ -77,6 +77,8 @@ enum Task<'a> {
     Return,
     Assert(&'a Stmt),
     Assume(&'a Stmt),
+    /// `throw`: the exception object is on the value stack; the run ends.
+    Throw(&'a Stmt),
     ScopeEnd(usize),
     // Calls.
     StoreOld(NodeId),
@@ -289,6 +291,7 @@ impl<'a> Machine<'a> {
             }
             Task::Assert(s) => self.assert_done(s),
             Task::Assume(s) => self.assume_done(s),
+            Task::Throw(s) => self.throw_done(s),
             Task::ScopeEnd(n) => {
                 self.frame_mut(Span::default())?.locals.truncate(n);
                 Ok(())
@@ -428,6 +431,10 @@ impl<'a> Machine<'a> {
                 self.tasks.push(Task::Eval(e));
             }
             StmtKind::Return(None) => self.do_return(None, s.span)?,
+            StmtKind::Throw(e) => {
+                self.tasks.push(Task::Throw(s));
+                self.tasks.push(Task::Eval(e));
+            }
             StmtKind::Break => self.unwind_loop(s, false)?,
             StmtKind::Continue => self.unwind_loop(s, true)?,
             StmtKind::Assert(e) => {

@@ -3,7 +3,7 @@
 
 use super::{default_value, fail, internal, Machine, Step};
 use crate::interp::value::Value;
-use heaplab_syntax::ast::{BinOp, ErrorKind, Expr, ExprKind, Stmt, StmtKind, UnOp};
+use heaplab_syntax::ast::{BinOp, ErrorKind, Expr, ExprKind, Ints, Stmt, StmtKind, UnOp};
 
 impl<'a> Machine<'a> {
     pub(super) fn field_read(&mut self, e: &'a Expr) -> Step {
@@ -101,7 +101,9 @@ impl<'a> Machine<'a> {
         let v = match op {
             UnOp::Neg => {
                 let n = self.pop_int(e.span)?;
+                let ints = self.tables.ints;
                 match n.checked_neg() {
+                    _ if ints != Ints::Checked => Value::Int(ints.wrap(-i128::from(n))),
                     Some(m) => Value::Int(m),
                     None => {
                         return Err(fail(
@@ -165,6 +167,10 @@ impl<'a> Machine<'a> {
                         format!("{a} {sym} 0 divides by zero"),
                     )
                 };
+                let ints = self.tables.ints;
+                if ints != Ints::Checked {
+                    return wrapping(ints, op, a, b).ok_or_else(div_zero);
+                }
                 let v = match op {
                     BinOp::Add => Value::Int(a.checked_add(b).ok_or_else(overflow)?),
                     BinOp::Sub => Value::Int(a.checked_sub(b).ok_or_else(overflow)?),
@@ -175,6 +181,13 @@ impl<'a> Machine<'a> {
                     BinOp::Mod if b == 0 => return Err(div_zero()),
                     // Sign of the dividend, as in Java; i64::MIN % -1 is 0 (in range).
                     BinOp::Mod => Value::Int(a.wrapping_rem(b)),
+                    // The checker keeps shift amounts to literals in 0..=62.
+                    BinOp::Shl | BinOp::Shr if !(0..=62).contains(&b) => {
+                        return Err(internal(e.span, "shift amount out of range"));
+                    }
+                    BinOp::Shl => Value::Int(a.checked_mul(1 << b).ok_or_else(overflow)?),
+                    // Arithmetic shift: rounds toward negative infinity, as Java's `>>`.
+                    BinOp::Shr => Value::Int(a >> b),
                     BinOp::Lt => Value::Bool(a < b),
                     BinOp::Le => Value::Bool(a <= b),
                     BinOp::Gt => Value::Bool(a > b),
@@ -187,4 +200,28 @@ impl<'a> Machine<'a> {
             }
         }
     }
+}
+
+/// `a op b` under a wrapping semantics (`java32` / `java64`): the exact result, reduced to the
+/// width in two's complement, as Java's `int` / `long`. `None`: division by zero. A shift
+/// amount is masked to the width, as in Java (`x << 33` on an `int` is `x << 1`).
+fn wrapping(ints: Ints, op: BinOp, a: i64, b: i64) -> Option<Value> {
+    let (a128, b128) = (i128::from(a), i128::from(b));
+    let bits = i64::from(ints.wrap_bits().unwrap_or(64));
+    let exact = match op {
+        BinOp::Add => a128 + b128,
+        BinOp::Sub => a128 - b128,
+        BinOp::Mul => a128 * b128,
+        BinOp::Div | BinOp::Mod if b == 0 => return None,
+        BinOp::Div => a128 / b128,
+        BinOp::Mod => a128 % b128,
+        BinOp::Shl => a128 << (b & (bits - 1)),
+        BinOp::Shr => a128 >> (b & (bits - 1)),
+        BinOp::Lt => return Some(Value::Bool(a < b)),
+        BinOp::Le => return Some(Value::Bool(a <= b)),
+        BinOp::Gt => return Some(Value::Bool(a > b)),
+        BinOp::Ge => return Some(Value::Bool(a >= b)),
+        BinOp::Eq | BinOp::Ne | BinOp::And | BinOp::Or => return None,
+    };
+    Some(Value::Int(ints.wrap(exact)))
 }

@@ -117,6 +117,16 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
+    /// `throw new X`: HeapLab has no `catch`, so the exception ends the run.
+    pub(super) fn throw_done(&mut self, s: &'a Stmt) -> Step {
+        self.values.pop();
+        let class = match &s.kind {
+            StmtKind::Throw(Expr { kind: ExprKind::New { class, .. }, .. }) => class.name.as_str(),
+            _ => return Err(internal(s.span, "`throw` of something other than `new X`")),
+        };
+        Err(fail(ErrorKind::Exception, s.span, s.id, format!("`{class}` thrown")))
+    }
+
     pub(super) fn assume_done(&mut self, s: &'a Stmt) -> Step {
         if !self.pop_bool(s.span)? {
             return Err(Stop::Outcome(Outcome::AssumptionViolated { span: s.span, node: s.id }));

@@ -8,8 +8,11 @@ use super::*;
 
 /// Compiles every class, function and predicate of a checked program.
 pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
-    let mut out =
-        Compiled { defs: heaplab_logic::Defs::from_program(program).0, ..Compiled::default() };
+    let mut out = Compiled {
+        defs: heaplab_logic::Defs::from_program(program).0,
+        ints: program.ints,
+        ..Compiled::default()
+    };
     // Pass 1: number every unit so calls can refer to units compiled later.
     let mut fn_decls: Vec<(Option<String>, &FunctionDecl)> = Vec::new();
     let mut pred_decls = Vec::new();
@@ -442,6 +445,14 @@ impl<'a> Cx<'a> {
             StmtKind::Assume(e) => {
                 self.expr(e);
                 self.emit(Instr::Assume { span: s.span, precondition: false });
+            }
+            StmtKind::Throw(e) => {
+                self.expr(e);
+                let class = match &e.kind {
+                    ExprKind::New { class, .. } => class.name.clone(),
+                    _ => String::new(),
+                };
+                self.emit(Instr::Throw { class, node: s.id, span: s.span });
             }
             StmtKind::Block(b) => self.block(b),
         }

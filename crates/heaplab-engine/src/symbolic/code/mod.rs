@@ -161,6 +161,13 @@ pub enum Instr {
         span: Span,
         precondition: bool,
     },
+    /// `throw new X`: pops the exception object and ends the path with
+    /// [`ErrorKind::Exception`] (HeapLab has no `catch`).
+    Throw {
+        class: String,
+        node: NodeId,
+        span: Span,
+    },
     /// Continue at each target in a separate path (the disjuncts of a formula).
     Fork(Vec<usize>),
     /// In a formula: pop a reference that must point to an object of `class` not yet claimed by
@@ -242,6 +249,8 @@ pub struct Compiled {
     /// The predicates as the logic reads them (predicates whose body does not convert are left
     /// out), for the `sl` strategy's `enum` rule over their least fixed point.
     pub defs: heaplab_logic::Defs,
+    /// The program's integer semantics.
+    pub ints: heaplab_syntax::ast::Ints,
 }
 
 impl Compiled {

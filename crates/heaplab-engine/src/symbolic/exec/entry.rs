@@ -30,6 +30,7 @@ pub fn empty_state(id: StateId) -> State {
         roots: Vec::new(),
         branches: Vec::new(),
         returned: None,
+        int_range: (i64::MIN, i64::MAX),
         ext: Default::default(),
     }
 }

@@ -87,6 +87,17 @@ impl Cx<'_> {
                 };
                 self.assume(st, c, *span, *precondition)
             }
+            Instr::Throw { class, node, span } => {
+                pop(&mut st);
+                let message = format!("`{class}` thrown");
+                let outcome = PathOutcome::Error {
+                    kind: ErrorKind::Exception,
+                    node: *node,
+                    span: *span,
+                    message,
+                };
+                Succ::End(st, outcome)
+            }
             Instr::Fork(targets) => self.fork(st, pc, targets),
             Instr::PointsTo { class, span } => heap.points_to(self, st, class, *span),
             Instr::MissingReturn { span } => {
@@ -204,6 +215,9 @@ impl Cx<'_> {
             (UnOp::Not, SValue::Bool(b)) => push_next(st, SValue::Bool(Sym::not(&b))),
             (UnOp::Neg, SValue::Int(x)) => {
                 let r = Sym::neg(&x);
+                if let Some(bits) = self.code.ints.wrap_bits() {
+                    return push_next(st, SValue::Int(wrap(&r, bits)));
+                }
                 let ok = in_range(&r);
                 let live = self.guard(
                     st,
@@ -263,11 +277,38 @@ impl Cx<'_> {
                     BinOp::Sub => Sym::sub(&x, &y),
                     _ => Sym::mul(&x, &y),
                 };
+                if let Some(bits) = self.code.ints.wrap_bits() {
+                    return push_next(st, SValue::Int(wrap(&r, bits)));
+                }
                 let ok = in_range(&r);
                 let live = self.guard(st, &ok, ErrorKind::IntegerOverflow, node, span, OVERFLOW);
                 continue_all(live, |s| push_next_raw(s, SValue::Int(r.clone())))
             }
             BinOp::Div | BinOp::Mod => self.divide(st, op == BinOp::Div, x, y, node, span),
+            BinOp::Shl | BinOp::Shr => {
+                // The checker keeps shift amounts to literals in 0..=62; Java masks the amount
+                // of an `int` shift to 0..=31.
+                let bits = self.code.ints.wrap_bits();
+                let mask = |c: i64| if bits == Some(32) { c & 31 } else { c };
+                let Some(p) = y.as_int().filter(|c| (0..=62).contains(c)).map(|c| 1i64 << mask(c))
+                else {
+                    return internal(st, "shift amount not a constant in 0..=62", Some(span));
+                };
+                let p = Sym::int(p);
+                if op == BinOp::Shr {
+                    // floor(x / p) = (x - ((x % p + p) % p)) / p, an exact division.
+                    let low = Sym::rem(&Sym::add(&Sym::rem(&x, &p), &p), &p);
+                    let r = Sym::div(&Sym::sub(&x, &low), &p);
+                    return push_next(st, SValue::Int(r));
+                }
+                let r = Sym::mul(&x, &p);
+                if let Some(bits) = bits {
+                    return push_next(st, SValue::Int(wrap(&r, bits)));
+                }
+                let ok = in_range(&r);
+                let live = self.guard(st, &ok, ErrorKind::IntegerOverflow, node, span, OVERFLOW);
+                continue_all(live, |s| push_next_raw(s, SValue::Int(r.clone())))
+            }
         }
     }
 
@@ -279,8 +320,14 @@ impl Cx<'_> {
             Sym::not(&Sym::and(&Sym::eq(&x, &Sym::int(i64::MIN)), &Sym::eq(&y, &Sym::int(-1))));
         let mut live = Vec::new();
         let zero = ErrorKind::DivisionByZero;
+        let wraps = self.code.ints.wrap_bits();
+        // Java: `MIN / -1` wraps to `MIN`; a remainder never leaves the range.
+        let r = match wraps {
+            Some(bits) if div => wrap(&r, bits),
+            _ => r,
+        };
         for s in self.guard(st, &nonzero, zero, node, span, "division by zero") {
-            if !div {
+            if !div || wraps.is_some() {
                 // i64::MIN % -1 is 0, in range (as in Java).
                 live.push(s);
                 continue;
@@ -453,5 +500,84 @@ fn constant(c: &Const) -> SValue {
         Const::Bool(b) => SValue::Bool(Sym::bool(*b)),
         Const::Null => SValue::Null,
         Const::Void => SValue::Void,
+    }
+}
+
+/// `x mod m` rounded toward negative infinity (in `[0, m)`), for a constant `m > 0`.
+fn floor_mod(x: &Sym, m: i64) -> Sym {
+    let m = Sym::int(m);
+    Sym::rem(&Sym::add(&Sym::rem(x, &m), &m), &m)
+}
+
+/// `r` reduced to a `bits`-wide two's complement value (Java's `int` / `long` arithmetic),
+/// with constants that fit an i64: `r + 2^(bits-1)` modulo `2^bits`, minus `2^(bits-1)`, where
+/// modulo `2^64` is taken in two 32-bit halves.
+fn wrap(r: &Sym, bits: u32) -> Sym {
+    let half = Sym::int(1i64 << (bits - 2));
+    // r + 2^(bits-1), written as two additions of 2^(bits-2) (2^63 is no i64).
+    let shifted = Sym::add(&Sym::add(r, &half), &half);
+    let low = floor_mod(&shifted, 1i64 << 32);
+    let reduced = if bits == 32 {
+        low
+    } else {
+        let high = Sym::div(&Sym::sub(&shifted, &low), &Sym::int(1i64 << 32));
+        Sym::add(&low, &Sym::mul(&Sym::int(1i64 << 32), &floor_mod(&high, 1i64 << 32)))
+    };
+    Sym::sub(&Sym::sub(&reduced, &half), &half)
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::wrap;
+    use crate::symbolic::term::{Sort, Sym};
+    use heaplab_syntax::ast::Ints;
+
+    /// The term `wrap` builds, evaluated exactly, agrees with the interpreter's two's-complement
+    /// reduction (`Ints::wrap`) on products and sums of edge values, for both widths.
+    #[test]
+    fn wrapped_terms_evaluate_like_the_interpreter() {
+        let edges: Vec<i64> = vec![
+            0,
+            1,
+            -1,
+            2,
+            31,
+            i64::from(i32::MAX),
+            i64::from(i32::MIN),
+            i64::from(i32::MAX) + 1,
+            1 << 32,
+            -(1 << 32) - 7,
+            i64::MAX,
+            i64::MIN,
+            i64::MAX - 12345,
+            i64::MIN + 99,
+        ];
+        let (x, y) = (Sym::var(0, Sort::Int), Sym::var(1, Sort::Int));
+        for (ints, bits) in [(Ints::Java32, 32), (Ints::Java64, 64)] {
+            let ops: [(&str, Sym); 3] = [
+                ("+", wrap(&Sym::add(&x, &y), bits)),
+                ("-", wrap(&Sym::sub(&x, &y), bits)),
+                ("*", wrap(&Sym::mul(&x, &y), bits)),
+            ];
+            let (lo, hi) = ints.range();
+            for &a in edges.iter().filter(|v| (lo..=hi).contains(*v)) {
+                for &b in edges.iter().filter(|v| (lo..=hi).contains(*v)) {
+                    let env = |id: u32, _: Sort| Some(if id == 0 { a } else { b });
+                    for (op, term) in &ops {
+                        let exact = match *op {
+                            "+" => i128::from(a) + i128::from(b),
+                            "-" => i128::from(a) - i128::from(b),
+                            _ => i128::from(a) * i128::from(b),
+                        };
+                        assert_eq!(
+                            term.eval(&env),
+                            Some(ints.wrap(exact)),
+                            "{} {a} {op} {b}",
+                            ints.keyword()
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -252,6 +252,7 @@ impl Explorer {
             return;
         };
         st.in_pre = in_pre;
+        st.int_range = code.ints.range();
         self.exec.code = Rc::new(code);
         self.rec.code = Rc::clone(&self.exec.code);
         let states = self.exec.cx(&mut self.rec).entry_states(st, entry_unit);
