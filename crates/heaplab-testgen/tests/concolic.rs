@@ -4,12 +4,12 @@
 
 mod common;
 
-use heaplab_engine::symbolic::{Config, StrategyKind};
+use heaplab_engine::symbolic::{Config, NoClock, StrategyKind};
 use heaplab_logic::SmtOracle;
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_syntax::ast::{Item, NodeId};
 use heaplab_testgen::concolic::{self, ConcolicConfig, IntFill};
-use heaplab_testgen::{generate, Generation, Validity};
+use heaplab_testgen::{Generation, Validity};
 use std::collections::BTreeSet;
 
 fn targets_with_requires(a: &heaplab_syntax::Analysis) -> Vec<String> {
@@ -36,7 +36,7 @@ fn concolic_run(
 ) -> concolic::ConcolicRun {
     let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
     let mut oracle = SmtOracle::new(&z3);
-    concolic::generate(&a.program, &a.info, target, config, &mut oracle)
+    concolic::generate(&a.program, &a.info, target, config, &mut oracle, common::solver(), &NoClock)
         .unwrap_or_else(|e| panic!("{target}: {e}"))
 }
 
@@ -53,6 +53,7 @@ fn phase1_inputs_are_valid_replayed_and_deterministic() {
     let a = common::load("bst.hl");
     let cfg = ConcolicConfig {
         ints: IntFill::Random { seed: 7, lo: -32, hi: 31 },
+        phase2: false,
         ..ConcolicConfig::default()
     };
     let r1 = concolic_run(&a, "BST.remove", &cfg);
@@ -77,11 +78,66 @@ fn phase1_inputs_are_valid_replayed_and_deterministic() {
 #[test]
 fn phase1_calls_at_depth_one_match_csf_table1_for_bst() {
     let a = common::load("bst.hl");
-    let cfg = ConcolicConfig { depth: 1, ..ConcolicConfig::default() };
+    let cfg = ConcolicConfig { depth: 1, phase2: false, ..ConcolicConfig::default() };
     let calls: Vec<usize> = targets_with_requires(&a)
         .iter()
         .map(|t| concolic_run(&a, t, &cfg).stats.phase1_calls)
         .collect();
     // findMax's `requires` adds `this.root != null`: still two formulas, one unsatisfiable.
     assert_eq!(calls, vec![2; calls.len()], "{calls:?}");
+}
+
+/// Prints what each phase covers on BST.remove (exploration aid; asserts validity).
+#[test]
+fn bst_remove_phase2_report() {
+    let a = common::load("bst.hl");
+    let text =
+        std::fs::read_to_string(format!("{}/../../examples/bst.hl", env!("CARGO_MANIFEST_DIR")))
+            .expect("bst.hl");
+    let lines = heaplab_testgen::coverage::Lines::new(
+        &a.program,
+        &heaplab_syntax::SourceFile::new("bst.hl".to_string(), text),
+    );
+    let mut config = Config::default();
+    config.strategy = StrategyKind::Sl;
+    let ex = heaplab_engine::symbolic::Explorer::new(
+        &a.program,
+        &a.info,
+        "BST.remove",
+        config,
+        common::solver(),
+        Box::new(NoClock),
+    )
+    .expect("BST.remove");
+    let sites = ex.branch_sites().clone();
+    for depth in 1..=3 {
+        for order in [concolic::SearchOrder::Dfs, concolic::SearchOrder::Bfs] {
+            let cfg = ConcolicConfig { depth, max_runs: 60, order, ..ConcolicConfig::default() };
+            let r = concolic_run(&a, "BST.remove", &cfg);
+            let p1: BTreeSet<_> = r
+                .generation
+                .tests
+                .iter()
+                .zip(&r.stats.phase_of_test)
+                .filter(|(_, p)| **p == 1)
+                .flat_map(|(t, _)| t.branches.iter().copied())
+                .filter(|(s, _)| sites.contains(s))
+                .collect();
+            let all: BTreeSet<_> = covered(&r.generation, true)
+                .into_iter()
+                .filter(|(s, _)| sites.contains(s))
+                .collect();
+            let missing: Vec<_> = all.difference(&p1).map(|(s, d)| (lines.at(*s), *d)).collect();
+            let never: Vec<_> = sites
+                .iter()
+                .flat_map(|s| [(*s, false), (*s, true)])
+                .filter(|b| !all.contains(b))
+                .map(|(s, d)| (lines.at(s), d))
+                .collect();
+            eprintln!("depth {depth} {order:?}: sites {} p1 {} all {} p1-missing {missing:?} never {never:?} tests {} p1 calls {} p2 calls {} runs {}", sites.len()*2, p1.len(), all.len(), r.generation.tests.len(), r.stats.phase1_calls, r.stats.phase2_calls, r.stats.runs);
+            for t in &r.generation.tests {
+                assert_eq!(t.validity, Validity::Valid, "{}", t.name);
+            }
+        }
+    }
 }

@@ -9,7 +9,15 @@
 //! The result is an ordinary [`Generation`], so the `.hl`, JSON and JUnit emitters serve it as
 //! they serve the symbolic strategies.
 //!
-//! Phase 2 of CSF (the concolic loop over a shared constraint tree, issue 16) is not built yet.
+//! Phase 2 is CSF's concolic loop. Each input is run by the engine's guided runner
+//! ([`heaplab_engine::symbolic::concolic`]), which follows the input's path through the symbolic
+//! executor and hands back the children it did not take. These are the unexplored nodes of a
+//! constraint tree that all runs share. A node is keyed by the children taken from the entry,
+//! and each node is tried at most once. An unexplored node is picked (DFS, BFS or seeded
+//! random) and preprocessed into formulas over the precondition's unfoldings (CSF Algorithm 2).
+//! The logic's `sat` then solves them; the first model becomes the next input, and nodes with
+//! no model are pruned (unsat and undecided counted apart). The loop stops when nothing is left
+//! unexplored, or when a bound is reached: runs, unfolding depth or time.
 //!
 //! Unconstrained integer inputs (parameters the formula does not mention) get 0, or seeded
 //! pseudo-random values in a range (CSF's Experiment 2 uses [−32, 31]).
@@ -18,12 +26,14 @@ pub mod spec;
 
 use crate::concretize::{replay, Concrete, PreChecker};
 use crate::{find_function, unique_name, Expected, GeneratedTest, Generation, Input, Result};
-use heaplab_engine::symbolic::PreMode;
+use heaplab_engine::symbolic::concolic::preprocess::preprocess;
+use heaplab_engine::symbolic::concolic::{ConcreteInput, Runner};
+use heaplab_engine::symbolic::{Clock, PathSolver, PreMode, State};
 use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
-use heaplab_logic::{Defs, Formula, Model, PureOracle, SearchBounds, Sort};
+use heaplab_logic::{sat, Defs, Formula, Model, PureOracle, SatResult, SearchBounds, Sort};
 use heaplab_syntax::ast::{Item, Program, TypeExpr};
 use heaplab_syntax::types::ProgramInfo;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// How integer inputs the precondition leaves unconstrained are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +54,28 @@ pub struct ConcolicConfig {
     /// Bounds of each `sat` call.
     pub sat_bounds: SearchBounds,
     pub ints: IntFill,
+    /// Run phase 2 (the concolic loop) after phase 1. Default true.
+    pub phase2: bool,
+    /// At most this many concrete runs (phase-1 inputs included). Default 200.
+    pub max_runs: usize,
+    /// Unfoldings along one formula when preprocessing a node (CSF's `star.max_depth`).
+    /// Default 4.
+    pub max_unfold: u32,
+    /// Which unexplored node is tried next.
+    pub order: SearchOrder,
+    /// Stop after this many milliseconds of the clock. Default none.
+    pub timeout_ms: Option<u64>,
+}
+
+/// The order in which unexplored nodes of the constraint tree are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchOrder {
+    /// The deepest unexplored branch of the latest run first (DART, CSF's artifact).
+    Dfs,
+    /// The shallowest first.
+    Bfs,
+    /// Uniformly at random, seeded by the `IntFill::Random` seed (0 otherwise).
+    Random,
 }
 
 impl Default for ConcolicConfig {
@@ -53,6 +85,11 @@ impl Default for ConcolicConfig {
             max_formulas: 256,
             sat_bounds: SearchBounds::default(),
             ints: IntFill::Default,
+            phase2: true,
+            max_runs: 200,
+            max_unfold: 4,
+            order: SearchOrder::Dfs,
+            timeout_ms: None,
         }
     }
 }
@@ -70,6 +107,28 @@ pub struct ConcolicStats {
     pub phase1_cut: usize,
     /// Inputs phase 1 produced (after removing identical models).
     pub phase1_inputs: usize,
+    /// New tests phase 2 produced.
+    pub phase2_inputs: usize,
+    /// Concrete runs in all.
+    pub runs: usize,
+    /// Unexplored nodes tried whose formulas were all unsatisfiable / some undecided (pruned,
+    /// counted: an unknown or a bound reached is never taken for unsatisfiable).
+    pub pruned_unsat: usize,
+    pub pruned_unknown: usize,
+    /// Formulas preprocessing produced, and predicate instances it unfolded.
+    pub preprocess_formulas: usize,
+    pub preprocess_unfolds: usize,
+    /// Runs on a solved input that did not reach the node it was solved for.
+    pub missed_target: usize,
+    /// Runs where no successor of a fork agreed with the input.
+    pub diverged: usize,
+    /// Nodes of the constraint tree runs passed through; unexplored nodes left at the end.
+    pub tree_explored: usize,
+    pub unexplored_left: usize,
+    /// Why the loop stopped early (`runs`, `time`), if it did.
+    pub stopped_by: Option<&'static str>,
+    /// For each test, the phase (1 or 2) that produced its input.
+    pub phase_of_test: Vec<u8>,
 }
 
 /// A `concolic` run's tests and counts.
@@ -176,15 +235,20 @@ fn to_input(
     Input { heap, receiver, args }
 }
 
-/// Runs phase 1 on `target` (`Class.method` or `function`) and turns every model into a
-/// replayed, classified test.
+/// Runs CSF on `target` (`Class.method` or `function`): phase 1 from the precondition, then
+/// (unless `config.phase2` is off) the concolic loop; every input becomes a replayed,
+/// classified test. `oracle` decides the logic's pure parts (phase 1 and 2's `sat`); `solver`
+/// is the executor's (the guided runs' feasibility checks); `clock` measures `timeout_ms`.
 pub fn generate(
     program: &Program,
     info: &ProgramInfo,
     target: &str,
     config: &ConcolicConfig,
     oracle: &mut dyn PureOracle,
+    solver: Box<dyn PathSolver>,
+    clock: &dyn Clock,
 ) -> Result<ConcolicRun> {
+    let started = clock.now_ms();
     let (defs, _) = Defs::from_program(program);
     let mut stats = ConcolicStats::default();
     let mut generation = Generation { target: target.to_string(), ..Generation::default() };
@@ -219,6 +283,20 @@ pub fn generate(
         IntFill::Default => 0,
     };
     let mut rng = SplitMix(seed);
+    let mut pick_rng = SplitMix(seed ^ 0x5eed);
+    let mut queue: VecDeque<(usize, Input)> = spec
+        .models
+        .iter()
+        .map(|(_, m)| (1, to_input(m, &roots, &mentioned, has_receiver, &mut rng, config.ints)))
+        .collect();
+    let mut runner = if config.phase2 {
+        Some(
+            Runner::new(program, info, target, solver)
+                .map_err(|source| crate::Error::Engine { test: target.to_string(), source })?,
+        )
+    } else {
+        None
+    };
     let checker = PreChecker::new(program, target, PreMode::Ignore);
     let method_short = target.rsplit('.').next().unwrap_or(target).to_string();
     let mut taken: BTreeSet<String> = program
@@ -226,8 +304,91 @@ pub fn generate(
         .iter()
         .filter_map(|i| if let Item::Test(t) = i { Some(t.name.name.clone()) } else { None })
         .collect();
-    for (i, (_, model)) in spec.models.iter().enumerate() {
-        let input = to_input(model, &roots, &mentioned, has_receiver, &mut rng, config.ints);
+    // The constraint tree shared by all runs: a node is the sequence of children taken at the
+    // forks from the entry; each is explored (some run passed it) or tried (solved once).
+    let mut tree: BTreeMap<Vec<u16>, Node> = BTreeMap::new();
+    let mut frontier: Vec<(Vec<u16>, State)> = Vec::new();
+    let mut seen_inputs: Vec<Input> = Vec::new();
+    let mut runs = 0;
+    loop {
+        if runs >= config.max_runs {
+            stats.stopped_by = Some("runs");
+            break;
+        }
+        if config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t) {
+            stats.stopped_by = Some("time");
+            break;
+        }
+        let (phase, input, target_key) = if let Some((phase, input)) = queue.pop_front() {
+            (phase, input, None)
+        } else {
+            let Some(runner) = &runner else { break };
+            let _ = runner;
+            let Some((key, state)) = pick(&mut frontier, &tree, config.order, &mut pick_rng) else {
+                break;
+            };
+            tree.insert(key.clone(), Node::Tried);
+            let pp = preprocess(&defs, &pre, &state, config.max_unfold);
+            stats.preprocess_formulas += pp.formulas.len();
+            stats.preprocess_unfolds += pp.unfolds;
+            let mut found = None;
+            let mut undecided = pp.cut > 0 || pp.untranslatable > 0;
+            for f in &pp.formulas {
+                stats.phase2_calls += 1;
+                match sat(&defs, f, config.sat_bounds, oracle) {
+                    Ok(SatResult::Sat(m)) => {
+                        let vars: BTreeSet<String> =
+                            f.disjuncts.iter().flat_map(|sh| sh.free_vars()).collect();
+                        found = Some((m.restrict_to_reachable(&root_names), vars));
+                        break;
+                    }
+                    Ok(SatResult::Unsat) => {}
+                    Ok(SatResult::Unknown(_)) | Err(_) => undecided = true,
+                }
+            }
+            let Some((model, vars)) = found else {
+                if undecided {
+                    stats.pruned_unknown += 1;
+                } else {
+                    stats.pruned_unsat += 1;
+                }
+                continue;
+            };
+            let input = to_input(&model, &roots, &vars, has_receiver, &mut rng, config.ints);
+            (2, input, Some(key))
+        };
+        runs += 1;
+        if let Some(runner) = &mut runner {
+            let mut values: Vec<Value> =
+                input.receiver.map(|r| Value::Ref(Some(r))).into_iter().collect();
+            values.extend(input.args.iter().copied());
+            let run = runner.run(&ConcreteInput { heap: &input.heap, roots: &values });
+            if run.diverged {
+                stats.diverged += 1;
+            }
+            let mut prefix = Vec::new();
+            for fork in run.forks {
+                for (j, st) in fork.others {
+                    let mut k = prefix.clone();
+                    k.push(j);
+                    if !tree.contains_key(&k) && !frontier.iter().any(|(f, _)| *f == k) {
+                        frontier.push((k, st));
+                    }
+                }
+                prefix.push(fork.taken);
+                tree.insert(prefix.clone(), Node::Explored);
+            }
+            if let Some(k) = target_key {
+                if !prefix.starts_with(&k) {
+                    stats.missed_target += 1;
+                }
+            }
+        }
+        if seen_inputs.contains(&input) {
+            continue;
+        }
+        seen_inputs.push(input.clone());
+        let i = generation.tests.len();
         let name = unique_name(&format!("gen_{method_short}_{i}"), &mut taken);
         let Some(expected) = run_input(program, info, target, &input)? else {
             generation.unknown.push(i);
@@ -236,6 +397,9 @@ pub fn generate(
         let concrete = Concrete { input, expected, final_fields: Vec::new() };
         let (final_heap, covered) = replay(program, info, target, &name, &concrete)?;
         let validity = checker.classify(&concrete.input);
+        if phase == 2 {
+            stats.phase2_inputs += 1;
+        }
         generation.tests.push(GeneratedTest {
             name,
             path: i,
@@ -247,8 +411,43 @@ pub fn generate(
             statements: covered.statements.into_iter().collect(),
             branches: covered.branches.into_iter().collect(),
         });
+        stats.phase_of_test.push(phase as u8);
     }
+    stats.runs = runs;
+    stats.tree_explored = tree.values().filter(|n| **n == Node::Explored).count();
+    stats.unexplored_left = frontier.iter().filter(|(k, _)| !tree.contains_key(k)).count();
     Ok(ConcolicRun { generation, stats })
+}
+
+/// A node of the constraint tree that is no longer unexplored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Node {
+    Explored,
+    Tried,
+}
+
+/// The next unexplored node in `order`, removed from the frontier (nodes a run explored since
+/// they were queued are dropped).
+fn pick(
+    frontier: &mut Vec<(Vec<u16>, State)>,
+    tree: &BTreeMap<Vec<u16>, Node>,
+    order: SearchOrder,
+    rng: &mut SplitMix,
+) -> Option<(Vec<u16>, State)> {
+    frontier.retain(|(k, _)| !tree.contains_key(k));
+    if frontier.is_empty() {
+        return None;
+    }
+    let at = match order {
+        // The deepest branch of the latest run first (DART): it was queued last.
+        SearchOrder::Dfs => frontier.len() - 1,
+        SearchOrder::Bfs => {
+            let min = frontier.iter().map(|(k, _)| k.len()).min().unwrap_or(0);
+            frontier.iter().position(|(k, _)| k.len() == min).unwrap_or(0)
+        }
+        SearchOrder::Random => (rng.next() % frontier.len() as u64) as usize,
+    };
+    Some(frontier.remove(at))
 }
 
 /// Runs one input in the interpreter; its outcome is what the test expects. `None` when the
