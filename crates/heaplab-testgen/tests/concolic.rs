@@ -9,7 +9,8 @@ use heaplab_logic::SmtOracle;
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_syntax::ast::{Item, NodeId};
 use heaplab_testgen::concolic::{self, ConcolicConfig, IntFill};
-use heaplab_testgen::{Generation, Validity};
+use heaplab_testgen::coverage::branches_taken;
+use heaplab_testgen::{generate, Generation, Validity};
 use std::collections::BTreeSet;
 
 fn targets_with_requires(a: &heaplab_syntax::Analysis) -> Vec<String> {
@@ -40,6 +41,31 @@ fn concolic_run(
         .unwrap_or_else(|e| panic!("{target}: {e}"))
 }
 
+/// The wall clock, for the per-method time bound of the all-examples run.
+struct Wall(std::time::Instant);
+
+impl heaplab_engine::symbolic::Clock for Wall {
+    fn now_ms(&self) -> u64 {
+        self.0.elapsed().as_millis() as u64
+    }
+}
+
+/// Per method of the all-examples run (the bound only limits phase 2's search).
+const TIMEOUT_MS: u64 = 8_000;
+
+fn concolic_run_clocked(
+    a: &heaplab_syntax::Analysis,
+    target: &str,
+    config: &ConcolicConfig,
+) -> concolic::ConcolicRun {
+    let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
+    let mut oracle = SmtOracle::new(&z3);
+    let clock = Wall(std::time::Instant::now());
+    concolic::generate(&a.program, &a.info, target, config, &mut oracle, common::solver(), &clock)
+        .unwrap_or_else(|e| panic!("{target}: {e}"))
+}
+
+#[allow(dead_code)]
 fn covered(g: &Generation, valid_only: bool) -> BTreeSet<(NodeId, bool)> {
     g.tests
         .iter()
@@ -87,57 +113,134 @@ fn phase1_calls_at_depth_one_match_csf_table1_for_bst() {
     assert_eq!(calls, vec![2; calls.len()], "{calls:?}");
 }
 
-/// Prints what each phase covers on BST.remove (exploration aid; asserts validity).
+/// Issue #16's acceptance over every example method with a `requires`: no invalid input
+/// (model checker), every test replayed (generation fails otherwise), and branch coverage by
+/// valid inputs at least `sl`'s at default bounds, measured the same way (replays, restricted to
+/// the explorer's branch sites).
 #[test]
-fn bst_remove_phase2_report() {
+fn concolic_inputs_are_valid_and_cover_what_sl_covers() {
+    let mut failures = Vec::new();
+    let mut methods = 0;
+    for file in common::example_files() {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let a = common::load(&name);
+        for target in targets_with_requires(&a) {
+            methods += 1;
+            let started = std::time::Instant::now();
+            let mut config = Config::default();
+            config.strategy = StrategyKind::Sl;
+            let mut ex = common::explore(&a, &target, config);
+            let sl = generate(&mut ex, &a.program, &a.info).expect("sl generation");
+            let sl_cov = branches_taken(&ex, &sl.tests);
+            let cfg = ConcolicConfig { timeout_ms: Some(TIMEOUT_MS), ..ConcolicConfig::default() };
+            let r = concolic_run_clocked(&a, &target, &cfg);
+            let valid = r.generation.tests.iter().filter(|t| t.validity.is_valid());
+            let cov = branches_taken(&ex, valid);
+            for t in &r.generation.tests {
+                if t.validity != Validity::Valid {
+                    failures.push(format!("{name} {target}: {} is {:?}", t.name, t.validity));
+                }
+            }
+            let missing: Vec<_> = sl_cov.difference(&cov).collect();
+            if !missing.is_empty() {
+                failures.push(format!("{name} {target}: sl covers {missing:?}, concolic does not"));
+            }
+            eprintln!(
+                "{name:<16} {target:<28} sl {:>3}/{:<3} concolic {:>3} ({} tests, p1/p2 calls {}/{}, runs {}{}) {} ms",
+                sl_cov.len(),
+                ex.branch_coverage().1,
+                cov.len(),
+                r.generation.tests.len(),
+                r.stats.phase1_calls,
+                r.stats.phase2_calls,
+                r.stats.runs,
+                r.stats.stopped_by.map(|b| format!(", stopped by {b}")).unwrap_or_default(),
+                started.elapsed().as_millis()
+            );
+        }
+    }
+    assert!(methods > 40, "every example method with a `requires` ({methods})");
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// CSF's motivating example (digest §7.6): BST.remove (examples/bst.hl's `remove` is the
+/// paper's Fig. 1: the same eight branch sites in `removeAt` and `findMinAt`, 16 directions,
+/// 15 feasible — `findMinAt`'s `t == null` is never true, since it is called on a non-null
+/// right child and recurses on non-null left children). The branch the paper names as the
+/// one phase 1 misses is the else of `findMin`'s `t.left == null` (its line 21): the
+/// recursion, which needs a node with two children whose right child has a left child.
+/// Phase 1 (CSF's depth 1) misses it; phase 2 covers it and reaches all 15 feasible directions.
+/// Which directions are feasible is measured independently by `sl`'s exhaustive exploration.
+#[test]
+fn bst_remove_phase1_misses_the_findmin_recursion_and_phase2_covers_it() {
     let a = common::load("bst.hl");
     let text =
         std::fs::read_to_string(format!("{}/../../examples/bst.hl", env!("CARGO_MANIFEST_DIR")))
             .expect("bst.hl");
     let lines = heaplab_testgen::coverage::Lines::new(
         &a.program,
-        &heaplab_syntax::SourceFile::new("bst.hl".to_string(), text),
+        &heaplab_syntax::SourceFile::new("bst.hl".to_string(), text.clone()),
     );
+    let line_of = |needle: &str| {
+        text.lines().position(|l| l.contains(needle)).map(|i| i + 1).expect("line in bst.hl")
+    };
+    let (first, last) =
+        (line_of("Node removeAt(int x, Node t)"), line_of("return findMinAt(t.left);"));
+    let in_remove = |s: &NodeId| lines.at(*s).is_some_and(|(l, _)| (first..=last).contains(&l));
     let mut config = Config::default();
     config.strategy = StrategyKind::Sl;
-    let ex = heaplab_engine::symbolic::Explorer::new(
-        &a.program,
-        &a.info,
-        "BST.remove",
-        config,
-        common::solver(),
-        Box::new(NoClock),
-    )
-    .expect("BST.remove");
-    let sites = ex.branch_sites().clone();
-    for depth in 1..=3 {
-        for order in [concolic::SearchOrder::Dfs, concolic::SearchOrder::Bfs] {
-            let cfg = ConcolicConfig { depth, max_runs: 60, order, ..ConcolicConfig::default() };
-            let r = concolic_run(&a, "BST.remove", &cfg);
-            let p1: BTreeSet<_> = r
-                .generation
+    config.bounds.k = 3;
+    let mut ex = common::explore(&a, "BST.remove", config);
+    let sl = generate(&mut ex, &a.program, &a.info).expect("sl generation");
+    let sites: BTreeSet<NodeId> = ex.branch_sites().iter().copied().filter(in_remove).collect();
+    assert_eq!(sites.len(), 8, "Fig. 1's eight branch sites");
+    let restrict = |c: BTreeSet<(NodeId, bool)>| -> BTreeSet<(NodeId, bool)> {
+        c.into_iter().filter(|(s, _)| sites.contains(s)).collect()
+    };
+    let feasible = restrict(branches_taken(&ex, &sl.tests));
+    assert_eq!(feasible.len(), 15, "sl: 15 feasible directions");
+    let recursion_line = line_of("else if (t.left == null)");
+    let recursion: Vec<(NodeId, bool)> = sites
+        .iter()
+        .filter(|s| lines.at(**s).is_some_and(|(l, _)| l == recursion_line))
+        .map(|s| (*s, false))
+        .collect();
+    assert_eq!(recursion.len(), 1);
+    assert!(feasible.contains(&recursion[0]));
+
+    let cfg = ConcolicConfig {
+        depth: 1,
+        max_runs: 60,
+        order: concolic::SearchOrder::Bfs,
+        ..ConcolicConfig::default()
+    };
+    let r = concolic_run(&a, "BST.remove", &cfg);
+    let by_phase = |phase: u8| {
+        restrict(
+            r.generation
                 .tests
                 .iter()
                 .zip(&r.stats.phase_of_test)
-                .filter(|(_, p)| **p == 1)
+                .filter(|(t, p)| **p <= phase && t.validity == Validity::Valid)
                 .flat_map(|(t, _)| t.branches.iter().copied())
-                .filter(|(s, _)| sites.contains(s))
-                .collect();
-            let all: BTreeSet<_> = covered(&r.generation, true)
-                .into_iter()
-                .filter(|(s, _)| sites.contains(s))
-                .collect();
-            let missing: Vec<_> = all.difference(&p1).map(|(s, d)| (lines.at(*s), *d)).collect();
-            let never: Vec<_> = sites
-                .iter()
-                .flat_map(|s| [(*s, false), (*s, true)])
-                .filter(|b| !all.contains(b))
-                .map(|(s, d)| (lines.at(s), d))
-                .collect();
-            eprintln!("depth {depth} {order:?}: sites {} p1 {} all {} p1-missing {missing:?} never {never:?} tests {} p1 calls {} p2 calls {} runs {}", sites.len()*2, p1.len(), all.len(), r.generation.tests.len(), r.stats.phase1_calls, r.stats.phase2_calls, r.stats.runs);
-            for t in &r.generation.tests {
-                assert_eq!(t.validity, Validity::Valid, "{}", t.name);
-            }
-        }
-    }
+                .collect(),
+        )
+    };
+    let (p1, p2) = (by_phase(1), by_phase(2));
+    let missed: Vec<_> = feasible.difference(&p1).map(|(s, d)| (lines.at(*s), *d)).collect();
+    eprintln!(
+        "BST.remove: phase 1 {} of 15 ({} tests, {} calls), missing {missed:?}; with phase 2 {} of 15 ({} tests, {} calls, {} runs)",
+        p1.len(),
+        r.stats.phase1_inputs,
+        r.stats.phase1_calls,
+        p2.len(),
+        r.generation.tests.len(),
+        r.stats.phase2_calls,
+        r.stats.runs
+    );
+    assert_eq!(r.stats.phase1_calls, 2, "depth 1: one call per disjunct of bst");
+    assert!(!p1.contains(&recursion[0]), "phase 1 misses the findMin recursion");
+    assert!(p2.contains(&recursion[0]), "phase 2 covers the findMin recursion");
+    assert_eq!(p2, feasible, "phase 2 reaches every feasible direction");
+    assert!(r.generation.tests.iter().all(|t| t.validity == Validity::Valid));
 }

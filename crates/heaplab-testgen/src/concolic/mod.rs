@@ -30,7 +30,9 @@ use heaplab_engine::symbolic::concolic::preprocess::preprocess;
 use heaplab_engine::symbolic::concolic::{ConcreteInput, Runner};
 use heaplab_engine::symbolic::{Clock, PathSolver, PreMode, State};
 use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
-use heaplab_logic::{sat, Defs, Formula, Model, PureOracle, SatResult, SearchBounds, Sort};
+use heaplab_logic::{
+    sat_in_order, Defs, Formula, Model, Order, PureOracle, SatResult, SearchBounds, Sort,
+};
 use heaplab_syntax::ast::{Item, Program, TypeExpr};
 use heaplab_syntax::types::ProgramInfo;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -61,6 +63,11 @@ pub struct ConcolicConfig {
     /// Unfoldings along one formula when preprocessing a node (CSF's `star.max_depth`).
     /// Default 4.
     pub max_unfold: u32,
+    /// Bounds of each phase-2 `sat` call (a node may give many formulas).
+    pub node_sat_bounds: SearchBounds,
+    /// At most this many of a node's preprocessed formulas are solved; the node counts as
+    /// undecided when more were left. Default 64.
+    pub max_node_formulas: usize,
     /// Which unexplored node is tried next.
     pub order: SearchOrder,
     /// Stop after this many milliseconds of the clock. Default none.
@@ -88,6 +95,8 @@ impl Default for ConcolicConfig {
             phase2: true,
             max_runs: 200,
             max_unfold: 4,
+            node_sat_bounds: SearchBounds { max_depth: 4, max_objects: 12, max_states: 2_000 },
+            max_node_formulas: 64,
             order: SearchOrder::Dfs,
             timeout_ms: None,
         }
@@ -271,6 +280,7 @@ pub fn generate(
         config.sat_bounds,
         &root_names,
         oracle,
+        &|| config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t),
     );
     stats.phase1_calls = spec.calls;
     stats.phase1_unsat = spec.unsat;
@@ -332,10 +342,17 @@ pub fn generate(
             stats.preprocess_formulas += pp.formulas.len();
             stats.preprocess_unfolds += pp.unfolds;
             let mut found = None;
-            let mut undecided = pp.cut > 0 || pp.untranslatable > 0;
-            for f in &pp.formulas {
+            let mut undecided =
+                pp.cut > 0 || pp.untranslatable > 0 || pp.formulas.len() > config.max_node_formulas;
+            for f in pp.formulas.iter().take(config.max_node_formulas) {
+                if config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t) {
+                    undecided = true;
+                    break;
+                }
                 stats.phase2_calls += 1;
-                match sat(&defs, f, config.sat_bounds, oracle) {
+                let answer =
+                    sat_in_order(&defs, f, config.node_sat_bounds, Order::DepthFirst, oracle);
+                match answer.map(|(r, _)| r) {
                     Ok(SatResult::Sat(m)) => {
                         let vars: BTreeSet<String> =
                             f.disjuncts.iter().flat_map(|sh| sh.free_vars()).collect();

@@ -11,7 +11,9 @@
 //! it belongs to [`super`].
 
 use heaplab_logic::unfold::unfold_at;
-use heaplab_logic::{sat, Defs, Formula, Fresh, Model, PureOracle, SatResult, SearchBounds};
+use heaplab_logic::{
+    sat_in_order, Defs, Formula, Fresh, Model, Order, PureOracle, SatResult, SearchBounds,
+};
 
 /// What phase 1 produced and what it cost.
 #[derive(Clone, Debug, Default)]
@@ -76,7 +78,8 @@ pub fn levels(
 }
 
 /// CSF's `genFromSpec(Γ, n)` with intermediate levels: one model per satisfiable formula of
-/// [`levels`], restricted to what the inputs (`roots`) reach.
+/// [`levels`], restricted to what the inputs (`roots`) reach. Once `expired` says so, the
+/// formulas left are counted as cut.
 pub fn gen_from_spec(
     defs: &Defs,
     pre: &Formula,
@@ -85,13 +88,20 @@ pub fn gen_from_spec(
     bounds: SearchBounds,
     roots: &[&str],
     oracle: &mut dyn PureOracle,
+    expired: &dyn Fn() -> bool,
 ) -> SpecModels {
     let (formulas, cut) = levels(defs, pre, depth, max_formulas);
     let mut out = SpecModels { cut, ..SpecModels::default() };
     let mut seen = std::collections::BTreeSet::new();
     for (d, f) in formulas {
+        if expired() {
+            out.cut += 1;
+            continue;
+        }
         out.calls += 1;
-        match sat(defs, &f, bounds, oracle) {
+        // Depth-first: the first model in the definitions' disjunct order (base cases first),
+        // found after as many unfoldings as the formula has instances.
+        match sat_in_order(defs, &f, bounds, Order::DepthFirst, oracle).map(|(r, _)| r) {
             Ok(SatResult::Sat(m)) => {
                 let m = m.restrict_to_reachable(roots);
                 if seen.insert(m.canonical(heaplab_logic::IntEquivalence::Exact)) {
