@@ -50,9 +50,6 @@ impl heaplab_engine::symbolic::Clock for Wall {
     }
 }
 
-/// Per method of the all-examples run (the bound only limits phase 2's search).
-const TIMEOUT_MS: u64 = 8_000;
-
 fn concolic_run_clocked(
     a: &heaplab_syntax::Analysis,
     target: &str,
@@ -126,13 +123,18 @@ fn concolic_inputs_are_valid_and_cover_what_sl_covers() {
         let a = common::load(&name);
         for target in targets_with_requires(&a) {
             methods += 1;
+            eprint!("{name:<16} {target:<28} ");
             let started = std::time::Instant::now();
             let mut config = Config::default();
             config.strategy = StrategyKind::Sl;
             let mut ex = common::explore(&a, &target, config);
             let sl = generate(&mut ex, &a.program, &a.info).expect("sl generation");
             let sl_cov = branches_taken(&ex, &sl.tests);
-            let cfg = ConcolicConfig { timeout_ms: Some(TIMEOUT_MS), ..ConcolicConfig::default() };
+            let cfg = ConcolicConfig {
+                max_runs: 40,
+                max_phase2_calls: Some(400),
+                ..ConcolicConfig::default()
+            };
             let r = concolic_run_clocked(&a, &target, &cfg);
             let valid = r.generation.tests.iter().filter(|t| t.validity.is_valid());
             let cov = branches_taken(&ex, valid);
@@ -146,7 +148,7 @@ fn concolic_inputs_are_valid_and_cover_what_sl_covers() {
                 failures.push(format!("{name} {target}: sl covers {missing:?}, concolic does not"));
             }
             eprintln!(
-                "{name:<16} {target:<28} sl {:>3}/{:<3} concolic {:>3} ({} tests, p1/p2 calls {}/{}, runs {}{}) {} ms",
+                "sl {:>3}/{:<3} concolic {:>3} ({} tests, p1/p2 calls {}/{}, runs {}{}) {} ms",
                 sl_cov.len(),
                 ex.branch_coverage().1,
                 cov.len(),

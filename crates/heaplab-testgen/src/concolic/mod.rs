@@ -72,6 +72,8 @@ pub struct ConcolicConfig {
     pub order: SearchOrder,
     /// Stop after this many milliseconds of the clock. Default none.
     pub timeout_ms: Option<u64>,
+    /// Stop after this many phase-2 solver calls (a deterministic budget). Default none.
+    pub max_phase2_calls: Option<usize>,
 }
 
 /// The order in which unexplored nodes of the constraint tree are tried.
@@ -97,8 +99,9 @@ impl Default for ConcolicConfig {
             max_unfold: 4,
             node_sat_bounds: SearchBounds { max_depth: 4, max_objects: 12, max_states: 2_000 },
             max_node_formulas: 64,
-            order: SearchOrder::Dfs,
+            order: SearchOrder::Bfs,
             timeout_ms: None,
+            max_phase2_calls: None,
         }
     }
 }
@@ -272,16 +275,9 @@ pub fn generate(
     };
     let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
     let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
-    let spec = spec::gen_from_spec(
-        &defs,
-        &pre,
-        config.depth,
-        config.max_formulas,
-        config.sat_bounds,
-        &root_names,
-        oracle,
-        &|| config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t),
-    );
+    let spec = spec::gen_from_spec(&defs, &pre, config, &root_names, oracle, &|| {
+        config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t)
+    });
     stats.phase1_calls = spec.calls;
     stats.phase1_unsat = spec.unsat;
     stats.phase1_unknown = spec.unknown;
@@ -329,6 +325,10 @@ pub fn generate(
             stats.stopped_by = Some("time");
             break;
         }
+        if config.max_phase2_calls.is_some_and(|m| stats.phase2_calls >= m) {
+            stats.stopped_by = Some("solver calls");
+            break;
+        }
         let (phase, input, target_key) = if let Some((phase, input)) = queue.pop_front() {
             (phase, input, None)
         } else {
@@ -345,7 +345,9 @@ pub fn generate(
             let mut undecided =
                 pp.cut > 0 || pp.untranslatable > 0 || pp.formulas.len() > config.max_node_formulas;
             for f in pp.formulas.iter().take(config.max_node_formulas) {
-                if config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t) {
+                if config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t)
+                    || config.max_phase2_calls.is_some_and(|m| stats.phase2_calls >= m)
+                {
                     undecided = true;
                     break;
                 }

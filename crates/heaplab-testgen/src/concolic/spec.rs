@@ -11,9 +11,7 @@
 //! it belongs to [`super`].
 
 use heaplab_logic::unfold::unfold_at;
-use heaplab_logic::{
-    sat_in_order, Defs, Formula, Fresh, Model, Order, PureOracle, SatResult, SearchBounds,
-};
+use heaplab_logic::{sat_in_order, Defs, Formula, Fresh, Model, Order, PureOracle, SatResult};
 
 /// What phase 1 produced and what it cost.
 #[derive(Clone, Debug, Default)]
@@ -78,19 +76,18 @@ pub fn levels(
 }
 
 /// CSF's `genFromSpec(Γ, n)` with intermediate levels: one model per satisfiable formula of
-/// [`levels`], restricted to what the inputs (`roots`) reach. Once `expired` says so, the
+/// [`levels`] (`config.depth`, `config.max_formulas`, `config.sat_bounds`), restricted to what the inputs (`roots`) reach. Once `expired` says so, the
 /// formulas left are counted as cut.
 pub fn gen_from_spec(
     defs: &Defs,
     pre: &Formula,
-    depth: u32,
-    max_formulas: usize,
-    bounds: SearchBounds,
+    config: &super::ConcolicConfig,
     roots: &[&str],
     oracle: &mut dyn PureOracle,
     expired: &dyn Fn() -> bool,
 ) -> SpecModels {
-    let (formulas, cut) = levels(defs, pre, depth, max_formulas);
+    let (formulas, cut) = levels(defs, pre, config.depth, config.max_formulas);
+    let bounds = config.sat_bounds;
     let mut out = SpecModels { cut, ..SpecModels::default() };
     let mut seen = std::collections::BTreeSet::new();
     for (d, f) in formulas {

@@ -135,7 +135,7 @@ impl Runner {
         let strategy = strategy::make(config.strategy, &code);
         let heap = strategy.heap_model();
         let exec = Executor { code, config, method, solver, strategy, heap };
-        Ok(Runner { exec, entry_unit, max_steps: 1_000_000 })
+        Ok(Runner { exec, entry_unit, max_steps: 200_000 })
     }
 
     /// The solver's query count so far (the executor's feasibility checks).
