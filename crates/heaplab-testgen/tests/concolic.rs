@@ -150,7 +150,14 @@ fn concolic_inputs_are_valid_and_cover_what_sl_covers() {
             let cfg = ConcolicConfig {
                 max_runs: 30,
                 max_phase2_calls: Some(120),
-                timeout_ms: Some(20_000),
+                // The budgets above bind; the time bound is a safety net, short on the listed
+                // gaps (where it binds on TreeMap) and long elsewhere so load cannot change a
+                // result that is asserted.
+                timeout_ms: Some(if KNOWN_GAPS.contains(&target.as_str()) {
+                    10_000
+                } else {
+                    90_000
+                }),
                 ..ConcolicConfig::default()
             };
             let r = concolic_run_clocked(&a, &target, &cfg);
