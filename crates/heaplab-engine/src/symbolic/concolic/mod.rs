@@ -126,8 +126,11 @@ impl Runner {
         };
         let mut config =
             Config { strategy: StrategyKind::Lazy, pre: PreMode::Ignore, ..Config::default() };
-        // The concrete input bounds the heap; the chain bound must not cut it.
+        // The concrete input bounds the heap, its loops and its recursion; the exploration
+        // bounds must not cut a run (`max_steps` stops a run that does not end).
         config.bounds.k = 1_000;
+        config.bounds.loop_iterations = 100_000;
+        config.bounds.call_depth = 1_000;
         let Some((code2, entry_unit, _)) = entry::add_entry_unit(&code, method, &config) else {
             return Err(Error::UnknownFunction(target.to_string()));
         };
