@@ -270,4 +270,19 @@ fn bst_remove_phase1_misses_the_findmin_recursion_and_phase2_covers_it() {
     assert!(p2.contains(&recursion[0]), "phase 2 covers the findMin recursion");
     assert_eq!(p2, feasible, "phase 2 reaches every feasible direction");
     assert!(r.generation.tests.iter().all(|t| t.validity == Validity::Valid));
+    // The event stream: a node left unexplored by one run is tried, solved to a model, and a
+    // later run passes through it (the node is new to the tree when it does).
+    use concolic::ConcolicEvent as E;
+    let covered_later = r.events.iter().enumerate().any(|(i, e)| match e {
+        E::TryNode { node } => {
+            matches!(r.events.get(i + 2), Some(E::Solve { outcome: "model" }))
+                && r.events[i..]
+                    .iter()
+                    .any(|f| matches!(f, E::Branch { node: n, new: true, .. } if n == node))
+        }
+        _ => false,
+    });
+    assert!(covered_later, "an unexplored node is covered by a later run");
+    let runs = r.events.iter().filter(|e| matches!(e, E::RunInput { .. })).count();
+    assert_eq!(runs, r.stats.runs);
 }

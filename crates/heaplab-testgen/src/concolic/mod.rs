@@ -148,6 +148,25 @@ pub struct ConcolicStats {
 pub struct ConcolicRun {
     pub generation: Generation,
     pub stats: ConcolicStats,
+    /// What the loop did, in order (the event stream of issue 16; front ends may show it).
+    pub events: Vec<ConcolicEvent>,
+}
+
+/// One step of the concolic loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConcolicEvent {
+    /// Run number `run` (from 0) starts on an input of phase 1 or 2.
+    RunInput { run: usize, phase: u8 },
+    /// A run passed a fork of the constraint tree: what it decided, and whether the node was new.
+    Branch { node: Vec<u16>, label: String, new: bool },
+    /// An unexplored node is tried (once).
+    TryNode { node: Vec<u16> },
+    /// Preprocessing (CSF Algorithm 2) gave these many formulas, after these many unfoldings.
+    Preprocess { formulas: usize, unfolds: usize },
+    /// The node's answer: a model (a new input follows), unsat, or undecided (pruned, counted).
+    Solve { outcome: &'static str },
+    /// The input became test `test`.
+    NewInput { test: String },
 }
 
 /// A small seeded generator (SplitMix64): reproducible integer inputs without a dependency.
@@ -271,7 +290,7 @@ pub fn generate(
         _ => "void".to_string(),
     };
     let Ok((pre, roots)) = precondition(&defs, program, target) else {
-        return Ok(ConcolicRun { generation, stats });
+        return Ok(ConcolicRun { generation, stats, events: Vec::new() });
     };
     let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
     let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
@@ -316,6 +335,7 @@ pub fn generate(
     let mut frontier: Vec<(Vec<u16>, State)> = Vec::new();
     let mut seen_inputs: Vec<Input> = Vec::new();
     let mut runs = 0;
+    let mut events = Vec::new();
     loop {
         if runs >= config.max_runs {
             stats.stopped_by = Some("runs");
@@ -338,7 +358,12 @@ pub fn generate(
                 break;
             };
             tree.insert(key.clone(), Node::Tried);
+            events.push(ConcolicEvent::TryNode { node: key.clone() });
             let pp = preprocess(&defs, &pre, &state, config.max_unfold);
+            events.push(ConcolicEvent::Preprocess {
+                formulas: pp.formulas.len(),
+                unfolds: pp.unfolds,
+            });
             stats.preprocess_formulas += pp.formulas.len();
             stats.preprocess_unfolds += pp.unfolds;
             let mut found = None;
@@ -365,6 +390,12 @@ pub fn generate(
                     Ok(SatResult::Unknown(_)) | Err(_) => undecided = true,
                 }
             }
+            let outcome = match (&found, undecided) {
+                (Some(_), _) => "model",
+                (None, true) => "undecided",
+                (None, false) => "unsat",
+            };
+            events.push(ConcolicEvent::Solve { outcome });
             let Some((model, vars)) = found else {
                 if undecided {
                     stats.pruned_unknown += 1;
@@ -376,6 +407,7 @@ pub fn generate(
             let input = to_input(&model, &roots, &vars, has_receiver, &mut rng, config.ints);
             (2, input, Some(key))
         };
+        events.push(ConcolicEvent::RunInput { run: runs, phase: phase as u8 });
         runs += 1;
         if let Some(runner) = &mut runner {
             let mut values: Vec<Value> =
@@ -395,7 +427,8 @@ pub fn generate(
                     }
                 }
                 prefix.push(fork.taken);
-                tree.insert(prefix.clone(), Node::Explored);
+                let new = tree.insert(prefix.clone(), Node::Explored) != Some(Node::Explored);
+                events.push(ConcolicEvent::Branch { node: prefix.clone(), label: fork.label, new });
             }
             if let Some(k) = target_key {
                 if !prefix.starts_with(&k) {
@@ -431,11 +464,14 @@ pub fn generate(
             branches: covered.branches.into_iter().collect(),
         });
         stats.phase_of_test.push(phase as u8);
+        if let Some(t) = generation.tests.last() {
+            events.push(ConcolicEvent::NewInput { test: t.name.clone() });
+        }
     }
     stats.runs = runs;
     stats.tree_explored = tree.values().filter(|n| **n == Node::Explored).count();
     stats.unexplored_left = frontier.iter().filter(|(k, _)| !tree.contains_key(k)).count();
-    Ok(ConcolicRun { generation, stats })
+    Ok(ConcolicRun { generation, stats, events })
 }
 
 /// A node of the constraint tree that is no longer unexplored.
