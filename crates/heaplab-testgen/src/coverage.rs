@@ -53,6 +53,11 @@ impl Lines {
         Lines { starts }
     }
 
+    /// The (line, column) where a statement or branch site starts.
+    pub fn at(&self, id: NodeId) -> Option<(usize, usize)> {
+        self.starts.get(&id).copied()
+    }
+
     /// The sorted, distinct lines of some statements (unknown ids are skipped).
     pub fn of(&self, statements: &BTreeSet<NodeId>) -> Vec<usize> {
         let lines: BTreeSet<usize> =

@@ -18,6 +18,7 @@
 //!
 //! Invariant: no IO and no JSON library — the emitters return strings; front ends write them.
 
+pub mod concolic;
 pub mod concretize;
 pub mod coverage;
 pub mod emit;

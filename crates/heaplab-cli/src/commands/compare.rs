@@ -39,7 +39,7 @@ pub struct Args {
     /// `sl` only: deepest predicate unfolding.
     #[arg(long, default_value_t = Config::default().bounds.depth)]
     depth: u32,
-    /// Comma-separated strategy names.
+    /// Comma-separated strategy names (`concolic` too: CSF, its solver column `p1/p2` calls).
     #[arg(long, default_value = "lazy,lazier,lazier#,sl")]
     strategies: String,
     /// Output format.
@@ -72,6 +72,8 @@ struct Row {
     total: usize,
     solver_sent: u64,
     solver_local: u64,
+    /// `concolic` only: CSF's `#Calls`, phase-1 and phase-2 solver calls.
+    csf_calls: Option<(usize, usize)>,
     time_ms: u128,
 }
 
@@ -89,13 +91,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // One cache of z3's answers for all strategies: equal query texts are equal questions.
     let cache = SharedCache::default();
     for name in args.strategies.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if name == "concolic" {
+            strategies.push((name, None));
+            continue;
+        }
         let info = strategy::by_name(name).ok_or_else(|| {
             anyhow::anyhow!("unknown strategy `{name}`\n{}", super::run::strategy_table())
         })?;
-        strategies.push((name, info));
+        strategies.push((name, Some(info)));
     }
     anyhow::ensure!(!strategies.is_empty(), "--strategies names no strategy");
     for (name, info) in strategies {
+        let Some(info) = info else {
+            rows.push(concolic_row(&args, program, ainfo, &checker)?);
+            continue;
+        };
         let mut config = Config::default();
         config.strategy = info.kind;
         config.pre = if info.kind == StrategyKind::Sl { PreMode::Assume } else { PreMode::Ignore };
@@ -154,6 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             total,
             solver_sent: counts.sent,
             solver_local: counts.decided_locally,
+            csf_calls: None,
             time_ms,
         });
     }
@@ -176,6 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "branches_covered_valid": r.covered_valid,
                 "branches_total": r.total,
                 "solver_calls": { "sent": r.solver_sent, "decided_locally": r.solver_local },
+                "csf_calls": r.csf_calls.map(|(p1, p2)| json!({ "phase1": p1, "phase2": p2 })),
                 "time_ms": r.time_ms,
             })).collect::<Vec<_>>(),
         });
@@ -211,13 +223,81 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 r.errors,
                 format!("{}/{}", r.covered, r.total),
                 format!("{}/{}", r.covered_valid, r.total),
-                format!("{}+{}", r.solver_sent, r.solver_local),
+                match r.csf_calls {
+                    Some((p1, p2)) => format!("p1/p2 {p1}/{p2}"),
+                    None => format!("{}+{}", r.solver_sent, r.solver_local),
+                },
                 r.time_ms,
                 r.unknown
             );
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `concolic` row (CSF, issue 16): its tests classified by the same model checker, its
+/// coverage counted at the explorer's branch sites on the replays, its solver column CSF's
+/// `#Calls` (phase 1 / phase 2).
+fn concolic_row(
+    args: &Args,
+    program: &heaplab_syntax::ast::Program,
+    ainfo: &heaplab_syntax::types::ProgramInfo,
+    checker: &PreChecker,
+) -> anyhow::Result<Row> {
+    let start = || -> anyhow::Result<SmtSolver<Z3Process>> {
+        let mut process = ProcessConfig::default();
+        process.program = PathBuf::from(&args.z3);
+        let z3 = Z3Process::new(process);
+        z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+        Ok(SmtSolver::new(z3))
+    };
+    let logic_z3 = start()?;
+    let mut oracle = heaplab_logic::SmtOracle::new(&logic_z3);
+    let started = std::time::Instant::now();
+    let sites = Explorer::new(
+        program,
+        ainfo,
+        &args.method,
+        Config::default(),
+        Box::new(SmtPathSolver::new(start()?)),
+        Box::new(Wall(started)),
+    )
+    .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
+    let cfg = heaplab_testgen::concolic::ConcolicConfig {
+        timeout_ms: Config::default().bounds.timeout_ms,
+        ..Default::default()
+    };
+    let r = heaplab_testgen::concolic::generate(
+        program,
+        ainfo,
+        &args.method,
+        &cfg,
+        &mut oracle,
+        Box::new(SmtPathSolver::new(start()?)),
+        &Wall(started),
+    )
+    .context("test generation failed for `concolic`")?;
+    let time_ms = started.elapsed().as_millis();
+    let g = &r.generation;
+    let validity: Vec<Validity> = g.tests.iter().map(|t| checker.classify(&t.input)).collect();
+    let valid = g.tests.iter().zip(&validity).filter(|(_, v)| v.is_valid()).map(|(t, _)| t);
+    Ok(Row {
+        strategy: "concolic",
+        pre: "assume",
+        paths: r.stats.runs as u64,
+        bounded: 0,
+        tests: g.tests.len(),
+        unknown: g.unknown.len(),
+        invalid: validity.iter().filter(|v| **v == Validity::Invalid).count(),
+        errors: g.errors_found(),
+        covered: branches_taken(&sites, &g.tests).len(),
+        covered_valid: branches_taken(&sites, valid).len(),
+        total: sites.branch_coverage().1,
+        solver_sent: 0,
+        solver_local: 0,
+        csf_calls: Some((r.stats.phase1_calls, r.stats.phase2_calls)),
+        time_ms,
+    })
 }
 
 /// Milliseconds since the row's run started.

@@ -6,6 +6,9 @@
 //! explorer's event stream (printing it with `--trace`), writes the emitted tests and prints the
 //! columns the papers compare. The solver is z3 through `heaplab_smt` (process transport).
 
+#[path = "run_concolic.rs"]
+mod concolic;
+
 use super::{load, report};
 use anyhow::Context;
 use heaplab_engine::symbolic::{
@@ -42,7 +45,7 @@ pub struct Args {
     #[arg(long)]
     method: String,
     /// Heap strategy (see the table in `heaplab run --help`).
-    #[arg(long, default_value = "lazier#", value_parser = clap::builder::PossibleValuesParser::new(strategy::STRATEGIES.iter().map(|s| s.name)))]
+    #[arg(long, default_value = "lazier#", value_parser = clap::builder::PossibleValuesParser::new(strategy::STRATEGIES.iter().map(|s| s.name).chain(["concolic"])))]
     strategy: String,
     /// Kiasan's reference-chain bound (the receiver has k, its fields k-1, ...).
     #[arg(long, default_value_t = Config::default().bounds.k)]
@@ -127,6 +130,9 @@ pub fn strategy_table() -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.strategy == "concolic" {
+        return concolic::run(args);
+    }
     // The time bound counts from here: loading and starting the solver spend it too.
     let started = std::time::Instant::now();
     let loaded = load(&args.file)?;

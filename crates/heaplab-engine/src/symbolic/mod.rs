@@ -28,6 +28,7 @@
 //! explorer runs the same natively and in wasm.
 
 pub mod code;
+pub mod concolic;
 pub mod config;
 mod dbm;
 pub mod exec;

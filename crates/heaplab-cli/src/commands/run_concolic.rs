@@ -1,0 +1,127 @@
+//! `heaplab run --strategy concolic`: Concolic StarFinder (issue 16) instead of a symbolic
+//! exploration. Phase 1 (tests from the precondition's unfoldings), then the concolic loop;
+//! the tests go through the same emitters, and the summary adds CSF's `#Calls` (phase-1 /
+//! phase-2 solver calls). Coverage is counted at the explorer's branch sites, on the replays of
+//! the tests with a valid input, as `heaplab compare` counts it.
+
+use super::{write_junit, write_tests, Args, Emit, Format, Order, WallClock};
+use crate::commands::{load, report};
+use anyhow::Context;
+use heaplab_engine::symbolic::{Config, Explorer, NoClock, SmtPathSolver};
+use heaplab_logic::SmtOracle;
+use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_testgen::concolic::{self, ConcolicConfig, SearchOrder};
+use heaplab_testgen::coverage::branches_taken;
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let loaded = load(&args.file)?;
+    if report(&loaded) {
+        return Ok(ExitCode::FAILURE);
+    }
+    let program = &loaded.analysis.program;
+    let info = &loaded.analysis.info;
+    let start = |what: &str| -> anyhow::Result<SmtSolver<Z3Process>> {
+        let mut process = ProcessConfig::default();
+        process.program = PathBuf::from(&args.z3);
+        let z3 = Z3Process::new(process);
+        z3.start()
+            .map_err(|e| anyhow::anyhow!("cannot start the solver `{}` ({what}): {e}", args.z3))?;
+        Ok(SmtSolver::new(z3))
+    };
+    let logic_z3 = start("logic")?;
+    let mut oracle = SmtOracle::new(&logic_z3);
+    let path_solver = SmtPathSolver::new(start("executor")?);
+    // Branch sites of the method and what it calls, from an explorer that is only started.
+    let sites = Explorer::new(
+        program,
+        info,
+        &args.method,
+        Config::default(),
+        Box::new(SmtPathSolver::new(start("sites")?)),
+        Box::new(NoClock),
+    )
+    .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
+    let cfg = ConcolicConfig {
+        depth: args.depth.min(8),
+        order: match args.order {
+            Order::Dfs => SearchOrder::Dfs,
+            Order::Bfs => SearchOrder::Bfs,
+        },
+        max_runs: usize::try_from(args.max_paths).unwrap_or(usize::MAX).min(10_000),
+        timeout_ms: (args.timeout_ms > 0).then_some(args.timeout_ms),
+        ..ConcolicConfig::default()
+    };
+    let clock = WallClock::new();
+    let r = concolic::generate(
+        program,
+        info,
+        &args.method,
+        &cfg,
+        &mut oracle,
+        Box::new(path_solver),
+        &clock,
+    )
+    .context("concolic test generation failed")?;
+    let time_ms = clock.0.elapsed().as_millis() as u64;
+    let g = &r.generation;
+    let valid = branches_taken(&sites, g.tests.iter().filter(|t| t.validity.is_valid()));
+    let total = sites.branch_coverage().1;
+    let written = match args.emit {
+        Some(Emit::Junit) => Some(write_junit(&args, &loaded, &[], g)?),
+        Some(kind) => Some(write_tests(&args, kind, &loaded.file.text, g)?),
+        None => None,
+    };
+    let s = &r.stats;
+    match args.format {
+        Format::Json => println!(
+            "{}",
+            json!({
+                "method": args.method,
+                "strategy": "concolic",
+                "tests": g.tests.len(),
+                "invalid": g.invalid_inputs(),
+                "errors": g.errors_found(),
+                "covered": valid.len(),
+                "total": total,
+                "phase1Calls": s.phase1_calls,
+                "phase2Calls": s.phase2_calls,
+                "phase1Inputs": s.phase1_inputs,
+                "phase2Inputs": s.phase2_inputs,
+                "runs": s.runs,
+                "prunedUnsat": s.pruned_unsat,
+                "prunedUnknown": s.pruned_unknown,
+                "missedTarget": s.missed_target,
+                "unexploredLeft": s.unexplored_left,
+                "stoppedBy": s.stopped_by,
+                "timeMs": time_ms,
+            })
+        ),
+        Format::Text => {
+            println!("{} with concolic (phase-1 depth {})", args.method, cfg.depth);
+            println!(
+                "  tests: {} ({} from phase 1, {} from phase 2), invalid inputs: {}, errors found: {}",
+                g.tests.len(),
+                s.phase1_inputs,
+                s.phase2_inputs,
+                g.invalid_inputs(),
+                g.errors_found()
+            );
+            println!("  branch coverage (valid inputs): {}/{}", valid.len(), total);
+            println!(
+                "  solver calls (#Calls p1/p2): {}/{}; runs {}; nodes pruned {} unsat, {} undecided; unexplored left {}",
+                s.phase1_calls, s.phase2_calls, s.runs, s.pruned_unsat, s.pruned_unknown, s.unexplored_left
+            );
+            if let Some(b) = s.stopped_by {
+                println!("  stopped by: {b}");
+            }
+            println!("  time: {time_ms} ms");
+            if let Some(p) = written {
+                println!("  tests written to {}", p.display());
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,141 @@
+//! Does a symbolic state describe a concrete input? The state's input heap (roots, then each
+//! input object's journal of first-read fields, i.e. every heap access path the run used) must
+//! map one-to-one onto the concrete heap, classes and nulls included, and its path condition
+//! must evaluate to true once each input variable takes the concrete value of its cell.
+
+use super::ConcreteInput;
+use crate::interp::{ObjId, Value};
+use crate::symbolic::state::{ObjIdx, RefResolution, SValue, State};
+use crate::symbolic::term::{Node, Sym};
+use std::collections::HashMap;
+
+/// `Some(true)`: `st` describes `input`; `Some(false)`: it contradicts it; `None`: its path
+/// condition could not be evaluated (a variable without a cell, a division by zero).
+pub fn agrees(st: &State, input: &ConcreteInput) -> Option<bool> {
+    let mut m = Matching::default();
+    for (sv, v) in st.roots.iter().zip(input.roots) {
+        if !m.pair(st, input, sv, *v) {
+            return Some(false);
+        }
+    }
+    let mut unknown = false;
+    for c in &st.pc {
+        match eval(c, &m.vars) {
+            Some(Val::Bool(true)) => {}
+            Some(_) => return Some(false),
+            None => unknown = true,
+        }
+    }
+    if unknown {
+        None
+    } else {
+        Some(true)
+    }
+}
+
+/// The concrete values of the state's input variables and objects.
+#[derive(Default)]
+pub struct Matching {
+    pub objects: HashMap<ObjIdx, ObjId>,
+    back: HashMap<ObjId, ObjIdx>,
+    pub vars: HashMap<u32, Val>,
+}
+
+impl Matching {
+    fn pair(&mut self, st: &State, input: &ConcreteInput, sv: &SValue, v: Value) -> bool {
+        match (sv, v) {
+            (SValue::Int(s), Value::Int(n)) => self.bind(s, Val::Int(n)),
+            (SValue::Bool(s), Value::Bool(b)) => self.bind(s, Val::Bool(b)),
+            (SValue::Null, Value::Ref(r)) => r.is_none(),
+            (SValue::Obj(o), Value::Ref(Some(c))) => self.object(st, input, *o, c),
+            (SValue::SymLoc(l), Value::Ref(Some(c))) => {
+                match st.symlocs.get(*l as usize).and_then(|i| i.resolved) {
+                    Some(o) => self.object(st, input, o, c),
+                    None => true,
+                }
+            }
+            (SValue::SymRef(r), Value::Ref(c)) => {
+                match st.symrefs.get(*r as usize).and_then(|i| i.resolved) {
+                    None => true,
+                    Some(RefResolution::Null) => c.is_none(),
+                    Some(RefResolution::Loc(l)) => {
+                        c.is_some() && self.pair(st, input, &SValue::SymLoc(l), Value::Ref(c))
+                    }
+                }
+            }
+            (SValue::Void, _) => true,
+            _ => false,
+        }
+    }
+
+    fn bind(&mut self, s: &Sym, v: Val) -> bool {
+        if let Node::Var(id, _) = s.node() {
+            return match self.vars.get(id) {
+                Some(w) => *w == v,
+                None => {
+                    self.vars.insert(*id, v);
+                    true
+                }
+            };
+        }
+        eval(s, &self.vars).is_none_or(|w| w == v)
+    }
+
+    fn object(&mut self, st: &State, input: &ConcreteInput, o: ObjIdx, c: ObjId) -> bool {
+        match (self.objects.get(&o), self.back.get(&c)) {
+            (Some(c2), _) => return *c2 == c,
+            (None, Some(_)) => return false,
+            (None, None) => {}
+        }
+        let Some(obj) = st.heap.get(o) else { return false };
+        if input.heap.class_of(c) != Some(obj.class.as_str()) || !obj.is_input() {
+            return false;
+        }
+        self.objects.insert(o, c);
+        self.back.insert(c, o);
+        for (f, fsv) in &obj.input {
+            let Some(fv) = input.heap.field(c, f) else { return false };
+            if !self.pair(st, input, fsv, fv) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// A concrete value of a symbolic expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Val {
+    Int(i64),
+    Bool(bool),
+}
+
+/// Evaluates `s` with the variables `vars`; `None` for a missing variable, a division by zero
+/// or an overflow.
+pub fn eval(s: &Sym, vars: &HashMap<u32, Val>) -> Option<Val> {
+    let int = |x: &Sym| match eval(x, vars)? {
+        Val::Int(n) => Some(n),
+        Val::Bool(_) => None,
+    };
+    let boolean = |x: &Sym| match eval(x, vars)? {
+        Val::Bool(b) => Some(b),
+        Val::Int(_) => None,
+    };
+    Some(match s.node() {
+        Node::Int(n) => Val::Int(*n),
+        Node::Bool(b) => Val::Bool(*b),
+        Node::Var(id, _) => *vars.get(id)?,
+        Node::Add(a, b) => Val::Int(int(a)?.checked_add(int(b)?)?),
+        Node::Sub(a, b) => Val::Int(int(a)?.checked_sub(int(b)?)?),
+        Node::Mul(a, b) => Val::Int(int(a)?.checked_mul(int(b)?)?),
+        Node::Div(a, b) => Val::Int(int(a)?.checked_div(int(b)?)?),
+        Node::Rem(a, b) => Val::Int(int(a)?.checked_rem(int(b)?)?),
+        Node::Neg(a) => Val::Int(int(a)?.checked_neg()?),
+        Node::Lt(a, b) => Val::Bool(int(a)? < int(b)?),
+        Node::Le(a, b) => Val::Bool(int(a)? <= int(b)?),
+        Node::Eq(a, b) => Val::Bool(eval(a, vars)? == eval(b, vars)?),
+        Node::Not(a) => Val::Bool(!boolean(a)?),
+        Node::And(a, b) => Val::Bool(boolean(a)? && boolean(b)?),
+        Node::Or(a, b) => Val::Bool(boolean(a)? || boolean(b)?),
+    })
+}

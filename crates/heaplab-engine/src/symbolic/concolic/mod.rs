@@ -1,0 +1,231 @@
+//! The concolic driver's engine side (issue 16, Concolic StarFinder): one *guided* run of the
+//! symbolic executor per concrete input, and CSF's `preprocess` (Algorithm 2) of a path
+//! condition into separation-logic formulas over the precondition ([`preprocess`]).
+//!
+//! A concolic run follows exactly the path the concrete input takes, while the executor keeps
+//! the symbolic side: the path condition over input cells, and the input heap discovered by
+//! lazy initialization (`lazy`, precondition ignored), which is the heap access path of every
+//! cell read. At each fork the driver keeps the one successor that agrees with the concrete input
+//! ([`agrees`]: its input heap maps one-to-one onto the concrete one along the access paths, and
+//! its path condition evaluates to true on the concrete values) and hands back the others:
+//! they are CSF's eagerly created unexplored children (`Δ ∧ ¬e0`, or another lazy-init choice).
+//! The loop over runs, the constraint tree shared by all runs and the solving live in
+//! `heaplab-testgen`'s `concolic` module.
+//!
+//! This is a second search driver next to [`super::explorer`]: it owns its loop and its
+//! [`Sink`] ([`Quiet`]: tree ids, totals, the path end), over the same executor.
+
+pub mod agree;
+pub mod preprocess;
+
+pub use agree::agrees;
+
+use super::code::{compile, UnitId};
+use super::config::{Bound, Config, PreMode, StrategyKind};
+use super::exec::{entry, Executor, Sink, Succ};
+use super::explorer::{split_target, Event, PathOutcome, RunStats};
+use super::solve::PathSolver;
+use super::state::{State, StateId};
+use super::strategy;
+use super::view::ViewAt;
+use crate::error::{Error, Result};
+use crate::interp::{Heap, Value};
+use heaplab_syntax::ast::Program;
+use heaplab_syntax::types::ProgramInfo;
+use std::rc::Rc;
+
+/// A concrete input: the heap and the roots (`this` first for a method, then the parameters).
+pub struct ConcreteInput<'a> {
+    pub heap: &'a Heap,
+    pub roots: &'a [Value],
+}
+
+/// One fork a guided run passed: the child it took and the children it did not.
+#[derive(Clone, Debug)]
+pub struct ForkRecord {
+    /// Positions among the fork's children.
+    pub taken: u16,
+    pub others: Vec<(u16, State)>,
+    /// What the fork decided (the label of the taken child's tree node).
+    pub label: String,
+}
+
+/// The result of one guided run.
+#[derive(Clone, Debug)]
+pub struct GuidedRun {
+    pub forks: Vec<ForkRecord>,
+    /// The final state and outcome, when the run ended.
+    pub end: Option<(State, PathOutcome)>,
+    /// At some fork no child agreed with the input (or two did): the run stopped there.
+    pub diverged: bool,
+}
+
+impl GuidedRun {
+    /// The constraint-tree key of the run's path: the child taken at each fork.
+    pub fn key(&self) -> Vec<u16> {
+        self.forks.iter().map(|f| f.taken).collect()
+    }
+}
+
+/// The driver's sink: ids for tree nodes, totals, and the end of the one path it follows.
+#[derive(Default)]
+struct Quiet {
+    next_id: u32,
+    labels: Vec<String>,
+    stats: RunStats,
+    ended: Option<(State, PathOutcome)>,
+    pushed: Vec<State>,
+}
+
+impl Sink for Quiet {
+    fn node(&mut self, _parent: Option<StateId>, label: String) -> StateId {
+        let id = StateId(self.next_id);
+        self.next_id += 1;
+        self.labels.push(label);
+        id
+    }
+    fn event(&mut self, _event: Event) {}
+    fn snapshot(&mut self, _st: &State, _at: ViewAt) {}
+    fn keep_view(&mut self, _st: &State, _at: ViewAt) {}
+    fn stats(&mut self) -> &mut RunStats {
+        &mut self.stats
+    }
+    fn record(&mut self, st: State, outcome: PathOutcome) {
+        self.ended = Some((st, outcome));
+    }
+    fn push(&mut self, st: State) {
+        self.pushed.push(st);
+    }
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+/// Runs the symbolic executor along concrete inputs of one method.
+pub struct Runner {
+    exec: Executor,
+    entry_unit: UnitId,
+    /// The most executor steps of one run.
+    pub max_steps: u64,
+}
+
+impl Runner {
+    /// A runner for `target` (`Class.method` or a function). The executor runs under `lazy` with
+    /// the precondition ignored: the concrete input decides every lazy-initialization choice,
+    /// and the precondition enters only when a path condition is solved.
+    pub fn new(
+        program: &Program,
+        info: &ProgramInfo,
+        target: &str,
+        solver: Box<dyn PathSolver>,
+    ) -> Result<Runner> {
+        let code = compile(program, info);
+        let (class, name) = split_target(target);
+        let Some(method) = code.function(class, name) else {
+            return Err(Error::UnknownFunction(target.to_string()));
+        };
+        let mut config =
+            Config { strategy: StrategyKind::Lazy, pre: PreMode::Ignore, ..Config::default() };
+        // The concrete input bounds the heap, its loops and its recursion; the exploration
+        // bounds must not cut a run (`max_steps` stops a run that does not end).
+        config.bounds.k = 1_000;
+        config.bounds.loop_iterations = 100_000;
+        config.bounds.call_depth = 1_000;
+        let Some((code2, entry_unit, _)) = entry::add_entry_unit(&code, method, &config) else {
+            return Err(Error::UnknownFunction(target.to_string()));
+        };
+        let code = Rc::new(code2);
+        let strategy = strategy::make(config.strategy, &code);
+        let heap = strategy.heap_model();
+        let exec = Executor { code, config, method, solver, strategy, heap };
+        Ok(Runner { exec, entry_unit, max_steps: 200_000 })
+    }
+
+    /// The solver's query count so far (the executor's feasibility checks).
+    pub fn solver_queries(&self) -> u64 {
+        self.exec.solver.counts().sent
+    }
+
+    /// Follows `input` from the method's entry to the end of its path.
+    pub fn run(&mut self, input: &ConcreteInput) -> GuidedRun {
+        let mut sink = Quiet::default();
+        let root = sink.node(None, "entry".into());
+        let st = entry::empty_state(root);
+        let entry_unit = self.entry_unit;
+        let mut out = GuidedRun { forks: Vec::new(), end: None, diverged: false };
+        let first = self.exec.cx(&mut sink).entry_states(st, entry_unit);
+        let Some(mut cur) = choose(first, input, &sink.labels, &mut out) else {
+            out.diverged = true;
+            return out;
+        };
+        let mut steps = 0u64;
+        loop {
+            steps += 1;
+            if steps > self.max_steps {
+                out.end = Some((cur, PathOutcome::Bounded { bound: Bound::Steps, span: None }));
+                return out;
+            }
+            let next = {
+                let mut cx = self.exec.cx(&mut sink);
+                match cx.exec(cur) {
+                    Succ::End(s, o) => {
+                        cx.end_path(s, o);
+                        None
+                    }
+                    other => Some(other),
+                }
+            };
+            let kids = match next {
+                Some(Succ::Continue(s)) => {
+                    cur = s;
+                    continue;
+                }
+                Some(Succ::Fork(kids)) => kids,
+                _ => {
+                    if let Some(end) = sink.ended.take() {
+                        out.end = Some(end);
+                        return out;
+                    }
+                    std::mem::take(&mut sink.pushed)
+                }
+            };
+            match choose(kids, input, &sink.labels, &mut out) {
+                Some(s) => cur = s,
+                None => {
+                    out.diverged = true;
+                    return out;
+                }
+            }
+        }
+    }
+}
+
+/// The one child that agrees with `input`; records the fork when there were several.
+fn choose(
+    kids: Vec<State>,
+    input: &ConcreteInput,
+    labels: &[String],
+    out: &mut GuidedRun,
+) -> Option<State> {
+    if kids.len() == 1 {
+        return kids.into_iter().next();
+    }
+    let verdicts: Vec<Option<bool>> = kids.iter().map(|k| agrees(k, input)).collect();
+    let pick = verdicts
+        .iter()
+        .position(|v| *v == Some(true))
+        .or_else(|| verdicts.iter().position(|v| v.is_none()))?;
+    let mut taken = None;
+    let mut others = Vec::new();
+    for (i, k) in kids.into_iter().enumerate() {
+        if i == pick {
+            taken = Some(k);
+        } else {
+            others.push((i as u16, k));
+        }
+    }
+    let taken = taken?;
+    let label = labels.get(taken.id.0 as usize).cloned().unwrap_or_default();
+    out.forks.push(ForkRecord { taken: pick as u16, others, label });
+    Some(taken)
+}

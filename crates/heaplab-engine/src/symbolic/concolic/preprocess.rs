@@ -1,0 +1,250 @@
+//! CSF's `preprocess` (Algorithm 2, digest seed-001-002 §4.3): a path condition whose heap
+//! accesses are field-access paths becomes separation-logic formulas over the precondition,
+//! free of field accesses, by lazily unfolding the predicate instance that covers each accessed
+//! cell.
+//!
+//! The path condition of a concolic node is a symbolic state of the guided run: its input heap
+//! (roots, then each input object's first-read fields — the access paths `this.root.left.key`
+//! the run used, with the null / alias / object decisions lazy initialization made) and its pure
+//! path condition over the values read. For each disjunct of the precondition the accesses are
+//! resolved in order, starting from the roots (the precondition's free variables): an access
+//! `v.f` whose `v` (or an alias of it, by the heap's equalities) has a points-to reads that
+//! points-to's field term (Alg. 2 lines 8–9); one whose `v` is an argument of a predicate
+//! instance unfolds that instance into each of its disjuncts and starts again on each (lines
+//! 10–14, the first argument preferred, as CSF's artifact treats it as the root); one whose `v`
+//! is null, or that nothing covers, drops the formula (lines 6–7 and 15–16). The path condition
+//! is then conjoined with every input variable replaced by the term of its cell. Writes need no
+//! treatment here: the executor keeps the input journal (values as first read) apart from the
+//! current fields, which is what Alg. 2's fresh names for assigned fields achieve.
+//!
+//! The unfoldings are bounded (`max_unfold` along one formula); formulas cut by the bound are
+//! counted, never guessed.
+
+use crate::symbolic::state::{ObjIdx, RefResolution, SValue, State};
+use crate::symbolic::term::{Node, Sort as SymSort, Sym};
+use heaplab_logic::formula::{CmpOp, Pure, Term};
+use heaplab_logic::unfold::unfold_at;
+use heaplab_logic::{Defs, Formula, Fresh, SymHeap};
+use std::collections::HashMap;
+
+/// What [`preprocess`] produced.
+#[derive(Clone, Debug, Default)]
+pub struct Preprocessed {
+    /// Formulas without field accesses, each one disjunct over the precondition's free
+    /// variables; the node is feasible if one of them is satisfiable.
+    pub formulas: Vec<Formula>,
+    /// Predicate instances unfolded.
+    pub unfolds: usize,
+    /// Formulas dropped: an access through null or through nothing that covers it.
+    pub dropped: usize,
+    /// Formulas left when the unfolding bound was reached.
+    pub cut: usize,
+    /// Formulas whose path condition has an operation the logic does not have (`/`, `%`).
+    pub untranslatable: usize,
+}
+
+/// Algorithm 2 over every disjunct of `pre` (whose free variables are the roots, in order).
+pub fn preprocess(defs: &Defs, pre: &Formula, st: &State, max_unfold: u32) -> Preprocessed {
+    let mut fresh = Fresh::new();
+    for (v, _) in &pre.free {
+        fresh.avoid([v]);
+    }
+    for sh in &pre.disjuncts {
+        fresh.avoid(sh.all_vars().iter());
+    }
+    let mut out = Preprocessed::default();
+    for sh in &pre.disjuncts {
+        resolve(defs, pre, sh.clone(), st, max_unfold, &mut fresh, &mut out);
+    }
+    out
+}
+
+enum Step {
+    Done(SymHeap),
+    Unfold(usize),
+    Dropped,
+    Untranslatable,
+}
+
+fn resolve(
+    defs: &Defs,
+    pre: &Formula,
+    sh: SymHeap,
+    st: &State,
+    budget: u32,
+    fresh: &mut Fresh,
+    out: &mut Preprocessed,
+) {
+    match translate(&sh, pre, st) {
+        Step::Done(sh) => {
+            out.formulas.push(Formula { free: pre.free.clone(), disjuncts: vec![sh] })
+        }
+        Step::Dropped => out.dropped += 1,
+        Step::Untranslatable => out.untranslatable += 1,
+        Step::Unfold(_) if budget == 0 => out.cut += 1,
+        Step::Unfold(idx) => {
+            for part in unfold_at(defs, &sh, idx, fresh) {
+                out.unfolds += 1;
+                resolve(defs, pre, part, st, budget - 1, fresh, out);
+            }
+        }
+    }
+}
+
+/// The accesses of `st` resolved in `sh`, or the instance to unfold first.
+fn translate(sh: &SymHeap, pre: &Formula, st: &State) -> Step {
+    let mut tr = Tr { sh, objects: HashMap::new(), vars: HashMap::new(), facts: Vec::new() };
+    for (sv, (name, _)) in st.roots.iter().zip(&pre.free) {
+        if let Err(step) = tr.pair(st, sv, Term::var(name.clone())) {
+            return step;
+        }
+    }
+    let mut facts = std::mem::take(&mut tr.facts);
+    for c in &st.pc {
+        match to_pure(c, &tr.vars) {
+            Some(p) => facts.push(p),
+            None => return Step::Untranslatable,
+        }
+    }
+    let mut done = sh.clone();
+    done.pure.extend(facts);
+    Step::Done(done)
+}
+
+struct Tr<'a> {
+    sh: &'a SymHeap,
+    objects: HashMap<ObjIdx, Term>,
+    vars: HashMap<u32, Term>,
+    facts: Vec<Pure>,
+}
+
+impl Tr<'_> {
+    /// The state's value `sv` is the formula's `term`.
+    fn pair(&mut self, st: &State, sv: &SValue, term: Term) -> Result<(), Step> {
+        match sv {
+            SValue::Int(s) | SValue::Bool(s) => match s.node() {
+                Node::Var(id, _) => match self.vars.get(id) {
+                    Some(t) => self.facts.push(Pure::eq(term, t.clone())),
+                    None => {
+                        self.vars.insert(*id, term);
+                    }
+                },
+                _ => match to_term(s, &self.vars) {
+                    Some(t) => self.facts.push(Pure::eq(term, t)),
+                    None => return Err(Step::Untranslatable),
+                },
+            },
+            SValue::Null => self.facts.push(Pure::eq(term, Term::Null)),
+            SValue::Obj(o) => {
+                if let Some(t) = self.objects.get(o) {
+                    self.facts.push(Pure::eq(term, t.clone()));
+                    return Ok(());
+                }
+                self.objects.insert(*o, term.clone());
+                self.facts.push(Pure::ne(term.clone(), Term::Null));
+                let Some(obj) = st.heap.get(*o) else { return Err(Step::Dropped) };
+                for (f, fsv) in &obj.input {
+                    let ft = self.field(&term, f)?;
+                    self.pair(st, fsv, ft)?;
+                }
+            }
+            SValue::SymLoc(l) => match st.symlocs.get(*l as usize).and_then(|i| i.resolved) {
+                Some(o) => self.pair(st, &SValue::Obj(o), term)?,
+                None => self.facts.push(Pure::ne(term, Term::Null)),
+            },
+            SValue::SymRef(r) => match st.symrefs.get(*r as usize).and_then(|i| i.resolved) {
+                None => {}
+                Some(RefResolution::Null) => self.facts.push(Pure::eq(term, Term::Null)),
+                Some(RefResolution::Loc(l)) => self.pair(st, &SValue::SymLoc(l), term)?,
+            },
+            SValue::Void => {}
+        }
+        Ok(())
+    }
+
+    /// The term of `v.f` (Alg. 2 lines 6–16).
+    fn field(&self, v: &Term, f: &str) -> Result<Term, Step> {
+        let aliases = self.aliases(v);
+        if aliases.contains(&Term::Null) {
+            return Err(Step::Dropped);
+        }
+        if let Some(pt) = self.sh.points_to.iter().find(|p| aliases.contains(&p.ptr)) {
+            return pt.field(f).cloned().ok_or(Step::Dropped);
+        }
+        let by_root =
+            self.sh.preds.iter().position(|p| p.args.first().is_some_and(|a| aliases.contains(a)));
+        let by_any =
+            || self.sh.preds.iter().position(|p| p.args.iter().any(|a| aliases.contains(a)));
+        match by_root.or_else(by_any) {
+            Some(idx) => Err(Step::Unfold(idx)),
+            None => Err(Step::Dropped),
+        }
+    }
+
+    /// `v` and every term equal to it by the equalities of the heap and of the facts so far.
+    fn aliases(&self, v: &Term) -> Vec<Term> {
+        let eqs: Vec<(&Term, &Term)> = self
+            .sh
+            .pure
+            .iter()
+            .chain(&self.facts)
+            .filter_map(|p| match p {
+                Pure::Cmp(CmpOp::Eq, a, b) => Some((a, b)),
+                _ => None,
+            })
+            .collect();
+        let mut out = vec![v.clone()];
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for (a, b) in &eqs {
+                for (x, y) in [(a, b), (b, a)] {
+                    if out.contains(x) && !out.contains(y) {
+                        out.push((*y).clone());
+                        grew = true;
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// An integer (or boolean-valued variable) expression as a logic term.
+fn to_term(s: &Sym, vars: &HashMap<u32, Term>) -> Option<Term> {
+    let b = Box::new;
+    Some(match s.node() {
+        Node::Int(n) => Term::Int(*n),
+        Node::Bool(v) => Term::Bool(*v),
+        Node::Var(id, _) => vars.get(id)?.clone(),
+        Node::Add(x, y) => Term::Add(b(to_term(x, vars)?), b(to_term(y, vars)?)),
+        Node::Sub(x, y) => Term::Sub(b(to_term(x, vars)?), b(to_term(y, vars)?)),
+        Node::Mul(x, y) => Term::Mul(b(to_term(x, vars)?), b(to_term(y, vars)?)),
+        Node::Neg(x) => Term::Neg(b(to_term(x, vars)?)),
+        _ => return None,
+    })
+}
+
+/// A boolean expression of the path condition as a pure formula.
+fn to_pure(s: &Sym, vars: &HashMap<u32, Term>) -> Option<Pure> {
+    Some(match s.node() {
+        Node::Bool(v) => Pure::Const(*v),
+        Node::Var(id, SymSort::Bool) => Pure::eq(vars.get(id)?.clone(), Term::Bool(true)),
+        Node::Lt(x, y) => Pure::cmp(CmpOp::Lt, to_term(x, vars)?, to_term(y, vars)?),
+        Node::Le(x, y) => Pure::cmp(CmpOp::Le, to_term(x, vars)?, to_term(y, vars)?),
+        Node::Eq(x, y) => match (to_term(x, vars), to_term(y, vars)) {
+            (Some(a), Some(b)) => Pure::eq(a, b),
+            _ => {
+                let (p, q) = (to_pure(x, vars)?, to_pure(y, vars)?);
+                Pure::Or(vec![
+                    Pure::And(vec![p.clone(), q.clone()]),
+                    Pure::And(vec![Pure::Not(Box::new(p)), Pure::Not(Box::new(q))]),
+                ])
+            }
+        },
+        Node::Not(x) => Pure::Not(Box::new(to_pure(x, vars)?)),
+        Node::And(x, y) => Pure::And(vec![to_pure(x, vars)?, to_pure(y, vars)?]),
+        Node::Or(x, y) => Pure::Or(vec![to_pure(x, vars)?, to_pure(y, vars)?]),
+        _ => return None,
+    })
+}

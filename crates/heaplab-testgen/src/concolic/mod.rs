@@ -1,0 +1,530 @@
+//! The `concolic` strategy: Concolic StarFinder (CSF, papers 001/002; digest seed-001-002).
+//!
+//! CSF generates inputs from the precondition, not from the code: phase 1 (`genFromSpec`,
+//! [`spec`]) unfolds the method's `requires` to a bound and takes one model per satisfiable
+//! formula. Each model becomes a concrete input heap, the interpreter runs it (the run is the
+//! test's expected outcome), the logic's model checker classifies it against `requires`
+//! ([`crate::concretize::PreChecker`], independent of how the model was found) and the
+//! interpreter replays it once more through [`crate::concretize::replay`] before it is emitted.
+//! The result is an ordinary [`Generation`], so the `.hl`, JSON and JUnit emitters serve it as
+//! they serve the symbolic strategies.
+//!
+//! Phase 2 is CSF's concolic loop. Each input is run by the engine's guided runner
+//! ([`heaplab_engine::symbolic::concolic`]), which follows the input's path through the symbolic
+//! executor and hands back the children it did not take. These are the unexplored nodes of a
+//! constraint tree that all runs share. A node is keyed by the children taken from the entry,
+//! and each node is tried at most once. An unexplored node is picked (DFS, BFS or seeded
+//! random) and preprocessed into formulas over the precondition's unfoldings (CSF Algorithm 2).
+//! The logic's `sat` then solves them; the first model becomes the next input, and nodes with
+//! no model are pruned (unsat and undecided counted apart). The loop stops when nothing is left
+//! unexplored, or when a bound is reached: runs, unfolding depth or time.
+//!
+//! Unconstrained integer inputs (parameters the formula does not mention) get 0, or seeded
+//! pseudo-random values in a range (CSF's Experiment 2 uses [−32, 31]).
+
+pub mod spec;
+
+use crate::concretize::{replay, Concrete, PreChecker};
+use crate::{find_function, unique_name, Expected, GeneratedTest, Generation, Input, Result};
+use heaplab_engine::symbolic::concolic::preprocess::preprocess;
+use heaplab_engine::symbolic::concolic::{ConcreteInput, Runner};
+use heaplab_engine::symbolic::{Clock, PathSolver, PreMode, State};
+use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
+use heaplab_logic::{
+    sat_in_order, Defs, Formula, Model, Order, PureOracle, SatResult, SearchBounds, Sort,
+};
+use heaplab_syntax::ast::{Item, Program, TypeExpr};
+use heaplab_syntax::types::ProgramInfo;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// How integer inputs the precondition leaves unconstrained are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntFill {
+    /// 0 (CSF's default).
+    Default,
+    /// Seeded pseudo-random values in `lo..=hi`.
+    Random { seed: u64, lo: i64, hi: i64 },
+}
+
+/// The bounds of a `concolic` run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConcolicConfig {
+    /// Phase 1's unfolding depth n: levels 0..=n are solved. Default 2.
+    pub depth: u32,
+    /// At most this many phase-1 formulas are solved. Default 256.
+    pub max_formulas: usize,
+    /// Bounds of each `sat` call.
+    pub sat_bounds: SearchBounds,
+    pub ints: IntFill,
+    /// Run phase 2 (the concolic loop) after phase 1. Default true.
+    pub phase2: bool,
+    /// At most this many concrete runs (phase-1 inputs included). Default 200.
+    pub max_runs: usize,
+    /// Unfoldings along one formula when preprocessing a node (CSF's `star.max_depth`).
+    /// Default 4.
+    pub max_unfold: u32,
+    /// Bounds of each phase-2 `sat` call (a node may give many formulas).
+    pub node_sat_bounds: SearchBounds,
+    /// At most this many of a node's preprocessed formulas are solved; the node counts as
+    /// undecided when more were left. Default 64.
+    pub max_node_formulas: usize,
+    /// Which unexplored node is tried next.
+    pub order: SearchOrder,
+    /// Stop after this many milliseconds of the clock. Default none.
+    pub timeout_ms: Option<u64>,
+    /// Stop after this many phase-2 solver calls (a deterministic budget). Default none.
+    pub max_phase2_calls: Option<usize>,
+}
+
+/// The order in which unexplored nodes of the constraint tree are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchOrder {
+    /// The deepest unexplored branch of the latest run first (DART, CSF's artifact).
+    Dfs,
+    /// The shallowest first.
+    Bfs,
+    /// Uniformly at random, seeded by the `IntFill::Random` seed (0 otherwise).
+    Random,
+}
+
+impl Default for ConcolicConfig {
+    fn default() -> Self {
+        ConcolicConfig {
+            depth: 2,
+            max_formulas: 256,
+            sat_bounds: SearchBounds::default(),
+            ints: IntFill::Default,
+            phase2: true,
+            max_runs: 200,
+            max_unfold: 4,
+            node_sat_bounds: SearchBounds { max_depth: 4, max_objects: 12, max_states: 2_000 },
+            max_node_formulas: 64,
+            order: SearchOrder::Bfs,
+            timeout_ms: None,
+            max_phase2_calls: None,
+        }
+    }
+}
+
+/// What a `concolic` run did, beside its tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConcolicStats {
+    /// Solver calls of phase 1 and phase 2 (CSF Table 1's `#Calls`, `p1/p2`).
+    pub phase1_calls: usize,
+    pub phase2_calls: usize,
+    /// Phase-1 formulas proved unsatisfiable, undecided (pruned, counted), or not solved
+    /// because of `max_formulas`.
+    pub phase1_unsat: usize,
+    pub phase1_unknown: usize,
+    pub phase1_cut: usize,
+    /// Inputs phase 1 produced (after removing identical models).
+    pub phase1_inputs: usize,
+    /// New tests phase 2 produced.
+    pub phase2_inputs: usize,
+    /// Concrete runs in all.
+    pub runs: usize,
+    /// Unexplored nodes tried whose formulas were all unsatisfiable / some undecided (pruned,
+    /// counted: an unknown or a bound reached is never taken for unsatisfiable).
+    pub pruned_unsat: usize,
+    pub pruned_unknown: usize,
+    /// Formulas preprocessing produced, and predicate instances it unfolded.
+    pub preprocess_formulas: usize,
+    pub preprocess_unfolds: usize,
+    /// Runs on a solved input that did not reach the node it was solved for.
+    pub missed_target: usize,
+    /// Runs where no successor of a fork agreed with the input.
+    pub diverged: usize,
+    /// Nodes of the constraint tree runs passed through; unexplored nodes left at the end.
+    pub tree_explored: usize,
+    pub unexplored_left: usize,
+    /// Why the loop stopped early (`runs`, `time`), if it did.
+    pub stopped_by: Option<&'static str>,
+    /// For each test, the phase (1 or 2) that produced its input.
+    pub phase_of_test: Vec<u8>,
+}
+
+/// A `concolic` run's tests and counts.
+#[derive(Clone, Debug)]
+pub struct ConcolicRun {
+    pub generation: Generation,
+    pub stats: ConcolicStats,
+    /// What the loop did, in order (the event stream of issue 16; front ends may show it).
+    pub events: Vec<ConcolicEvent>,
+}
+
+/// One step of the concolic loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConcolicEvent {
+    /// Run number `run` (from 0) starts on an input of phase 1 or 2.
+    RunInput { run: usize, phase: u8 },
+    /// A run passed a fork of the constraint tree: what it decided, and whether the node was new.
+    Branch { node: Vec<u16>, label: String, new: bool },
+    /// An unexplored node is tried (once).
+    TryNode { node: Vec<u16> },
+    /// Preprocessing (CSF Algorithm 2) gave these many formulas, after these many unfoldings.
+    Preprocess { formulas: usize, unfolds: usize },
+    /// The node's answer: a model (a new input follows), unsat, or undecided (pruned, counted).
+    Solve { outcome: &'static str },
+    /// The input became test `test`.
+    NewInput { test: String },
+}
+
+/// A small seeded generator (SplitMix64): reproducible integer inputs without a dependency.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn in_range(&mut self, lo: i64, hi: i64) -> i64 {
+        let span = (hi - lo).unsigned_abs() + 1;
+        lo.min(hi) + (self.next() % span) as i64
+    }
+}
+
+/// The method's `requires` as a logic formula over `this` and the parameters, with those
+/// names and sorts; `Err` says why it cannot be used.
+pub fn precondition(
+    defs: &Defs,
+    program: &Program,
+    target: &str,
+) -> std::result::Result<(Formula, Vec<(String, Sort)>), String> {
+    let Some((class, decl)) = find_function(program, target) else {
+        return Err(format!("no method `{target}`"));
+    };
+    let mut free = Vec::new();
+    if let Some(c) = class {
+        free.push(("this".to_string(), Sort::Ref(c.to_string())));
+    }
+    for p in &decl.params {
+        let s = heaplab_logic::convert::sort_of_type(&p.ty).map_err(|e| e.to_string())?;
+        free.push((p.name.name.clone(), s));
+    }
+    let formula = match decl.requires.as_slice() {
+        [] => Formula { free: free.clone(), disjuncts: vec![heaplab_logic::SymHeap::default()] },
+        [one] => {
+            let mut fresh = heaplab_logic::Fresh::new();
+            heaplab_logic::convert::convert_formula(defs, one, &free, &mut fresh)
+                .map_err(|e| e.to_string())?
+        }
+        _ => return Err("several `requires` clauses are not supported".into()),
+    };
+    Ok((formula, free))
+}
+
+/// A logic model as the interpreter's input: the heap, the receiver and the arguments.
+/// `mentioned` are the variables the solved formula constrains; integer roots outside it take
+/// `fill`'s value.
+fn to_input(
+    model: &Model,
+    roots: &[(String, Sort)],
+    mentioned: &BTreeSet<String>,
+    has_receiver: bool,
+    rng: &mut SplitMix,
+    fill: IntFill,
+) -> Input {
+    // Objects keep the model's numbering: object i of the model is the i-th allocated.
+    let ids: Vec<ObjId> = (0..model.objects.len() as u32).map(ObjId).collect();
+    let conv = |v: &heaplab_logic::Value| match v {
+        heaplab_logic::Value::Int(n) => Value::Int(*n),
+        heaplab_logic::Value::Bool(b) => Value::Bool(*b),
+        heaplab_logic::Value::Null => Value::Ref(None),
+        heaplab_logic::Value::Ref(i) => Value::Ref(ids.get(*i).copied()),
+    };
+    let mut heap = Heap::new();
+    for o in &model.objects {
+        heap.alloc(o.class.clone(), o.fields.iter().map(|(f, v)| (f.clone(), conv(v))).collect());
+    }
+    let mut values = Vec::new();
+    for (name, sort) in roots {
+        let v = match (model.store.get(name), sort) {
+            (_, Sort::Int) if !mentioned.contains(name) => match fill {
+                IntFill::Default => Value::Int(0),
+                IntFill::Random { lo, hi, .. } => Value::Int(rng.in_range(lo, hi)),
+            },
+            (Some(v), _) => conv(v),
+            (None, Sort::Int) => Value::Int(0),
+            (None, Sort::Bool) => Value::Bool(false),
+            (None, _) => Value::Ref(None),
+        };
+        values.push(v);
+    }
+    let receiver = if has_receiver {
+        match values.first() {
+            Some(Value::Ref(Some(r))) => Some(*r),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    let args = if has_receiver { values[1..].to_vec() } else { values };
+    Input { heap, receiver, args }
+}
+
+/// Runs CSF on `target` (`Class.method` or `function`): phase 1 from the precondition, then
+/// (unless `config.phase2` is off) the concolic loop; every input becomes a replayed,
+/// classified test. `oracle` decides the logic's pure parts (phase 1 and 2's `sat`); `solver`
+/// is the executor's (the guided runs' feasibility checks); `clock` measures `timeout_ms`.
+pub fn generate(
+    program: &Program,
+    info: &ProgramInfo,
+    target: &str,
+    config: &ConcolicConfig,
+    oracle: &mut dyn PureOracle,
+    solver: Box<dyn PathSolver>,
+    clock: &dyn Clock,
+) -> Result<ConcolicRun> {
+    let started = clock.now_ms();
+    let (defs, _) = Defs::from_program(program);
+    let mut stats = ConcolicStats::default();
+    let mut generation = Generation { target: target.to_string(), ..Generation::default() };
+    generation.return_type = match find_function(program, target).map(|(_, d)| &d.return_type) {
+        Some(TypeExpr::Int(_)) => "int".to_string(),
+        Some(TypeExpr::Bool(_)) => "bool".to_string(),
+        Some(TypeExpr::Class(c)) => c.name.clone(),
+        _ => "void".to_string(),
+    };
+    let Ok((pre, roots)) = precondition(&defs, program, target) else {
+        return Ok(ConcolicRun { generation, stats, events: Vec::new() });
+    };
+    let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
+    let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
+    let spec = spec::gen_from_spec(&defs, &pre, config, &root_names, oracle, &|| {
+        config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t)
+    });
+    stats.phase1_calls = spec.calls;
+    stats.phase1_unsat = spec.unsat;
+    stats.phase1_unknown = spec.unknown;
+    stats.phase1_cut = spec.cut;
+    stats.phase1_inputs = spec.models.len();
+    let mentioned: BTreeSet<String> = pre.disjuncts.iter().flat_map(|sh| sh.free_vars()).collect();
+    let seed = match config.ints {
+        IntFill::Random { seed, .. } => seed,
+        IntFill::Default => 0,
+    };
+    let mut rng = SplitMix(seed);
+    let mut pick_rng = SplitMix(seed ^ 0x5eed);
+    let mut queue: VecDeque<(usize, Input)> = spec
+        .models
+        .iter()
+        .map(|(_, m)| (1, to_input(m, &roots, &mentioned, has_receiver, &mut rng, config.ints)))
+        .collect();
+    let mut runner = if config.phase2 {
+        Some(
+            Runner::new(program, info, target, solver)
+                .map_err(|source| crate::Error::Engine { test: target.to_string(), source })?,
+        )
+    } else {
+        None
+    };
+    let checker = PreChecker::new(program, target, PreMode::Ignore);
+    let method_short = target.rsplit('.').next().unwrap_or(target).to_string();
+    let mut taken: BTreeSet<String> = program
+        .items
+        .iter()
+        .filter_map(|i| if let Item::Test(t) = i { Some(t.name.name.clone()) } else { None })
+        .collect();
+    // The constraint tree shared by all runs: a node is the sequence of children taken at the
+    // forks from the entry; each is explored (some run passed it) or tried (solved once).
+    let mut tree: BTreeMap<Vec<u16>, Node> = BTreeMap::new();
+    let mut frontier: Vec<(Vec<u16>, State)> = Vec::new();
+    let mut seen_inputs: Vec<Input> = Vec::new();
+    let mut runs = 0;
+    let mut events = Vec::new();
+    loop {
+        if runs >= config.max_runs {
+            stats.stopped_by = Some("runs");
+            break;
+        }
+        if config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t) {
+            stats.stopped_by = Some("time");
+            break;
+        }
+        if config.max_phase2_calls.is_some_and(|m| stats.phase2_calls >= m) {
+            stats.stopped_by = Some("solver calls");
+            break;
+        }
+        let (phase, input, target_key) = if let Some((phase, input)) = queue.pop_front() {
+            (phase, input, None)
+        } else {
+            let Some(runner) = &runner else { break };
+            let _ = runner;
+            let Some((key, state)) = pick(&mut frontier, &tree, config.order, &mut pick_rng) else {
+                break;
+            };
+            tree.insert(key.clone(), Node::Tried);
+            events.push(ConcolicEvent::TryNode { node: key.clone() });
+            let pp = preprocess(&defs, &pre, &state, config.max_unfold);
+            events.push(ConcolicEvent::Preprocess {
+                formulas: pp.formulas.len(),
+                unfolds: pp.unfolds,
+            });
+            stats.preprocess_formulas += pp.formulas.len();
+            stats.preprocess_unfolds += pp.unfolds;
+            let mut found = None;
+            let mut undecided =
+                pp.cut > 0 || pp.untranslatable > 0 || pp.formulas.len() > config.max_node_formulas;
+            for f in pp.formulas.iter().take(config.max_node_formulas) {
+                if config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t)
+                    || config.max_phase2_calls.is_some_and(|m| stats.phase2_calls >= m)
+                {
+                    undecided = true;
+                    break;
+                }
+                stats.phase2_calls += 1;
+                let answer =
+                    sat_in_order(&defs, f, config.node_sat_bounds, Order::DepthFirst, oracle);
+                match answer.map(|(r, _)| r) {
+                    Ok(SatResult::Sat(m)) => {
+                        let vars: BTreeSet<String> =
+                            f.disjuncts.iter().flat_map(|sh| sh.free_vars()).collect();
+                        found = Some((m.restrict_to_reachable(&root_names), vars));
+                        break;
+                    }
+                    Ok(SatResult::Unsat) => {}
+                    Ok(SatResult::Unknown(_)) | Err(_) => undecided = true,
+                }
+            }
+            let outcome = match (&found, undecided) {
+                (Some(_), _) => "model",
+                (None, true) => "undecided",
+                (None, false) => "unsat",
+            };
+            events.push(ConcolicEvent::Solve { outcome });
+            let Some((model, vars)) = found else {
+                if undecided {
+                    stats.pruned_unknown += 1;
+                } else {
+                    stats.pruned_unsat += 1;
+                }
+                continue;
+            };
+            let input = to_input(&model, &roots, &vars, has_receiver, &mut rng, config.ints);
+            (2, input, Some(key))
+        };
+        events.push(ConcolicEvent::RunInput { run: runs, phase: phase as u8 });
+        runs += 1;
+        if let Some(runner) = &mut runner {
+            let mut values: Vec<Value> =
+                input.receiver.map(|r| Value::Ref(Some(r))).into_iter().collect();
+            values.extend(input.args.iter().copied());
+            let run = runner.run(&ConcreteInput { heap: &input.heap, roots: &values });
+            if run.diverged {
+                stats.diverged += 1;
+            }
+            let mut prefix = Vec::new();
+            for fork in run.forks {
+                for (j, st) in fork.others {
+                    let mut k = prefix.clone();
+                    k.push(j);
+                    if !tree.contains_key(&k) && !frontier.iter().any(|(f, _)| *f == k) {
+                        frontier.push((k, st));
+                    }
+                }
+                prefix.push(fork.taken);
+                let new = tree.insert(prefix.clone(), Node::Explored) != Some(Node::Explored);
+                events.push(ConcolicEvent::Branch { node: prefix.clone(), label: fork.label, new });
+            }
+            if let Some(k) = target_key {
+                if !prefix.starts_with(&k) {
+                    stats.missed_target += 1;
+                }
+            }
+        }
+        if seen_inputs.contains(&input) {
+            continue;
+        }
+        seen_inputs.push(input.clone());
+        let i = generation.tests.len();
+        let name = unique_name(&format!("gen_{method_short}_{i}"), &mut taken);
+        let Some(expected) = run_input(program, info, target, &input)? else {
+            generation.unknown.push(i);
+            continue;
+        };
+        let concrete = Concrete { input, expected, final_fields: Vec::new() };
+        let (final_heap, covered) = replay(program, info, target, &name, &concrete)?;
+        let validity = checker.classify(&concrete.input);
+        if phase == 2 {
+            stats.phase2_inputs += 1;
+        }
+        generation.tests.push(GeneratedTest {
+            name,
+            path: i,
+            input: concrete.input,
+            expected: concrete.expected,
+            final_heap,
+            validity,
+            k_cut: false,
+            statements: covered.statements.into_iter().collect(),
+            branches: covered.branches.into_iter().collect(),
+        });
+        stats.phase_of_test.push(phase as u8);
+        if let Some(t) = generation.tests.last() {
+            events.push(ConcolicEvent::NewInput { test: t.name.clone() });
+        }
+    }
+    stats.runs = runs;
+    stats.tree_explored = tree.values().filter(|n| **n == Node::Explored).count();
+    stats.unexplored_left = frontier.iter().filter(|(k, _)| !tree.contains_key(k)).count();
+    Ok(ConcolicRun { generation, stats, events })
+}
+
+/// A node of the constraint tree that is no longer unexplored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Node {
+    Explored,
+    Tried,
+}
+
+/// The next unexplored node in `order`, removed from the frontier (nodes a run explored since
+/// they were queued are dropped).
+fn pick(
+    frontier: &mut Vec<(Vec<u16>, State)>,
+    tree: &BTreeMap<Vec<u16>, Node>,
+    order: SearchOrder,
+    rng: &mut SplitMix,
+) -> Option<(Vec<u16>, State)> {
+    frontier.retain(|(k, _)| !tree.contains_key(k));
+    if frontier.is_empty() {
+        return None;
+    }
+    let at = match order {
+        // The deepest branch of the latest run first (DART): it was queued last.
+        SearchOrder::Dfs => frontier.len() - 1,
+        SearchOrder::Bfs => {
+            let min = frontier.iter().map(|(k, _)| k.len()).min().unwrap_or(0);
+            frontier.iter().position(|(k, _)| k.len() == min).unwrap_or(0)
+        }
+        SearchOrder::Random => (rng.next() % frontier.len() as u64) as usize,
+    };
+    Some(frontier.remove(at))
+}
+
+/// Runs one input in the interpreter; its outcome is what the test expects. `None` when the
+/// run does not count (an `assume` failed).
+fn run_input(
+    program: &Program,
+    info: &ProgramInfo,
+    target: &str,
+    input: &Input,
+) -> Result<Option<Expected>> {
+    let mut interp = Interpreter::new(program, info, Limits::default());
+    interp.set_heap(input.heap.clone());
+    let (_, name) = heaplab_engine::symbolic::explorer::split_target(target);
+    let res = match input.receiver {
+        Some(r) => interp.call_method(r, name, &input.args),
+        None => interp.call_function(name, &input.args),
+    };
+    let outcome =
+        res.map_err(|source| crate::Error::Engine { test: target.to_string(), source })?;
+    Ok(match outcome {
+        Outcome::Returned(v) => Some(Expected::Returned(v)),
+        Outcome::Error(e) => Some(Expected::Error(e.kind)),
+        Outcome::AssumptionViolated { .. } => None,
+    })
+}
