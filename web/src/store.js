@@ -95,6 +95,9 @@ function initialExplore(runId) {
     view: null,
     viewNode: null,
     summary: null,
+    // Which solver answered how many queries (`Exploration.solverStats()`): decidedInRust,
+    // sentToZ3, cacheHits, unknownWithoutZ3...
+    solver: null,
     tests: [],
     coverage: null,
     downloads: null,
@@ -117,7 +120,10 @@ function changesOf(event) {
       }));
     case 'disjuncts':
       // The option is the node's own label (`disjunct 3`): pruned disjuncts leave gaps.
-      return (d.children ?? []).map((node) => ({ node, change: { kind: 'disjunct', target: '', option: null } }));
+      // `formula`: the case instantiated (`ref0 == null & emp`), when the engine knows it.
+      return (d.children ?? []).map((node, i) => ({
+        node, change: { kind: 'disjunct', target: '', option: null, formula: d.formulas?.[i] ?? null },
+      }));
     default:
       return [];
   }
@@ -240,6 +246,7 @@ function reduce(state, action) {
           lastEvent: last,
           newNodes: action.nodes.map((n) => n.id),
           summary: action.summary ?? ex.summary,
+          solver: action.solver ?? ex.solver,
           status: action.status ?? ex.status,
           selected,
           viewNode: ended ? null : ex.viewNode,
