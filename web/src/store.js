@@ -235,9 +235,10 @@ function reduce(state, action) {
       const last = action.events[action.events.length - 1] ?? ex.lastEvent;
       // Stepping follows the newest state; a click elsewhere wins until the next step.
       const selected = action.follow && last?.node != null ? last.node : ex.selected;
-      // A path's end can change its heap (sl completes the input from a model): the selected
-      // node's view, taken while it was live, is fetched again.
-      const ended = action.events.some((e) => (e.kind === 'pathEnd' || e.kind === 'slModel') && e.node === selected);
+      // A state keeps its node while it runs on (and a path's end can change its heap: sl
+      // completes the input from a model): the selected node's view, taken earlier, is fetched
+      // again whenever an event happened in it.
+      const ended = action.events.some((e) => e.node === selected);
       return {
         ...state,
         explore: {
