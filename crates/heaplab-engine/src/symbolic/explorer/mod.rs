@@ -227,10 +227,17 @@ impl Explorer {
         self.rec.pending.is_empty() && self.rec.current.is_none() && self.rec.worklist.is_empty()
     }
 
-    /// The source span of the instruction `st`'s top frame is at.
-    fn span_of(&self, st: &State) -> Option<Span> {
+    /// The source span of the instruction `st`'s top frame is at; in the driver, the place of
+    /// the state's previous step (its `return`), if the previous step ran the same state.
+    fn place_of(&mut self, st: &State) -> Option<Span> {
         let frame = st.frames.last()?;
-        self.exec.code.units.get(frame.unit)?.span_at(frame.pc)
+        let in_driver = Some(frame.unit) == self.rec.entry;
+        let span = match self.rec.last {
+            Some((id, span)) if in_driver && id == st.id => Some(span),
+            _ => self.exec.code.units.get(frame.unit)?.span_at(frame.pc),
+        };
+        self.rec.last = span.map(|s| (st.id, s));
+        span
     }
 
     /// Runs until a path ends; `None` when exploration is complete.
@@ -261,6 +268,7 @@ impl Explorer {
             return;
         };
         st.in_pre = in_pre;
+        self.rec.entry = Some(entry_unit);
         self.exec.code = Rc::new(code);
         self.rec.code = Rc::clone(&self.exec.code);
         let states = self.exec.cx(&mut self.rec).entry_states(st, entry_unit);
@@ -294,7 +302,7 @@ impl Explorer {
                 continue;
             }
             self.rec.stats.steps += 1;
-            self.rec.at = self.span_of(&st);
+            self.rec.at = self.place_of(&st);
             // With an asynchronous solver a step may have to be undone: remember everything it
             // can change. Ending a path may ask the solver too (a strategy may complete the
             // input), so the step's successors are handled inside the undoable region.

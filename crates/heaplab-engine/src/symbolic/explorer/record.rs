@@ -24,6 +24,12 @@ pub struct Record {
     /// The source of the instruction being executed: placed on the events and tree nodes the
     /// step reports (set by the driver before each step).
     pub at: Option<Span>,
+    /// The state the last step ran and its place, so that the run's driver (the code around
+    /// the method under test, placed at its declaration) keeps the place of the `return` that
+    /// led there: a path that returns ends at its `return`.
+    pub last: Option<(StateId, Span)>,
+    /// The driver's unit (see `entry`).
+    pub entry: Option<UnitId>,
     pub next_id: u32,
     pub tree: Vec<TreeNode>,
     pub paths: Vec<PathResult>,
@@ -46,6 +52,8 @@ impl Record {
             current: None,
             pending: VecDeque::new(),
             at: None,
+            last: None,
+            entry: None,
             next_id: 0,
             tree: Vec::new(),
             paths: Vec::new(),
