@@ -91,6 +91,8 @@ export interface ExploreEvent {
 export interface RunSummary {
   file: string; method: string; strategy: string; k: number; pre: 'assume' | 'ignore';
   paths: number; paths_feasible: number; paths_infeasible: number; paths_bounded: number;
+  /** Feasible paths without a test (the solver gave no model). */
+  paths_unknown: number;
   /** Of `paths_infeasible`: discarded because the input violates `requires`. */
   paths_precondition_discarded: number;
   bounds_hit: string[]; k_bound_reached: boolean; states: number; tests: number;
@@ -744,6 +746,7 @@ impl Run {
             paths_feasible: stats.feasible,
             paths_infeasible: stats.infeasible,
             paths_bounded: stats.bounded,
+            paths_unknown: self.generation.as_ref().map_or(0, |g| g.unknown.len() as u64),
             paths_precondition_discarded: stats.precondition_discarded,
             bounds_hit: self.bounds_hit.iter().map(|b| b.name()).collect(),
             k_bound_reached: stats.k_cut,
@@ -1033,6 +1036,8 @@ struct JsSummary {
     paths_feasible: u64,
     paths_infeasible: u64,
     paths_bounded: u64,
+    /// Feasible paths without a test: the solver gave no model (as `heaplab run`).
+    paths_unknown: u64,
     /// Of `paths_infeasible`: paths discarded because their input violates `requires`.
     paths_precondition_discarded: u64,
     bounds_hit: Vec<&'static str>,
