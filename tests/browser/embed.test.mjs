@@ -1,8 +1,8 @@
 // Embedding the Explore tab in a course page, as an instructor does: a page on another origin
 // holds `<iframe src=".../?embed=explore...">`. Served without COOP/COEP (an ordinary LMS or
 // GitHub Pages page) the frame cannot have SharedArrayBuffer, so Z3 cannot run there: explorations
-// still start, and a question only Z3 can answer is reported as such, with a button opening the
-// program in a full (isolated) HeapLab page. Served isolated, the frame runs Z3 and gets the
+// run on HeapLab's Rust decision procedure alone and get the CLI's counts (a question only Z3
+// could answer would be reported as such, with a button opening the program in a full page). Served isolated, the frame runs Z3 and gets the
 // CLI's test counts. HeapLab itself is served as `heaplab serve` does for embeds: COOP, COEP and
 // `Cross-Origin-Resource-Policy: cross-origin`.
 
@@ -62,54 +62,70 @@ async function explore(frame, inner, strategy) {
   });
 }
 
-test('an embed in a page without cross-origin isolation explores, and says so when a question needs Z3', async (t) => {
-  const { page, frame, inner, browser, heaplab } = await course(t, { isolatedHost: false });
+/** The Z3 wasm downloads the frame's engine worker made (Resource Timing). */
+async function z3Downloads(inner) {
+  const resources = await inner.evaluate(() => globalThis.__heaplab.engine.request('resources'));
+  return resources.filter((r) => /z3-built/.test(r.name));
+}
+
+test('an embed in a page without cross-origin isolation explores with HeapLab\'s own solver and gets the CLI counts', async (t) => {
+  const { page, frame, inner } = await course(t, { isolatedHost: false });
   assert.equal(await inner.evaluate(() => crossOriginIsolated), false, 'the frame of a plain page is not isolated');
   // One compact tab: no tab strip, no examples menu; the Explore controls are there.
   assert.equal(await frame.getByRole('tab').count(), 0);
   await frame.getByRole('combobox', { name: 'Method' }).waitFor();
   await frame.getByText(/Z3 unavailable here/).waitFor();
 
-  let needed = null;
   for (const strategy of ['lazier#', 'sl']) {
     const result = await explore(frame, inner, strategy);
-    if (result.status === 'done') {
-      // The Rust decision procedure answered everything: the CLI's count.
-      assert.equal(result.tests, await cliTests(strategy), `${strategy}: the CLI's number of tests`);
-    } else {
-      // A question only Z3 can answer: said in words, with the way out, never a hang.
-      assert.equal(result.kind, 'NoZ3', `${strategy}: ${result.error}`);
-      const alert = frame.getByRole('alert').filter({ hasText: 'only Z3 can answer' });
-      await alert.waitFor();
-      assert.ok(result.nodes > 0, `${strategy}: the tree keeps what was explored before the question`);
-      needed ??= strategy;
-    }
+    // The Rust decision procedure decides every query of the examples: no question falls
+    // outside it, so the run ends with the CLI's count (a NoZ3 stop would fail here).
+    assert.equal(result.status, 'done', `${strategy}: ${result.kind} ${result.error}`);
+    assert.equal(result.tests, await cliTests(strategy), `${strategy}: the CLI's number of tests`);
+    const stats = await inner.evaluate(() => globalThis.__heaplab.store.getState().explore.solver);
+    assert.equal(stats.z3, false, `${strategy}: explored without Z3`);
+    assert.equal(stats.unknownWithoutZ3, 0, `${strategy}: no query left open`);
+    assert.ok(stats.decidedInRust > 0, `${strategy}: HeapLab decided the queries`);
+    // No "needs Z3" message when nothing needed it; the status line says who answered.
+    assert.equal(await frame.getByRole('alert').filter({ hasText: 'only Z3 can answer' }).count(), 0);
+    const line = await frame.getByLabel('Solver questions').first().textContent();
+    assert.match(line, new RegExp(`^Solver questions: ${stats.decidedInRust} decided by HeapLab, Z3 not used here`));
   }
+  // Z3 wasm is never fetched where it cannot run.
+  assert.deepEqual(await z3Downloads(inner), []);
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, 'embed-not-isolated.png') });
+});
 
-  if (needed) {
-    // "Open in HeapLab" opens the same program, top-level and isolated, where Z3 runs.
-    const [full] = await Promise.all([
-      browser.context.waitForEvent('page'),
-      frame.getByRole('button', { name: 'Open in HeapLab' }).click(),
-    ]);
-    await full.waitForLoadState();
-    const url = new URL(full.url());
-    assert.ok(full.url().startsWith(heaplab.url), full.url());
-    assert.equal(url.searchParams.get('embed'), null, 'the full page, not the embed');
-    assert.match(url.hash, /^#p=/, 'the link carries the program');
-    await full.getByText('Engine ready', { exact: true }).waitFor({ timeout: 30000 });
-    assert.equal(await full.evaluate(() => crossOriginIsolated), true);
-    const source = await full.evaluate(() => globalThis.__heaplab.store.getState().source);
-    assert.match(source, /class BST/);
-    assert.equal(await full.getByRole('tab', { name: 'Explore' }).getAttribute('aria-selected'), 'true');
-  }
+test('a top-level page without COOP/COEP (no SharedArrayBuffer) explores BST.insert under sl with the CLI count', async (t) => {
+  const heaplab = await startStatic();
+  // No service worker: it would add the isolation headers and reload.
+  const browser = await launch({ serviceWorkers: 'block' });
+  t.after(async () => {
+    await browser.close();
+    await heaplab.stop();
+  });
+  const { page } = browser;
+  await page.goto(`${heaplab.url}?tab=explore&method=BST.insert&k=2#example=bst.hl`);
+  await page.getByText('Engine ready', { exact: true }).waitFor({ timeout: 30000 });
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+  assert.equal(await page.evaluate(() => typeof SharedArrayBuffer), 'undefined');
+  const result = await explore(page, page, 'sl');
+  assert.equal(result.status, 'done', `${result.kind} ${result.error}`);
+  assert.equal(result.tests, await cliTests('sl'), "sl: the CLI's number of tests");
+  const stats = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.solver);
+  assert.deepEqual([stats.z3, stats.unknownWithoutZ3, stats.sentToZ3], [false, 0, 0]);
+  assert.deepEqual(await z3Downloads(page), []);
 });
 
 test('an embed in a cross-origin isolated page runs Z3 and gets the CLI test counts', async (t) => {
   const { page, frame, inner } = await course(t, { isolatedHost: true });
   assert.equal(await inner.evaluate(() => crossOriginIsolated), true, 'the frame of an isolated page is isolated');
+  // Z3 wasm loads in the background, after the editor and the engine are up.
+  await inner.waitForFunction(() => globalThis.__heaplab.marks.z3Fetch !== undefined, null, { timeout: 60000 });
+  const marks = await inner.evaluate(() => globalThis.__heaplab.marks);
+  assert.ok(marks.editorReady < marks.z3Fetch && marks.engineReady <= marks.z3Fetch, JSON.stringify(marks));
   for (const strategy of ['lazier#', 'sl']) {
     const result = await explore(frame, inner, strategy);
     assert.equal(result.status, 'done', result.error);

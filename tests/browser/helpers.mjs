@@ -72,15 +72,19 @@ export async function startServer(port) {
 
 /**
  * Chromium with a fresh profile (a temporary user-data dir, removed by `close`). Console errors
- * and uncaught page errors are collected in `errors`.
+ * and uncaught page errors are collected in `errors`. `serviceWorkers: 'block'` for a page that
+ * must stay without cross-origin isolation.
  */
-export async function launch({ viewport = { width: 1360, height: 860 } } = {}) {
+export async function launch({ viewport = { width: 1360, height: 860 }, serviceWorkers = 'allow' } = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'heaplab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     args: ARGS,
     headless: true,
     viewport,
+    // 'block' keeps HeapLab's offline helper from adding COOP/COEP (a page that stays
+    // without SharedArrayBuffer).
+    serviceWorkers,
   });
   const errors = [];
   const watch = (page) => {

@@ -75,7 +75,7 @@ export function createExplorer(store, engine) {
   /** Applies a step's or run's final answer. */
   function settle(runId, res, follow) {
     store.dispatch({ type: 'explore/batch', runId, nodes: res.nodes, events: res.events, summary: res.summary,
-      status: res.over ? 'running' : 'paused', follow });
+      solver: res.solver, status: res.over ? 'running' : 'paused', follow });
     if (res.over) {
       // The method's parameter names label each test's arguments in its picture.
       const method = store.getState().methods.find((m) => m.name === explore().method);
@@ -128,13 +128,13 @@ export function createExplorer(store, engine) {
   }
 
   /**
-   * What a case of a predicate's definition added to the state (the engine's events do not carry
-   * the disjunct's formula): the facts, objects and folded instances the child has and its parent
+   * What a case of a predicate's definition added to the state, for a case whose event carries
+   * no formula (a `requires` written with `|`): the facts, objects and folded instances the child has and its parent
    * has not. Null for other nodes.
    */
   async function addedByCase(runId, node, view) {
     const n = explore().tree.nodes[node];
-    if (!n || n.parent === null || n.change?.kind !== 'disjunct') return null;
+    if (!n || n.parent === null || n.change?.kind !== 'disjunct' || n.change.formula) return null;
     const parent = await engine.request('exploreView', { runId, node: n.parent });
     if (!parent) return null;
     const had = (list, key) => new Set((list ?? []).map(key));

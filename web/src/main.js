@@ -446,6 +446,8 @@ function onEngineEvent(store, event) {
     case 'z3': {
       const z3 = { state: event.state, message: event.message ?? '' };
       if (event.state === 'downloading') Object.assign(z3, { loaded: event.loaded, total: event.total });
+      // When Z3 wasm began to download (after the editor and the engine are up), for the tests.
+      if (event.state === 'downloading') globalThis.__heaplab.marks.z3Fetch ??= performance.now();
       store.dispatch({ type: 'z3/status', z3 });
       if (event.state === 'ready') globalThis.__heaplab.marks.z3Ready = performance.now();
       if (event.state === 'error') {
@@ -469,7 +471,7 @@ function onEngineEvent(store, event) {
       break;
     case 'explore':
       store.dispatch({ type: 'explore/batch', runId: event.runId, nodes: event.nodes, events: event.events,
-        summary: event.summary, status: 'running' });
+        summary: event.summary, solver: event.solver, status: 'running' });
       break;
     case 'compare':
       store.dispatch({ type: 'compare/progress', current: event.current, rows: event.rows });

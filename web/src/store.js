@@ -95,6 +95,9 @@ function initialExplore(runId) {
     view: null,
     viewNode: null,
     summary: null,
+    // Which solver answered how many queries (`Exploration.solverStats()`): decidedInRust,
+    // sentToZ3, cacheHits, unknownWithoutZ3...
+    solver: null,
     tests: [],
     coverage: null,
     downloads: null,
@@ -117,7 +120,10 @@ function changesOf(event) {
       }));
     case 'disjuncts':
       // The option is the node's own label (`disjunct 3`): pruned disjuncts leave gaps.
-      return (d.children ?? []).map((node) => ({ node, change: { kind: 'disjunct', target: '', option: null } }));
+      // `formula`: the case instantiated (`ref0 == null & emp`), when the engine knows it.
+      return (d.children ?? []).map((node, i) => ({
+        node, change: { kind: 'disjunct', target: '', option: null, formula: d.formulas?.[i] ?? null },
+      }));
     default:
       return [];
   }
@@ -229,9 +235,10 @@ function reduce(state, action) {
       const last = action.events[action.events.length - 1] ?? ex.lastEvent;
       // Stepping follows the newest state; a click elsewhere wins until the next step.
       const selected = action.follow && last?.node != null ? last.node : ex.selected;
-      // A path's end can change its heap (sl completes the input from a model): the selected
-      // node's view, taken while it was live, is fetched again.
-      const ended = action.events.some((e) => (e.kind === 'pathEnd' || e.kind === 'slModel') && e.node === selected);
+      // A state keeps its node while it runs on (and a path's end can change its heap: sl
+      // completes the input from a model): the selected node's view, taken earlier, is fetched
+      // again whenever an event happened in it.
+      const ended = action.events.some((e) => e.node === selected);
       return {
         ...state,
         explore: {
@@ -240,6 +247,7 @@ function reduce(state, action) {
           lastEvent: last,
           newNodes: action.nodes.map((n) => n.id),
           summary: action.summary ?? ex.summary,
+          solver: action.solver ?? ex.solver,
           status: action.status ?? ex.status,
           selected,
           viewNode: ended ? null : ex.viewNode,

@@ -124,6 +124,16 @@ function loadZ3() {
  */
 const z3Possible = () => typeof SharedArrayBuffer !== 'undefined' && self.crossOriginIsolated !== false;
 
+/**
+ * The solve function an exploration gets: Z3 (loaded on demand) where it can run; null where it
+ * cannot, so that the engine's Rust decision procedure answers alone and a query outside its
+ * fragment comes back `unknown` (counted in `solverStats().unknownWithoutZ3`), never wrong.
+ */
+const solverForExploration = () => (z3Possible() ? solveWhenReady : null);
+
+/** The `NoZ3` error: a query fell outside the Rust procedure where Z3 cannot run. */
+const noZ3 = () => Object.assign(new Error(NO_Z3), { name: 'NoZ3' });
+
 /** The message of a query that needs Z3 where Z3 cannot run. */
 const NO_Z3 = 'This step needs Z3, the solver for the questions HeapLab cannot decide by itself, ' +
   'and Z3 cannot run here: the page embedding HeapLab is not cross-origin isolated.';
@@ -199,7 +209,19 @@ function batchOf(run, events) {
   const nodes = run.ex.treeSince(run.treeCount);
   run.treeCount += nodes.length;
   const summary = run.ex.summary();
-  return { events, nodes, summary, queries: run.queries, z3Queries };
+  // Which solver answered how many queries (decided in Rust, by Z3, remembered; unknown
+  // without Z3), for the status line.
+  const solver = run.ex.solverStats();
+  return { events, nodes, summary, solver, queries: run.queries, z3Queries };
+}
+
+/**
+ * Without Z3, a query outside the Rust procedure's fragment is answered `unknown`: the run
+ * stops there with `NoZ3` (the page offers the full HeapLab) rather than showing tests that
+ * would miss or mislabel that path.
+ */
+function checkFragment(run) {
+  if (run.withoutZ3 && run.ex.solverStats().unknownWithoutZ3 > 0) throw noZ3();
 }
 
 /** The results of an exploration that is over: tests, coverage and every download. */
@@ -227,9 +249,14 @@ async function advance(run, stop, deadline, queries = false) {
   const events = [];
   for (;;) {
     const event = await run.ex.step();
-    if (event === null) return { events, over: true };
+    if (event === null) {
+      // The models of the paths' tests are queries too.
+      checkFragment(run);
+      return { events, over: true };
+    }
     if (event.kind === 'solverQuery') {
       run.queries += 1;
+      checkFragment(run);
       if (queries) events.push(event);
     } else if (TREE_EVENTS.has(event.kind)) events.push(event);
     if (stop(event, events.length) || performance.now() > deadline) return { events, over: false };
@@ -253,8 +280,11 @@ const exploreHandlers = {
     await engineReady;
     retire(exploration);
     exploration = null;
-    const ex = new wasm.Exploration(source, method, { ...options, file: 'program.hl' }, solveWhenReady);
-    exploration = { ex, runId, method, treeCount: 0, paused: false, queries: 0, busy: false, retired: false };
+    const solve = solverForExploration();
+    const ex = new wasm.Exploration(source, method, { ...options, file: 'program.hl' }, solve);
+    exploration = {
+      ex, runId, method, treeCount: 0, paused: false, queries: 0, busy: false, retired: false, withoutZ3: solve === null,
+    };
     return true;
   },
   /** `mode`: 'event' (one event) or 'decision' (to the next decision or path end). */
@@ -323,9 +353,13 @@ const exploreHandlers = {
       // The same options as an exploration in the Explore tab, the precondition mode included,
       // so that a row and the Explore tab's run agree.
       const pre = options.pre ?? 'assume';
-      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: 'program.hl' }, solveWhenReady);
+      const solve = solverForExploration();
+      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: 'program.hl' }, solve);
       try {
-        rows.push({ ...(await ex.runToEnd()), pre });
+        const summary = await ex.runToEnd();
+        const solver = ex.solverStats();
+        if (solve === null && solver.unknownWithoutZ3 > 0) throw noZ3();
+        rows.push({ ...summary, pre, solver });
       } finally {
         ex.free();
       }

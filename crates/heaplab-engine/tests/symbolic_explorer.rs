@@ -157,7 +157,7 @@ fn events_form_a_tree() {
                 assert!(seen.contains(&state));
                 seen.extend(children.iter().map(|(_, c)| *c));
             }
-            Event::Disjuncts { state, children } => {
+            Event::Disjuncts { state, children, .. } => {
                 assert!(seen.contains(&state));
                 seen.extend(children);
             }

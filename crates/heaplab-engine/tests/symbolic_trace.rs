@@ -39,7 +39,7 @@ fn trace(example: &str, target: &str, strategy: StrategyKind, k: u32) -> (String
                     children.iter().map(|(d, c)| format!("{d} -> [{}]", c.0)).collect();
                 format!("[{}] branch {condition}: {}", state.0, dirs.join(" | "))
             }
-            Event::Disjuncts { state, children } => {
+            Event::Disjuncts { state, children, .. } => {
                 let kids: Vec<String> = children.iter().map(|c| format!("[{}]", c.0)).collect();
                 format!("[{}] disjuncts {}", state.0, kids.join(" | "))
             }

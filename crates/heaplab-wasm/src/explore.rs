@@ -34,14 +34,14 @@ use std::task::{Context, Poll, Waker};
 use heaplab_engine::symbolic::{
     smt::{read_model, to_term, wanted},
     strategy, Bound, Clock, Config, Event, Explorer, ForkKind, Model, PathOutcome, PathSolver,
-    PreMode, SatAnswer, SearchOrder, SolverCounts, Sort, StateId, Sym,
+    Placed, PreMode, SatAnswer, SearchOrder, SolverCounts, Sort, StateId, Sym,
 };
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_smt::{
     batch_script, split_batch_reply, Answer, BoxFuture, NoZ3, Query, SmtSolver, Solver,
     SolverError, SolverFrontend, Stats, Transport, Var,
 };
-use heaplab_syntax::{analyze, Analysis, SourceFile};
+use heaplab_syntax::{analyze, Analysis, SourceFile, Span};
 use heaplab_testgen::coverage::Lines;
 use heaplab_testgen::{emit, generate, Expected, GeneratedTest, Generation, Validity};
 use js_sys::{Function, Promise};
@@ -84,13 +84,20 @@ export interface ExploreEvent {
   parent: number | null;
   label: string;
   details: Record<string, unknown>;
-  /** The 1-based source line, where the engine says it (start, branch, path end); else null. */
+  /** The 1-based source line of the instruction the event's state was at (a path's end: the
+   * construct its outcome blames); null for `stopped`. */
   line: number | null;
 }
 /** The summary of `heaplab run --format json`, with the same keys. */
 export interface RunSummary {
   file: string; method: string; strategy: string; k: number; pre: 'assume' | 'ignore';
   paths: number; paths_feasible: number; paths_infeasible: number; paths_bounded: number;
+  /** Feasible paths without a test (the solver gave no model). */
+  paths_unknown: number;
+  /** Feasible paths left without a test because the time bound passed during generation. */
+  paths_untested_out_of_time: number;
+  /** The bound that stopped the run early, in the CLI's words; null when it ran to the end. */
+  stopped_by: string | null;
   /** Of `paths_infeasible`: discarded because the input violates `requires`. */
   paths_precondition_discarded: number;
   bounds_hit: string[]; k_bound_reached: boolean; states: number; tests: number;
@@ -125,6 +132,8 @@ export interface TreeNodeJs {
   outcome: 'returned' | 'error' | 'bounded' | 'discarded' | 'internal' | null;
   colour: 'green' | 'red' | 'amber' | 'grey' | 'purple' | null;
   text: string | null;
+  /** The 1-based line where the state was created (null for the root). */
+  line: number | null;
 }
 /** A row of the strategy registry (`strategies()`), in menu order. */
 export interface StrategyInfoJs { name: string; source: string; description: string; }
@@ -155,6 +164,9 @@ export interface HeapView {
              fields: { name: string; value: Val }[] }[];
   /** `this` and the parameters of the method under test, with their input values. */
   roots: { name: string; value: Val }[];
+  /** The call stack, outermost first: each frame's unit (`BST.insertAt`, `pred bst`), the
+   * 1-based line it is at, and its parameters and locals that hold a value. */
+  frames: { unit: string; line: number | null; locals: { name: string; value: Val }[] }[];
   /** Open abstract references some value of the state refers to. */
   symbolic: { id: string; kind: 'symref' | 'symloc'; class: string }[];
   /** `sl`: predicate instances still folded; `root` is the reference covered (null: null). */
@@ -631,7 +643,7 @@ struct Run {
 
 /// What one synchronous slice of work needs next.
 enum Next {
-    Event(Box<Event>),
+    Event(Box<Placed>),
     Resolve(Vec<String>),
     Explored,
 }
@@ -645,9 +657,9 @@ impl Run {
         let before = self.explorer.solver_counts();
         let before_frontend = self.frontend.stats();
         self.bridge.borrow_mut().outstanding.clear();
-        match self.explorer.step() {
+        match self.explorer.step_placed() {
             None => Ok(Next::Explored),
-            Some(Event::SolverPending) => {
+            Some(Placed { event: Event::SolverPending, .. }) => {
                 let undone = sub(self.explorer.solver_counts(), before);
                 let undone_frontend = stats_sub(self.frontend.stats(), before_frontend);
                 self.frontend_adjust = stats_add(self.frontend_adjust, undone_frontend);
@@ -663,7 +675,9 @@ impl Run {
                 Ok(Next::Resolve(scripts))
             }
             Some(event) => {
-                if let Event::PathEnd { outcome: PathOutcome::Bounded { bound, .. }, .. } = &event {
+                if let Event::PathEnd { outcome: PathOutcome::Bounded { bound, .. }, .. } =
+                    &event.event
+                {
                     self.bounds_hit.insert(*bound);
                 }
                 Ok(Next::Event(Box::new(event)))
@@ -796,6 +810,7 @@ impl Run {
                     outcome,
                     colour,
                     text: end.map(|p| p.describe()),
+                    line: n.span.map(|s| self.line_of(s)),
                 }
             })
             .collect()
@@ -810,9 +825,15 @@ impl Run {
         node.and_then(|n| n.parent).map(|p| p.0)
     }
 
-    /// The line of an event, where the engine's event says where it happened.
-    fn event_line(&self, event: &Event) -> Option<u32> {
-        match event {
+    /// The 1-based line of a span of the program.
+    fn line_of(&self, span: Span) -> u32 {
+        self.text.line_col(span.start).line as u32
+    }
+
+    /// The line of an event: where the engine placed it (the instruction its state was at), a
+    /// path's end at the construct its outcome blames (the failing `assert`, the bound's loop).
+    fn event_line(&self, placed: &Placed) -> Option<u32> {
+        match &placed.event {
             Event::Start { .. } => self.method_line,
             Event::Branch { site: Some(site), .. } => {
                 self.sites.of(&BTreeSet::from([*site])).first().map(|l| *l as u32)
@@ -824,14 +845,14 @@ impl Run {
                     | PathOutcome::Discarded { span, .. }
                     | PathOutcome::Internal { span: Some(span), .. },
                 ..
-            } => Some(self.text.line_col(span.start).line as u32),
-            _ => None,
+            } => Some(self.line_of(*span)),
+            _ => placed.span.map(|s| self.line_of(s)),
         }
     }
 
-    fn event_js(&self, event: &Event) -> JsEvent {
-        let mut js = self.event_js_unplaced(event);
-        js.line = self.event_line(event);
+    fn event_js(&self, placed: &Placed) -> JsEvent {
+        let mut js = self.event_js_unplaced(&placed.event);
+        js.line = self.event_line(placed);
         js
     }
 
@@ -875,13 +896,16 @@ impl Run {
                         .collect(),
                 },
             },
-            Event::Disjuncts { state, children } => JsEvent {
+            Event::Disjuncts { state, children, formulas } => JsEvent {
                 kind: "disjuncts",
                 node: node(state),
                 parent: self.parent_of(state.0),
                 line: None,
                 label: format!("{} disjuncts", children.len()),
-                details: Details::Disjuncts { children: children.iter().map(|c| c.0).collect() },
+                details: Details::Disjuncts {
+                    children: children.iter().map(|c| c.0).collect(),
+                    formulas: formulas.clone(),
+                },
             },
             Event::SlModel { state, formula, model } => JsEvent {
                 kind: "slModel",
@@ -1081,6 +1105,8 @@ enum Details {
     },
     Disjuncts {
         children: Vec<u32>,
+        /// One per child: the disjunct instantiated (`ref0 == null & emp`); empty when unknown.
+        formulas: Vec<String>,
     },
     SlModel {
         formula: String,
@@ -1116,6 +1142,8 @@ struct JsTreeNode {
     outcome: Option<&'static str>,
     colour: Option<&'static str>,
     text: Option<String>,
+    /// Where the state was created (the line of the instruction that made it).
+    line: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -1585,7 +1613,7 @@ impl Exploration {
     pub fn view(&self, node: u32) -> Result<JsValue, JsValue> {
         let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
         match r.explorer.view(StateId(node)) {
-            Some(v) => to_js(&inspect::heap_view(&v)),
+            Some(v) => to_js(&inspect::heap_view(&v, |s| r.line_of(s))),
             None => Ok(JsValue::NULL),
         }
     }

@@ -3,6 +3,7 @@
 //! generated tests. Conversions only; the engine and `heaplab_testgen` compute everything.
 
 use heaplab_engine::symbolic::view::{HeapView, SymKind, ValView};
+use heaplab_syntax::Span;
 use heaplab_testgen::coverage::LineCoverage;
 use serde::Serialize;
 
@@ -80,6 +81,13 @@ pub(crate) struct JsOutcome {
 }
 
 #[derive(Serialize)]
+pub(crate) struct JsFrame {
+    unit: String,
+    line: Option<u32>,
+    locals: Vec<JsNamed>,
+}
+
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct JsHeapView {
     node: u32,
@@ -87,6 +95,7 @@ pub(crate) struct JsHeapView {
     at: &'static str,
     objects: Vec<JsObjectView>,
     roots: Vec<JsNamed>,
+    frames: Vec<JsFrame>,
     symbolic: Vec<JsSymbolic>,
     predicates: Vec<JsPredicate>,
     path_condition: Vec<String>,
@@ -94,7 +103,8 @@ pub(crate) struct JsHeapView {
     outcome: Option<JsOutcome>,
 }
 
-pub(crate) fn heap_view(v: &HeapView) -> JsHeapView {
+/// `line` maps a span of the program to its 1-based line.
+pub(crate) fn heap_view(v: &HeapView, line: impl Fn(Span) -> u32) -> JsHeapView {
     JsHeapView {
         node: v.node.0,
         label: v.label.clone(),
@@ -110,6 +120,15 @@ pub(crate) fn heap_view(v: &HeapView) -> JsHeapView {
             })
             .collect(),
         roots: named(&v.roots),
+        frames: v
+            .frames
+            .iter()
+            .map(|f| JsFrame {
+                unit: f.unit.clone(),
+                line: f.span.map(&line),
+                locals: named(&f.locals),
+            })
+            .collect(),
         symbolic: v
             .symbolic
             .iter()

@@ -106,6 +106,7 @@ function buildScene(view, m) {
   const symbolic = [...(view.symbolic ?? [])].sort((a, b) => compareIds(a.id, b.id));
 
   for (const root of view.roots ?? []) addRoot(scene, root.name, root.value, m);
+  addLocals(scene, view, m);
   if (view.returned && (view.returned.kind === 'obj' || view.returned.kind === 'symref' || view.returned.kind === 'symloc')) {
     addRoot(scene, 'result', view.returned, m, true);
   }
@@ -170,13 +171,34 @@ function addObject(scene, obj, m) {
   });
 }
 
-function addRoot(scene, name, value, m, isResult = false) {
+function addRoot(scene, name, value, m, isResult = false, key = `root:${name}`) {
   const pointer = isPointer(value);
   const text = pointer ? '' : cut(valueText(value));
   const width = textWidth(name, m) + 6 + (pointer ? m.cell + 4 : textWidth(text, m) + 2 * m.pad);
-  scene.nodes.set(`root:${name}`, {
-    key: `root:${name}`, shape: 'root', name, value, text, isResult,
+  scene.nodes.set(key, {
+    key, shape: 'root', name, value, text, isResult,
     rows: [{ name, value }], width: Math.ceil(width), height: m.row + 4,
+  });
+}
+
+/**
+ * The locals and parameters of every frame of the call stack, drawn like the method's inputs:
+ * the innermost frame's by their names (`t`), an outer frame's with the frame's number
+ * (`t (call 2)`, counting from the method under test). A value the input of the same name
+ * already shows is not drawn twice.
+ */
+function addLocals(scene, view, m) {
+  const frames = view.frames ?? [];
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  frames.forEach((frame, i) => {
+    const innermost = i === frames.length - 1;
+    for (const local of frame.locals ?? []) {
+      if ((view.roots ?? []).some((r) => r.name === local.name && same(r.value, local.value))) continue;
+      const name = innermost ? local.name : `${local.name} (call ${i + 1})`;
+      addRoot(scene, name, local.value, m, false, `local:${i}:${local.name}`);
+      const node = scene.nodes.get(`local:${i}:${local.name}`);
+      node.frame = frame.unit;
+    }
   });
 }
 
@@ -479,7 +501,8 @@ function describeScene(scene) {
 
 function setNodeData(g, node, hl) {
   g.setAttribute('class', `hg-node hg-${node.shape}`);
-  for (const name of ['object', 'root', 'symbolic', 'predicate']) delete g.dataset[name];
+  for (const name of ['object', 'root', 'symbolic', 'predicate', 'frame']) delete g.dataset[name];
+  if (node.frame) g.dataset.frame = node.frame;
   if (node.shape === 'object') g.dataset.object = node.id;
   else if (node.shape === 'root') g.dataset.root = node.name;
   else if (node.shape === 'predicate') g.dataset.predicate = node.full;
@@ -606,7 +629,8 @@ function drawRoot(node, hl, m) {
     out.push(svgEl('rect', { x, y: cy - m.row / 2 + 1, width: w, height: m.row - 2, rx: 3, fill: '#fbfbfe', stroke: EDGE, 'stroke-width': 1 }));
     out.push(svgEl('text', { x: x + w / 2, y: cy, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: INK }, node.text));
   }
-  const tip = node.isResult ? 'the returned value' : tooltip(node.name, node.value);
+  const tip = node.isResult ? 'the returned value'
+    : node.frame ? `${tooltip(node.name, node.value) || `${node.name} = ${node.text}`} (a local of ${node.frame})` : tooltip(node.name, node.value);
   if (tip) out.push(svgEl('title', {}, tip));
   return out;
 }

@@ -14,7 +14,7 @@ const SVG = 'http://www.w3.org/2000/svg';
 const MEASURES = [
   { title: 'Tests', value: (r) => r.tests },
   { title: 'Invalid inputs', value: (r) => r.invalid_inputs },
-  { title: 'Z3 questions', value: (r) => r.solver_calls?.sent ?? 0 },
+  { title: 'Z3 questions', value: (r) => r.solver?.sentToZ3 ?? r.solver_calls?.sent ?? 0 },
   { title: 'Time (ms)', value: (r) => r.time_ms },
 ];
 
@@ -206,8 +206,13 @@ function summaryRow(r, index) {
     branchCell(r.branches_covered, r.branches_total, pct),
     branchCell(r.branches_covered_valid, r.branches_total,
       r.branches_total ? Math.round((100 * r.branches_covered_valid) / r.branches_total) : null),
-    cell(calls.sent ?? 0, 'num',
-      `${calls.sent ?? 0} sent to Z3, ${calls.decided_locally ?? 0} decided by HeapLab, ${calls.cached ?? 0} remembered, ${calls.failed ?? 0} undecided`),
+    // The worker's solverStats() when it has them (decided in Rust counts the engine's own
+    // decisions too), else the summary's solver_calls.
+    r.solver
+      ? cell(r.solver.sentToZ3 ?? 0, 'num',
+        `${r.solver.sentToZ3 ?? 0} sent to Z3, ${r.solver.decidedInRust ?? 0} decided by HeapLab, ${r.solver.cacheHits ?? 0} remembered`)
+      : cell(calls.sent ?? 0, 'num',
+        `${calls.sent ?? 0} sent to Z3, ${calls.decided_locally ?? 0} decided by HeapLab, ${calls.cached ?? 0} remembered, ${calls.failed ?? 0} undecided`),
     cell(r.time_ms, 'num'),
   );
   return tr;

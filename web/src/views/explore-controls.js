@@ -53,7 +53,10 @@ export function describeEvent(event) {
       return `${at}read ${d.target} for the first time: ${(d.options ?? []).join(' | ')}`;
     }
     case 'branch': return `${at}branch on ${d.condition}`;
-    case 'disjuncts': return `${at}${(d.children ?? []).length} cases of a formula`;
+    case 'disjuncts': {
+      const cases = `${at}${(d.children ?? []).length} cases of a formula`;
+      return d.formulas?.length ? `${cases}: ${d.formulas.join('  |  ')}` : cases;
+    }
     case 'solverQuery': return `${at}ask whether ${d.query} can hold: ${d.answer}${d.local ? ' (decided by HeapLab)' : ' (decided by Z3)'}`;
     case 'pathEnd': return `${at}path ${d.path} ends: ${d.text}`;
     case 'stopped': return `stopped: the ${d.bound} bound was reached`;
@@ -61,22 +64,17 @@ export function describeEvent(event) {
   }
 }
 
-/** Which solver answered how many queries, from a summary's `solver_calls`. */
-export function solverText(calls) {
-  if (!calls) return '';
-  const parts = [];
-  const local = calls.decided_locally ?? 0;
-  const sent = calls.sent ?? 0;
-  parts.push(`${local} decided by HeapLab`);
-  parts.push(`${sent} by Z3`);
-  if (calls.cached) parts.push(`${calls.cached} remembered`);
-  if (calls.failed) parts.push(`${calls.failed} undecided`);
-  // Counts a newer engine adds (e.g. queries outside the built-in procedure) are shown as they are.
-  for (const [key, value] of Object.entries(calls)) {
-    if (!['decided_locally', 'sent', 'cached', 'failed'].includes(key) && typeof value === 'number' && value > 0) {
-      parts.push(`${value} ${key.replaceAll('_', ' ')}`);
-    }
-  }
+/**
+ * Which solver answered how many queries, from `Exploration.solverStats()`: decided by HeapLab
+ * itself (the engine and its Rust decision procedure), sent to Z3, remembered from an earlier
+ * answer, and, where Z3 cannot run, left open because only Z3 could decide them.
+ */
+export function solverText(stats) {
+  if (!stats) return '';
+  const parts = [`${stats.decidedInRust ?? 0} decided by HeapLab`];
+  parts.push(stats.z3 ? `${stats.sentToZ3 ?? 0} by Z3` : 'Z3 not used here');
+  if (stats.cacheHits) parts.push(`${stats.cacheHits} remembered`);
+  if (stats.unknownWithoutZ3) parts.push(`${stats.unknownWithoutZ3} only Z3 could decide`);
   return `Solver questions: ${parts.join(', ')}`;
 }
 
@@ -217,7 +215,7 @@ export function mount(el, store) {
     progress.textContent = parts.filter(Boolean).join(' · ');
     progress.dataset.status = explore.partial && explore.status === 'done' ? 'partial' : explore.status;
     lastEvent.textContent = explore.status === 'idle' ? '' : describeEvent(explore.lastEvent);
-    solverLine.textContent = s ? solverText(s.solver_calls) : '';
+    solverLine.textContent = solverText(explore.solver);
 
     const needsZ3 = explore.status === 'error' && explore.errorKind === 'NoZ3';
     problem.hidden = !needsZ3;

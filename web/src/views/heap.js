@@ -153,7 +153,9 @@ function caseFormula(added) {
 function describeChange(change, node, added = null) {
   if (!change) return '';
   if (change.kind === 'disjunct') {
-    return `This step took ${node.label || `case ${change.option}`} of the predicate's definition.${caseFormula(added)}`;
+    const which = `This step took ${node.label || `case ${change.option}`} of the predicate's definition`;
+    // The engine's instantiated case; the heap difference only for an engine that has none.
+    return change.formula ? `${which}: ${change.formula}` : `${which}.${caseFormula(added)}`;
   }
   switch (change.kind) {
     case 'lazyInit': return `This step read ${change.target} for the first time: here it is ${change.option}.`;

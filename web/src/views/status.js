@@ -54,12 +54,14 @@ export function mount(el, store) {
     problems.dataset.state = errors > 0 ? 'error' : warnings > 0 ? 'warning' : 'ok';
 
     // Which solver answered how many of the last exploration's questions.
-    const calls = state.explore.summary?.solver_calls;
-    solver.hidden = !calls;
-    solver.textContent = calls
-      ? `Questions: ${calls.decided_locally ?? 0} by HeapLab, ${calls.sent ?? 0} by Z3${calls.cached ? `, ${calls.cached} remembered` : ''}`
+    const stats = state.explore.solver;
+    solver.hidden = !stats;
+    solver.textContent = stats
+      ? `Questions: ${stats.decidedInRust ?? 0} by HeapLab, ${stats.z3 ? `${stats.sentToZ3 ?? 0} by Z3` : 'no Z3'}` +
+        `${stats.cacheHits ? `, ${stats.cacheHits} remembered` : ''}`
       : '';
-    solver.title = 'Of the last exploration: questions about path conditions decided by HeapLab itself, sent to Z3, or answered from memory';
+    solver.title = 'Of the last exploration: questions about path conditions decided by HeapLab itself (its own ' +
+      'decision procedure), sent to Z3, or answered from memory';
   }
 
   render(store.getState());

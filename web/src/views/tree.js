@@ -586,7 +586,7 @@ function createTreeView(el, store) {
     g.setAttribute('aria-level', String(s.layout.depth[id] + 1));
     const what = leaf ? `, ${OUTCOMES[outcome]?.title ?? outcome}` : open ? ', not explored yet' : '';
     g.setAttribute('aria-label', `Node ${id}: ${node.label || 'start'}${what}`);
-    g.querySelector('title').textContent = [node.label || 'start', node.text].filter(Boolean).join('\n');
+    g.querySelector('title').textContent = [node.label || 'start', node.change?.formula, node.line ? `line ${node.line}` : null, node.text].filter(Boolean).join('\n');
   }
 
   /**

@@ -477,7 +477,7 @@ fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceF
                 children.iter().map(|(d, c)| format!("{d} -> [{}]", c.0)).collect();
             format!("[{}] branch {condition}: {}", state.0, dirs.join(" | "))
         }
-        Event::Disjuncts { state, children } => {
+        Event::Disjuncts { state, children, .. } => {
             let kids: Vec<String> = children.iter().map(|c| format!("[{}]", c.0)).collect();
             format!("[{}] disjuncts: {}", state.0, kids.join(" | "))
         }

@@ -44,7 +44,9 @@ pub mod view;
 pub use config::{
     Bound, Bounds, Clock, Config, NoClock, PreMode, SearchOrder, SlCompletion, StrategyKind,
 };
-pub use explorer::{Event, Explorer, ForkKind, PathOutcome, PathResult, RunStats, TreeNode};
+pub use explorer::{
+    Event, Explorer, ForkKind, PathOutcome, PathResult, Placed, RunStats, TreeNode,
+};
 pub use smt::SmtPathSolver;
 pub use solve::{Model, PathSolver, SatAnswer, SolverCounts};
 pub use state::{SValue, State, StateId, StrategyData};

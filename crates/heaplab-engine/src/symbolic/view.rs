@@ -11,11 +11,17 @@
 //! only in its children); the explorer fills it only when a front end asks for it
 //! ([`Explorer::record_views`](super::Explorer::record_views)).
 
-use super::code::{Compiled, SlotType, UnitId};
+use super::code::{Compiled, SlotType, UnitId, UnitKind};
 use super::explorer::PathOutcome;
 use super::state::{Origin, SValue, State, StateId, VarOrigin};
 use super::term::{Node, Sort, Sym};
+use heaplab_logic::Term;
+use heaplab_syntax::Span;
 use std::collections::{BTreeSet, HashMap};
+
+/// The name of the unit that calls the method under test (`exec::entry`); not a frame a person
+/// wrote, so views leave it out.
+const DRIVER: &str = "<driver>";
 
 /// When a view was taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,6 +119,19 @@ pub struct PredView {
     pub depth: u32,
 }
 
+/// One frame of the call stack (the method under test, its callees, a `requires` or predicate
+/// being evaluated), innermost last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameView {
+    /// `BST.insertAt`, `pred bst`, `requires of BST.insert`.
+    pub unit: String,
+    /// The source of the instruction the frame is at (the call, for a caller).
+    pub span: Option<Span>,
+    /// The frame's named slots that hold a value (parameters, locals, bound existentials), in
+    /// slot order; unset locals and the compiler's hidden slots are left out.
+    pub locals: Vec<(String, ValView)>,
+}
+
 /// How the node's path ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutcomeView {
@@ -132,6 +151,9 @@ pub struct HeapView {
     pub objects: Vec<ObjView>,
     /// `this` (for methods) and the parameters of the method under test, with their input values.
     pub roots: Vec<(String, ValView)>,
+    /// The call stack now, outermost first (the run's driver left out): the current values of
+    /// every frame's parameters and locals.
+    pub frames: Vec<FrameView>,
     /// Open abstract references that some value of the state refers to.
     pub symbolic: Vec<SymView>,
     pub predicates: Vec<PredView>,
@@ -183,12 +205,31 @@ impl HeapView {
                 }
             })
             .collect();
+        let frames = st
+            .frames
+            .iter()
+            .filter_map(|f| {
+                let unit = code.units.get(f.unit)?;
+                if unit.display_name() == DRIVER {
+                    return None;
+                }
+                let locals = unit
+                    .slot_names
+                    .iter()
+                    .zip(&f.locals)
+                    .filter(|(name, _)| !name.is_empty())
+                    .filter_map(|(name, v)| Some((name.clone(), val(v.as_ref()?))))
+                    .collect();
+                Some(FrameView { unit: unit.display_name(), span: unit.span_at(f.pc), locals })
+            })
+            .collect();
         HeapView {
             node: st.id,
             label: String::new(),
             at,
             objects,
             roots,
+            frames,
             symbolic: open_references(st),
             predicates,
             path_condition: path_condition(&st.pc, &names),
@@ -249,6 +290,34 @@ impl Names {
     fn show(&self, s: &Sym) -> String {
         s.show_with(&|id, sort| self.var(id, sort))
     }
+}
+
+/// The disjuncts of the predicate whose body `st`'s top frame is running (at its `Fork`),
+/// instantiated with the frame's arguments in source names (`ref0 == null & emp`,
+/// `ref0 -> Node { key: k, left: l, right: r } * bst(l, lo, k) * … & lo < k`), in definition
+/// order; empty when the frame is not a predicate the logic reads (a `requires` with `|`).
+pub fn disjunct_formulas(st: &State, code: &Compiled) -> Vec<String> {
+    let Some(frame) = st.frames.last() else { return Vec::new() };
+    let Some(unit) = code.units.get(frame.unit) else { return Vec::new() };
+    let UnitKind::Predicate { name } = &unit.kind else { return Vec::new() };
+    let Some(def) = code.defs.preds.get(name) else { return Vec::new() };
+    let names = Names::of(st);
+    let mut subst = heaplab_logic::formula::Subst::new();
+    for ((param, _), v) in def.params.iter().zip(&frame.locals) {
+        let text = v.as_ref().map_or_else(|| param.clone(), |v| value(st, &names, v).text().into());
+        let term = if text == "null" { Term::Null } else { Term::Var(text) };
+        subst.insert(param.clone(), term);
+    }
+    let mut fresh = heaplab_logic::Fresh::default();
+    def.body
+        .iter()
+        .map(|d| {
+            let mut inst = d.subst(&subst, &mut fresh);
+            // The existentials are named in the body; the quantifier prefix only adds length.
+            inst.exists.clear();
+            inst.to_string()
+        })
+        .collect()
 }
 
 /// A condition as a person reads it, inputs by their source names (`x < o1.key`); tree labels
@@ -551,6 +620,7 @@ mod tests {
             at,
             objects: Vec::new(),
             roots: Vec::new(),
+            frames: Vec::new(),
             symbolic: Vec::new(),
             predicates: Vec::new(),
             path_condition: Vec::new(),

@@ -40,6 +40,7 @@ pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
         slot_types: Vec::new(),
         slot_names: Vec::new(),
         code: Vec::new(),
+        spans: Vec::new(),
         returns: SlotType::Other,
         span,
         branch_sites: Vec::new(),
@@ -83,6 +84,7 @@ pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
         let id = next;
         next += 1;
         let mut cx = Cx::new(&out, info);
+        cx.at = p.span;
         for param in &p.params {
             cx.declare(&param.name.name, SlotType::from_type_expr(&param.ty), false);
         }
@@ -124,6 +126,7 @@ fn function_cx<'c>(
     f: &FunctionDecl,
 ) -> (Cx<'c>, Vec<(String, SlotType)>) {
     let mut cx = Cx::new(out, info);
+    cx.at = f.span;
     cx.class = class.map(str::to_string);
     let params = function_params(class, f);
     for (name, ty) in &params {
@@ -159,6 +162,9 @@ fn compile_function(
     }
     let epilogue_jumps_start = cx.return_jumps.len();
     cx.block(&f.body);
+    // Falling off the end happens at the closing brace.
+    let end = f.body.span.end;
+    cx.at = Span { start: end.saturating_sub(1), end };
     if returns == SlotType::Other {
         // A void function may fall off its end.
         cx.emit(Instr::Const(Const::Void));
@@ -257,6 +263,10 @@ struct Cx<'a> {
     info: &'a ProgramInfo,
     class: Option<String>,
     code: Vec<Instr>,
+    /// Beside `code`: the span of `at` when each instruction was emitted.
+    spans: Vec<Span>,
+    /// The innermost statement, expression or atom being compiled.
+    at: Span,
     slot_types: Vec<SlotType>,
     slot_names: Vec<String>,
     scopes: Vec<Vec<(String, Var)>>,
@@ -279,6 +289,8 @@ impl<'a> Cx<'a> {
             info,
             class: None,
             code: Vec::new(),
+            spans: Vec::new(),
+            at: Span::default(),
             slot_types: Vec::new(),
             slot_names: Vec::new(),
             scopes: vec![Vec::new()],
@@ -306,6 +318,7 @@ impl<'a> Cx<'a> {
             slot_types: self.slot_types,
             slot_names: self.slot_names,
             code: self.code,
+            spans: self.spans,
             returns,
             span,
             branch_sites: self.branch_sites,
@@ -315,7 +328,15 @@ impl<'a> Cx<'a> {
 
     fn emit(&mut self, i: Instr) -> usize {
         self.code.push(i);
+        self.spans.push(self.at);
         self.code.len() - 1
+    }
+
+    /// Runs `compile` with `span` as the source of the instructions it emits.
+    fn within(&mut self, span: Span, compile: impl FnOnce(&mut Self)) {
+        let outer = std::mem::replace(&mut self.at, span);
+        compile(self);
+        self.at = outer;
     }
 
     fn here(&self) -> usize {
@@ -386,6 +407,10 @@ impl<'a> Cx<'a> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        self.within(s.span, |cx| cx.stmt_code(s));
+    }
+
+    fn stmt_code(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Local { ty, name, init } => {
                 let sty = SlotType::from_type_expr(ty);

@@ -214,6 +214,11 @@ pub struct Unit {
     /// existential can be shown as `lo` rather than a slot number.
     pub slot_names: Vec<String>,
     pub code: Vec<Instr>,
+    /// Beside `code`: the source construct each instruction was compiled from (the innermost
+    /// statement, expression or formula atom), so that an event, a tree node or an error can
+    /// say its line. May be shorter than `code` (a unit built by hand); read with
+    /// [`Unit::span_at`].
+    pub spans: Vec<Span>,
     pub returns: SlotType,
     pub span: Span,
     /// Source branch sites (`if`, `while`, `?:`, `&&`, `||`) in this unit.
@@ -223,6 +228,11 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// The source span of the instruction at `pc`, if the unit has one.
+    pub fn span_at(&self, pc: usize) -> Option<Span> {
+        self.spans.get(pc).copied()
+    }
+
     /// `Class.method`, `function`, `pred p` or `requires of Class.method`.
     pub fn display_name(&self) -> String {
         match &self.kind {

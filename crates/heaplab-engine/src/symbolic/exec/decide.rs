@@ -169,7 +169,8 @@ impl Cx<'_> {
         self.solver.note_local();
         self.sink.event(Event::SolverQuery {
             state: st.id,
-            query: c.to_string(),
+            // Inputs by their source names (`lo < o2.key`), as the views and labels say them.
+            query: show_sym(st, c),
             answer: if answer { SatAnswer::Sat } else { SatAnswer::Unsat },
             local: true,
         });
@@ -186,7 +187,8 @@ impl Cx<'_> {
         }
         self.sink.event(Event::SolverQuery {
             state: st.id,
-            query: c.to_string(),
+            // Inputs by their source names (`lo < o2.key`), as the views and labels say them.
+            query: show_sym(st, c),
             answer,
             local: false,
         });

@@ -73,6 +73,8 @@ pub fn add_entry_unit(
     let entry_id = compiled.units.len();
     let mut entry_unit = unit.clone();
     entry_unit.kind = UnitKind::Function { class: None, name: "<driver>".into() };
+    // The driver's instructions are the method's call: its declaration.
+    entry_unit.spans = vec![unit.span; entry.len()];
     entry_unit.code = entry;
     entry_unit.slot_types = unit.params.iter().map(|(_, t)| t.clone()).collect();
     entry_unit.slot_names = unit.params.iter().map(|(n, _)| n.clone()).collect();

@@ -12,6 +12,7 @@ use crate::symbolic::config::Bound;
 use crate::symbolic::explorer::{Event, PathOutcome};
 use crate::symbolic::state::{Frame, LoopCount, SValue, State, VarOrigin};
 use crate::symbolic::term::Sym;
+use crate::symbolic::view::disjunct_formulas;
 use heaplab_syntax::ast::{BinOp, ErrorKind, NodeId, UnOp};
 use heaplab_syntax::Span;
 
@@ -473,6 +474,11 @@ impl Cx<'_> {
             }
         }
         let parent = st.clone();
+        let all = disjunct_formulas(&st, self.code);
+        let formulas: Vec<String> = match all.len() == targets.len() {
+            true => all.into_iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, f)| f).collect(),
+            false => Vec::new(),
+        };
         let kids: Vec<(State, String)> = targets
             .iter()
             .enumerate()
@@ -489,6 +495,7 @@ impl Cx<'_> {
         self.sink.event(Event::Disjuncts {
             state: parent.id,
             children: kids.iter().map(|k| k.id).collect(),
+            formulas,
         });
         Succ::Fork(kids)
     }

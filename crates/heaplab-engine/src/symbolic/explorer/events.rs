@@ -86,6 +86,22 @@ pub struct TreeNode {
     pub label: String,
     /// The path that ended in this state, if any.
     pub path: Option<usize>,
+    /// Where the state was created: the source of the instruction its parent was executing
+    /// (the method's declaration for the states of the entry). `None` for the root.
+    pub span: Option<Span>,
+}
+
+/// An [`Event`] with its place in the source: the span of the instruction the top frame of the
+/// event's state was executing when it happened (see [`Explorer::step_placed`]). Kept beside the
+/// event rather than inside each variant, so that the code reporting an event (heap models,
+/// strategies) never has to know where it is.
+///
+/// [`Explorer::step_placed`]: super::Explorer::step_placed
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placed {
+    pub event: Event,
+    /// `None` for [`Event::Stopped`] and [`Event::SolverPending`].
+    pub span: Option<Span>,
 }
 
 /// What happened in one step (STYLE.md item 10). Plain data; front ends convert it.
@@ -113,8 +129,10 @@ pub enum Event {
         /// (direction, child) for each feasible direction.
         children: Vec<(bool, StateId)>,
     },
-    /// The disjuncts of a formula.
-    Disjuncts { state: StateId, children: Vec<StateId> },
+    /// The disjuncts of a formula. `formulas` (one per child, when the formula is a predicate
+    /// the logic reads) are the disjuncts instantiated with the state's arguments, in source
+    /// names: `ref0 == null & emp`, `ref0 -> Node { key: k, … } * bst(l, lo, k) * …`.
+    Disjuncts { state: StateId, children: Vec<StateId>, formulas: Vec<String> },
     /// `sl`: the input formula left at a path's end (`bst(ref1, lo, o2.key)`) was solved; `model`
     /// lists the cells the model added (`o4 -> Node { key: 3, … }`, or `emp`). The path ends next.
     SlModel { state: StateId, formula: String, model: String },

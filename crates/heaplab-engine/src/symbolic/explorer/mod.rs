@@ -22,7 +22,7 @@
 mod events;
 mod record;
 
-pub use events::{Event, ForkKind, PathOutcome, PathResult, RunStats, TreeNode};
+pub use events::{Event, ForkKind, PathOutcome, PathResult, Placed, RunStats, TreeNode};
 
 use super::code::{compile, Compiled, UnitId};
 use super::config::{Bound, Clock, Config};
@@ -35,6 +35,7 @@ use super::view::{HeapView, ViewAt};
 use crate::error::{Error, Result};
 use heaplab_syntax::ast::{NodeId, Program};
 use heaplab_syntax::types::ProgramInfo;
+use heaplab_syntax::Span;
 use record::Record;
 use std::any::Any;
 use std::collections::BTreeSet;
@@ -226,6 +227,19 @@ impl Explorer {
         self.rec.pending.is_empty() && self.rec.current.is_none() && self.rec.worklist.is_empty()
     }
 
+    /// The source span of the instruction `st`'s top frame is at; in the driver, the place of
+    /// the state's previous step (its `return`), if the previous step ran the same state.
+    fn place_of(&mut self, st: &State) -> Option<Span> {
+        let frame = st.frames.last()?;
+        let in_driver = Some(frame.unit) == self.rec.entry;
+        let span = match self.rec.last {
+            Some((id, span)) if in_driver && id == st.id => Some(span),
+            _ => self.exec.code.units.get(frame.unit)?.span_at(frame.pc),
+        };
+        self.rec.last = span.map(|s| (st.id, s));
+        span
+    }
+
     /// Runs until a path ends; `None` when exploration is complete.
     pub fn next_path(&mut self) -> Option<&PathResult> {
         while let Some(event) = self.step() {
@@ -244,6 +258,8 @@ impl Explorer {
     /// The root of the tree and the first states (see [`entry`]).
     fn start(&mut self) {
         let root = self.rec.node(None, "entry".into());
+        // The entry's events and states are placed at the method's declaration.
+        self.rec.at = self.exec.code.units.get(self.exec.method).map(|u| u.span);
         self.rec.event(Event::Start { state: root, method: self.method_name.clone() });
         let mut st = entry::empty_state(root);
         let Some((code, entry_unit, in_pre)) =
@@ -253,6 +269,7 @@ impl Explorer {
         };
         st.in_pre = in_pre;
         st.int_range = code.ints.range();
+        self.rec.entry = Some(entry_unit);
         self.exec.code = Rc::new(code);
         self.rec.code = Rc::clone(&self.exec.code);
         let states = self.exec.cx(&mut self.rec).entry_states(st, entry_unit);
@@ -263,6 +280,11 @@ impl Explorer {
 
     /// Executes one step; returns the next event, `None` when exploration is over.
     pub fn step(&mut self) -> Option<Event> {
+        self.step_placed().map(|p| p.event)
+    }
+
+    /// [`step`](Self::step) with the event's place in the source ([`Placed`]).
+    pub fn step_placed(&mut self) -> Option<Placed> {
         loop {
             if let Some(e) = self.rec.pending.pop_front() {
                 return Some(e);
@@ -281,6 +303,7 @@ impl Explorer {
                 continue;
             }
             self.rec.stats.steps += 1;
+            self.rec.at = self.place_of(&st);
             // With an asynchronous solver a step may have to be undone: remember everything it
             // can change. Ending a path may ask the solver too (a strategy may complete the
             // input), so the step's successors are handled inside the undoable region.
@@ -325,7 +348,7 @@ impl Explorer {
                 self.rec.current = Some(u.state);
                 // The step's children will get the same ids again: their views go too.
                 self.rec.views.rollback();
-                return Some(Event::SolverPending);
+                return Some(Placed { event: Event::SolverPending, span: None });
             }
             self.rec.views.commit();
             for s in staged {
@@ -353,6 +376,7 @@ impl Explorer {
     /// Ends every pending state as bounded by `bound`.
     fn stop(&mut self, bound: Bound) {
         self.rec.stopped = Some(bound);
+        self.rec.at = None;
         self.rec.event(Event::Stopped { bound });
         let mut rest: Vec<State> = self.rec.current.take().into_iter().collect();
         rest.extend(self.rec.worklist.drain(..));

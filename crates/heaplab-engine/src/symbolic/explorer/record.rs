@@ -2,12 +2,13 @@
 //! states, the events not yet handed out, the finished paths, the totals and the views. It is
 //! the [`Sink`] the executor reports to during a step.
 
-use super::events::{Event, PathOutcome, PathResult, RunStats, TreeNode};
+use super::events::{Event, PathOutcome, PathResult, Placed, RunStats, TreeNode};
 use crate::symbolic::code::{Compiled, UnitId};
 use crate::symbolic::config::{Bound, SearchOrder};
 use crate::symbolic::exec::Sink;
 use crate::symbolic::state::{State, StateId};
 use crate::symbolic::view::{HeapView, Snapshots, ViewAt};
+use heaplab_syntax::Span;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
@@ -19,7 +20,16 @@ pub struct Record {
     pub order: SearchOrder,
     pub worklist: VecDeque<State>,
     pub current: Option<State>,
-    pub pending: VecDeque<Event>,
+    pub pending: VecDeque<Placed>,
+    /// The source of the instruction being executed: placed on the events and tree nodes the
+    /// step reports (set by the driver before each step).
+    pub at: Option<Span>,
+    /// The state the last step ran and its place, so that the run's driver (the code around
+    /// the method under test, placed at its declaration) keeps the place of the `return` that
+    /// led there: a path that returns ends at its `return`.
+    pub last: Option<(StateId, Span)>,
+    /// The driver's unit (see `entry`).
+    pub entry: Option<UnitId>,
     pub next_id: u32,
     pub tree: Vec<TreeNode>,
     pub paths: Vec<PathResult>,
@@ -41,6 +51,9 @@ impl Record {
             worklist: VecDeque::new(),
             current: None,
             pending: VecDeque::new(),
+            at: None,
+            last: None,
+            entry: None,
             next_id: 0,
             tree: Vec::new(),
             paths: Vec::new(),
@@ -76,13 +89,14 @@ impl Sink for Record {
     fn node(&mut self, parent: Option<StateId>, label: String) -> StateId {
         let id = StateId(self.next_id);
         self.next_id += 1;
-        self.tree.push(TreeNode { id, parent, label, path: None });
+        let span = parent.and(self.at);
+        self.tree.push(TreeNode { id, parent, label, path: None, span });
         self.stats.states += 1;
         id
     }
 
     fn event(&mut self, event: Event) {
-        self.pending.push_back(event);
+        self.pending.push_back(Placed { event, span: self.at });
     }
 
     fn snapshot(&mut self, st: &State, at: ViewAt) {
@@ -125,11 +139,8 @@ impl Sink for Record {
         if let Some(node) = self.tree.get_mut(st.id.0 as usize) {
             node.path = Some(index);
         }
-        self.pending.push_back(Event::PathEnd {
-            state: st.id,
-            path: index,
-            outcome: outcome.clone(),
-        });
+        let event = Event::PathEnd { state: st.id, path: index, outcome: outcome.clone() };
+        self.pending.push_back(Placed { event, span: self.at });
         self.paths.push(PathResult { index, outcome, state: st });
     }
 

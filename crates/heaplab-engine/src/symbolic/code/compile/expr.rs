@@ -5,6 +5,10 @@ use heaplab_syntax::ast::Ident;
 
 impl Cx<'_> {
     pub(super) fn expr(&mut self, e: &Expr) {
+        self.within(e.span, |cx| cx.expr_code(e));
+    }
+
+    fn expr_code(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Int(n) => {
                 self.emit(Instr::Const(Const::Int(*n)));

@@ -5,6 +5,10 @@ use super::*;
 
 impl Cx<'_> {
     pub(super) fn formula(&mut self, f: &Formula) {
+        self.within(f.span, |cx| cx.formula_code(f));
+    }
+
+    fn formula_code(&mut self, f: &Formula) {
         let was = self.in_formula;
         self.in_formula = true;
         if f.disjuncts.len() == 1 {
@@ -30,6 +34,10 @@ impl Cx<'_> {
     }
 
     pub(super) fn disjunct(&mut self, d: &heaplab_syntax::ast::SymbolicHeap) {
+        self.within(d.span, |cx| cx.disjunct_code(d));
+    }
+
+    fn disjunct_code(&mut self, d: &heaplab_syntax::ast::SymbolicHeap) {
         self.scopes.push(Vec::new());
         for p in &d.exists {
             self.declare(&p.name.name, SlotType::from_type_expr(&p.ty), true);
@@ -41,6 +49,10 @@ impl Cx<'_> {
     }
 
     pub(super) fn atom(&mut self, atom: &Atom) {
+        self.within(atom.span(), |cx| cx.atom_code(atom));
+    }
+
+    fn atom_code(&mut self, atom: &Atom) {
         match atom {
             Atom::Emp(_) => {}
             Atom::PointsTo { pointer, class, fields, span } => {

@@ -1,0 +1,62 @@
+// Stepping tied to the source (#18 item 2): every event carries the line of the instruction its
+// state was at, the editor's current line follows it, and the heap view draws the locals of
+// every frame. Oracles: the source text (the highlighted line must be the event's line of the
+// program) and the program's own names (`t` is a local of BST.insertAt).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { session, waitForEngine } from './helpers.mjs';
+
+const WIDE = { viewport: { width: 1500, height: 1000 } };
+
+test('stepping BST.insert: the highlighted line follows each event, and the heap view shows the local t', async (t) => {
+  const { page, server, browser } = await session(t, WIDE);
+  await page.goto(`${server.url}?tab=explore&method=BST.insert&strategy=lazier%23&k=2#example=bst.hl`);
+  await waitForEngine(page);
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  const lines = (await page.evaluate(() => globalThis.__heaplab.store.getState().source)).split('\n');
+  const insertAt = lines.findIndex((l) => /Node insertAt\(int x, Node t\)/.test(l)) + 1;
+  const bodyEnd = lines.findIndex((l, i) => i >= insertAt && /^ {2}\}/.test(l)) + 1;
+  assert.ok(insertAt > 0 && bodyEnd > insertAt, 'the example has insertAt');
+
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  const kinds = new Set();
+  let inInsertAt = 0;
+  let sawLocal = false;
+  for (let i = 0; i < 400 && !(sawLocal && kinds.size >= 4 && inInsertAt >= 3); i += 1) {
+    await step.click();
+    await page.waitForFunction(() => ['paused', 'done'].includes(globalThis.__heaplab.store.getState().explore.status));
+    const event = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.lastEvent);
+    if (event.kind === 'stopped') break;
+    // Every event of a state has a line now: solver questions and choices too.
+    assert.ok(Number.isInteger(event.line) && event.line >= 1 && event.line <= lines.length,
+      `${event.kind} has a line: ${JSON.stringify(event)}`);
+    kinds.add(event.kind);
+    // The editor's highlighted line is the event's line.
+    const shown = page.locator('.cm-line[data-current-line]');
+    await page.waitForFunction((text) => document.querySelector('.cm-line[data-current-line]')?.textContent === text,
+      lines[event.line - 1], { timeout: 5000 }).catch(() => {});
+    assert.equal(await shown.textContent(), lines[event.line - 1], `${event.kind} at line ${event.line}`);
+    assert.match(await page.getByLabel('Last event').textContent(), new RegExp(`^line ${event.line}: `));
+    if (event.line > insertAt && event.line < bodyEnd) {
+      inInsertAt += 1;
+      // Inside insertAt: the view of the event's state (fetched for the selected node) has
+      // insertAt on top of its call stack, and its parameter t is drawn like the inputs are.
+      await page.waitForFunction(() => {
+        const ex = globalThis.__heaplab.store.getState().explore;
+        return ex.view && ex.viewNode === ex.selected;
+      }, null, { timeout: 10000 });
+      const frames = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.view.frames ?? []);
+      const top = frames[frames.length - 1];
+      assert.equal(top?.unit, 'BST.insertAt', `${JSON.stringify(event)} ${JSON.stringify(frames)}`);
+      assert.ok(top.locals.some((l) => l.name === 't'), JSON.stringify(top));
+      await page.locator('.heap-graph [data-root="t"][data-frame="BST.insertAt"]').first().waitFor({ timeout: 10000 });
+      sawLocal = true;
+    }
+    if ((await page.evaluate(() => globalThis.__heaplab.store.getState().explore.status)) === 'done') break;
+  }
+  assert.ok(sawLocal, 'stepping reached insertAt and its local t was drawn');
+  assert.ok(inInsertAt >= 3, `several events inside insertAt (${inInsertAt})`);
+  assert.ok(kinds.has('solverQuery') && kinds.has('lazyInit'), [...kinds].join(', '));
+  assert.deepEqual(browser.errors, []);
+});
