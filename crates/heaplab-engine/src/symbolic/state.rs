@@ -12,6 +12,8 @@ use super::term::{Sort, Sym};
 use std::any::Any;
 use std::collections::BTreeSet;
 use std::fmt::Debug;
+use std::ops::{Index, IndexMut};
+use std::rc::Rc;
 
 /// Index of an object in [`State::heap`].
 pub type ObjIdx = usize;
@@ -138,7 +140,7 @@ pub struct State {
     pub id: StateId,
     pub parent: Option<StateId>,
     pub frames: Vec<Frame>,
-    pub heap: Vec<Object>,
+    pub heap: Objects,
     pub symlocs: Vec<SymLocInfo>,
     pub symrefs: Vec<SymRefInfo>,
     /// The path condition: every conjunct is a boolean [`Sym`].
@@ -214,14 +216,14 @@ impl State {
         fields: &[(String, SlotType)],
         budget: i64,
     ) -> ObjIdx {
-        self.heap.push(Object {
+        let idx = self.heap.push(Object {
             class: class.to_string(),
             origin: Origin::Input { budget },
             fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
             input: Vec::new(),
         });
         self.materializations += 1;
-        self.heap.len() - 1
+        idx
     }
 
     pub fn new_symloc(&mut self, class: &str, budget: i64) -> SValue {
@@ -267,6 +269,55 @@ impl State {
             SValue::SymRef(r) => format!("ref{r}"),
             SValue::Void => "void".into(),
         }
+    }
+}
+
+/// The objects of a state's heap, shared between states: cloning a state copies one pointer per
+/// object, and an object is copied only when a state writes it while another state still shares
+/// it (copy-on-write through [`Rc::make_mut`]). So the memory of many states grows with the
+/// objects they changed, not with their number times the heap size (issue 21).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Objects(Vec<Rc<Object>>);
+
+impl Objects {
+    pub fn get(&self, idx: ObjIdx) -> Option<&Object> {
+        self.0.get(idx).map(|o| &**o)
+    }
+
+    /// The object for writing: unshared first if another state holds it too.
+    pub fn get_mut(&mut self, idx: ObjIdx) -> Option<&mut Object> {
+        self.0.get_mut(idx).map(Rc::make_mut)
+    }
+
+    /// Adds an object; returns its index.
+    pub fn push(&mut self, o: Object) -> ObjIdx {
+        self.0.push(Rc::new(o));
+        self.0.len() - 1
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Object> + '_ {
+        self.0.iter().map(|o| &**o)
+    }
+}
+
+impl Index<ObjIdx> for Objects {
+    type Output = Object;
+    fn index(&self, idx: ObjIdx) -> &Object {
+        &self.0[idx]
+    }
+}
+
+impl IndexMut<ObjIdx> for Objects {
+    fn index_mut(&mut self, idx: ObjIdx) -> &mut Object {
+        Rc::make_mut(&mut self.0[idx])
     }
 }
 
