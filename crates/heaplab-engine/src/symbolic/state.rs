@@ -8,6 +8,7 @@
 //! lazily, and it also makes the input journal ([`Object::input`]) read back resolved.
 
 use super::code::{SlotType, UnitId};
+use super::shared_list::SharedList;
 use super::term::{Sort, Sym};
 use std::any::Any;
 use std::collections::BTreeSet;
@@ -145,8 +146,9 @@ pub struct State {
     pub symrefs: Vec<SymRefInfo>,
     /// The path condition: every conjunct is a boolean [`Sym`].
     pub pc: Vec<Sym>,
-    /// Symbolic variables created so far (index = variable id).
-    pub vars: Vec<(Sort, VarOrigin)>,
+    /// Symbolic variables created so far (index = variable id), shared with the states forked
+    /// from this one.
+    pub vars: SharedList<(Sort, VarOrigin)>,
     /// Objects claimed by the separating conjunction while the precondition is evaluated.
     pub footprint: BTreeSet<ObjIdx>,
     /// True while the precondition runs (its failures discard the path).
@@ -159,7 +161,7 @@ pub struct State {
     /// The input values of the method under test: `this` (for methods) then the parameters.
     pub roots: Vec<SValue>,
     /// Branch directions taken on this path: (site, direction).
-    pub branches: Vec<(heaplab_syntax::ast::NodeId, bool)>,
+    pub branches: SharedList<(heaplab_syntax::ast::NodeId, bool)>,
     /// The value the method under test returned, once it has.
     pub returned: Option<SValue>,
     /// Per-path data of the running strategy (`sl`: its deferred predicate instances), owned and
