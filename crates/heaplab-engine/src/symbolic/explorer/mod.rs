@@ -163,6 +163,12 @@ impl Explorer {
         Rc::clone(&self.exec.heap)
     }
 
+    /// The solver's queries may take at most `ms` from now on (test generation passes what is
+    /// left of the run's time bound; exploration sets it from its own bound at every step).
+    pub fn set_solver_time_left(&mut self, ms: Option<u64>) {
+        self.exec.solver.set_time_left(ms);
+    }
+
     /// Gives access to the solver (test generation asks it for models).
     pub fn solver_mut(&mut self) -> &mut dyn PathSolver {
         &mut *self.exec.solver
@@ -296,6 +302,10 @@ impl Explorer {
                 continue;
             }
             self.rec.stats.steps += 1;
+            if let Some(t) = self.exec.config.bounds.timeout_ms {
+                let left = t.saturating_sub(self.elapsed_ms());
+                self.exec.solver.set_time_left(Some(left));
+            }
             // With an asynchronous solver a step may have to be undone: remember everything it
             // can change. Ending a path may ask the solver too (a strategy may complete the
             // input), so the step's successors are handled inside the undoable region.
