@@ -49,7 +49,7 @@ export function describeExample(text) {
   const title = lines[0] || '';
   const rest = [];
   for (const line of lines.slice(1)) {
-    if (line === '' || /^Source:/.test(line)) break;
+    if (line === '' || /^(Source|Where it comes from):/.test(line)) break;
     rest.push(line);
   }
   let description = rest.join(' ');

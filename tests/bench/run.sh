@@ -11,6 +11,10 @@ node tests/bench/wasm.mjs "$batch" "$native"
 # The web playground's budget: bytes of a first visit, time to a usable editor, time to Z3
 # (needs web/dist and Chromium).
 node tests/bench/web-budget.mjs
+# The Rust decision procedure against z3 on the query corpus (the share it decides), and what
+# makes a z3 call cheaper (one script per call, batches, incremental along a path).
+cargo test --release --quiet -p heaplab-smt --test corpus -- --nocapture 2>&1 | grep '^query corpus'
+cargo run --release --quiet -p heaplab-smt --example z3_call_costs
 # Engine bench: every example method with a `requires` x lazy, lazier, lazier# at the default
 # bounds (1 s cap per run); bench/results.md is committed, bench/results.json is for tools.
 mkdir -p bench
@@ -19,7 +23,13 @@ mkdir -p bench
 # The same rows through the wasm engine on Z3 wasm, with the wasm/native ratio per row and
 # overall; appended to bench/results.md.
 node tests/bench/wasm-suite.mjs bench/results.json > /dev/null
+# The same rows in Chromium through the page's engine worker, next to native and node, and the
+# goal rows of issue 17 (BST under sl, TreeMap and Kiasan's rows at k = 3, wasm/native overall,
+# first visit, Z3 ready) measured and judged; appended to bench/results.md.
+node tests/bench/browser-suite.mjs bench/results.json tests/artifacts/bench-wasm.json > /dev/null
 cat bench/results.md
 # The playground's execution tree: layout and viewport culling of synthetic trees of 1k to 20k
 # nodes (the page's own layout code, run in node).
 node tests/bench/tree-layout.mjs
+# Logic: satisfiability per family and Korat's enumeration counts, with their time.
+tests/bench/logic.sh

@@ -2,12 +2,15 @@
 // written by `heaplab bench --format json`) runs again in node with heaplab-wasm's Exploration
 // over Z3 wasm, at the same strategy and k. Prints a markdown table with the wasm/native time
 // ratio per row and overall, and the wasm linear memory after each run (it only grows), and
-// appends it to bench/results.md.
+// appends it to bench/results.md. The rows also go to tests/artifacts/bench-wasm.json, where
+// tests/bench/browser-suite.mjs reads them to print native, node and browser side by side.
 //
 // Usage: node tests/bench/wasm-suite.mjs [bench/results.json]
 //   BENCH_WASM_STRATEGIES=lazier#   only these strategies (comma-separated; default: all rows)
 //   BENCH_WASM_CAP_MS=20000         cap per wasm run (the explorer's timeout bound)
-import { readFile, appendFile } from 'node:fs/promises';
+//   BENCH_WASM_PROCEDURE=0          without the Rust decision procedure (every query the engine
+//                                   leaves goes to Z3 wasm): the numbers before it
+import { readFile, appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../node/helpers.mjs';
 
@@ -15,6 +18,7 @@ const input = process.argv[2] ?? path.join(ROOT, 'bench/results.json');
 const native = JSON.parse(await readFile(input, 'utf8'));
 const only = process.env.BENCH_WASM_STRATEGIES?.split(',').map((s) => s.trim()).filter(Boolean);
 const capMs = Number(process.env.BENCH_WASM_CAP_MS ?? 20000);
+const procedure = process.env.BENCH_WASM_PROCEDURE !== '0';
 
 const pkg = await import(path.join(ROOT, 'web/pkg/heaplab_wasm.js'));
 const exports = await pkg.default({ module_or_path: await readFile(path.join(ROOT, 'web/pkg/heaplab_wasm_bg.wasm')) });
@@ -29,30 +33,43 @@ let nativeTotal = 0;
 let wasmTotal = 0;
 let compared = 0;
 let mismatches = 0;
+const calls = { sent: 0, rust: 0, cached: 0, waitMs: 0 };
+const rows = [];
 for (const row of native.rows) {
   if (only && !only.includes(row.strategy)) continue;
   const label = `| ${path.basename(row.file)} | ${row.method} | ${row.strategy.replace('#', '\\#')} |`;
   if (row.timed_out) {
-    lines.push(`${label} ${row.time_ms} (cap) | — | — | ${row.tests} / — | — |`);
+    lines.push(`${label} ${row.time_ms} (cap) | — | — | ${row.tests} / — | — | — | — |`);
     continue;
   }
   if (!sources.has(row.file)) sources.set(row.file, await readFile(path.join(ROOT, row.file), 'utf8'));
-  const options = { strategy: row.strategy, k: native.k, timeoutMs: capMs, file: row.file };
+  const options = { strategy: row.strategy, k: native.k, timeoutMs: capMs, file: row.file, procedure };
   const started = performance.now();
   let summary;
+  let st;
   try {
     const ex = new pkg.Exploration(sources.get(row.file), row.method, JSON.stringify(options), bridge.solve);
     summary = await ex.runToEnd(0);
+    st = ex.solverStats();
     ex.free?.();
   } catch (err) {
-    lines.push(`${label} ${row.time_ms} | error: ${String(err.message ?? err).slice(0, 60)} | — | ${row.tests} / — | — |`);
+    lines.push(`${label} ${row.time_ms} | error: ${String(err.message ?? err).slice(0, 60)} | — | ${row.tests} / — | — | — | — |`);
     continue;
   }
+  calls.sent += st.sentToZ3;
+  calls.rust += st.decidedInRust;
+  calls.cached += st.cacheHits;
+  calls.waitMs += st.z3WaitMs;
   const wasmMs = performance.now() - started;
   const memMb = (exports.memory.buffer.byteLength / 2 ** 20).toFixed(1);
   const same = summary.tests === row.tests;
   if (!same) mismatches += 1;
   const timedOut = summary.bounds_hit?.includes?.('timeout');
+  rows.push({
+    file: row.file, method: row.method, strategy: row.strategy, k: native.k, wasm_ms: wasmMs,
+    timed_out: Boolean(timedOut), tests: summary.tests, sent: st.sentToZ3, rust: st.decidedInRust,
+    cached: st.cacheHits, wait_ms: st.z3WaitMs,
+  });
   // Runs of a few milliseconds give meaningless ratios; they still count in the totals.
   const ratio = row.time_ms >= 5 ? (wasmMs / row.time_ms).toFixed(1) + 'x' : '—';
   if (!timedOut) {
@@ -61,7 +78,7 @@ for (const row of native.rows) {
     compared += 1;
   }
   lines.push(
-    `${label} ${row.time_ms} | ${wasmMs.toFixed(0)}${timedOut ? ' (cap)' : ''} | ${ratio} | ${row.tests} / ${summary.tests}${same ? '' : ' ≠'} | ${memMb} |`,
+    `${label} ${row.time_ms} | ${wasmMs.toFixed(0)}${timedOut ? ' (cap)' : ''} | ${ratio} | ${row.tests} / ${summary.tests}${same ? '' : ' ≠'} | ${st.sentToZ3} / ${st.decidedInRust} / ${st.cacheHits} | ${st.z3WaitMs.toFixed(0)} | ${memMb} |`,
   );
 }
 await bridge.shutdown();
@@ -71,15 +88,19 @@ const out = [
   '',
   `## Wasm engine (node, Z3 wasm), k = ${native.k}`,
   '',
-  `The same rows through heaplab-wasm's Exploration on Z3 wasm (z3-solver), ${capMs} ms cap per run; Z3 wasm took ${z3LoadMs.toFixed(0)} ms to load first. Memory is the wasm linear memory after the run (it never shrinks). Rows the native run cut at its cap are not rerun.`,
+  `The same rows through heaplab-wasm's Exploration on Z3 wasm (z3-solver), ${capMs} ms cap per run${procedure ? '' : ', without the Rust decision procedure'}; Z3 wasm took ${z3LoadMs.toFixed(0)} ms to load first. Memory is the wasm linear memory after the run (it never shrinks). Rows the native run cut at its cap are not rerun.`,
   '',
-  '| file | method | strategy | native ms | wasm ms | wasm/native | tests native / wasm | wasm memory MB |',
-  '|---|---|---|---|---|---|---|---|',
+  '| file | method | strategy | native ms | wasm ms | wasm/native | tests native / wasm | Z3 sent / decided in Rust / cached | Z3 wait ms | wasm memory MB |',
+  '|---|---|---|---|---|---|---|---|---|---|',
   ...lines,
   '',
   `Overall over ${compared} rows that finished on both: native ${nativeTotal} ms, wasm ${wasmTotal.toFixed(0)} ms, wasm/native ${overall}.` +
-    (mismatches > 0 ? ` ${mismatches} rows generated a different number of tests (marked ≠).` : ' Every row generated the same tests count on both.'),
+    (mismatches > 0 ? ` ${mismatches} rows generated a different number of tests (marked ≠).` : ' Every row generated the same tests count on both.') +
+    ` Solver queries in wasm: ${calls.sent} sent to Z3 wasm, ${calls.rust} decided in Rust, ${calls.cached} cached; ${calls.waitMs.toFixed(0)} ms waiting for Z3 wasm.`,
   '',
 ].join('\n');
 process.stdout.write(out);
 await appendFile(path.join(ROOT, 'bench/results.md'), out);
+await mkdir(path.join(ROOT, 'tests/artifacts'), { recursive: true });
+await writeFile(path.join(ROOT, 'tests/artifacts/bench-wasm.json'),
+  JSON.stringify({ k: native.k, cap_ms: capMs, z3_load_ms: z3LoadMs, rows }, null, 1));

@@ -5,24 +5,13 @@
 // Usage: node tests/bench/web-budget.mjs
 
 import { launch, startServer } from '../browser/helpers.mjs';
+import { totalBytes, transferred as transferredIn } from './page-bytes.mjs';
+
+const transferred = () => transferredIn(page);
 
 const server = await startServer();
 const browser = await launch();
 const { page } = browser;
-
-// Bytes over the wire, from Resource Timing in the page and in the engine worker (which fetches
-// the wasm engine and Z3): `transferSize` is headers plus the compressed body, 0 when the answer
-// came from a cache or the service worker.
-async function transferred() {
-  return page.evaluate(async () => {
-    const page = performance.getEntriesByType('resource')
-      .map((e) => ({ name: e.name, transferSize: e.transferSize }));
-    const nav = performance.getEntriesByType('navigation')[0];
-    const worker = await globalThis.__heaplab.engine.request('resources');
-    return [{ name: location.href, transferSize: nav?.transferSize ?? 0 }, ...page, ...worker];
-  });
-}
-
 
 await page.goto(server.url, { waitUntil: 'domcontentloaded' });
 await page.getByText('Z3 ready', { exact: true }).waitFor({ timeout: 180000 });
@@ -39,7 +28,7 @@ const secondBytes = await transferred();
 await browser.close();
 await server.stop();
 
-const sum = (list) => list.reduce((a, e) => a + e.transferSize, 0);
+const sum = totalBytes;
 const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
 const ms = (n) => (typeof n === 'number' ? `${Math.round(n)} ms` : 'n/a');
 const name = (url) => new URL(url, server.url).pathname.replace(/^\//, '') || '(page)';

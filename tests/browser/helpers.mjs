@@ -126,3 +126,49 @@ export async function session(t, launchOptions) {
   });
   return { server, browser, page: browser.page };
 }
+
+/**
+ * A static file server for `web/dist` (or a page given as text) with chosen response headers,
+ * standing for the other hosts a course uses: a static host, an LMS page that embeds HeapLab.
+ * `pages` maps a path (`/host.html`) to HTML served as it is.
+ * @returns {Promise<{ url: string, port: number, stop: () => Promise<void> }>}
+ */
+export async function startStatic({ root = join(ROOT, 'web', 'dist'), headers = {}, pages = {} } = {}) {
+  const { createServer: createHttp } = await import('node:http');
+  const { readFile: read } = await import('node:fs/promises');
+  const { extname, normalize } = await import('node:path');
+  const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm',
+    '.json': 'application/json', '.hl': 'text/plain', '.png': 'image/png', '.svg': 'image/svg+xml' };
+  const server = createHttp(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const send = (status, body, type) => {
+      res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
+      res.end(body);
+    };
+    if (pages[path] !== undefined) return send(200, pages[path], 'text/html');
+    const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
+    if (!file.startsWith(root)) return send(403, 'forbidden', 'text/plain');
+    try {
+      return send(200, await read(file), TYPES[extname(file)] ?? 'application/octet-stream');
+    } catch {
+      return send(404, 'not found', 'text/plain');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    port,
+    stop: () => new Promise((resolve) => {
+      server.closeAllConnections?.();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** The headers that make a page cross-origin isolated and let isolated pages frame it. */
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};

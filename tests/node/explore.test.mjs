@@ -184,9 +184,12 @@ test('errors are JS Errors with a kind', async () => {
   // The message says where: line and column of the first error, as the editor shows it.
   assert.throws(() => new engine.Exploration('class A {\n  int f(int x) { return y; }\n}', 'A.f', {}, solve),
     (e) => e.kind === 'ProgramHasErrors' && /first: 2:25: unknown variable `y`/.test(e.message));
-  const broken = new engine.Exploration(source, 'BST.insert', {}, () => Promise.reject(new Error('no z3')));
+  // With the Rust procedure off, so queries reach the failing solve (Rust decides them all).
+  const broken = new engine.Exploration(source, 'BST.insert', { procedure: false }, () => Promise.reject(new Error('no z3')));
   await assert.rejects(broken.runToEnd(0), (e) => e instanceof Error && e.kind === 'Io' && /no z3/.test(e.message));
-  const busy = new engine.Exploration(source, 'BST.insert', {}, solve);
+  // A run that awaits Z3 (the procedure off): with Rust deciding every query, runToEnd(0) never
+  // waits, so nothing could overlap it.
+  const busy = new engine.Exploration(source, 'BST.insert', { procedure: false }, solve);
   const a = busy.runToEnd(0);
   await assert.rejects(busy.step(), (e) => e.kind === 'Busy');
   assert.equal((await a).tests, 21);

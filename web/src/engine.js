@@ -35,7 +35,7 @@ export function createEngine({ onEvent, workerUrl = 'worker.js' }) {
         if (!waiter) return;
         pending.delete(data.id);
         if (data.ok) waiter.resolve(data.result);
-        else waiter.reject(Object.assign(new Error(data.error), { name: data.errorName || 'Error' }));
+        else waiter.reject(Object.assign(new Error(data.error), { name: data.errorName || 'Error', kind: data.errorKind }));
         if (data.crashed) restart('crash', data.error);
         return;
       }

@@ -7,15 +7,30 @@ import { Cancelled } from './engine.js';
 import { exploreMethod } from './store.js';
 
 const BOUND_KEYS = ['k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs'];
+// Cancel asks the worker to stop and keep the tests found so far; a worker that does not answer
+// within this time (a long Z3 query) is restarted instead, and the tests are lost.
+const STOP_GRACE_MS = 4000;
 
-/** ExploreOptions from the settings: the strategy and every bound the user filled in. */
+/**
+ * ExploreOptions from the settings: the strategy, the precondition mode and every bound the
+ * user filled in. Explore and Compare both use it, so that they run the same explorations.
+ */
 export function exploreOptions(settings) {
-  const options = { strategy: settings.strategy || 'lazier#' };
+  const options = { strategy: settings.strategy || 'lazier#', pre: settings.pre === 'ignore' ? 'ignore' : 'assume' };
   for (const key of BOUND_KEYS) {
     const text = String(settings[key] ?? '').trim();
     if (text !== '' && Number.isFinite(Number(text))) options[key] = Math.max(0, Math.floor(Number(text)));
   }
   return options;
+}
+
+/** An engine error in words: a question that needed Z3 where it cannot run is said plainly. */
+function plainError(err) {
+  if (err?.kind === 'NoZ3') {
+    return 'A question needs Z3, and Z3 cannot run here (this page is not cross-origin isolated). ' +
+      'Open the program in HeapLab to go on.';
+  }
+  return String(err?.message ?? err);
 }
 
 export function createExplorer(store, engine) {
@@ -36,8 +51,8 @@ export function createExplorer(store, engine) {
     if (err?.name === 'Stale') return;
     const error = err instanceof Cancelled
       ? 'Cancelled: the engine was restarted. The tree keeps what was explored; start again to continue.'
-      : String(err?.message ?? err);
-    store.dispatch({ type: 'explore/error', runId, error });
+      : plainError(err);
+    store.dispatch({ type: 'explore/error', runId, error, kind: err?.kind ?? '' });
   };
 
   /** Starts a new exploration in the worker unless the current one can go on. */
@@ -48,7 +63,7 @@ export function createExplorer(store, engine) {
     const method = exploreMethod(store.getState());
     if (!method) throw new Error('The program has no method to explore.');
     const options = exploreOptions(settings.explore);
-    store.dispatch({ type: 'explore/start', method, strategy: options.strategy });
+    store.dispatch({ type: 'explore/start', method, strategy: options.strategy, options });
     const { runId } = explore();
     await engine.request('exploreStart', { source, method, options, runId });
     started = runId;
@@ -112,6 +127,28 @@ export function createExplorer(store, engine) {
     return holders;
   }
 
+  /**
+   * What a case of a predicate's definition added to the state (the engine's events do not carry
+   * the disjunct's formula): the facts, objects and folded instances the child has and its parent
+   * has not. Null for other nodes.
+   */
+  async function addedByCase(runId, node, view) {
+    const n = explore().tree.nodes[node];
+    if (!n || n.parent === null || n.change?.kind !== 'disjunct') return null;
+    const parent = await engine.request('exploreView', { runId, node: n.parent });
+    if (!parent) return null;
+    const had = (list, key) => new Set((list ?? []).map(key));
+    const facts = had(parent.pathCondition, (f) => f);
+    const objects = had(parent.objects, (o) => o.id);
+    const preds = had(parent.predicates, (p) => p.text);
+    return {
+      facts: (view.pathCondition ?? []).filter((f) => !facts.has(f)),
+      objects: (view.objects ?? []).filter((o) => !objects.has(o.id)).map((o) => `${o.id} : ${o.class}`),
+      predicates: (view.predicates ?? []).filter((p) => !preds.has(p.text)).map((p) => p.text),
+      gone: (parent.predicates ?? []).filter((p) => !(view.predicates ?? []).some((q) => q.text === p.text)).map((p) => p.text),
+    };
+  }
+
   /** Fetches the heap view of the selected node (dropped when a newer selection came). */
   async function fetchView() {
     const { selected, runId, viewNode, view } = explore();
@@ -124,12 +161,52 @@ export function createExplorer(store, engine) {
     try {
       const view = await engine.request('exploreView', { runId, node: selected });
       if (view) view.changedFields = await resolvedHolders(runId, selected);
+      if (view) view.added = await addedByCase(runId, selected, view);
       if (explore().selected === selected) store.dispatch({ type: 'explore/view', runId, node: selected, view });
     } catch (err) {
       if (!(err instanceof Cancelled) && err?.name !== 'Stale') {
         store.dispatch({ type: 'log/add', kind: 'explore', text: `heap view of node ${selected}: ${err.message}` });
       }
     }
+  }
+
+  /**
+   * Cancel that keeps the tests: the worker stops exploring at the next event and generates the
+   * tests of the paths found so far (marked partial). If it does not answer soon (stuck in a
+   * long solver query), the worker is restarted and only the tree is kept.
+   */
+  async function stop() {
+    const ex = explore();
+    if (ex.runId !== started || !['running', 'paused', 'starting'].includes(ex.status) || ex.stopping) {
+      if (ex.status === 'starting' || ex.status === 'running') hardCancel();
+      return;
+    }
+    const { runId } = ex;
+    store.dispatch({ type: 'explore/stopping', runId });
+    const timer = setTimeout(() => {
+      if (explore().runId === runId && explore().stopping) hardCancel();
+    }, STOP_GRACE_MS);
+    try {
+      // A run in progress answers its own request with the tests; otherwise this answers.
+      let res = await engine.request('exploreStop', { runId });
+      if (!res) {
+        // A step was in flight: once it is over, stop again (a run settles by itself).
+        await queue;
+        if (explore().runId === runId && explore().stopping && explore().status !== 'done') {
+          res = await engine.request('exploreStop', { runId });
+        }
+      }
+      if (res && explore().runId === runId) settle(runId, res, false);
+    } catch (err) {
+      fail(err, runId);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function hardCancel() {
+    engine.cancel();
+    api.cancelled();
   }
 
   async function compare() {
@@ -141,14 +218,14 @@ export function createExplorer(store, engine) {
     }
     const options = exploreOptions(settings.explore);
     delete options.strategy;
-    store.dispatch({ type: 'compare/start', method });
+    store.dispatch({ type: 'compare/start', method, pre: options.pre });
     try {
       const rows = await engine.request('compare', {
         source, method, options, strategies: strategies.map((s) => s.name),
       });
       store.dispatch({ type: 'compare/done', rows });
     } catch (err) {
-      store.dispatch({ type: 'compare/error', error: err instanceof Cancelled ? 'Cancelled.' : String(err.message) });
+      store.dispatch({ type: 'compare/error', error: err instanceof Cancelled ? 'Cancelled.' : plainError(err), kind: err?.kind ?? '' });
     }
   }
 
@@ -157,6 +234,7 @@ export function createExplorer(store, engine) {
       case 'explore/run': enqueue(run); break;
       case 'explore/step': enqueue(() => step('event')); break;
       case 'explore/stepOver': enqueue(() => step('decision')); break;
+      case 'explore/cancel': stop(); break;
       case 'explore/pause':
         // Not queued: it must reach the worker while a run is in progress.
         if (state.explore.status === 'running') engine.request('explorePause', { runId: state.explore.runId }).catch(() => {});
@@ -181,7 +259,7 @@ export function createExplorer(store, engine) {
     }
   });
 
-  return {
+  const api = {
     /** The worker was restarted: its exploration is gone. */
     cancelled() {
       if (started !== -1 || explore().status === 'running' || explore().status === 'starting') {
@@ -191,4 +269,5 @@ export function createExplorer(store, engine) {
       inWorker = -1;
     },
   };
+  return api;
 }

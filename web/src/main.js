@@ -4,7 +4,7 @@
 
 import { createStore, initialState } from './store.js';
 import { createEngine, Cancelled } from './engine.js';
-import { snapshot, loadLocal, saveLocal, fromUrl, shareUrl, exampleFromUrl } from './share.js';
+import { snapshot, loadLocal, saveLocal, fromUrl, shareUrl, exampleFromUrl, iframeSnippet } from './share.js';
 import * as editorView from './views/editor.js';
 import * as controlsView from './views/controls.js';
 import * as examplesView from './views/examples.js';
@@ -19,9 +19,12 @@ import * as treeView from './views/tree.js';
 import * as heapView from './views/heap.js';
 import * as genTestsView from './views/gentests.js';
 import * as compareView from './views/compare.js';
+import * as learnView from './views/learn.js';
 import { createExplorer } from './explorer.js';
 
 const CHECK_DELAY_MS = 250;
+// The SMT console's time limit for Z3.
+const SMT_TIMEOUT_MS = 10000;
 const DEFAULT_EXAMPLE = 'sll.hl';
 
 // Timings for tests/bench/web-budget.mjs and the debug panel.
@@ -29,8 +32,14 @@ const marks = { start: performance.now() };
 globalThis.__heaplab = { marks };
 
 const params = new URLSearchParams(location.search);
-const embed = params.get('embed') === '1';
+// `?embed=explore` (or `tests`, `logic`; `1` is `tests`): one compact tab for a course page.
+const EMBED_TABS = { 1: 'tests', tests: 'tests', explore: 'explore', logic: 'logic' };
+const embedTab = EMBED_TABS[params.get('embed')] ?? null;
+const embed = embedTab !== null;
 const inIframe = window.self !== window.top;
+const TABS = ['tests', 'explore', 'compare', 'logic', 'debug'];
+// Settings a link may carry in its query (`?tab=explore&method=BST.insert&strategy=sl`).
+const LINK_KEYS = ['method', 'strategy', 'pre', 'k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs'];
 
 async function fetchText(url) {
   const res = await fetch(url);
@@ -77,22 +86,22 @@ async function initialProgram(examplesPromise) {
 
 async function start() {
   document.body.classList.toggle('embed', embed);
+  if (embed) document.body.dataset.embed = embedTab;
   const examplesPromise = loadExamples();
   const { snap, linkError } = await initialProgram(examplesPromise);
   const settings = { ...snap.settings };
   const readOnly = params.get('readonly') === '1';
   if (params.get('debug') === '1') settings.tab = 'debug';
-  if (embed) settings.tab = 'tests';
+  if (embed) settings.tab = embedTab;
   // A course page can link straight to an exploration: ?tab=explore&method=BST.insert&strategy=sl&k=2
   // (with #example=bst.hl for the program).
-  const TABS = ['tests', 'explore', 'compare', 'logic', 'debug'];
   if (TABS.includes(params.get('tab')) && !embed) settings.tab = params.get('tab');
   const linked = {};
-  for (const key of ['method', 'strategy', 'k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs']) {
+  for (const key of LINK_KEYS) {
     if (params.has(key)) linked[key] = params.get(key);
   }
   if (Object.keys(linked).length > 0) settings.explore = { ...(settings.explore ?? {}), ...linked };
-  const store = createStore(initialState({ source: snap.source, settings, embed, inIframe, readOnly }));
+  const store = createStore(initialState({ source: snap.source, settings, embed, embedTab, inIframe, readOnly }));
   globalThis.__heaplab.store = store;
 
   const $ = (sel) => document.querySelector(sel);
@@ -101,6 +110,7 @@ async function start() {
   marks.editorReady = performance.now();
   controlsView.mount($('#controls'), store);
   if (!embed) examplesView.mount($('#examples'), store);
+  if (!embed) learnView.mount($('#learn'), store);
   const panels = {
     tests: $('#panel-tests'), explore: $('#panel-explore'), compare: $('#panel-compare'),
     logic: $('#panel-logic'), debug: $('#panel-debug'),
@@ -150,10 +160,15 @@ async function start() {
   }
 
   let persistTimer = 0;
+  // The program the link in the address bar (`#p=`, `#example=`) describes.
+  let linkSource = /^#(p|example)=/.test(location.hash) ? snap.source : null;
   function persist() {
     // A share link in the address bar no longer describes the edited program; drop it so that a
     // reload brings back the edits (kept in localStorage) rather than the old link.
-    if (!embed && /^#(p|example)=/.test(location.hash)) history.replaceState(null, '', location.pathname + location.search);
+    if (!embed && linkSource !== null && store.getState().source !== linkSource && /^#(p|example)=/.test(location.hash)) {
+      history.replaceState(null, '', location.pathname + location.search);
+      linkSource = null;
+    }
     clearTimeout(persistTimer);
     persistTimer = setTimeout(async () => {
       const snap = snapshot(store.getState());
@@ -193,12 +208,28 @@ async function start() {
     }
   }
 
+  /**
+   * The SMT console. Z3 stops a check-sat at its own time limit (SMT_TIMEOUT_MS, answering
+   * unknown); a script that still has no answer a little later (Z3 stuck outside check-sat)
+   * restarts the engine, so the console never hangs.
+   */
   async function runSmt(text) {
     store.dispatch({ type: 'smt/start' });
+    let timedOut = false;
+    const watchdog = setTimeout(() => {
+      timedOut = true;
+      engine.cancel();
+      explorer.cancelled();
+    }, SMT_TIMEOUT_MS + 5000);
     try {
-      store.dispatch({ type: 'smt/done', answer: await engine.request('smt', { text }) });
+      store.dispatch({ type: 'smt/done', answer: await engine.request('smt', { text, timeoutMs: SMT_TIMEOUT_MS }) });
     } catch (err) {
-      store.dispatch({ type: 'smt/error', error: err instanceof Cancelled ? 'Cancelled.' : err.message });
+      const error = timedOut
+        ? `Z3 did not answer within ${(SMT_TIMEOUT_MS + 5000) / 1000} s; the engine was restarted. Try a smaller query.`
+        : err instanceof Cancelled ? 'Cancelled.' : err.message;
+      store.dispatch({ type: 'smt/error', error });
+    } finally {
+      clearTimeout(watchdog);
     }
   }
 
@@ -207,7 +238,8 @@ async function start() {
       const source = await fetchText(`examples/${file}`);
       store.dispatch({ type: 'editor/replace', source });
       // The choice goes to the URL, so the address bar is a link to this example (until an edit).
-      history.replaceState(null, '', `${location.pathname}${location.search}#example=${file}`);
+      linkSource = source;
+      if (!embed) history.replaceState(null, '', `${location.pathname}${location.search}#example=${file}`);
       store.dispatch({ type: 'tests/reset' });
       store.dispatch({ type: 'explore/reset' });
     } catch (err) {
@@ -217,8 +249,53 @@ async function start() {
     }
   }
 
+  /**
+   * A share link pasted into a tab that already has HeapLab open changes only the fragment: the
+   * page loads the program it carries (a `#p=` link or an `#example=`).
+   */
+  async function openLink() {
+    try {
+      const shared = await fromUrl(location.href);
+      const named = shared ? null : exampleFromUrl(location.href);
+      if (!shared && !named) return;
+      const source = shared ? shared.source : await fetchText(`examples/${named}`);
+      linkSource = source;
+      if (shared?.settings) {
+        const { explore, ...rest } = shared.settings;
+        store.dispatch({ type: 'settings/set', settings: {
+          ...rest, ...(explore ? { explore: { ...store.getState().settings.explore, ...explore } } : {}),
+        } });
+        checkStrategy();
+      }
+      store.dispatch({ type: 'editor/replace', source });
+      store.dispatch({ type: 'tests/reset' });
+      store.dispatch({ type: 'explore/reset' });
+    } catch (err) {
+      store.dispatch({ type: 'notice/show', notice: {
+        id: 'link', kind: 'error', title: 'This share link could not be read',
+        text: `It may have been cut off when it was copied (${err.message}). The program in the editor was kept.`,
+      } });
+    }
+  }
+  window.addEventListener('hashchange', openLink);
+
+  /** A link naming a strategy HeapLab does not know says so (and uses the default instead). */
+  function checkStrategy() {
+    const { strategies, settings } = store.getState();
+    const asked = settings.explore.strategy;
+    if (strategies.length === 0 || strategies.some((s) => s.name === asked)) return;
+    const fallback = strategies.find((s) => s.name === 'lazier#')?.name ?? strategies[0].name;
+    store.dispatch({ type: 'settings/set', settings: { explore: { ...settings.explore, strategy: fallback } } });
+    store.dispatch({ type: 'notice/show', notice: {
+      id: 'strategy', kind: 'error', title: `Unknown strategy “${asked}”`,
+      text: `This link asks for the strategy “${asked}”, which HeapLab does not have. ` +
+        `The strategies are ${strategies.map((s) => s.name).join(', ')}; ${fallback} is selected instead.`,
+    } });
+  }
+
   async function share() {
     const url = await shareUrl(location.href, snapshot(store.getState()));
+    linkSource = store.getState().source;
     history.replaceState(null, '', url);
     let copied = false;
     try {
@@ -228,6 +305,22 @@ async function start() {
       // No clipboard permission (e.g. an automated browser): the link is shown instead.
     }
     store.dispatch({ type: 'share/ready', url, copied });
+  }
+
+  /** The `<iframe>` snippet a course page pastes to embed this program in one tab. */
+  async function embedCode(tab) {
+    const state = store.getState();
+    const snap = snapshot({ ...state, settings: { ...state.settings, tab } });
+    const url = await shareUrl(location.href, snap, { embed: tab });
+    const code = iframeSnippet(url, tab);
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(code);
+      copied = true;
+    } catch {
+      // Shown in the menu to copy by hand.
+    }
+    store.dispatch({ type: 'share/embed', code, url, tab, copied });
   }
 
   store.subscribe((state, action) => {
@@ -244,7 +337,10 @@ async function start() {
         if (action.engine.state === 'ready') {
           checkNow();
           engine.request('info')
-            .then((info) => store.dispatch({ type: 'engine/info', ...info }))
+            .then((info) => {
+              store.dispatch({ type: 'engine/info', ...info });
+              checkStrategy();
+            })
             .catch((err) => store.dispatch({ type: 'log/add', kind: 'engine', text: err.message }));
           maybeLoadZ3(store, engine);
         }
@@ -257,12 +353,25 @@ async function start() {
           .then((dump) => store.dispatch({ type: 'syntax/done', ...dump }))
           .catch((err) => store.dispatch({ type: 'log/add', kind: 'syntax', text: err.message }));
         break;
-      case 'run/cancel':
+      case 'run/cancel': {
+        // Only an exploration running: stop it and keep its tests, as the Explore tab's Cancel.
+        const others = [state.tests.status, state.logic.status, state.smt.status, state.compare.status].includes('running');
+        if (!others && ['running', 'paused'].includes(state.explore.status)) {
+          store.dispatch({ type: 'explore/cancel' });
+          break;
+        }
         engine.cancel();
         explorer.cancelled();
         break;
+      }
       case 'example/open': openExample(action.file); break;
       case 'share/create': share(); break;
+      case 'share/embedCode': embedCode(action.tab); break;
+      case 'link/openFull':
+        // The full page with this program and settings (a new link: the program may have changed).
+        shareUrl(location.href, snapshot({ ...state, settings: { ...state.settings, tab: state.embedTab ?? state.settings.tab } }))
+          .then((url) => window.open(url, '_blank', 'noopener'));
+        break;
       case 'z3/retry':
         store.dispatch({ type: 'notice/dismiss', id: 'z3' });
         engine.loadZ3();
@@ -301,6 +410,8 @@ function maybeLoadZ3(store, engine) {
 function showNotIsolated(store) {
   const { inIframe: framed } = store.getState();
   store.dispatch({ type: 'z3/status', z3: { state: 'error', message: 'not cross-origin isolated' } });
+  // An embed explores without Z3 and says so only when a query needs it (see the Explore tab).
+  if (embed && framed) return;
   const full = new URL(location.href);
   full.searchParams.delete('embed');
   store.dispatch({ type: 'notice/show', notice: framed ? {
@@ -352,6 +463,9 @@ function onEngineEvent(store, event) {
     }
     case 'log':
       store.dispatch({ type: 'log/add', kind: event.kind, text: event.text });
+      break;
+    case 'z3wait':
+      store.dispatch({ type: 'z3/waiting', waiting: event.waiting });
       break;
     case 'explore':
       store.dispatch({ type: 'explore/batch', runId: event.runId, nodes: event.nodes, events: event.events,

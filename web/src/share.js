@@ -132,7 +132,23 @@ export async function fromUrl(url) {
  */
 export async function shareUrl(base, snap, { embed = false } = {}) {
   const url = new URL(base);
-  url.search = embed ? '?embed=1' : '';
+  // `embed`: false, true (`?embed=1`, the Tests tab) or the tab to embed ('explore', 'tests', 'logic').
+  url.search = embed ? `?embed=${embed === true ? 1 : embed}` : '';
   url.hash = `${FRAGMENT_KEY}=${await encodeSnapshot(snap)}`;
   return url.href;
+}
+
+/** Height of the embedded frame per tab: Explore needs room for the tree and the heap. */
+const EMBED_HEIGHTS = { explore: 720, tests: 480, logic: 520 };
+
+/**
+ * The `<iframe>` a course page pastes to embed `url`. `allow="cross-origin-isolated"` lets the
+ * frame use Z3 when the course page itself is cross-origin isolated; elsewhere HeapLab runs
+ * without Z3 and offers to open the program in a full page when a question needs it.
+ */
+export function iframeSnippet(url, tab = 'explore') {
+  const height = EMBED_HEIGHTS[tab] ?? 600;
+  const escaped = url.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  return `<iframe src="${escaped}" title="HeapLab: ${tab}" width="100%" height="${height}" ` +
+    'style="border:1px solid #ccc;border-radius:6px" allow="cross-origin-isolated; clipboard-write" loading="lazy"></iframe>';
 }

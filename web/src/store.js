@@ -3,7 +3,7 @@
 // so any bug reproduces from one state snapshot plus the actions that followed.
 
 /** The state of a page that has just started. */
-export function initialState({ source = '', settings = {}, embed = false, inIframe = false, readOnly = false } = {}) {
+export function initialState({ source = '', settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false } = {}) {
   return {
     source,
     settings: {
@@ -13,19 +13,30 @@ export function initialState({ source = '', settings = {}, embed = false, inIfra
       // The exploration's method, strategy and bounds; empty bounds mean the engine's defaults.
       ...settings,
       explore: {
-        method: '', strategy: 'lazier#', k: '', depth: '', loop: '', maxPaths: '', maxStates: '', timeoutMs: '',
+        // pre: how `requires` is used, the same in Explore and Compare: 'assume' (only inputs
+        // that satisfy it are explored) or 'ignore' (every input; tests then say which inputs
+        // violate it).
+        method: '', strategy: 'lazier#', pre: 'assume', k: '', depth: '', loop: '', maxPaths: '', maxStates: '', timeoutMs: '',
         ...(typeof settings.explore === 'object' && settings.explore !== null ? settings.explore : {}),
       },
     },
     embed,
+    embedTab, // the one tab an embed shows ('explore', 'tests', 'logic'), or null
+    // A link to the full page with the current program (kept up to date in embeds).
+    openUrl: '',
+    // The last `<iframe>` snippet the Share menu made: { code, url, tab, copied }.
+    embedCode: null,
     inIframe,
     readOnly, // ?readonly=1: a program to run, not to edit (course pages)
     isolated: typeof crossOriginIsolated !== 'undefined' && crossOriginIsolated === true,
     examples: [], // [{ file, title, description }]
     engine: { state: 'loading', message: '', version: '' }, // loading | ready | error
     z3: { state: 'idle', loaded: 0, total: 0, message: '' }, // idle | downloading | starting | ready | error
+    // An exploration's query is waiting for Z3 to finish loading.
+    z3Waiting: false,
     diagnostics: { version: -1, list: [] },
-    tests: { status: 'idle', results: [], error: '', ms: 0 }, // idle | running | done | error
+    // Every result keeps the program (`source`) it was computed from: an edit marks it stale.
+    tests: { status: 'idle', results: [], error: '', ms: 0, source: null }, // idle | running | done | error
     logic: { status: 'idle', result: null, error: '' },
     smt: { status: 'idle', answer: '', error: '' },
     log: [], // debug log entries { time, kind, text }
@@ -33,12 +44,17 @@ export function initialState({ source = '', settings = {}, embed = false, inIfra
     defaults: null, // the engine's default bounds { k, depth, loop, callDepth, maxPaths, timeoutMs }
     methods: [], // methods and functions of the program that an exploration can start from
     explore: initialExplore(0),
-    compare: { status: 'idle', method: '', rows: [], error: '', current: '' },
+    compare: { status: 'idle', method: '', rows: [], error: '', current: '', source: null, pre: 'assume' },
     notice: null, // { id, kind: 'error' | 'info', title, text, actions: [{ label, action }] }
   };
 }
 
 const LOG_LIMIT = 200;
+
+/** Whether a result (`{ source }`) was computed from another program than the editor's. */
+export function isStale(state, result) {
+  return result != null && typeof result.source === 'string' && result.source !== state.source;
+}
 
 /**
  * The method an exploration or comparison starts from: the one chosen in the Explore tab, else
@@ -61,6 +77,14 @@ function initialExplore(runId) {
   return {
     status: 'idle', // idle | starting | running | paused | done | error
     error: '',
+    // The error's kind from the engine ('NoZ3': a query needed Z3 where it cannot run).
+    errorKind: '',
+    // The program and options the exploration runs on (its results describe that program).
+    source: null,
+    options: null,
+    // Cancel was pressed: exploration stops and the tests found so far are kept, marked partial.
+    stopping: false,
+    partial: false,
     runId,
     method: '',
     strategy: '',
@@ -100,19 +124,41 @@ function changesOf(event) {
 }
 
 /**
+ * A tree label in words: the engine names the unknowns it has not decided yet (`ref1` may be
+ * null or an object, `loc1` is some object); `ref1 = loc1` becomes `ref1 is an object (loc1)`.
+ */
+export function plainLabel(label) {
+  const text = String(label ?? '');
+  let m = /^(\w+) = null$/.exec(text);
+  if (m) return `${m[1]} is null`;
+  m = /^(ref\d+) = (loc\d+)$/.exec(text);
+  if (m) return `${m[1]} is an object (${m[2]})`;
+  m = /^((?:ref|loc)\d+) = (o\d+)$/.exec(text);
+  if (m) return `${m[1]} is ${m[2]}`;
+  m = /^disjunct (\d+)$/.exec(text);
+  if (m) return `case ${m[1]}`;
+  return text;
+}
+
+/**
  * Adds a batch from the worker to the tree: `nodes` (TreeNodeJs, new since the last batch) and
  * the `events` that produced them (children's changes, path-end outcomes).
  */
 function growTree(tree, nodes, events) {
   const all = tree.nodes;
   for (const n of nodes) {
-    all[n.id] = { ...n, children: all[n.id]?.children ?? [], change: all[n.id]?.change ?? null };
+    all[n.id] = { ...n, label: plainLabel(n.label), engineLabel: n.label, children: all[n.id]?.children ?? [], change: all[n.id]?.change ?? null, line: all[n.id]?.line ?? n.line ?? null };
     if (n.parent !== null && all[n.parent] && !all[n.parent].children.includes(n.id)) all[n.parent].children.push(n.id);
   }
   for (const e of events) {
     for (const { node, change } of changesOf(e)) {
       if (all[node]) all[node].change = change.option === null ? { ...change, option: all[node].label } : change;
+      // A branch's children start at the branch's line.
+      if (all[node] && e.kind === 'branch' && e.line) all[node].line = e.line;
     }
+    // A state is at the line of its latest event that has one (the start: the method's line; a
+    // branch: its condition; a path's end: where it ended).
+    if (e.line && e.node != null && all[e.node]) all[e.node].line = e.line;
     if (e.kind === 'pathEnd' && all[e.node]) {
       Object.assign(all[e.node], { outcome: e.details.outcome, colour: e.details.colour, text: e.details.text, path: e.details.path });
     }
@@ -145,13 +191,13 @@ function reduce(state, action) {
     case 'diagnostics/set':
       return { ...state, diagnostics: { version: action.version, list: action.list } };
     case 'tests/reset':
-      return { ...state, tests: { status: 'idle', results: [], error: '', ms: 0 } };
+      return { ...state, tests: { status: 'idle', results: [], error: '', ms: 0, source: null } };
     case 'tests/start':
-      return { ...state, tests: { ...state.tests, status: 'running', error: '' } };
+      return { ...state, tests: { ...state.tests, status: 'running', error: '', source: state.source } };
     case 'tests/done':
-      return { ...state, tests: { status: 'done', results: action.results, error: '', ms: action.ms } };
+      return { ...state, tests: { status: 'done', results: action.results, error: '', ms: action.ms, source: state.tests.source } };
     case 'tests/error':
-      return { ...state, tests: { status: 'error', results: [], error: action.error, ms: 0 } };
+      return { ...state, tests: { status: 'error', results: [], error: action.error, ms: 0, source: state.tests.source } };
     case 'logic/start':
       return { ...state, logic: { status: 'running', result: null, error: '' } };
     case 'logic/done':
@@ -171,7 +217,10 @@ function reduce(state, action) {
     case 'explore/start':
       return {
         ...state,
-        explore: { ...initialExplore(state.explore.runId + 1), status: 'starting', method: action.method, strategy: action.strategy },
+        explore: {
+          ...initialExplore(state.explore.runId + 1), status: 'starting', method: action.method, strategy: action.strategy,
+          source: state.source, options: action.options ?? null,
+        },
       };
     case 'explore/batch': {
       const ex = state.explore;
@@ -207,6 +256,8 @@ function reduce(state, action) {
         explore: {
           ...ex,
           status: 'done',
+          partial: ex.stopping || Boolean(action.partial),
+          stopping: false,
           summary: action.summary,
           tests: action.tests,
           coverage: action.coverage,
@@ -218,7 +269,11 @@ function reduce(state, action) {
     case 'explore/error':
       return action.runId !== undefined && action.runId !== state.explore.runId
         ? state
-        : { ...state, explore: { ...state.explore, status: 'error', error: action.error } };
+        : { ...state, explore: { ...state.explore, status: 'error', error: action.error, errorKind: action.kind ?? '', stopping: false } };
+    case 'explore/stopping':
+      return action.runId !== state.explore.runId ? state : { ...state, explore: { ...state.explore, stopping: true } };
+    case 'z3/waiting':
+      return { ...state, z3Waiting: action.waiting };
     case 'explore/reset':
       return { ...state, explore: initialExplore(state.explore.runId + 1) };
     case 'explore/select':
@@ -228,17 +283,21 @@ function reduce(state, action) {
         ? state
         : { ...state, explore: { ...state.explore, view: action.view, viewNode: action.node } };
     case 'compare/start':
-      return { ...state, compare: { status: 'running', method: action.method, rows: [], error: '', current: '' } };
+      return { ...state, compare: { status: 'running', method: action.method, rows: [], error: '', current: '', source: state.source, pre: action.pre ?? 'assume', errorKind: '' } };
     case 'compare/progress':
       return { ...state, compare: { ...state.compare, current: action.current, rows: action.rows ?? state.compare.rows } };
     case 'compare/done':
       return { ...state, compare: { ...state.compare, status: 'done', rows: action.rows, current: '' } };
     case 'compare/error':
-      return { ...state, compare: { ...state.compare, status: 'error', error: action.error, current: '' } };
+      return { ...state, compare: { ...state.compare, status: 'error', error: action.error, errorKind: action.kind ?? '', current: '' } };
     case 'log/add': {
       const entry = { time: Date.now(), kind: action.kind, text: action.text };
       return { ...state, log: [...state.log, entry].slice(-LOG_LIMIT) };
     }
+    case 'share/ready':
+      return { ...state, openUrl: action.url };
+    case 'share/embed':
+      return { ...state, embedCode: { code: action.code, url: action.url, tab: action.tab, copied: action.copied } };
     case 'notice/show':
       return { ...state, notice: action.notice };
     case 'notice/dismiss':

@@ -17,7 +17,8 @@ const CACHE = `heaplab-${VERSION}`;
 const ISOLATION_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
+  // cross-origin, as `heaplab serve` sends: an isolated course page may frame the embed.
+  'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
 self.addEventListener('install', (event) => {

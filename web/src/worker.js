@@ -45,6 +45,8 @@ const engineReady = (async () => {
 
 let z3Loading = null;
 let z3Ready = false;
+// The SMT console's time limit for Z3 (its `:timeout` option; check-sat then says unknown).
+const SMT_TIMEOUT_MS = 10000;
 // Each question to Z3 reruns the logic's search from the start; past this many, stop asking.
 const MAX_Z3_ROUNDS = 200;
 
@@ -116,6 +118,36 @@ function loadZ3() {
   return z3Loading;
 }
 
+/**
+ * Whether Z3 can run in this worker at all: Z3 wasm needs SharedArrayBuffer, which a browser
+ * gives only to a cross-origin isolated page (not to a frame inside a page that is not isolated).
+ */
+const z3Possible = () => typeof SharedArrayBuffer !== 'undefined' && self.crossOriginIsolated !== false;
+
+/** The message of a query that needs Z3 where Z3 cannot run. */
+const NO_Z3 = 'This step needs Z3, the solver for the questions HeapLab cannot decide by itself, ' +
+  'and Z3 cannot run here: the page embedding HeapLab is not cross-origin isolated.';
+
+/**
+ * The solve function explorations get: Z3 is loaded in the background, so an exploration starts
+ * at once; a query that needs Z3 before it is ready waits for it here (the page says so), and
+ * where Z3 cannot run, the query fails with `NoZ3` instead of waiting forever.
+ */
+let z3Queries = 0;
+async function solveWhenReady(text) {
+  if (!z3Possible()) throw Object.assign(new Error(NO_Z3), { name: 'NoZ3' });
+  z3Queries += 1;
+  if (!z3Ready) {
+    post({ type: 'z3wait', waiting: true });
+    try {
+      await loadZ3();
+    } finally {
+      post({ type: 'z3wait', waiting: false });
+    }
+  }
+  return solve(text);
+}
+
 // ---- symbolic exploration ------------------------------------------------------------------------
 //
 // One exploration lives here at a time (a new one replaces it). The page steps it (one event, or
@@ -167,7 +199,7 @@ function batchOf(run, events) {
   const nodes = run.ex.treeSince(run.treeCount);
   run.treeCount += nodes.length;
   const summary = run.ex.summary();
-  return { events, nodes, summary, queries: run.queries };
+  return { events, nodes, summary, queries: run.queries, z3Queries };
 }
 
 /** The results of an exploration that is over: tests, coverage and every download. */
@@ -204,13 +236,24 @@ async function advance(run, stop, deadline, queries = false) {
   }
 }
 
+/** Runs until the end or a pause, posting a batch every BATCH_MS (see exploreRun). */
+async function runBatches(run, runId) {
+  for (;;) {
+    const { events, over } = await advance(run, () => run.paused, performance.now() + BATCH_MS);
+    if (over) return { ...batchOf(run, events), over: true, ...finished(run) };
+    if (run.retired) throw Object.assign(new Error('replaced by a new exploration'), { name: 'Stale' });
+    post({ type: 'explore', runId, ...batchOf(run, events) });
+    await yieldToMessages();
+    if (run.paused) return { over: false, paused: true, ...batchOf(run, []) };
+  }
+}
+
 const exploreHandlers = {
   async exploreStart({ source, method, options, runId }) {
     await engineReady;
-    await loadZ3();
     retire(exploration);
     exploration = null;
-    const ex = new wasm.Exploration(source, method, { ...options, file: 'program.hl' }, solve);
+    const ex = new wasm.Exploration(source, method, { ...options, file: 'program.hl' }, solveWhenReady);
     exploration = { ex, runId, method, treeCount: 0, paused: false, queries: 0, busy: false, retired: false };
     return true;
   },
@@ -232,19 +275,40 @@ const exploreHandlers = {
     const run = currentRun(runId);
     run.paused = false;
     return busy(run, async () => {
-      for (;;) {
-        const { events, over } = await advance(run, () => run.paused, performance.now() + BATCH_MS);
-        if (over) return { ...batchOf(run, events), over: true, ...finished(run) };
-        if (run.retired) throw Object.assign(new Error('replaced by a new exploration'), { name: 'Stale' });
-        post({ type: 'explore', runId, ...batchOf(run, events) });
-        await yieldToMessages();
-        if (run.paused) return { over: false, paused: true, ...batchOf(run, []) };
+      try {
+        return await runBatches(run, runId);
+      } catch (err) {
+        // The page keeps the tree explored so far (e.g. up to a query that needed Z3).
+        if (err?.name !== 'Stale' && !run.retired) {
+          try {
+            post({ type: 'explore', runId, ...batchOf(run, []) });
+          } catch {
+            // The exploration is unusable; the error below says why.
+          }
+        }
+        throw err;
       }
     });
   },
   async explorePause({ runId }) {
     if (exploration && exploration.runId === runId) exploration.paused = true;
     return true;
+  },
+  /**
+   * Cancel that keeps what was found: exploration stops at the next event and the tests of the
+   * paths found so far are generated (the page marks them partial). A run in progress answers
+   * its own request with them; otherwise this request does.
+   */
+  async exploreStop({ runId }) {
+    if (!exploration || exploration.runId !== runId) return null;
+    const run = exploration;
+    run.ex.cancel();
+    run.stopped = true;
+    if (run.busy) return null;
+    return busy(run, async () => {
+      const { events, over } = await advance(run, () => false, Infinity);
+      return { ...batchOf(run, events), over, ...(over ? finished(run) : {}) };
+    });
   },
   async exploreView({ runId, node }) {
     const run = currentRun(runId);
@@ -253,14 +317,13 @@ const exploreHandlers = {
   /** Every strategy on the same method and bounds, as `heaplab compare` runs them. */
   async compare({ source, method, options, strategies }) {
     await engineReady;
-    await loadZ3();
     const rows = [];
     for (const strategy of strategies) {
       post({ type: 'compare', current: strategy, rows });
-      // As `heaplab compare`: the Kiasan strategies ignore `requires`, so test generation shows
-      // their invalid inputs; `sl` explores only inputs that satisfy it.
-      const pre = strategy === 'sl' ? 'assume' : 'ignore';
-      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: 'program.hl' }, solve);
+      // The same options as an exploration in the Explore tab, the precondition mode included,
+      // so that a row and the Explore tab's run agree.
+      const pre = options.pre ?? 'assume';
+      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: 'program.hl' }, solveWhenReady);
       try {
         rows.push({ ...(await ex.runToEnd()), pre });
       } finally {
@@ -315,12 +378,25 @@ const handlers = {
     await engineReady;
     return wasm.syntaxDump(source);
   },
-  async smt({ text }) {
+  /**
+   * The SMT console: one script, with Z3's own time limit, and error line numbers counted from
+   * the script's first line (Z3's parser keeps counting lines across the scripts of one context,
+   * so a probe just before the script says where it starts).
+   */
+  async smt({ text, timeoutMs = SMT_TIMEOUT_MS }) {
     await loadZ3();
     const started = performance.now();
-    const answer = await solve(text);
-    log('smt', `${text.trim()}\n;; => ${answer.trim()} (${Math.round(performance.now() - started)} ms)`);
-    return answer;
+    const probe = await solve('(heaplab-line-probe)');
+    const at = /line:? (\d+)/.exec(probe);
+    // The probe is the second line of its wrapped script (after the push), and the script it
+    // is wrapped in ends two lines later; the console's script starts one line after that, with
+    // the push and the time-limit line first.
+    const first = at ? Number(at[1]) + 1 + 2 : null;
+    const answer = await solve(`(set-option :timeout ${timeoutMs})\n${text}`);
+    const fixed = first === null ? answer
+      : answer.replace(/\bline(:?) (\d+)/g, (m, colon, n) => `line${colon} ${Math.max(1, Number(n) - first)}`);
+    log('smt', `${text.trim()}\n;; => ${fixed.trim()} (${Math.round(performance.now() - started)} ms)`);
+    return fixed;
   },
   async loadZ3() {
     await loadZ3();
@@ -364,6 +440,9 @@ self.onmessage = async ({ data }) => {
     const error = crashed
       ? `The engine crashed (a bug in HeapLab, not in your program): ${lastConsoleError || err.message}`
       : String(err?.message ?? err);
-    if (id) post({ id, ok: false, error, errorName: err?.name ?? 'Error', crashed });
+    // `kind` names the engine's error (`ProgramHasErrors`, `WasmLoad`...); a query that needed
+    // Z3 where it cannot run is `NoZ3` whichever way it came back.
+    const kind = String(err?.message ?? '').includes(NO_Z3) || err?.name === 'NoZ3' ? 'NoZ3' : err?.kind;
+    if (id) post({ id, ok: false, error, errorName: err?.name ?? 'Error', errorKind: kind, crashed });
   }
 };

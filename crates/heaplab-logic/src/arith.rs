@@ -32,13 +32,27 @@ pub enum PureResult {
 
 /// Decides the conjunction `facts`; `sorts` gives the sort of every variable.
 pub fn decide(facts: &[Pure], sorts: &BTreeMap<Var, Sort>) -> PureResult {
+    decide_counted(facts, sorts).0
+}
+
+/// Case splits a [`decide`] may make.
+pub const SPLITS: usize = 4096;
+
+/// [`decide`], also saying how many case splits it made (at most [`SPLITS`]): the work, for
+/// callers that bound theirs.
+pub fn decide_counted(facts: &[Pure], sorts: &BTreeMap<Var, Sort>) -> (PureResult, usize) {
     let mut work = Vec::new();
     for f in facts {
         push_nnf(&simplify_pure(f), false, &mut work);
     }
-    let mut budget = 4096usize;
+    let mut budget = SPLITS;
     let mut unknown = false;
-    match search(work, Leaf::default(), sorts, &mut budget, &mut unknown) {
+    let res = search(work, Leaf::default(), sorts, &mut budget, &mut unknown);
+    (decide_answer(res, unknown), SPLITS - budget)
+}
+
+fn decide_answer(res: Option<BTreeMap<Var, PureValue>>, unknown: bool) -> PureResult {
+    match res {
         Some(m) => PureResult::Sat(m),
         None if unknown => PureResult::Unknown,
         None => PureResult::Unsat,

@@ -2,9 +2,12 @@
 //! oracle for everything the generator produces, so it deliberately shares no code with the
 //! satisfiability search and never calls a solver.
 //!
-//! Semantics are exact: every object of the heap must be the cell of exactly one points-to in
-//! the unfolded formula. Use [`crate::model::Model::restrict_to_reachable`] first when the heap
-//! may hold cells the formula does not describe.
+//! Semantics (docs/language.md, "Formula semantics"): a formula describes exactly its footprint
+//! (precise semantics: each cell of the footprint is the cell of exactly one points-to in the
+//! unfolded formula), and the heap may hold further objects outside it. A reference may point
+//! to such an unclaimed object (a location outside the footprint, as a dangling reference is in
+//! standard separation logic); the formula says nothing about its fields. So `model ⊨ F` holds
+//! when some sub-heap of the model is a footprint of `F` under the store.
 //!
 //! The search is a direct recursion over the formula against the heap:
 //! - a points-to whose pointer has a value consumes that object (class must match) and binds or
@@ -54,7 +57,8 @@ impl Default for CheckLimits {
     }
 }
 
-/// Exact satisfaction: `model ⊨ formula` with the whole heap as footprint.
+/// Satisfaction: `model ⊨ formula`, the footprint being some part of the heap (the rest is
+/// unclaimed: objects the formula says nothing about).
 pub fn satisfies(
     defs: &Defs,
     model: &Model,
@@ -398,9 +402,7 @@ impl Search<'_> {
             }
             return Step::Branch(children);
         }
-        if st.avail.iter().any(|a| *a) {
-            return Step::Done(Found::No); // Exact semantics: a cell nobody described.
-        }
+        // Objects still available are outside the footprint: unclaimed, and allowed.
         Step::Done(self.solve_pure(st))
     }
 

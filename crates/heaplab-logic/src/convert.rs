@@ -18,7 +18,7 @@ use crate::formula::{
 };
 use heaplab_syntax::ast::{self, Atom, BinOp, ExprKind, Item, TypeExpr, UnOp};
 use heaplab_syntax::Span;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Converts a declared type. `void` is not a sort.
 pub fn sort_of_type(ty: &TypeExpr) -> Result<Sort> {
@@ -398,7 +398,9 @@ pub fn infer_free_sorts(
             }
         }
     }
-    // Fixpoint over the uses; every round either learns a sort or stops.
+    // Fixpoint over the uses; every round either learns a sort or stops. Variables that only
+    // meet each other in (dis)equalities learn nothing from their uses: a group of them gets a
+    // default sort (`default_group`) and the fixpoint goes on.
     loop {
         let before = sorts.len();
         for sh in &formula.disjuncts {
@@ -424,7 +426,10 @@ pub fn infer_free_sorts(
                 }
             }
         }
-        if sorts.len() == before {
+        if sorts.len() == before
+            && !default_group(defs, formula, &order, &mut sorts)
+                .map_err(|(span, msg)| Error::convert(span, msg))?
+        {
             break;
         }
     }
@@ -441,6 +446,99 @@ pub fn infer_free_sorts(
         }
     }
     Ok(out)
+}
+
+/// Gives a default sort to one group of unsorted variables that are compared with one another
+/// by `==`/`!=` (connected by those comparisons): a reference when the group is compared with
+/// `null` (the program's class, when it has exactly one), else `int`. Returns whether a sort
+/// was given; `Err` when the group needs a class and the program has several.
+fn default_group(
+    defs: &Defs,
+    formula: &ast::Formula,
+    order: &[(Var, Span)],
+    sorts: &mut BTreeMap<Var, Sort>,
+) -> std::result::Result<bool, (Span, String)> {
+    // Edges between plain operands of equalities, `None` standing for `null`.
+    let mut edges: Vec<(Option<String>, Option<String>)> = Vec::new();
+    fn operand(e: &ast::Expr) -> Option<Option<String>> {
+        match &e.kind {
+            ExprKind::Var(id) => Some(Some(id.name.clone())),
+            ExprKind::This => Some(Some("this".into())),
+            ExprKind::Null => Some(None),
+            _ => None,
+        }
+    }
+    fn walk(e: &ast::Expr, edges: &mut Vec<(Option<String>, Option<String>)>) {
+        match &e.kind {
+            ExprKind::Binary { op: BinOp::And | BinOp::Or, lhs, rhs } => {
+                walk(lhs, edges);
+                walk(rhs, edges);
+            }
+            ExprKind::Binary { op: BinOp::Eq | BinOp::Ne, lhs, rhs } => {
+                if let (Some(a), Some(b)) = (operand(lhs), operand(rhs)) {
+                    edges.push((a, b));
+                }
+            }
+            ExprKind::Unary { op: UnOp::Not, operand } => walk(operand, edges),
+            _ => {}
+        }
+    }
+    for sh in &formula.disjuncts {
+        for atom in &sh.atoms {
+            if let Atom::Pure(e) = atom {
+                walk(e, &mut edges);
+            }
+        }
+    }
+    // A variable compared with nothing stays unsorted (reported as not inferable).
+    let in_edge =
+        |v: &str| edges.iter().any(|(a, b)| a.as_deref() == Some(v) || b.as_deref() == Some(v));
+    let Some((start, span)) =
+        order.iter().find(|(v, _)| !sorts.contains_key(v) && in_edge(v)).cloned()
+    else {
+        return Ok(false);
+    };
+    let mut group = BTreeSet::from([start.clone()]);
+    let mut with_null = false;
+    loop {
+        let before = group.len();
+        for (a, b) in &edges {
+            for (x, y) in [(a, b), (b, a)] {
+                if x.as_ref().is_some_and(|x| group.contains(x)) {
+                    match y {
+                        None => with_null = true,
+                        Some(y) if !sorts.contains_key(y) => {
+                            group.insert(y.clone());
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+        if group.len() == before {
+            break;
+        }
+    }
+    let sort = if with_null {
+        let mut classes = defs.classes.keys();
+        match (classes.next(), classes.next()) {
+            (Some(c), None) => Sort::Ref(c.clone()),
+            _ => {
+                return Err((
+                    span,
+                    format!(
+                        "cannot infer the class of `{start}`; bind it with `exists T {start}.`"
+                    ),
+                ))
+            }
+        }
+    } else {
+        Sort::Int
+    };
+    for v in group {
+        sorts.insert(v, sort.clone());
+    }
+    Ok(true)
 }
 
 fn collect_vars(e: &ast::Expr, f: &mut dyn FnMut(&str, Span)) {

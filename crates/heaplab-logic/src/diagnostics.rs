@@ -11,16 +11,47 @@
 //!
 //! "Proved" means the search closed every branch before its bounds; a bound reached says
 //! nothing, and nothing is reported then.
+//!
+//! The work is bounded for the whole program ([`PROGRAM_STATES`] partial heaps, at most
+//! [`CALL_STATES`] per question), since this runs on every edit in the playground: the cost is
+//! linear in the number of disjuncts, whatever their shape, and a question left over when the
+//! budget is spent gets no warning (warnings are never wrong, only sometimes missing).
 
 use crate::formula::{Defs, Formula, PredDef};
-use crate::sat::{sat, PureOracle, SatResult};
-use crate::search::SearchBounds;
+use crate::sat::{sat_with, PureOracle, SatResult};
+use crate::search::{Order, SearchBounds};
 use heaplab_syntax::ast::{self, Item};
 use heaplab_syntax::Diagnostic;
 use std::collections::BTreeSet;
 
 /// Bounds used when looking for contradictions in definitions: small, so checking is quick.
-const BOUNDS: SearchBounds = SearchBounds { max_depth: 4, max_objects: 8, max_states: 20_000 };
+const BOUNDS: SearchBounds = SearchBounds { max_depth: 4, max_objects: 8, max_states: CALL_STATES };
+
+/// Partial heaps examined per question (one predicate, or one disjunct), at most.
+pub const CALL_STATES: usize = 300;
+
+/// Case splits of the pure checks that cost as much as one partial heap: the budgets count
+/// both, since one heap's arithmetic may split exponentially often.
+const SPLITS_PER_STATE: usize = 8;
+
+/// Partial heaps examined for the whole program, at most.
+pub const PROGRAM_STATES: usize = 3_000;
+
+/// Is `f` proved unsatisfiable within what is left of the program's budget (`false` once spent)?
+fn proved_unsat(defs: &Defs, f: &Formula, oracle: &mut dyn PureOracle, left: &mut usize) -> bool {
+    if *left == 0 {
+        return false;
+    }
+    let bounds = SearchBounds { max_states: BOUNDS.max_states.min(*left), ..BOUNDS };
+    let splits = Some(CALL_STATES.min(*left) * SPLITS_PER_STATE);
+    match sat_with(defs, f, bounds, Order::BreadthFirst, oracle, &mut || false, splits, false) {
+        Ok(out) => {
+            *left = left.saturating_sub(out.states + out.splits / SPLITS_PER_STATE);
+            out.result == SatResult::Unsat
+        }
+        Err(_) => false,
+    }
+}
 
 /// The warnings for every predicate of `program` (converted into `defs`).
 pub fn check_predicates(
@@ -29,10 +60,36 @@ pub fn check_predicates(
     oracle: &mut dyn PureOracle,
 ) -> Vec<Diagnostic> {
     let productive = productive(defs);
+    let mut left = PROGRAM_STATES;
+    let decls: Vec<(&ast::PredicateDecl, &PredDef)> = program
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Predicate(decl) => defs.preds.get(&decl.name.name).map(|def| (decl, def)),
+            _ => None,
+        })
+        .collect();
+    // The cheap questions first, so a spent budget leaves out the costly ones: disjuncts
+    // without instances, then the other disjuncts, then whole predicates.
+    let mut contradictory: BTreeSet<(usize, usize)> = BTreeSet::new();
+    for with_instances in [false, true] {
+        for (p, (_, def)) in decls.iter().enumerate() {
+            if !productive.contains(&def.name) {
+                continue;
+            }
+            for (i, d) in def.body.iter().enumerate() {
+                if d.preds.is_empty() == with_instances {
+                    continue;
+                }
+                let one = Formula { free: def.params.clone(), disjuncts: vec![d.clone()] };
+                if proved_unsat(defs, &one, oracle, &mut left) {
+                    contradictory.insert((p, i));
+                }
+            }
+        }
+    }
     let mut out = Vec::new();
-    for item in &program.items {
-        let Item::Predicate(decl) = item else { continue };
-        let Some(def) = defs.preds.get(&decl.name.name) else { continue };
+    for (p, (decl, def)) in decls.iter().enumerate() {
         if !productive.contains(&def.name) {
             out.push(
                 Diagnostic::warning(
@@ -43,8 +100,9 @@ pub fn check_predicates(
             );
             continue;
         }
+        let all = (0..def.body.len()).all(|i| contradictory.contains(&(p, i)));
         let whole = Formula { free: def.params.clone(), disjuncts: vec![instance(def)] };
-        if matches!(sat(defs, &whole, BOUNDS, oracle), Ok(SatResult::Unsat)) {
+        if all || proved_unsat(defs, &whole, oracle, &mut left) {
             out.push(Diagnostic::warning(
                 decl.name.span,
                 format!(
@@ -54,9 +112,8 @@ pub fn check_predicates(
             ));
             continue;
         }
-        for (i, d) in def.body.iter().enumerate() {
-            let one = Formula { free: def.params.clone(), disjuncts: vec![d.clone()] };
-            if matches!(sat(defs, &one, BOUNDS, oracle), Ok(SatResult::Unsat)) {
+        for i in 0..def.body.len() {
+            if contradictory.contains(&(p, i)) {
                 let span = decl.body.disjuncts.get(i).map_or(decl.name.span, |d| d.span);
                 out.push(Diagnostic::warning(
                     span,

@@ -14,8 +14,9 @@ use crate::arith::{decide, PureResult};
 use crate::error::Result;
 use crate::formula::{CmpOp, Defs, Formula, Pure, Sort, Term};
 use crate::model::{IntEquivalence, Model};
+use crate::sat::describe_cuts;
 use crate::sat::PureOracle;
-use crate::search::{build_model, Base, Explorer, Order, SearchBounds};
+use crate::search::{build_model, Base, Cut, Explorer, Order, SearchBounds};
 use std::collections::BTreeSet;
 
 /// What to enumerate.
@@ -27,6 +28,11 @@ pub struct EnumConfig {
     pub ints: IntEquivalence,
     /// Stop after this many models. Default: 100 000.
     pub max_models: usize,
+    /// Only models whose footprint has exactly this many objects (Korat's "exactly n").
+    pub exactly: Option<usize>,
+    /// Korat's integer finitization: every integer of a model (int fields and int free
+    /// variables) ranges over `lo..=hi`, and models count with their exact values.
+    pub int_range: Option<(i64, i64)>,
 }
 
 impl Default for EnumConfig {
@@ -35,6 +41,8 @@ impl Default for EnumConfig {
             bounds: SearchBounds::default(),
             ints: IntEquivalence::UpToOrder,
             max_models: 100_000,
+            exactly: None,
+            int_range: None,
         }
     }
 }
@@ -48,6 +56,8 @@ pub struct Enumeration {
     /// `max_models` or `max_states` stopped the enumeration, or some arithmetic was undecided:
     /// there may be models within the bound that are missing.
     pub incomplete: bool,
+    /// Why the enumeration is incomplete, naming the limit (`None` when complete).
+    pub stopped_by: Option<String>,
 }
 
 /// All models of `formula` within `cfg.bounds`, each once.
@@ -57,26 +67,62 @@ pub fn enumerate(
     cfg: EnumConfig,
     oracle: &mut dyn PureOracle,
 ) -> Result<Enumeration> {
-    let mut ex = Explorer::new(defs, formula, cfg.bounds, Order::DepthFirst);
+    enumerate_with(defs, formula, cfg, oracle, &mut || false)
+}
+
+/// [`enumerate`] that also stops when `stop` says so (asked now and then: a time limit).
+pub fn enumerate_with(
+    defs: &Defs,
+    formula: &Formula,
+    cfg: EnumConfig,
+    oracle: &mut dyn PureOracle,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<Enumeration> {
+    let mut bounds = cfg.bounds;
+    if let Some(n) = cfg.exactly {
+        bounds.max_objects = bounds.max_objects.min(n);
+    }
+    let mut ex = Explorer::new(defs, formula, bounds, Order::DepthFirst).with_stop(stop);
     let mut seen = BTreeSet::new();
     let mut out = Enumeration::default();
-    let key_mode = if cfg.ints == IntEquivalence::Ignore {
+    let key_mode = if cfg.int_range.is_some() {
+        IntEquivalence::Exact
+    } else if cfg.ints == IntEquivalence::Ignore {
         IntEquivalence::Ignore
     } else {
         IntEquivalence::UpToOrder
     };
+    let mut undecided = false;
     while let Some(base) = ex.next_base() {
+        if cfg.exactly.is_some_and(|n| base.heap.points_to.len() != n) {
+            continue;
+        }
         let mut found = Vec::new();
-        if key_mode == IntEquivalence::Ignore {
+        if let Some((lo, hi)) = cfg.int_range {
+            let terms = int_terms(defs, &base, formula);
+            let mut facts = base.facts.clone();
+            values(
+                defs,
+                &base,
+                formula,
+                &terms,
+                (lo, hi),
+                &mut facts,
+                oracle,
+                &mut found,
+                &mut undecided,
+            )?;
+        } else if key_mode == IntEquivalence::Ignore {
             match check(&base, &base.facts, oracle)? {
-                PureResult::Sat(a) => found.extend(build_model(&base, &formula.free, &a)),
+                PureResult::Sat(a) => found.extend(build_model(defs, &base, &formula.free, &a)),
                 PureResult::Unsat => {}
-                PureResult::Unknown => out.incomplete = true,
+                PureResult::Unknown => undecided = true,
             }
         } else {
             let terms = int_terms(defs, &base, formula);
             let mut blocks = Vec::new();
             orderings(
+                defs,
                 &base,
                 formula,
                 &terms,
@@ -84,7 +130,7 @@ pub fn enumerate(
                 &mut blocks,
                 oracle,
                 &mut found,
-                &mut out.incomplete,
+                &mut undecided,
             )?;
         }
         for m in found {
@@ -92,14 +138,57 @@ pub fn enumerate(
                 out.models.push(m);
                 if out.models.len() >= cfg.max_models {
                     out.incomplete = true;
+                    out.stopped_by = Some(format!("the model limit ({})", cfg.max_models));
                     return Ok(out);
                 }
             }
         }
     }
     out.bound_hit = ex.bound_hit;
-    out.incomplete |= ex.states > cfg.bounds.max_states;
+    let caps: Vec<Cut> =
+        ex.cut_by.iter().copied().filter(|c| *c != Cut::Depth && *c != Cut::Objects).collect();
+    if !caps.is_empty() {
+        out.incomplete = true;
+        out.stopped_by = Some(describe_cuts(&caps, bounds));
+    } else if undecided {
+        out.incomplete = true;
+        out.stopped_by = Some("some arithmetic could not be decided".into());
+    }
     Ok(out)
+}
+
+/// Korat's finitization: each integer term in turn takes every value of `range` that keeps the
+/// facts satisfiable (a prefix that contradicts them is cut at once).
+#[allow(clippy::too_many_arguments)]
+fn values(
+    defs: &Defs,
+    base: &Base,
+    formula: &Formula,
+    terms: &[Term],
+    range: (i64, i64),
+    facts: &mut Vec<Pure>,
+    oracle: &mut dyn PureOracle,
+    found: &mut Vec<Model>,
+    undecided: &mut bool,
+) -> Result<()> {
+    let assignment = match check(base, facts, oracle)? {
+        PureResult::Unsat => return Ok(()),
+        PureResult::Unknown => {
+            *undecided = true;
+            return Ok(());
+        }
+        PureResult::Sat(a) => a,
+    };
+    let Some((first, rest)) = terms.split_first() else {
+        found.extend(build_model(defs, base, &formula.free, &assignment));
+        return Ok(());
+    };
+    for v in range.0..=range.1 {
+        facts.push(Pure::eq(first.clone(), Term::Int(v)));
+        values(defs, base, formula, rest, range, facts, oracle, found, undecided)?;
+        facts.pop();
+    }
+    Ok(())
 }
 
 /// Decides in Rust, else asks the oracle (with the spatial facts made explicit).
@@ -150,6 +239,7 @@ fn ordering_facts(terms: &[Term], blocks: &[Vec<usize>]) -> Vec<Pure> {
 
 #[allow(clippy::too_many_arguments)]
 fn orderings(
+    defs: &Defs,
     base: &Base,
     formula: &Formula,
     terms: &[Term],
@@ -180,17 +270,17 @@ fn orderings(
             PureResult::Sat(a) => a,
             _ => assignment,
         };
-        found.extend(build_model(base, &formula.free, &a));
+        found.extend(build_model(defs, base, &formula.free, &a));
         return Ok(());
     }
     for pos in 0..blocks.len() {
         blocks[pos].push(i);
-        orderings(base, formula, terms, i + 1, blocks, oracle, found, incomplete)?;
+        orderings(defs, base, formula, terms, i + 1, blocks, oracle, found, incomplete)?;
         blocks[pos].pop();
     }
     for pos in 0..=blocks.len() {
         blocks.insert(pos, vec![i]);
-        orderings(base, formula, terms, i + 1, blocks, oracle, found, incomplete)?;
+        orderings(defs, base, formula, terms, i + 1, blocks, oracle, found, incomplete)?;
         blocks.remove(pos);
     }
     Ok(())

@@ -11,6 +11,8 @@
 //! - [`search`]: bounded breadth-first unfolding shared by [`sat`] and [`enumerate`].
 //! - [`arith`]: the pure part in Rust: references by union-find, difference logic exactly;
 //!   [`smt`] hands what remains to the SMT solver behind a [`PureOracle`].
+//! - [`basepair`]: unsatisfiability proved without a depth bound (base pairs, Brotherston et
+//!   al. 2014, with the invariants for the integers), where the bounded search is cut.
 //! - [`diagnostics`]: warnings about predicate definitions the checker cannot see.
 //!
 //! Invariant: no IO, no threads, no clocks (it compiles to wasm32); the only outside party is the
@@ -19,6 +21,7 @@
 //! reverse.
 
 pub mod arith;
+pub mod basepair;
 pub mod check;
 pub mod convert;
 pub mod diagnostics;
@@ -35,11 +38,11 @@ pub mod unfold;
 
 pub use check::{satisfies, CheckLimits, Verdict};
 pub use diagnostics::check_predicates;
-pub use enumerate::{enumerate, EnumConfig, Enumeration};
+pub use enumerate::{enumerate, enumerate_with, EnumConfig, Enumeration};
 pub use error::{Error, Result};
 pub use formula::{Defs, Formula, Fresh, PredDef, Sort, SymHeap, Term};
 pub use model::{IntEquivalence, Model, Object, Value};
-pub use sat::{sat, sat_in_order, NoSolver, PureOracle, SatResult};
-pub use search::{Cuts, Order, SearchBounds};
+pub use sat::{sat, sat_in_order, sat_with, NoSolver, PureOracle, SatOutcome, SatResult};
+pub use search::{Cut, Cuts, Order, SearchBounds};
 pub use smt::SmtOracle;
 pub use unfold::{lfp, Lfp, LfpLimits};

@@ -2,6 +2,8 @@
 //! engine converts it to its runtime heap (the logic must not depend on the engine).
 //!
 //! Models are *closed*: every reference is `null` or an object of the heap, as in a Java heap.
+//! The objects a formula's footprint does not claim (a reference pointing outside it) are
+//! listed in [`Model::unclaimed`]: the formula says nothing about their fields.
 //! [`Model::canonical`] gives a string that is equal for two models exactly when they are the
 //! same up to renaming objects (and, optionally, up to an order-preserving renaming of the
 //! integers), which is how enumeration reports each model once.
@@ -38,6 +40,23 @@ pub struct Object {
 }
 
 impl Object {
+    /// An object of `class` with the default value of each field (`null`, 0, false).
+    pub fn with_defaults(class: &str, fields: &[(String, crate::formula::Sort)]) -> Object {
+        use crate::formula::Sort;
+        let fields = fields
+            .iter()
+            .map(|(f, s)| {
+                let v = match s {
+                    Sort::Int => Value::Int(0),
+                    Sort::Bool => Value::Bool(false),
+                    Sort::Ref(_) => Value::Null,
+                };
+                (f.clone(), v)
+            })
+            .collect();
+        Object { class: class.to_string(), fields }
+    }
+
     pub fn field(&self, name: &str) -> Option<&Value> {
         self.fields.iter().find(|(f, _)| f == name).map(|(_, v)| v)
     }
@@ -48,6 +67,9 @@ pub struct Model {
     pub objects: Vec<Object>,
     /// Free variable → value.
     pub store: BTreeMap<String, Value>,
+    /// Objects outside the formula's footprint (a model built by `sat` marks the dangling
+    /// references it gave objects; the model checker does not need the mark).
+    pub unclaimed: BTreeSet<usize>,
 }
 
 impl Model {
@@ -108,6 +130,7 @@ impl Model {
                 })
                 .collect(),
             store: self.store.iter().map(|(k, v)| (k.clone(), map(v))).collect(),
+            unclaimed: self.unclaimed.iter().filter_map(|o| index.get(o).copied()).collect(),
         }
     }
 
@@ -146,7 +169,8 @@ impl Model {
             s.push_str(&format!("{k}={};", show(v)));
         }
         for (i, o) in m.objects.iter().enumerate() {
-            s.push_str(&format!("o{i}:{}{{", o.class));
+            let mark = if m.unclaimed.contains(&i) { "~" } else { "" };
+            s.push_str(&format!("o{i}{mark}:{}{{", o.class));
             for (f, v) in &o.fields {
                 s.push_str(&format!("{f}={},", show(v)));
             }
@@ -182,6 +206,7 @@ impl Model {
                 })
                 .collect(),
             store: self.store.iter().map(|(k, v)| (k.clone(), map(v))).collect(),
+            unclaimed: self.unclaimed.clone(),
         }
     }
 }
@@ -211,7 +236,8 @@ impl fmt::Display for Model {
         }
         for (i, o) in self.objects.iter().enumerate() {
             let fields: Vec<String> = o.fields.iter().map(|(n, v)| format!("{n}: {v}")).collect();
-            writeln!(f, "  @{i} = {} {{ {} }}", o.class, fields.join(", "))?;
+            let note = if self.unclaimed.contains(&i) { "  (outside the footprint)" } else { "" };
+            writeln!(f, "  @{i} = {} {{ {} }}{note}", o.class, fields.join(", "))?;
         }
         Ok(())
     }

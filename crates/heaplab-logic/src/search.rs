@@ -16,11 +16,15 @@
 //! `max_states` the work. Whenever a branch is cut by a bound, `bound_hit` records it, so an
 //! empty result is only reported as a proof when nothing was cut.
 //!
-//! A base heap is then *closed*: models are Java-like heaps, so every reference that is not
-//! allocated by the heap itself must be `null` or one of the heap's objects. Each way of doing
-//! so (respecting the disequalities) is a separate closed base heap.
+//! A base heap is then *closed*: every reference that is not allocated by the heap itself is
+//! `null`, one of the heap's objects, or a location outside the footprint (dangling, as in the
+//! standard semantics of separation logic: a formula describes exactly its footprint, and a
+//! reference may point anywhere else). Each way of doing so (respecting the disequalities) is a
+//! separate closed base heap. In a model a dangling location becomes an object the formula says
+//! nothing about, with arbitrary field values (the defaults: `null`, 0, false), listed in
+//! [`Model::unclaimed`] — JSF's fallback to lazy initialization for test inputs.
 
-use crate::arith::{decide, PureResult, PureValue};
+use crate::arith::{decide_counted, PureResult, PureValue};
 use crate::formula::{Defs, Formula, Fresh, Pure, Sort, SymHeap, Term, Var};
 use crate::model::{Model, Object, Value};
 use crate::normalize::{equality_classes, normalize};
@@ -60,10 +64,17 @@ pub struct Cuts {
     pub caps: bool,
 }
 
-#[derive(Clone, Copy)]
-enum Cut {
+/// A bound that cut a branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The unfolding depth (`max_depth`).
     Depth,
-    Caps,
+    /// The object count (`max_objects`).
+    Objects,
+    /// The work limit (`max_states`).
+    States,
+    /// The caller's stop request (a time limit).
+    Stopped,
 }
 
 /// A closed base heap with the sorts of all its variables.
@@ -112,6 +123,14 @@ pub struct Explorer<'a> {
     pub undecided: bool,
     /// Partial heaps examined so far.
     pub states: usize,
+    /// Every bound that cut a branch, in the order first met.
+    pub cut_by: Vec<Cut>,
+    /// Asked every 64 states; `true` stops the search (a cut by [`Cut::Stopped`]).
+    stop: Option<&'a mut dyn FnMut() -> bool>,
+    /// Case splits made by the pure decision procedure so far, and the cap on them (a cut by
+    /// [`Cut::States`] when passed): one state's check may split exponentially often.
+    pub splits: usize,
+    split_cap: Option<usize>,
 }
 
 impl<'a> Explorer<'a> {
@@ -142,14 +161,51 @@ impl<'a> Explorer<'a> {
             cuts: Cuts::default(),
             undecided: false,
             states: 0,
+            cut_by: Vec::new(),
+            stop: None,
+            splits: 0,
+            split_cap: None,
         }
+    }
+
+    /// Caps the case splits of the pure checks (see [`Explorer::splits`]).
+    pub fn with_split_cap(mut self, cap: Option<usize>) -> Explorer<'a> {
+        self.split_cap = cap;
+        self
+    }
+
+    /// [`decide_counted`], charged to the split count.
+    fn decide(&mut self, facts: &[Pure], sorts: &BTreeMap<Var, Sort>) -> PureResult {
+        let (res, n) = decide_counted(facts, sorts);
+        self.splits += n;
+        res
+    }
+
+    fn over_split_cap(&self) -> bool {
+        self.split_cap.is_some_and(|cap| self.splits > cap)
+    }
+
+    /// Drops the remaining closures of the current base heap: after an undecided closure the
+    /// others (which differ only in reference equalities) are almost always undecided too, and
+    /// their number is exponential. The search then cannot claim `Unsat`, only `Unknown`.
+    pub fn skip_closures(&mut self) {
+        self.closing = None;
+    }
+
+    /// Asks `stop` now and then; when it says so, the search ends as cut by [`Cut::Stopped`].
+    pub fn with_stop(mut self, stop: &'a mut dyn FnMut() -> bool) -> Explorer<'a> {
+        self.stop = Some(stop);
+        self
     }
 
     fn cut(&mut self, c: Cut) {
         self.bound_hit = true;
         match c {
             Cut::Depth => self.cuts.depth = true,
-            Cut::Caps => self.cuts.caps = true,
+            _ => self.cuts.caps = true,
+        }
+        if !self.cut_by.contains(&c) {
+            self.cut_by.push(c);
         }
     }
 
@@ -163,10 +219,24 @@ impl<'a> Explorer<'a> {
     /// when the (bounded) search is over.
     pub fn next_base(&mut self) -> Option<Base> {
         loop {
+            if self.over_split_cap() {
+                self.cut(Cut::States);
+                self.work.clear();
+                self.closing = None;
+                return None;
+            }
             if let Some(heap) = self.closing.as_mut().and_then(Iterator::next) {
+                // Each closure is work too: their number is exponential in the open references.
+                self.states += 1;
+                if self.states > self.bounds.max_states {
+                    self.cut(Cut::States);
+                    self.work.clear();
+                    self.closing = None;
+                    return None;
+                }
                 let sorts = self.sorts(&heap);
                 let facts = facts(&heap, false);
-                if decide(&facts, &sorts) != PureResult::Unsat {
+                if self.decide(&facts, &sorts) != PureResult::Unsat {
                     return Some(Base { heap, sorts, facts });
                 }
                 continue;
@@ -178,12 +248,24 @@ impl<'a> Explorer<'a> {
             }?;
             self.states += 1;
             if self.states > self.bounds.max_states {
-                self.cut(Cut::Caps);
+                self.cut(Cut::States);
+                self.work.clear();
+                return None;
+            }
+            if self.states.is_multiple_of(64) && self.stop.as_mut().is_some_and(|stop| stop()) {
+                self.cut(Cut::Stopped);
                 self.work.clear();
                 return None;
             }
             if sh.is_base() {
-                self.closing = Some(Closures::new(&sh, &self.sorts(&sh)).take(MAX_CLOSURES));
+                // A base heap whose pure part is already contradictory has no closure: decide
+                // it once here rather than once per closure (their number is exponential in
+                // the open references).
+                let sorts = self.sorts(&sh);
+                if self.decide(&facts(&sh, true), &sorts) == PureResult::Unsat {
+                    continue;
+                }
+                self.closing = Some(Closures::new(&sh, &sorts).take(MAX_CLOSURES));
                 continue;
             }
             let depth = sh.preds[0].depth;
@@ -191,12 +273,12 @@ impl<'a> Explorer<'a> {
             for child in unfold_at(self.defs, &sh, 0, &mut self.fresh) {
                 let recursive = child.preds.iter().any(|p| p.depth > depth);
                 if child.points_to.len() > self.bounds.max_objects {
-                    self.cut(Cut::Caps);
+                    self.cut(Cut::Objects);
                     continue;
                 }
                 let Some(child) = normalize(child) else { continue };
                 if child.points_to.len() > self.bounds.max_objects {
-                    self.cut(Cut::Caps);
+                    self.cut(Cut::Objects);
                     continue;
                 }
                 // Each folded instance stands for its invariant (`-1 <= h`), so a path that
@@ -205,7 +287,8 @@ impl<'a> Explorer<'a> {
                 for app in &child.preds {
                     pure.extend(crate::invariant::instance(self.defs, &self.defs.invariants, app));
                 }
-                match decide(&pure, &self.sorts(&child)) {
+                let sorts = self.sorts(&child);
+                match self.decide(&pure, &sorts) {
                     PureResult::Unsat => continue,
                     PureResult::Unknown => self.undecided = true,
                     PureResult::Sat(_) => {}
@@ -223,7 +306,7 @@ impl<'a> Explorer<'a> {
             }
             // The worklist is capped too: breadth-first search over trees grows exponentially.
             if self.work.len() + children.len() > self.bounds.max_states {
-                self.cut(Cut::Caps);
+                self.cut(Cut::States);
                 children.truncate(self.bounds.max_states.saturating_sub(self.work.len()));
             }
             self.work.extend(children);
@@ -247,7 +330,9 @@ pub fn close(sh: &SymHeap, sorts: &BTreeMap<Var, Sort>) -> Vec<SymHeap> {
 /// others — their number is exponential in the open references.
 pub struct Closures {
     /// Each open reference class (its representative) with its candidate values.
-    open: Vec<(Term, Vec<Term>)>,
+    open: Vec<(Term, Vec<Choice>)>,
+    /// The heap's allocated cells (representatives), which a dangling location differs from.
+    cells: Vec<Term>,
     /// The partial closures on the current branch: `stack[i]` has the first `i` choices made,
     /// and `next[i]` is the next choice to try for reference `i`.
     stack: Vec<SymHeap>,
@@ -257,12 +342,17 @@ pub struct Closures {
 impl Closures {
     pub fn new(sh: &SymHeap, sorts: &BTreeMap<Var, Sort>) -> Closures {
         let Some(mut uf) = equality_classes(sh) else {
-            return Closures { open: Vec::new(), stack: Vec::new(), next: Vec::new() };
+            return Closures {
+                open: Vec::new(),
+                cells: Vec::new(),
+                stack: Vec::new(),
+                next: Vec::new(),
+            };
         };
         let roots: Vec<(Term, String)> =
             sh.points_to.iter().map(|p| (uf.find(&p.ptr), p.class.clone())).collect();
         let vars: BTreeSet<Var> = sh.all_vars().into_iter().collect();
-        let mut open: Vec<(Term, Vec<Term>)> = Vec::new();
+        let mut open: Vec<(Term, Vec<Choice>)> = Vec::new();
         for v in vars {
             let Some(Sort::Ref(class)) = sorts.get(&v) else { continue };
             let r = uf.find(&Term::Var(v.clone()));
@@ -272,12 +362,23 @@ impl Closures {
             {
                 continue;
             }
-            let mut choices = vec![Term::Null];
-            choices.extend(roots.iter().filter(|(_, c)| *c == *class).map(|(t, _)| t.clone()));
+            let mut choices = vec![Choice::Is(Term::Null)];
+            choices.extend(
+                roots.iter().filter(|(_, c)| *c == *class).map(|(t, _)| Choice::Is(t.clone())),
+            );
+            choices.push(Choice::Dangling);
             open.push((r, choices));
         }
-        Closures { open, stack: vec![sh.clone()], next: vec![0] }
+        let cells = roots.into_iter().map(|(t, _)| t).collect();
+        Closures { open, cells, stack: vec![sh.clone()], next: vec![0] }
     }
+}
+
+/// What an open reference is closed to: `null` or a cell of the heap, or a location outside
+/// the footprint (different from `null` and from every cell).
+enum Choice {
+    Is(Term),
+    Dangling,
 }
 
 impl Iterator for Closures {
@@ -300,7 +401,15 @@ impl Iterator for Closures {
             }
             self.next[depth] += 1;
             let mut h = self.stack[depth].clone();
-            h.pure.push(Pure::eq(rep.clone(), choices[i].clone()));
+            match &choices[i] {
+                Choice::Is(t) => h.pure.push(Pure::eq(rep.clone(), t.clone())),
+                Choice::Dangling => {
+                    h.pure.push(Pure::ne(rep.clone(), Term::Null));
+                    for c in &self.cells {
+                        h.pure.push(Pure::ne(rep.clone(), c.clone()));
+                    }
+                }
+            }
             if let Some(h) = normalize(h) {
                 self.stack.push(h);
                 self.next.push(0);
@@ -309,8 +418,12 @@ impl Iterator for Closures {
     }
 }
 
-/// Builds the concrete model of a closed base heap from a pure assignment.
+/// Builds the concrete model of a closed base heap from a pure assignment. A reference whose
+/// location is no cell of the heap is dangling: it gets an object of its class outside the
+/// footprint, with default field values (one object per location), listed in
+/// [`Model::unclaimed`].
 pub fn build_model(
+    defs: &Defs,
     base: &Base,
     free: &[(Var, Sort)],
     assignment: &BTreeMap<Var, PureValue>,
@@ -330,6 +443,25 @@ pub fn build_model(
                 objects_by_loc.insert(l, i);
             }
             _ => return None,
+        }
+    }
+    // Dangling locations, in order of first use (fields, then the store).
+    let mut dangling: Vec<(usize, String)> = Vec::new();
+    let ref_terms = sh
+        .points_to
+        .iter()
+        .flat_map(|pt| pt.fields.iter().map(|(_, t)| (t.clone(), base_field_sort(base, t))))
+        .chain(free.iter().map(|(v, s)| (Term::Var(v.clone()), Some(s.clone()))));
+    for (t, sort) in ref_terms {
+        let (Some(Sort::Ref(class)), Some(PureValue::Loc(l))) = (sort, loc_of(&t)) else {
+            continue;
+        };
+        if let std::collections::btree_map::Entry::Vacant(e) = objects_by_loc.entry(l) {
+            if !defs.classes.contains_key(&class) {
+                return None;
+            }
+            e.insert(sh.points_to.len() + dangling.len());
+            dangling.push((l, class));
         }
     }
     let value = |t: &Term, sort: Option<&Sort>| -> Option<Value> {
@@ -359,11 +491,16 @@ pub fn build_model(
         }
         objects.push(Object { class: pt.class.clone(), fields });
     }
+    let mut unclaimed = BTreeSet::new();
+    for (_, class) in &dangling {
+        unclaimed.insert(objects.len());
+        objects.push(Object::with_defaults(class, defs.classes.get(class)?));
+    }
     let mut store = BTreeMap::new();
     for (v, s) in free {
         store.insert(v.clone(), value(&Term::Var(v.clone()), Some(s))?);
     }
-    Some(Model { objects, store })
+    Some(Model { objects, store, unclaimed })
 }
 
 /// The sort of a field term: from the variable's sort, else by shape.

@@ -37,22 +37,33 @@ fn lists() {
     let two = Model {
         objects: vec![l(1, Value::Ref(1)), l(2, Value::Null)],
         store: store(&[("x", Value::Ref(0))]),
+        ..Default::default()
     };
     assert_eq!(verdict("sll(x)", &two), Verdict::Holds);
     assert_eq!(verdict("sorted(x, 0)", &two), Verdict::Holds);
     assert_eq!(verdict("sorted(x, 2)", &two), Verdict::Fails);
-    // Starting in the middle leaves a cell undescribed: exact semantics says no ...
+    // Starting in the middle leaves a cell outside the footprint: it is unclaimed, which the
+    // semantics allows (the formula says nothing about it).
     let mid = Model { store: store(&[("x", Value::Ref(1))]), ..two.clone() };
-    assert_eq!(verdict("sll(x)", &mid), Verdict::Fails);
-    // ... unless the caller restricts the heap to what is reachable.
+    assert_eq!(verdict("sll(x)", &mid), Verdict::Holds);
     assert_eq!(verdict("sll(x)", &mid.restrict_to_reachable(&["x"])), Verdict::Holds);
+    // But a cell cannot be claimed twice: `sll(x) * sll(x)` needs two disjoint lists.
+    assert_eq!(verdict("sll(x) * sll(x)", &mid), Verdict::Fails);
     // A cycle is not a list.
     let cyc = Model {
         objects: vec![l(1, Value::Ref(1)), l(2, Value::Ref(0))],
         store: store(&[("x", Value::Ref(0))]),
+        ..Default::default()
     };
     assert_eq!(verdict("sll(x)", &cyc), Verdict::Fails);
-    assert_eq!(verdict("lseg(x, x)", &cyc), Verdict::Fails);
+    // The empty segment claims nothing: the cycle lies outside its footprint.
+    assert_eq!(verdict("lseg(x, x)", &cyc), Verdict::Holds);
+    // The cycle as a cell and a segment back to it claims both cells once each.
+    assert_eq!(
+        verdict("exists L n. x -> L { next: n } * lseg(n, x) & n != x", &cyc),
+        Verdict::Holds
+    );
+    assert_eq!(verdict("exists L n. x -> L { next: n } * lseg(n, null)", &cyc), Verdict::Fails);
     let seg = Model { store: store(&[("x", Value::Ref(0)), ("y", Value::Null)]), ..two };
     assert_eq!(verdict("lseg(x, y)", &seg), Verdict::Holds);
 }
@@ -65,7 +76,7 @@ fn bst_with_existential_bounds() {
         node(1, Value::Null, Value::Null),
         node(3, Value::Null, Value::Null),
     ];
-    let good = Model { objects, store: store(&[("x", Value::Ref(0))]) };
+    let good = Model { objects, store: store(&[("x", Value::Ref(0))]), ..Default::default() };
     assert_eq!(verdict("exists int lo, int hi. bst(x, lo, hi)", &good), Verdict::Holds);
     assert_eq!(verdict("bst(x, 0, 4)", &good), Verdict::Holds);
     assert_eq!(verdict("bst(x, 1, 4)", &good), Verdict::Fails);
@@ -76,6 +87,7 @@ fn bst_with_existential_bounds() {
     let shared = Model {
         objects: vec![node(2, Value::Ref(1), Value::Ref(1)), node(1, Value::Null, Value::Null)],
         store: store(&[("x", Value::Ref(0))]),
+        ..Default::default()
     };
     assert_eq!(verdict("exists int lo, int hi. bst(x, lo, hi)", &shared), Verdict::Fails);
 }
@@ -86,8 +98,11 @@ fn bad_models_are_errors_not_panics() {
     let f = common::query(&defs, "sll(x)");
     let empty = Model::default();
     assert!(satisfies(&defs, &empty, &f, CheckLimits::default()).is_err());
-    let dangling =
-        Model { objects: vec![l(1, Value::Ref(7))], store: store(&[("x", Value::Ref(0))]) };
+    let dangling = Model {
+        objects: vec![l(1, Value::Ref(7))],
+        store: store(&[("x", Value::Ref(0))]),
+        ..Default::default()
+    };
     assert!(satisfies(&defs, &dangling, &f, CheckLimits::default()).is_err());
 }
 
@@ -95,7 +110,7 @@ fn bad_models_are_errors_not_panics() {
 fn search_is_bounded() {
     let defs = common::defs();
     let f = common::query(&defs, "loop(x)");
-    let m = Model { objects: vec![], store: store(&[("x", Value::Null)]) };
+    let m = Model { objects: vec![], store: store(&[("x", Value::Null)]), ..Default::default() };
     let v = satisfies(&defs, &m, &f, CheckLimits { max_steps: 1000 }).expect("check");
     assert!(matches!(v, Verdict::Unknown(_)), "{v:?}");
 }
@@ -107,7 +122,7 @@ fn long_lists() {
     let objects = (0..n)
         .map(|i| l(i as i64, if i + 1 < n { Value::Ref(i + 1) } else { Value::Null }))
         .collect();
-    let m = Model { objects, store: store(&[("x", Value::Ref(0))]) };
+    let m = Model { objects, store: store(&[("x", Value::Ref(0))]), ..Default::default() };
     assert_eq!(verdict("sll(x)", &m), Verdict::Holds);
     assert_eq!(verdict("sorted(x, 0)", &m), Verdict::Holds);
 }

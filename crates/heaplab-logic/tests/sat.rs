@@ -76,23 +76,24 @@ fn unsatisfiable_queries_are_proved() {
 }
 
 #[test]
-fn bounds_give_unknown_never_unsat() {
-    // No base case: every branch is cut by the bound.
-    assert!(matches!(run("never(x)"), SatResult::Unknown(_)));
-    assert!(matches!(run("loop(x)"), SatResult::Unknown(_)));
-    // Satisfiable, but only beyond the bound.
+fn bounds_give_unknown_never_a_wrong_unsat() {
+    // No base case: no finite model, proved by the base pairs whatever the bounds.
+    assert_eq!(run("never(x)"), SatResult::Unsat);
+    assert_eq!(run("loop(x)"), SatResult::Unsat);
+    // Satisfiable, but only beyond the bound: unknown, with the reason.
     let small = SearchBounds { max_depth: 2, max_objects: 2, max_states: 10_000 };
-    assert!(matches!(run_with("cdll(h, 5)", small, &[]), SatResult::Unknown(_)));
-    // Deep recursion with a tiny state budget stops quickly.
+    let res = run_with("cdll(h, 5)", small, &[]);
+    assert!(matches!(&res, SatResult::Unknown(why) if why.contains("object limit (2)")), "{res:?}");
+    // Deep recursion with a tiny state budget stops quickly, and the rest is proved.
     let tiny = SearchBounds { max_depth: 1000, max_objects: 1000, max_states: 500 };
-    assert!(matches!(run_with("tree(x) & x != null & never(y)", tiny, &[]), SatResult::Unknown(_)));
+    assert_eq!(run_with("tree(x) & x != null & never(y)", tiny, &[]), SatResult::Unsat);
 }
 
-/// Default bounds on an exponential search: finishes (quickly) with Unknown, never Unsat.
+/// Default bounds on an exponential search: finishes (quickly), and the base pairs prove it.
 #[test]
 fn exponential_search_stays_bounded() {
     let res = run("tree(x) * tree(y) * never(z)");
-    assert!(matches!(res, SatResult::Unknown(_)), "{res:?}");
+    assert_eq!(res, SatResult::Unsat);
 }
 
 /// A disjunction may not merge two cells: separation is part of the pure check.
@@ -113,8 +114,29 @@ fn the_solver_decides_general_arithmetic() {
     assert_eq!(m.store.get("v"), Some(&heaplab_logic::Value::Int(3)));
     assert_eq!(run("x -> L { val: v, next: null } & 2 * v == 7"), SatResult::Unsat);
     assert_eq!(model("sized(t, 3) & a + b == n & a == 1").objects.len(), 3);
-    // No integer n with n + n == 1, but only the bound stops the search: unknown, not unsat.
+    // No integer n with n + n == 1: the bound stops the search, and the base pairs (with z3
+    // on the arithmetic) prove it at every depth.
     let small = SearchBounds { max_depth: 3, max_objects: 4, max_states: 10_000 };
-    let res = run_with("sized(t, n) & n + n == 1", small, &[]);
-    assert!(matches!(res, SatResult::Unknown(_)), "{res:?}");
+    assert_eq!(run_with("sized(t, n) & n + n == 1", small, &[]), SatResult::Unsat);
+}
+
+/// The standard semantics (docs/language.md): a formula describes exactly its footprint, and a
+/// non-null reference may point outside it. `one(x) * q(x)` is satisfiable with `x` dangling
+/// (both instances claim nothing); the model gives `x` an object outside the footprint, and the
+/// model checker accepts it. Issue #20's wrong answer (it used to be `unsat`).
+#[test]
+fn references_may_point_outside_the_footprint() {
+    let m = model("one(x) * q(x)");
+    let Some(heaplab_logic::Value::Ref(o)) = m.store.get("x") else { panic!("{m}") };
+    assert!(m.unclaimed.contains(o), "{m}");
+    assert_eq!(m.objects.len(), 1);
+    assert_eq!(run("one(x) * q(x) & x == null"), SatResult::Unsat);
+    // A single cell whose `next` is neither null nor the cell itself: it points outside.
+    let m = model("x -> L { next: y } & y != null & y != x");
+    assert_eq!(m.unclaimed.len(), 1, "{m}");
+    // Elements that no predicate describes.
+    let m = model("exists Elem d, EL n. x -> EL { data: d, next: n } * elist(n) & d != null");
+    assert_eq!(m.unclaimed.len(), 1, "{m}");
+    // Separation still holds: two cells are never the same location.
+    assert_eq!(run("x -> L { next: y } * y -> L { next: null } & x == y"), SatResult::Unsat);
 }

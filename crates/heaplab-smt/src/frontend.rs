@@ -1,18 +1,24 @@
 //! Fewer solver calls: decide what Rust can decide, cache the rest, and count.
 //!
 //! Path conditions of heap programs are mostly conjunctions of (dis)equalities between
-//! references and null, plus a few integer comparisons. [`SolverFrontend`] folds constants,
-//! runs union-find over the equality atoms, and only sends Z3 what is left; answers are cached
-//! by the text of the normalized query. Every locally produced model is re-checked with
-//! [`crate::eval`] before it is returned, so a local shortcut can cost a solver call, never a
-//! wrong answer.
+//! references and null, plus integer comparisons. [`SolverFrontend`] folds constants, runs
+//! union-find over the equality atoms, then the decision procedure [`crate::lia`] (linear
+//! integer arithmetic with models), and only sends Z3 what is outside that fragment; Z3's
+//! answers are cached by the text of the normalized query. Every locally produced model is
+//! re-checked with [`crate::eval`] before it is returned, so a local shortcut can cost a solver
+//! call, never a wrong answer.
+//!
+//! Over [`NoZ3`] (a page that cannot load Z3 wasm) a query outside the fragment is answered
+//! `unknown` with a reason starting with [`crate::lia::OUTSIDE_FRAGMENT`], never guessed.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::error::Result;
+use crate::lia::{self, Decision, OUTSIDE_FRAGMENT};
 use crate::model::{Model, Value};
 use crate::print::build_script;
+use crate::querylog::QueryLog;
 use crate::solver::{Answer, BoxFuture, Query, Solver};
 use crate::term::{Sort, Term, Var};
 
@@ -23,8 +29,16 @@ pub struct Stats {
     pub queries: u64,
     /// Queries sent to the wrapped solver (Z3).
     pub solver_calls: u64,
-    /// Queries answered in Rust without the solver.
+    /// Queries answered in Rust without the solver (constant folding, the equality shortcut
+    /// and the decision procedure together).
     pub decided_locally: u64,
+    /// Of `decided_locally`, the queries the decision procedure [`crate::lia`] decided.
+    pub decided_by_procedure: u64,
+    /// Queries outside the procedure's fragment: sent to the solver, answered from the cache,
+    /// or (over [`NoZ3`]) answered `unknown`.
+    pub outside_fragment: u64,
+    /// Queries outside the fragment answered `unknown` because there is no solver ([`NoZ3`]).
+    pub unanswered: u64,
     /// Queries answered from the cache.
     pub cache_hits: u64,
     /// Wall-clock time spent waiting for the wrapped solver, in milliseconds (0 when no clock
@@ -35,12 +49,34 @@ pub struct Stats {
 /// Cached answers beyond this count are dropped wholesale; a simple bound on memory.
 const CACHE_LIMIT: usize = 10_000;
 
+/// Z3's answers by normalized query text; shareable between frontends (the runs of one
+/// `heaplab compare` share one, see [`SolverFrontend::with_cache`]).
+pub type SharedCache = Arc<Mutex<HashMap<String, Answer>>>;
+
 /// A [`Solver`] wrapping another one with local decisions, a cache and [`Stats`].
 pub struct SolverFrontend<S> {
     inner: S,
-    cache: Mutex<HashMap<String, Answer>>,
+    cache: SharedCache,
     stats: Mutex<Stats>,
     clock: fn() -> f64,
+    procedure: bool,
+    log: Option<Arc<Mutex<QueryLog>>>,
+}
+
+/// The solver of a page without Z3 (no SharedArrayBuffer): every query that reaches it is
+/// answered `unknown` (`OUTSIDE_FRAGMENT`). Behind a [`SolverFrontend`] only queries outside the
+/// decision procedure's fragment reach it, and the frontend counts them as
+/// [`Stats::unanswered`], not as solver calls.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoZ3;
+
+impl Solver for NoZ3 {
+    fn check<'a>(&'a self, _query: &'a Query) -> BoxFuture<'a, Result<Answer>> {
+        Box::pin(std::future::ready(Ok(Answer::Unknown(format!("{OUTSIDE_FRAGMENT} (no Z3)")))))
+    }
+    fn is_present(&self) -> bool {
+        false
+    }
 }
 
 impl<S: std::fmt::Debug> std::fmt::Debug for SolverFrontend<S> {
@@ -76,10 +112,36 @@ impl<S: Solver> SolverFrontend<S> {
     pub fn with_clock(inner: S, clock: fn() -> f64) -> SolverFrontend<S> {
         SolverFrontend {
             inner,
-            cache: Mutex::new(HashMap::new()),
+            cache: Arc::new(Mutex::new(HashMap::new())),
             stats: Mutex::new(Stats::default()),
             clock,
+            procedure: true,
+            log: None,
         }
+    }
+
+    /// Uses (`true`, the default) or skips the decision procedure [`crate::lia`]; off, only
+    /// constant folding and the equality shortcut decide locally (for measurements).
+    pub fn with_procedure(mut self, on: bool) -> SolverFrontend<S> {
+        self.procedure = on;
+        self
+    }
+
+    /// Shares Z3's answers with other frontends holding the same cache.
+    pub fn with_cache(mut self, cache: SharedCache) -> SolverFrontend<S> {
+        self.cache = cache;
+        self
+    }
+
+    /// The cache, to hand to another frontend.
+    pub fn cache(&self) -> SharedCache {
+        Arc::clone(&self.cache)
+    }
+
+    /// Records every query received (after normalization) in `log`: the query corpus.
+    pub fn with_log(mut self, log: Arc<Mutex<QueryLog>>) -> SolverFrontend<S> {
+        self.log = Some(log);
+        self
     }
 
     pub fn inner(&self) -> &S {
@@ -104,9 +166,40 @@ impl<S: Solver> SolverFrontend<S> {
             self.bump(|s| s.decided_locally += 1);
             return Ok(Answer::Unsat);
         };
+        if let Some(log) = &self.log {
+            log.lock().unwrap_or_else(|e| e.into_inner()).record(&conjuncts, &query.want);
+        }
         if let Some(answer) = decide_locally(&conjuncts, &query.want) {
             self.bump(|s| s.decided_locally += 1);
             return Ok(answer);
+        }
+        let mut why = String::from("the procedure is off");
+        if self.procedure {
+            match lia::decide(&conjuncts, &query.want) {
+                // The procedure re-checks its model; this is the frontend's own check, the
+                // same one Z3's models get from the callers.
+                Decision::Sat(model) if model.satisfies_exact(&conjuncts) == Ok(true) => {
+                    self.bump(|s| {
+                        s.decided_locally += 1;
+                        s.decided_by_procedure += 1;
+                    });
+                    return Ok(Answer::Sat(model));
+                }
+                Decision::Sat(_) => why = "a model that did not re-check".into(),
+                Decision::Unsat => {
+                    self.bump(|s| {
+                        s.decided_locally += 1;
+                        s.decided_by_procedure += 1;
+                    });
+                    return Ok(Answer::Unsat);
+                }
+                Decision::Outside(reason) => why = reason,
+            }
+        }
+        self.bump(|s| s.outside_fragment += 1);
+        if !self.inner.is_present() {
+            self.bump(|s| s.unanswered += 1);
+            return Ok(Answer::Unknown(format!("{OUTSIDE_FRAGMENT}: {why}")));
         }
         // A definite answer does not depend on the time limit, so the limit is not part of the
         // key (callers shorten it as their run's time runs out).

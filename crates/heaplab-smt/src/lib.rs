@@ -14,21 +14,24 @@
 
 pub mod error;
 pub mod frontend;
+pub mod lia;
 pub mod model;
 pub mod print;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod process;
+pub mod querylog;
 pub mod response;
 mod sexp;
 pub mod solver;
 pub mod term;
 
 pub use error::{Result, SolverError};
-pub use frontend::{SolverFrontend, Stats};
+pub use frontend::{NoZ3, SharedCache, SolverFrontend, Stats};
 pub use model::{eval, Model, Value};
-pub use print::{build_script, quote_symbol};
+pub use print::{batch_script, build_script, quote_symbol, split_batch_reply};
 #[cfg(not(target_arch = "wasm32"))]
 pub use process::{ProcessConfig, Z3Process};
+pub use querylog::QueryLog;
 pub use response::{parse_check_response, parse_model, parse_sort, parse_term, parse_values};
 pub use solver::{block_on, Answer, BoxFuture, Query, SmtSolver, Solver, Transport};
 pub use term::{CmpOp, Sort, Term, Var};

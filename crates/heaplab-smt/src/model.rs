@@ -81,6 +81,121 @@ impl Model {
         }
         Ok(true)
     }
+
+    /// [`Model::satisfies`] with intermediate integers in `i128`: the mathematical integers of
+    /// SMT-LIB for every term whose values fit there. The path conditions' overflow guards
+    /// (`x + 1 > 9223372036854775807`) hold under a model that [`Model::satisfies`] cannot
+    /// evaluate; this check accepts such a model exactly when it is one.
+    pub fn satisfies_exact(&self, assertions: &[Term]) -> Result<bool> {
+        for a in assertions {
+            if !wide_bool(a, self)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// A value in [`Model::satisfies_exact`]'s evaluation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wide {
+    Bool(bool),
+    Int(i128),
+}
+
+fn wide_int(t: &Term, m: &Model) -> Result<i128> {
+    match wide(t, m)? {
+        Wide::Int(v) => Ok(v),
+        Wide::Bool(_) => Err(eval_err(format!("expected an Int, got a Bool in {t}"))),
+    }
+}
+
+fn wide_bool(t: &Term, m: &Model) -> Result<bool> {
+    match wide(t, m)? {
+        Wide::Bool(b) => Ok(b),
+        Wide::Int(_) => Err(eval_err(format!("expected a Bool, got an Int in {t}"))),
+    }
+}
+
+fn wide(t: &Term, m: &Model) -> Result<Wide> {
+    let of = |v: Option<i128>| v.map(Wide::Int).ok_or_else(|| overflow(t));
+    Ok(match t {
+        Term::Var(v) => match m.get(v) {
+            Some(Value::Int(i)) => Wide::Int(i128::from(i)),
+            Some(Value::Bool(b)) => Wide::Bool(b),
+            None => return Err(eval_err(format!("no value for variable {}", v.name))),
+        },
+        Term::Bool(b) => Wide::Bool(*b),
+        Term::Int(v) => Wide::Int(i128::from(*v)),
+        Term::Null => Wide::Int(0),
+        Term::Add(ts) => {
+            let mut sum: i128 = 0;
+            for x in ts {
+                sum = sum.checked_add(wide_int(x, m)?).ok_or_else(|| overflow(t))?;
+            }
+            Wide::Int(sum)
+        }
+        Term::Sub(a, b) => of(wide_int(a, m)?.checked_sub(wide_int(b, m)?))?,
+        Term::Neg(a) => of(wide_int(a, m)?.checked_neg())?,
+        Term::Mul(c, a) => of(wide_int(a, m)?.checked_mul(i128::from(*c)))?,
+        Term::Div(a, c) | Term::Mod(a, c) => {
+            if *c == 0 {
+                return Err(eval_err(format!("division by zero in {t}")));
+            }
+            let (v, c) = (wide_int(a, m)?, i128::from(*c));
+            of(if matches!(t, Term::Div(..)) {
+                v.checked_div_euclid(c)
+            } else {
+                v.checked_rem_euclid(c)
+            })?
+        }
+        Term::Cmp(op, a, b) => {
+            let (x, y) = (wide_int(a, m)?, wide_int(b, m)?);
+            Wide::Bool(match op {
+                crate::term::CmpOp::Lt => x < y,
+                crate::term::CmpOp::Le => x <= y,
+                crate::term::CmpOp::Gt => x > y,
+                crate::term::CmpOp::Ge => x >= y,
+            })
+        }
+        Term::Eq(a, b) => Wide::Bool(wide(a, m)? == wide(b, m)?),
+        Term::Distinct(ts) => {
+            let mut seen = Vec::with_capacity(ts.len());
+            for x in ts {
+                let v = wide(x, m)?;
+                if seen.contains(&v) {
+                    return Ok(Wide::Bool(false));
+                }
+                seen.push(v);
+            }
+            Wide::Bool(true)
+        }
+        Term::Not(a) => Wide::Bool(!wide_bool(a, m)?),
+        Term::And(ts) => {
+            for x in ts {
+                if !wide_bool(x, m)? {
+                    return Ok(Wide::Bool(false));
+                }
+            }
+            Wide::Bool(true)
+        }
+        Term::Or(ts) => {
+            for x in ts {
+                if wide_bool(x, m)? {
+                    return Ok(Wide::Bool(true));
+                }
+            }
+            Wide::Bool(false)
+        }
+        Term::Implies(a, b) => Wide::Bool(!wide_bool(a, m)? || wide_bool(b, m)?),
+        Term::Ite(c, a, b) => {
+            if wide_bool(c, m)? {
+                wide(a, m)?
+            } else {
+                wide(b, m)?
+            }
+        }
+    })
 }
 
 fn eval_err(msg: impl Into<String>) -> SolverError {

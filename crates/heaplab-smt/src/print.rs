@@ -211,3 +211,34 @@ pub fn build_script(assertions: &[Term], want: &[Var], timeout_ms: u32) -> Strin
     out.push_str("(get-info :reason-unknown)\n");
     out
 }
+
+/// The line that separates the replies of a batch (see [`batch_script`]).
+pub const BATCH_SEPARATOR: &str = "heaplab-batch-end";
+
+/// Several scripts as one text for one transport call: each in its own `(push 1)` ... `(pop 1)`
+/// scope (so they cannot see each other, as separate calls could not), each followed by an
+/// `echo` of [`BATCH_SEPARATOR`]. [`split_batch_reply`] cuts the reply back into one per script.
+/// One call instead of many saves the per-call cost of the transport (a round trip to Z3 wasm).
+pub fn batch_script(scripts: &[String]) -> String {
+    let mut out = String::new();
+    for s in scripts {
+        let _ = write!(out, "(push 1)\n{s}\n(pop 1)\n(echo \"{BATCH_SEPARATOR}\")\n");
+    }
+    out
+}
+
+/// The replies of a batch, one per script, or `None` when the reply does not have one
+/// separator per script (the transport failed in the middle).
+pub fn split_batch_reply(reply: &str, scripts: usize) -> Option<Vec<String>> {
+    let mut out = Vec::with_capacity(scripts);
+    let mut current = String::new();
+    for line in reply.lines() {
+        if line.trim() == BATCH_SEPARATOR {
+            out.push(std::mem::take(&mut current));
+        } else {
+            current.push_str(line);
+            current.push('\n');
+        }
+    }
+    (out.len() == scripts && current.trim().is_empty()).then_some(out)
+}

@@ -88,6 +88,12 @@ impl Query {
 /// [`crate::SolverFrontend`], which wraps another solver.
 pub trait Solver {
     fn check<'a>(&'a self, query: &'a Query) -> BoxFuture<'a, Result<Answer>>;
+
+    /// False for a stand-in that never answers (see [`crate::NoZ3`]); a
+    /// [`crate::SolverFrontend`] then answers what its own procedure cannot decide `unknown`.
+    fn is_present(&self) -> bool {
+        true
+    }
 }
 
 /// Moves SMT-LIB2 text to a solver and its printed output back: the only part that differs
@@ -112,6 +118,9 @@ impl<T: Transport + ?Sized> Transport for Box<T> {
 impl<S: Solver + ?Sized> Solver for Box<S> {
     fn check<'a>(&'a self, query: &'a Query) -> BoxFuture<'a, Result<Answer>> {
         (**self).check(query)
+    }
+    fn is_present(&self) -> bool {
+        (**self).is_present()
     }
 }
 

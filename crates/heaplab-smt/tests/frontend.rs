@@ -2,7 +2,8 @@
 #![allow(clippy::unwrap_used)]
 
 use heaplab_smt::{
-    block_on, Answer, Query, SmtSolver, Solver, SolverFrontend, Term, Var, Z3Process,
+    block_on, lia::OUTSIDE_FRAGMENT, Answer, NoZ3, Query, SmtSolver, Solver, SolverFrontend, Term,
+    Var, Z3Process,
 };
 
 fn frontend() -> SolverFrontend<SmtSolver<Z3Process>> {
@@ -51,7 +52,7 @@ fn trivial_and_reference_queries_never_reach_z3() {
 
 #[test]
 fn arithmetic_goes_to_z3_once_then_hits_the_cache() {
-    let f = frontend();
+    let f = frontend().with_procedure(false);
     let (x, y) = (Var::int("x"), Var::int("y"));
     let a = Query::new([Term::lt(&x, &y), Term::gt(&x, 3)]).want([x.clone(), y.clone()]);
     // The same set in another order, with a redundant `true`: same normalized query.
@@ -65,6 +66,51 @@ fn arithmetic_goes_to_z3_once_then_hits_the_cache() {
     let s = f.stats();
     assert_eq!((s.queries, s.solver_calls, s.cache_hits, s.decided_locally), (4, 2, 2, 0));
     assert!(s.solver_time_ms > 0.0);
+}
+
+/// Six distinct non-null references among five addresses: unsat, and beyond the procedure's
+/// branch-and-bound budget (it splits disequalities one by one).
+fn pigeonhole() -> Query {
+    let refs: Vec<Var> = (0..6).map(|i| Var::reference(format!("p{i}"))).collect();
+    let mut conj = vec![Term::distinct(refs.iter().map(Var::term).chain([Term::Null]))];
+    for r in &refs {
+        conj.push(Term::ge(r, 1));
+        conj.push(Term::le(r, 5));
+    }
+    Query::new(conj)
+}
+
+#[test]
+fn linear_arithmetic_is_decided_by_the_procedure() {
+    let f = frontend();
+    let (x, y) = (Var::int("x"), Var::int("y"));
+    let sat = Query::new([Term::lt(&x, &y), Term::gt(&x, 3), Term::ne(&y, 5)]).want([x.clone()]);
+    assert!(check(&f, &sat).is_sat());
+    let unsat = Query::new([Term::lt(&x, &y), Term::lt(&y, Term::add([x.term(), Term::Int(1)]))]);
+    assert!(check(&f, &unsat).is_unsat());
+    let s = f.stats();
+    assert_eq!((s.queries, s.decided_by_procedure, s.solver_calls), (2, 2, 0), "{s:?}");
+    assert_eq!(f.inner().transport().starts(), 0, "z3 was never started");
+    // Beyond the procedure's branch budget: Z3 answers.
+    assert!(check(&f, &pigeonhole()).is_unsat());
+    assert_eq!((f.stats().outside_fragment, f.stats().solver_calls), (1, 1));
+}
+
+#[test]
+fn without_z3_outside_queries_are_unknown_never_guessed() {
+    let f = SolverFrontend::new(NoZ3);
+    let x = Var::int("x");
+    let inside = Query::new([Term::gt(Term::mul(3, &x), 7), Term::lt(&x, 4)]).want([x.clone()]);
+    match block_on(f.check(&inside)).unwrap() {
+        Answer::Sat(m) => assert_eq!(m.int(&x), Some(3)),
+        other => panic!("{other:?}"),
+    }
+    match block_on(f.check(&pigeonhole())).unwrap() {
+        Answer::Unknown(why) => assert!(why.starts_with(OUTSIDE_FRAGMENT), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    let s = f.stats();
+    assert_eq!((s.queries, s.decided_by_procedure, s.unanswered, s.solver_calls), (2, 1, 1, 0));
 }
 
 #[test]

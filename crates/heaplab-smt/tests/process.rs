@@ -114,3 +114,34 @@ fn many_queries_on_one_process() {
     }
     assert_eq!(solver.transport().starts(), 1);
 }
+
+#[test]
+fn a_batch_is_one_call_with_one_isolated_reply_per_script() {
+    use heaplab_smt::{batch_script, build_script, parse_check_response, split_batch_reply};
+    let (x, y) = (Var::int("x"), Var::int("y"));
+    let queries = [
+        Query::new([Term::gt(&x, 41), Term::lt(&x, 43)]).want([x.clone()]),
+        Query::new([Term::lt(&x, &y), Term::lt(&y, &x)]),
+        // Declares x again, as Bool: each script has its own scope.
+        Query::new([Var::bool("x").term()]).want([Var::bool("x")]),
+    ];
+    let scripts: Vec<String> = queries.iter().map(|q| q.script()).collect();
+    assert_eq!(scripts[0], build_script(&queries[0].assertions, &queries[0].want, 10_000));
+    let z3 = Z3Process::default();
+    let reply = z3.run_blocking(&batch_script(&scripts)).unwrap();
+    let parts = split_batch_reply(&reply, scripts.len()).unwrap();
+    let answers: Vec<Answer> = parts
+        .iter()
+        .zip(&queries)
+        .map(|(r, q)| parse_check_response(r, &q.want).unwrap())
+        .collect();
+    let model = |a: &Answer| match a {
+        Answer::Sat(m) => Some(m.clone()),
+        _ => None,
+    };
+    assert_eq!(model(&answers[0]).and_then(|m| m.int(&x)), Some(42));
+    assert!(answers[1].is_unsat());
+    assert_eq!(model(&answers[2]).and_then(|m| m.bool(&Var::bool("x"))), Some(true));
+    assert_eq!(z3.starts(), 1);
+    assert!(split_batch_reply(&reply, 4).is_none());
+}

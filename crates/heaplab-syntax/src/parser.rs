@@ -76,6 +76,9 @@ struct Parser<'a> {
     /// In a formula atom, `*` is the separating conjunction unless its left operand is an
     /// integer literal. Cleared inside parentheses, argument lists and braces.
     star_separates: bool,
+    /// Inside a formula: nothing there is run, and its integers are mathematical, so a chain of
+    /// `+`, `&&` or `||` means the same however it is grouped.
+    in_formula: bool,
     /// Counts consumed tokens that only make sense in a formula (`->`, `emp`, `exists`, `|`,
     /// separating `*`, `&`), to decide whether a parenthesized atom was really a formula.
     formula_tokens: u32,
@@ -98,6 +101,7 @@ impl<'a> Parser<'a> {
             next_id: base,
             depth: 0,
             star_separates: false,
+            in_formula: false,
             formula_tokens: 0,
         }
     }
@@ -765,6 +769,10 @@ impl<'a> Parser<'a> {
             if kind == T::Star && self.star_separates && !is_int_literal(&lhs) {
                 break;
             }
+            if self.in_formula && matches!(op, BinOp::And | BinOp::Or | BinOp::Add) {
+                lhs = self.balanced_chain(lhs, op, prec)?;
+                continue;
+            }
             self.enter("expression")?;
             self.bump();
             let rhs = self.binary(prec + 1)?;
@@ -776,6 +784,33 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(lhs)
+    }
+
+    /// A run `a op b op c …` of `+`, `&&` or `||` in a formula, where grouping does not change
+    /// the meaning (nothing is evaluated left to right; integers are mathematical), built as a
+    /// balanced tree. The nesting limit then counts its depth, the logarithm of its length: one
+    /// level more each time the run doubles. (In program code a chain stays left-leaning, as
+    /// Java evaluates it, and each operator counts one level.)
+    fn balanced_chain(&mut self, first: Expr, op: BinOp, prec: u8) -> PResult<Expr> {
+        let mut operands = vec![first];
+        while binop(self.peek()).is_some_and(|(o, p)| o == op && p == prec) {
+            if operands.len().is_power_of_two() {
+                self.enter("expression")?;
+            }
+            self.bump();
+            operands.push(self.binary(prec + 1)?);
+        }
+        Ok(self.balance(operands, op))
+    }
+
+    fn balance(&mut self, mut operands: Vec<Expr>, op: BinOp) -> Expr {
+        if operands.len() == 1 {
+            return operands.pop().expect("one operand");
+        }
+        let right = operands.split_off(operands.len() / 2);
+        let (lhs, rhs) = (self.balance(operands, op), self.balance(right, op));
+        let span = lhs.span.to(rhs.span);
+        self.mk(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span)
     }
 
     fn unary(&mut self) -> PResult<Expr> {
@@ -945,6 +980,14 @@ impl<'a> Parser<'a> {
     // ---- Formulas -------------------------------------------------------------------------
 
     fn formula(&mut self) -> PResult<Formula> {
+        let outer = self.in_formula;
+        self.in_formula = true;
+        let res = self.formula_inner();
+        self.in_formula = outer;
+        res
+    }
+
+    fn formula_inner(&mut self) -> PResult<Formula> {
         let start = self.start();
         let mut disjuncts = vec![self.heap()?];
         while self.at(T::Pipe) {

@@ -281,3 +281,21 @@ fn deep_nesting_is_a_diagnostic() {
         let _ = parse_program(&text);
     }
 }
+
+/// Issue #21, item 11: the nesting limit counts nesting, not length. A flat sum or conjunction
+/// of hundreds of terms in a formula is accepted (it is built balanced); parentheses nested 128
+/// deep are not.
+#[test]
+fn flat_chains_in_formulas_are_not_nesting() {
+    for n in [128usize, 1000] {
+        let sum = vec!["x"; n].join(" + ");
+        let text = format!("pred p(int x) := {sum} == 0 & {};", vec!["x > 0"; n].join(" && "));
+        let (_, diags) = parse_program(&text);
+        assert!(diags.is_empty(), "{n} terms: {diags:?}");
+        let (f, diags) = heaplab_syntax::parser::parse_formula(&format!("{sum} == {n}"));
+        assert!(diags.is_empty() && f.is_some(), "{n} terms: {diags:?}");
+    }
+    let deep = format!("pred p(int x) := {}x{} == 0;", "(x + ".repeat(130), ")".repeat(130));
+    let (_, diags) = parse_program(&deep);
+    assert!(diags.iter().any(|d| d.message == "expression nested too deeply"), "{diags:?}");
+}

@@ -10,14 +10,20 @@
 //! each recorded script to the host's `solve`, stores the reply (keyed by the script text) and
 //! steps again, which re-executes the same instruction with the answer available.
 //!
-//! Test generation asks for one model per feasible path. Before calling `heaplab_testgen` the
-//! loop concretizes every path once with the same solver, collecting the model scripts that
-//! have no reply, resolves them all, and repeats until none is missing; `generate` then runs
-//! synchronously on the stored replies.
+//! Test generation asks for one model per feasible path. The loop runs `heaplab_testgen`
+//! straight away: when every model query is answered (decided in Rust, or its reply stored),
+//! that pass is the only one. Otherwise the model scripts without a reply were recorded on the
+//! way: that pass is dropped (its counts taken back), they are resolved all at once, and
+//! generation runs again, until none is missing.
 //!
 //! Solver counts: a step that was undone re-runs its queries, so the counts it made are taken
 //! back (`adjust`); a query answered on re-execution may then count as a cache hit where the
 //! CLI counted it as sent (the split can differ, the totals of paths and tests cannot).
+//!
+//! Without Z3 (`solve` = `null`, for pages without SharedArrayBuffer) the frontend's Rust
+//! decision procedure answers what it can and the rest is `unknown` (the explorer keeps such a
+//! branch, and a path whose model query is unknown gets no test); nothing is ever pending.
+//! `solverStats()` says which solver answered how many queries, and how many were left unknown.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -32,7 +38,8 @@ use heaplab_engine::symbolic::{
 };
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_smt::{
-    Answer, BoxFuture, Query, SmtSolver, Solver, SolverError, SolverFrontend, Transport, Var,
+    batch_script, split_batch_reply, Answer, BoxFuture, NoZ3, Query, SmtSolver, Solver,
+    SolverError, SolverFrontend, Stats, Transport, Var,
 };
 use heaplab_syntax::{analyze, Analysis, SourceFile};
 use heaplab_testgen::coverage::Lines;
@@ -43,7 +50,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use crate::inspect;
-use crate::solver_bridge::{to_js_error, JsTransport};
+use crate::solver_bridge::{to_js_error, JsStats, JsTransport};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
@@ -67,6 +74,9 @@ export interface ExploreOptions {
   order?: 'dfs' | 'bfs';
   /** The file name reported in the summary (as `heaplab run` reports its argument). */
   file?: string;
+  /** Decide queries with the Rust procedure before Z3 (default true); false sends Z3 every
+   * query the engine and the equality shortcut leave (for measurements). */
+  procedure?: boolean;
 }
 /** One exploration event. */
 export interface ExploreEvent {
@@ -76,11 +86,15 @@ export interface ExploreEvent {
   parent: number | null;
   label: string;
   details: Record<string, unknown>;
+  /** The 1-based source line, where the engine says it (start, branch, path end); else null. */
+  line: number | null;
 }
 /** The summary of `heaplab run --format json`, with the same keys. */
 export interface RunSummary {
   file: string; method: string; strategy: string; k: number; pre: 'assume' | 'ignore';
   paths: number; paths_feasible: number; paths_infeasible: number; paths_bounded: number;
+  /** Of `paths_infeasible`: discarded because the input violates `requires`. */
+  paths_precondition_discarded: number;
   bounds_hit: string[]; k_bound_reached: boolean; states: number; tests: number;
   invalid_inputs: number; errors: number; branches_covered: number;
   /** Branch directions covered by the tests whose input satisfies `requires`. */
@@ -163,6 +177,21 @@ export interface CoverageJs {
    * directions the explorer's feasible paths took: `[false, true]`. */
   branches: { line: number; column: number; covered: [boolean, boolean] }[];
 }
+/** Which solver answered how many of an exploration's queries (`Exploration.solverStats()`):
+ * `SolverStats` of the frontend plus the engine's own decisions. */
+export interface ExploreSolverStats extends SolverStats {
+  /** Queries the explorer decided before the solver layer (constants, facts in the path
+   * condition, difference constraints). */
+  decidedByEngine: number;
+  /** decidedByEngine + decidedLocally: every query answered in Rust. */
+  decidedInRust: number;
+  /** Queries sent to Z3 wasm (0 without Z3). */
+  sentToZ3: number;
+  /** Calls to `solve` that carried several scripts at once (the models at the end of a run). */
+  batchedCalls: number;
+  /** Milliseconds this exploration spent awaiting `solve` (Z3 wasm). */
+  z3WaitMs: number;
+}
 /** The JUnit 5 export (`Exploration.testsJunit`): paths relative to the output folder. */
 export interface JunitFiles { files: { name: string; text: string }[]; warnings: string[]; }
 "#;
@@ -185,6 +214,10 @@ struct Bridge {
     missed: bool,
     /// Counts of undone steps, taken back from the frontend's.
     adjust: SolverCounts,
+    /// Transport calls that carried several scripts at once (see `resolve`).
+    batched_calls: u64,
+    /// Milliseconds spent awaiting the host's `solve` (Z3 wasm), in `resolve`.
+    wait_ms: f64,
 }
 
 type Shared = Rc<RefCell<Bridge>>;
@@ -245,19 +278,74 @@ enum Reply {
     Pending,
 }
 
+/// Z3 wasm through the replay transport, or no Z3.
+enum Backend {
+    Replay(SmtSolver<ReplayTransport>),
+    None(NoZ3),
+}
+
+impl Solver for Backend {
+    fn check<'a>(&'a self, query: &'a Query) -> BoxFuture<'a, Result<Answer, SolverError>> {
+        match self {
+            Backend::Replay(s) => s.check(query),
+            Backend::None(n) => n.check(query),
+        }
+    }
+    fn is_present(&self) -> bool {
+        matches!(self, Backend::Replay(_))
+    }
+}
+
+type Frontend = SolverFrontend<Backend>;
+
+/// `a - b`, field by field (the counts of undone steps).
+fn stats_sub(a: Stats, b: Stats) -> Stats {
+    Stats {
+        queries: a.queries.saturating_sub(b.queries),
+        solver_calls: a.solver_calls.saturating_sub(b.solver_calls),
+        decided_locally: a.decided_locally.saturating_sub(b.decided_locally),
+        decided_by_procedure: a.decided_by_procedure.saturating_sub(b.decided_by_procedure),
+        cache_hits: a.cache_hits.saturating_sub(b.cache_hits),
+        outside_fragment: a.outside_fragment.saturating_sub(b.outside_fragment),
+        unanswered: a.unanswered.saturating_sub(b.unanswered),
+        solver_time_ms: a.solver_time_ms,
+    }
+}
+
+fn stats_add(a: Stats, b: Stats) -> Stats {
+    Stats {
+        queries: a.queries + b.queries,
+        solver_calls: a.solver_calls + b.solver_calls,
+        decided_locally: a.decided_locally + b.decided_locally,
+        decided_by_procedure: a.decided_by_procedure + b.decided_by_procedure,
+        cache_hits: a.cache_hits + b.cache_hits,
+        outside_fragment: a.outside_fragment + b.outside_fragment,
+        unanswered: a.unanswered + b.unanswered,
+        solver_time_ms: a.solver_time_ms,
+    }
+}
+
 /// The explorer's [`PathSolver`] over the replay transport (see the module docs).
 struct AsyncPathSolver {
-    frontend: SolverFrontend<SmtSolver<ReplayTransport>>,
+    frontend: Rc<Frontend>,
     bridge: Shared,
     local: u64,
     failed: u64,
 }
 
 impl AsyncPathSolver {
-    fn new(bridge: Shared) -> AsyncPathSolver {
-        let smt = SmtSolver::new(ReplayTransport(Rc::clone(&bridge)));
+    /// With Z3 (`z3`: replies come through the bridge) or without; `procedure`: see
+    /// [`SolverFrontend::with_procedure`].
+    fn new(bridge: Shared, z3: bool, procedure: bool) -> AsyncPathSolver {
+        let backend = if z3 {
+            Backend::Replay(SmtSolver::new(ReplayTransport(Rc::clone(&bridge))))
+        } else {
+            Backend::None(NoZ3)
+        };
         AsyncPathSolver {
-            frontend: SolverFrontend::with_clock(smt, js_sys::Date::now),
+            frontend: Rc::new(
+                SolverFrontend::with_clock(backend, js_sys::Date::now).with_procedure(procedure),
+            ),
             bridge,
             local: 0,
             failed: 0,
@@ -328,17 +416,41 @@ impl PathSolver for AsyncPathSolver {
     }
 }
 
-/// Milliseconds from `Date.now()`.
-struct JsClock;
+/// The time an exploration has spent working: it runs only while a `step()` or `runToEnd()` is
+/// in progress, so the time bound never counts time spent paused (a class discussion between
+/// two Steps, a Pause before Resume).
+#[derive(Clone, Default)]
+struct ActiveTime(Rc<std::cell::Cell<(f64, Option<f64>)>>);
 
-impl Clock for JsClock {
-    fn now_ms(&self) -> u64 {
+impl ActiveTime {
+    fn now() -> f64 {
         let now = js_sys::Date::now();
         if now.is_finite() && now > 0.0 {
-            now as u64
+            now
         } else {
-            0
+            0.0
         }
+    }
+
+    fn start(&self) {
+        let (spent, running) = self.0.get();
+        if running.is_none() {
+            self.0.set((spent, Some(Self::now())));
+        }
+    }
+
+    fn stop(&self) {
+        if let (spent, Some(since)) = self.0.get() {
+            self.0.set((spent + (Self::now() - since).max(0.0), None));
+        }
+    }
+}
+
+impl Clock for ActiveTime {
+    fn now_ms(&self) -> u64 {
+        let (spent, running) = self.0.get();
+        let current = running.map_or(0.0, |since| (Self::now() - since).max(0.0));
+        (spent + current) as u64
     }
 }
 
@@ -359,6 +471,7 @@ struct Options {
     pre: Option<String>,
     order: Option<String>,
     file: Option<String>,
+    procedure: Option<bool>,
 }
 
 /// The fields of [`Options`], as JS spells them.
@@ -375,6 +488,7 @@ const OPTION_KEYS: &[&str] = &[
     "pre",
     "order",
     "file",
+    "procedure",
 ];
 
 fn fail(kind: &str, message: &str) -> JsValue {
@@ -502,10 +616,21 @@ struct Run {
     analysis: Analysis,
     explorer: Explorer,
     bridge: Shared,
+    /// The path solver's frontend, for `solverStats()`, and the counts of undone steps.
+    frontend: Rc<Frontend>,
+    frontend_adjust: Stats,
     bounds_hit: BTreeSet<Bound>,
     generation: Option<Generation>,
     /// Where each statement of the program is, once tests exist (their `lines`, `coverage()`).
     lines: Option<Lines>,
+    /// Where each statement and branch site starts, for the line of a branch event.
+    sites: Lines,
+    /// The program text, for the line of a path's end.
+    text: SourceFile,
+    /// The line of the method under test's declaration (the `start` event's line).
+    method_line: Option<u32>,
+    /// Time spent working (the clock of the time bound).
+    clock: ActiveTime,
     /// Set when exploration has ended (or was cancelled).
     explored: bool,
     cancelled: bool,
@@ -526,11 +651,14 @@ impl Run {
             return Ok(Next::Explored);
         }
         let before = self.explorer.solver_counts();
+        let before_frontend = self.frontend.stats();
         self.bridge.borrow_mut().outstanding.clear();
         match self.explorer.step() {
             None => Ok(Next::Explored),
             Some(Event::SolverPending) => {
                 let undone = sub(self.explorer.solver_counts(), before);
+                let undone_frontend = stats_sub(self.frontend.stats(), before_frontend);
+                self.frontend_adjust = stats_add(self.frontend_adjust, undone_frontend);
                 let mut b = self.bridge.borrow_mut();
                 b.adjust = add(b.adjust, undone);
                 let scripts = std::mem::take(&mut b.outstanding);
@@ -551,40 +679,30 @@ impl Run {
         }
     }
 
-    /// Concretizes every feasible path once; the model scripts still without a reply.
-    fn missing_models(&mut self) -> Vec<String> {
+    /// Generates the tests; or, when some model query has no reply yet, drops that pass (its
+    /// counts are taken back: the next pass asks again) and returns the scripts to resolve.
+    fn try_generate(&mut self) -> Result<Vec<String>, JsValue> {
         let before = self.explorer.solver_counts();
+        let before_frontend = self.frontend.stats();
         self.bridge.borrow_mut().outstanding.clear();
-        let compiled = Rc::clone(self.explorer.compiled());
-        let heap = self.explorer.heap_model();
-        let is_method = self.method.contains('.');
-        let paths: Vec<_> =
-            self.explorer.paths().iter().filter(|p| p.outcome.is_feasible()).cloned().collect();
-        for p in &paths {
-            let _ = heaplab_testgen::concretize::concretize(
-                self.explorer.solver_mut(),
-                &*heap,
-                &compiled,
-                is_method,
-                p,
-            );
-        }
-        // These queries are asked again by `generate`: count them once, there.
-        let spent = sub(self.explorer.solver_counts(), before);
-        let mut b = self.bridge.borrow_mut();
-        b.adjust = add(b.adjust, spent);
-        std::mem::take(&mut b.outstanding)
-    }
-
-    fn generate(&mut self) -> Result<(), JsValue> {
         let program = &self.analysis.program;
         let info = &self.analysis.info;
-        let generation = generate(&mut self.explorer, program, info)
+        let generation = generate(&mut self.explorer, program, info);
+        let missing = std::mem::take(&mut self.bridge.borrow_mut().outstanding);
+        if !missing.is_empty() {
+            let spent = sub(self.explorer.solver_counts(), before);
+            let spent_frontend = stats_sub(self.frontend.stats(), before_frontend);
+            self.frontend_adjust = stats_add(self.frontend_adjust, spent_frontend);
+            let mut b = self.bridge.borrow_mut();
+            b.adjust = add(b.adjust, spent);
+            return Ok(missing);
+        }
+        let generation = generation
             .map_err(|e| fail("TestGeneration", &format!("test generation failed: {e}")))?;
         self.generation = Some(generation);
         let file = SourceFile::new(self.file.clone(), self.source.clone());
         self.lines = Some(Lines::new(program, &file));
-        Ok(())
+        Ok(Vec::new())
     }
 
     fn summary(&self) -> JsSummary {
@@ -614,6 +732,7 @@ impl Run {
             paths_feasible: stats.feasible,
             paths_infeasible: stats.infeasible,
             paths_bounded: stats.bounded,
+            paths_precondition_discarded: stats.precondition_discarded,
             bounds_hit: self.bounds_hit.iter().map(|b| b.name()).collect(),
             k_bound_reached: stats.k_cut,
             states: stats.states,
@@ -634,6 +753,20 @@ impl Run {
             sl_models: stats.sl_models,
             sl_no_model: stats.sl_no_model,
             sl_run_completions: stats.sl_run_completions,
+        }
+    }
+
+    fn solver_stats(&self) -> JsExploreStats {
+        let f = stats_sub(self.frontend.stats(), self.frontend_adjust);
+        let counts = self.explorer.solver_counts();
+        let engine = counts.decided_locally.saturating_sub(f.decided_locally);
+        JsExploreStats {
+            base: JsStats::new(&f, self.frontend.inner().is_present()),
+            decided_by_engine: engine as f64,
+            decided_in_rust: (engine + f.decided_locally) as f64,
+            sent_to_z3: f.solver_calls as f64,
+            batched_calls: self.bridge.borrow().batched_calls as f64,
+            z3_wait_ms: self.bridge.borrow().wait_ms,
         }
     }
 
@@ -674,13 +807,39 @@ impl Run {
         node.and_then(|n| n.parent).map(|p| p.0)
     }
 
+    /// The line of an event, where the engine's event says where it happened.
+    fn event_line(&self, event: &Event) -> Option<u32> {
+        match event {
+            Event::Start { .. } => self.method_line,
+            Event::Branch { site: Some(site), .. } => {
+                self.sites.of(&BTreeSet::from([*site])).first().map(|l| *l as u32)
+            }
+            Event::PathEnd {
+                outcome:
+                    PathOutcome::Error { span, .. }
+                    | PathOutcome::Bounded { span: Some(span), .. }
+                    | PathOutcome::Discarded { span, .. }
+                    | PathOutcome::Internal { span: Some(span), .. },
+                ..
+            } => Some(self.text.line_col(span.start).line as u32),
+            _ => None,
+        }
+    }
+
     fn event_js(&self, event: &Event) -> JsEvent {
+        let mut js = self.event_js_unplaced(event);
+        js.line = self.event_line(event);
+        js
+    }
+
+    fn event_js_unplaced(&self, event: &Event) -> JsEvent {
         let node = |s: &heaplab_engine::symbolic::StateId| Some(s.0);
         match event {
             Event::Start { state, method } => JsEvent {
                 kind: "start",
                 node: node(state),
                 parent: None,
+                line: None,
                 label: method.clone(),
                 details: Details::Start { method: method.clone() },
             },
@@ -688,6 +847,7 @@ impl Run {
                 kind: "lazyInit",
                 node: node(state),
                 parent: self.parent_of(state.0),
+                line: None,
                 label: target.clone(),
                 details: Details::LazyInit {
                     target: target.clone(),
@@ -701,6 +861,7 @@ impl Run {
                 kind: "branch",
                 node: node(state),
                 parent: self.parent_of(state.0),
+                line: None,
                 label: condition.clone(),
                 details: Details::Branch {
                     condition: condition.clone(),
@@ -715,6 +876,7 @@ impl Run {
                 kind: "disjuncts",
                 node: node(state),
                 parent: self.parent_of(state.0),
+                line: None,
                 label: format!("{} disjuncts", children.len()),
                 details: Details::Disjuncts { children: children.iter().map(|c| c.0).collect() },
             },
@@ -722,6 +884,7 @@ impl Run {
                 kind: "slModel",
                 node: node(state),
                 parent: self.parent_of(state.0),
+                line: None,
                 label: format!("model of {formula}"),
                 details: Details::SlModel { formula: formula.clone(), model: model.clone() },
             },
@@ -729,6 +892,7 @@ impl Run {
                 kind: "solverQuery",
                 node: node(state),
                 parent: self.parent_of(state.0),
+                line: None,
                 label: query.clone(),
                 details: Details::SolverQuery {
                     query: query.clone(),
@@ -746,6 +910,7 @@ impl Run {
                     kind: "pathEnd",
                     node: node(state),
                     parent: self.parent_of(state.0),
+                    line: None,
                     label: text.clone(),
                     details: Details::PathEnd {
                         path: *path,
@@ -776,6 +941,7 @@ impl Run {
                 kind: "stopped",
                 node: None,
                 parent: None,
+                line: None,
                 label: format!("stopped: bound `{bound}` reached"),
                 details: Details::Stopped { bound: bound.name() },
             },
@@ -784,6 +950,7 @@ impl Run {
                 kind: "solverPending",
                 node: None,
                 parent: None,
+                line: None,
                 label: String::new(),
                 details: Details::Stopped { bound: "" },
             },
@@ -811,6 +978,19 @@ fn outcome_name(outcome: &PathOutcome) -> (&'static str, &'static str) {
     }
 }
 
+/// `ExploreSolverStats` (see the TypeScript section).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsExploreStats {
+    #[serde(flatten)]
+    base: JsStats,
+    decided_by_engine: f64,
+    decided_in_rust: f64,
+    sent_to_z3: f64,
+    batched_calls: f64,
+    z3_wait_ms: f64,
+}
+
 #[derive(Serialize)]
 struct JsCounts {
     sent: u64,
@@ -831,6 +1011,8 @@ struct JsSummary {
     paths_feasible: u64,
     paths_infeasible: u64,
     paths_bounded: u64,
+    /// Of `paths_infeasible`: paths discarded because their input violates `requires`.
+    paths_precondition_discarded: u64,
     bounds_hit: Vec<&'static str>,
     k_bound_reached: bool,
     states: u64,
@@ -857,6 +1039,10 @@ struct JsEvent {
     parent: Option<u32>,
     label: String,
     details: Details,
+    /// The 1-based source line the event happened at, where the engine says it: the method's
+    /// declaration (`start`), the branch's condition (`branch`), the statement a path ended at
+    /// (`pathEnd` with an error, a cut or a failed assumption). `null` for the others.
+    line: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -1071,8 +1257,39 @@ pub fn defaults() -> Result<JsValue, JsValue> {
 }
 
 /// Sends one script to the host and stores the reply.
-async fn resolve(solve: &Function, bridge: &Shared, scripts: Vec<String>) -> Result<(), JsValue> {
+async fn resolve(
+    solve: Option<&Function>,
+    bridge: &Shared,
+    scripts: Vec<String>,
+) -> Result<(), JsValue> {
+    let Some(solve) = solve else {
+        return Err(fail("Internal", "a query waits for Z3 in an exploration without Z3"));
+    };
     let transport = JsTransport::new(solve.clone());
+    let started = js_sys::Date::now();
+    let res = resolve_with(&transport, bridge, scripts).await;
+    bridge.borrow_mut().wait_ms += js_sys::Date::now() - started;
+    res
+}
+
+async fn resolve_with(
+    transport: &JsTransport,
+    bridge: &Shared,
+    scripts: Vec<String>,
+) -> Result<(), JsValue> {
+    // Several scripts (the models of every path at the end of a run) go in one call: Z3 wasm's
+    // cost is mostly per call.
+    if scripts.len() > 1 {
+        let reply = transport.run(&batch_script(&scripts)).await.map_err(|e| to_js_error(&e))?;
+        if let Some(parts) = split_batch_reply(&reply, scripts.len()) {
+            let mut b = bridge.borrow_mut();
+            b.batched_calls += 1;
+            for (script, part) in scripts.into_iter().zip(parts) {
+                b.replies.insert(script, part);
+            }
+            return Ok(());
+        }
+    }
     for script in scripts {
         let reply = transport.run(&script).await.map_err(|e| to_js_error(&e))?;
         bridge.borrow_mut().replies.insert(script, reply);
@@ -1087,21 +1304,49 @@ fn enter(run: &Rc<RefCell<Run>>) -> Result<(), JsValue> {
         return Err(fail("Busy", "another step() or runToEnd() of this exploration is running"));
     }
     r.busy = true;
+    r.clock.start();
     Ok(())
 }
 
 fn leave(run: &Rc<RefCell<Run>>) {
     if let Ok(mut r) = run.try_borrow_mut() {
         r.busy = false;
+        r.clock.stop();
     }
 }
 
+/// The span of the declaration of `Class.method` or of the function `name`.
+fn declaration_span(
+    program: &heaplab_syntax::ast::Program,
+    name: &str,
+) -> Option<heaplab_syntax::Span> {
+    use heaplab_syntax::ast::Item;
+    let (class, method) = match name.split_once('.') {
+        Some((c, m)) => (Some(c), m),
+        None => (None, name),
+    };
+    program.items.iter().find_map(|item| match (item, class) {
+        (Item::Class(c), Some(cls)) if c.name.name == cls => {
+            c.methods.iter().find(|m| m.name.name == method).map(|m| m.name.span)
+        }
+        (Item::Function(f), None) if f.name.name == method => Some(f.name.span),
+        _ => None,
+    })
+}
+
 /// The next event that is not a pending solver answer (resolving those on the way); `None`
-/// when exploration is over.
-async fn next_event(run: &Rc<RefCell<Run>>, solve: &Function) -> Result<Option<JsValue>, JsValue> {
+/// when exploration is over. `convert`: build the event's JS object; `runToEnd` drops every
+/// event, so it passes false and gets `undefined` instead of a JS object built field by field
+/// across the JS boundary for every event.
+async fn next_event(
+    run: &Rc<RefCell<Run>>,
+    solve: Option<&Function>,
+    convert: bool,
+) -> Result<Option<JsValue>, JsValue> {
     loop {
         let next = run.borrow_mut().advance()?;
         match next {
+            Next::Event(_) if !convert => return Ok(Some(JsValue::UNDEFINED)),
             Next::Event(event) => {
                 let r = run.borrow();
                 return to_js(&r.event_js(&event)).map(Some);
@@ -1115,16 +1360,17 @@ async fn next_event(run: &Rc<RefCell<Run>>, solve: &Function) -> Result<Option<J
     }
 }
 
-/// Ends exploration: resolves every model, then generates and replays the tests (once).
-async fn finish(run: &Rc<RefCell<Run>>, solve: &Function) -> Result<(), JsValue> {
+/// Ends exploration: generates and replays the tests (once), resolving on the way the model
+/// queries that need Z3.
+async fn finish(run: &Rc<RefCell<Run>>, solve: Option<&Function>) -> Result<(), JsValue> {
     if run.borrow().generation.is_some() {
         return Ok(());
     }
     run.borrow_mut().explored = true;
     loop {
-        let missing = run.borrow_mut().missing_models();
+        let missing = run.borrow_mut().try_generate()?;
         if missing.is_empty() {
-            break;
+            return Ok(());
         }
         let bridge = Rc::clone(&run.borrow().bridge);
         if missing.iter().any(|s| bridge.borrow().replies.contains_key(s)) {
@@ -1132,7 +1378,6 @@ async fn finish(run: &Rc<RefCell<Run>>, solve: &Function) -> Result<(), JsValue>
         }
         resolve(solve, &bridge, missing).await?;
     }
-    run.borrow_mut().generate()
 }
 
 /// A symbolic run of one method, stepped from JS with Z3 wasm as the solver.
@@ -1147,36 +1392,49 @@ async fn finish(run: &Rc<RefCell<Run>>, solve: &Function) -> Result<(), JsValue>
 #[wasm_bindgen]
 pub struct Exploration {
     run: Rc<RefCell<Run>>,
-    solve: Function,
+    solve: Option<Function>,
 }
 
 #[wasm_bindgen]
 impl Exploration {
     /// `options`: `ExploreOptions` as an object or JSON text; `solve`:
-    /// `(smtText: string) => Promise<string>`. Throws an `Error` with `kind` `BadOptions`,
+    /// `(smtText: string) => Promise<string>` running a script on Z3 wasm, or `null` /
+    /// `undefined` to explore with the Rust decision procedure alone (a page without
+    /// SharedArrayBuffer): queries outside its fragment are then answered `unknown` (the branch
+    /// is kept; a path whose model is unknown gets no test) and counted in
+    /// `solverStats().unknownWithoutZ3`. Throws an `Error` with `kind` `BadOptions`,
     /// `ProgramHasErrors` or `UnknownMethod`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         source: String,
         method: String,
         options: JsValue,
-        solve: Function,
+        #[wasm_bindgen(unchecked_param_type = "SmtSolveFn | null | undefined")] solve: Option<
+            Function,
+        >,
     ) -> Result<Exploration, JsValue> {
         let options = parse_options(options)?;
         let (config, strategy) = config_of(&options)?;
         let file_name = options.file.clone().unwrap_or_else(|| "input.hl".to_string());
-        let analysis = checked(&SourceFile::new(file_name.clone(), source.clone()))?;
+        let text = SourceFile::new(file_name.clone(), source.clone());
+        let analysis = checked(&text)?;
         let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
-        let solver = AsyncPathSolver::new(Rc::clone(&bridge));
+        let clock = ActiveTime::default();
+        let procedure = options.procedure.unwrap_or(true);
+        let solver = AsyncPathSolver::new(Rc::clone(&bridge), solve.is_some(), procedure);
+        let frontend = Rc::clone(&solver.frontend);
         let mut explorer = Explorer::new(
             &analysis.program,
             &analysis.info,
             &method,
             config,
             Box::new(solver),
-            Box::new(JsClock),
+            Box::new(clock.clone()),
         )
         .map_err(|e| fail("UnknownMethod", &e.to_string()))?;
+        let sites = Lines::new(&analysis.program, &text);
+        let method_line = declaration_span(&analysis.program, &method)
+            .map(|span| text.line_col(span.start).line as u32);
         explorer.record_views(VIEW_LIMIT);
         let run = Run {
             source,
@@ -1186,9 +1444,15 @@ impl Exploration {
             analysis,
             explorer,
             bridge,
+            frontend,
+            frontend_adjust: Stats::default(),
             bounds_hit: BTreeSet::new(),
             generation: None,
             lines: None,
+            sites,
+            text,
+            method_line,
+            clock,
             explored: false,
             cancelled: false,
             busy: false,
@@ -1205,10 +1469,10 @@ impl Exploration {
         future_to_promise(async move {
             enter(&run)?;
             let res = async {
-                match next_event(&run, &solve).await? {
+                match next_event(&run, solve.as_ref(), true).await? {
                     Some(event) => Ok(event),
                     None => {
-                        finish(&run, &solve).await?;
+                        finish(&run, solve.as_ref()).await?;
                         Ok(JsValue::NULL)
                     }
                 }
@@ -1238,12 +1502,12 @@ impl Exploration {
                     if budget.is_some_and(|b| seen >= b) {
                         return Ok(JsValue::NULL);
                     }
-                    if next_event(&run, &solve).await?.is_none() {
+                    if next_event(&run, solve.as_ref(), false).await?.is_none() {
                         break;
                     }
                     seen += 1;
                 }
-                finish(&run, &solve).await?;
+                finish(&run, solve.as_ref()).await?;
                 let r = run.borrow();
                 to_js(&r.summary())
             }
@@ -1251,6 +1515,15 @@ impl Exploration {
             leave(&run);
             res
         })
+    }
+
+    /// Which solver answered how many queries so far (`ExploreSolverStats`), for the status
+    /// line: `decidedInRust` (engine + frontend), `sentToZ3`, `cacheHits`, and without Z3
+    /// `unknownWithoutZ3` (queries outside the Rust procedure's fragment, answered unknown).
+    #[wasm_bindgen(js_name = solverStats, unchecked_return_type = "ExploreSolverStats")]
+    pub fn solver_stats(&self) -> Result<JsValue, JsValue> {
+        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
+        to_js(&r.solver_stats())
     }
 
     /// The summary so far (`RunSummary`; `tests` is 0 until tests are generated).

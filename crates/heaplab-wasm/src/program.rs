@@ -187,11 +187,94 @@ pub fn sat_query(
     let diagnostics: Vec<String> =
         errors.iter().map(|e| e.to_diagnostic().render(&file).trim_end().to_string()).collect();
     let formula_file = SourceFile::new("formula", formula);
-    let parsed = parse_query(&defs, formula, &[])
-        .map_err(|e| fail("BadFormula", e.to_diagnostic().render(&formula_file).trim_end()))?;
-    let out =
+    let parsed = parse_query(&defs, formula, &[]).map_err(|e| {
+        // An unknown name applied like a predicate is said as such, not as the type of its
+        // arguments that could then not be inferred.
+        let d = unknown_predicate(&analysis.program, &defs, formula).unwrap_or(e.to_diagnostic());
+        fail("BadFormula", d.render(&formula_file).trim_end())
+    })?;
+    let mut out =
         decide(&defs, &parsed, &options, diagnostics).map_err(|e| fail("Logic", &e.to_string()))?;
+    if let SatOutput::Sat { result, reason, .. } = &mut out {
+        if *result == "unknown" {
+            if let Some(name) = without_finite_model(&defs, &parsed) {
+                *result = "unsat";
+                *reason = Some(format!(
+                    "predicate `{name}` never reaches a base case, so it has no finite model: no bound would find one"
+                ));
+            }
+        }
+    }
     to_js(&out)
+}
+
+/// The first name in `formula` applied like a predicate (`name(`) that is neither a predicate
+/// nor a function of the program, as a diagnostic at its place in the formula.
+fn unknown_predicate(
+    program: &heaplab_syntax::ast::Program,
+    defs: &Defs,
+    formula: &str,
+) -> Option<Diagnostic> {
+    use heaplab_syntax::ast::Item;
+    let mut functions: Vec<&str> = Vec::new();
+    for item in &program.items {
+        match item {
+            Item::Function(f) => functions.push(&f.name.name),
+            Item::Class(c) => functions.extend(c.methods.iter().map(|m| m.name.name.as_str())),
+            _ => {}
+        }
+    }
+    const WORDS: &[&str] = &["exists", "old", "emp", "null", "true", "false", "int", "bool"];
+    let bytes = formula.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let name = &formula[start..i];
+            // `t.next(` would be a field; `exists int lo. bst(` is a binder's dot.
+            let preceded_by_dot = formula[..start].ends_with('.');
+            let called = formula[i..].trim_start().starts_with('(');
+            if called
+                && !preceded_by_dot
+                && !WORDS.contains(&name)
+                && !defs.preds.contains_key(name)
+                && !functions.contains(&name)
+            {
+                let known: Vec<&str> = defs.preds.keys().map(String::as_str).collect();
+                let note = if known.is_empty() {
+                    "the program declares no predicate (`pred name(...) := ...;`)".to_string()
+                } else {
+                    format!("the program's predicates: {}", known.join(", "))
+                };
+                return Some(
+                    Diagnostic::error(
+                        heaplab_syntax::Span::new(start, i),
+                        format!("unknown predicate `{name}`"),
+                    )
+                    .with_note(note),
+                );
+            }
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// A predicate that makes every disjunct of `formula` impossible in a finite heap: one without
+/// a base case (every unfolding needs another instance), if each disjunct uses such a one.
+fn without_finite_model(defs: &Defs, formula: &heaplab_logic::Formula) -> Option<String> {
+    let productive = heaplab_logic::diagnostics::productive(defs);
+    let mut first = None;
+    for d in &formula.disjuncts {
+        let stuck = d.preds.iter().find(|p| !productive.contains(&p.name))?;
+        first.get_or_insert_with(|| stuck.name.clone());
+    }
+    first
 }
 
 /// Runs the search, with Z3's replies when `options.answers` is given (see [`ReplayTransport`]).
@@ -451,6 +534,43 @@ mod tests {
             .map(|&u| char::from_u32(u as u32).unwrap_or('?'))
             .collect();
         assert!(text.contains("true"), "the span covers the returned expression: {text:?}");
+    }
+
+    #[test]
+    fn an_unknown_predicate_is_named_at_its_place() {
+        let source = "class Node { Node next; }\npred ls(Node x) := x == null | exists Node y. x -> Node { next: y } * ls(y);\n";
+        let analysis = analyze(&SourceFile::new("t.hl", source));
+        let (defs, _) = Defs::from_program(&analysis.program);
+        let formula = "exists Node y. lss(x) * ls(y)";
+        assert!(parse_query(&defs, formula, &[]).is_err());
+        let d = unknown_predicate(&analysis.program, &defs, formula).expect("lss is unknown");
+        assert_eq!(d.message, "unknown predicate `lss`");
+        assert_eq!(&formula[d.span.start as usize..d.span.end as usize], "lss");
+        let shown = d.render(&SourceFile::new("formula", formula));
+        assert!(shown.contains("the program's predicates: ls"), "{shown}");
+        assert!(shown.lines().count() >= 3, "the caret stays on its own line: {shown}");
+        // Known predicates and binder dots are not mistaken for unknown ones.
+        assert!(unknown_predicate(&analysis.program, &defs, "exists Node y. ls(y)").is_none());
+    }
+
+    #[test]
+    fn a_predicate_without_base_case_is_proved_to_have_no_finite_model() {
+        let source = "class Node { Node next; }\n\
+            pred inf(Node x) := exists Node y. x -> Node { next: y } * inf(y);\n\
+            pred ls(Node x) := x == null | exists Node y. x -> Node { next: y } * ls(y);\n";
+        let analysis = analyze(&SourceFile::new("t.hl", source));
+        let (defs, errors) = Defs::from_program(&analysis.program);
+        assert!(errors.is_empty(), "{errors:?}");
+        let inf = parse_query(&defs, "inf(x)", &[]).expect("parses");
+        assert_eq!(without_finite_model(&defs, &inf).as_deref(), Some("inf"));
+        let either = parse_query(&defs, "inf(x) | ls(x)", &[]).expect("parses");
+        assert_eq!(without_finite_model(&defs, &either), None, "the ls disjunct has models");
+        // The bounded search alone says only that the bound was reached.
+        let options = SatOptions::default();
+        match decide(&defs, &inf, &options, Vec::new()) {
+            Ok(SatOutput::Sat { result, .. }) => assert_ne!(result, "sat"),
+            other => panic!("expected an answer, got {other:?}"),
+        }
     }
 }
 

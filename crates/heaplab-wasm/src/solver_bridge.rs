@@ -2,15 +2,19 @@
 //!
 //! The host passes one function, `solve(text: string) => Promise<string>` (see
 //! `web/src/z3-bridge.js`), which runs an SMT-LIB2 script on Z3 wasm. Everything else (script
-//! building, response parsing, local decisions, cache) is the same Rust code the native CLI
-//! runs over a `z3` process.
+//! building, response parsing, local decisions with the Rust decision procedure
+//! `heaplab_smt::lia`, cache) is the same Rust code the native CLI runs over a `z3` process.
+//!
+//! Without Z3 (a page without SharedArrayBuffer cannot load Z3 wasm) the host passes `null`
+//! instead of `solve`: queries the Rust procedure decides are answered as usual, the others
+//! `unknown` with a reason starting `outside the Rust procedure's fragment`, never guessed.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use heaplab_smt::{
-    parse_sort, parse_term, Answer, BoxFuture, Query, SmtSolver, Solver, SolverError,
-    SolverFrontend, Term, Transport, Value, Var,
+    parse_sort, parse_term, Answer, BoxFuture, NoZ3, Query, SmtSolver, Solver, SolverError,
+    SolverFrontend, Stats, Term, Transport, Value, Var,
 };
 use js_sys::{Function, Promise};
 use serde::{Deserialize, Serialize};
@@ -35,12 +39,33 @@ export interface CheckResult {
   rechecked?: boolean;
   reason?: string;
 }
+/** Which solver answered how many queries (`Z3Solver.stats()`; `Exploration.solverStats()`
+ * adds the engine's own decisions). */
 export interface SolverStats {
+  /** Whether Z3 is behind this solver (false: constructed with `solve` = null). */
+  z3: boolean;
+  /** Queries received. */
   queries: number;
+  /** Queries sent to Z3 wasm (same as `sentToZ3`; kept for older callers). */
   solverCalls: number;
+  /** Queries answered in Rust: constant folding, the equality shortcut and the procedure. */
   decidedLocally: number;
+  /** Of `decidedLocally`: queries the decision procedure decided. */
+  decidedByProcedure: number;
+  /** Queries answered from Z3's cache. */
   cacheHits: number;
+  /** Queries outside the procedure's fragment (sent to Z3, cached, or unknown without Z3). */
+  outsideFragment: number;
+  /** Queries outside the fragment answered `unknown` because there is no Z3. */
+  unknownWithoutZ3: number;
+  /** Milliseconds spent waiting for Z3. */
   solverTimeMs: number;
+}
+/** Options of `new Z3Solver(solve, options)`. */
+export interface Z3SolverOptions {
+  /** Use the Rust decision procedure before Z3 (default true); false sends every query that
+   * constant folding and the equality shortcut leave to Z3 (for comparing the two). */
+  procedure?: boolean;
 }
 /** Every rejection is an Error whose kind names the Rust SolverError variant. */
 export type SolverErrorKind =
@@ -213,7 +238,7 @@ fn output(answer: Answer, assertions: &[Term]) -> CheckOutput {
     match answer {
         Answer::Sat(model) => CheckOutput {
             status: "sat",
-            rechecked: Some(matches!(model.satisfies(assertions), Ok(true))),
+            rechecked: Some(matches!(model.satisfies_exact(assertions), Ok(true))),
             model: Some(model.iter().map(|(k, v)| (k.to_string(), v.into())).collect()),
             reason: None,
         },
@@ -226,14 +251,55 @@ fn output(answer: Answer, assertions: &[Term]) -> CheckOutput {
     }
 }
 
-type Stack = SolverFrontend<SmtSolver<JsTransport>>;
+/// Z3 wasm through the host's `solve`, or no Z3 at all.
+pub enum Backend {
+    Z3(SmtSolver<JsTransport>),
+    None(NoZ3),
+}
 
-/// The solver stack for JS: frontend (local decisions, cache, stats) over Z3 wasm.
+impl Backend {
+    /// `solve` as JS passed it: a function, or `null`/`undefined` for no Z3.
+    pub fn from_js(solve: Option<Function>) -> Backend {
+        match solve {
+            Some(f) => Backend::Z3(SmtSolver::new(JsTransport::new(f))),
+            None => Backend::None(NoZ3),
+        }
+    }
+
+    fn smt(&self) -> Result<&SmtSolver<JsTransport>, SolverError> {
+        match self {
+            Backend::Z3(s) => Ok(s),
+            Backend::None(_) => Err(SolverError::WasmLoad(
+                "no Z3 in this page: raw SMT-LIB2 scripts need Z3 wasm".into(),
+            )),
+        }
+    }
+}
+
+impl Solver for Backend {
+    fn check<'a>(&'a self, query: &'a Query) -> BoxFuture<'a, Result<Answer, SolverError>> {
+        match self {
+            Backend::Z3(s) => s.check(query),
+            Backend::None(n) => n.check(query),
+        }
+    }
+    fn is_present(&self) -> bool {
+        matches!(self, Backend::Z3(_))
+    }
+}
+
+type Stack = SolverFrontend<Backend>;
+
+/// The solver stack for JS: frontend (constant folding, the Rust decision procedure, cache,
+/// stats) over Z3 wasm, or over nothing.
 ///
 /// ```js
 /// import { solve } from './z3-bridge.js';
 /// const solver = new Z3Solver(solve);
 /// await solver.check({ vars: { x: 'Int' }, assert: ['(> x 3)'] }); // { status: 'sat', model: { x: 4 }, rechecked: true }
+/// const rustOnly = new Z3Solver(null);  // no SharedArrayBuffer: no Z3 wasm
+/// await rustOnly.check({ vars: { x: 'Int' }, assert: ['(> x 3)'] }); // sat, decided in Rust
+/// rustOnly.stats();  // { z3: false, decidedByProcedure: 1, unknownWithoutZ3: 0, ... }
 /// ```
 #[wasm_bindgen]
 pub struct Z3Solver {
@@ -246,20 +312,32 @@ fn js_now() -> f64 {
 
 #[wasm_bindgen]
 impl Z3Solver {
-    /// `solve` is the host function `(smtText: string) => Promise<string>`.
+    /// `solve` is the host function `(smtText: string) => Promise<string>`, or `null` /
+    /// `undefined` for no Z3: then queries outside the Rust procedure's fragment resolve to
+    /// `{ status: 'unknown', reason: "outside the Rust procedure's fragment: ..." }` and `solve()`
+    /// and raw scripts reject with kind `WasmLoad`. `options`: `Z3SolverOptions` (optional).
     #[wasm_bindgen(constructor)]
-    pub fn new(solve: Function) -> Z3Solver {
-        let smt = SmtSolver::new(JsTransport::new(solve));
-        Z3Solver { stack: Rc::new(SolverFrontend::with_clock(smt, js_now)) }
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "SmtSolveFn | null | undefined")] solve: Option<
+            Function,
+        >,
+        #[wasm_bindgen(unchecked_param_type = "Z3SolverOptions | undefined")] options: JsValue,
+    ) -> Z3Solver {
+        let procedure = js_sys::Reflect::get(&options, &JsValue::from_str("procedure"))
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true);
+        let stack =
+            SolverFrontend::with_clock(Backend::from_js(solve), js_now).with_procedure(procedure);
+        Z3Solver { stack: Rc::new(stack) }
     }
 
     /// Sends raw SMT-LIB2 text to Z3 and resolves to its output text (debug panel, tests).
     pub fn solve(&self, smt_text: String) -> Promise {
         let stack = Rc::clone(&self.stack);
         future_to_promise(async move {
-            stack
-                .inner()
-                .run_text(&smt_text)
+            let smt = stack.inner().smt().map_err(|e| to_js_error(&e))?;
+            smt.run_text(&smt_text)
                 .await
                 .map(|s| JsValue::from_str(&s))
                 .map_err(|e| to_js_error(&e))
@@ -289,7 +367,8 @@ impl Z3Solver {
                     output(answer, &query.assertions)
                 }
                 Request::Raw(script, want) => {
-                    let answer = stack.inner().check_script(&script, &want).await;
+                    let smt = stack.inner().smt().map_err(|e| to_js_error(&e))?;
+                    let answer = smt.check_script(&script, &want).await;
                     output(answer.map_err(|e| to_js_error(&e))?, &[])
                 }
             };
@@ -297,16 +376,10 @@ impl Z3Solver {
         })
     }
 
-    /// `{ queries, solverCalls, decidedLocally, cacheHits, solverTimeMs }`.
+    /// Which solver answered how many queries (`SolverStats`).
+    #[wasm_bindgen(unchecked_return_type = "SolverStats")]
     pub fn stats(&self) -> Result<JsValue, JsValue> {
-        let s = self.stack.stats();
-        let obj = JsStats {
-            queries: s.queries as f64,
-            solver_calls: s.solver_calls as f64,
-            decided_locally: s.decided_locally as f64,
-            cache_hits: s.cache_hits as f64,
-            solver_time_ms: s.solver_time_ms,
-        };
+        let obj = JsStats::new(&self.stack.stats(), self.stack.inner().is_present());
         to_js(&obj).map_err(|e| js_sys::Error::new(&e.to_string()).into())
     }
 
@@ -321,12 +394,33 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> 
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
 }
 
+/// `SolverStats` (see the TypeScript section).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct JsStats {
+pub struct JsStats {
+    z3: bool,
     queries: f64,
     solver_calls: f64,
     decided_locally: f64,
+    decided_by_procedure: f64,
     cache_hits: f64,
+    outside_fragment: f64,
+    unknown_without_z3: f64,
     solver_time_ms: f64,
+}
+
+impl JsStats {
+    pub fn new(s: &Stats, z3: bool) -> JsStats {
+        JsStats {
+            z3,
+            queries: s.queries as f64,
+            solver_calls: s.solver_calls as f64,
+            decided_locally: s.decided_locally as f64,
+            decided_by_procedure: s.decided_by_procedure as f64,
+            cache_hits: s.cache_hits as f64,
+            outside_fragment: s.outside_fragment as f64,
+            unknown_without_z3: s.unanswered as f64,
+            solver_time_ms: s.solver_time_ms,
+        }
+    }
 }

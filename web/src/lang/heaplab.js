@@ -17,7 +17,9 @@ const DECLARES = new Set(['class', 'pred', 'test']);
 
 const parser = {
   name: 'heaplab',
-  startState: () => ({ inComment: false, declareNext: false }),
+  // `depth`: open braces and parentheses before this point, for auto-indent.
+  startState: () => ({ inComment: false, declareNext: false, depth: 0 }),
+  copyState: (st) => ({ ...st }),
   token(stream, state) {
     if (state.inComment) {
       if (stream.skipTo('*/')) {
@@ -54,9 +56,21 @@ const parser = {
       return 'variableName';
     }
     if (stream.match(/^(->|:=|==|!=|<=|>=|&&|\|\||[+\-*/%#<>!?:=|&.])/)) return 'operator';
-    if (stream.match(/^[(){}]/)) return 'bracket';
+    const bracket = stream.match(/^[(){}]/);
+    if (bracket) {
+      state.depth = Math.max(0, state.depth + ('({'.includes(bracket[0]) ? 1 : -1));
+      return 'bracket';
+    }
     stream.next();
     return 'punctuation';
+  },
+  /**
+   * Auto-indent: one unit per open brace or parenthesis, one less on a line that starts by
+   * closing one (`}` or `)`). Enter after `{` indents the new line; typing `}` dedents it.
+   */
+  indent(state, textAfter, cx) {
+    const closing = /^\s*[)}]/.test(textAfter) ? 1 : 0;
+    return Math.max(0, state.depth - closing) * cx.unit;
   },
   tokenTable: {
     definition: t.definition(t.variableName),
@@ -66,7 +80,7 @@ const parser = {
   languageData: {
     commentTokens: { line: '//', block: { open: '/*', close: '*/' } },
     closeBrackets: { brackets: ['(', '{', '"'] },
-    indentOnInput: /^\s*\}$/,
+    indentOnInput: /^\s*[})]$/,
   },
 };
 

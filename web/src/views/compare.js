@@ -3,7 +3,10 @@
 // calls, time). The method and bounds are those of the Explore tab, so one change there is
 // compared everywhere.
 
-import { exploreMethod } from '../store.js';
+import { exploreMethod, isStale } from '../store.js';
+
+/** The precondition modes, as the Explore tab names them. */
+const PRE_TEXT = { assume: 'only inputs that satisfy requires', ignore: 'every input, then check requires' };
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -11,7 +14,7 @@ const SVG = 'http://www.w3.org/2000/svg';
 const MEASURES = [
   { title: 'Tests', value: (r) => r.tests },
   { title: 'Invalid inputs', value: (r) => r.invalid_inputs },
-  { title: 'Solver calls', value: (r) => r.solver_calls?.sent ?? 0 },
+  { title: 'Z3 questions', value: (r) => r.solver_calls?.sent ?? 0 },
   { title: 'Time (ms)', value: (r) => r.time_ms },
 ];
 
@@ -26,24 +29,29 @@ export function mount(el, store) {
     </div>
     <p class="hint cmp-what"></p>
     <div class="row cmp-actions">
+      <label class="cmp-pre" title="How the method's requires clause is used, for every strategy (the same setting as in the Explore tab)">Inputs
+        <select data-pre aria-label="Precondition">
+          <option value="assume">${PRE_TEXT.assume}</option><option value="ignore">${PRE_TEXT.ignore}</option>
+        </select></label>
       <button type="button" class="primary cmp-run">Compare strategies</button>
       <button type="button" class="cmp-cancel" aria-label="Cancel comparison" hidden>Cancel</button>
       <progress class="cmp-progress" hidden></progress>
       <span class="cmp-status" role="status" aria-live="polite"></span>
     </div>
     <p class="error cmp-error" role="alert" hidden></p>
+    <p class="stale-note" data-stale-note hidden>The program or the settings changed since this comparison: compare again to update it.</p>
     <div class="cmp-table-wrap">
       <table class="results cmp-table" aria-label="Strategy comparison" hidden>
         <thead><tr>
           <th scope="col">Strategy</th>
-          <th scope="col" title="How requires is used while exploring: assumed (sl) or ignored, with inputs checked afterwards">Pre</th>
-          <th scope="col" class="num" title="Feasible paths">Paths</th>
+          <th scope="col" title="How requires was used: only inputs that satisfy it (assumed), or every input (ignored), checked afterwards">Inputs</th>
+          <th scope="col" class="num" title="Paths that reach a return or an error: each becomes a test">Feasible paths</th>
           <th scope="col" class="num">Tests</th>
           <th scope="col" class="num" title="Tests whose input violates requires">Invalid inputs</th>
           <th scope="col" class="num" title="Tests ending in an error, on inputs not known to be invalid">Errors</th>
           <th scope="col" class="num" title="Branch directions covered by the generated tests">Branches</th>
-          <th scope="col" class="num" title="Branch directions covered by the tests whose input satisfies requires (as heaplab compare's br_valid): the fair comparison, since an invalid input can reach branches no valid one reaches">Branches (valid)</th>
-          <th scope="col" class="num" title="Queries sent to Z3 (hover a cell for the ones decided without it)">Solver calls</th>
+          <th scope="col" class="num" title="Branch directions covered by the tests whose input satisfies requires: the fair comparison, since an invalid input can reach branches no valid one reaches">Branches (valid)</th>
+          <th scope="col" class="num" title="Questions sent to Z3 (hover a cell for the ones HeapLab decided itself)">Z3 questions</th>
           <th scope="col" class="num">Time ms</th>
         </tr></thead>
         <tbody></tbody>
@@ -60,6 +68,11 @@ export function mount(el, store) {
   const table = el.querySelector('table');
   const body = el.querySelector('tbody');
   const chart = el.querySelector('.cmp-chart');
+  const preSel = el.querySelector('[data-pre]');
+  const staleNote = el.querySelector('[data-stale-note]');
+  preSel.addEventListener('change', () => store.dispatch({
+    type: 'settings/set', settings: { explore: { ...store.getState().settings.explore, pre: preSel.value } },
+  }));
 
   run.addEventListener('click', () => store.dispatch({ type: 'compare/run' }));
   cancel.addEventListener('click', () => store.dispatch({ type: 'run/cancel' }));
@@ -75,6 +88,11 @@ export function mount(el, store) {
 
     const method = exploreMethod(state);
     what.textContent = describeTarget(method, settings, state.defaults);
+    preSel.value = settings.pre === 'ignore' ? 'ignore' : 'assume';
+    preSel.disabled = compare.status === 'running';
+    const stale = compare.status === 'done' && (isStale(state, compare) || (compare.pre ?? 'assume') !== preSel.value);
+    staleNote.hidden = !stale;
+    el.classList.toggle('stale', stale);
     const running = compare.status === 'running';
     run.disabled = running || !method || state.engine.state !== 'ready';
     cancel.hidden = !running;
@@ -100,7 +118,7 @@ export function mount(el, store) {
   // Renders only when something it shows changed (the store replaces what it changes).
   let inputs = [];
   const update = (state) => {
-    const now = [state.compare, state.settings.explore, state.methods, state.strategies, state.defaults, state.engine.state];
+    const now = [state.compare, state.settings.explore, state.methods, state.strategies, state.defaults, state.engine.state, state.source];
     if (now.every((v, i) => v === inputs[i])) return;
     inputs = now;
     render(state);
@@ -180,7 +198,7 @@ function summaryRow(r, index) {
   const pct = r.branches_total ? Math.round((100 * r.branches_covered) / r.branches_total) : null;
   tr.append(
     strategyCell(r.strategy, index),
-    cell(r.pre),
+    cell(r.pre === 'ignore' ? 'every input' : 'satisfying requires', '', PRE_TEXT[r.pre] ?? r.pre),
     cell(r.paths_feasible ?? r.paths, 'num', `${r.paths_feasible} feasible, ${r.paths_infeasible} infeasible, ${r.paths_bounded} bounded`),
     cell(r.tests, 'num'),
     cell(r.invalid_inputs, r.invalid_inputs > 0 ? 'num cmp-bad' : 'num'),
@@ -189,7 +207,7 @@ function summaryRow(r, index) {
     branchCell(r.branches_covered_valid, r.branches_total,
       r.branches_total ? Math.round((100 * r.branches_covered_valid) / r.branches_total) : null),
     cell(calls.sent ?? 0, 'num',
-      `${calls.sent ?? 0} sent to Z3, ${calls.decided_locally ?? 0} decided locally, ${calls.cached ?? 0} cached, ${calls.failed ?? 0} failed`),
+      `${calls.sent ?? 0} sent to Z3, ${calls.decided_locally ?? 0} decided by HeapLab, ${calls.cached ?? 0} remembered, ${calls.failed ?? 0} undecided`),
     cell(r.time_ms, 'num'),
   );
   return tr;
@@ -298,7 +316,7 @@ function chartSummary(rows) {
 
 function caption() {
   const caption = document.createElement('figcaption');
-  caption.textContent = 'Shorter is better for invalid inputs, solver calls and time; tests count inputs found within the bounds.';
+  caption.textContent = 'Shorter is better for invalid inputs, Z3 questions and time; tests count inputs found within the bounds.';
   return caption;
 }
 

@@ -14,7 +14,8 @@ export function mount(el, store) {
     <form class="smt-form">
       <label for="smt-input">SMT-LIB query</label>
       <textarea id="smt-input" rows="6" spellcheck="false"></textarea>
-      <div class="row"><button type="submit">Ask Z3</button></div>
+      <div class="row"><button type="submit">Ask Z3</button>
+        <span class="hint">Z3 stops after 10 s (check-sat then says unknown). Line numbers in Z3's errors count from the first line of this query.</span></div>
     </form>
     <section aria-labelledby="smt-answer-title">
       <h3 id="smt-answer-title">Z3 answer</h3>

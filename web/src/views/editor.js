@@ -43,6 +43,7 @@ export function mount(el, store) {
         foldGutter(),
         lintGutter(),
         coverageExtension,
+        currentLineExtension,
         highlightSpecialChars(),
         history(),
         drawSelection(),
@@ -108,6 +109,7 @@ export function mount(el, store) {
     }
   });
   syncCoverage(view, store);
+  syncCurrentLine(view, store);
 
   return {
     view,
@@ -276,4 +278,84 @@ function syncCoverage(view, store) {
   };
   update(store.getState(), null);
   store.subscribe(update);
+}
+
+// ---- the current line of an exploration -------------------------------------------------------
+// Like Python Tutor's arrow: the line of the exploration state being looked at (the state a step
+// led to, or the tree node clicked) is highlighted, with an arrow in the gutter. Lines come from
+// the engine's events; states without one keep the nearest line above them in the tree.
+
+/** Sets the current line: a 1-based number, or null to clear it. */
+const setCurrentLine = StateEffect.define();
+
+class ArrowMarker extends GutterMarker {
+  eq() {
+    return true;
+  }
+
+  toDOM() {
+    const arrow = document.createElement('div');
+    arrow.className = 'cm-current-arrow';
+    arrow.textContent = '➜';
+    arrow.title = 'The line of the exploration state shown';
+    return arrow;
+  }
+}
+
+const currentLineDeco = Decoration.line({ class: 'cm-current-line', attributes: { 'data-current-line': 'true' } });
+
+const currentLineField = StateField.define({
+  create: () => ({ line: null, deco: Decoration.none, arrows: RangeSet.empty }),
+  update(value, tr) {
+    let next = value;
+    if (tr.docChanged && value.line !== null) {
+      next = { ...value, deco: value.deco.map(tr.changes), arrows: value.arrows.map(tr.changes) };
+    }
+    for (const effect of tr.effects) {
+      if (!effect.is(setCurrentLine)) continue;
+      const n = effect.value;
+      if (n === null || n < 1 || n > tr.state.doc.lines) {
+        next = { line: null, deco: Decoration.none, arrows: RangeSet.empty };
+      } else {
+        const from = tr.state.doc.line(n).from;
+        next = { line: n, deco: Decoration.set([currentLineDeco.range(from)]), arrows: RangeSet.of([new ArrowMarker().range(from)]) };
+      }
+    }
+    return next;
+  },
+  provide: (field) => EditorView.decorations.from(field, (value) => value.deco),
+});
+
+export const currentLineExtension = [
+  currentLineField,
+  gutter({ class: 'cm-current-gutter', markers: (view) => view.state.field(currentLineField).arrows }),
+  EditorView.theme({
+    '.cm-current-line': { backgroundColor: 'rgba(124, 58, 237, 0.14)', boxShadow: 'inset 3px 0 0 #7c3aed' },
+    '.cm-current-gutter': { width: '14px' },
+    '.cm-current-arrow': { color: '#7c3aed', fontWeight: '700', textAlign: 'center' },
+  }),
+];
+
+/** The line of tree node `id`: its own, else the nearest ancestor's. */
+export function lineOfNode(nodes, id) {
+  for (let n = nodes[id]; n; n = n.parent === null ? null : nodes[n.parent]) {
+    if (n.line) return n.line;
+  }
+  return null;
+}
+
+function syncCurrentLine(view, store) {
+  let shown = null;
+  store.subscribe((state, action) => {
+    if (!/^explore\//.test(action.type) && action.type !== 'editor/replace') return;
+    const ex = state.explore;
+    // The program the exploration ran on is not the editor's any more: its lines mean nothing.
+    const stale = typeof ex.source === 'string' && ex.source !== state.source;
+    const line = ex.selected === null || stale ? null : lineOfNode(ex.tree.nodes, ex.selected);
+    if (line === shown) return;
+    shown = line;
+    const effects = [setCurrentLine.of(line)];
+    if (line && line <= view.state.doc.lines) effects.push(EditorView.scrollIntoView(view.state.doc.line(line).from, { y: 'nearest' }));
+    view.dispatch({ effects });
+  });
 }

@@ -2,42 +2,82 @@
 // defaults shown as placeholders), the Run / Step / Step over / Pause / Cancel buttons, and a
 // progress line (paths, tests, solver calls so far; the bound that stopped the run).
 
-import { defaultMethod } from '../store.js';
+import { defaultMethod, isStale } from '../store.js';
+
 
 const BOUNDS = [
-  { key: 'k', label: 'k', title: 'Kiasan\'s bound on reference chains: how many objects deep the input heap may grow' },
-  { key: 'depth', label: 'depth', title: 'sl: how deep predicate instances may be unfolded (JSF\'s max_depth)' },
-  { key: 'loop', label: 'loops', title: 'Iterations of a loop that initialize nothing new before the path is cut' },
-  { key: 'maxPaths', label: 'paths', title: 'Stop after this many paths (paths discarded by requires do not count)' },
-  { key: 'maxStates', label: 'states', title: 'Stop after this many states (nodes of the execution tree)' },
-  { key: 'timeoutMs', label: 'time (ms)', title: 'Stop after this many milliseconds (0: no limit)' },
+  { key: 'k', label: 'k', title: 'How many objects deep the input may reach: k = 2 allows chains of two objects from each input reference' },
+  { key: 'depth', label: 'depth', title: 'For sl: how many times a predicate of the precondition may be unfolded along one chain' },
+  { key: 'loop', label: 'loops', title: 'How many times a loop may run without reading a new input object before the path is cut' },
+  { key: 'maxPaths', label: 'paths', title: 'Stop after this many path ends (paths whose input breaks the precondition do not count)' },
+  { key: 'maxStates', label: 'states', title: 'Stop after this many states (the circles of the tree)' },
+  { key: 'timeoutMs', label: 'time (ms)', title: 'Stop after this many milliseconds of work (0: no limit); time spent paused does not count' },
 ];
+
+/** How `requires` is used, the same choice in Explore and Compare. */
+export const PRE_MODES = [
+  { value: 'assume', text: 'only inputs that satisfy requires', title: 'Explore only inputs that satisfy the method\'s requires clause' },
+  { value: 'ignore', text: 'every input, then check requires', title: 'Explore every input; tests whose input breaks requires are marked “invalid input”' },
+];
+
+/** What each strategy does, in plain words (the papers are under Learn more). */
+const STRATEGY_HELP = {
+  lazy: 'lazy: the first time the program reads an unknown reference, try null, each object seen so far of its type, and a new object.',
+  lazier: 'lazier: the first read gives null or “some object”; which object it is gets decided only when the program compares or follows it.',
+  'lazier#': 'lazier#: the first read gives an unknown reference; whether it is null is decided only when the program follows it or tests it.',
+  sl: 'sl: the precondition’s predicates are unfolded when the program first touches a reference they describe, so only inputs that satisfy requires are built.',
+};
 
 const STATUS_TEXT = {
   idle: 'Not started.',
-  starting: 'Starting (waiting for Z3)…',
+  starting: 'Starting…',
   running: 'Exploring…',
   paused: 'Paused.',
   done: 'Done.',
   error: '',
 };
 
-/** The last event in words, so that Step shows what the engine just did. */
-function describeEvent(event) {
+const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+
+/** The last event in words, so that Step shows what the engine just did (and where). */
+export function describeEvent(event) {
   if (!event) return '';
   const d = event.details ?? {};
-  const at = event.node === null || event.node === undefined ? '' : `[${event.node}] `;
+  const at = event.line ? `line ${event.line}: ` : '';
   switch (event.kind) {
     case 'start': return `${at}start ${d.method ?? event.label}`;
-    case 'slModel': return `${at}input completed from a model of ${d.formula}: ${d.model}`;
-    case 'lazyInit': return `${at}${d.fork === 'resolve' ? 'resolve ' : d.fork === 'disjunct' ? '' : 'initialize '}${d.target}: ${(d.options ?? []).join(' | ')}`;
+    case 'slModel': return `${at}the rest of the input is built from a solution of ${d.formula}: ${d.model}`;
+    case 'lazyInit': {
+      if (d.fork === 'resolve') return `${at}decide what ${d.target} is: ${(d.options ?? []).join(' | ')}`;
+      if (d.fork === 'disjunct') return `${at}${d.target}: ${(d.options ?? []).join(' | ')}`;
+      return `${at}read ${d.target} for the first time: ${(d.options ?? []).join(' | ')}`;
+    }
     case 'branch': return `${at}branch on ${d.condition}`;
-    case 'disjuncts': return `${at}${(d.children ?? []).length} disjuncts of a formula`;
-    case 'solverQuery': return `${at}solver: is ${d.query} satisfiable? ${d.answer}${d.local ? ' (decided without Z3)' : ''}`;
+    case 'disjuncts': return `${at}${(d.children ?? []).length} cases of a formula`;
+    case 'solverQuery': return `${at}ask whether ${d.query} can hold: ${d.answer}${d.local ? ' (decided by HeapLab)' : ' (decided by Z3)'}`;
     case 'pathEnd': return `${at}path ${d.path} ends: ${d.text}`;
-    case 'stopped': return `stopped by the bound ${d.bound}`;
+    case 'stopped': return `stopped: the ${d.bound} bound was reached`;
     default: return `${at}${event.label ?? event.kind}`;
   }
+}
+
+/** Which solver answered how many queries, from a summary's `solver_calls`. */
+export function solverText(calls) {
+  if (!calls) return '';
+  const parts = [];
+  const local = calls.decided_locally ?? 0;
+  const sent = calls.sent ?? 0;
+  parts.push(`${local} decided by HeapLab`);
+  parts.push(`${sent} by Z3`);
+  if (calls.cached) parts.push(`${calls.cached} remembered`);
+  if (calls.failed) parts.push(`${calls.failed} undecided`);
+  // Counts a newer engine adds (e.g. queries outside the built-in procedure) are shown as they are.
+  for (const [key, value] of Object.entries(calls)) {
+    if (!['decided_locally', 'sent', 'cached', 'failed'].includes(key) && typeof value === 'number' && value > 0) {
+      parts.push(`${value} ${key.replaceAll('_', ' ')}`);
+    }
+  }
+  return `Solver questions: ${parts.join(', ')}`;
 }
 
 function option(value, text, selected) {
@@ -53,22 +93,34 @@ export function mount(el, store) {
     <div class="explore-row">
       <label>Method <select data-method aria-label="Method"></select></label>
       <label>Strategy <select data-strategy aria-label="Strategy"></select></label>
+      <label title="How the method's requires clause is used">Inputs <select data-pre aria-label="Precondition"></select></label>
       <span class="bounds" role="group" aria-label="Bounds"></span>
     </div>
     <div class="explore-row">
       <button type="button" class="primary" data-action="explore/run" title="Explore every path (within the bounds)"><span aria-hidden="true">▶</span> Run</button>
-      <button type="button" data-action="explore/step" title="One event: a lazy initialization, a branch, a solver query, a path end">Step</button>
-      <button type="button" data-action="explore/stepOver" title="Run to the next decision (lazy initialization, unfolding, branch) or path end">Step over</button>
-      <button type="button" data-action="explore/pause" title="Pause the run; Run or Step go on from here">Pause</button>
-      <button type="button" data-action="run/cancel" title="Stop the engine at once (it restarts)">Cancel</button>
+      <button type="button" data-action="explore/step" title="One event: reading an unknown reference, a branch, a question to the solver, the end of a path">Step</button>
+      <button type="button" data-action="explore/stepOver" title="Run to the next choice (a new input object, a case of a predicate, a branch) or the end of a path">Step over</button>
+      <button type="button" data-action="explore/pause" title="Pause the run; Run or Step go on from here. The time bound does not count paused time">Pause</button>
+      <button type="button" data-action="explore/cancel" title="Stop exploring and keep the tests of the paths found so far">Cancel</button>
       <button type="button" data-action="explore/reset" title="Forget this exploration">Reset</button>
       <p class="explore-progress" role="status" aria-live="polite" aria-label="Exploration progress"></p>
     </div>
     <p class="explore-event" aria-live="polite" aria-label="Last event"></p>
+    <div class="explore-problem" role="alert" hidden><p></p><button type="button" data-open-full>Open in HeapLab <span aria-hidden="true">↗</span></button></div>
+    <p class="stale-note" data-stale-note hidden>The program changed since this exploration: the tree, the tests and the downloads describe the old program. Run again to update them.</p>
+    <p class="explore-solver hint" aria-label="Solver questions"></p>
     <p class="strategy-help hint"></p>
   `;
   const methodSel = el.querySelector('[data-method]');
   const strategySel = el.querySelector('[data-strategy]');
+  const preSel = el.querySelector('[data-pre]');
+  preSel.replaceChildren(...PRE_MODES.map((m) => Object.assign(option(m.value, m.text, false), { title: m.title })));
+  const problem = el.querySelector('.explore-problem');
+  const staleNote = el.querySelector('[data-stale-note]');
+  const solverLine = el.querySelector('.explore-solver');
+  el.querySelector('[data-open-full]').addEventListener('click', () => {
+    store.dispatch({ type: 'link/openFull' });
+  });
   const boundsEl = el.querySelector('.bounds');
   const progress = el.querySelector('.explore-progress');
   const help = el.querySelector('.strategy-help');
@@ -96,6 +148,7 @@ export function mount(el, store) {
   });
   methodSel.addEventListener('change', () => setExplore({ method: methodSel.value }));
   strategySel.addEventListener('change', () => setExplore({ strategy: strategySel.value }));
+  preSel.addEventListener('change', () => setExplore({ pre: preSel.value }));
   for (const [key, input] of Object.entries(inputs)) {
     input.addEventListener('change', () => setExplore({ [key]: input.value }));
   }
@@ -126,8 +179,9 @@ export function mount(el, store) {
       strategySel.replaceChildren(...strategies.map((s) => option(s.name, s.name, s.name === chosen.strategy)));
     }
     strategySel.value = chosen.strategy;
+    preSel.value = chosen.pre === 'ignore' ? 'ignore' : 'assume';
     const info = strategies.find((s) => s.name === chosen.strategy);
-    help.textContent = info ? `${info.name}: ${info.description} (${info.source})` : '';
+    help.textContent = STRATEGY_HELP[chosen.strategy] ?? (info ? `${info.name}: ${info.description}` : '');
     for (const [key, input] of Object.entries(inputs)) {
       if (document.activeElement !== input) input.value = chosen[key] ?? '';
       const fallback = state.defaults?.[key];
@@ -137,34 +191,51 @@ export function mount(el, store) {
   }
 
   function renderProgress(state) {
-    const { explore, engine, z3 } = state;
+    const { explore, engine } = state;
     const s = explore.summary;
     const parts = [];
-    if (explore.status === 'error') parts.push(explore.error);
+    if (explore.status === 'error') parts.push(explore.errorKind === 'NoZ3' ? 'Stopped: this exploration needs Z3.' : explore.error);
+    else if (explore.stopping) parts.push('Stopping; keeping the tests found so far…');
+    else if (explore.status === 'done' && explore.partial) parts.push('Cancelled: partial results.');
+    else if (state.z3Waiting && explore.status === 'running') parts.push('Waiting for Z3 to load…');
     else parts.push(STATUS_TEXT[explore.status] ?? '');
     if (s) {
-      const calls = s.solver_calls;
-      parts.push(`${s.paths} path${s.paths === 1 ? '' : 's'}`);
-      parts.push(`${explore.status === 'done' ? s.tests : s.paths_feasible} test${(explore.status === 'done' ? s.tests : s.paths_feasible) === 1 ? '' : 's'}`);
-      if (s.invalid_inputs) parts.push(`${s.invalid_inputs} invalid input${s.invalid_inputs === 1 ? '' : 's'}`);
-      parts.push(`${calls.sent} solver call${calls.sent === 1 ? '' : 's'} (+${calls.decided_locally} local, ${calls.cached} cached)`);
-      parts.push(`${s.states} states`);
+      // One name per count, as the tree and the Compare tab say it.
+      const ends = explore.tree.nodes.reduce((n, node) => n + (node?.outcome ? 1 : 0), 0);
+      parts.push(plural(s.states, 'state'));
+      parts.push(plural(ends, 'path end'));
       if (explore.status === 'done') {
+        parts.push(plural(s.tests, 'test'));
+        if (s.invalid_inputs) parts.push(plural(s.invalid_inputs, 'invalid input'));
         parts.push(`branches ${s.branches_covered}/${s.branches_total}`);
         parts.push(`${s.time_ms} ms`);
-        if (s.bounds_hit.length > 0) parts.push(`cut by ${s.bounds_hit.join(', ')}`);
+        if (s.bounds_hit.length > 0) parts.push(`cut by the ${s.bounds_hit.join(', ')} bound${s.bounds_hit.length === 1 ? '' : 's'}`);
+      } else {
+        parts.push(plural(s.paths_feasible, 'feasible path'));
       }
     }
     progress.textContent = parts.filter(Boolean).join(' · ');
+    progress.dataset.status = explore.partial && explore.status === 'done' ? 'partial' : explore.status;
     lastEvent.textContent = explore.status === 'idle' ? '' : describeEvent(explore.lastEvent);
-    progress.dataset.status = explore.status;
-    const ready = engine.state === 'ready' && z3.state !== 'error' && state.methods.length > 0;
+    solverLine.textContent = s ? solverText(s.solver_calls) : '';
+
+    const needsZ3 = explore.status === 'error' && explore.errorKind === 'NoZ3';
+    problem.hidden = !needsZ3;
+    if (needsZ3) {
+      problem.querySelector('p').textContent = 'This step asks a question only Z3 can answer, and Z3 cannot run inside ' +
+        'this embedded frame (the course page is not cross-origin isolated). Open the same program in HeapLab to go on.';
+    }
+    const stale = explore.status !== 'idle' && isStale(state, explore);
+    staleNote.hidden = !stale;
+    el.closest('.panel')?.classList.toggle('stale', stale);
+
+    const ready = engine.state === 'ready' && state.methods.length > 0;
     const active = explore.status === 'running' || explore.status === 'starting';
     buttons['explore/run'].disabled = !ready || active;
     buttons['explore/step'].disabled = !ready || active;
     buttons['explore/stepOver'].disabled = !ready || active;
     buttons['explore/pause'].disabled = explore.status !== 'running';
-    buttons['run/cancel'].disabled = !active && state.compare.status !== 'running';
+    buttons['explore/cancel'].disabled = explore.stopping || !(active || explore.status === 'paused');
     buttons['explore/reset'].disabled = active || explore.status === 'idle';
   }
 
@@ -174,6 +245,6 @@ export function mount(el, store) {
   };
   render(store.getState());
   store.subscribe((state, action) => {
-    if (/^(explore|settings|methods|engine|z3|compare)\//.test(action.type)) render(state);
+    if (/^(explore|settings|methods|engine|z3|compare|source)\//.test(action.type)) render(state);
   });
 }

@@ -4,6 +4,7 @@
 // main.js fetches the HeapView when a node is selected; until it arrives the view says so.
 
 import { drawHeap, drawLegend } from '../draw/heapgraph.js';
+import { exportPicture } from '../draw/export.js';
 
 const AT = {
   created: 'when the state was created',
@@ -22,6 +23,10 @@ export function mount(el, store) {
     <div class="heap-head">
       <h3 class="heap-title"></h3>
       <span class="heap-at"></span>
+      <span class="heap-export" role="group" aria-label="Save the heap picture">
+        <button type="button" data-export="svg" aria-label="Save the heap as SVG" title="Save this heap picture as SVG (for slides)">SVG</button>
+        <button type="button" data-export="png" aria-label="Save the heap as PNG" title="Save this heap picture as PNG (for slides)">PNG</button>
+      </span>
     </div>
     <p class="heap-empty">Run or step an exploration; click a node of the tree to see its heap</p>
     <p class="heap-loading" role="status" hidden>loading…</p>
@@ -48,6 +53,14 @@ export function mount(el, store) {
     resultSection: $('.heap-result-section'), result: $('.heap-result'),
   };
   drawLegend($('.heap-legend'));
+  $('.heap-export').addEventListener('click', (e) => {
+    const kind = e.target.closest('[data-export]')?.dataset.export;
+    const picture = parts.graph.querySelector('svg');
+    if (!kind || !picture) return;
+    const node = store.getState().explore.selected;
+    exportPicture(picture, kind, `heaplab-heap-${node ?? 'state'}`)
+      .catch((err) => store.dispatch({ type: 'log/add', kind: 'export', text: err.message }));
+  });
   // The panel starts hidden (tabs) and can be resized: size the picture when it gets a width.
   new ResizeObserver(() => fitGraph(parts.graph)).observe(parts.graph);
 
@@ -92,7 +105,7 @@ function render(parts, node, view, arrived, graphChanged, runChanged) {
     return;
   }
   const change = node.change ?? null;
-  parts.change.textContent = describeChange(change, node);
+  parts.change.textContent = describeChange(change, node, view.added);
   parts.change.hidden = !parts.change.textContent;
   if (graphChanged) {
     drawHeap(parts.graph, view, { highlight: change });
@@ -129,14 +142,25 @@ function headline(node, view) {
   return bits.join(' · ');
 }
 
-function describeChange(change, node) {
+/** A case of a predicate in words: what it added (`o2 : Node; lo < o2.key; bst(ref1, lo, o2.key)`). */
+function caseFormula(added) {
+  if (!added) return '';
+  const parts = [...added.objects, ...added.facts, ...added.predicates];
+  if (parts.length === 0) return added.gone.length ? ` ${added.gone.join(', ')} is empty here.` : '';
+  return ` It adds: ${parts.join('; ')}.`;
+}
+
+function describeChange(change, node, added = null) {
   if (!change) return '';
+  if (change.kind === 'disjunct') {
+    return `This step took ${node.label || `case ${change.option}`} of the predicate's definition.${caseFormula(added)}`;
+  }
   switch (change.kind) {
-    case 'lazyInit': return `This step initialized ${change.target} = ${change.option}.`;
-    case 'resolve': return `This step resolved ${change.target} = ${change.option}.`;
-    case 'unfold': return `This step unfolded ${change.target}.`;
+    case 'lazyInit': return `This step read ${change.target} for the first time: here it is ${change.option}.`;
+    case 'resolve': return `This step decided what ${change.target} is: ${node.label || change.option}.`;
+    case 'unfold': return `This step unfolded the predicate instance ${change.target}.`;
     case 'branch': return `This step took the branch ${node.label || change.target}.`;
-    case 'disjunct': return `This step took the case ${node.label || change.option || change.target}.`;
+    case 'disjunct': return `This step took ${node.label || `case ${change.option}`} of the predicate's definition.`;
     default: return '';
   }
 }

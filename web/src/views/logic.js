@@ -88,7 +88,8 @@ export function mount(el, store) {
     output.innerHTML = '';
     if (logic.status === 'running') output.textContent = 'Searching…';
     if (logic.status === 'error') {
-      output.append(Object.assign(document.createElement('p'), { className: 'error', textContent: logic.error }));
+      // A pre: caret diagnostics point at a column of the line above them.
+      output.append(Object.assign(document.createElement('pre'), { className: 'error logic-error', textContent: logic.error }));
     }
     const r = logic.result;
     if (logic.status !== 'done' || !r) return;
@@ -101,7 +102,7 @@ export function mount(el, store) {
       r.models.slice(0, 50).forEach((m, i) => output.append(pre(`model ${i + 1}:\n${m}`)));
       if (r.models.length > 50) output.append(pre(`… and ${r.models.length - 50} more`));
     } else {
-      head.textContent = r.result === 'unknown' ? `unknown: ${r.reason}` : r.result;
+      head.textContent = r.reason ? `${r.result}: ${r.reason}` : r.result;
       head.dataset.result = r.result;
       output.append(head);
       if (r.model) output.append(pre(r.model));
@@ -111,7 +112,7 @@ export function mount(el, store) {
     how.className = 'hint';
     how.textContent = r.solver === 'z3'
       ? `Pure facts: HeapLab's own procedure${r.queries ? `, and Z3 for ${r.queries} question${r.queries === 1 ? '' : 's'}` : ' (Z3 was not needed)'}.`
-      : 'Pure facts: HeapLab\'s own procedure only (Z3 is not ready), so some answers may be unknown.';
+      : 'Pure facts: HeapLab\'s own procedure only (Z3 is not available yet), so some answers may be unknown.';
     if (r.note) how.textContent += ` ${r.note}`;
     output.append(how);
   }

@@ -13,11 +13,13 @@ export function mount(el, store) {
       <progress aria-label="Loading Z3" max="1" value="0" hidden></progress>
     </span>
     <span class="item" data-problems></span>
+    <span class="item solver" data-solver aria-label="Solver questions"></span>
   `;
   const engine = el.querySelector('[data-engine]');
   const z3 = el.querySelector('[data-z3]');
   const bar = el.querySelector('progress');
   const problems = el.querySelector('[data-problems]');
+  const solver = el.querySelector('[data-solver]');
 
   function render(state) {
     const e = state.engine;
@@ -38,8 +40,9 @@ export function mount(el, store) {
         idle: 'Z3 not loaded',
         starting: 'Z3 starting…',
         ready: 'Z3 ready',
-        error: 'Z3 unavailable',
+        error: state.isolated ? 'Z3 unavailable' : 'Z3 unavailable here: HeapLab decides alone',
       }[s.state] ?? `Z3 ${s.state}`;
+      if (state.z3Waiting && s.state !== 'ready') z3.textContent += ' (an exploration waits for it)';
     }
 
     const list = state.diagnostics.list;
@@ -49,10 +52,18 @@ export function mount(el, store) {
       : [errors && `${errors} error${errors === 1 ? '' : 's'}`, warnings && `${warnings} warning${warnings === 1 ? '' : 's'}`]
         .filter(Boolean).join(', ');
     problems.dataset.state = errors > 0 ? 'error' : warnings > 0 ? 'warning' : 'ok';
+
+    // Which solver answered how many of the last exploration's questions.
+    const calls = state.explore.summary?.solver_calls;
+    solver.hidden = !calls;
+    solver.textContent = calls
+      ? `Questions: ${calls.decided_locally ?? 0} by HeapLab, ${calls.sent ?? 0} by Z3${calls.cached ? `, ${calls.cached} remembered` : ''}`
+      : '';
+    solver.title = 'Of the last exploration: questions about path conditions decided by HeapLab itself, sent to Z3, or answered from memory';
   }
 
   render(store.getState());
   store.subscribe((state, action) => {
-    if (['engine/status', 'z3/status', 'diagnostics/set'].includes(action.type)) render(state);
+    if (['engine/status', 'z3/status', 'z3/waiting', 'diagnostics/set', 'explore/batch', 'explore/done', 'explore/start', 'explore/reset'].includes(action.type)) render(state);
   });
 }

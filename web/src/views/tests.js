@@ -1,9 +1,21 @@
 // The Tests panel: the result of running the program's `test` blocks in the wasm interpreter,
 // one row per test (name, passed or failed, message). Clicking a name moves the editor there.
+// Results computed from an older version of the program are marked stale.
+
+import { isStale } from '../store.js';
+
+/** The interpreter's messages in plain words (no names of the engine's internals). */
+export function plainMessage(text) {
+  return String(text ?? '')
+    .replace(/\s*\(Limits::steps\)/g, ' (the program ran too long; it may loop forever)')
+    .replace(/\s*\(Limits::call_depth\)/g, ' (calls nested too deeply; the recursion may never end)')
+    .replace(/\s*\(Limits::\w+\)/g, '');
+}
 
 export function mount(el, store) {
   el.innerHTML = `
     <p class="summary" role="status" aria-live="polite"></p>
+    <p class="stale-note" data-stale-note hidden>The program changed since these results: run the tests again to update them.</p>
     <p class="hint">Runs every <code>test</code> block of the program in the interpreter.
       Press <kbd>Ctrl</kbd>+<kbd>Enter</kbd> in the editor, or use Run tests.</p>
     <table class="results" aria-label="Test results" hidden>
@@ -12,6 +24,7 @@ export function mount(el, store) {
     </table>
   `;
   const summary = el.querySelector('.summary');
+  const staleNote = el.querySelector('[data-stale-note]');
   const table = el.querySelector('table');
   const body = el.querySelector('tbody');
 
@@ -20,7 +33,11 @@ export function mount(el, store) {
     if (link) store.dispatch({ type: 'editor/goto', line: Number(link.dataset.line) });
   });
 
-  function render({ tests, diagnostics }) {
+  function render(state) {
+    const { tests, diagnostics } = state;
+    const stale = tests.status !== 'running' && tests.status !== 'idle' && isStale(state, tests);
+    staleNote.hidden = !stale;
+    el.classList.toggle('stale', stale);
     const errors = diagnostics.list.filter((d) => d.severity === 'error').length;
     if (tests.status === 'idle') {
       summary.textContent = 'Not run yet.';
@@ -58,7 +75,7 @@ export function mount(el, store) {
       result.className = 'verdict';
       result.textContent = r.passed ? '✓ passed' : '✗ failed';
       const message = document.createElement('td');
-      message.textContent = r.message;
+      message.textContent = plainMessage(r.message);
       row.append(name, result, message);
       body.append(row);
     }
@@ -66,6 +83,6 @@ export function mount(el, store) {
 
   render(store.getState());
   store.subscribe((state, action) => {
-    if (action.type.startsWith('tests/') || action.type === 'diagnostics/set') render(state);
+    if (action.type.startsWith('tests/') || action.type === 'diagnostics/set' || action.type === 'source/changed') render(state);
   });
 }

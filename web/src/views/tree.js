@@ -10,6 +10,7 @@
 // (tests/bench/tree-layout.mjs measures the layout).
 
 import { hierarchy, tree as tidyTree } from 'd3-hierarchy';
+import { exportPicture } from '../draw/export.js';
 
 const COL = 172; // px between two depths: room for an edge label
 const ROW = 26; // px between two sibling leaves
@@ -17,6 +18,7 @@ const STUB = 16; // the horizontal stub out of a parent before its edges fan out
 const CHAR_W = 6.7; // width of one 11px monospace character, to cut labels to their edge
 const DETAIL_LIMIT = 800; // more visible nodes than this: draw the overview instead
 const LABEL_MIN_SCALE = 0.45; // below this zoom, labels are unreadable: leave them out
+const READABLE_K = 0.8; // Fit never zooms out further than this: labels stay readable
 const MIN_K = 0.01;
 const MAX_K = 3;
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -111,8 +113,11 @@ export function mount(el, store) {
       <span class="tree-buttons">
         <button type="button" data-zoom="out" title="Zoom out (−)" aria-label="Zoom out">−</button>
         <button type="button" data-zoom="in" title="Zoom in (+)" aria-label="Zoom in">+</button>
-        <button type="button" data-zoom="fit" title="Fit the whole tree (0)">Fit</button>
+        <button type="button" data-zoom="fit" title="Fit the tree at a size where its labels stay readable (0)">Fit</button>
+        <button type="button" data-zoom="all" title="The whole tree, however small">Whole</button>
         <button type="button" data-zoom="newest" title="Show the newest nodes and follow the exploration (End)">Newest</button>
+        <button type="button" data-export="svg" aria-label="Save the tree as SVG" title="Save the drawn tree as an SVG picture (for slides)">SVG</button>
+        <button type="button" data-export="png" aria-label="Save the tree as PNG" title="Save the drawn tree as a PNG picture (for slides)">PNG</button>
       </span>
     </div>
     <div class="tree-canvas">
@@ -387,7 +392,30 @@ function createTreeView(el, store) {
     moveTo({ k, x: cx - (cx - s.t.x) * f, y: cy - (cy - s.t.y) * f }, animate);
   }
 
+  /**
+   * Fit: the whole tree when it fits at a readable size; otherwise the readable size, showing
+   * as much of the depth as fits, around the selected node (or the root).
+   */
   function fit() {
+    const { width, height } = size();
+    if (s.layout.count === 0) return;
+    const w = s.layout.maxX + COL * 0.6 + 80;
+    const h = s.layout.maxY - s.layout.minY + 2 * ROW;
+    const whole = Math.min(width / w, height / h);
+    if (whole >= READABLE_K) {
+      fitAll();
+      return;
+    }
+    const k = Math.max(READABLE_K, Math.min(1.2, width / w));
+    const focus = s.selected != null && s.selected < s.layout.count ? s.selected : 0;
+    const rootLabel = (s.nodes[0]?.label ?? '').length * CHAR_W;
+    const x = Math.min(24 + rootLabel * k, width - 40 - s.layout.x[focus] * k);
+    const y = height / 2 - s.layout.y[focus] * k;
+    moveTo({ k, x, y }, true);
+  }
+
+  /** The whole tree in view, however small its labels get. */
+  function fitAll() {
     const { width, height } = size();
     if (s.layout.count === 0) return;
     const w = s.layout.maxX + COL * 0.6 + 80;
@@ -439,7 +467,7 @@ function createTreeView(el, store) {
     if (total === 0) return '';
     let ends = 0;
     for (const node of s.nodes) if (node.outcome) ends++;
-    return `${total} node${total === 1 ? '' : 's'}, ${ends} path end${ends === 1 ? '' : 's'}`;
+    return `${total} state${total === 1 ? '' : 's'}, ${ends} path end${ends === 1 ? '' : 's'}`;
   }
 
   function clearDetail() {
@@ -684,11 +712,20 @@ function createTreeView(el, store) {
   }, { passive: false });
 
   el.querySelector('.tree-buttons').addEventListener('click', (e) => {
+    const kind = e.target.closest('[data-export]')?.dataset.export;
+    if (kind) {
+      if (s.layout.count > 0) {
+        exportPicture(svg, kind, 'heaplab-tree', { content: viewport })
+          .catch((err) => store.dispatch({ type: 'log/add', kind: 'export', text: err.message }));
+      }
+      return;
+    }
     const which = e.target.closest('[data-zoom]')?.dataset.zoom;
     const { width, height } = size();
     if (which === 'in') zoomAt(1.4, width / 2, height / 2, true);
     else if (which === 'out') zoomAt(1 / 1.4, width / 2, height / 2, true);
     else if (which === 'fit') fit();
+    else if (which === 'all') fitAll();
     else if (which === 'newest') showNewest();
   });
 

@@ -9,11 +9,12 @@
 use super::load;
 use anyhow::Context;
 use heaplab_engine::symbolic::{strategy, Config, Explorer, SmtPathSolver};
-use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_smt::{ProcessConfig, QueryLog, SharedCache, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_syntax::ast::Item;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -41,6 +42,17 @@ pub struct Args {
     /// The z3 executable.
     #[arg(long, default_value = "z3")]
     z3: String,
+    /// Write every distinct query the solver layer receives to this file (JSON lines, the
+    /// query corpus `crates/heaplab-smt/tests/corpus/queries.jsonl`).
+    #[arg(long)]
+    dump_queries: Option<PathBuf>,
+    /// Skip the Rust decision procedure (only constant folding and the equality shortcut
+    /// decide locally): the numbers before it existed.
+    #[arg(long)]
+    no_procedure: bool,
+    /// Share z3's answers between the strategies of one method, as `heaplab compare` does.
+    #[arg(long)]
+    share_cache: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -86,6 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         strategy::by_name(s).ok_or_else(|| anyhow::anyhow!("unknown strategy `{s}`"))?;
     }
     let mut rows = Vec::new();
+    let log = args.dump_queries.as_ref().map(|_| Arc::new(Mutex::new(QueryLog::new())));
     for file in &files {
         let loaded = load(file)?;
         if loaded.analysis.has_errors() {
@@ -106,8 +119,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         for target in &targets {
+            let cache = SharedCache::default();
             for s in &strategies {
-                rows.push(bench_one(&args, file, &loaded, target, s)?);
+                let shared = args.share_cache.then_some(&cache);
+                rows.push(bench_one(&args, file, &loaded, target, s, log.as_ref(), shared)?);
             }
         }
     }
@@ -120,6 +135,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write `{}`", path.display()))?,
         None => print!("{text}"),
     }
+    if let (Some(path), Some(log)) = (&args.dump_queries, &log) {
+        let log = log.lock().unwrap_or_else(|e| e.into_inner());
+        std::fs::write(path, log.to_jsonl())
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
+        eprintln!(
+            "{} distinct queries of {} received written to {}",
+            log.len(),
+            log.received,
+            path.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -129,6 +155,8 @@ fn bench_one(
     loaded: &super::Loaded,
     target: &str,
     strategy_name: &str,
+    log: Option<&Arc<Mutex<QueryLog>>>,
+    cache: Option<&SharedCache>,
 ) -> anyhow::Result<Row> {
     let info = strategy::by_name(strategy_name)
         .ok_or_else(|| anyhow::anyhow!("unknown strategy `{strategy_name}`"))?;
@@ -141,7 +169,18 @@ fn bench_one(
     process.program = PathBuf::from(&args.z3);
     let z3 = Z3Process::new(process);
     z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
-    let solver = SmtPathSolver::new(SmtSolver::new(z3));
+    let mut frontend = SolverFrontend::new(SmtSolver::new(z3)).with_procedure(!args.no_procedure);
+    if let Some(cache) = cache {
+        frontend = frontend.with_cache(Arc::clone(cache));
+    }
+    if let Some(log) = log {
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        log.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .set_origin(format!("{name} {target} {strategy_name}"));
+        frontend = frontend.with_log(Arc::clone(log));
+    }
+    let solver = SmtPathSolver::with_frontend(frontend);
     let program = &loaded.analysis.program;
     let before = peak_rss_kb();
     let start = std::time::Instant::now();
@@ -217,7 +256,7 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
         args.suite, args.k, args.timeout_ms
     );
     out.push_str("Native engine, z3 process. Peak memory is the process-wide `VmHWM` after the run (it only grows down the table) and, in parentheses, how much this run raised it.\n\n");
-    out.push_str("| file | method | strategy | paths (bounded) | tests | invalid | errors | branches | solver sent / local / cached | time ms | peak MB (+kB) |\n");
+    out.push_str("| file | method | strategy | paths (bounded) | tests | invalid | errors | branches | Z3 sent / decided in Rust / cached | time ms | peak MB (+kB) |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for r in rows {
         out.push_str(&format!(
@@ -241,6 +280,15 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
             r.peak_raise_kb
         ));
     }
+    let (sent, local, cached) = totals(rows);
+    let all = (sent + local + cached).max(1);
+    out.push_str(&format!(
+        "\nSolver queries over the bench: {} sent to Z3 ({:.2}%), {} decided in Rust (the engine's own decisions, constant folding, the equality shortcut and the decision procedure `heaplab_smt::lia`), {} answered from the cache.\n",
+        sent,
+        100.0 * sent as f64 / all as f64,
+        local,
+        cached
+    ));
     let sl: Vec<&Row> = rows.iter().filter(|r| r.strategy == "sl").collect();
     if !sl.is_empty() {
         let sum = |f: fn(&Row) -> u64| sl.iter().map(|r| f(r)).sum::<u64>();
@@ -257,7 +305,13 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
     out
 }
 
+/// Queries sent to Z3, decided in Rust and answered from the cache, over all rows.
+fn totals(rows: &[Row]) -> (u64, u64, u64) {
+    rows.iter().fold((0, 0, 0), |(s, l, c), r| (s + r.sent, l + r.local, c + r.cached))
+}
+
 fn json_rows(args: &Args, rows: &[Row]) -> String {
+    let (sent, local, cached) = totals(rows);
     let rows: Vec<_> = rows
         .iter()
         .map(|r| {
@@ -277,6 +331,7 @@ fn json_rows(args: &Args, rows: &[Row]) -> String {
         .collect();
     let v = json!({
         "suite": args.suite, "k": args.k, "timeout_ms": args.timeout_ms,
+        "solver_totals": {"sent": sent, "decided_locally": local, "cached": cached},
         "peak_memory": "process-wide VmHWM after each run (monotone over the bench)",
         "rows": rows,
     });

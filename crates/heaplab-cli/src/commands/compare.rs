@@ -16,7 +16,7 @@ use anyhow::Context;
 use heaplab_engine::symbolic::{
     strategy, Clock, Config, Explorer, PreMode, SmtPathSolver, StrategyKind,
 };
-use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_smt::{ProcessConfig, SharedCache, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_testgen::concretize::PreChecker;
 use heaplab_testgen::coverage::branches_taken;
 use heaplab_testgen::{generate, Validity};
@@ -24,6 +24,7 @@ use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -88,6 +89,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut rows = Vec::new();
     // Every name is checked before any strategy runs, so a typo costs no run.
     let mut strategies = Vec::new();
+    // One cache of z3's answers for all strategies: equal query texts are equal questions.
+    let cache = SharedCache::default();
     for name in args.strategies.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let info = strategy::by_name(name).ok_or_else(|| {
             anyhow::anyhow!("unknown strategy `{name}`\n{}", super::run::strategy_table())
@@ -106,7 +109,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         process.program = PathBuf::from(&args.z3);
         let z3 = Z3Process::new(process);
         z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
-        let solver = SmtPathSolver::new(SmtSolver::new(z3));
+        let frontend = SolverFrontend::new(SmtSolver::new(z3)).with_cache(Arc::clone(&cache));
+        let solver = SmtPathSolver::with_frontend(frontend);
         let started = std::time::Instant::now();
         let mut explorer = Explorer::new(
             program,

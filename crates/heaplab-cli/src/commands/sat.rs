@@ -9,10 +9,10 @@
 use super::{load, report};
 use heaplab_logic::convert::parse_query;
 use heaplab_logic::{
-    enumerate, sat, Defs, EnumConfig, IntEquivalence, Model, NoSolver, PureOracle, SatResult,
-    SearchBounds, SmtOracle, Value,
+    enumerate_with, sat_with, satisfies, CheckLimits, Defs, EnumConfig, IntEquivalence, Model,
+    NoSolver, Order, PureOracle, SatResult, SearchBounds, SmtOracle, Value, Verdict,
 };
-use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_smt::{ProcessConfig, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_syntax::diagnostic::render_all;
 use heaplab_syntax::SourceFile;
 use serde_json::{json, Value as Json};
@@ -20,6 +20,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 macro_rules! outln {
     ($buf:expr, $($arg:tt)*) => {{ let _ = writeln!($buf, $($arg)*); }};
@@ -39,6 +40,13 @@ pub struct Args {
     /// Enumerate all models with at most N objects (each once, integers up to order).
     #[arg(long, value_name = "N")]
     enumerate: Option<usize>,
+    /// Enumerate the models whose footprint has exactly N objects (Korat's finitization).
+    #[arg(long, value_name = "N")]
+    exactly: Option<usize>,
+    /// Integers range over LO..HI (inclusive) and models count with their exact values
+    /// (Korat's finitization of int fields); implies enumeration.
+    #[arg(long, value_name = "LO..HI", value_parser = parse_range)]
+    ints: Option<(i64, i64)>,
     /// Print only the number of models (implies --enumerate 4 unless given).
     #[arg(long)]
     count: bool,
@@ -51,15 +59,49 @@ pub struct Args {
     /// Maximum number of objects when deciding satisfiability.
     #[arg(long, value_name = "N", default_value_t = SearchBounds::default().max_objects)]
     objects: usize,
+    /// Work limit: partial heaps examined (and waiting), at most.
+    #[arg(long, value_name = "N", default_value_t = SearchBounds::default().max_states)]
+    max_states: usize,
+    /// Stop an enumeration after N models.
+    #[arg(long, value_name = "N", default_value_t = EnumConfig::default().max_models)]
+    max_models: usize,
+    /// Search order: breadth-first finds a smallest model; depth-first follows the
+    /// definitions' disjunct order and finds deep models (trees with linked leaves) at once.
+    #[arg(long, value_enum, default_value_t = SearchOrder::Breadth)]
+    order: SearchOrder,
+    /// Stop the search after this many milliseconds (the answer is then unknown, or the
+    /// enumeration incomplete, naming the time limit).
+    #[arg(long, value_name = "MS")]
+    timeout_ms: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SearchOrder {
+    Breadth,
+    Depth,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Text,
     Json,
+}
+
+/// `LO..HI` with `LO <= HI`.
+fn parse_range(s: &str) -> Result<(i64, i64), String> {
+    let (lo, hi) = s.split_once("..").ok_or("expected LO..HI, e.g. 0..9")?;
+    let lo: i64 = lo.trim().parse().map_err(|_| format!("`{lo}` is not an integer"))?;
+    let hi: i64 = hi.trim().parse().map_err(|_| format!("`{hi}` is not an integer"))?;
+    if lo > hi {
+        return Err(format!("the range {lo}..{hi} is empty"));
+    }
+    if hi.abs_diff(lo) > 10_000 {
+        return Err("at most 10 001 values per integer".into());
+    }
+    Ok((lo, hi))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -71,6 +113,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let deadline = args.timeout_ms.map(|ms| started + Duration::from_millis(ms));
+    let mut stop = move || deadline.is_some_and(|d| Instant::now() >= d);
     let loaded = load(&args.file)?;
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
@@ -90,8 +135,9 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
     };
     // z3 decides the arithmetic the Rust procedure cannot (anything beyond difference
     // constraints); without it those cases are reported as unknown, never guessed.
-    let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
-    let mut oracle: Box<dyn PureOracle + '_> = if z3.transport().start().is_ok() {
+    // The frontend decides linear arithmetic in Rust (heaplab_smt::lia) before asking z3.
+    let z3 = SolverFrontend::new(SmtSolver::new(Z3Process::new(ProcessConfig::default())));
+    let mut oracle: Box<dyn PureOracle + '_> = if z3.inner().transport().start().is_ok() {
         Box::new(SmtOracle::new(&z3))
     } else {
         eprintln!(
@@ -99,16 +145,35 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
         );
         Box::new(NoSolver)
     };
-    let enumerate_n = args.enumerate.or(if args.count { Some(4) } else { None });
+    let enumerate_n = args.enumerate.or(args.exactly).or(if args.count || args.ints.is_some() {
+        Some(4)
+    } else {
+        None
+    });
     if let Some(n) = enumerate_n {
+        let n = args.exactly.map_or(n, |e| e.max(n));
         let bounds = SearchBounds {
             max_depth: args.depth.unwrap_or(n.max(1) as u32),
             max_objects: n,
-            ..SearchBounds::default()
+            max_states: args.max_states,
         };
         let ints = if args.shapes { IntEquivalence::Ignore } else { IntEquivalence::UpToOrder };
-        let cfg = EnumConfig { bounds, ints, ..EnumConfig::default() };
-        let res = enumerate(&defs, &formula, cfg, oracle.as_mut())?;
+        let cfg = EnumConfig {
+            bounds,
+            ints,
+            max_models: args.max_models,
+            exactly: args.exactly,
+            int_range: args.ints,
+        };
+        let res = enumerate_with(&defs, &formula, cfg, oracle.as_mut(), &mut stop)?;
+        // Every model is re-checked by the independent model checker.
+        for (i, m) in res.models.iter().enumerate() {
+            recheck(&defs, m, &formula).map_err(|e| anyhow::anyhow!("model {}: {e}", i + 1))?;
+        }
+        let size = match args.exactly {
+            Some(e) => format!("exactly {e}"),
+            None => format!("at most {n}"),
+        };
         match args.format {
             Format::Text if args.count => outln!(buf, "{}", res.models.len()),
             Format::Text => {
@@ -118,7 +183,7 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
                 }
                 outln!(
                     buf,
-                    "{} model(s) with at most {n} object(s), unfolding depth {}",
+                    "{} model(s) with {size} object(s), unfolding depth {}, each checked by the model checker",
                     res.models.len(),
                     bounds.max_depth
                 );
@@ -127,8 +192,11 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
                 let mut out = json!({
                     "count": res.models.len(),
                     "maxObjects": n,
+                    "exactly": args.exactly,
                     "maxDepth": bounds.max_depth,
                     "complete": !res.incomplete,
+                    "stoppedBy": res.stopped_by,
+                    "ms": started.elapsed().as_millis() as u64,
                 });
                 if !args.count {
                     out["models"] = Json::Array(res.models.iter().map(model_json).collect());
@@ -136,21 +204,29 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
                 outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
             }
         }
-        if res.incomplete {
-            eprintln!("note: the enumeration is incomplete (a work limit was reached or some arithmetic was undecided)");
+        if let Some(why) = &res.stopped_by {
+            eprintln!("note: the enumeration is incomplete: stopped by {why}");
         }
         return Ok(ExitCode::SUCCESS);
     }
     let bounds = SearchBounds {
         max_depth: args.depth.unwrap_or(SearchBounds::default().max_depth),
         max_objects: args.objects,
-        ..SearchBounds::default()
+        max_states: args.max_states,
     };
-    let res = sat(&defs, &formula, bounds, oracle.as_mut())?;
+    let order = match args.order {
+        SearchOrder::Breadth => Order::BreadthFirst,
+        SearchOrder::Depth => Order::DepthFirst,
+    };
+    let res =
+        sat_with(&defs, &formula, bounds, order, oracle.as_mut(), &mut stop, None, true)?.result;
+    if let SatResult::Sat(m) = &res {
+        recheck(&defs, m, &formula)?;
+    }
     match args.format {
         Format::Text => match &res {
             SatResult::Sat(m) => {
-                outln!(buf, "sat");
+                outln!(buf, "sat (the model checker accepts the model)");
                 out!(buf, "{m}");
             }
             SatResult::Unsat => outln!(buf, "unsat"),
@@ -158,7 +234,9 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
         },
         Format::Json => {
             let out = match &res {
-                SatResult::Sat(m) => json!({ "result": "sat", "model": model_json(m) }),
+                SatResult::Sat(m) => {
+                    json!({ "result": "sat", "model": model_json(m), "checked": true })
+                }
                 SatResult::Unsat => json!({ "result": "unsat" }),
                 SatResult::Unknown(why) => json!({ "result": "unknown", "reason": why }),
             };
@@ -166,6 +244,21 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The model checker's verdict on a model `sat` or enumeration produced: anything but `Holds`
+/// is a bug of the search, reported as an error rather than printed as a model.
+fn recheck(defs: &Defs, m: &Model, formula: &heaplab_logic::Formula) -> anyhow::Result<()> {
+    match satisfies(defs, m, formula, CheckLimits::default())? {
+        Verdict::Holds => Ok(()),
+        Verdict::Unknown(why) => {
+            eprintln!("note: the model checker could not decide this model: {why}");
+            Ok(())
+        }
+        Verdict::Fails => {
+            anyhow::bail!("internal error: the model checker does not accept the model:\n{m}")
+        }
+    }
 }
 
 fn value_json(v: &Value) -> Json {

@@ -24,13 +24,12 @@ pub struct SmtPathSolver<S> {
 
 impl<S: Solver> SmtPathSolver<S> {
     pub fn new(solver: S) -> SmtPathSolver<S> {
-        SmtPathSolver {
-            frontend: SolverFrontend::new(solver),
-            local: 0,
-            failed: 0,
-            last_error: None,
-            time_left_ms: None,
-        }
+        SmtPathSolver::with_frontend(SolverFrontend::new(solver))
+    }
+
+    /// Over a frontend configured by the caller (a cache shared between runs, a query log).
+    pub fn with_frontend(frontend: SolverFrontend<S>) -> SmtPathSolver<S> {
+        SmtPathSolver { frontend, local: 0, failed: 0, last_error: None, time_left_ms: None }
     }
 
     /// The last solver failure (transport error, untranslatable term), for messages.

@@ -65,6 +65,15 @@ pred tll(Leaf cur, Leaf ll, Leaf lr) :=
 pred sized(Node t, int n) := t == null & n == 0
   | exists Node l, Node r, int nl, int nr. t -> Node { left: l, right: r } * sized(l, nl) * sized(r, nr) & n == nl + nr + 1;
 
+// Reach their base cases through pure facts only (issue #20's wrong answer).
+pred one(L x) := x != null;
+pred q(L x) := x != null | exists L n. x -> L { next: n } * q(n) & x == null;
+
+// A list whose nodes hold elements no predicate describes.
+class Elem { int v; }
+class EL { Elem data; EL next; }
+pred elist(EL x) := x == null | exists Elem d, EL n. x -> EL { data: d, next: n } * elist(n);
+
 pred never(L x) := exists L n. x -> L { next: n } * never(n);
 pred loop(L x) := loop(x);
 "#;

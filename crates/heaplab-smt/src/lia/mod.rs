@@ -1,0 +1,226 @@
+//! The Rust decision procedure: linear integer arithmetic with equalities and disequalities
+//! over integers and references (`null = 0`), Booleans, and the few disjunctions path
+//! conditions carry, answered with a model, as unsat, or as outside the fragment.
+//!
+//! Why: Z3 wasm costs about 12 ms per query in the browser and needs SharedArrayBuffer; almost
+//! every path condition is a small conjunction this procedure decides in microseconds. Only
+//! [`Decision::Outside`] goes on to Z3 (see [`crate::SolverFrontend`]).
+//!
+//! How: [`encode`] turns the terms into a formula in negation normal form over linear literals;
+//! the conjunction of its literals goes to the integer [`theory`] (gcd normalization,
+//! elimination of unit equalities, the [`simplex`] with branch and bound, lazily split
+//! disequalities). A disjunction is split only when the theory's point violates it, so
+//! a path condition whose disjunctions the point already satisfies costs one theory check.
+//!
+//! Soundness: `unsat` is claimed only when every branch of both splits (disjunctions, and the
+//! integer branches inside the theory) is infeasible over the rationals, which implies
+//! infeasible over the integers; arithmetic is exact (`i128` rationals, overflow makes the
+//! query outside). `sat` comes with a model that is re-checked by [`crate::eval`] before it is
+//! returned (in `i128`, so an overflow guard such as `x + 1 > 9223372036854775807` re-checks).
+//! Every budget that runs out says outside, never a guess.
+
+mod encode;
+mod rational;
+mod simplex;
+mod theory;
+
+use encode::{Encoder, Formula, Lit};
+use theory::{Budget, TheoryResult};
+
+use crate::model::{Model, Value};
+use crate::term::{Term, Var};
+
+/// The start of the `unknown` reason when a query is outside the procedure and no Z3 is there to
+/// answer it (see [`crate::NoSolver`]).
+pub const OUTSIDE_FRAGMENT: &str = "outside the Rust procedure's fragment";
+
+/// The procedure's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    /// A model of the conjuncts (every `want` variable has a value), re-checked.
+    Sat(Model),
+    Unsat,
+    /// Not decided here; the reason says why (for statistics and messages).
+    Outside(String),
+}
+
+/// Budgets of one query, so a hard query costs bounded time before going to Z3.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Theory checks over all disjunction splits.
+    pub splits: u32,
+    /// Branch-and-bound nodes per theory check.
+    pub nodes: u32,
+    /// Simplex pivots for the whole query.
+    pub pivots: u32,
+    /// The largest simplex tableau (rows × columns) built.
+    pub cells: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        // A corpus query takes at most a few dozen pivots; these bounds keep a hard one to a
+        // few milliseconds before Z3 gets it.
+        Limits { splits: 64, nodes: 256, pivots: 5_000, cells: 40_000 }
+    }
+}
+
+/// Decides the conjunction of `conjuncts`, with a model over their variables and `want`.
+pub fn decide(conjuncts: &[Term], want: &[Var]) -> Decision {
+    decide_with(conjuncts, want, Limits::default())
+}
+
+/// [`decide`] with explicit budgets.
+pub fn decide_with(conjuncts: &[Term], want: &[Var], limits: Limits) -> Decision {
+    let mut enc = Encoder::new();
+    let mut parts = Vec::with_capacity(conjuncts.len());
+    for c in conjuncts {
+        match enc.formula(c, true) {
+            Ok(f) => parts.push(f),
+            Err(why) => return Decision::Outside(why),
+        }
+    }
+    parts.append(&mut enc.defs);
+    let mut lits = Vec::new();
+    let mut ors = Vec::new();
+    if !flatten(Formula::And(parts), &mut lits, &mut ors) {
+        return Decision::Unsat;
+    }
+    let mut search = Search {
+        ints: enc.vars.ints.len(),
+        bools: enc.vars.bools.len(),
+        limits,
+        splits: 0,
+        pivots: limits.pivots,
+    };
+    let (ints, bools) = match search.run(lits, ors) {
+        Found::Sat(ints, bools) => (ints, bools),
+        Found::Unsat => return Decision::Unsat,
+        Found::Outside(why) => return Decision::Outside(why.to_string()),
+    };
+    let mut model = Model::new();
+    for (var, value) in enc.vars.ints.iter().zip(&ints) {
+        if let Some(var) = var {
+            match i64::try_from(*value) {
+                Ok(v) => model.insert(var, Value::Int(v)),
+                Err(_) => return Decision::Outside("a value beyond 64 bits".into()),
+            }
+        }
+    }
+    for (var, value) in enc.vars.bools.iter().zip(&bools) {
+        model.insert(var, Value::Bool(value.unwrap_or(false)));
+    }
+    for v in want {
+        if model.get(v).is_none() {
+            model.insert(v, Value::default_for(v.sort));
+        }
+    }
+    match model.satisfies_exact(conjuncts) {
+        Ok(true) => Decision::Sat(model),
+        _ => Decision::Outside("the model does not re-check".into()),
+    }
+}
+
+/// Adds the conjuncts of `f` to `lits` and its disjunctions to `ors`; `false` when `f` is
+/// plainly false (an empty disjunction).
+fn flatten(f: Formula, lits: &mut Vec<Lit>, ors: &mut Vec<Vec<Formula>>) -> bool {
+    match f {
+        Formula::Lit(l) => lits.push(l),
+        Formula::And(fs) => {
+            for g in fs {
+                if !flatten(g, lits, ors) {
+                    return false;
+                }
+            }
+        }
+        Formula::Or(fs) => {
+            if fs.iter().any(|g| matches!(g, Formula::And(v) if v.is_empty())) {
+                return true;
+            }
+            let mut fs: Vec<Formula> =
+                fs.into_iter().filter(|g| !matches!(g, Formula::Or(v) if v.is_empty())).collect();
+            match fs.len() {
+                0 => return false,
+                1 => return flatten(fs.remove(0), lits, ors),
+                _ => ors.push(fs),
+            }
+        }
+    }
+    true
+}
+
+enum Found {
+    Sat(Vec<i128>, Vec<Option<bool>>),
+    Unsat,
+    Outside(&'static str),
+}
+
+struct Search {
+    ints: usize,
+    bools: usize,
+    limits: Limits,
+    splits: u32,
+    /// Pivots left for the query.
+    pivots: u32,
+}
+
+impl Search {
+    /// Satisfies `lits` and every disjunction of `ors`, splitting a disjunction only when the
+    /// theory's point violates it.
+    fn run(&mut self, lits: Vec<Lit>, mut ors: Vec<Vec<Formula>>) -> Found {
+        self.splits += 1;
+        if self.splits > self.limits.splits {
+            return Found::Outside("disjunction budget spent");
+        }
+        let budget =
+            Budget { nodes: self.limits.nodes, pivots: &mut self.pivots, cells: self.limits.cells };
+        let (ints, bools) = match theory::check(self.ints, self.bools, &lits, budget) {
+            TheoryResult::Sat(i, b) => (i, b),
+            TheoryResult::Unsat => return Found::Unsat,
+            TheoryResult::Outside(why) => return Found::Outside(why),
+        };
+        let Some(pos) = ors.iter().position(|d| !d.iter().any(|f| holds(f, &ints, &bools))) else {
+            return Found::Sat(ints, bools);
+        };
+        let disjuncts = ors.swap_remove(pos);
+        let mut outside = None;
+        for d in disjuncts {
+            let (mut l, mut o) = (lits.clone(), ors.clone());
+            if !flatten(d, &mut l, &mut o) {
+                continue;
+            }
+            match self.run(l, o) {
+                Found::Sat(i, b) => return Found::Sat(i, b),
+                Found::Unsat => {}
+                Found::Outside(why) => outside = Some(why),
+            }
+        }
+        match outside {
+            Some(why) => Found::Outside(why),
+            None => Found::Unsat,
+        }
+    }
+}
+
+/// Whether `f` holds at the point (an unfixed Boolean holds in neither polarity, so a
+/// disjunction over it is split and the Boolean fixed).
+fn holds(f: &Formula, ints: &[i128], bools: &[Option<bool>]) -> bool {
+    let value = |l: &encode::Lin| -> Option<i128> {
+        let mut v = l.constant;
+        for (&x, &c) in &l.coeffs {
+            v = v.checked_add(c.checked_mul(ints[x])?)?;
+        }
+        Some(v)
+    };
+    match f {
+        Formula::Lit(Lit::Le(l)) => value(l).is_some_and(|v| v <= 0),
+        Formula::Lit(Lit::Eq(l)) => value(l) == Some(0),
+        Formula::Lit(Lit::Ne(l)) => value(l).is_some_and(|v| v != 0),
+        Formula::Lit(Lit::Bool(b, v)) => bools[*b] == Some(*v),
+        Formula::And(fs) => fs.iter().all(|g| holds(g, ints, bools)),
+        Formula::Or(fs) => fs.iter().any(|g| holds(g, ints, bools)),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,256 @@
+//! The general simplex of Dutertre and de Moura ("A Fast Linear-Arithmetic Solver for DPLL(T)",
+//! CAV 2006), over exact rationals: feasibility of bounds on variables and on linear forms.
+//!
+//! Every linear form gets a slack variable `s = Σ aᵢ·xᵢ`; constraints are bounds `l ≤ v ≤ u` on
+//! variables. The tableau keeps each basic variable as a combination of the non-basic ones; the
+//! assignment keeps every non-basic variable within its bounds. `check` repairs basic
+//! variables one at a time, choosing pivots by Bland's rule (smallest index), which cannot
+//! cycle. A conflict is a basic variable out of bounds whose row cannot move: the bounds are
+//! infeasible over the rationals, hence over the integers.
+//!
+//! Problems here are small (tens of variables), so the tableau is dense and a branch of the
+//! integer search is a clone.
+
+use super::rational::{Overflow, Q, R};
+
+/// What [`Simplex::check`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Feasible,
+    Infeasible,
+    /// The pivot budget ran out.
+    GaveUp,
+}
+
+#[derive(Debug, Clone)]
+pub struct Simplex {
+    /// `rows[r][j]`: the coefficient of variable `j` in the row of `basic[r]` (zero for basic
+    /// variables).
+    rows: Vec<Vec<Q>>,
+    basic: Vec<usize>,
+    row_of: Vec<Option<usize>>,
+    lower: Vec<Option<Q>>,
+    upper: Vec<Option<Q>>,
+    value: Vec<Q>,
+}
+
+impl Simplex {
+    /// `vars` structural variables (value 0, unbounded) and one slack variable per form (indices
+    /// `vars..`), basic, defined as the form.
+    pub fn new(vars: usize, forms: &[Vec<(usize, i128)>]) -> R<Simplex> {
+        let n = vars + forms.len();
+        let mut sx = Simplex {
+            rows: Vec::with_capacity(forms.len()),
+            basic: Vec::with_capacity(forms.len()),
+            row_of: vec![None; n],
+            lower: vec![None; n],
+            upper: vec![None; n],
+            value: vec![Q::ZERO; n],
+        };
+        for (r, form) in forms.iter().enumerate() {
+            let mut row = vec![Q::ZERO; n];
+            for &(j, c) in form {
+                if j >= vars {
+                    return Err(Overflow);
+                }
+                row[j] = row[j].add(Q::int(c))?;
+            }
+            sx.rows.push(row);
+            sx.basic.push(vars + r);
+            sx.row_of[vars + r] = Some(r);
+        }
+        Ok(sx)
+    }
+
+    pub fn value(&self, v: usize) -> Q {
+        self.value[v]
+    }
+
+    /// Tightens the lower bound of `v` to `b` (looser bounds are ignored). `false` when the bounds
+    /// of `v` become empty.
+    pub fn set_lower(&mut self, v: usize, b: Q) -> R<bool> {
+        if let Some(l) = self.lower[v] {
+            if !b.gt(l)? {
+                return Ok(true);
+            }
+        }
+        if let Some(u) = self.upper[v] {
+            if b.gt(u)? {
+                return Ok(false);
+            }
+        }
+        self.lower[v] = Some(b);
+        if self.row_of[v].is_none() && self.value[v].lt(b)? {
+            self.update(v, b)?;
+        }
+        Ok(true)
+    }
+
+    /// Tightens the upper bound of `v` to `b`; see [`Simplex::set_lower`].
+    pub fn set_upper(&mut self, v: usize, b: Q) -> R<bool> {
+        if let Some(u) = self.upper[v] {
+            if !b.lt(u)? {
+                return Ok(true);
+            }
+        }
+        if let Some(l) = self.lower[v] {
+            if b.lt(l)? {
+                return Ok(false);
+            }
+        }
+        self.upper[v] = Some(b);
+        if self.row_of[v].is_none() && self.value[v].gt(b)? {
+            self.update(v, b)?;
+        }
+        Ok(true)
+    }
+
+    /// Moves the non-basic `x` to `v`, carrying the basic variables along.
+    fn update(&mut self, x: usize, v: Q) -> R<()> {
+        let delta = v.sub(self.value[x])?;
+        for (r, row) in self.rows.iter().enumerate() {
+            let c = row[x];
+            if !c.is_zero() {
+                let b = self.basic[r];
+                self.value[b] = self.value[b].add(c.mul(delta)?)?;
+            }
+        }
+        self.value[x] = v;
+        Ok(())
+    }
+
+    fn below(&self, v: usize) -> R<bool> {
+        match self.lower[v] {
+            Some(l) => self.value[v].lt(l),
+            None => Ok(false),
+        }
+    }
+
+    fn above(&self, v: usize) -> R<bool> {
+        match self.upper[v] {
+            Some(u) => self.value[v].gt(u),
+            None => Ok(false),
+        }
+    }
+
+    /// Repairs the assignment until every bound holds (`Feasible`), a row proves the bounds
+    /// infeasible, or the `pivots` left are spent (each pivot takes one).
+    pub fn check(&mut self, pivots: &mut u32) -> R<Status> {
+        loop {
+            // Bland's rule: the smallest violated basic variable...
+            let mut violated: Option<(usize, usize, bool)> = None;
+            for (r, &b) in self.basic.iter().enumerate() {
+                let low = self.below(b)?;
+                let smaller = !matches!(violated, Some((_, v, _)) if v < b);
+                if smaller && (low || self.above(b)?) {
+                    violated = Some((r, b, low));
+                }
+            }
+            let Some((r, b, low)) = violated else { return Ok(Status::Feasible) };
+            // ...and the smallest non-basic variable that can move it in the right direction.
+            let mut entering: Option<usize> = None;
+            for (j, &c) in self.rows[r].iter().enumerate() {
+                if c.is_zero() || self.row_of[j].is_some() {
+                    continue;
+                }
+                let up = (c.signum() > 0) == low;
+                let can = if up {
+                    match self.upper[j] {
+                        Some(u) => self.value[j].lt(u)?,
+                        None => true,
+                    }
+                } else {
+                    match self.lower[j] {
+                        Some(l) => self.value[j].gt(l)?,
+                        None => true,
+                    }
+                };
+                if can {
+                    entering = Some(j);
+                    break;
+                }
+            }
+            let Some(j) = entering else { return Ok(Status::Infeasible) };
+            if *pivots == 0 {
+                return Ok(Status::GaveUp);
+            }
+            *pivots -= 1;
+            let target = if low { self.lower[b] } else { self.upper[b] };
+            let target = target.ok_or(Overflow)?;
+            self.pivot_and_update(r, j, target)?;
+        }
+    }
+
+    /// Sets basic `basic[r]` to `v` by moving non-basic `j`, then swaps their roles.
+    fn pivot_and_update(&mut self, r: usize, j: usize, v: Q) -> R<()> {
+        let b = self.basic[r];
+        let a = self.rows[r][j];
+        let theta = v.sub(self.value[b])?.div(a)?;
+        self.value[b] = v;
+        self.value[j] = self.value[j].add(theta)?;
+        for (k, row) in self.rows.iter().enumerate() {
+            if k != r && !row[j].is_zero() {
+                let bk = self.basic[k];
+                self.value[bk] = self.value[bk].add(row[j].mul(theta)?)?;
+            }
+        }
+        self.pivot(r, j)
+    }
+
+    /// Row `r` solved for `j`: `j = (b - Σ_{k≠j} a_k·x_k) / a_j`, substituted in every other row.
+    fn pivot(&mut self, r: usize, j: usize) -> R<()> {
+        let b = self.basic[r];
+        let a = self.rows[r][j];
+        let inv = Q::ONE.div(a)?;
+        let mut new_row = vec![Q::ZERO; self.value.len()];
+        for (k, &c) in self.rows[r].iter().enumerate() {
+            if k != j && !c.is_zero() {
+                new_row[k] = c.neg()?.mul(inv)?;
+            }
+        }
+        new_row[b] = inv;
+        for k in 0..self.rows.len() {
+            if k == r {
+                continue;
+            }
+            let c = self.rows[k][j];
+            if c.is_zero() {
+                continue;
+            }
+            let row = &mut self.rows[k];
+            row[j] = Q::ZERO;
+            for (i, &nc) in new_row.iter().enumerate() {
+                if !nc.is_zero() {
+                    row[i] = row[i].add(c.mul(nc)?)?;
+                }
+            }
+        }
+        self.rows[r] = new_row;
+        self.basic[r] = j;
+        self.row_of[j] = Some(r);
+        self.row_of[b] = None;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_a_point_or_proves_infeasibility() {
+        // s0 = x + y in [4, 4], s1 = x - y in [3, ∞), y ≥ 1.
+        let mut sx = Simplex::new(2, &[vec![(0, 1), (1, 1)], vec![(0, 1), (1, -1)]]).unwrap();
+        assert!(sx.set_lower(2, Q::int(4)).unwrap());
+        assert!(sx.set_upper(2, Q::int(4)).unwrap());
+        assert!(sx.set_lower(3, Q::int(3)).unwrap());
+        assert!(sx.set_lower(1, Q::int(0)).unwrap());
+        assert_eq!(sx.check(&mut 100).unwrap(), Status::Feasible);
+        let (x, y) = (sx.value(0), sx.value(1));
+        assert_eq!(x.add(y).unwrap(), Q::int(4));
+        assert!(!x.sub(y).unwrap().lt(Q::int(3)).unwrap());
+        assert!(sx.set_lower(1, Q::int(1)).unwrap());
+        assert_eq!(sx.check(&mut 100).unwrap(), Status::Infeasible);
+    }
+}

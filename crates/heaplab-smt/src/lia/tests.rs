@@ -1,0 +1,205 @@
+//! The procedure against hand-checked cases and against exhaustive enumeration of small
+//! boxes (an oracle that needs no solver).
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+use crate::term::{Term, Var};
+
+fn x(i: usize) -> Var {
+    Var::int(format!("x{i}"))
+}
+
+fn sat(conj: &[Term]) -> bool {
+    match decide(conj, &[]) {
+        Decision::Sat(m) => {
+            assert_eq!(m.satisfies_exact(conj), Ok(true));
+            true
+        }
+        Decision::Unsat => false,
+        Decision::Outside(why) => panic!("outside: {why} for {conj:?}"),
+    }
+}
+
+#[test]
+fn integer_reasoning_is_not_rational() {
+    let (a, b) = (x(0), x(1));
+    // 2a = 2b + 1 has rational solutions only.
+    assert!(!sat(&[Term::eq(Term::mul(2, &a), Term::add([Term::mul(2, &b), Term::Int(1)]))]));
+    // 0 < 3a < 3 has no integer solution.
+    assert!(!sat(&[Term::lt(0, Term::mul(3, &a)), Term::lt(Term::mul(3, &a), 3)]));
+    // 2a + 3b = 17, a > 5, b > 0: a = 7, b = 1.
+    let q = [
+        Term::eq(Term::add([Term::mul(2, &a), Term::mul(3, &b)]), 17),
+        Term::gt(&a, 5),
+        Term::gt(&b, 0),
+    ];
+    match decide(&q, &[]) {
+        Decision::Sat(m) => assert_eq!((m.int(&a), m.int(&b)), (Some(7), Some(1))),
+        other => panic!("{other:?}"),
+    }
+    // Branch and bound: 1 ≤ 4a - 4b ≤ 3 (no integer point between multiples of 4).
+    let d = Term::sub(Term::mul(4, &a), Term::mul(4, &b));
+    assert!(!sat(&[Term::le(1, d.clone()), Term::le(d, 3)]));
+}
+
+#[test]
+fn disequalities_split_lazily() {
+    let refs: Vec<Var> = (0..6).map(|i| Var::reference(format!("p{i}"))).collect();
+    let mut conj = vec![Term::distinct(refs.iter().map(Var::term).chain([Term::Null]))];
+    assert!(sat(&conj));
+    // Three distinct non-null references within 1..=2: pigeonhole.
+    let few = &refs[..3];
+    let mut small = vec![Term::distinct(few.iter().map(Var::term).chain([Term::Null]))];
+    for r in few {
+        small.push(Term::ge(r, 1));
+        small.push(Term::le(r, 2));
+    }
+    assert!(!sat(&small));
+    // Six into five is beyond the branch budget: outside, never a guess.
+    for r in &refs {
+        conj.push(Term::ge(r, 1));
+        conj.push(Term::le(r, 5));
+    }
+    assert!(matches!(decide(&conj, &[]), Decision::Outside(_)));
+}
+
+#[test]
+fn range_facts_and_overflow_guards() {
+    let v = x(0);
+    let max = Term::Int(i64::MAX);
+    let min = Term::Int(i64::MIN);
+    let range = [Term::le(&v, max.clone()), Term::ge(&v, min)];
+    let mut q = range.to_vec();
+    q.push(Term::not(Term::le(Term::add([v.term(), Term::Int(1)]), max.clone())));
+    // x + 1 > MAX with x ≤ MAX: x = MAX (the re-check evaluates x + 1 beyond i64).
+    match decide(&q, &[]) {
+        Decision::Sat(m) => assert_eq!(m.int(&v), Some(i64::MAX)),
+        other => panic!("{other:?}"),
+    }
+    let mut q = range.to_vec();
+    q.push(Term::lt(&v, 5));
+    q.push(Term::not(Term::le(Term::add([v.term(), Term::Int(1)]), max)));
+    assert_eq!(decide(&q, &[]), Decision::Unsat);
+}
+
+#[test]
+fn div_mod_ite_and_booleans() {
+    let (a, b) = (x(0), Var::bool("b"));
+    assert!(sat(&[Term::eq(Term::modulo(&a, 5), 3), Term::eq(Term::div(&a, 5), -2)]));
+    assert!(!sat(&[Term::eq(Term::modulo(&a, 5), 5)]));
+    let t = Term::ite(b.term(), Term::Int(3), Term::Int(7));
+    assert!(sat(&[Term::eq(t.clone(), 7)]));
+    assert!(!sat(&[Term::eq(t.clone(), 7), b.term()]));
+    assert!(!sat(&[Term::eq(t, 5)]));
+    assert!(sat(&[Term::or([Term::lt(&a, 0), b.term()]), Term::ge(&a, 0)]));
+    assert!(!sat(&[Term::or([Term::lt(&a, 0), b.term()]), Term::ge(&a, 0), Term::not(&b)]));
+    assert!(!sat(&[Term::implies(b.term(), Term::lt(&a, 0)), b.term(), Term::ge(&a, 0)]));
+    assert!(sat(&[Term::eq(b.term(), Term::lt(&a, 0)), Term::ge(&a, 2)]));
+    assert!(!sat(&[Term::eq(b.term(), Term::lt(&a, 0)), Term::ge(&a, 2), b.term()]));
+}
+
+#[test]
+fn wanted_variables_get_values() {
+    let (a, c) = (x(0), Var::reference("c"));
+    match decide(&[Term::gt(&a, 2)], &[a.clone(), c.clone()]) {
+        Decision::Sat(m) => {
+            assert_eq!(m.int(&c), Some(0));
+            assert!(m.int(&a).unwrap() > 2);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A small deterministic generator.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n.max(1)
+    }
+    fn small(&mut self, r: i64) -> i64 {
+        self.below((2 * r + 1) as u64) as i64 - r
+    }
+}
+
+fn random_atom(rng: &mut Lcg, vars: &[Var]) -> Term {
+    let mut lin = Vec::new();
+    for v in vars {
+        let c = rng.small(3);
+        if c != 0 && rng.below(2) == 0 {
+            lin.push(Term::mul(c, v));
+        }
+    }
+    lin.push(Term::Int(rng.small(6)));
+    let lhs = Term::add(lin);
+    match rng.below(6) {
+        0 => Term::le(lhs, 0),
+        1 => Term::lt(lhs, 0),
+        2 => Term::eq(lhs, 0),
+        3 => Term::ne(lhs, 0),
+        4 => Term::or([Term::eq(lhs.clone(), 0), Term::gt(lhs, 2)]),
+        _ => Term::ge(Term::modulo(lhs, 3), 1),
+    }
+}
+
+/// Exhaustive search of the box [-r, r]^n: the oracle for queries whose box bounds are asserted.
+fn brute_force(conj: &[Term], vars: &[Var], r: i64) -> bool {
+    let n = vars.len();
+    let side = (2 * r + 1) as usize;
+    let mut m = Model::new();
+    for idx in 0..side.pow(n as u32) {
+        let mut k = idx;
+        for v in vars {
+            m.insert(v, Value::Int((k % side) as i64 - r));
+            k /= side;
+        }
+        if m.satisfies(conj) == Ok(true) {
+            return true;
+        }
+    }
+    false
+}
+
+#[test]
+fn agrees_with_exhaustive_search_on_small_boxes() {
+    let mut rng = Lcg(17);
+    let vars: Vec<Var> = (0..3).map(x).collect();
+    let r = 3;
+    let (mut n_sat, mut n_unsat) = (0, 0);
+    for case in 0..1500 {
+        let mut conj: Vec<Term> =
+            vars.iter().flat_map(|v| [Term::ge(v, -r), Term::le(v, r)]).collect();
+        for _ in 0..1 + rng.below(5) {
+            conj.push(random_atom(&mut rng, &vars));
+        }
+        let expected = brute_force(&conj, &vars, r);
+        match decide(&conj, &vars) {
+            Decision::Sat(m) => {
+                assert!(expected, "case {case}: sat claimed for {conj:?}");
+                assert_eq!(m.satisfies(&conj), Ok(true));
+                n_sat += 1;
+            }
+            Decision::Unsat => {
+                assert!(!expected, "case {case}: unsat claimed for {conj:?}");
+                n_unsat += 1;
+            }
+            Decision::Outside(why) => panic!("case {case}: outside ({why}) for {conj:?}"),
+        }
+    }
+    // The generator produces both answers in quantity, so the comparison means something.
+    assert!(n_sat > 200 && n_unsat > 200, "sat {n_sat}, unsat {n_unsat}");
+}
+
+#[test]
+fn budgets_make_large_queries_outside_not_wrong() {
+    // 300 variables in a chain: a tableau of 599 × 299 cells, beyond the size budget.
+    let chain: Vec<Term> = (0..299).map(|i| Term::lt(x(i), x(i + 1))).collect();
+    assert!(matches!(decide(&chain, &[]), Decision::Outside(_)));
+    // The same chain of 60 is decided, both ways.
+    let short: Vec<Term> = chain[..59].to_vec();
+    assert!(sat(&short));
+    let mut cycle = short.clone();
+    cycle.push(Term::lt(x(59), x(0)));
+    assert!(!sat(&cycle));
+}

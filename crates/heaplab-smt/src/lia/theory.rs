@@ -1,0 +1,304 @@
+//! A conjunction of literals over the integers: `≤`, `=`, `≠` between linear forms, and
+//! Boolean literals. Sat with integer values for every variable, unsat, or outside (a budget
+//! ran out or a number left 128 bits).
+//!
+//! Steps, each sound over the integers:
+//! 1. every constraint is divided by the gcd of its coefficients: an equality whose constant
+//!    the gcd does not divide is false, an inequality's bound is rounded down (a cut that is
+//!    exact for integers), a disequality the gcd does not divide is true;
+//! 2. an equality with a coefficient ±1 is solved for that variable, which is substituted
+//!    everywhere (its value is computed back from the model at the end);
+//! 3. the rest goes to the [`Simplex`]: single-variable constraints as bounds, the others as
+//!    bounds of slack variables (one per distinct linear form, shared by a form and its negation);
+//! 4. branch and bound: a non-integer value `v` of a variable splits into `x ≤ ⌊v⌋` and
+//!    `x ≥ ⌈v⌉`; a violated disequality `f ≠ d` splits into `f ≤ d - 1` and `f ≥ d + 1` (lazily,
+//!    only when the current point violates it). Both splits cover every integer point, so a
+//!    search whose leaves are all infeasible proves unsat.
+
+use std::collections::HashMap;
+
+use super::encode::{Lin, Lit};
+use super::rational::{gcd, Overflow, Q};
+use super::simplex::{Simplex, Status};
+
+/// Budgets of one theory check.
+#[derive(Debug)]
+pub struct Budget<'a> {
+    /// Branch-and-bound nodes.
+    pub nodes: u32,
+    /// Simplex pivots left for the whole query (shared by its theory checks).
+    pub pivots: &'a mut u32,
+    /// The largest tableau (rows × columns) worth building.
+    pub cells: usize,
+}
+
+/// The result of a theory check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TheoryResult {
+    /// Values for every integer variable and the Booleans the literals fix.
+    Sat(Vec<i128>, Vec<Option<bool>>),
+    Unsat,
+    Outside(&'static str),
+}
+
+enum Norm {
+    True,
+    False,
+    Keep(Lin),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Le,
+    Eq,
+    Ne,
+}
+
+/// Divides by the gcd of the coefficients (see the module docs, step 1).
+fn normalize(mut lin: Lin, kind: Kind) -> Norm {
+    let g = lin.coeffs.values().fold(0, |g, &c| gcd(g, c));
+    if g == 0 {
+        let holds = match kind {
+            Kind::Le => lin.constant <= 0,
+            Kind::Eq => lin.constant == 0,
+            Kind::Ne => lin.constant != 0,
+        };
+        return if holds { Norm::True } else { Norm::False };
+    }
+    if g > 1 {
+        let divisible = lin.constant % g == 0;
+        match kind {
+            Kind::Eq if !divisible => return Norm::False,
+            Kind::Ne if !divisible => return Norm::True,
+            // Σ a·x ≤ -c becomes Σ (a/g)·x ≤ ⌊-c/g⌋, i.e. constant ⌈c/g⌉.
+            Kind::Le => {
+                let c = lin.constant;
+                lin.constant = c.div_euclid(g) + i128::from(c.rem_euclid(g) != 0);
+            }
+            _ => lin.constant /= g,
+        }
+        for c in lin.coeffs.values_mut() {
+            *c /= g;
+        }
+    }
+    Norm::Keep(lin)
+}
+
+/// Decides a conjunction of literals over `ints` integer and `bools` Boolean variables.
+pub fn check(ints: usize, bools: usize, lits: &[Lit], budget: Budget<'_>) -> TheoryResult {
+    match check_inner(ints, bools, lits, budget) {
+        Ok(r) => r,
+        Err(Overflow) => TheoryResult::Outside("arithmetic beyond 128 bits"),
+    }
+}
+
+fn check_inner(
+    ints: usize,
+    bools: usize,
+    lits: &[Lit],
+    budget: Budget<'_>,
+) -> Result<TheoryResult, Overflow> {
+    let mut bool_values: Vec<Option<bool>> = vec![None; bools];
+    let mut cons: Vec<(Kind, Lin)> = Vec::new();
+    for lit in lits {
+        match lit {
+            Lit::Bool(b, v) => match bool_values[*b] {
+                Some(prev) if prev != *v => return Ok(TheoryResult::Unsat),
+                _ => bool_values[*b] = Some(*v),
+            },
+            Lit::Le(l) => cons.push((Kind::Le, l.clone())),
+            Lit::Eq(l) => cons.push((Kind::Eq, l.clone())),
+            Lit::Ne(l) => cons.push((Kind::Ne, l.clone())),
+        }
+    }
+    let mut kept: Vec<(Kind, Lin)> = Vec::with_capacity(cons.len());
+    for (kind, lin) in cons {
+        match normalize(lin, kind) {
+            Norm::True => {}
+            Norm::False => return Ok(TheoryResult::Unsat),
+            Norm::Keep(l) => kept.push((kind, l)),
+        }
+    }
+    // Step 2: solve unit equalities.
+    let mut solved: Vec<(usize, Lin)> = Vec::new();
+    while let Some(pos) =
+        kept.iter().position(|(k, l)| *k == Kind::Eq && l.coeffs.values().any(|c| c.abs() == 1))
+    {
+        let (_, eq) = kept.swap_remove(pos);
+        let Some((&x, &a)) = eq.coeffs.iter().find(|(_, c)| c.abs() == 1) else { continue };
+        // a·x + rest = 0 with a = ±1: x = -a·rest.
+        let mut rest = eq.clone();
+        rest.coeffs.remove(&x);
+        let value = rest.scaled(-a)?;
+        let mut next = Vec::with_capacity(kept.len());
+        for (kind, mut lin) in kept {
+            if let Some(c) = lin.coeffs.remove(&x) {
+                lin.add_scaled(&value, c)?;
+                match normalize(lin, kind) {
+                    Norm::True => {}
+                    Norm::False => return Ok(TheoryResult::Unsat),
+                    Norm::Keep(l) => next.push((kind, l)),
+                }
+            } else {
+                next.push((kind, lin));
+            }
+        }
+        kept = next;
+        solved.push((x, value));
+    }
+    // Step 3: bounds and slack rows. A form is keyed by its coefficients with the first one
+    // positive; `sign` says whether the constraint's form was negated to get there.
+    let mut forms: Vec<Vec<(usize, i128)>> = Vec::new();
+    let mut form_index: HashMap<Vec<(usize, i128)>, usize> = HashMap::new();
+    // (target variable or form, lower, upper, ≠) in the simplex's terms, collected first.
+    enum Target {
+        Var(usize),
+        Form(usize),
+    }
+    let mut bounds: Vec<(Target, Option<i128>, Option<i128>)> = Vec::new();
+    let mut diseqs: Vec<(Target, i128)> = Vec::new();
+    for (kind, lin) in &kept {
+        let (target, sign) = if lin.coeffs.len() == 1 {
+            let (&x, &a) = lin.coeffs.iter().next().ok_or(Overflow)?;
+            (Target::Var(x), a)
+        } else {
+            let first = lin.coeffs.values().next().copied().unwrap_or(1);
+            let sign = first.signum();
+            let key: Vec<(usize, i128)> = lin.coeffs.iter().map(|(&v, &c)| (v, c * sign)).collect();
+            let next = forms.len();
+            let f = *form_index.entry(key.clone()).or_insert(next);
+            if f == next {
+                forms.push(key);
+            }
+            (Target::Form(f), sign)
+        };
+        // The constraint is sign·t + c ⋈ 0 for the target t (for a variable, sign is its
+        // coefficient, ±1 after normalization unless it is an inequality).
+        let c = lin.constant.checked_neg().ok_or(Overflow)?;
+        match kind {
+            Kind::Le => {
+                // sign·t ≤ c (c is the negated constant).
+                if sign > 0 {
+                    bounds.push((target, None, Some(floor_div(c, sign))));
+                } else {
+                    bounds.push((target, Some(ceil_div(c, sign)), None));
+                }
+            }
+            Kind::Eq | Kind::Ne => {
+                // sign·t = c; sign is ±1 for a form, and for a variable after step 1.
+                if c % sign != 0 {
+                    if *kind == Kind::Eq {
+                        return Ok(TheoryResult::Unsat);
+                    }
+                    continue;
+                }
+                let v = c / sign;
+                if *kind == Kind::Eq {
+                    bounds.push((target, Some(v), Some(v)));
+                } else {
+                    diseqs.push((target, v));
+                }
+            }
+        }
+    }
+    if (ints + forms.len()).saturating_mul(forms.len()) > budget.cells {
+        return Ok(TheoryResult::Outside("a tableau beyond the size budget"));
+    }
+    let mut sx = Simplex::new(ints, &forms)?;
+    let index = |t: &Target| match t {
+        Target::Var(x) => *x,
+        Target::Form(f) => ints + f,
+    };
+    for (t, lo, hi) in &bounds {
+        let v = index(t);
+        if let Some(l) = lo {
+            if !sx.set_lower(v, Q::int(*l))? {
+                return Ok(TheoryResult::Unsat);
+            }
+        }
+        if let Some(u) = hi {
+            if !sx.set_upper(v, Q::int(*u))? {
+                return Ok(TheoryResult::Unsat);
+            }
+        }
+    }
+    let diseqs: Vec<(usize, i128)> = diseqs.iter().map(|(t, v)| (index(t), *v)).collect();
+    // Step 4: branch and bound, depth first.
+    let mut stack = vec![sx];
+    let mut nodes = 0;
+    let mut gave_up = false;
+    while let Some(mut sx) = stack.pop() {
+        nodes += 1;
+        if nodes > budget.nodes {
+            return Ok(TheoryResult::Outside("branch-and-bound budget spent"));
+        }
+        match sx.check(budget.pivots)? {
+            Status::Infeasible => continue,
+            Status::GaveUp => {
+                gave_up = true;
+                continue;
+            }
+            Status::Feasible => {}
+        }
+        if let Some(x) = (0..ints).find(|&x| !sx.value(x).is_int()) {
+            let v = sx.value(x);
+            let mut up = sx.clone();
+            if up.set_lower(x, Q::int(v.ceil()))? {
+                stack.push(up);
+            }
+            if sx.set_upper(x, Q::int(v.floor()))? {
+                stack.push(sx);
+            }
+            continue;
+        }
+        if let Some(&(x, d)) = diseqs.iter().find(|(x, d)| sx.value(*x) == Q::int(*d)) {
+            // Explore away from zero first: references get positive addresses.
+            let mut low = sx.clone();
+            let low_ok = low.set_upper(x, Q::int(d - 1))?;
+            let high_ok = sx.set_lower(x, Q::int(d + 1))?;
+            let (first, second) = if d >= 0 { (sx, low) } else { (low, sx) };
+            let (first_ok, second_ok) = if d >= 0 { (high_ok, low_ok) } else { (low_ok, high_ok) };
+            if second_ok {
+                stack.push(second);
+            }
+            if first_ok {
+                stack.push(first);
+            }
+            continue;
+        }
+        let mut values: Vec<i128> =
+            (0..ints).map(|x| sx.value(x).as_int().ok_or(Overflow)).collect::<Result<_, _>>()?;
+        for (x, value) in solved.iter().rev() {
+            let mut v = value.constant;
+            for (&y, &c) in &value.coeffs {
+                v = v.checked_add(c.checked_mul(values[y]).ok_or(Overflow)?).ok_or(Overflow)?;
+            }
+            values[*x] = v;
+        }
+        return Ok(TheoryResult::Sat(values, bool_values));
+    }
+    if gave_up {
+        return Ok(TheoryResult::Outside("simplex pivot budget spent"));
+    }
+    Ok(TheoryResult::Unsat)
+}
+
+/// ⌊a / b⌋ for `b ≠ 0`.
+fn floor_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// ⌈a / b⌉ for `b ≠ 0`.
+fn ceil_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && ((a < 0) == (b < 0)) {
+        q + 1
+    } else {
+        q
+    }
+}

@@ -1,0 +1,114 @@
+//! The query corpus (`tests/corpus/queries.jsonl`: every distinct query the example suite sends
+//! to the solver layer, dumped by `heaplab bench --dump-queries`) through the Rust decision
+//! procedure and through a real `z3` process. Fails on any disagreement: the procedure says sat
+//! and Z3 unsat or the reverse, or a model of the procedure does not satisfy the assertions.
+//! Prints the share the procedure decides (`cargo test -p heaplab-smt --test corpus --
+//! --nocapture`; `./build.sh bench` shows it).
+#![allow(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+
+use heaplab_smt::lia::{self, Decision};
+use heaplab_smt::{
+    block_on, parse_sort, parse_term, Answer, Query, SmtSolver, Solver, Term, Var, Z3Process,
+};
+use serde_json::Value as Json;
+
+struct Case {
+    line: usize,
+    from: String,
+    assertions: Vec<Term>,
+    want: Vec<Var>,
+}
+
+fn corpus() -> Vec<Case> {
+    let text = include_str!("corpus/queries.jsonl");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let j: Json = serde_json::from_str(l).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+            let vars: Vec<Var> = j["vars"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(n, s)| Var::new(n.clone(), parse_sort(s.as_str().unwrap()).unwrap()))
+                .collect();
+            let assertions = j["assert"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| parse_term(a.as_str().unwrap(), &vars).unwrap())
+                .collect();
+            let by_name: BTreeMap<&str, &Var> = vars.iter().map(|v| (v.name.as_str(), v)).collect();
+            let want = j["want"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| (*by_name[n.as_str().unwrap()]).clone())
+                .collect();
+            Case {
+                line: i + 1,
+                from: j["from"].as_str().unwrap_or("").to_string(),
+                assertions,
+                want,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn rust_procedure_agrees_with_z3_on_the_corpus() {
+    let cases = corpus();
+    assert!(cases.len() > 500, "the corpus has {} queries", cases.len());
+    let z3 = SmtSolver::new(Z3Process::default());
+    let (mut sat, mut unsat) = (0usize, 0usize);
+    let mut outside: BTreeMap<String, usize> = BTreeMap::new();
+    let mut disagreements = Vec::new();
+    let mut rust_time = std::time::Duration::ZERO;
+    let mut z3_time = std::time::Duration::ZERO;
+    for case in &cases {
+        let start = std::time::Instant::now();
+        let rust = lia::decide(&case.assertions, &case.want);
+        rust_time += start.elapsed();
+        let start = std::time::Instant::now();
+        let query = Query::new(case.assertions.clone()).want(case.want.clone());
+        let answer = block_on(z3.check(&query)).unwrap();
+        z3_time += start.elapsed();
+        let what = match (&rust, &answer) {
+            (Decision::Sat(m), Answer::Sat(_)) => {
+                sat += 1;
+                let ok = m.satisfies_exact(&case.assertions) == Ok(true)
+                    && case.want.iter().all(|v| m.get(v).is_some());
+                (!ok).then(|| format!("the procedure's model {m:?} does not satisfy the query"))
+            }
+            (Decision::Unsat, Answer::Unsat) => {
+                unsat += 1;
+                None
+            }
+            (Decision::Outside(why), _) => {
+                *outside.entry(why.clone()).or_default() += 1;
+                None
+            }
+            (Decision::Sat(_), other) => Some(format!("procedure sat, z3 {other:?}")),
+            (Decision::Unsat, other) => Some(format!("procedure unsat, z3 {other:?}")),
+        };
+        if let Some(w) = what {
+            disagreements.push(format!("line {} ({}): {w}", case.line, case.from));
+        }
+    }
+    let decided = sat + unsat;
+    println!(
+        "query corpus: {} queries; the Rust procedure decided {} ({:.1}%: {} sat with re-checked models, {} unsat) in {:.1} ms, z3 took {:.1} ms for all; outside the fragment: {:?}; disagreements: {}",
+        cases.len(),
+        decided,
+        100.0 * decided as f64 / cases.len() as f64,
+        sat,
+        unsat,
+        rust_time.as_secs_f64() * 1000.0,
+        z3_time.as_secs_f64() * 1000.0,
+        outside,
+        disagreements.len()
+    );
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}

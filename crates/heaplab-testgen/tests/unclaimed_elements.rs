@@ -1,0 +1,80 @@
+//! Issue #20, item 1: one semantics for `sl` and the model checker. The list's points-to leave
+//! `data` unconstrained, so an `Elem` is an object the precondition says nothing about (outside
+//! the footprint). `sl` creates such elements when the method reads them; every input it makes
+//! must be accepted by the model checker (`--pre ignore` classification), and so must the inputs
+//! of `lazy` that are lists.
+
+mod common;
+
+use heaplab_engine::symbolic::{Config, PreMode, StrategyKind};
+use heaplab_syntax::{analyze, SourceFile};
+use heaplab_testgen::concretize::PreChecker;
+use heaplab_testgen::{generate, Validity};
+
+const PROGRAM: &str = r#"
+class Elem { int v; }
+class Node { Elem data; Node next; }
+
+pred sll(Node x) := x == null | exists Elem d, Node n. x -> Node { data: d, next: n } * sll(n);
+
+class Bag {
+  Node head;
+
+  // Sum of the positive elements; a missing element counts as nothing.
+  int sumPositive()
+    requires sll(this.head)
+  {
+    int s = 0;
+    Node p = this.head;
+    while (p != null) {
+      if (p.data != null && p.data.v > 0) { s = s + p.data.v; }
+      p = p.next;
+    }
+    return s;
+  }
+}
+"#;
+
+#[test]
+fn sl_inputs_with_undescribed_elements_are_valid() {
+    let a = analyze(&SourceFile::new("bag.hl".to_string(), PROGRAM.to_string()));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    let target = "Bag.sumPositive";
+    let checker = PreChecker::new(&a.program, target, PreMode::Ignore);
+    for (strategy, pre) in
+        [(StrategyKind::Sl, PreMode::Assume), (StrategyKind::Lazy, PreMode::Ignore)]
+    {
+        let mut config = Config::default();
+        config.strategy = strategy;
+        config.pre = pre;
+        config.bounds.k = 2;
+        config.bounds.timeout_ms = None;
+        let mut ex = common::explore(&a, target, config);
+        let g = generate(&mut ex, &a.program, &a.info).expect("generate");
+        let validity: Vec<Validity> = g.tests.iter().map(|t| checker.classify(&t.input)).collect();
+        let with_elems = g
+            .tests
+            .iter()
+            .filter(|t| t.input.heap.objects().any(|(_, o)| o.class == "Elem"))
+            .count();
+        eprintln!("{strategy:?}: {} tests, {with_elems} with elements", g.tests.len());
+        assert!(with_elems > 0, "{strategy:?}: some input holds an element");
+        if strategy == StrategyKind::Sl {
+            for (t, v) in g.tests.iter().zip(&validity) {
+                assert_eq!(*v, Validity::Valid, "sl test {} rejected", t.name);
+            }
+        } else {
+            // `lazy` also makes cyclic and shared lists (invalid); every input whose nodes form
+            // a list is valid, elements included.
+            let valid_with_elems = g
+                .tests
+                .iter()
+                .zip(&validity)
+                .filter(|(t, v)| {
+                    v.is_valid() && t.input.heap.objects().any(|(_, o)| o.class == "Elem")
+                })
+                .count();
+            assert!(valid_with_elems > 0, "lazy: a valid input with an element");
+        }
+    }
+}

@@ -1,0 +1,270 @@
+// The engine bench in Chromium, next to native and node, and issue 17's goals measured.
+//
+// Serves web/dist with `heaplab serve` (cross-origin isolated), opens the playground in headless
+// Chromium (fresh profile) and runs the rows inside the page's own engine worker, through the
+// worker protocol the page uses (web/src/worker.js):
+//   - `compare` with one strategy: the Exploration's runToEnd, as the Compare tab runs a row and
+//     as node (wasm-suite.mjs) and native (`heaplab bench`) time it: exploration + tests;
+//   - for the goal rows also `exploreStart` + `exploreRun`: what the Explore tab's Run does
+//     (every event stepped from JS, tree batches every 120 ms, then tests, coverage, downloads);
+//     the page's own drawing is not counted.
+// Times are taken in the page (performance.now around the request).
+//
+// Rows: every row of the native bench (bench/results.json, k = 2), with node's time from
+// tests/artifacts/bench-wasm.json (written by wasm-suite.mjs) when present; and the goal rows at
+// k = 3, which this script also runs natively (`heaplab run`) and in node. Prints markdown and
+// appends it to bench/results.md.
+//
+// Usage: node tests/bench/browser-suite.mjs [bench/results.json] [tests/artifacts/bench-wasm.json]
+//   BENCH_BROWSER_ROWS=goals       only the goal rows (default: goals and every bench row)
+//   BENCH_BROWSER_CAP_MS=20000     cap per run (the explorer's timeout bound)
+//   BENCH_BROWSER_APPEND=0         print only, do not append to bench/results.md
+
+import { execFile } from 'node:child_process';
+import { appendFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { launch, ROOT, startServer } from '../browser/helpers.mjs';
+import { totalBytes, transferred } from './page-bytes.mjs';
+
+const nativePath = process.argv[2] ?? path.join(ROOT, 'bench/results.json');
+const nodePath = process.argv[3] ?? path.join(ROOT, 'tests/artifacts/bench-wasm.json');
+const capMs = Number(process.env.BENCH_BROWSER_CAP_MS ?? 20000);
+const allRows = process.env.BENCH_BROWSER_ROWS !== 'goals';
+const append = process.env.BENCH_BROWSER_APPEND !== '0';
+
+const native = JSON.parse(await readFile(nativePath, 'utf8'));
+let nodeRows = new Map();
+try {
+  const node = JSON.parse(await readFile(nodePath, 'utf8'));
+  if (node.k === native.k) nodeRows = new Map(node.rows.map((r) => [key(r), r]));
+} catch {
+  // No node run: the node column stays empty for the bench rows.
+}
+
+function key(r) {
+  return `${r.file}|${r.method}|${r.strategy}|${r.k ?? native.k}`;
+}
+
+// ---- the goals (issue 17) --------------------------------------------------------------------
+
+const BST_METHODS = ['insert', 'remove', 'find', 'findMin', 'findMax', 'isEmpty', 'makeEmpty'];
+// Kiasan's k = 3 rows under lazier#, with the test counts Kiasan reports (Deng 2007; the table
+// "Reference numbers" in docs/symbolic.md): the browser must find the same counts.
+const KIASAN_K3 = [
+  { file: 'examples/bst.hl', method: 'BST.insert', kiasan: 236 },
+  { file: 'examples/bst.hl', method: 'BST.findMin', kiasan: 26 },
+  { file: 'examples/treemap.hl', method: 'TreeMap.put', kiasan: 331 },
+  { file: 'examples/avl.hl', method: 'AvlTree.insert', kiasan: 190 },
+];
+const K3 = [...KIASAN_K3, { file: 'examples/treemap.hl', method: 'TreeMap.remove' }]
+  .map((r) => ({ ...r, strategy: 'lazier#', k: 3 }));
+const BST_SL = BST_METHODS.map((m) => ({ file: 'examples/bst.hl', method: `BST.${m}`, strategy: 'sl', k: native.k }));
+
+const sources = new Map();
+async function source(file) {
+  if (!sources.has(file)) sources.set(file, await readFile(path.join(ROOT, file), 'utf8'));
+  return sources.get(file);
+}
+
+// ---- native and node for the goal rows at k = 3 ----------------------------------------------
+
+const run = promisify(execFile);
+async function nativeRun(row) {
+  const bin = path.join(ROOT, 'target/release/heaplab');
+  const { stdout } = await run(bin, ['run', path.join(ROOT, row.file), '--method', row.method,
+    '--strategy', row.strategy, '--k', String(row.k), '--format', 'json',
+    '--timeout-ms', String(capMs)], { maxBuffer: 1 << 26 });
+  const s = JSON.parse(stdout);
+  return { ms: s.time_ms, tests: s.tests, sent: s.solver_calls.sent, rust: s.solver_calls.decided_locally,
+    cached: s.solver_calls.cached, timedOut: JSON.stringify(s.stopped_by ?? '').includes('time') };
+}
+
+const pkg = await import(path.join(ROOT, 'web/pkg/heaplab_wasm.js'));
+await pkg.default({ module_or_path: await readFile(path.join(ROOT, 'web/pkg/heaplab_wasm_bg.wasm')) });
+const bridge = await import(path.join(ROOT, 'web/src/z3-bridge.js'));
+await bridge.solve('(check-sat)');
+async function nodeRun(row) {
+  const options = { strategy: row.strategy, k: row.k, timeoutMs: capMs, file: row.file };
+  const started = performance.now();
+  const ex = new pkg.Exploration(await source(row.file), row.method, JSON.stringify(options), bridge.solve);
+  try {
+    const summary = await ex.runToEnd(0);
+    const ms = performance.now() - started;
+    const st = ex.solverStats();
+    return { ms, tests: summary.tests, sent: st.sentToZ3, rust: st.decidedInRust, cached: st.cacheHits,
+      waitMs: st.z3WaitMs, timedOut: summary.bounds_hit.includes('timeout') };
+  } finally {
+    ex.free();
+  }
+}
+
+const goalNative = new Map();
+const goalNode = new Map();
+for (const row of K3) {
+  process.stderr.write(`native and node: ${row.method} ${row.strategy} k=${row.k}\n`);
+  goalNative.set(key(row), await nativeRun(row));
+  goalNode.set(key(row), await nodeRun(row));
+}
+await bridge.shutdown();
+for (const r of native.rows) {
+  const c = r.solver_calls;
+  goalNative.set(key({ ...r, k: native.k }), { ms: r.time_ms, tests: r.tests, sent: c.sent, rust: c.decided_locally,
+    cached: c.cached, timedOut: r.timed_out });
+}
+
+// ---- the browser -----------------------------------------------------------------------------
+
+const server = await startServer();
+const browser = await launch();
+const { page } = browser;
+await page.goto(server.url, { waitUntil: 'domcontentloaded' });
+await page.getByText('Z3 ready', { exact: true }).waitFor({ timeout: 180000 });
+const marks = await page.evaluate(() => globalThis.__heaplab.marks);
+const firstVisitBytes = totalBytes(await transferred(page));
+
+/** The Compare tab's request for one strategy, timed in the page. */
+async function browserEngine(row) {
+  const options = { k: row.k, timeoutMs: capMs };
+  return page.evaluate(async ({ src, method, options, strategy }) => {
+    const started = performance.now();
+    const [r] = await globalThis.__heaplab.engine.request('compare', { source: src, method, options, strategies: [strategy] });
+    const ms = performance.now() - started;
+    return { ms, tests: r.tests, sent: r.solver_calls.sent, rust: r.solver_calls.decided_locally,
+      cached: r.solver_calls.cached, waitMs: r.solver?.z3WaitMs ?? null,
+      timedOut: (r.bounds_hit ?? []).includes('timeout') };
+  }, { src: await source(row.file), method: row.method, options, strategy: row.strategy });
+}
+
+/** The Explore tab's Run: start, then run to the end, timed in the page. */
+let runs = 0;
+async function browserExplore(row) {
+  runs += 1;
+  const options = { strategy: row.strategy, k: row.k, timeoutMs: capMs };
+  return page.evaluate(async ({ src, method, options, runId }) => {
+    const engine = globalThis.__heaplab.engine;
+    const started = performance.now();
+    await engine.request('exploreStart', { source: src, method, options, runId });
+    const r = await engine.request('exploreRun', { runId });
+    const ms = performance.now() - started;
+    return { ms, tests: r.tests.length, over: r.over, waitMs: r.solver?.z3WaitMs ?? null };
+  }, { src: await source(row.file), method: row.method, options, runId: `bench-${runs}` });
+}
+
+const goalBrowser = new Map();
+for (const row of [...BST_SL, ...K3]) {
+  process.stderr.write(`browser: ${row.method} ${row.strategy} k=${row.k}\n`);
+  goalBrowser.set(key(row), { engine: await browserEngine(row), explore: await browserExplore(row) });
+}
+const benchBrowser = new Map();
+if (allRows) {
+  process.stderr.write(`browser: ${native.rows.length} bench rows\n`);
+  for (const r of native.rows) {
+    if (r.timed_out) continue;
+    const row = { file: r.file, method: r.method, strategy: r.strategy, k: native.k };
+    benchBrowser.set(key(row), goalBrowser.get(key(row))?.engine ?? await browserEngine(row));
+  }
+}
+await browser.close();
+await server.stop();
+
+// ---- tables ----------------------------------------------------------------------------------
+
+const ms = (n) => (typeof n === 'number' ? n.toFixed(0) : '—');
+const calls = (c) => (c ? `${c.sent} / ${c.rust} / ${c.cached}` : '—');
+const label = (r) => `| ${path.basename(r.file)} | ${r.method} | ${r.strategy.replace('#', '\\#')} | ${r.k} |`;
+const out = [];
+const say = (line = '') => out.push(line);
+const verdict = (ok) => (ok ? '**met**' : '**not met**');
+
+say('');
+say(`## Browser (Chromium, the page's engine worker), goals of issue 17`);
+say('');
+say(`Measured in one run: native (\`heaplab run\` / \`heaplab bench\`, z3 process), node (heaplab-wasm on Z3 wasm) and Chromium headless (\`heaplab serve\`, cross-origin isolated, the playground's own worker after "Z3 ready"). "browser engine" is the Compare tab's request for one strategy (runToEnd: exploration and tests, as native and node are timed); "browser Run" is the Explore tab's Run (exploreStart + exploreRun: every event stepped from JS, tree batches, then tests, coverage and downloads; the page's drawing not counted). Z3 calls and wait are the browser's (the wait from the worker's \`solverStats\` where its answers carry them, — where they do not). Cap ${capMs} ms per run.`);
+say('');
+say('| file | method | strategy | k | native ms | node ms | browser engine ms | browser Run ms | tests native / node / browser | Z3 sent / decided in Rust / cached | Z3 wait ms |');
+say('|---|---|---|---|---|---|---|---|---|---|---|');
+const goalRow = (row) => {
+  const n = goalNative.get(key(row));
+  const w = goalNode.get(key(row)) ?? nodeRows.get(key(row));
+  const b = goalBrowser.get(key(row));
+  const nodeMs = w?.ms ?? w?.wasm_ms;
+  const same = n && w && b && n.tests === w.tests && n.tests === b.engine.tests && n.tests === b.explore.tests;
+  const kiasan = row.kiasan === undefined ? '' : (b.engine.tests === row.kiasan ? ` (Kiasan ${row.kiasan})` : ` (≠ Kiasan ${row.kiasan})`);
+  say(`${label(row)} ${ms(n?.ms)} | ${ms(nodeMs)} | ${ms(b.engine.ms)}${b.engine.timedOut ? ' (cap)' : ''} | ${ms(b.explore.ms)} | ${n?.tests ?? '—'} / ${w?.tests ?? '—'} / ${b.engine.tests}${same ? '' : ' ≠'}${kiasan} | ${calls(b.engine)} | ${b.engine.waitMs === null ? '—' : ms(b.engine.waitMs)} |`);
+};
+BST_SL.forEach(goalRow);
+K3.forEach(goalRow);
+
+const sum = (rows, f) => rows.reduce((a, r) => a + f(r), 0);
+const bstEngine = sum(BST_SL, (r) => goalBrowser.get(key(r)).engine.ms);
+const bstRun = sum(BST_SL, (r) => goalBrowser.get(key(r)).explore.ms);
+const worst = (rows, f) => Math.max(...rows.map(f));
+const tmRows = K3.filter((r) => r.method.startsWith('TreeMap.'));
+const tmRun = worst(tmRows, (r) => goalBrowser.get(key(r)).explore.ms);
+const kiasanRows = K3.filter((r) => r.kiasan !== undefined);
+const kiasanRun = worst(kiasanRows, (r) => goalBrowser.get(key(r)).explore.ms);
+const kiasanCounts = kiasanRows.every((r) => goalBrowser.get(key(r)).engine.tests === r.kiasan);
+const bothOk = (rows, f, limit) => rows.every((r) => {
+  const b = goalBrowser.get(key(r));
+  return f(b.engine) < limit && f(b.explore) < limit && !b.engine.timedOut && b.explore.over;
+});
+
+// wasm/native over the bench: every row that finished on both (native time from the bench).
+let nativeTotal = 0;
+let browserTotal = 0;
+let nodeTotal = 0;
+let nodeNative = 0;
+let compared = 0;
+let mismatches = 0;
+const benchLines = [];
+for (const r of native.rows) {
+  const k = key({ ...r, k: native.k });
+  const b = benchBrowser.get(k);
+  const w = nodeRows.get(k);
+  if (w && !w.timed_out && !r.timed_out) {
+    nodeTotal += w.wasm_ms;
+    nodeNative += r.time_ms;
+  }
+  if (!b) continue;
+  if (!b.timedOut) {
+    nativeTotal += r.time_ms;
+    browserTotal += b.ms;
+    compared += 1;
+  }
+  const same = b.tests === r.tests && (!w || w.tests === r.tests);
+  if (!same) mismatches += 1;
+  const ratio = r.time_ms >= 5 ? `${(b.ms / r.time_ms).toFixed(1)}x` : '—';
+  benchLines.push(`${label({ ...r, k: native.k })} ${r.time_ms} | ${w ? ms(w.wasm_ms) : '—'} | ${ms(b.ms)}${b.timedOut ? ' (cap)' : ''} | ${ratio} | ${r.tests} / ${w?.tests ?? '—'} / ${b.tests}${same ? '' : ' ≠'} | ${calls(b)} | ${b.waitMs === null ? '—' : ms(b.waitMs)} | ${w ? ms(w.wait_ms) : '—'} |`);
+}
+const browserRatio = nativeTotal > 0 ? browserTotal / nativeTotal : NaN;
+const nodeRatio = nodeNative > 0 ? nodeTotal / nodeNative : NaN;
+
+say('');
+say('| goal | measured | |');
+say('|---|---|---|');
+say(`| all of BST under \`sl\` (7 methods, k = ${native.k}) in < 1 s | engine ${ms(bstEngine)} ms, Run ${ms(bstRun)} ms in all | ${verdict(bstEngine < 1000 && bstRun < 1000)} |`);
+say(`| TreeMap put and remove, lazier# k = 3, < 10 s each | slowest Run ${ms(tmRun)} ms | ${verdict(bothOk(tmRows, (b) => b.ms, 10000))} |`);
+say(`| Kiasan's k = 3 rows (lazier#) < 5 s each, with Kiasan's test counts | slowest Run ${ms(kiasanRun)} ms; counts ${kiasanCounts ? 'equal' : 'differ'} | ${verdict(bothOk(kiasanRows, (b) => b.ms, 5000) && kiasanCounts)} |`);
+if (allRows) {
+  say(`| wasm/native ≤ 1.5× over the bench | browser ${browserRatio.toFixed(2)}× (${compared} rows: native ${nativeTotal} ms, browser ${ms(browserTotal)} ms)${Number.isFinite(nodeRatio) ? `; node ${nodeRatio.toFixed(2)}×` : ''} | ${verdict(browserRatio <= 1.5)} |`);
+}
+say(`| first visit ≤ 10 MB compressed | ${(firstVisitBytes / 2 ** 20).toFixed(2)} MiB over the wire until Z3 ready | ${verdict(firstVisitBytes <= 10 * 2 ** 20)} |`);
+say(`| Z3 ready < 3 s | ${ms(marks.z3Ready)} ms from navigation start (editor usable at ${ms(marks.editorReady)} ms) | ${verdict(marks.z3Ready < 3000)} |`);
+
+if (allRows) {
+  say('');
+  say(`### Every bench row, k = ${native.k}: native, node, browser engine`);
+  say('');
+  say(`wasm/native overall: browser ${browserRatio.toFixed(2)}× over ${compared} rows; node ${Number.isFinite(nodeRatio) ? `${nodeRatio.toFixed(2)}×` : '—'}.` +
+    (mismatches > 0 ? ` ${mismatches} rows generated different test counts (marked ≠).` : ' Every row generated the same tests on all three.'));
+  say('');
+  say('| file | method | strategy | k | native ms | node ms | browser ms | browser/native | tests native / node / browser | Z3 sent / decided in Rust / cached (browser) | Z3 wait ms browser | Z3 wait ms node |');
+  say('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  benchLines.forEach((l) => say(l));
+}
+say('');
+
+const text = out.join('\n');
+process.stdout.write(text);
+if (append) await appendFile(path.join(ROOT, 'bench/results.md'), text);
