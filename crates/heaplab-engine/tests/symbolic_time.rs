@@ -5,7 +5,9 @@
 mod common;
 
 use heaplab_engine::symbolic::{Clock, Config, Explorer, SmtPathSolver, StrategyKind};
-use heaplab_smt::{Answer, BoxFuture, ProcessConfig, Query, Result, SmtSolver, Solver, Z3Process};
+use heaplab_smt::{
+    Answer, BoxFuture, ProcessConfig, Query, Result, SmtSolver, Solver, SolverFrontend, Z3Process,
+};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -36,7 +38,9 @@ fn run(timeout_ms: Option<u64>) -> (Vec<u32>, usize) {
     let a = common::load("avl.hl");
     let limits = Rc::new(RefCell::new(Vec::new()));
     let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
-    let solver = SmtPathSolver::new(Recording { z3, limits: Rc::clone(&limits) });
+    // Without the frontend's decision procedure, so that queries reach z3.
+    let frontend = SolverFrontend::new(Recording { z3, limits: Rc::clone(&limits) });
+    let solver = SmtPathSolver::with_frontend(frontend.with_procedure(false));
     let mut config = Config::default();
     config.strategy = StrategyKind::Lazy;
     config.bounds.timeout_ms = timeout_ms;
