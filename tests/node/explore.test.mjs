@@ -220,6 +220,7 @@ test('strategies() and defaults() are the CLI\'s', async () => {
     maxPaths: cliDefault('--max-paths'),
     maxStates: cliDefault('--max-states'),
     timeoutMs: cliDefault('--timeout-ms'),
+    maxMemoryMb: cliDefault('--max-memory-mb'),
   });
   const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
   const ex = new engine.Exploration(source, 'BST.isEmpty', { strategy: 'sl', depth: 1 }, solve);
@@ -227,6 +228,19 @@ test('strategies() and defaults() are the CLI\'s', async () => {
   const native = await run(HEAPLAB, ['run', 'examples/bst.hl', '--method', 'BST.isEmpty', '--strategy', 'sl', '--depth', '1', '--format', 'json'], { cwd: ROOT });
   assert.equal(summary.paths, JSON.parse(native.stdout).paths);
   assert.equal(summary.k, engine.defaults().k);
+});
+
+// Issue 21: the module counts its allocations, so a memory bound stops an exploration that
+// would grow past it (the page's worker trapped instead) and names the bound.
+test('maxMemoryMb stops an exploration on the memory bound', async () => {
+  const source = await readFile(path.join(ROOT, 'examples/avl.hl'), 'utf8');
+  const opts = { strategy: 'lazy', k: 3, maxStates: 100000000, timeoutMs: 0 };
+  const ex = new engine.Exploration(source, 'AvlTree.insert', { ...opts, maxMemoryMb: 16 }, solve);
+  const summary = await ex.runToEnd(0);
+  assert.deepEqual(summary.bounds_hit.includes('memory'), true, JSON.stringify(summary.bounds_hit));
+  const small = new engine.Exploration(source, 'AvlTree.isEmpty', { strategy: 'lazy', maxMemoryMb: 16 }, solve);
+  const done = await small.runToEnd(0);
+  assert.equal(done.bounds_hit.includes('memory'), false);
 });
 
 const fieldOf = (view, obj, name) => {

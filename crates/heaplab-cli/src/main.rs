@@ -58,7 +58,12 @@ enum Command {
     Serve(commands::serve::Args),
 }
 
+/// Counts the bytes the process holds, for the memory bound of runs (`--max-memory-mb`).
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
+
 fn main() -> ExitCode {
+    heaplab_engine::memory::install_meter(|| ALLOCATOR.allocated());
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => commands::check::run(args),

@@ -9,6 +9,7 @@
 
 mod error;
 pub mod interp;
+pub mod memory;
 pub mod symbolic;
 
 pub use error::{Error, Result};

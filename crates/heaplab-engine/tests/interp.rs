@@ -560,3 +560,33 @@ test falls_off { int k = noreturn(0); }
         assert!(r.message.starts_with("internal error"), "{}", r.message);
     }
 }
+
+/// Issue 21: a million steps of `new` on a class of 500 fields would hold some 500 million
+/// fields (in the page, a worker trap "unreachable"); the heap limit ends the run first.
+#[test]
+fn allocating_wide_objects_stops_at_the_heap_limit() {
+    let fields: String = (0..500).map(|i| format!("int f{i}; ")).collect();
+    let src = format!(
+        "class Wide {{ {fields}Wide next; }}\n\
+         int grow(int n) {{ Wide w = null; int i = 0; \
+         while (i < n) {{ w = new Wide {{ next: w }}; i = i + 1; }} return i; }}"
+    );
+    match eval(&src, "grow(1000000)") {
+        Outcome::Error(e) => {
+            assert_eq!(e.kind, ErrorKind::BoundExhausted);
+            assert_eq!(e.limit, Some(LimitKind::HeapCells));
+            assert!(e.message.contains("heap limit of 2000000 cells"), "{}", e.message);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Under the limit the same program runs to the end; the limit counts every cell.
+    assert_eq!(eval(&src, "grow(3000)"), Outcome::Returned(Value::Int(3000)));
+    let (outcome, heap) = eval_with(&src, "grow(4)", Limits::default());
+    assert_eq!(outcome, Outcome::Returned(Value::Int(4)));
+    assert_eq!(heap.cells(), 4 * 502);
+    let limits = Limits { heap_cells: 4 * 502 - 1, ..Limits::default() };
+    match eval_with(&src, "grow(4)", limits).0 {
+        Outcome::Error(e) => assert_eq!(e.limit, Some(LimitKind::HeapCells)),
+        other => panic!("{other:?}"),
+    }
+}

@@ -201,7 +201,9 @@ impl<S: Solver> SolverFrontend<S> {
             self.bump(|s| s.unanswered += 1);
             return Ok(Answer::Unknown(format!("{OUTSIDE_FRAGMENT}: {why}")));
         }
-        let key = build_script(&conjuncts, &query.want, query.timeout_ms);
+        // A definite answer does not depend on the time limit, so the limit is not part of the
+        // key (callers shorten it as their run's time runs out).
+        let key = build_script(&conjuncts, &query.want, 0);
         let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
         if let Some(answer) = cached {
             self.bump(|s| s.cache_hits += 1);

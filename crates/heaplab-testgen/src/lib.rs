@@ -191,6 +191,10 @@ pub fn generate_within(
             out_of_time.push(explorer.paths()[position].index);
             continue;
         }
+        if let Some(d) = deadline_ms {
+            // One slow model query must not carry the run past its bound either.
+            explorer.set_solver_time_left(Some(d.saturating_sub(explorer.elapsed_ms())));
+        }
         let path: PathResult = explorer.paths()[position].clone();
         let path = &path;
         let name = unique_name(&format!("gen_{method_short}_{}", path.index), &mut taken);
@@ -273,5 +277,6 @@ pub fn bound_hint(bound: Bound) -> &'static str {
         Bound::K => "raise --k",
         Bound::Steps => "a path ran too long",
         Bound::Depth => "raise --depth",
+        Bound::Memory => "raise --max-memory-mb",
     }
 }

@@ -194,7 +194,7 @@ fn interpreter_runs_random_programs_within_its_limits() {
         let call = format!("new {class}.{method}({})", args.join(", "));
         let (expr, diags) = parse_expr_with_base(&call, 1_000_000_000);
         let expr = expr.ok_or_else(|| format!("the call does not parse: {diags:?}"))?;
-        let limits = Limits { steps: 50_000, call_depth: 50 };
+        let limits = Limits { steps: 50_000, call_depth: 50, ..Limits::default() };
         let (outcome, _) =
             eval_call(&a.program, &a.info, &expr, limits).map_err(|e| format!("{call}: {e}"))?;
         if matches!(outcome, heaplab_engine::Outcome::Returned(_)) {

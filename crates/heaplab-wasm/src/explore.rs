@@ -68,6 +68,8 @@ export interface ExploreOptions {
   maxStates?: number;
   /** 0: no limit. */
   timeoutMs?: number;
+  /** Stop once the run holds this many more megabytes than at its start; 0: no limit. */
+  maxMemoryMb?: number;
   pre?: 'assume' | 'ignore';
   order?: 'dfs' | 'bfs';
   /** The file name reported in the summary (as `heaplab run` reports its argument). */
@@ -140,6 +142,7 @@ export interface StrategyInfoJs { name: string; source: string; description: str
 /** The default bounds (`defaults()`); `timeoutMs` 0 means no limit. */
 export interface BoundsJs {
   k: number; depth: number; loop: number; callDepth: number; maxPaths: number; maxStates: number; timeoutMs: number;
+  maxMemoryMb: number;
 }
 /** A value in a heap view. `int`/`bool` texts name inputs by origin: `x + 1`, `o1.key`. */
 export type Val =
@@ -476,6 +479,7 @@ struct Options {
     max_paths: Option<u64>,
     max_states: Option<u64>,
     timeout_ms: Option<u64>,
+    max_memory_mb: Option<u64>,
     pre: Option<String>,
     order: Option<String>,
     file: Option<String>,
@@ -492,6 +496,7 @@ const OPTION_KEYS: &[&str] = &[
     "maxPaths",
     "maxStates",
     "timeoutMs",
+    "maxMemoryMb",
     "pre",
     "order",
     "file",
@@ -579,6 +584,9 @@ fn config_of(o: &Options) -> Result<(Config, &'static str), JsValue> {
     }
     if let Some(ms) = o.timeout_ms {
         b.timeout_ms = (ms > 0).then_some(ms);
+    }
+    if let Some(mb) = o.max_memory_mb {
+        b.max_memory_mb = (mb > 0).then_some(mb);
     }
     Ok((config, info.name))
 }
@@ -1273,6 +1281,7 @@ struct JsBounds {
     max_paths: u64,
     max_states: u64,
     timeout_ms: u64,
+    max_memory_mb: u64,
 }
 
 /// The bounds an exploration uses when its options leave them out (`BoundsJs`), as
@@ -1288,6 +1297,7 @@ pub fn defaults() -> Result<JsValue, JsValue> {
         max_paths: b.max_paths,
         max_states: b.max_states,
         timeout_ms: b.timeout_ms.unwrap_or(0),
+        max_memory_mb: b.max_memory_mb.unwrap_or(0),
     })
 }
 

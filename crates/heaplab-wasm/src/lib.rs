@@ -32,7 +32,15 @@ pub use solver_bridge::{JsTransport, Z3Solver};
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
+    #[cfg(target_arch = "wasm32")]
+    heaplab_engine::memory::install_meter(|| ALLOCATOR.allocated());
 }
+
+/// Counts the bytes the module holds, for the memory bound of explorations (`maxMemoryMb`); the
+/// page's wasm memory ends at a few GB, past which the worker would trap.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
 
 /// The HeapLab version this module was built from.
 #[wasm_bindgen]

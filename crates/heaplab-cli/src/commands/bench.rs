@@ -30,6 +30,9 @@ pub struct Args {
     /// Cap per run in milliseconds (the explorer's timeout bound).
     #[arg(long, default_value_t = 1000)]
     timeout_ms: u64,
+    /// Stop each run once it holds this many more megabytes than at its start (0: no limit).
+    #[arg(long, default_value_t = Config::default().bounds.max_memory_mb.unwrap_or(0))]
+    max_memory_mb: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Md)]
     format: Format,
@@ -161,6 +164,7 @@ fn bench_one(
     config.strategy = info.kind;
     config.bounds.k = args.k;
     config.bounds.timeout_ms = Some(args.timeout_ms);
+    config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);
     let mut process = ProcessConfig::default();
     process.program = PathBuf::from(&args.z3);
     let z3 = Z3Process::new(process);

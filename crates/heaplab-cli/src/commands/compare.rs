@@ -42,6 +42,9 @@ pub struct Args {
     /// Comma-separated strategy names (`concolic` too: CSF, its solver column `p1/p2` calls).
     #[arg(long, default_value = "lazy,lazier,lazier#,sl")]
     strategies: String,
+    /// Stop each run once it holds this many more megabytes than at its start (0: no limit).
+    #[arg(long, default_value_t = Config::default().bounds.max_memory_mb.unwrap_or(0))]
+    max_memory_mb: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
@@ -111,6 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config.pre = if info.kind == StrategyKind::Sl { PreMode::Assume } else { PreMode::Ignore };
         config.bounds.k = args.k;
         config.bounds.depth = args.depth;
+        config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);
         let mut process = ProcessConfig::default();
         process.program = PathBuf::from(&args.z3);
         let z3 = Z3Process::new(process);

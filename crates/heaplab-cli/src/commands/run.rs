@@ -69,6 +69,10 @@ pub struct Args {
     /// export together (0: no limit). Exploration gets the first three quarters.
     #[arg(long, default_value_t = Config::default().bounds.timeout_ms.unwrap_or(0))]
     timeout_ms: u64,
+    /// Stop exploring once the run holds this many more megabytes than at its start (0: no
+    /// limit).
+    #[arg(long, default_value_t = Config::default().bounds.max_memory_mb.unwrap_or(0))]
+    max_memory_mb: u64,
     /// What to do with `requires`: assume it at entry, or ignore it and classify each input.
     #[arg(long, value_enum, default_value_t = Pre::Assume)]
     pre: Pre,
@@ -158,6 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.bounds.depth = args.depth;
     config.bounds.max_paths = args.max_paths;
     config.bounds.max_states = args.max_states;
+    config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);
     let bound_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
 
     let mut process = ProcessConfig::default();

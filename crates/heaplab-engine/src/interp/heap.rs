@@ -26,6 +26,8 @@ impl Object {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Heap {
     objects: Vec<Object>,
+    /// Objects plus fields allocated so far (see [`Heap::cells`]).
+    cells: u64,
 }
 
 impl Heap {
@@ -36,8 +38,15 @@ impl Heap {
     /// Adds an object and returns its id (ids are assigned in allocation order from `ObjId(0)`).
     pub fn alloc(&mut self, class: impl Into<String>, fields: Vec<(String, Value)>) -> ObjId {
         let id = ObjId(self.objects.len() as u32);
+        self.cells += 1 + fields.len() as u64;
         self.objects.push(Object { class: class.into(), fields });
         id
+    }
+
+    /// The heap's size in cells: one per object and one per field (the interpreter's heap
+    /// limit, [`Limits::heap_cells`](super::Limits::heap_cells), counts these).
+    pub fn cells(&self) -> u64 {
+        self.cells
     }
 
     pub fn len(&self) -> usize {

@@ -13,6 +13,8 @@ pub enum LimitKind {
     Steps,
     /// [`Limits::call_depth`](super::Limits::call_depth).
     CallDepth,
+    /// [`Limits::heap_cells`](super::Limits::heap_cells).
+    HeapCells,
 }
 
 /// A runtime error of the user's program: it ends the run (HeapLab has no exceptions).

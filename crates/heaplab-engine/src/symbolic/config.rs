@@ -67,12 +67,21 @@ pub struct Bounds {
     /// Stop exploring after this many milliseconds of the run's [`Clock`](super::Clock);
     /// `None` for no limit. Default: `Some(60_000)`.
     pub timeout_ms: Option<u64>,
+    /// Stop exploring once the run holds this many megabytes more than when it started, as
+    /// counted by the front end's allocator ([`crate::memory`]); `None` for no limit, and no
+    /// effect where no meter is installed. Default: `Some(1024)`, so that a run on a 2-core
+    /// laptop or in a browser tab (whose wasm memory ends at 2–4 GB) stops with its results
+    /// instead of exhausting memory.
+    pub max_memory_mb: Option<u64>,
     /// The most instructions one path may execute (a last-resort guard). Default: 1 000 000.
     pub steps_per_path: u64,
     /// `sl` only: the deepest predicate unfolding (JSF's `max_depth`); instances of `requires`
     /// have depth 1. Default: 8.
     pub depth: u32,
 }
+
+/// The default of [`Bounds::max_memory_mb`].
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 1024;
 
 impl Default for Bounds {
     fn default() -> Bounds {
@@ -83,6 +92,7 @@ impl Default for Bounds {
             max_paths: 10_000,
             max_states: 200_000,
             timeout_ms: Some(60_000),
+            max_memory_mb: Some(DEFAULT_MAX_MEMORY_MB),
             steps_per_path: 1_000_000,
             depth: 8,
         }
@@ -148,6 +158,8 @@ pub enum Bound {
     States,
     /// [`Bounds::timeout_ms`]: the path was still pending when the run stopped.
     Timeout,
+    /// [`Bounds::max_memory_mb`]: the path was still pending when the run stopped.
+    Memory,
 }
 
 impl Bound {
@@ -162,6 +174,7 @@ impl Bound {
             Bound::MaxPaths => "max_paths",
             Bound::States => "max_states",
             Bound::Timeout => "timeout",
+            Bound::Memory => "memory",
         }
     }
 }

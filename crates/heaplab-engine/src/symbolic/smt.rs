@@ -18,6 +18,8 @@ pub struct SmtPathSolver<S> {
     local: u64,
     failed: u64,
     last_error: Option<String>,
+    /// See [`PathSolver::set_time_left`].
+    time_left_ms: Option<u64>,
 }
 
 impl<S: Solver> SmtPathSolver<S> {
@@ -27,7 +29,7 @@ impl<S: Solver> SmtPathSolver<S> {
 
     /// Over a frontend configured by the caller (a cache shared between runs, a query log).
     pub fn with_frontend(frontend: SolverFrontend<S>) -> SmtPathSolver<S> {
-        SmtPathSolver { frontend, local: 0, failed: 0, last_error: None }
+        SmtPathSolver { frontend, local: 0, failed: 0, last_error: None, time_left_ms: None }
     }
 
     /// The last solver failure (transport error, untranslatable term), for messages.
@@ -47,7 +49,10 @@ impl<S: Solver> SmtPathSolver<S> {
                 }
             }
         }
-        let q = Query::new(terms).want(want);
+        let mut q = Query::new(terms).want(want);
+        if let Some(left) = self.time_left_ms {
+            q = q.timeout_ms(query_timeout_ms(left));
+        }
         match block_on(self.frontend.check(&q)) {
             Ok(a) => Some(a),
             Err(e) => {
@@ -159,6 +164,17 @@ impl<S: Solver> PathSolver for SmtPathSolver<S> {
     fn note_local(&mut self) {
         self.local += 1;
     }
+
+    fn set_time_left(&mut self, ms: Option<u64>) {
+        self.time_left_ms = ms;
+    }
+}
+
+/// The solver-side limit of one query when the run has `left_ms` left: the default limit, or
+/// less when the run has less (at least 1 ms; z3 reads 0 as no limit).
+fn query_timeout_ms(left_ms: u64) -> u32 {
+    let cap = u64::from(Query::DEFAULT_TIMEOUT_MS);
+    left_ms.clamp(1, cap) as u32
 }
 
 #[cfg(test)]
@@ -172,5 +188,12 @@ mod tests {
         assert!(to_term(&Sym::lt(&Sym::add(&x, &Sym::int(1)), &y)).is_some());
         assert!(to_term(&Sym::div(&x, &Sym::int(2))).is_some());
         assert!(to_term(&Sym::mul(&x, &y)).is_none());
+    }
+
+    #[test]
+    fn a_query_never_outlasts_the_run() {
+        assert_eq!(query_timeout_ms(0), 1);
+        assert_eq!(query_timeout_ms(250), 250);
+        assert_eq!(query_timeout_ms(u64::MAX), Query::DEFAULT_TIMEOUT_MS);
     }
 }

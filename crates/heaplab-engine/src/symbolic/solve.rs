@@ -92,4 +92,9 @@ pub trait PathSolver {
     fn is_async(&self) -> bool {
         false
     }
+
+    /// The time the run has left, in milliseconds (`None`: no limit): a backend that can bound
+    /// one query caps its queries by it, so that one slow query cannot carry the run past its
+    /// time bound. The driver sets it before each step. Default: ignored.
+    fn set_time_left(&mut self, _ms: Option<u64>) {}
 }

@@ -8,10 +8,13 @@
 //! lazily, and it also makes the input journal ([`Object::input`]) read back resolved.
 
 use super::code::{SlotType, UnitId};
+use super::shared_list::SharedList;
 use super::term::{Sort, Sym};
 use std::any::Any;
 use std::collections::BTreeSet;
 use std::fmt::Debug;
+use std::ops::{Index, IndexMut};
+use std::rc::Rc;
 
 /// Index of an object in [`State::heap`].
 pub type ObjIdx = usize;
@@ -138,13 +141,14 @@ pub struct State {
     pub id: StateId,
     pub parent: Option<StateId>,
     pub frames: Vec<Frame>,
-    pub heap: Vec<Object>,
+    pub heap: Objects,
     pub symlocs: Vec<SymLocInfo>,
     pub symrefs: Vec<SymRefInfo>,
     /// The path condition: every conjunct is a boolean [`Sym`].
     pub pc: Vec<Sym>,
-    /// Symbolic variables created so far (index = variable id).
-    pub vars: Vec<(Sort, VarOrigin)>,
+    /// Symbolic variables created so far (index = variable id), shared with the states forked
+    /// from this one.
+    pub vars: SharedList<(Sort, VarOrigin)>,
     /// Objects claimed by the separating conjunction while the precondition is evaluated.
     pub footprint: BTreeSet<ObjIdx>,
     /// True while the precondition runs (its failures discard the path).
@@ -157,7 +161,7 @@ pub struct State {
     /// The input values of the method under test: `this` (for methods) then the parameters.
     pub roots: Vec<SValue>,
     /// Branch directions taken on this path: (site, direction).
-    pub branches: Vec<(heaplab_syntax::ast::NodeId, bool)>,
+    pub branches: SharedList<(heaplab_syntax::ast::NodeId, bool)>,
     /// The value the method under test returned, once it has.
     pub returned: Option<SValue>,
     /// The range of an `int` input (the program's [`Ints`](heaplab_syntax::ast::Ints)).
@@ -217,14 +221,14 @@ impl State {
         fields: &[(String, SlotType)],
         budget: i64,
     ) -> ObjIdx {
-        self.heap.push(Object {
+        let idx = self.heap.push(Object {
             class: class.to_string(),
             origin: Origin::Input { budget },
             fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
             input: Vec::new(),
         });
         self.materializations += 1;
-        self.heap.len() - 1
+        idx
     }
 
     pub fn new_symloc(&mut self, class: &str, budget: i64) -> SValue {
@@ -270,6 +274,55 @@ impl State {
             SValue::SymRef(r) => format!("ref{r}"),
             SValue::Void => "void".into(),
         }
+    }
+}
+
+/// The objects of a state's heap, shared between states: cloning a state copies one pointer per
+/// object, and an object is copied only when a state writes it while another state still shares
+/// it (copy-on-write through [`Rc::make_mut`]). So the memory of many states grows with the
+/// objects they changed, not with their number times the heap size (issue 21).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Objects(Vec<Rc<Object>>);
+
+impl Objects {
+    pub fn get(&self, idx: ObjIdx) -> Option<&Object> {
+        self.0.get(idx).map(|o| &**o)
+    }
+
+    /// The object for writing: unshared first if another state holds it too.
+    pub fn get_mut(&mut self, idx: ObjIdx) -> Option<&mut Object> {
+        self.0.get_mut(idx).map(Rc::make_mut)
+    }
+
+    /// Adds an object; returns its index.
+    pub fn push(&mut self, o: Object) -> ObjIdx {
+        self.0.push(Rc::new(o));
+        self.0.len() - 1
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Object> + '_ {
+        self.0.iter().map(|o| &**o)
+    }
+}
+
+impl Index<ObjIdx> for Objects {
+    type Output = Object;
+    fn index(&self, idx: ObjIdx) -> &Object {
+        &self.0[idx]
+    }
+}
+
+impl IndexMut<ObjIdx> for Objects {
+    fn index_mut(&mut self, idx: ObjIdx) -> &mut Object {
+        Rc::make_mut(&mut self.0[idx])
     }
 }
 

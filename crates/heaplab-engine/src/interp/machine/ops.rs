@@ -1,7 +1,8 @@
 //! Heap and arithmetic operations: field reads and writes, `new`, unary and binary operators
 //! (with Java's overflow and division rules).
 
-use super::{default_value, fail, internal, Machine, Step};
+use super::{default_value, fail, internal, Machine, Step, Stop};
+use crate::interp::outcome::{LimitKind, Outcome, RuntimeError};
 use crate::interp::value::Value;
 use heaplab_syntax::ast::{BinOp, ErrorKind, Expr, ExprKind, Ints, Stmt, StmtKind, UnOp};
 
@@ -88,6 +89,20 @@ impl<'a> Machine<'a> {
                     ));
                 }
             }
+        }
+        let cells = self.heap.cells().saturating_add(1 + slots.len() as u64);
+        if cells > self.limits.heap_cells {
+            return Err(Stop::Outcome(Outcome::Error(RuntimeError {
+                kind: ErrorKind::BoundExhausted,
+                span: e.span,
+                node: e.id,
+                message: format!(
+                    "the heap limit of {} cells (objects and their fields) was reached when \
+                     allocating a `{}` (Limits::heap_cells)",
+                    self.limits.heap_cells, class.name
+                ),
+                limit: Some(LimitKind::HeapCells),
+            })));
         }
         let id = self.heap.alloc(class.name.clone(), slots);
         self.values.push(Value::Ref(Some(id)));

@@ -6,7 +6,7 @@ use super::Cx;
 use crate::symbolic::code::{Compiled, Instr, SlotType, UnitId, UnitKind};
 use crate::symbolic::config::{Config, PreMode};
 use crate::symbolic::explorer::{Event, ForkKind};
-use crate::symbolic::state::{Frame, SValue, State, StateId, VarOrigin};
+use crate::symbolic::state::{Frame, Objects, SValue, State, StateId, VarOrigin};
 use crate::symbolic::view::ViewAt;
 use heaplab_syntax::ast::NodeId;
 use std::collections::BTreeSet;
@@ -17,18 +17,18 @@ pub fn empty_state(id: StateId) -> State {
         id,
         parent: None,
         frames: Vec::new(),
-        heap: Vec::new(),
+        heap: Objects::default(),
         symlocs: Vec::new(),
         symrefs: Vec::new(),
         pc: Vec::new(),
-        vars: Vec::new(),
+        vars: Default::default(),
         footprint: BTreeSet::new(),
         in_pre: false,
         materializations: 0,
         k_cut: false,
         steps: 0,
         roots: Vec::new(),
-        branches: Vec::new(),
+        branches: Default::default(),
         returned: None,
         int_range: (i64::MIN, i64::MAX),
         ext: Default::default(),

@@ -48,6 +48,8 @@ pub struct Explorer {
     clock: Box<dyn Clock>,
     method_name: String,
     start_ms: u64,
+    /// The process's live bytes when the run started (the memory bound counts growth from it).
+    start_bytes: Option<u64>,
     branch_sites: BTreeSet<NodeId>,
 }
 
@@ -110,12 +112,20 @@ impl Explorer {
             }
         }
         let start_ms = clock.now_ms();
+        let start_bytes = crate::memory::live_bytes();
         let strategy = strategy::make(config.strategy, &code);
         let heap = strategy.heap_model();
         let rec = Record::new(Rc::clone(&code), method, config.order);
         let exec = Executor { code, config, method, solver, strategy, heap };
-        let mut explorer =
-            Explorer { exec, rec, clock, method_name: target.to_string(), start_ms, branch_sites };
+        let mut explorer = Explorer {
+            exec,
+            rec,
+            clock,
+            method_name: target.to_string(),
+            start_ms,
+            start_bytes,
+            branch_sites,
+        };
         explorer.start();
         Ok(explorer)
     }
@@ -154,6 +164,12 @@ impl Explorer {
         Rc::clone(&self.exec.heap)
     }
 
+    /// The solver's queries may take at most `ms` from now on (test generation passes what is
+    /// left of the run's time bound; exploration sets it from its own bound at every step).
+    pub fn set_solver_time_left(&mut self, ms: Option<u64>) {
+        self.exec.solver.set_time_left(ms);
+    }
+
     /// Gives access to the solver (test generation asks it for models).
     pub fn solver_mut(&mut self) -> &mut dyn PathSolver {
         &mut *self.exec.solver
@@ -162,6 +178,12 @@ impl Explorer {
     /// Milliseconds since the explorer was created, by its clock.
     pub fn elapsed_ms(&self) -> u64 {
         self.clock.now_ms().saturating_sub(self.start_ms)
+    }
+
+    /// Bytes the process holds beyond what it held when the run started (`None` without a
+    /// meter, see [`crate::memory`]).
+    pub fn memory_bytes(&self) -> Option<u64> {
+        Some(crate::memory::live_bytes()?.saturating_sub(self.start_bytes?))
     }
 
     /// (covered, total) source branch directions of the method and everything it calls.
@@ -304,6 +326,10 @@ impl Explorer {
             }
             self.rec.stats.steps += 1;
             self.rec.at = self.place_of(&st);
+            if let Some(t) = self.exec.config.bounds.timeout_ms {
+                let left = t.saturating_sub(self.elapsed_ms());
+                self.exec.solver.set_time_left(Some(left));
+            }
             // With an asynchronous solver a step may have to be undone: remember everything it
             // can change. Ending a path may ask the solver too (a strategy may complete the
             // input), so the step's successors are handled inside the undoable region.
@@ -367,8 +393,15 @@ impl Explorer {
         if stats.states >= bounds.max_states && !self.is_done() {
             return Some(Bound::States);
         }
-        match bounds.timeout_ms {
-            Some(t) if self.elapsed_ms() > t && !self.is_done() => Some(Bound::Timeout),
+        if let Some(t) = bounds.timeout_ms {
+            if self.elapsed_ms() > t && !self.is_done() {
+                return Some(Bound::Timeout);
+            }
+        }
+        match (bounds.max_memory_mb, self.memory_bytes()) {
+            (Some(m), Some(b)) if b > crate::memory::mb(m) && !self.is_done() => {
+                Some(Bound::Memory)
+            }
             _ => None,
         }
     }

@@ -136,13 +136,12 @@ impl HeapModel for LazyHeap {
     }
 
     fn allocate(&self, st: &mut State, class: &str, fields: Vec<(String, SValue)>) -> SValue {
-        st.heap.push(Object {
+        SValue::Obj(st.heap.push(Object {
             class: class.to_string(),
             origin: Origin::New,
             fields: fields.into_iter().map(|(f, v)| (f, Some(v))).collect(),
             input: Vec::new(),
-        });
-        SValue::Obj(st.heap.len() - 1)
+        }))
     }
 
     fn equal(&self, cx: &mut Cx, st: State, a: &SValue, b: &SValue) -> Then<(State, bool)> {
