@@ -38,14 +38,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// One side of a (dis)equality in a pair: `null` or a reference parameter (by index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Rep {
+pub(crate) enum Rep {
     Null,
     Param(usize),
 }
 
 /// A base pair over a predicate's parameters.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Pair {
+pub(crate) struct Pair {
     /// For each parameter (reference ones; `None` for the others): its class, named by `null`
     /// or by the first parameter in it.
     rep: Vec<Option<Rep>>,
@@ -230,7 +230,7 @@ fn fixpoint(
 
 /// The facts a pair of `app`'s predicate says of `app`'s arguments: (dis)equalities, and the
 /// allocated arguments.
-fn instantiate(app: &PredApp, pair: &Pair) -> (Vec<Pure>, Vec<Term>) {
+pub(crate) fn instantiate(app: &PredApp, pair: &Pair) -> (Vec<Pure>, Vec<Term>) {
     let term = |r: Rep| match r {
         Rep::Null => Term::Null,
         Rep::Param(i) => app.args.get(i).cloned().unwrap_or(Term::Null),
@@ -338,7 +338,7 @@ fn combinations(
     }
 }
 
-fn is_ref(t: &Term, sorts: &BTreeMap<Var, Sort>) -> bool {
+pub(crate) fn is_ref(t: &Term, sorts: &BTreeMap<Var, Sort>) -> bool {
     match t {
         Term::Null => true,
         Term::Var(v) => matches!(sorts.get(v), Some(Sort::Ref(_))),
@@ -349,7 +349,7 @@ fn is_ref(t: &Term, sorts: &BTreeMap<Var, Sort>) -> bool {
 /// The pair a consistent body choice gives its predicate: classes, disequalities and allocated
 /// cells, restricted to the parameters and `null`. Allocated cells are marked in `facts` as
 /// `null < c` (see [`combinations`]).
-fn project(params: &[(Var, Sort)], uf: &mut TermUf, facts: &[Pure]) -> Pair {
+pub(crate) fn project(params: &[(Var, Sort)], uf: &mut TermUf, facts: &[Pure]) -> Pair {
     let mut rep_of_class: BTreeMap<Term, Rep> = BTreeMap::new();
     rep_of_class.insert(uf.find(&Term::Null), Rep::Null);
     let mut rep = Vec::new();

@@ -21,6 +21,7 @@
 //! reverse.
 
 pub mod arith;
+pub mod baseformula;
 pub mod basepair;
 pub mod check;
 pub mod convert;
