@@ -136,5 +136,6 @@ fn even_and_odd_lengths() {
     // the answer says why.
     let res = ask("even(x, n) & n == 7");
     let SatResult::Unknown(why) = res else { panic!("{res:?}") };
+    assert!(why.contains("unfolding depth (3)"), "the bound that cut the search: {why}");
     assert!(why.contains("did not converge") && why.contains("parity"), "{why}");
 }
