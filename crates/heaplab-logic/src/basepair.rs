@@ -24,10 +24,9 @@
 //! model (re-checked by the model checker). Its integers may still contradict (the pairs ignore
 //! them): then the answer stays unknown and says so.
 //!
-//! Not done: S2S's base formula per predicate over the integer parameters, computed by its own
-//! fixed point; the invariants stand in for it, so unsat proofs on arithmetic need the
-//! invariants to be strong enough, and satisfiable arithmetic beyond the search's depth is not
-//! witnessed.
+//! The integer parameters are handled by [`crate::baseformula`]: S2S-style base formulas (the
+//! same pairs, each with difference bounds over the integer parameters), which `sat` asks
+//! when these pairs leave a query open.
 
 use crate::arith::{decide, PureResult};
 use crate::error::Result;
