@@ -131,6 +131,10 @@ pub enum Decision {
     Open(String),
 }
 
+/// Solves a witness (a heap without instances) into a model, or `None` when it has none.
+pub type Solve<'a> =
+    dyn FnMut(&Formula, &mut dyn PureOracle) -> Result<Option<crate::model::Model>> + 'a;
+
 /// The integer parameters of a predicate (their indices in the parameter list).
 fn int_params(params: &[(Var, Sort)]) -> Vec<usize> {
     params.iter().enumerate().filter(|(_, (_, s))| *s == Sort::Int).map(|(i, _)| i).collect()
@@ -143,7 +147,7 @@ pub fn decide_formula(
     defs: &Defs,
     formula: &Formula,
     oracle: &mut dyn PureOracle,
-    solve: &mut dyn FnMut(&Formula, &mut dyn PureOracle) -> Result<Option<crate::model::Model>>,
+    solve: &mut Solve<'_>,
 ) -> Result<Decision> {
     let mut st = State { defs, oracle, checks: 0, derivations: BTreeMap::new() };
     let mut elements: BTreeMap<String, BTreeMap<Element, usize>> =
