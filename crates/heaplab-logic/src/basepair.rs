@@ -105,7 +105,7 @@ pub fn decide_with_witness(
 ) -> Result<Shape> {
     let mut checks = 0;
     let mut witnesses = Witnesses::new();
-    let pairs = match fixpoint(defs, oracle, &mut checks, &mut witnesses)? {
+    let pairs = match fixpoint(defs, oracle, &mut checks, MAX_CHECKS, &mut witnesses)? {
         Ok(p) => p,
         Err(why) => return Ok(Shape::Open(why)),
     };
@@ -113,10 +113,19 @@ pub fn decide_with_witness(
         let mut s: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
         s.extend(d.exists.iter().cloned());
         let mut found = None;
-        let res = combinations(defs, &pairs, d, &s, oracle, &mut checks, &mut |_, _, chosen| {
-            found = Some(chosen);
-            false
-        })?;
+        let res = combinations(
+            defs,
+            &pairs,
+            d,
+            &s,
+            oracle,
+            &mut checks,
+            MAX_CHECKS,
+            &mut |_, _, chosen| {
+                found = Some(chosen);
+                false
+            },
+        )?;
         if let Err(why) = res {
             return Ok(Shape::Open(why));
         }
@@ -178,6 +187,7 @@ fn fixpoint(
     defs: &Defs,
     oracle: &mut dyn PureOracle,
     checks: &mut usize,
+    max_checks: usize,
     witnesses: &mut Witnesses,
 ) -> Result<std::result::Result<Pairs, String>> {
     let mut pairs: BTreeMap<String, BTreeSet<Pair>> =
@@ -196,6 +206,7 @@ fn fixpoint(
                     &sorts,
                     oracle,
                     checks,
+                    max_checks,
                     &mut |uf, facts, chosen| {
                         new.push((project(&def.params, uf, facts), j, chosen));
                         true
@@ -225,6 +236,24 @@ fn fixpoint(
             return Ok(Ok(pairs));
         }
     }
+}
+
+/// The predicates without any base pair: no unfolding of them is consistent, at any depth, so
+/// they have no model. `None` when the fixed point needs more than `max_checks` consistency
+/// checks (or hits another cap): then nothing is known.
+pub fn predicates_without_models(
+    defs: &Defs,
+    oracle: &mut dyn PureOracle,
+    max_checks: usize,
+) -> Result<Option<BTreeSet<String>>> {
+    let mut checks = 0;
+    let mut witnesses = Witnesses::new();
+    Ok(match fixpoint(defs, oracle, &mut checks, max_checks, &mut witnesses)? {
+        Ok(pairs) => {
+            Some(pairs.into_iter().filter(|(_, s)| s.is_empty()).map(|(n, _)| n).collect())
+        }
+        Err(_) => None,
+    })
 }
 
 /// The facts a pair of `app`'s predicate says of `app`'s arguments: (dis)equalities, and the
@@ -258,6 +287,7 @@ fn combinations(
     sorts: &BTreeMap<Var, Sort>,
     oracle: &mut dyn PureOracle,
     checks: &mut usize,
+    max_checks: usize,
     f: &mut OnChoice<'_>,
 ) -> Result<std::result::Result<(), String>> {
     let choices: Vec<Vec<&Pair>> = d
@@ -295,8 +325,8 @@ fn combinations(
             }
         }
         *checks += 1;
-        if *checks > MAX_CHECKS {
-            return Ok(Err(format!("more than {MAX_CHECKS} consistency checks")));
+        if *checks > max_checks {
+            return Ok(Err(format!("more than {max_checks} consistency checks")));
         }
         let consistent = match decide(&facts, sorts) {
             PureResult::Unknown => oracle.check(&facts, sorts)? != PureResult::Unsat,
