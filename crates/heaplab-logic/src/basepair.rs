@@ -103,9 +103,9 @@ pub fn decide_with_witness(
     formula: &Formula,
     oracle: &mut dyn PureOracle,
 ) -> Result<Shape> {
-    let mut checks = 0;
+    let mut checks = Checks { done: 0, max: MAX_CHECKS };
     let mut witnesses = Witnesses::new();
-    let pairs = match fixpoint(defs, oracle, &mut checks, MAX_CHECKS, &mut witnesses)? {
+    let pairs = match fixpoint(defs, oracle, &mut checks, &mut witnesses)? {
         Ok(p) => p,
         Err(why) => return Ok(Shape::Open(why)),
     };
@@ -113,19 +113,10 @@ pub fn decide_with_witness(
         let mut s: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
         s.extend(d.exists.iter().cloned());
         let mut found = None;
-        let res = combinations(
-            defs,
-            &pairs,
-            d,
-            &s,
-            oracle,
-            &mut checks,
-            MAX_CHECKS,
-            &mut |_, _, chosen| {
-                found = Some(chosen);
-                false
-            },
-        )?;
+        let res = combinations(defs, &pairs, d, &s, oracle, &mut checks, &mut |_, _, chosen| {
+            found = Some(chosen);
+            false
+        })?;
         if let Err(why) = res {
             return Ok(Shape::Open(why));
         }
@@ -173,6 +164,12 @@ fn unfold_witness(
     Some(out)
 }
 
+/// Consistency checks made, and the most allowed.
+struct Checks {
+    done: usize,
+    max: usize,
+}
+
 type Pairs = BTreeMap<String, BTreeSet<Pair>>;
 
 /// Called on each consistent choice: equality classes, atomic facts, the pairs chosen; returns
@@ -186,8 +183,7 @@ type Witnesses = BTreeMap<(String, Pair), (usize, Vec<Pair>)>;
 fn fixpoint(
     defs: &Defs,
     oracle: &mut dyn PureOracle,
-    checks: &mut usize,
-    max_checks: usize,
+    checks: &mut Checks,
     witnesses: &mut Witnesses,
 ) -> Result<std::result::Result<Pairs, String>> {
     let mut pairs: BTreeMap<String, BTreeSet<Pair>> =
@@ -206,7 +202,6 @@ fn fixpoint(
                     &sorts,
                     oracle,
                     checks,
-                    max_checks,
                     &mut |uf, facts, chosen| {
                         new.push((project(&def.params, uf, facts), j, chosen));
                         true
@@ -246,9 +241,9 @@ pub fn predicates_without_models(
     oracle: &mut dyn PureOracle,
     max_checks: usize,
 ) -> Result<Option<BTreeSet<String>>> {
-    let mut checks = 0;
+    let mut checks = Checks { done: 0, max: max_checks };
     let mut witnesses = Witnesses::new();
-    Ok(match fixpoint(defs, oracle, &mut checks, max_checks, &mut witnesses)? {
+    Ok(match fixpoint(defs, oracle, &mut checks, &mut witnesses)? {
         Ok(pairs) => {
             Some(pairs.into_iter().filter(|(_, s)| s.is_empty()).map(|(n, _)| n).collect())
         }
@@ -286,8 +281,7 @@ fn combinations(
     d: &SymHeap,
     sorts: &BTreeMap<Var, Sort>,
     oracle: &mut dyn PureOracle,
-    checks: &mut usize,
-    max_checks: usize,
+    checks: &mut Checks,
     f: &mut OnChoice<'_>,
 ) -> Result<std::result::Result<(), String>> {
     let choices: Vec<Vec<&Pair>> = d
@@ -324,9 +318,9 @@ fn combinations(
                 facts.push(Pure::ne(c.clone(), c2.clone()));
             }
         }
-        *checks += 1;
-        if *checks > max_checks {
-            return Ok(Err(format!("more than {max_checks} consistency checks")));
+        checks.done += 1;
+        if checks.done > checks.max {
+            return Ok(Err(format!("more than {} consistency checks", checks.max)));
         }
         let consistent = match decide(&facts, sorts) {
             PureResult::Unknown => oracle.check(&facts, sorts)? != PureResult::Unsat,
