@@ -24,10 +24,16 @@
 //!   difference bounds, so it terminates). The result is inductive, so it over-approximates
 //!   every unfolding: no consistent choice for the query is again a proof.
 //!
-//! Incomplete, and then the answer is [`Decision::Open`] saying why: periodic facts (`n` even)
-//! are not difference bounds, so the widening loses them (`even(x, n) & n == 7` stays open);
-//! caps on elements, combinations and checks; a witness whose non-difference arithmetic has no
-//! model. Unsatisfiability is only claimed from an over-approximation, so it is sound.
+//!   The widening keeps only difference bounds, so periodic facts are added back as
+//!   congruences (`n ≡ 0 (mod 2)` for `even`'s non-empty lists), found from the exact elements
+//!   and kept when inductive ([`congruences`]): `even(x, n) & n == 7` is proved unsat.
+//!
+//! Incomplete, and then the answer is [`Decision::Open`] saying why: facts that are neither
+//! difference bounds nor congruences (`s == n * (n + 1) / 2` for the sum `1 + … + n`) are lost
+//! by the widening; caps on rounds, elements, combinations and checks; a witness whose
+//! non-difference arithmetic has no model. Congruence checks need the oracle (an undecided
+//! one drops the congruence). Unsatisfiability is only claimed from an over-approximation, so
+//! it is sound.
 
 use crate::arith::{decide, difference, PureResult};
 use crate::basepair::{instantiate, is_ref, project, Pair};
@@ -149,7 +155,8 @@ pub fn decide_formula(
     oracle: &mut dyn PureOracle,
     solve: &mut Solve<'_>,
 ) -> Result<Decision> {
-    let mut st = State { defs, oracle, checks: 0, derivations: BTreeMap::new() };
+    let mut st =
+        State { defs, oracle, checks: 0, derivations: BTreeMap::new(), cong: BTreeMap::new() };
     let mut elements: BTreeMap<String, BTreeMap<Element, usize>> =
         defs.preds.keys().map(|n| (n.clone(), BTreeMap::new())).collect();
     let mut rejected_witness = false;
@@ -168,7 +175,7 @@ pub fn decide_formula(
                     &elements,
                     fresh_from,
                     round,
-                    &mut |uf, facts, chosen| {
+                    &mut |uf, facts, _, chosen| {
                         if let Some(dbm) = project_ints(&def.params, facts, &sorts) {
                             let pair = project(&def.params, uf, facts);
                             added.push((name.clone(), (pair, dbm), j, chosen));
@@ -202,7 +209,7 @@ pub fn decide_formula(
             s.extend(d.exists.iter().cloned());
             let mut witnesses = Vec::new();
             let res =
-                st.combinations(d, &s, &elements, round, round + 1, &mut |_, _, chosen| {
+                st.combinations(d, &s, &elements, round, round + 1, &mut |_, _, _, chosen| {
                     witnesses.push(chosen);
                     Ok(witnesses.len() < 8)
                 })?;
@@ -257,7 +264,7 @@ pub fn decide_formula(
             for d in &def.body {
                 let mut sorts: BTreeMap<Var, Sort> = def.params.iter().cloned().collect();
                 sorts.extend(d.exists.iter().cloned());
-                let res = st.combinations(d, &sorts, &current, 0, 1, &mut |uf, facts, _| {
+                let res = st.combinations(d, &sorts, &current, 0, 1, &mut |uf, facts, _, _| {
                     if let Some(dbm) = project_ints(&def.params, facts, &sorts) {
                         post.push((name.clone(), project(&def.params, uf, facts), dbm));
                     }
@@ -298,11 +305,14 @@ pub fn decide_formula(
         .iter()
         .map(|(n, m)| (n.clone(), m.iter().map(|(p, d)| ((p.clone(), d.clone()), 0)).collect()))
         .collect();
+    if let Err(why) = congruences(&mut st, &elements, &current)? {
+        return Ok(Decision::Open(why));
+    }
     for d in &formula.disjuncts {
         let mut s: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
         s.extend(d.exists.iter().cloned());
         let mut any = false;
-        let res = st.combinations(d, &s, &current, 0, 1, &mut |_, _, _| {
+        let res = st.combinations(d, &s, &current, 0, 1, &mut |_, _, _, _| {
             any = true;
             Ok(false)
         })?;
@@ -311,11 +321,118 @@ pub fn decide_formula(
         }
         if any {
             return Ok(Decision::Open(format!(
-                "the base formulas did not converge in {MAX_ROUNDS} rounds (a parameter grows without bound), no witness within them has a model, and their widening (difference bounds only: no parity or other periodic facts) admits the query"
+                "the base formulas did not converge in {MAX_ROUNDS} rounds (a parameter grows without bound), no witness within them has a model, and their widening (difference bounds and congruences modulo at most {MAX_MODULUS}) admits the query"
             )));
         }
     }
     Ok(Decision::Unsat)
+}
+
+/// Congruences of the widened elements (the widening keeps only difference bounds): a
+/// candidate `x_i ≡ r (mod g)` per pair where the exact elements' values of `x_i` agree modulo
+/// `g` (the gcd of their differences, up to [`MAX_MODULUS`]), kept when inductive (Houdini:
+/// every consistent choice of widened elements with the surviving congruences, projected on
+/// that pair, implies it; asked of the oracle, an undecided check drops it). What survives
+/// holds of every unfolding, so adding it keeps the over-approximation sound.
+fn congruences(
+    st: &mut State<'_>,
+    elements: &BTreeMap<String, BTreeMap<Element, usize>>,
+    current: &BTreeMap<String, BTreeMap<Element, usize>>,
+) -> Result<std::result::Result<(), String>> {
+    // Candidates from the exact elements' constant values.
+    let mut values: BTreeMap<(String, Pair, usize), Option<Vec<i128>>> = BTreeMap::new();
+    for (name, set) in elements {
+        for (pair, dbm) in set.keys() {
+            for i in 1..=dbm.k {
+                let v = match (dbm.get(i, 0), dbm.get(0, i)) {
+                    (Some(hi), Some(lo)) if hi == -lo => Some(hi),
+                    _ => None,
+                };
+                let e = values.entry((name.clone(), pair.clone(), i)).or_insert(Some(Vec::new()));
+                match (e.as_mut(), v) {
+                    (Some(vs), Some(v)) => vs.push(v),
+                    _ => *e = None,
+                }
+            }
+        }
+    }
+    fn gcd(a: i128, b: i128) -> i128 {
+        if b == 0 {
+            a.abs()
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    for ((name, pair, i), vs) in values {
+        let Some(vs) = vs.filter(|v| v.len() >= 2) else { continue };
+        let g = vs.iter().fold(0, |acc, v| gcd(acc, v - vs[0]));
+        if !(2..=i128::from(MAX_MODULUS)).contains(&g) {
+            continue;
+        }
+        let (Ok(r), Ok(g)) = (i64::try_from(vs[0].rem_euclid(g)), i64::try_from(g)) else {
+            continue;
+        };
+        st.cong.entry((name, pair)).or_default().push(Cong { i, r, g });
+    }
+    // Houdini: drop what is not inductive until nothing is dropped.
+    let defs = st.defs;
+    loop {
+        let mut refuted: BTreeSet<(String, Pair, usize)> = BTreeSet::new();
+        for (name, def) in &defs.preds {
+            let ints: Vec<Term> = int_params(&def.params)
+                .into_iter()
+                .map(|i| Term::Var(def.params[i].0.clone()))
+                .collect();
+            for d in &def.body {
+                let mut sorts: BTreeMap<Var, Sort> = def.params.iter().cloned().collect();
+                sorts.extend(d.exists.iter().cloned());
+                let mut results = Vec::new();
+                let res =
+                    st.combinations(d, &sorts, current, 0, 1, &mut |uf, facts, local, _| {
+                        results.push((
+                            project(&def.params, uf, facts),
+                            facts.to_vec(),
+                            local.clone(),
+                        ));
+                        Ok(true)
+                    })?;
+                if let Err(why) = res {
+                    return Ok(Err(why));
+                }
+                for (pair, facts, local) in results {
+                    let cands =
+                        st.cong.get(&(name.clone(), pair.clone())).cloned().unwrap_or_default();
+                    for c in cands {
+                        let mut s = local.clone();
+                        let t = &ints[c.i - 1];
+                        let others =
+                            (0..c.g).filter(|r| *r != c.r).map(|r| congruent(t, r, c.g, &mut s));
+                        let mut q = facts.clone();
+                        q.push(Pure::Or(others.collect()));
+                        st.checks += 1;
+                        let holds = match decide(&q, &s) {
+                            PureResult::Unknown => st.oracle.check(&q, &s)? == PureResult::Unsat,
+                            r => r == PureResult::Unsat,
+                        };
+                        if !holds {
+                            refuted.insert((name.clone(), pair.clone(), c.i));
+                        }
+                    }
+                }
+            }
+        }
+        if refuted.is_empty() {
+            return Ok(Ok(()));
+        }
+        for (name, pair, i) in refuted {
+            if let Some(cs) = st.cong.get_mut(&(name, pair)) {
+                cs.retain(|c| c.i != i);
+            }
+        }
+        if st.checks > MAX_CHECKS {
+            return Ok(Err(format!("more than {MAX_CHECKS} consistency checks of base elements")));
+        }
+    }
 }
 
 struct State<'a> {
@@ -323,11 +440,33 @@ struct State<'a> {
     oracle: &'a mut dyn PureOracle,
     checks: usize,
     derivations: Derivations,
+    /// Congruences of the widened elements, per predicate and pair (after the widening).
+    cong: BTreeMap<(String, Pair), Vec<Cong>>,
+}
+
+/// `x_i ≡ r (mod g)` for the `i`-th integer parameter (1-based, as in [`Dbm`]), `0 <= r < g`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cong {
+    i: usize,
+    r: i64,
+    g: i64,
+}
+
+/// Moduli tried, at most: periods of the usual patterns (even/odd, every third).
+const MAX_MODULUS: i64 = 8;
+
+/// `t - r == g * k` for a fresh `k`, added to `sorts`.
+fn congruent(t: &Term, r: i64, g: i64, sorts: &mut BTreeMap<Var, Sort>) -> Pure {
+    let k = format!("__cong{}", sorts.len());
+    sorts.insert(k.clone(), Sort::Int);
+    let lhs = Term::Sub(Box::new(t.clone()), Box::new(Term::Int(r)));
+    Pure::eq(lhs, Term::Mul(Box::new(Term::Int(g)), Box::new(Term::Var(k))))
 }
 
 /// Called on each consistent choice with the reference classes, the facts and the chosen
 /// elements; returns whether to go on.
-type OnChoice<'a> = dyn FnMut(&mut TermUf, &[Pure], Vec<Element>) -> Result<bool> + 'a;
+type OnChoice<'a> =
+    dyn FnMut(&mut TermUf, &[Pure], &BTreeMap<Var, Sort>, Vec<Element>) -> Result<bool> + 'a;
 
 impl State<'_> {
     /// Calls `f` on each consistent choice of elements for the instances of `d` that uses at
@@ -372,9 +511,9 @@ impl State<'_> {
             let chosen: Vec<(&Element, usize)> =
                 (0..choices.len()).map(|k| choices[k][index[k]]).collect();
             if from == 0 || chosen.iter().any(|(_, r)| *r >= from) {
-                if let Some((mut uf, all)) = self.consistent(d, sorts, &chosen)? {
+                if let Some((mut uf, all, local)) = self.consistent(d, sorts, &chosen)? {
                     let els = chosen.iter().map(|(e, _)| (*e).clone()).collect();
-                    if !f(&mut uf, &all, els)? {
+                    if !f(&mut uf, &all, &local, els)? {
                         return Ok(Ok(()));
                     }
                 }
@@ -406,14 +545,20 @@ impl State<'_> {
         d: &SymHeap,
         sorts: &BTreeMap<Var, Sort>,
         chosen: &[(&Element, usize)],
-    ) -> Result<Option<(TermUf, Vec<Pure>)>> {
+    ) -> Result<Option<(TermUf, Vec<Pure>, BTreeMap<Var, Sort>)>> {
+        let mut local = sorts.clone();
+        let sorts = &mut local;
         let mut facts = d.pure.clone();
         let mut cells: Vec<Term> = d.points_to.iter().map(|p| p.ptr.clone()).collect();
         for (app, ((pair, dbm), _)) in d.preds.iter().zip(chosen) {
             let (fs, alloc) = instantiate(app, pair);
             facts.extend(fs);
             cells.extend(alloc);
-            facts.extend(dbm.facts(&int_args(self.defs, app)));
+            let args = int_args(self.defs, app);
+            facts.extend(dbm.facts(&args));
+            for c in self.cong.get(&(app.name.clone(), pair.clone())).into_iter().flatten() {
+                facts.push(congruent(&args[c.i], c.r, c.g, sorts));
+            }
             facts.extend(crate::invariant::instance(self.defs, &self.defs.invariants, app));
         }
         for (i, c) in cells.iter().enumerate() {
@@ -439,7 +584,7 @@ impl State<'_> {
             }
         }
         facts.extend(cells.iter().map(|c| Pure::Cmp(CmpOp::Lt, Term::Null, c.clone())));
-        Ok(Some((uf, facts)))
+        Ok(Some((uf, facts, local)))
     }
 }
 

@@ -33,6 +33,7 @@ pred avl(A t, int h) :=
       & h == hr + 1 & hr == hl + 1;
 pred even(L x, int n) := x == null & n == 0 | exists L y. x -> L { next: y } * odd(y, n - 1);
 pred odd(L x, int n) := exists L y. x -> L { next: y } * even(y, n - 1);
+pred tri(L x, int n, int s) := x == null & n == 0 & s == 0 | exists L y. x -> L { next: y } * tri(y, n - 1, s - n);
 "#;
 
 fn defs() -> Defs {
@@ -132,10 +133,21 @@ fn even_and_odd_lengths() {
     unsat("odd(x, n) & n == 0");
     deep_sat("even(x, n) & n == 40");
     deep_sat("odd(x, n) & n == 21");
-    // Widening keeps difference bounds, not parity: an odd length for `even` stays open, and
-    // the answer says why.
-    let res = ask("even(x, n) & n == 7");
+    // Lengths grow without bound, so the widening keeps `n >= 0`, and the congruences of the
+    // elements (`n` even for `even`'s non-empty pair) are kept because they are inductive.
+    unsat("even(x, n) & n == 7");
+    unsat("even(x, n) * odd(y, m) & n == m");
+}
+
+/// Where the procedure is incomplete the answer says why: `s == n * (n + 1) / 2` is neither a
+/// difference bound nor a congruence, so the widening keeps `0 <= n <= s` and admits `s == 4`.
+#[test]
+fn incompleteness_is_named() {
+    let res = ask("tri(x, n, s) & n == 2 & s == 4");
     let SatResult::Unknown(why) = res else { panic!("{res:?}") };
     assert!(why.contains("unfolding depth (3)"), "the bound that cut the search: {why}");
-    assert!(why.contains("did not converge") && why.contains("parity"), "{why}");
+    assert!(why.contains("did not converge") && why.contains("widening"), "{why}");
+    // Satisfiable ones of the same family are found at any depth.
+    let m = deep_sat("tri(x, n, s) & s == 45");
+    assert_eq!(objects(&m), 9, "{m}");
 }
