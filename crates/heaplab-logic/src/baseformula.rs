@@ -435,6 +435,9 @@ fn congruences(
     }
 }
 
+/// A consistent choice: reference classes, facts, and the sorts with the fresh variables.
+type Consistent = (TermUf, Vec<Pure>, BTreeMap<Var, Sort>);
+
 struct State<'a> {
     defs: &'a Defs,
     oracle: &'a mut dyn PureOracle,
@@ -545,7 +548,7 @@ impl State<'_> {
         d: &SymHeap,
         sorts: &BTreeMap<Var, Sort>,
         chosen: &[(&Element, usize)],
-    ) -> Result<Option<(TermUf, Vec<Pure>, BTreeMap<Var, Sort>)>> {
+    ) -> Result<Option<Consistent>> {
         let mut local = sorts.clone();
         let sorts = &mut local;
         let mut facts = d.pure.clone();
