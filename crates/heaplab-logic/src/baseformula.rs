@@ -155,8 +155,14 @@ pub fn decide_formula(
     oracle: &mut dyn PureOracle,
     solve: &mut Solve<'_>,
 ) -> Result<Decision> {
-    let mut st =
-        State { defs, oracle, checks: 0, derivations: BTreeMap::new(), cong: BTreeMap::new() };
+    let mut st = State {
+        defs,
+        oracle,
+        checks: 0,
+        derivations: BTreeMap::new(),
+        ask_oracle: false,
+        cong: BTreeMap::new(),
+    };
     let mut elements: BTreeMap<String, BTreeMap<Element, usize>> =
         defs.preds.keys().map(|n| (n.clone(), BTreeMap::new())).collect();
     let mut rejected_witness = false;
@@ -208,11 +214,13 @@ pub fn decide_formula(
             let mut s = sorts.clone();
             s.extend(d.exists.iter().cloned());
             let mut witnesses = Vec::new();
+            st.ask_oracle = true;
             let res =
                 st.combinations(d, &s, &elements, round, round + 1, &mut |_, _, _, chosen| {
                     witnesses.push(chosen);
                     Ok(witnesses.len() < 8)
                 })?;
+            st.ask_oracle = false;
             if let Err(why) = res {
                 return Ok(Decision::Open(why));
             }
@@ -308,6 +316,7 @@ pub fn decide_formula(
     if let Err(why) = congruences(&mut st, &elements, &current)? {
         return Ok(Decision::Open(why));
     }
+    st.ask_oracle = true;
     for d in &formula.disjuncts {
         let mut s: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
         s.extend(d.exists.iter().cloned());
@@ -443,6 +452,9 @@ struct State<'a> {
     oracle: &'a mut dyn PureOracle,
     checks: usize,
     derivations: Derivations,
+    /// Whether an undecided check goes to the oracle (the query's checks), or counts as
+    /// consistent (the predicates' bodies: their checks are many, and the solver is slow).
+    ask_oracle: bool,
     /// Congruences of the widened elements, per predicate and pair (after the widening).
     cong: BTreeMap<(String, Pair), Vec<Cong>>,
 }
@@ -572,7 +584,10 @@ impl State<'_> {
         }
         self.checks += 1;
         let ok = match decide(&facts, sorts) {
-            PureResult::Unknown => self.oracle.check(&facts, sorts)? != PureResult::Unsat,
+            PureResult::Unknown if self.ask_oracle => {
+                self.oracle.check(&facts, sorts)? != PureResult::Unsat
+            }
+            PureResult::Unknown => true,
             r => r != PureResult::Unsat,
         };
         if !ok {
