@@ -207,7 +207,7 @@ fn kind_of(t: &Term, sorts: &BTreeMap<Var, Sort>) -> Option<Kind> {
 /// `a - b` as `x - y + k` (either variable may be "" for zero); `None` if not a difference.
 /// The constant is an `i128`: `i64::MIN <= x + 1` (an overflow check) moves `i64::MIN - 1`
 /// across, which no `i64` holds.
-fn difference(a: &Term, b: &Term) -> Option<(Var, Var, i128)> {
+pub(crate) fn difference(a: &Term, b: &Term) -> Option<(Var, Var, i128)> {
     let mut coeffs = BTreeMap::new();
     let mut k = 0i128;
     linear_into(a, 1, &mut coeffs, &mut k)?;

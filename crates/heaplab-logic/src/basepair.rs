@@ -24,10 +24,9 @@
 //! model (re-checked by the model checker). Its integers may still contradict (the pairs ignore
 //! them): then the answer stays unknown and says so.
 //!
-//! Not done: S2S's base formula per predicate over the integer parameters, computed by its own
-//! fixed point; the invariants stand in for it, so unsat proofs on arithmetic need the
-//! invariants to be strong enough, and satisfiable arithmetic beyond the search's depth is not
-//! witnessed.
+//! The integer parameters are handled by [`crate::baseformula`]: S2S-style base formulas (the
+//! same pairs, each with difference bounds over the integer parameters), which `sat` asks
+//! when these pairs leave a query open.
 
 use crate::arith::{decide, PureResult};
 use crate::error::Result;
@@ -38,14 +37,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// One side of a (dis)equality in a pair: `null` or a reference parameter (by index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Rep {
+pub(crate) enum Rep {
     Null,
     Param(usize),
 }
 
 /// A base pair over a predicate's parameters.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Pair {
+pub(crate) struct Pair {
     /// For each parameter (reference ones; `None` for the others): its class, named by `null`
     /// or by the first parameter in it.
     rep: Vec<Option<Rep>>,
@@ -104,7 +103,7 @@ pub fn decide_with_witness(
     formula: &Formula,
     oracle: &mut dyn PureOracle,
 ) -> Result<Shape> {
-    let mut checks = 0;
+    let mut checks = Checks { done: 0, max: MAX_CHECKS };
     let mut witnesses = Witnesses::new();
     let pairs = match fixpoint(defs, oracle, &mut checks, &mut witnesses)? {
         Ok(p) => p,
@@ -165,6 +164,12 @@ fn unfold_witness(
     Some(out)
 }
 
+/// Consistency checks made, and the most allowed.
+struct Checks {
+    done: usize,
+    max: usize,
+}
+
 type Pairs = BTreeMap<String, BTreeSet<Pair>>;
 
 /// Called on each consistent choice: equality classes, atomic facts, the pairs chosen; returns
@@ -178,7 +183,7 @@ type Witnesses = BTreeMap<(String, Pair), (usize, Vec<Pair>)>;
 fn fixpoint(
     defs: &Defs,
     oracle: &mut dyn PureOracle,
-    checks: &mut usize,
+    checks: &mut Checks,
     witnesses: &mut Witnesses,
 ) -> Result<std::result::Result<Pairs, String>> {
     let mut pairs: BTreeMap<String, BTreeSet<Pair>> =
@@ -228,9 +233,27 @@ fn fixpoint(
     }
 }
 
+/// The predicates without any base pair: no unfolding of them is consistent, at any depth, so
+/// they have no model. `None` when the fixed point needs more than `max_checks` consistency
+/// checks (or hits another cap): then nothing is known.
+pub fn predicates_without_models(
+    defs: &Defs,
+    oracle: &mut dyn PureOracle,
+    max_checks: usize,
+) -> Result<Option<BTreeSet<String>>> {
+    let mut checks = Checks { done: 0, max: max_checks };
+    let mut witnesses = Witnesses::new();
+    Ok(match fixpoint(defs, oracle, &mut checks, &mut witnesses)? {
+        Ok(pairs) => {
+            Some(pairs.into_iter().filter(|(_, s)| s.is_empty()).map(|(n, _)| n).collect())
+        }
+        Err(_) => None,
+    })
+}
+
 /// The facts a pair of `app`'s predicate says of `app`'s arguments: (dis)equalities, and the
 /// allocated arguments.
-fn instantiate(app: &PredApp, pair: &Pair) -> (Vec<Pure>, Vec<Term>) {
+pub(crate) fn instantiate(app: &PredApp, pair: &Pair) -> (Vec<Pure>, Vec<Term>) {
     let term = |r: Rep| match r {
         Rep::Null => Term::Null,
         Rep::Param(i) => app.args.get(i).cloned().unwrap_or(Term::Null),
@@ -258,7 +281,7 @@ fn combinations(
     d: &SymHeap,
     sorts: &BTreeMap<Var, Sort>,
     oracle: &mut dyn PureOracle,
-    checks: &mut usize,
+    checks: &mut Checks,
     f: &mut OnChoice<'_>,
 ) -> Result<std::result::Result<(), String>> {
     let choices: Vec<Vec<&Pair>> = d
@@ -295,9 +318,9 @@ fn combinations(
                 facts.push(Pure::ne(c.clone(), c2.clone()));
             }
         }
-        *checks += 1;
-        if *checks > MAX_CHECKS {
-            return Ok(Err(format!("more than {MAX_CHECKS} consistency checks")));
+        checks.done += 1;
+        if checks.done > checks.max {
+            return Ok(Err(format!("more than {} consistency checks", checks.max)));
         }
         let consistent = match decide(&facts, sorts) {
             PureResult::Unknown => oracle.check(&facts, sorts)? != PureResult::Unsat,
@@ -338,7 +361,7 @@ fn combinations(
     }
 }
 
-fn is_ref(t: &Term, sorts: &BTreeMap<Var, Sort>) -> bool {
+pub(crate) fn is_ref(t: &Term, sorts: &BTreeMap<Var, Sort>) -> bool {
     match t {
         Term::Null => true,
         Term::Var(v) => matches!(sorts.get(v), Some(Sort::Ref(_))),
@@ -349,7 +372,7 @@ fn is_ref(t: &Term, sorts: &BTreeMap<Var, Sort>) -> bool {
 /// The pair a consistent body choice gives its predicate: classes, disequalities and allocated
 /// cells, restricted to the parameters and `null`. Allocated cells are marked in `facts` as
 /// `null < c` (see [`combinations`]).
-fn project(params: &[(Var, Sort)], uf: &mut TermUf, facts: &[Pure]) -> Pair {
+pub(crate) fn project(params: &[(Var, Sort)], uf: &mut TermUf, facts: &[Pure]) -> Pair {
     let mut rep_of_class: BTreeMap<Term, Rep> = BTreeMap::new();
     rep_of_class.insert(uf.find(&Term::Null), Rep::Null);
     let mut rep = Vec::new();

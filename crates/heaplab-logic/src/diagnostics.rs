@@ -5,7 +5,8 @@
 //! - *Never reaches a base case*: a predicate is productive when one of its disjuncts uses only
 //!   productive predicates (least fixed point); a predicate that is not productive has no finite
 //!   model at all, because every unfolding needs another instance.
-//! - *Can never be satisfied*: productive, but the bounded search proves `p(params)` unsat.
+//! - *Can never be satisfied*: productive, but the bounded search proves `p(params)` unsat, or
+//!   the base-pair fixed point ([`crate::basepair`]) finds no consistent unfolding at any depth.
 //! - *Unreachable disjunct*: one disjunct is proved unsat on its own (e.g. `x == null & x != null`,
 //!   or contradicting arithmetic), so it never contributes.
 //!
@@ -33,6 +34,9 @@ pub const CALL_STATES: usize = 300;
 /// Case splits of the pure checks that cost as much as one partial heap: the budgets count
 /// both, since one heap's arithmetic may split exponentially often.
 const SPLITS_PER_STATE: usize = 8;
+
+/// Consistency checks of the base-pair fixed point for the whole program, at most.
+const PAIR_CHECKS: usize = 1_000;
 
 /// Partial heaps examined for the whole program, at most.
 pub const PROGRAM_STATES: usize = 3_000;
@@ -88,6 +92,15 @@ pub fn check_predicates(
             }
         }
     }
+    // The base pairs prove "no model at any depth" where the bounded search is cut; within a
+    // budget of consistency checks, the rest of the program's.
+    let without_models = if left > 0 {
+        crate::basepair::predicates_without_models(defs, oracle, left.min(PAIR_CHECKS))
+            .ok()
+            .flatten()
+    } else {
+        None
+    };
     let mut out = Vec::new();
     for (p, (decl, def)) in decls.iter().enumerate() {
         if !productive.contains(&def.name) {
@@ -100,7 +113,8 @@ pub fn check_predicates(
             );
             continue;
         }
-        let all = (0..def.body.len()).all(|i| contradictory.contains(&(p, i)));
+        let all = (0..def.body.len()).all(|i| contradictory.contains(&(p, i)))
+            || without_models.as_ref().is_some_and(|s| s.contains(&def.name));
         let whole = Formula { free: def.params.clone(), disjuncts: vec![instance(def)] };
         if all || proved_unsat(defs, &whole, oracle, &mut left) {
             out.push(Diagnostic::warning(

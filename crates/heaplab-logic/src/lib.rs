@@ -12,7 +12,9 @@
 //! - [`arith`]: the pure part in Rust: references by union-find, difference logic exactly;
 //!   [`smt`] hands what remains to the SMT solver behind a [`PureOracle`].
 //! - [`basepair`]: unsatisfiability proved without a depth bound (base pairs, Brotherston et
-//!   al. 2014, with the invariants for the integers), where the bounded search is cut.
+//!   al. 2014, with the invariants for the integers), where the bounded search is cut;
+//!   [`baseformula`]: S2S-style base formulas over the integer parameters (difference bounds
+//!   per pair, by fixed point with widening), proving unsat and witnessing deep models.
 //! - [`diagnostics`]: warnings about predicate definitions the checker cannot see.
 //!
 //! Invariant: no IO, no threads, no clocks (it compiles to wasm32); the only outside party is the
@@ -21,6 +23,7 @@
 //! reverse.
 
 pub mod arith;
+pub mod baseformula;
 pub mod basepair;
 pub mod check;
 pub mod convert;

@@ -188,6 +188,29 @@ fn search(
                 }
             }
         };
+        // The pairs ignore the integers: the base formulas over the integer parameters
+        // ([`crate::baseformula`]) may still decide it, with a witness at any depth.
+        let (verdict, why) = match verdict {
+            SatResult::Unknown(_) => {
+                use crate::baseformula::{decide_formula, Decision};
+                let mut solve = |f: &Formula, o: &mut dyn PureOracle| {
+                    let wide = SearchBounds { max_objects: usize::MAX, ..bounds };
+                    let out = sat_with(defs, f, wide, order, o, &mut || false, None, false)?;
+                    Ok(match out.result {
+                        SatResult::Sat(m) => Some(m),
+                        _ => None,
+                    })
+                };
+                match decide_formula(defs, formula, oracle, &mut solve)? {
+                    Decision::Unsat => (SatResult::Unsat, why),
+                    Decision::Sat(m) => (SatResult::Sat(m), why),
+                    Decision::Open(more) => {
+                        (SatResult::Unknown(String::new()), format!("{why}; {more}"))
+                    }
+                }
+            }
+            v => (v, why),
+        };
         match (verdict, why) {
             (SatResult::Unsat, _) => SatResult::Unsat,
             (SatResult::Sat(m), _) => SatResult::Sat(m),

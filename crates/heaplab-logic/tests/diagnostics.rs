@@ -13,6 +13,11 @@ pred never(L x) := exists L n. x -> L { next: n } * never(n);
 pred uses_never(L x) := x == null & never(x) | x == null & x != null;
 pred contradictory(L x) := x == null & x != null | exists L n. x -> L { next: n } * sll(n) & x == null;
 pred dead(L x, int k) := x == null & k > 0 | x == null & k < 0 & k > 0 | exists L n. x -> L { next: n } * dead(n, k) & k > 0;
+pred counter(L a, L b, L c) :=
+    a != null & b != null & c != null & a == null
+  | exists L a1. counter(a1, b, c) & a == null & a1 != null
+  | exists L a1, L b1. counter(a1, b1, c) & a != null & b == null & a1 == null & b1 != null
+  | exists L a1, L b1, L c1. counter(a1, b1, c1) & a != null & b != null & c == null & a1 == null & b1 == null & c1 != null;
 "#;
     let (program, diags) = heaplab_syntax::parser::parse_program(src);
     assert!(diags.is_empty(), "{diags:?}");
@@ -28,6 +33,9 @@ pred dead(L x, int k) := x == null & k > 0 | x == null & k < 0 & k > 0 | exists 
     assert!(has("predicate `uses_never` can never be satisfied"), "{msgs:#?}");
     assert!(has("predicate `contradictory` can never be satisfied"), "{msgs:#?}");
     assert!(has("this disjunct of `dead` can never hold"), "{msgs:#?}");
+    // counter: only its base case is contradictory on its own, and the search is cut before
+    // it could close the counting disjuncts; the base pairs show no unfolding is consistent.
+    assert!(has("predicate `counter` can never be satisfied"), "{msgs:#?}");
     assert_eq!(msgs.iter().filter(|m| m.contains("`dead`")).count(), 1, "{msgs:#?}");
 }
 
