@@ -77,6 +77,8 @@ pub struct SymHeapData {
     /// The answer of a comparison or null test the state was forked on; the re-executed
     /// instruction consumes it.
     decided: Option<bool>,
+    /// Entries claimed by points-to atoms of the formula being evaluated (`requires`).
+    footprint: GuardedSet,
 }
 
 impl SymHeapData {
@@ -202,6 +204,9 @@ impl SymHeap {
             });
             set.push((newg, Some(d.locs.len() - 1)));
         } else {
+            // The k bound leaves out the new location: the worlds where this reference would
+            // denote one are cut, so that the remaining entries stay exhaustive.
+            st.pc.push(Sym::not(&newg));
             st.k_cut = true;
             cx.sink.stats().k_cut = true;
         }
@@ -588,10 +593,34 @@ impl HeapModel for SymHeap {
         self.decide(cx, st, c, shown)
     }
 
-    fn points_to(&self, _cx: &mut Cx, st: State, _class: &str, span: Span) -> Succ {
-        // `requires` is not unfolded into guards: symheap runs with `--pre ignore` and its
-        // inputs are classified by the model checker (docs/symbolic.md).
-        internal(st, "symheap does not evaluate `requires` formulas: use --pre ignore", Some(span))
+    /// `requires` is unfolded into guards (option (b) of issue 15): a points-to atom assumes
+    /// that its reference is not null and denotes no location claimed already by the
+    /// separating conjunction; worlds where that fails are discarded, never forked on.
+    fn points_to(&self, cx: &mut Cx, mut st: State, _class: &str, span: Span) -> Succ {
+        let Some(r) = peek(&st, 0) else { return internal(st, "empty stack", None) };
+        // The executor clears the lazy heap's footprint when the precondition is done; the
+        // claims here follow it (one placeholder entry per claim).
+        if st.footprint.is_empty() {
+            data_mut(&mut st).footprint.clear();
+        }
+        let d = data(&st);
+        let set = d.set_of(&r);
+        let mut ok = Sym::not(&null_guard(&set));
+        for (g, l) in set.iter().filter(|(_, l)| l.is_some()) {
+            for (g2, l2) in &d.footprint {
+                if l == l2 {
+                    ok = Sym::and(&ok, &Sym::not(&Sym::and(g, g2)));
+                }
+            }
+        }
+        let claims = d.footprint.len();
+        let dm = data_mut(&mut st);
+        dm.footprint.extend(set.into_iter().filter(|(_, l)| l.is_some()));
+        st.footprint.insert(claims);
+        if ok.as_bool() == Some(true) {
+            return next(st);
+        }
+        cx.assume(st, ok, span, true)
     }
 
     fn concretize(
