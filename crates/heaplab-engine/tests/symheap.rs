@@ -279,7 +279,7 @@ fn generated_programs_agree_with_lazy() {
     let t0 = std::time::Instant::now();
     let (mut lazy_paths, mut sym_paths) = (0, 0);
     let mut bad = Vec::new();
-    let n = 500;
+    let n: u64 = std::env::var("SYMHEAP_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(500);
     for seed in 0..n {
         let text = Gen::program(seed);
         let a = analyze(&SourceFile::new(format!("gen{seed}.hl"), text.clone()));
@@ -287,7 +287,11 @@ fn generated_programs_agree_with_lazy() {
         let (d, ln, sn) = differ(&a, "N.m", 8, PreMode::Ignore);
         lazy_paths += ln;
         sym_paths += sn;
+        if seed % 25 == 0 {
+            eprintln!("seed {seed}: lazy {ln} symheap {sn} ({:?})", t0.elapsed());
+        }
         if let Some(d) = d {
+            eprintln!("seed {seed} disagrees");
             bad.push(format!("seed {seed}: {d}\n{text}"));
         }
     }

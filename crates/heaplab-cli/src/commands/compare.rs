@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long, default_value_t = Config::default().bounds.depth)]
     depth: u32,
     /// Comma-separated strategy names.
-    #[arg(long, default_value = "lazy,lazier,lazier#,sl")]
+    #[arg(long, default_value = "lazy,lazier,lazier#,sl,symheap")]
     strategies: String,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
