@@ -142,6 +142,59 @@ fn merge(set: GuardedSet) -> GuardedSet {
     out
 }
 
+/// Guards larger than this (as printed, a tree) get a name.
+const NAMED_GUARD: usize = 24;
+
+/// The size of `s` as a tree, counted up to `cap`.
+fn tree_size(s: &Sym, cap: usize) -> usize {
+    use crate::symbolic::term::Node;
+    let mut n = 0;
+    let mut stack = vec![s];
+    while let Some(t) = stack.pop() {
+        n += 1;
+        if n > cap {
+            break;
+        }
+        match t.node() {
+            Node::Not(a) | Node::Neg(a) => stack.push(a),
+            Node::And(a, b)
+            | Node::Or(a, b)
+            | Node::Eq(a, b)
+            | Node::Lt(a, b)
+            | Node::Le(a, b)
+            | Node::Add(a, b)
+            | Node::Sub(a, b)
+            | Node::Mul(a, b)
+            | Node::Div(a, b)
+            | Node::Rem(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// Hash-consing for the solver: a guard is a DAG, but SMT-LIB text prints it as a tree, which
+/// grows exponentially along a path of reads and writes. A large guard becomes a fresh boolean
+/// `b` with `b = g` in the path condition (a definition: it removes no world).
+fn named(st: &mut State, g: Sym) -> Sym {
+    if g.as_bool().is_some() || tree_size(&g, NAMED_GUARD) <= NAMED_GUARD {
+        return g;
+    }
+    let id = st.vars.len() as u32;
+    st.vars.push((Sort::Bool, VarOrigin::Existential("guard".into())));
+    let b = Sym::var(id, Sort::Bool);
+    st.pc.push(Sym::eq(&b, &g));
+    b
+}
+
+/// [`named`] for every guard of a set.
+fn named_set(st: &mut State, set: GuardedSet) -> GuardedSet {
+    set.into_iter().map(|(g, l)| (named(st, g), l)).collect()
+}
+
 /// A new `Int` variable for an input reference (no range conjuncts: only equality matters).
 fn ref_var(st: &mut State, origin: VarOrigin) -> Sym {
     let id = st.vars.len() as u32;
@@ -261,8 +314,9 @@ impl SymHeap {
         if matches!(recv, SValue::Null) {
             return Err(Box::new(cx.null_deref(st, node, span, what)));
         }
+        let mut st = st;
         let set = data(&st).set_of(recv);
-        let nullg = null_guard(&set);
+        let nullg = named(&mut st, null_guard(&set));
         let st = match cx.feasible_directions(&st, &nullg) {
             (false, _) => st,
             (true, false) => return Err(Box::new(cx.null_deref(st, node, span, what))),
@@ -470,7 +524,7 @@ impl HeapModel for SymHeap {
                         }
                     }
                 }
-                let set = merge(set);
+                let set = named_set(&mut st, merge(set));
                 if set.len() == 1 && set[0].1.is_none() {
                     SValue::Null
                 } else {
@@ -538,7 +592,8 @@ impl HeapModel for SymHeap {
                             _ => String::new(),
                         })
                         .unwrap_or_default();
-                    SValue::SymRef(data_mut(&mut st).new_ref(&class, merge(set), None))
+                    let set = named_set(&mut st, merge(set));
+                    SValue::SymRef(data_mut(&mut st).new_ref(&class, set, None))
                 }
             };
             data_mut(&mut st).set_field(l, field, new);
@@ -569,6 +624,7 @@ impl HeapModel for SymHeap {
         }
         let d = data(&st);
         let eq = eq_condition(&d.set_of(a), &d.set_of(b));
+        let eq = named(&mut st, eq);
         let shown = format!("{} == {}", st.show(a), st.show(b));
         self.decide(cx, st, eq, shown)
     }
@@ -589,6 +645,7 @@ impl HeapModel for SymHeap {
         if let Some(x) = c.as_bool() {
             return Then::Go((st, x));
         }
+        let c = named(&mut st, c);
         let shown = format!("{} == null", st.show(v));
         self.decide(cx, st, c, shown)
     }
@@ -613,6 +670,7 @@ impl HeapModel for SymHeap {
                 }
             }
         }
+        let ok = named(&mut st, ok);
         let claims = d.footprint.len();
         let dm = data_mut(&mut st);
         dm.footprint.extend(set.into_iter().filter(|(_, l)| l.is_some()));
