@@ -80,18 +80,34 @@ fn targets(a: &Analysis) -> Vec<String> {
 /// Lazy and symheap at the same bounds: equal (trace, outcome) sets. Returns a line per
 /// disagreement, and the path counts.
 /// Both zero when a run was stopped by a bound (then nothing is compared).
-fn differ(a: &Analysis, target: &str, k: u32, pre: PreMode) -> (Option<String>, usize, usize) {
+/// Symheap runs only when lazy ended by itself with at most `most` paths (its cost is solver
+/// queries, and one step over a large value set is not interrupted by the time bound).
+fn differ(
+    a: &Analysis,
+    target: &str,
+    k: u32,
+    pre: PreMode,
+    most: usize,
+) -> (Option<String>, usize, usize) {
     let lazy = explore(a, target, StrategyKind::Lazy, k, pre);
+    if lazy.stopped().is_some() || lazy.paths().len() > most {
+        return (None, 0, 0);
+    }
     let sym = explore(a, target, StrategyKind::Symheap, k, pre);
     assert_eq!(sym.stats().internal_errors, 0, "{target}: internal error");
     if lazy.stopped().is_some() || sym.stopped().is_some() {
         return (None, 0, 0);
     }
+    // Where k cuts, the strategies bound differently (a symheap location's budget is fixed by
+    // the slot that created it; lazy's by the order a path met the object): symheap must still
+    // cover every (trace, outcome) of lazy, and may find more.
+    let cut = lazy.stats().k_cut || sym.stats().k_cut;
     let (lt, ln) = traces(&lazy);
     let (st, sn) = traces(&sym);
-    let diff = (lt != st).then(|| {
+    let wrong = if cut { !lt.is_subset(&st) } else { lt != st };
+    let diff = wrong.then(|| {
         format!(
-            "{target} k={k} {pre:?}: only lazy {:?}; only symheap {:?}",
+            "{target} k={k} {pre:?} (k cut: {cut}): only lazy {:?}; only symheap {:?}",
             lt.difference(&st).collect::<Vec<_>>(),
             st.difference(&lt).collect::<Vec<_>>()
         )
@@ -123,7 +139,7 @@ fn every_example_method_agrees_with_lazy() {
                 continue;
             }
             let t0 = std::time::Instant::now();
-            let (d, ln, sn) = differ(&a, &target, 1, PreMode::Ignore);
+            let (d, ln, sn) = differ(&a, &target, 1, PreMode::Ignore, 200);
             eprintln!("{name} {target}: lazy {ln} symheap {sn} paths ({:?})", t0.elapsed());
             compared += usize::from(ln > 0);
             bad.extend(d);
@@ -134,7 +150,7 @@ fn every_example_method_agrees_with_lazy() {
         started.elapsed()
     );
     assert!(bad.is_empty(), "{compared} methods compared; disagreements:\n{}", bad.join("\n"));
-    assert!(compared >= 5, "only {compared} example methods compared");
+    assert!(compared >= 10, "only {compared} example methods compared");
 }
 
 /// Digest §8.1 item 2: in one world (a model of the path condition) of every feasible path,
@@ -339,7 +355,7 @@ fn generated_programs_agree_with_lazy() {
         let text = Gen::program(seed);
         let a = analyze(&SourceFile::new(format!("gen{seed}.hl"), text.clone()));
         assert!(!a.has_errors(), "seed {seed}: {:?}\n{text}", a.diagnostics);
-        let (d, ln, sn) = differ(&a, "N.m", 8, PreMode::Ignore);
+        let (d, ln, sn) = differ(&a, "N.m", 8, PreMode::Ignore, 3_000);
         lazy_paths += ln;
         sym_paths += sn;
         skipped += usize::from(ln == 0);
