@@ -12,8 +12,12 @@ import { ROOT, session, waitForEngine, waitForZ3 } from './helpers.mjs';
 
 const run = promisify(execFile);
 const HEAPLAB = join(ROOT, 'target', 'release', 'heaplab');
-// Every strategy the engine has (the list the page's strategy picker shows).
+// The strategies whose page and CLI counts are compared on every example.
 const STRATEGIES = ['lazy', 'lazier', 'lazier#', 'sl'];
+// Every strategy the page's picker shows: `symheap` (issue 15) is offered too, but its runs on
+// some examples are stopped by the time bound, whose cut differs between the two front ends, so
+// it is not in the count comparison yet.
+const PICKER = [...STRATEGIES, 'symheap'];
 // Small bounds that every example finishes within (no timeout, whose cut would differ).
 const BOUNDS = { k: 2, depth: 8, maxPaths: 400 };
 
@@ -55,7 +59,7 @@ test('the playground and the CLI generate the same number of tests for every exa
     }
   }
   const picker = await page.evaluate(() => globalThis.__heaplab.store.getState().strategies.map((s) => s.name));
-  assert.deepEqual(picker, STRATEGIES, 'the page offers every strategy the test compares');
+  assert.deepEqual(picker, PICKER, 'the page offers every strategy of the engine');
   assert.ok(compared >= 80, `only ${compared} example methods with a requires were compared`);
   assert.deepEqual(mismatches, []);
   assert.deepEqual(browser.errors, []);

@@ -204,7 +204,11 @@ test('strategies() and defaults() are the CLI\'s', async () => {
     assert.ok(at >= 0, flag);
     return help.slice(at, help.indexOf('\n      --', at + 1));
   };
-  const possible = option('--strategy').match(/\[possible values: ([^\]]*)\]/)[1].split(', ');
+  // `concolic` is a second driver (issue 16) that only the CLI runs so far: not an explorer
+  // strategy, so the wasm list leaves it out.
+  const CLI_ONLY = ['concolic'];
+  const possible = option('--strategy').match(/\[possible values: ([^\]]*)\]/)[1].split(', ')
+    .filter((name) => !CLI_ONLY.includes(name));
   const rows = engine.strategies();
   assert.deepEqual(rows.map((r) => r.name), possible);
   for (const r of rows) {

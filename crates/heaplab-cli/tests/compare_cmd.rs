@@ -22,7 +22,7 @@ fn bst_insert_lists_every_strategy_and_sl_has_no_invalid_input() {
     let json: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
     let rows = json["strategies"].as_array().expect("a strategies array");
     let names: Vec<&str> = rows.iter().filter_map(|r| r["strategy"].as_str()).collect();
-    assert_eq!(names, ["lazy", "lazier", "lazier#", "sl"]);
+    assert_eq!(names, ["lazy", "lazier", "lazier#", "sl", "symheap"]);
     for row in rows {
         let name = row["strategy"].as_str().unwrap_or_default();
         let tests = row["tests"].as_u64().expect("tests");

@@ -56,6 +56,11 @@ fn every_example_method_replays_under_every_strategy() {
                 config.bounds.timeout_ms = None;
                 config.bounds.loop_iterations = 4;
                 config.bounds.call_depth = 16;
+                if s.kind == StrategyKind::Symheap {
+                    // Its cost is in solver queries, not steps: a wall-clock bound keeps CI short
+                    // (a run it stops is not compared; its tests still replay).
+                    config.bounds.timeout_ms = Some(3_000);
+                }
                 let mut ex = Explorer::new(
                     &a.program,
                     &a.info,

@@ -57,7 +57,7 @@ const TS_TYPES: &str = r#"
 /** Options of an Exploration (JSON text or an object); every field is optional. */
 export interface ExploreOptions {
   /** A name of `strategies()`. */
-  strategy?: 'lazy' | 'lazier' | 'lazier#' | 'sl';
+  strategy?: 'lazy' | 'lazier' | 'lazier#' | 'sl' | 'symheap';
   k?: number;
   /** `sl` only: the deepest predicate unfolding. */
   depth?: number;

@@ -40,7 +40,7 @@ pub struct Args {
     #[arg(long, default_value_t = Config::default().bounds.depth)]
     depth: u32,
     /// Comma-separated strategy names (`concolic` too: CSF, its solver column `p1/p2` calls).
-    #[arg(long, default_value = "lazy,lazier,lazier#,sl")]
+    #[arg(long, default_value = "lazy,lazier,lazier#,sl,symheap")]
     strategies: String,
     /// Stop each run once it holds this many more megabytes than at its start (0: no limit).
     #[arg(long, default_value_t = Config::default().bounds.max_memory_mb.unwrap_or(0))]

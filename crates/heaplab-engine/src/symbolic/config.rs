@@ -21,6 +21,9 @@ pub enum StrategyKind {
     /// JSF: predicate instances of `requires` are unfolded only when the program first
     /// accesses a reference they cover; other references as lazier#.
     Sl,
+    /// Paper 003: a fully symbolic heap of guarded value sets; forks only on reference
+    /// comparisons, null tests and possibly-null dereferences.
+    Symheap,
 }
 
 /// The order in which pending states are explored.

@@ -18,6 +18,7 @@
 
 pub mod concrete;
 pub mod lazy;
+pub mod symheap;
 
 use super::code::{Compiled, SlotType};
 use super::exec::{Cx, Succ, Then};

@@ -19,6 +19,7 @@ pub mod lazier;
 pub mod lazier_sharp;
 pub mod lazy;
 pub mod sl;
+pub mod symheap;
 
 use super::code::{Compiled, UnitId};
 use super::config::StrategyKind;
@@ -43,7 +44,8 @@ pub struct StrategyInfo {
 }
 
 /// Every strategy, in menu order.
-pub const STRATEGIES: &[StrategyInfo] = &[lazy::INFO, lazier::INFO, lazier_sharp::INFO, sl::INFO];
+pub const STRATEGIES: &[StrategyInfo] =
+    &[lazy::INFO, lazier::INFO, lazier_sharp::INFO, sl::INFO, symheap::INFO];
 
 /// Looks a strategy up by its registry name.
 pub fn by_name(name: &str) -> Option<&'static StrategyInfo> {
@@ -66,6 +68,7 @@ pub fn make(kind: StrategyKind, code: &Compiled) -> Box<dyn HeapStrategy> {
         StrategyKind::Lazier => Box::new(lazier::Lazier),
         StrategyKind::LazierSharp => Box::new(lazier_sharp::LazierSharp),
         StrategyKind::Sl => Box::new(sl::Sl::new(code)),
+        StrategyKind::Symheap => Box::new(symheap::Symheap),
     }
 }
 

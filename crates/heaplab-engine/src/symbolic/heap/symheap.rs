@@ -1,0 +1,835 @@
+//! The fully symbolic heap of paper 003 (digest seed-003 §3, with the fixes [FIX-1b], [FIX-2],
+//! [FIX-3]): a reference holds a *guarded value set* of (guard, location) pairs, so reading a
+//! field never branches; the path forks only where the program compares references, tests for
+//! null, or dereferences a reference that may be null.
+//!
+//! Representation (per path, in [`State::ext`] as [`SymHeapData`]; `st.heap` stays empty):
+//! - a reference value is `SValue::SymRef(id)` indexing [`SymHeapData::refs`]; `null` stays
+//!   `SValue::Null` (`L(r_null) = {(true, l_null)}`);
+//! - a location is an index into [`SymHeapData::locs`]; `None` is `l_null`;
+//! - an *input reference* (a root, or a field of an input location read for the first time) is
+//!   an `Int` solver variable (`null` = 0); guards are equalities over input references only;
+//! - an input location has a creator (the input reference whose "new" entry made it) and that
+//!   entry's guard `N`; later input references of its class may alias it under `N ∧ r = c`
+//!   (creator-only rule [FIX-1b]); their "new" guard is `r ≠ null ∧ r ≠ c` for every earlier
+//!   input reference `c` of the class.
+//! - integer and boolean fields hold symbolic values; a read through several locations is a
+//!   fresh variable `x` defined by `g_i → x = v_i` for each guard (an ite over the guards).
+//!
+//! The k bound limits the depth of input locations as for the lazy family: a root location has
+//! budget k, a location summarized from a field of a location with budget m gets m − 1, and the
+//! "new" entry exists only when that is not negative.
+//!
+//! Owns the representation, the heap operations and concretization (§5 of the digest: one world
+//! of the path condition, the unique true entry of each input reference, objects numbered in BFS
+//! order from the roots). Never touches the worklist or the lazy family's objects.
+
+use super::{ConcreteInput, HeapModel, RootOption};
+use crate::interp::{Heap, ObjId, Value};
+use crate::symbolic::code::{Compiled, SlotType};
+use crate::symbolic::exec::stack::{internal, next, peek, pop, push_next, with_fact};
+use crate::symbolic::exec::{Cx, Succ, Then};
+use crate::symbolic::explorer::{Event, PathOutcome};
+use crate::symbolic::solve::Model;
+use crate::symbolic::state::{SValue, State, VarOrigin};
+use crate::symbolic::term::{Sort, Sym};
+use heaplab_syntax::ast::NodeId;
+use heaplab_syntax::Span;
+use std::collections::{BTreeMap, VecDeque};
+
+/// A location index; `None` is `l_null`.
+pub type Loc = Option<usize>;
+
+/// A guarded value set: `(guard, location)` pairs, exclusive and exhaustive in every world.
+pub type GuardedSet = Vec<(Sym, Loc)>;
+
+/// One reference: its guarded set, and its solver variable if it is an input reference.
+#[derive(Clone, Debug)]
+pub struct RefInfo {
+    pub class: String,
+    pub set: GuardedSet,
+    /// The `Int` variable of an input reference.
+    pub var: Option<u32>,
+}
+
+/// One location (a box in the paper's drawings).
+#[derive(Clone, Debug)]
+pub struct LocInfo {
+    pub class: String,
+    /// An input location (pre-existing object) rather than one allocated by `new`.
+    pub input: bool,
+    pub budget: i64,
+    /// The input reference whose "new" entry is this location, and that entry's guard `N`.
+    pub creator: Option<(u32, Sym)>,
+    /// Current field values; `None` = an input field not summarized yet (`⊥`).
+    pub fields: Vec<(String, Option<SValue>)>,
+    /// The input-slot table: the value each field had in the input (never changed by writes).
+    pub input_slots: Vec<(String, SValue)>,
+}
+
+/// The per-path data of the symbolic heap.
+#[derive(Clone, Debug, Default)]
+pub struct SymHeapData {
+    pub refs: Vec<RefInfo>,
+    pub locs: Vec<LocInfo>,
+    /// Input references in creation order (indices into `refs`).
+    pub inputs: Vec<u32>,
+    /// The answer of a comparison or null test the state was forked on; the re-executed
+    /// instruction consumes it.
+    decided: Option<bool>,
+    /// Entries claimed by points-to atoms of the formula being evaluated (`requires`).
+    footprint: GuardedSet,
+}
+
+impl SymHeapData {
+    /// The guarded set of a reference value.
+    pub fn set_of(&self, v: &SValue) -> GuardedSet {
+        match v {
+            SValue::SymRef(r) => {
+                self.refs.get(*r as usize).map(|i| i.set.clone()).unwrap_or_default()
+            }
+            _ => vec![(Sym::bool(true), None)],
+        }
+    }
+
+    fn new_ref(&mut self, class: &str, set: GuardedSet, var: Option<u32>) -> u32 {
+        self.refs.push(RefInfo { class: class.to_string(), set, var });
+        self.refs.len() as u32 - 1
+    }
+
+    fn field(&self, l: usize, f: &str) -> Option<Option<SValue>> {
+        self.locs.get(l)?.fields.iter().find(|(n, _)| n == f).map(|(_, v)| v.clone())
+    }
+
+    fn set_field(&mut self, l: usize, f: &str, v: SValue) {
+        if let Some(slot) =
+            self.locs.get_mut(l).and_then(|o| o.fields.iter_mut().find(|(n, _)| n == f))
+        {
+            slot.1 = Some(v);
+        }
+    }
+}
+
+fn data(st: &State) -> SymHeapData {
+    st.ext.get::<SymHeapData>().cloned().unwrap_or_default()
+}
+
+fn data_mut(st: &mut State) -> &mut SymHeapData {
+    st.ext.get_mut::<SymHeapData>()
+}
+
+/// The fully symbolic heap (see the module docs).
+pub struct SymHeap;
+
+/// The disjunction of the guards of a set's entries at `l_null`.
+fn null_guard(set: &GuardedSet) -> Sym {
+    set.iter().filter(|(_, l)| l.is_none()).fold(Sym::bool(false), |acc, (g, _)| Sym::or(&acc, g))
+}
+
+/// Merges entries of the same location (OR of their guards), first occurrence order ([FIX-3]).
+fn merge(set: GuardedSet) -> GuardedSet {
+    let mut out: GuardedSet = Vec::new();
+    for (g, l) in set {
+        match out.iter_mut().find(|(_, m)| *m == l) {
+            Some(e) => e.0 = Sym::or(&e.0, &g),
+            None => out.push((g, l)),
+        }
+    }
+    // One entry left: its guard holds in every world of the path.
+    if out.len() == 1 {
+        out[0].0 = Sym::bool(true);
+    }
+    out
+}
+
+/// Guards larger than this (as printed, a tree) get a name.
+const NAMED_GUARD: usize = 24;
+
+/// The size of `s` as a tree, counted up to `cap`.
+fn tree_size(s: &Sym, cap: usize) -> usize {
+    use crate::symbolic::term::Node;
+    let mut n = 0;
+    let mut stack = vec![s];
+    while let Some(t) = stack.pop() {
+        n += 1;
+        if n > cap {
+            break;
+        }
+        match t.node() {
+            Node::Not(a) | Node::Neg(a) => stack.push(a),
+            Node::And(a, b)
+            | Node::Or(a, b)
+            | Node::Eq(a, b)
+            | Node::Lt(a, b)
+            | Node::Le(a, b)
+            | Node::Add(a, b)
+            | Node::Sub(a, b)
+            | Node::Mul(a, b)
+            | Node::Div(a, b)
+            | Node::Rem(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// Hash-consing for the solver: a guard is a DAG, but SMT-LIB text prints it as a tree, which
+/// grows exponentially along a path of reads and writes. A large guard becomes a fresh boolean
+/// `b` with `b = g` in the path condition (a definition: it removes no world).
+fn named(st: &mut State, g: Sym) -> Sym {
+    if g.as_bool().is_some() || tree_size(&g, NAMED_GUARD) <= NAMED_GUARD {
+        return g;
+    }
+    let id = st.vars.len() as u32;
+    st.vars.push((Sort::Bool, VarOrigin::Existential("guard".into())));
+    let b = Sym::var(id, Sort::Bool);
+    st.pc.push(Sym::eq(&b, &g));
+    b
+}
+
+/// [`named`] for every guard of a set.
+fn named_set(st: &mut State, set: GuardedSet) -> GuardedSet {
+    set.into_iter().map(|(g, l)| (named(st, g), l)).collect()
+}
+
+/// A new `Int` variable for an input reference (no range conjuncts: only equality matters).
+fn ref_var(st: &mut State, origin: VarOrigin) -> Sym {
+    let id = st.vars.len() as u32;
+    st.vars.push((Sort::Int, origin));
+    Sym::var(id, Sort::Int)
+}
+
+impl SymHeap {
+    /// Creates one input reference of `class` whose possible new location gets `budget`:
+    /// entries null, a fresh input location (when the budget allows), and every earlier input
+    /// location of the class under its creator's guard ([FIX-1b]). Feasible entries only.
+    fn input_ref(
+        &self,
+        cx: &mut Cx,
+        st: &mut State,
+        class: &str,
+        budget: i64,
+        origin: VarOrigin,
+    ) -> u32 {
+        let x = ref_var(st, origin);
+        let var = match x.node() {
+            crate::symbolic::term::Node::Var(id, _) => *id,
+            _ => 0,
+        };
+        let d = data(st);
+        let null = Sym::int(0);
+        let mut set: GuardedSet = vec![(Sym::eq(&x, &null), None)];
+        let mut newg = Sym::not(&Sym::eq(&x, &null));
+        for &c in &d.inputs {
+            let Some(info) = d.refs.get(c as usize) else { continue };
+            if info.class == class {
+                if let Some(cv) = info.var {
+                    newg = Sym::and(&newg, &Sym::not(&Sym::eq(&x, &Sym::var(cv, Sort::Int))));
+                }
+            }
+        }
+        for (l, loc) in d.locs.iter().enumerate() {
+            if !loc.input || loc.class != class {
+                continue;
+            }
+            let Some((c, n)) = &loc.creator else { continue };
+            let Some(cv) = d.refs.get(*c as usize).and_then(|i| i.var) else { continue };
+            // Prune aliases of locations that exist in no world of the path.
+            if !cx.feasible(st, n) {
+                continue;
+            }
+            set.push((Sym::and(n, &Sym::eq(&x, &Sym::var(cv, Sort::Int))), Some(l)));
+        }
+        let r = d.refs.len() as u32;
+        let mut d = d;
+        if budget >= 0 {
+            let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
+            d.locs.push(LocInfo {
+                class: class.to_string(),
+                input: true,
+                budget,
+                creator: Some((r, newg.clone())),
+                fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
+                input_slots: Vec::new(),
+            });
+            set.push((newg, Some(d.locs.len() - 1)));
+        } else {
+            // The k bound leaves out the new location: the worlds where this reference would
+            // denote one are cut, so that the remaining entries stay exhaustive.
+            st.pc.push(Sym::not(&newg));
+            st.k_cut = true;
+            cx.sink.stats().k_cut = true;
+        }
+        d.new_ref(class, set, Some(var));
+        d.inputs.push(r);
+        *data_mut(st) = d;
+        st.materializations += 1;
+        r
+    }
+
+    /// Summarizes field `f` of location `l` if it is still `⊥` (the summary machine, one step).
+    fn summarize(&self, cx: &mut Cx, st: &mut State, l: usize, f: &str) {
+        let d = data(st);
+        let Some(loc) = d.locs.get(l) else { return };
+        if !loc.input || d.field(l, f) != Some(None) {
+            return;
+        }
+        let budget = loc.budget - 1;
+        let ty = cx
+            .code
+            .classes
+            .get(&loc.class)
+            .and_then(|fs| fs.iter().find(|(n, _)| n == f))
+            .map(|(_, t)| t.clone());
+        let origin = VarOrigin::Field { obj: l, field: f.to_string() };
+        let v = match ty {
+            Some(SlotType::Class(c)) => SValue::SymRef(self.input_ref(cx, st, &c, budget, origin)),
+            Some(t) => match st.fresh_primitive(&t, origin) {
+                Some(v) => v,
+                None => return,
+            },
+            None => return,
+        };
+        let d = data_mut(st);
+        d.set_field(l, f, v.clone());
+        if let Some(o) = d.locs.get_mut(l) {
+            o.input_slots.push((f.to_string(), v));
+        }
+    }
+
+    /// Splits off the worlds where `recv` is null (a null dereference); `Ok` with the state
+    /// where it is not, and the receiver's feasible non-null entries merged by location.
+    fn deref(
+        &self,
+        cx: &mut Cx,
+        st: State,
+        recv: &SValue,
+        node: NodeId,
+        span: Span,
+        what: &str,
+    ) -> Result<(State, GuardedSet), Box<Succ>> {
+        if matches!(recv, SValue::Null) {
+            return Err(Box::new(cx.null_deref(st, node, span, what)));
+        }
+        let mut st = st;
+        let set = data(&st).set_of(recv);
+        let nullg = named(&mut st, null_guard(&set));
+        let st = match cx.feasible_directions(&st, &nullg) {
+            (false, _) => st,
+            (true, false) => return Err(Box::new(cx.null_deref(st, node, span, what))),
+            (true, true) => {
+                let shown = format!("{} == null", st.show(recv));
+                let kids = vec![
+                    (with_fact(st.clone(), &nullg, false), format!("!({shown})")),
+                    (with_fact(st.clone(), &nullg, true), shown.clone()),
+                ];
+                let mut kids = cx.children(&st, kids);
+                cx.sink.event(Event::Branch {
+                    state: st.id,
+                    site: None,
+                    condition: shown,
+                    children: kids.iter().zip([false, true]).map(|(k, d)| (d, k.id)).collect(),
+                });
+                if let Some(bad) = kids.pop() {
+                    let end = cx.null_deref(bad, node, span, what);
+                    if let Succ::End(s, o) = end {
+                        cx.end_path(s, o);
+                    }
+                }
+                match kids.pop() {
+                    Some(k) => k,
+                    None => return Err(Box::new(internal(st, "lost a child", Some(span)))),
+                }
+            }
+        };
+        let mut out = Vec::new();
+        for (g, l) in merge(set) {
+            if l.is_none() || !cx.feasible(&st, &g) {
+                continue;
+            }
+            out.push((g, l));
+        }
+        if out.len() == 1 {
+            out[0].0 = Sym::bool(true);
+        }
+        Ok((st, out))
+    }
+
+    /// A guarded choice between values: the value itself when there is one, else a fresh
+    /// variable defined by `g_i → x = v_i` (an ite over the guards).
+    fn select(&self, st: &mut State, choices: Vec<(Sym, SValue)>, ty: &SlotType) -> SValue {
+        let first = choices.first().map(|(_, v)| v.clone()).unwrap_or(SValue::Void);
+        if choices.iter().all(|(_, v)| *v == first) {
+            return first;
+        }
+        let (sort, wrap): (Sort, fn(Sym) -> SValue) = match ty {
+            SlotType::Bool => (Sort::Bool, SValue::Bool),
+            _ => (Sort::Int, SValue::Int),
+        };
+        let id = st.vars.len() as u32;
+        st.vars.push((sort, VarOrigin::Existential("ite".into())));
+        let x = Sym::var(id, sort);
+        for (g, v) in choices {
+            let (SValue::Int(v) | SValue::Bool(v)) = v else { continue };
+            let def = Sym::or(&Sym::not(&g), &Sym::eq(&x, &v));
+            if def.as_bool() != Some(true) {
+                st.pc.push(def);
+            }
+        }
+        wrap(x)
+    }
+
+    /// Forks on a reference condition `c` (EQ of a comparison, or a null guard): one child
+    /// per satisfiable direction, each remembering its answer for the re-executed instruction.
+    fn decide(&self, cx: &mut Cx, st: State, c: Sym, shown: String) -> Then<(State, bool)> {
+        match cx.feasible_directions(&st, &c) {
+            (true, false) => Then::Go((st, true)),
+            (false, true) => Then::Go((st, false)),
+            (false, false) => Then::Done(Succ::End(
+                st,
+                PathOutcome::Discarded { span: Span::default(), precondition: false },
+            )),
+            (true, true) => {
+                let mut kids = Vec::new();
+                for dir in [true, false] {
+                    let mut s = with_fact(st.clone(), &c, dir);
+                    data_mut(&mut s).decided = Some(dir);
+                    let label = if dir { shown.clone() } else { format!("!({shown})") };
+                    kids.push((s, label));
+                }
+                let kids = cx.children(&st, kids);
+                cx.sink.event(Event::Branch {
+                    state: st.id,
+                    site: None,
+                    condition: shown,
+                    children: [true, false].into_iter().zip(kids.iter().map(|k| k.id)).collect(),
+                });
+                Then::Done(Succ::Fork(kids))
+            }
+        }
+    }
+}
+
+/// `EQ` of two guarded sets: some location (null included) is the value of both.
+fn eq_condition(a: &GuardedSet, b: &GuardedSet) -> Sym {
+    let mut eq = Sym::bool(false);
+    for (ga, la) in a {
+        for (gb, lb) in b {
+            if la == lb {
+                eq = Sym::or(&eq, &Sym::and(ga, gb));
+            }
+        }
+    }
+    eq
+}
+
+impl HeapModel for SymHeap {
+    fn input_receiver(&self, cx: &mut Cx, st: &mut State, class: &str, budget: i64) -> SValue {
+        let x = ref_var(st, VarOrigin::Param("this".into()));
+        let var = match x.node() {
+            crate::symbolic::term::Node::Var(id, _) => *id,
+            _ => 0,
+        };
+        let nonnull = Sym::not(&Sym::eq(&x, &Sym::int(0)));
+        st.pc.push(nonnull.clone());
+        let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
+        let d = data_mut(st);
+        let r = d.refs.len() as u32;
+        d.locs.push(LocInfo {
+            class: class.to_string(),
+            input: true,
+            budget,
+            creator: Some((r, nonnull)),
+            fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
+            input_slots: Vec::new(),
+        });
+        let l = d.locs.len() - 1;
+        d.new_ref(class, vec![(Sym::bool(true), Some(l))], Some(var));
+        d.inputs.push(r);
+        st.materializations += 1;
+        SValue::SymRef(r)
+    }
+
+    fn input_root(
+        &self,
+        cx: &mut Cx,
+        st: &State,
+        class: &str,
+        budget: i64,
+    ) -> (Vec<RootOption>, bool) {
+        let mut s = st.clone();
+        let name = format!("param #{}", s.roots.len());
+        let r = self.input_ref(cx, &mut s, class, budget, VarOrigin::Param(name));
+        let k_cut = budget < 0;
+        (vec![(s, SValue::SymRef(r), format!("ref{r}"))], k_cut)
+    }
+
+    fn unknown_reference(
+        &self,
+        cx: &mut Cx,
+        mut st: State,
+        class: &str,
+        budget: i64,
+        target: String,
+        apply: &dyn Fn(&mut State, SValue),
+    ) -> Succ {
+        let r = self.input_ref(cx, &mut st, class, budget, VarOrigin::Existential(target));
+        apply(&mut st, SValue::SymRef(r));
+        Succ::Continue(st)
+    }
+
+    fn read_field(
+        &self,
+        cx: &mut Cx,
+        st: State,
+        field: &str,
+        ty: &SlotType,
+        node: NodeId,
+        span: Span,
+    ) -> Succ {
+        let Some(recv) = peek(&st, 0) else { return internal(st, "empty stack", None) };
+        let what = format!("reading field `{field}` of null");
+        let (mut st, locs) = match self.deref(cx, st, &recv, node, span, &what) {
+            Ok(found) => found,
+            Err(succ) => return *succ,
+        };
+        // The summary machine: field `field` of every location the receiver may denote.
+        for (_, l) in &locs {
+            if let Some(l) = l {
+                self.summarize(cx, &mut st, *l, field);
+            }
+        }
+        let d = data(&st);
+        let mut values: Vec<(Sym, SValue)> = Vec::new();
+        for (g, l) in &locs {
+            let Some(l) = l else { continue };
+            match d.field(*l, field) {
+                Some(Some(v)) => values.push((g.clone(), v)),
+                _ => return internal(st, format!("no field `{field}`"), Some(span)),
+            }
+        }
+        pop(&mut st);
+        let v = match ty {
+            SlotType::Class(c) => {
+                // VS: the product of the receiver's guards and each value's, pruned by the path.
+                let mut set = Vec::new();
+                for (g, v) in &values {
+                    for (g2, l2) in d.set_of(v) {
+                        let g3 = Sym::and(g, &g2);
+                        if cx.feasible(&st, &g3) {
+                            set.push((g3, l2));
+                        }
+                    }
+                }
+                let set = named_set(&mut st, merge(set));
+                if set.len() == 1 && set[0].1.is_none() {
+                    SValue::Null
+                } else {
+                    SValue::SymRef(data_mut(&mut st).new_ref(c, set, None))
+                }
+            }
+            other => self.select(&mut st, values, other),
+        };
+        push_next(st, v)
+    }
+
+    fn write_field(&self, cx: &mut Cx, st: State, field: &str, node: NodeId, span: Span) -> Succ {
+        let Some(recv) = peek(&st, 1) else { return internal(st, "empty stack", None) };
+        let what = format!("writing field `{field}` of null");
+        let (mut st, locs) = match self.deref(cx, st, &recv, node, span, &what) {
+            Ok(found) => found,
+            Err(succ) => return *succ,
+        };
+        let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
+        pop(&mut st);
+        let strong = locs.len() == 1;
+        for (g, l) in &locs {
+            let Some(l) = *l else { continue };
+            if strong {
+                // A strong update: the input value of a field never read stays "don't care".
+                data_mut(&mut st).set_field(l, field, v.clone());
+                continue;
+            }
+            // A guarded (weak) update: summarize first to get the old value ([FIX-2]).
+            self.summarize(cx, &mut st, l, field);
+            let d = data(&st);
+            let Some(Some(old)) = d.field(l, field) else {
+                return internal(st, format!("no field `{field}`"), Some(span));
+            };
+            let new = match &v {
+                SValue::Int(_) | SValue::Bool(_) => {
+                    let ty = match v {
+                        SValue::Bool(_) => SlotType::Bool,
+                        _ => SlotType::Int,
+                    };
+                    self.select(&mut st, vec![(g.clone(), v.clone()), (Sym::not(g), old)], &ty)
+                }
+                _ => {
+                    let mut set = Vec::new();
+                    for (g2, l2) in d.set_of(&v) {
+                        let g3 = Sym::and(&g2, g);
+                        if cx.feasible(&st, &g3) {
+                            set.push((g3, l2));
+                        }
+                    }
+                    for (g2, l2) in d.set_of(&old) {
+                        let g3 = Sym::and(&g2, &Sym::not(g));
+                        if cx.feasible(&st, &g3) {
+                            set.push((g3, l2));
+                        }
+                    }
+                    let class = d.locs.get(l).map(|o| o.class.clone()).unwrap_or_default();
+                    let class = cx
+                        .code
+                        .classes
+                        .get(&class)
+                        .and_then(|fs| fs.iter().find(|(n, _)| n == field))
+                        .map(|(_, t)| match t {
+                            SlotType::Class(c) => c.clone(),
+                            _ => String::new(),
+                        })
+                        .unwrap_or_default();
+                    let set = named_set(&mut st, merge(set));
+                    SValue::SymRef(data_mut(&mut st).new_ref(&class, set, None))
+                }
+            };
+            data_mut(&mut st).set_field(l, field, new);
+        }
+        next(st)
+    }
+
+    fn allocate(&self, st: &mut State, class: &str, fields: Vec<(String, SValue)>) -> SValue {
+        let d = data_mut(st);
+        d.locs.push(LocInfo {
+            class: class.to_string(),
+            input: false,
+            budget: 0,
+            creator: None,
+            fields: fields.into_iter().map(|(f, v)| (f, Some(v))).collect(),
+            input_slots: Vec::new(),
+        });
+        let l = d.locs.len() - 1;
+        SValue::SymRef(d.new_ref(class, vec![(Sym::bool(true), Some(l))], None))
+    }
+
+    fn equal(&self, cx: &mut Cx, mut st: State, a: &SValue, b: &SValue) -> Then<(State, bool)> {
+        if let Some(dir) = data_mut(&mut st).decided.take() {
+            return Then::Go((st, dir));
+        }
+        if let Some(x) = self.decided_equal(&st, a, b) {
+            return Then::Go((st, x));
+        }
+        let d = data(&st);
+        let eq = eq_condition(&d.set_of(a), &d.set_of(b));
+        let eq = named(&mut st, eq);
+        let shown = format!("{} == {}", st.show(a), st.show(b));
+        self.decide(cx, st, eq, shown)
+    }
+
+    fn decided_equal(&self, st: &State, a: &SValue, b: &SValue) -> Option<bool> {
+        if a == b {
+            return Some(true);
+        }
+        let d = st.ext.get::<SymHeapData>()?;
+        eq_condition(&d.set_of(a), &d.set_of(b)).as_bool()
+    }
+
+    fn null_test(&self, cx: &mut Cx, mut st: State, v: &SValue) -> Then<(State, bool)> {
+        if let Some(dir) = data_mut(&mut st).decided.take() {
+            return Then::Go((st, dir));
+        }
+        let c = null_guard(&data(&st).set_of(v));
+        if let Some(x) = c.as_bool() {
+            return Then::Go((st, x));
+        }
+        let c = named(&mut st, c);
+        let shown = format!("{} == null", st.show(v));
+        self.decide(cx, st, c, shown)
+    }
+
+    /// `requires` is unfolded into guards (option (b) of issue 15): a points-to atom assumes
+    /// that its reference is not null and denotes no location claimed already by the
+    /// separating conjunction; worlds where that fails are discarded, never forked on.
+    fn points_to(&self, cx: &mut Cx, mut st: State, _class: &str, span: Span) -> Succ {
+        let Some(r) = peek(&st, 0) else { return internal(st, "empty stack", None) };
+        // The executor clears the lazy heap's footprint when the precondition is done; the
+        // claims here follow it (one placeholder entry per claim).
+        if st.footprint.is_empty() {
+            data_mut(&mut st).footprint.clear();
+        }
+        let d = data(&st);
+        let set = d.set_of(&r);
+        let mut ok = Sym::not(&null_guard(&set));
+        for (g, l) in set.iter().filter(|(_, l)| l.is_some()) {
+            for (g2, l2) in &d.footprint {
+                if l == l2 {
+                    ok = Sym::and(&ok, &Sym::not(&Sym::and(g, g2)));
+                }
+            }
+        }
+        let ok = named(&mut st, ok);
+        let claims = d.footprint.len();
+        let dm = data_mut(&mut st);
+        dm.footprint.extend(set.into_iter().filter(|(_, l)| l.is_some()));
+        st.footprint.insert(claims);
+        if ok.as_bool() == Some(true) {
+            return next(st);
+        }
+        cx.assume(st, ok, span, true)
+    }
+
+    fn concretize(
+        &self,
+        code: &Compiled,
+        st: &State,
+        model: &Model,
+        returned: Option<&SValue>,
+    ) -> ConcreteInput {
+        concretize(code, st, model, returned)
+    }
+}
+
+/// The location a reference value denotes in the world `model` (its unique true entry).
+pub fn world_loc(d: &SymHeapData, v: &SValue, model: &Model) -> Option<Loc> {
+    match v {
+        SValue::Null => Some(None),
+        SValue::SymRef(_) => {
+            let env = |id: u32, sort: Sort| Some(model.get(id, sort).unwrap_or(0));
+            let set = d.set_of(v);
+            let mut hits = set.iter().filter(|(g, _)| g.eval(&env) == Some(1)).map(|(_, l)| *l);
+            let first = hits.next()?;
+            Some(first)
+        }
+        _ => None,
+    }
+}
+
+/// Counts the true entries of every reference in `model` by location: the well-formedness
+/// invariant (digest §8.1 item 2) says each is exactly one. Returns the references that break it.
+pub fn ill_formed(st: &State, model: &Model) -> Vec<u32> {
+    let Some(d) = st.ext.get::<SymHeapData>() else { return Vec::new() };
+    let env = |id: u32, sort: Sort| Some(model.get(id, sort).unwrap_or(0));
+    let mut bad = Vec::new();
+    for (r, info) in d.refs.iter().enumerate() {
+        let mut locs: Vec<Loc> =
+            info.set.iter().filter(|(g, _)| g.eval(&env) == Some(1)).map(|(_, l)| *l).collect();
+        locs.dedup();
+        if locs.len() != 1 {
+            bad.push(r as u32);
+        }
+    }
+    bad
+}
+
+/// §5 of the digest: one world of the path becomes the input heap, numbered in BFS order from
+/// the roots (fields in declaration order); slots never summarized keep their defaults.
+pub fn concretize(
+    code: &Compiled,
+    st: &State,
+    model: &Model,
+    returned: Option<&SValue>,
+) -> ConcreteInput {
+    let d = data(st);
+    let env = |id: u32, sort: Sort| Some(model.get(id, sort).unwrap_or(0));
+    let prim = |v: &SValue| match v {
+        SValue::Int(s) => Value::Int(s.eval(&env).unwrap_or(0)),
+        SValue::Bool(s) => Value::Bool(s.eval(&env).unwrap_or(0) != 0),
+        _ => Value::Void,
+    };
+    let defaults = |class: &str| -> Vec<(String, Value)> {
+        code.classes
+            .get(class)
+            .map(|fs| {
+                fs.iter()
+                    .map(|(f, t)| {
+                        let v = match t {
+                            SlotType::Int => Value::Int(0),
+                            SlotType::Bool => Value::Bool(false),
+                            _ => Value::NULL,
+                        };
+                        (f.clone(), v)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    // BFS over input locations from the roots.
+    let mut heap = Heap::new();
+    let mut map: BTreeMap<usize, ObjId> = BTreeMap::new();
+    let mut queue = VecDeque::new();
+    let visit = |l: Loc,
+                 heap: &mut Heap,
+                 map: &mut BTreeMap<usize, ObjId>,
+                 queue: &mut VecDeque<usize>|
+     -> Value {
+        let Some(l) = l else { return Value::NULL };
+        if let Some(id) = map.get(&l) {
+            return Value::Ref(Some(*id));
+        }
+        let class = d.locs.get(l).map(|o| o.class.clone()).unwrap_or_default();
+        let id = heap.alloc(&class, defaults(&class));
+        map.insert(l, id);
+        queue.push_back(l);
+        Value::Ref(Some(id))
+    };
+    let mut roots = Vec::new();
+    for v in &st.roots {
+        let cv = match v {
+            SValue::Int(_) | SValue::Bool(_) => prim(v),
+            _ => match world_loc(&d, v, model) {
+                Some(l) => visit(l, &mut heap, &mut map, &mut queue),
+                None => Value::NULL,
+            },
+        };
+        roots.push(cv);
+    }
+    while let Some(l) = queue.pop_front() {
+        let Some(loc) = d.locs.get(l) else { continue };
+        let id = map[&l];
+        let order: Vec<String> = loc.fields.iter().map(|(f, _)| f.clone()).collect();
+        for f in order {
+            let Some((_, v)) = loc.input_slots.iter().find(|(n, _)| *n == f) else { continue };
+            let cv = match v {
+                SValue::Int(_) | SValue::Bool(_) => prim(v),
+                _ => match world_loc(&d, v, model) {
+                    Some(t) => visit(t, &mut heap, &mut map, &mut queue),
+                    None => Value::NULL,
+                },
+            };
+            heap.set_field(id, &f, cv);
+        }
+    }
+    let input_heap = heap.clone();
+    // Allocated locations get the ids the interpreter will give them.
+    let mut next_id = input_heap.len() as u32;
+    for (l, loc) in d.locs.iter().enumerate() {
+        if !loc.input {
+            map.insert(l, ObjId(next_id));
+            next_id += 1;
+        }
+    }
+    let value = |v: &SValue| -> Option<Value> {
+        match v {
+            SValue::Int(_) | SValue::Bool(_) => Some(prim(v)),
+            SValue::Void => Some(Value::Void),
+            _ => match world_loc(&d, v, model)? {
+                None => Some(Value::NULL),
+                Some(l) => map.get(&l).map(|id| Value::Ref(Some(*id))),
+            },
+        }
+    };
+    let returned = returned.and_then(value);
+    let mut final_fields = Vec::new();
+    for (l, loc) in d.locs.iter().enumerate() {
+        let Some(&id) = map.get(&l) else { continue };
+        for (f, v) in &loc.fields {
+            if let Some(cv) = v.as_ref().and_then(value) {
+                final_fields.push((id, f.clone(), cv));
+            }
+        }
+    }
+    ConcreteInput { heap: input_heap, roots, returned, final_fields }
+}

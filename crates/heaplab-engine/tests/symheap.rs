@@ -1,0 +1,381 @@
+//! The `symheap` strategy (paper 003) against lazy initialization, the independent oracle: the
+//! set of (branch trace, outcome) pairs of the two must be equal at the same bounds (digest
+//! seed-003 §4.3: "exactly one path per feasible branch sequence"), and the path counts of the
+//! digest's Figure 1 table are pinned for both.
+
+mod common;
+
+use heaplab_engine::symbolic::{Config, Explorer, PathOutcome, PreMode, StrategyKind};
+use heaplab_syntax::{analyze, Analysis, SourceFile};
+use std::collections::BTreeSet;
+
+type Traces = BTreeSet<(Vec<(u32, bool)>, String)>;
+
+fn explore(a: &Analysis, target: &str, strategy: StrategyKind, k: u32, pre: PreMode) -> Explorer {
+    explore_within(a, target, strategy, k, pre, Some(5_000))
+}
+
+/// [`explore`] with a wall-clock bound (`None`: none).
+fn explore_within(
+    a: &Analysis,
+    target: &str,
+    strategy: StrategyKind,
+    k: u32,
+    pre: PreMode,
+    timeout_ms: Option<u64>,
+) -> Explorer {
+    let mut config = Config::default();
+    config.strategy = strategy;
+    config.bounds.k = k;
+    config.pre = pre;
+    config.bounds.timeout_ms = timeout_ms;
+    config.bounds.max_paths = 3_000;
+    config.bounds.max_states = 20_000;
+    common::explore(a, target, config)
+}
+
+/// Branch trace and outcome class of every feasible path; also the number of feasible paths.
+fn traces(ex: &Explorer) -> (Traces, usize) {
+    let mut out = BTreeSet::new();
+    let mut n = 0;
+    for p in ex.paths() {
+        let class = match &p.outcome {
+            PathOutcome::Returned(_) => "returned".to_string(),
+            PathOutcome::Error { kind, .. } => kind.keyword().to_string(),
+            PathOutcome::Bounded { bound, .. } => format!("bounded by {bound:?}"),
+            _ => continue,
+        };
+        n += 1;
+        let trace = p.state.branches.iter().map(|(site, dir)| (site.0, *dir)).collect();
+        out.insert((trace, class));
+    }
+    (out, n)
+}
+
+/// Figure 1 with `n` calls of `contains`, each searching at most `bound` nodes.
+fn figure1(n: usize, bound: usize) -> Analysis {
+    let path = format!("{}/../../examples/heapsummary.hl", env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(path).expect("example").replace(", 3)", &format!(", {bound})"));
+    let a = analyze(&SourceFile::new(format!("figure1_{n}_{bound}.hl"), text));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    a
+}
+
+fn targets(a: &Analysis) -> Vec<String> {
+    use heaplab_syntax::ast::Item;
+    let mut out = Vec::new();
+    for item in &a.program.items {
+        match item {
+            Item::Class(c) => {
+                out.extend(c.methods.iter().map(|m| format!("{}.{}", c.name.name, m.name.name)))
+            }
+            Item::Function(f) => out.push(f.name.name.clone()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Lazy and symheap at the same bounds: equal (trace, outcome) sets. Returns a line per
+/// disagreement, and the path counts.
+/// Both zero when a run was stopped by a bound (then nothing is compared).
+/// Symheap runs only when lazy ended by itself with at most `most` paths (its cost is solver
+/// queries, and one step over a large value set is not interrupted by the time bound).
+fn differ(
+    a: &Analysis,
+    target: &str,
+    k: u32,
+    pre: PreMode,
+    most: usize,
+) -> (Option<String>, usize, usize) {
+    let lazy = explore(a, target, StrategyKind::Lazy, k, pre);
+    if lazy.stopped().is_some() || lazy.paths().len() > most {
+        return (None, 0, 0);
+    }
+    let sym = explore(a, target, StrategyKind::Symheap, k, pre);
+    assert_eq!(sym.stats().internal_errors, 0, "{target}: internal error");
+    if lazy.stopped().is_some() || sym.stopped().is_some() {
+        return (None, 0, 0);
+    }
+    // Where k cuts, the strategies bound differently (a symheap location's budget is fixed by
+    // the slot that created it; lazy's by the order a path met the object): symheap must still
+    // cover every (trace, outcome) of lazy, and may find more.
+    let cut = lazy.stats().k_cut || sym.stats().k_cut;
+    let (lt, ln) = traces(&lazy);
+    let (st, sn) = traces(&sym);
+    let wrong = if cut { !lt.is_subset(&st) } else { lt != st };
+    let diff = wrong.then(|| {
+        format!(
+            "{target} k={k} {pre:?} (k cut: {cut}): only lazy {:?}; only symheap {:?}",
+            lt.difference(&st).collect::<Vec<_>>(),
+            st.difference(&lt).collect::<Vec<_>>()
+        )
+    });
+    (diff, ln, sn)
+}
+
+#[test]
+fn every_example_method_agrees_with_lazy() {
+    let dir = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("examples")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
+        .collect();
+    files.sort();
+    let mut bad = Vec::new();
+    let mut compared = 0;
+    let mut skipped_late = 0;
+    let started = std::time::Instant::now();
+    for file in files {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let a = common::load(&name);
+        for target in targets(&a) {
+            // CI time: symheap's cost is solver queries (each run has its own 5 s bound, but
+            // one step may take longer on a loaded machine); no new comparison after 90 s.
+            if started.elapsed().as_secs() >= 90 {
+                skipped_late += 1;
+                continue;
+            }
+            let t0 = std::time::Instant::now();
+            let (d, ln, sn) = differ(&a, &target, 1, PreMode::Ignore, 200);
+            eprintln!("{name} {target}: lazy {ln} symheap {sn} paths ({:?})", t0.elapsed());
+            compared += usize::from(ln > 0);
+            bad.extend(d);
+        }
+    }
+    eprintln!(
+        "{compared} example methods compared, {skipped_late} not started (time), the others stopped by a bound ({:?})",
+        started.elapsed()
+    );
+    assert!(bad.is_empty(), "{compared} methods compared; disagreements:\n{}", bad.join("\n"));
+    assert!(compared >= 10, "only {compared} example methods compared");
+}
+
+/// Digest §8.1 item 2: in one world (a model of the path condition) of every feasible path,
+/// every reference has exactly one true location. Returns the number of paths checked.
+fn check_invariant(ex: &Explorer, what: &str) -> usize {
+    use heaplab_engine::symbolic::heap::symheap::ill_formed;
+    use heaplab_engine::symbolic::Sort;
+    let mut solver = common::solver();
+    let mut checked = 0;
+    for p in ex.paths().iter().filter(|p| p.outcome.is_feasible()) {
+        let st = &p.state;
+        let vars: Vec<(u32, Sort)> =
+            st.vars.iter().enumerate().map(|(i, (sort, _))| (i as u32, *sort)).collect();
+        let model = solver.model(&st.pc, &vars).unwrap_or_else(|| panic!("{what}: no model"));
+        let bad = ill_formed(st, &model);
+        assert!(bad.is_empty(), "{what}, path {}: references {bad:?} break the invariant", p.index);
+        checked += 1;
+    }
+    checked
+}
+
+/// Digest seed-003 §4.3 (prototype numbers): Figure 1 with N calls of `contains` and loop bound
+/// K. Lazy initialization forks on every heap read; symheap explores one path per feasible
+/// branch sequence, the same set of (trace, outcome) pairs.
+#[test]
+fn figure1_counts_match_the_digest() {
+    // (N, K, lazy paths, symheap paths)
+    let table = [
+        (1, 1, 13, 4),
+        (1, 2, 41, 6),
+        (1, 3, 141, 8),
+        (2, 1, 22, 6),
+        (2, 2, 97, 13),
+        (2, 3, 418, 23),
+        (3, 1, 31, 8),
+        (3, 2, 191, 26),
+        (3, 3, 1041, 64),
+        (4, 1, 40, 10),
+        (5, 1, 49, 12),
+    ];
+    for (n, k, lazy, sym) in table {
+        let a = figure1(n, k);
+        let target = format!("LinkedList.run{n}");
+        let t0 = std::time::Instant::now();
+        let l = explore_within(&a, &target, StrategyKind::Lazy, 8, PreMode::Ignore, None);
+        let s = explore_within(&a, &target, StrategyKind::Symheap, 8, PreMode::Ignore, None);
+        assert!(l.stopped().is_none() && s.stopped().is_none(), "N={n} K={k}: a run was stopped");
+        let (lt, ln) = traces(&l);
+        let (st, sn) = traces(&s);
+        eprintln!(
+            "N={n} K={k}: lazy {ln} paths, symheap {sn} paths, {} solver queries sent ({:?})",
+            s.solver_counts().sent,
+            t0.elapsed()
+        );
+        assert_eq!((ln, sn), (lazy, sym), "N={n} K={k}");
+        assert_eq!(lt, st, "N={n} K={k}: (trace, outcome) sets differ");
+        assert_eq!(st.len(), sn, "N={n} K={k}: symheap explored a branch sequence twice");
+        if k == 2 {
+            check_invariant(&s, &format!("N={n} K={k}"));
+        }
+    }
+}
+
+/// A small seeded generator of programs over `class N { N a; N b; int v; }`: reads, writes,
+/// `new`, `==`, `== null`, int tests and bounded loops, in a method `int m(N p)`.
+struct Gen {
+    state: u64,
+    budget: u32,
+}
+
+impl Gen {
+    fn next(&mut self, n: u64) -> u64 {
+        // xorshift64*
+        self.state ^= self.state >> 12;
+        self.state ^= self.state << 25;
+        self.state ^= self.state >> 27;
+        (self.state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) % n
+    }
+
+    fn var(&mut self) -> &'static str {
+        ["this", "p", "x", "y"][self.next(4) as usize]
+    }
+
+    fn field(&mut self) -> &'static str {
+        ["a", "b"][self.next(2) as usize]
+    }
+
+    fn reference(&mut self) -> String {
+        match self.next(6) {
+            0 | 1 => self.var().to_string(),
+            2 | 3 => format!("{}.{}", self.var(), self.field()),
+            4 => "null".to_string(),
+            _ => "new N".to_string(),
+        }
+    }
+
+    fn atom(&mut self) -> String {
+        match self.next(3) {
+            0 => self.var().to_string(),
+            _ => format!("{}.{}", self.var(), self.field()),
+        }
+    }
+
+    fn stmt(&mut self, depth: u32, out: &mut String, indent: &str) {
+        self.budget = self.budget.saturating_sub(1);
+        // Branches nest at most twice and loops do not nest (two nested loops of `x = x.a`
+        // make 2^4 possible locations per reference: a formula explosion, not a test).
+        let pick = match depth {
+            0 => self.next(8),
+            1 => self.next(7),
+            _ => self.next(4),
+        };
+        match pick {
+            0 => {
+                let target = ["x", "y"][self.next(2) as usize];
+                let r = self.reference();
+                out.push_str(&format!("{indent}{target} = {r};\n"));
+            }
+            1 => {
+                let (v, f) = (self.var(), self.field());
+                let r = match self.next(3) {
+                    0 => "null".to_string(),
+                    _ => self.var().to_string(),
+                };
+                out.push_str(&format!("{indent}{v}.{f} = {r};\n"));
+            }
+            2 => {
+                let v = self.var();
+                let e = match self.next(3) {
+                    0 => "i".to_string(),
+                    1 => "1".to_string(),
+                    _ => format!("{}.v", self.var()),
+                };
+                out.push_str(&format!("{indent}{v}.v = {e};\n"));
+            }
+            3 => {
+                let v = self.var();
+                out.push_str(&format!("{indent}i = i + {v}.v;\n"));
+            }
+            4 | 5 => {
+                let cond = match self.next(3) {
+                    0 => format!("{} == null", self.atom()),
+                    1 => format!("{} < i", self.atom_int()),
+                    _ => format!("{} == {}", self.atom(), self.atom()),
+                };
+                out.push_str(&format!("{indent}if ({cond}) {{\n"));
+                let inner = format!("{indent}  ");
+                self.block(depth + 1, out, &inner);
+                out.push_str(&format!("{indent}}} else {{\n"));
+                self.block(depth + 1, out, &inner);
+                out.push_str(&format!("{indent}}}\n"));
+            }
+            6 => {
+                out.push_str(&format!("{indent}if ({} != null) {{ i = i + 1; }}\n", self.atom()));
+            }
+            _ => {
+                // A loop with a concrete bound (at most 2 iterations).
+                let j = format!("j{depth}{}", self.next(1000));
+                out.push_str(&format!("{indent}int {j} = 0;\n{indent}while ({j} < 2) {{\n"));
+                let inner = format!("{indent}  ");
+                self.block(depth + 1, out, &inner);
+                out.push_str(&format!("{inner}{j} = {j} + 1;\n{indent}}}\n"));
+            }
+        }
+    }
+
+    fn atom_int(&mut self) -> String {
+        format!("{}.v", self.var())
+    }
+
+    fn block(&mut self, depth: u32, out: &mut String, indent: &str) {
+        let n = 1 + self.next(2);
+        for _ in 0..n {
+            if self.budget == 0 {
+                break;
+            }
+            self.stmt(depth, out, indent);
+        }
+    }
+
+    fn program(seed: u64) -> String {
+        let mut g = Gen { state: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, budget: 6 };
+        let mut body = String::new();
+        while g.budget > 0 {
+            g.stmt(0, &mut body, "    ");
+        }
+        format!(
+            "class N {{\n  N a;\n  N b;\n  int v;\n\n  int m(N p) {{\n    N x = this;\n    N y = p;\n    int i = 0;\n{body}    return i;\n  }}\n}}\n"
+        )
+    }
+}
+
+/// Lazy and symheap agree on ≥ 500 generated programs (fixed seeds).
+#[test]
+fn generated_programs_agree_with_lazy() {
+    let t0 = std::time::Instant::now();
+    let (mut lazy_paths, mut sym_paths, mut skipped, mut checked) = (0, 0, 0, 0);
+    let mut bad = Vec::new();
+    let n: u64 = std::env::var("SYMHEAP_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(500);
+    let first: u64 = std::env::var("SYMHEAP_FIRST").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    for seed in first..n {
+        let text = Gen::program(seed);
+        let a = analyze(&SourceFile::new(format!("gen{seed}.hl"), text.clone()));
+        assert!(!a.has_errors(), "seed {seed}: {:?}\n{text}", a.diagnostics);
+        let (d, ln, sn) = differ(&a, "N.m", 8, PreMode::Ignore, 3_000);
+        lazy_paths += ln;
+        sym_paths += sn;
+        skipped += usize::from(ln == 0);
+        if seed % 10 == 0 {
+            let a = analyze(&SourceFile::new(format!("gen{seed}.hl"), text.clone()));
+            let sym = explore(&a, "N.m", StrategyKind::Symheap, 8, PreMode::Ignore);
+            checked += check_invariant(&sym, &format!("seed {seed}"));
+        }
+        if seed % 25 == 0 || first > 0 {
+            eprintln!("seed {seed}: lazy {ln} symheap {sn} ({:?})", t0.elapsed());
+        }
+        if let Some(d) = d {
+            eprintln!("seed {seed} disagrees");
+            bad.push(format!("seed {seed}: {d}\n{text}"));
+        }
+    }
+    eprintln!(
+        "{n} programs ({skipped} stopped by a bound): lazy {lazy_paths} paths, symheap {sym_paths} paths, invariant checked on {checked}, {:?}",
+        t0.elapsed()
+    );
+    assert!(bad.is_empty(), "{} disagreements:\n{}", bad.len(), bad.join("\n"));
+    assert!(skipped * 20 <= n as usize, "{skipped} of {n} programs were not compared");
+}
