@@ -5,11 +5,14 @@
 
 mod common;
 
-use heaplab_engine::symbolic::{Config, Explorer, PathOutcome, PreMode, StrategyKind};
+use heaplab_engine::symbolic::{Clock, Config, Explorer, PathOutcome, PreMode, StrategyKind};
 use heaplab_syntax::{analyze, Analysis, SourceFile};
 use std::collections::BTreeSet;
 
 type Traces = BTreeSet<(Vec<(u32, bool)>, String)>;
+
+/// The outcome class of a path cut by the loop bound.
+const LOOP: &str = "bounded by Loop";
 
 fn explore(a: &Analysis, target: &str, strategy: StrategyKind, k: u32, pre: PreMode) -> Explorer {
     explore_within(a, target, strategy, k, pre, Some(5_000))
@@ -31,7 +34,26 @@ fn explore_within(
     config.bounds.timeout_ms = timeout_ms;
     config.bounds.max_paths = 3_000;
     config.bounds.max_states = 20_000;
-    common::explore(a, target, config)
+    let mut ex = Explorer::new(
+        &a.program,
+        &a.info,
+        target,
+        config,
+        common::solver(),
+        Box::new(Wall(std::time::Instant::now())),
+    )
+    .expect("method exists");
+    ex.run_to_end();
+    ex
+}
+
+/// Wall-clock time, so that the runs' time bounds hold (symheap checks it inside its steps).
+struct Wall(std::time::Instant);
+
+impl Clock for Wall {
+    fn now_ms(&self) -> u64 {
+        self.0.elapsed().as_millis() as u64
+    }
 }
 
 /// Branch trace and outcome class of every feasible path; also the number of feasible paths.
@@ -77,8 +99,8 @@ fn targets(a: &Analysis) -> Vec<String> {
     out
 }
 
-/// Lazy and symheap at the same bounds: equal (trace, outcome) sets. Returns a line per
-/// disagreement, and the path counts.
+/// Lazy and symheap at the same bounds: equal (trace, outcome) sets, also where k cuts.
+/// Returns a line per disagreement, and the path counts.
 /// Both zero when a run was stopped by a bound (then nothing is compared).
 /// Symheap runs only when lazy ended by itself with at most `most` paths (its cost is solver
 /// queries, and one step over a large value set is not interrupted by the time bound).
@@ -98,13 +120,22 @@ fn differ(
     if lazy.stopped().is_some() || sym.stopped().is_some() {
         return (None, 0, 0);
     }
-    // Where k cuts, the strategies bound differently (a symheap location's budget is fixed by
-    // the slot that created it; lazy's by the order a path met the object): symheap must still
-    // cover every (trace, outcome) of lazy, and may find more.
+    // k bounds both the same way, world by world (a location's budget is where a read first
+    // met it), so the sets are equal whether or not k cut. The loop bound is not world by
+    // world: it counts iterations that met no new slot, and symheap's summary machine meets the
+    // slots of every location a receiver may denote, so one world's idle iteration is not idle
+    // in the symheap path. Where a run cut a loop, the loop-bounded pairs are left out (the
+    // other pairs must still be equal); docs/symbolic.md lists where this happens.
     let cut = lazy.stats().k_cut || sym.stats().k_cut;
-    let (lt, ln) = traces(&lazy);
-    let (st, sn) = traces(&sym);
-    let wrong = if cut { !lt.is_subset(&st) } else { lt != st };
+    let (mut lt, ln) = traces(&lazy);
+    let (mut st, sn) = traces(&sym);
+    let loop_cut = |t: &Traces| t.iter().any(|(_, o)| o == LOOP);
+    if loop_cut(&lt) || loop_cut(&st) {
+        eprintln!("{target}: loop-bounded pairs not compared");
+        lt.retain(|(_, o)| o != LOOP);
+        st.retain(|(_, o)| o != LOOP);
+    }
+    let wrong = lt != st;
     let diff = wrong.then(|| {
         format!(
             "{target} k={k} {pre:?} (k cut: {cut}): only lazy {:?}; only symheap {:?}",
@@ -128,13 +159,16 @@ fn every_example_method_agrees_with_lazy() {
     let mut compared = 0;
     let mut skipped_late = 0;
     let started = std::time::Instant::now();
+    // SYMHEAP_EXAMPLE_SECS lifts the budget (a release run compares every method).
+    let budget: u64 =
+        std::env::var("SYMHEAP_EXAMPLE_SECS").ok().and_then(|v| v.parse().ok()).unwrap_or(90);
     for file in files {
         let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
         let a = common::load(&name);
         for target in targets(&a) {
             // CI time: symheap's cost is solver queries (each run has its own 5 s bound, but
             // one step may take longer on a loaded machine); no new comparison after 90 s.
-            if started.elapsed().as_secs() >= 90 {
+            if started.elapsed().as_secs() >= budget {
                 skipped_late += 1;
                 continue;
             }

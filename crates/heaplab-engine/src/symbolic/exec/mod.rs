@@ -67,6 +67,12 @@ pub trait Sink {
     fn push(&mut self, st: State);
     /// True once the run is being stopped by a bound.
     fn stopped(&self) -> bool;
+    /// True once the run's time bound has passed: a heap model whose one step asks many
+    /// questions (symheap's guarded value sets) checks it between them and ends the path as
+    /// bounded by time. No deadline by default.
+    fn out_of_time(&self) -> bool {
+        false
+    }
 }
 
 /// The parts of a run the executor works with, owned by the driver between steps.

@@ -45,7 +45,7 @@ use std::rc::Rc;
 pub struct Explorer {
     exec: Executor,
     rec: Record,
-    clock: Box<dyn Clock>,
+    clock: Rc<dyn Clock>,
     method_name: String,
     start_ms: u64,
     /// The process's live bytes when the run started (the memory bound counts growth from it).
@@ -111,11 +111,13 @@ impl Explorer {
                 branch_sites.extend(unit.branch_sites.iter().copied());
             }
         }
+        let clock: Rc<dyn Clock> = Rc::from(clock);
         let start_ms = clock.now_ms();
         let start_bytes = crate::memory::live_bytes();
         let strategy = strategy::make(config.strategy, &code);
         let heap = strategy.heap_model();
-        let rec = Record::new(Rc::clone(&code), method, config.order);
+        let mut rec = Record::new(Rc::clone(&code), method, config.order);
+        rec.deadline = config.bounds.timeout_ms.map(|t| (Rc::clone(&clock), start_ms + t));
         let exec = Executor { code, config, method, solver, strategy, heap };
         let mut explorer = Explorer {
             exec,
@@ -394,7 +396,12 @@ impl Explorer {
             return Some(Bound::States);
         }
         if let Some(t) = bounds.timeout_ms {
-            if self.elapsed_ms() > t && !self.is_done() {
+            // A heap model may have ended the last path in the middle of a step (symheap).
+            let cut_in_step = matches!(
+                self.rec.paths.last().map(|p| &p.outcome),
+                Some(PathOutcome::Bounded { bound: Bound::Timeout, .. })
+            );
+            if self.elapsed_ms() > t && (!self.is_done() || cut_in_step) {
                 return Some(Bound::Timeout);
             }
         }

@@ -16,9 +16,15 @@
 //! - integer and boolean fields hold symbolic values; a read through several locations is a
 //!   fresh variable `x` defined by `g_i → x = v_i` for each guard (an ite over the guards).
 //!
-//! The k bound limits the depth of input locations as for the lazy family: a root location has
-//! budget k, a location summarized from a field of a location with budget m gets m − 1, and the
-//! "new" entry exists only when that is not negative.
+//! The k bound is lazy initialization's, world by world. Lazy gives an object its budget when a
+//! path first *reads* a slot holding it (the owner's budget − 1; roots k) and forbids a fresh
+//! object below 0. Here the summary machine creates input references in another order (every
+//! location a receiver may denote, so also slots this world never reads), so a budget cannot
+//! belong to a location: each input location keeps its *discovery* list, the (condition, budget)
+//! pairs under which a read of the path met it first ([`LocInfo::disc`]). A read of slot `(p, f)`
+//! under receiver guard `g` meets location `l` (entry guard `e`) first where `g ∧ e ∧ ¬Disc(l)`;
+//! where `p`'s budget is 0 that world is cut (its negation joins the path condition), elsewhere
+//! `l` is discovered with `p`'s budget − 1.
 //!
 //! Owns the representation, the heap operations and concretization (§5 of the digest: one world
 //! of the path condition, the unique true entry of each input reference, objects numbered in BFS
@@ -27,6 +33,7 @@
 use super::{ConcreteInput, HeapModel, RootOption};
 use crate::interp::{Heap, ObjId, Value};
 use crate::symbolic::code::{Compiled, SlotType};
+use crate::symbolic::config::Bound;
 use crate::symbolic::exec::stack::{internal, next, peek, pop, push_next, with_fact};
 use crate::symbolic::exec::{Cx, Succ, Then};
 use crate::symbolic::explorer::{Event, PathOutcome};
@@ -58,7 +65,12 @@ pub struct LocInfo {
     pub class: String,
     /// An input location (pre-existing object) rather than one allocated by `new`.
     pub input: bool,
-    pub budget: i64,
+    /// Where a read of the path met this location first, with the budget it got there
+    /// (conditions exclusive; lazy initialization's budget, world by world). Empty: not met yet.
+    pub disc: Vec<(Sym, i64)>,
+    /// The path met this location in every world where it exists (`Disc(l) ⇔ N`): no later
+    /// read can meet it first, so reads skip it.
+    pub met_everywhere: bool,
     /// The input reference whose "new" entry is this location, and that entry's guard `N`.
     pub creator: Option<(u32, Sym)>,
     /// Current field values; `None` = an input field not summarized yet (`⊥`).
@@ -120,6 +132,27 @@ fn data_mut(st: &mut State) -> &mut SymHeapData {
 
 /// The fully symbolic heap (see the module docs).
 pub struct SymHeap;
+
+/// A read (or a root) obtaining a value that denotes input location `loc` where `cond` holds;
+/// met there first, `loc` gets the budget of the matching `(condition, budget)` pair.
+struct Meeting {
+    cond: Sym,
+    loc: usize,
+    budgets: Vec<(Sym, i64)>,
+    everywhere: bool,
+}
+
+/// Whether the new location of an input reference being created may exist, and when the path
+/// meets it.
+#[derive(Clone, Copy, Debug)]
+enum Meet {
+    /// Met at once with this budget (a root or an existential): no new location below 0.
+    Now(i64),
+    /// A slot: met (or cut) when a read of the path obtains it, see [`SymHeap::meet`].
+    Later,
+    /// A slot read now in every world from a location whose budget is 0: no new location.
+    Never,
+}
 
 /// The disjunction of the guards of a set's entries at `l_null`.
 fn null_guard(set: &GuardedSet) -> Sym {
@@ -195,6 +228,18 @@ fn named_set(st: &mut State, set: GuardedSet) -> GuardedSet {
     set.into_iter().map(|(g, l)| (named(st, g), l)).collect()
 }
 
+/// `cx.feasible`, answering "yes" without asking once the run's time bound has passed: one step
+/// over large guarded value sets asks many questions, and the operation that asked them then
+/// ends the path as bounded by time ([`timed_out`]).
+fn feasible(cx: &mut Cx, st: &State, g: &Sym) -> bool {
+    cx.sink.out_of_time() || cx.feasible(st, g)
+}
+
+/// The state's path, ended by the run's time bound in the middle of a heap operation.
+fn timed_out(st: State, span: Span) -> Succ {
+    Succ::End(st, PathOutcome::Bounded { bound: Bound::Timeout, span: Some(span) })
+}
+
 /// A new `Int` variable for an input reference (no range conjuncts: only equality matters).
 fn ref_var(st: &mut State, origin: VarOrigin) -> Sym {
     let id = st.vars.len() as u32;
@@ -203,15 +248,15 @@ fn ref_var(st: &mut State, origin: VarOrigin) -> Sym {
 }
 
 impl SymHeap {
-    /// Creates one input reference of `class` whose possible new location gets `budget`:
-    /// entries null, a fresh input location (when the budget allows), and every earlier input
-    /// location of the class under its creator's guard ([FIX-1b]). Feasible entries only.
+    /// Creates one input reference of `class`: entries null, a fresh input location (unless
+    /// `meet` rules it out), and every earlier input location of the class under its creator's
+    /// guard ([FIX-1b]). Feasible entries only.
     fn input_ref(
         &self,
         cx: &mut Cx,
         st: &mut State,
         class: &str,
-        budget: i64,
+        meet: Meet,
         origin: VarOrigin,
     ) -> u32 {
         let x = ref_var(st, origin);
@@ -238,30 +283,40 @@ impl SymHeap {
             let Some((c, n)) = &loc.creator else { continue };
             let Some(cv) = d.refs.get(*c as usize).and_then(|i| i.var) else { continue };
             // Prune aliases of locations that exist in no world of the path.
-            if !cx.feasible(st, n) {
+            if !feasible(cx, st, n) {
                 continue;
             }
             set.push((Sym::and(n, &Sym::eq(&x, &Sym::var(cv, Sort::Int))), Some(l)));
         }
         let r = d.refs.len() as u32;
         let mut d = d;
-        if budget >= 0 {
-            let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
-            d.locs.push(LocInfo {
-                class: class.to_string(),
-                input: true,
-                budget,
-                creator: Some((r, newg.clone())),
-                fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
-                input_slots: Vec::new(),
-            });
-            set.push((newg, Some(d.locs.len() - 1)));
-        } else {
-            // The k bound leaves out the new location: the worlds where this reference would
-            // denote one are cut, so that the remaining entries stay exhaustive.
-            st.pc.push(Sym::not(&newg));
-            st.k_cut = true;
-            cx.sink.stats().k_cut = true;
+        let new_loc = match meet {
+            Meet::Now(b) if b < 0 => None,
+            Meet::Never => None,
+            Meet::Now(b) => Some(vec![(newg.clone(), b)]),
+            Meet::Later => Some(Vec::new()),
+        };
+        match new_loc {
+            Some(disc) => {
+                let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
+                d.locs.push(LocInfo {
+                    class: class.to_string(),
+                    input: true,
+                    met_everywhere: !disc.is_empty(),
+                    disc,
+                    creator: Some((r, newg.clone())),
+                    fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
+                    input_slots: Vec::new(),
+                });
+                set.push((newg, Some(d.locs.len() - 1)));
+            }
+            None => {
+                // The k bound leaves out the new location: the worlds where this reference
+                // would denote one are cut, so that the remaining entries stay exhaustive.
+                st.pc.push(Sym::not(&newg));
+                st.k_cut = true;
+                cx.sink.stats().k_cut = true;
+            }
         }
         d.new_ref(class, set, Some(var));
         d.inputs.push(r);
@@ -270,14 +325,102 @@ impl SymHeap {
         r
     }
 
-    /// Summarizes field `f` of location `l` if it is still `⊥` (the summary machine, one step).
-    fn summarize(&self, cx: &mut Cx, st: &mut State, l: usize, f: &str) {
+    /// Records where the path meets input locations: each `(c, l, budgets)` says that where `c`
+    /// holds, the value just obtained denotes `l`, which, met here for the first time, gets the
+    /// budget of the matching `(condition, budget)` pair. Where that budget is negative the
+    /// world is cut (lazy initialization offers no fresh object there); elsewhere `l` joins
+    /// its discovery list. All conditions are taken against the lists before this step. A
+    /// meeting marked `everywhere` holds in every world where `l` exists (its creator's new
+    /// entry, read in every world).
+    fn meet(&self, cx: &mut Cx, st: &mut State, meetings: Vec<Meeting>) {
+        let mut found: Vec<(usize, Sym, i64)> = Vec::new();
+        let mut everywhere = Vec::new();
+        for Meeting { cond: c, loc: l, budgets, everywhere: all } in meetings {
+            let d = data(st);
+            let Some(loc) = d.locs.get(l) else { continue };
+            if !loc.input || loc.met_everywhere || c.as_bool() == Some(false) {
+                continue;
+            }
+            if all {
+                everywhere.push(l);
+            }
+            let seen = loc.disc.iter().fold(Sym::bool(false), |acc, (g, _)| Sym::or(&acc, g));
+            if seen.as_bool() == Some(true) {
+                continue;
+            }
+            let seen = named(st, seen);
+            let newly = named(st, Sym::and(&c, &Sym::not(&seen)));
+            if newly.as_bool() == Some(false) {
+                continue;
+            }
+            let single = budgets.len() == 1;
+            let mut cut = Sym::bool(false);
+            for (cb, b) in budgets {
+                let cond = if single { newly.clone() } else { Sym::and(&newly, &cb) };
+                if b < 0 {
+                    cut = Sym::or(&cut, &cond);
+                } else {
+                    found.push((l, cond, b));
+                }
+            }
+            if cut.as_bool() != Some(false) {
+                let cut = named(st, cut);
+                st.pc.push(Sym::not(&cut));
+                st.k_cut = true;
+                cx.sink.stats().k_cut = true;
+            }
+        }
+        for l in everywhere {
+            if let Some(loc) = data_mut(st).locs.get_mut(l) {
+                loc.met_everywhere = true;
+            }
+        }
+        for (l, cond, b) in found {
+            let cond = named(st, cond);
+            let Some(loc) = data_mut(st).locs.get_mut(l) else { continue };
+            match loc.disc.iter_mut().find(|(_, b2)| *b2 == b) {
+                Some(e) => e.0 = Sym::or(&e.0, &cond),
+                None => loc.disc.push((cond, b)),
+            }
+        }
+        // Keep the lists' conditions small for the next step's `Disc(l)`.
+        let n = data(st).locs.len();
+        for l in 0..n {
+            let disc = data(st).locs[l].disc.clone();
+            if disc.iter().all(|(g, _)| tree_size(g, NAMED_GUARD) <= NAMED_GUARD) {
+                continue;
+            }
+            let disc: Vec<(Sym, i64)> = disc.into_iter().map(|(g, b)| (named(st, g), b)).collect();
+            data_mut(st).locs[l].disc = disc;
+        }
+    }
+
+    /// Every location an input reference may denote, met now with budget `b` (a root or an
+    /// existential of a formula; lazy initialization forks on it at once).
+    fn meet_ref(&self, cx: &mut Cx, st: &mut State, r: u32, b: i64) {
+        let set = data(st).set_of(&SValue::SymRef(r));
+        let meetings = set
+            .into_iter()
+            .filter_map(|(g, l)| {
+                Some(Meeting {
+                    cond: g,
+                    loc: l?,
+                    budgets: vec![(Sym::bool(true), b)],
+                    everywhere: false,
+                })
+            })
+            .collect();
+        self.meet(cx, st, meetings);
+    }
+
+    /// Summarizes field `f` of location `l` if it is still `⊥` (the summary machine, one step);
+    /// `meet` says whether a new location may be met (see [`Meet`]).
+    fn summarize(&self, cx: &mut Cx, st: &mut State, l: usize, f: &str, meet: Meet) {
         let d = data(st);
         let Some(loc) = d.locs.get(l) else { return };
         if !loc.input || d.field(l, f) != Some(None) {
             return;
         }
-        let budget = loc.budget - 1;
         let ty = cx
             .code
             .classes
@@ -286,7 +429,7 @@ impl SymHeap {
             .map(|(_, t)| t.clone());
         let origin = VarOrigin::Field { obj: l, field: f.to_string() };
         let v = match ty {
-            Some(SlotType::Class(c)) => SValue::SymRef(self.input_ref(cx, st, &c, budget, origin)),
+            Some(SlotType::Class(c)) => SValue::SymRef(self.input_ref(cx, st, &c, meet, origin)),
             Some(t) => match st.fresh_primitive(&t, origin) {
                 Some(v) => v,
                 None => return,
@@ -347,7 +490,7 @@ impl SymHeap {
         };
         let mut out = Vec::new();
         for (g, l) in merge(set) {
-            if l.is_none() || !cx.feasible(&st, &g) {
+            if l.is_none() || !feasible(cx, &st, &g) {
                 continue;
             }
             out.push((g, l));
@@ -441,7 +584,8 @@ impl HeapModel for SymHeap {
         d.locs.push(LocInfo {
             class: class.to_string(),
             input: true,
-            budget,
+            disc: vec![(Sym::bool(true), budget)],
+            met_everywhere: true,
             creator: Some((r, nonnull)),
             fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
             input_slots: Vec::new(),
@@ -462,7 +606,8 @@ impl HeapModel for SymHeap {
     ) -> (Vec<RootOption>, bool) {
         let mut s = st.clone();
         let name = format!("param #{}", s.roots.len());
-        let r = self.input_ref(cx, &mut s, class, budget, VarOrigin::Param(name));
+        // At entry every earlier location is a root's, met already: only the new one is met.
+        let r = self.input_ref(cx, &mut s, class, Meet::Now(budget), VarOrigin::Param(name));
         let k_cut = budget < 0;
         (vec![(s, SValue::SymRef(r), format!("ref{r}"))], k_cut)
     }
@@ -476,7 +621,9 @@ impl HeapModel for SymHeap {
         target: String,
         apply: &dyn Fn(&mut State, SValue),
     ) -> Succ {
-        let r = self.input_ref(cx, &mut st, class, budget, VarOrigin::Existential(target));
+        // Mid-path, an alias may name a location no read has met yet: lazy would make it here.
+        let r = self.input_ref(cx, &mut st, class, Meet::Later, VarOrigin::Existential(target));
+        self.meet_ref(cx, &mut st, r, budget);
         apply(&mut st, SValue::SymRef(r));
         Succ::Continue(st)
     }
@@ -490,16 +637,27 @@ impl HeapModel for SymHeap {
         node: NodeId,
         span: Span,
     ) -> Succ {
+        if cx.sink.out_of_time() {
+            return timed_out(st, span);
+        }
         let Some(recv) = peek(&st, 0) else { return internal(st, "empty stack", None) };
         let what = format!("reading field `{field}` of null");
         let (mut st, locs) = match self.deref(cx, st, &recv, node, span, &what) {
             Ok(found) => found,
             Err(succ) => return *succ,
         };
-        // The summary machine: field `field` of every location the receiver may denote.
+        // The summary machine: field `field` of every location the receiver may denote. A
+        // receiver that is one location, met with budget 0 only, reads its slot in every world:
+        // no new location there (lazy offers none); otherwise the read below decides.
+        let d = data(&st);
+        let at_zero = |l: usize| d.locs.get(l).is_some_and(|o| o.disc.iter().all(|(_, b)| *b <= 0));
+        let meet = match locs.as_slice() {
+            [(_, Some(l))] if at_zero(*l) => Meet::Never,
+            _ => Meet::Later,
+        };
         for (_, l) in &locs {
             if let Some(l) = l {
-                self.summarize(cx, &mut st, *l, field);
+                self.summarize(cx, &mut st, *l, field, meet);
             }
         }
         let d = data(&st);
@@ -512,6 +670,34 @@ impl HeapModel for SymHeap {
             }
         }
         pop(&mut st);
+        if let SlotType::Class(_) = ty {
+            // Where the path meets the locations this read may obtain (the k bound).
+            let mut meetings = Vec::new();
+            for ((g, p), (_, v)) in locs.iter().zip(&values) {
+                let Some(owner) = p.and_then(|p| d.locs.get(p)).filter(|o| o.input) else {
+                    continue;
+                };
+                let budgets: Vec<(Sym, i64)> =
+                    owner.disc.iter().map(|(c, b)| (c.clone(), b - 1)).collect();
+                for (e, l2) in d.set_of(v) {
+                    let Some(l2) = l2 else { continue };
+                    // The new entry of the input reference read here, in every world.
+                    let everywhere = g.as_bool() == Some(true)
+                        && d.locs
+                            .get(l2)
+                            .and_then(|o| o.creator.as_ref())
+                            .is_some_and(|(c, n)| *v == SValue::SymRef(*c) && *n == e);
+                    meetings.push(Meeting {
+                        cond: Sym::and(g, &e),
+                        loc: l2,
+                        budgets: budgets.clone(),
+                        everywhere,
+                    });
+                }
+            }
+            self.meet(cx, &mut st, meetings);
+        }
+        let d = data(&st);
         let v = match ty {
             SlotType::Class(c) => {
                 // VS: the product of the receiver's guards and each value's, pruned by the path.
@@ -519,7 +705,7 @@ impl HeapModel for SymHeap {
                 for (g, v) in &values {
                     for (g2, l2) in d.set_of(v) {
                         let g3 = Sym::and(g, &g2);
-                        if cx.feasible(&st, &g3) {
+                        if feasible(cx, &st, &g3) {
                             set.push((g3, l2));
                         }
                     }
@@ -533,10 +719,16 @@ impl HeapModel for SymHeap {
             }
             other => self.select(&mut st, values, other),
         };
+        if cx.sink.out_of_time() {
+            return timed_out(st, span);
+        }
         push_next(st, v)
     }
 
     fn write_field(&self, cx: &mut Cx, st: State, field: &str, node: NodeId, span: Span) -> Succ {
+        if cx.sink.out_of_time() {
+            return timed_out(st, span);
+        }
         let Some(recv) = peek(&st, 1) else { return internal(st, "empty stack", None) };
         let what = format!("writing field `{field}` of null");
         let (mut st, locs) = match self.deref(cx, st, &recv, node, span, &what) {
@@ -553,8 +745,9 @@ impl HeapModel for SymHeap {
                 data_mut(&mut st).set_field(l, field, v.clone());
                 continue;
             }
-            // A guarded (weak) update: summarize first to get the old value ([FIX-2]).
-            self.summarize(cx, &mut st, l, field);
+            // A guarded (weak) update: summarize first to get the old value ([FIX-2]); a
+            // write meets nothing.
+            self.summarize(cx, &mut st, l, field, Meet::Later);
             let d = data(&st);
             let Some(Some(old)) = d.field(l, field) else {
                 return internal(st, format!("no field `{field}`"), Some(span));
@@ -571,13 +764,13 @@ impl HeapModel for SymHeap {
                     let mut set = Vec::new();
                     for (g2, l2) in d.set_of(&v) {
                         let g3 = Sym::and(&g2, g);
-                        if cx.feasible(&st, &g3) {
+                        if feasible(cx, &st, &g3) {
                             set.push((g3, l2));
                         }
                     }
                     for (g2, l2) in d.set_of(&old) {
                         let g3 = Sym::and(&g2, &Sym::not(g));
-                        if cx.feasible(&st, &g3) {
+                        if feasible(cx, &st, &g3) {
                             set.push((g3, l2));
                         }
                     }
@@ -598,6 +791,9 @@ impl HeapModel for SymHeap {
             };
             data_mut(&mut st).set_field(l, field, new);
         }
+        if cx.sink.out_of_time() {
+            return timed_out(st, span);
+        }
         next(st)
     }
 
@@ -606,7 +802,8 @@ impl HeapModel for SymHeap {
         d.locs.push(LocInfo {
             class: class.to_string(),
             input: false,
-            budget: 0,
+            disc: Vec::new(),
+            met_everywhere: true,
             creator: None,
             fields: fields.into_iter().map(|(f, v)| (f, Some(v))).collect(),
             input_slots: Vec::new(),
