@@ -15,7 +15,7 @@ node tests/bench/web-budget.mjs
 # makes a z3 call cheaper (one script per call, batches, incremental along a path).
 cargo test --release --quiet -p heaplab-smt --test corpus -- --nocapture 2>&1 | grep '^query corpus'
 cargo run --release --quiet -p heaplab-smt --example z3_call_costs
-# Engine bench: every example method with a `requires` x lazy, lazier, lazier# at the default
+# Engine bench: every example method with a `requires` x lazy, lazier, lazier#, sl, symheap at the default
 # bounds (1 s cap per run); bench/results.md is committed, bench/results.json is for tools.
 mkdir -p bench
 ./target/release/heaplab bench --suite examples --format md --out bench/results.md

@@ -413,3 +413,70 @@ fn generated_programs_agree_with_lazy() {
     assert!(bad.is_empty(), "{} disagreements:\n{}", bad.len(), bad.join("\n"));
     assert!(skipped * 20 <= n as usize, "{skipped} of {n} programs were not compared");
 }
+
+/// Methods whose symheap branch coverage at k = 2 differs from lazier#'s, with the measured
+/// reason (docs/symbolic.md, `symheap`).
+const COVERAGE_DIFFERS: &[(&str, &str)] = &[];
+
+/// Issue 15: at k = 2 (and `--pre assume`, the default), symheap covers the same branch
+/// directions as lazier# on every example method whose two runs end within their time bound.
+#[test]
+fn branch_coverage_equals_lazier_sharp_at_k2() {
+    let dir = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("examples")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
+        .collect();
+    files.sort();
+    let budget: u64 =
+        std::env::var("SYMHEAP_EXAMPLE_SECS").ok().and_then(|v| v.parse().ok()).unwrap_or(90);
+    let started = std::time::Instant::now();
+    let (mut compared, mut stopped, mut late) = (0, 0, 0);
+    let mut bad = Vec::new();
+    for file in files {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let a = common::load(&name);
+        for target in targets(&a) {
+            if started.elapsed().as_secs() >= budget {
+                late += 1;
+                continue;
+            }
+            let sharp = explore(&a, &target, StrategyKind::LazierSharp, 2, PreMode::Assume);
+            if sharp.stopped().is_some() {
+                stopped += 1;
+                continue;
+            }
+            let sym = explore(&a, &target, StrategyKind::Symheap, 2, PreMode::Assume);
+            assert_eq!(sym.stats().internal_errors, 0, "{target}: internal error");
+            if sym.stopped().is_some() {
+                eprintln!("{name} {target}: symheap stopped by {:?}", sym.stopped());
+                stopped += 1;
+                continue;
+            }
+            compared += 1;
+            let (a_cov, s_cov) = (sharp.covered_branches(), sym.covered_branches());
+            eprintln!(
+                "{name} {target}: lazier# {}/{} symheap {}/{}",
+                a_cov.len(),
+                sharp.branch_coverage().1,
+                s_cov.len(),
+                sym.branch_coverage().1
+            );
+            let listed = COVERAGE_DIFFERS.iter().any(|(m, _)| *m == target);
+            if (a_cov != s_cov) != listed {
+                bad.push(format!(
+                    "{target}: only lazier# {:?}, only symheap {:?} (listed: {listed})",
+                    a_cov.difference(&s_cov).collect::<Vec<_>>(),
+                    s_cov.difference(&a_cov).collect::<Vec<_>>()
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "coverage: {compared} methods compared, {stopped} stopped by a bound, {late} not started (time), {:?}",
+        started.elapsed()
+    );
+    assert!(bad.is_empty(), "branch coverage differs:\n{}", bad.join("\n"));
+    assert!(compared >= 10, "only {compared} methods compared");
+}

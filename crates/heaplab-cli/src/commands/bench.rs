@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long, default_value = "examples")]
     suite: String,
     /// Comma-separated strategies.
-    #[arg(long, default_value = "lazy,lazier,lazier#,sl")]
+    #[arg(long, default_value = "lazy,lazier,lazier#,sl,symheap")]
     strategies: String,
     /// Kiasan's k (default: the explorer's default).
     #[arg(long, default_value_t = Config::default().bounds.k)]
