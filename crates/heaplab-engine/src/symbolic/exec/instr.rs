@@ -366,6 +366,7 @@ impl Cx<'_> {
         let mats = st.materializations;
         let limit = self.config.bounds.loop_iterations;
         let Some(f) = st.frame_mut() else { return internal(st, "no frame", None) };
+        let first = !f.loops.iter().any(|l| l.head == head);
         let entry = match f.loops.iter_mut().position(|l| l.head == head) {
             Some(i) => &mut f.loops[i],
             None => {
@@ -380,6 +381,11 @@ impl Cx<'_> {
         entry.seen = mats;
         let exceeded = entry.idle > limit;
         f.pc = head;
+        let heap = self.heap;
+        if heap.counts_loops() {
+            // The heap model counts idle iterations itself (world by world).
+            return heap.loop_back(self, st, head, first, span);
+        }
         if exceeded {
             return Succ::End(st, PathOutcome::Bounded { bound: Bound::Loop, span: Some(span) });
         }

@@ -105,6 +105,22 @@ pub trait HeapModel {
     /// claimed already.
     fn points_to(&self, cx: &mut Cx, st: State, class: &str, span: Span) -> Succ;
 
+    /// True when the model counts the loop bound itself ([`loop_back`](Self::loop_back)):
+    /// whether an iteration met a new input slot can differ between the worlds of one path.
+    /// Otherwise the executor counts with [`State::materializations`].
+    fn counts_loops(&self) -> bool {
+        false
+    }
+
+    /// A loop's back edge (the state's pc already at the loop head `head`; `first`: the first
+    /// back edge of this loop in this frame), for a model that [`counts_loops`]: the path goes
+    /// on, ends as bounded by the loop bound, or forks between the two.
+    ///
+    /// [`counts_loops`]: Self::counts_loops
+    fn loop_back(&self, _cx: &mut Cx, st: State, _head: usize, _first: bool, _span: Span) -> Succ {
+        Succ::Continue(st)
+    }
+
     /// The concrete input of a path's final state `st` under `model` (values of the state's
     /// variables); `returned` is the value the path returned, if it did.
     fn concretize(

@@ -77,6 +77,20 @@ pub struct LocInfo {
     pub fields: Vec<(String, Option<SValue>)>,
     /// The input-slot table: the value each field had in the input (never changed by writes).
     pub input_slots: Vec<(String, SValue)>,
+    /// Where the path has read or written each field so far (the loop bound: lazy counts an
+    /// iteration as idle when it read no slot for the first time).
+    pub touched: Vec<(String, Sym)>,
+}
+
+/// The loop bound of one loop in one frame, world by world: how many idle iterations each world
+/// has had (exclusive conditions), and where an input slot was read for the first time since
+/// the last back edge.
+#[derive(Clone, Debug)]
+pub struct LoopTrack {
+    depth: usize,
+    head: usize,
+    idle: Vec<(Sym, u32)>,
+    since: Sym,
 }
 
 /// The per-path data of the symbolic heap.
@@ -91,6 +105,8 @@ pub struct SymHeapData {
     decided: Option<bool>,
     /// Entries claimed by points-to atoms of the formula being evaluated (`requires`).
     footprint: GuardedSet,
+    /// The loops being counted ([`HeapModel::counts_loops`]).
+    loops: Vec<LoopTrack>,
 }
 
 impl SymHeapData {
@@ -307,6 +323,7 @@ impl SymHeap {
                     creator: Some((r, newg.clone())),
                     fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
                     input_slots: Vec::new(),
+                    touched: Vec::new(),
                 });
                 set.push((newg, Some(d.locs.len() - 1)));
             }
@@ -411,6 +428,39 @@ impl SymHeap {
             })
             .collect();
         self.meet(cx, st, meetings);
+    }
+
+    /// Notes that the operation reads (or writes) field `f` of the receiver's locations `locs`;
+    /// a read of an input slot the world had not read or written before is a materialization
+    /// for the loop bound, noted in every loop being counted.
+    fn touch(&self, st: &mut State, locs: &GuardedSet, f: &str, read: bool) {
+        let mut fresh = Sym::bool(false);
+        for (g, l) in locs {
+            let Some(l) = *l else { continue };
+            let d = data(st);
+            let Some(loc) = d.locs.get(l).filter(|o| o.input) else { continue };
+            let before = loc.touched.iter().find(|(n, _)| n == f).map(|(_, t)| t.clone());
+            let before = before.unwrap_or(Sym::bool(false));
+            if read {
+                fresh = Sym::or(&fresh, &Sym::and(g, &Sym::not(&before)));
+            }
+            let after = named(st, Sym::or(&before, g));
+            let Some(loc) = data_mut(st).locs.get_mut(l) else { continue };
+            match loc.touched.iter_mut().find(|(n, _)| n == f) {
+                Some(e) => e.1 = after,
+                None => loc.touched.push((f.to_string(), after)),
+            }
+        }
+        if fresh.as_bool() == Some(false) || data(st).loops.is_empty() {
+            return;
+        }
+        let fresh = named(st, fresh);
+        let n = data(st).loops.len();
+        for i in 0..n {
+            let since = Sym::or(&data(st).loops[i].since, &fresh);
+            let since = named(st, since);
+            data_mut(st).loops[i].since = since;
+        }
     }
 
     /// Summarizes field `f` of location `l` if it is still `⊥` (the summary machine, one step);
@@ -589,6 +639,7 @@ impl HeapModel for SymHeap {
             creator: Some((r, nonnull)),
             fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
             input_slots: Vec::new(),
+            touched: Vec::new(),
         });
         let l = d.locs.len() - 1;
         d.new_ref(class, vec![(Sym::bool(true), Some(l))], Some(var));
@@ -646,6 +697,7 @@ impl HeapModel for SymHeap {
             Ok(found) => found,
             Err(succ) => return *succ,
         };
+        self.touch(&mut st, &locs, field, true);
         // The summary machine: field `field` of every location the receiver may denote. A
         // receiver that is one location, met with budget 0 only, reads its slot in every world:
         // no new location there (lazy offers none); otherwise the read below decides.
@@ -737,6 +789,7 @@ impl HeapModel for SymHeap {
         };
         let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
         pop(&mut st);
+        self.touch(&mut st, &locs, field, false);
         let strong = locs.len() == 1;
         for (g, l) in &locs {
             let Some(l) = *l else { continue };
@@ -807,6 +860,7 @@ impl HeapModel for SymHeap {
             creator: None,
             fields: fields.into_iter().map(|(f, v)| (f, Some(v))).collect(),
             input_slots: Vec::new(),
+            touched: Vec::new(),
         });
         let l = d.locs.len() - 1;
         SValue::SymRef(d.new_ref(class, vec![(Sym::bool(true), Some(l))], None))
@@ -876,6 +930,84 @@ impl HeapModel for SymHeap {
             return next(st);
         }
         cx.assume(st, ok, span, true)
+    }
+
+    fn counts_loops(&self) -> bool {
+        true
+    }
+
+    /// Lazy's loop bound world by world: each world's idle count goes up where the iteration
+    /// read no input slot for the first time; worlds past the bound end the path as bounded,
+    /// the others go on (a fork where both exist).
+    fn loop_back(&self, cx: &mut Cx, mut st: State, head: usize, first: bool, span: Span) -> Succ {
+        let depth = st.frames.len();
+        let limit = cx.config.bounds.loop_iterations;
+        let d = data(&st);
+        let pos = d.loops.iter().position(|t| t.depth == depth && t.head == head);
+        let idle = match pos {
+            Some(i) if !first => {
+                let t = &d.loops[i];
+                let mut out: Vec<(Sym, u32)> = Vec::new();
+                for (c, n) in &t.idle {
+                    for (c2, n2) in
+                        [(Sym::and(c, &t.since), *n), (Sym::and(c, &Sym::not(&t.since)), n + 1)]
+                    {
+                        if c2.as_bool() == Some(false) {
+                            continue;
+                        }
+                        match out.iter_mut().find(|(_, m)| *m == n2) {
+                            Some(e) => e.0 = Sym::or(&e.0, &c2),
+                            None => out.push((c2, n2)),
+                        }
+                    }
+                }
+                out
+            }
+            // The first back edge counts as idle, as the executor counts it.
+            _ => vec![(Sym::bool(true), 1)],
+        };
+        let idle: Vec<(Sym, u32)> = idle.into_iter().map(|(c, n)| (named(&mut st, c), n)).collect();
+        let cut = idle
+            .iter()
+            .filter(|(_, n)| *n > limit)
+            .fold(Sym::bool(false), |acc, (c, _)| Sym::or(&acc, c));
+        let keep: Vec<(Sym, u32)> = idle.iter().filter(|(_, n)| *n <= limit).cloned().collect();
+        let track = LoopTrack { depth, head, idle: keep, since: Sym::bool(false) };
+        let dm = data_mut(&mut st);
+        match pos {
+            Some(i) => dm.loops[i] = track,
+            None => dm.loops.push(track),
+        }
+        let bounded =
+            |s: State| Succ::End(s, PathOutcome::Bounded { bound: Bound::Loop, span: Some(span) });
+        let cut = named(&mut st, cut);
+        match cx.feasible_directions(&st, &cut) {
+            (false, _) => Succ::Continue(st),
+            (true, false) => bounded(st),
+            (true, true) => {
+                let shown = "loop bound reached".to_string();
+                let kids = vec![
+                    (with_fact(st.clone(), &cut, false), format!("!({shown})")),
+                    (with_fact(st.clone(), &cut, true), shown.clone()),
+                ];
+                let mut kids = cx.children(&st, kids);
+                cx.sink.event(Event::Branch {
+                    state: st.id,
+                    site: None,
+                    condition: shown,
+                    children: kids.iter().zip([false, true]).map(|(k, d)| (d, k.id)).collect(),
+                });
+                if let Some(out) = kids.pop() {
+                    if let Succ::End(s, o) = bounded(out) {
+                        cx.end_path(s, o);
+                    }
+                }
+                match kids.pop() {
+                    Some(k) => Succ::Continue(k),
+                    None => internal(st, "lost a child", Some(span)),
+                }
+            }
+        }
     }
 
     fn concretize(
