@@ -101,6 +101,36 @@ fn the_time_bound_covers_test_generation() {
     assert!(stdout.contains("stopped by: timeout"), "{stdout}");
 }
 
+/// `sl` completes a path's input with a model search at the path end; at k = 4 one search on
+/// AvlTree.findMin took seconds and once carried a 1 s run to 3.8 s. The search now asks the
+/// run's deadline and ends its path on the time bound.
+#[test]
+fn the_time_bound_covers_sl_model_search() {
+    for method in ["AvlTree.findMin", "AvlTree.findMax"] {
+        let start = Instant::now();
+        let out = heaplab(&[
+            "run",
+            "examples/avl.hl",
+            "--method",
+            method,
+            "--strategy",
+            "sl",
+            "--k",
+            "4",
+            "--timeout-ms",
+            "1000",
+        ]);
+        let took = start.elapsed();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(
+            took < Duration::from_millis(1100),
+            "{method}: --timeout-ms 1000 took {took:?}\n{stdout}"
+        );
+        assert!(stdout.contains("stopped by: timeout"), "{stdout}");
+    }
+}
+
 #[test]
 fn generated_test_names_never_clash_with_the_programs_tests() {
     let dir = Scratch::new("names");

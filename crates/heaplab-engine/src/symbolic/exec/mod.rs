@@ -19,7 +19,7 @@ mod instr;
 pub mod stack;
 
 use super::code::{Compiled, UnitId};
-use super::config::Config;
+use super::config::{Config, Deadline};
 use super::explorer::{Event, PathOutcome, RunStats};
 use super::heap::HeapModel;
 use super::solve::PathSolver;
@@ -79,6 +79,8 @@ pub struct Executor {
     pub solver: Box<dyn PathSolver>,
     pub strategy: Box<dyn HeapStrategy>,
     pub heap: Rc<dyn HeapModel>,
+    /// When the run's time bound passes (long work inside one step asks it).
+    pub deadline: Deadline,
 }
 
 impl Executor {
@@ -92,6 +94,7 @@ impl Executor {
             strategy: &*self.strategy,
             heap: &*self.heap,
             sink,
+            deadline: &self.deadline,
             pending: false,
         }
     }
@@ -106,6 +109,8 @@ pub struct Cx<'a> {
     pub strategy: &'a dyn HeapStrategy,
     pub heap: &'a dyn HeapModel,
     pub sink: &'a mut dyn Sink,
+    /// When the run's time bound passes.
+    pub deadline: &'a Deadline,
     /// Set when an asynchronous solver has not answered: the driver undoes the step.
     pub pending: bool,
 }

@@ -25,7 +25,7 @@ mod record;
 pub use events::{Event, ForkKind, PathOutcome, PathResult, Placed, RunStats, TreeNode};
 
 use super::code::{compile, Compiled, UnitId};
-use super::config::{Bound, Clock, Config};
+use super::config::{Bound, Clock, Config, Deadline};
 use super::exec::{entry, Executor, Sink, Succ};
 use super::heap::HeapModel;
 use super::solve::{PathSolver, SolverCounts};
@@ -45,7 +45,7 @@ use std::rc::Rc;
 pub struct Explorer {
     exec: Executor,
     rec: Record,
-    clock: Box<dyn Clock>,
+    clock: Rc<dyn Clock>,
     method_name: String,
     start_ms: u64,
     /// The process's live bytes when the run started (the memory bound counts growth from it).
@@ -116,7 +116,12 @@ impl Explorer {
         let strategy = strategy::make(config.strategy, &code);
         let heap = strategy.heap_model();
         let rec = Record::new(Rc::clone(&code), method, config.order);
-        let exec = Executor { code, config, method, solver, strategy, heap };
+        let clock: Rc<dyn Clock> = Rc::from(clock);
+        let deadline = match config.bounds.timeout_ms {
+            Some(t) => Deadline::at(Rc::clone(&clock), start_ms.saturating_add(t)),
+            None => Deadline::none(),
+        };
+        let exec = Executor { code, config, method, solver, strategy, heap, deadline };
         let mut explorer = Explorer {
             exec,
             rec,
