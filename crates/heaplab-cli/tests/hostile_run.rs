@@ -2,25 +2,11 @@
 //! unknown solver answer marks a path unknown and the run goes on, the time bound covers test
 //! generation, generated `.hl` test names never clash, bad strategy names cost no run.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{heaplab, text};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-fn heaplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_heaplab"))
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .expect("the heaplab binary runs")
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A scratch folder for one test, removed on drop.
 struct Scratch(PathBuf);
