@@ -200,9 +200,17 @@ fn concolic_inputs_are_valid_and_cover_what_sl_covers() {
 /// 15 feasible — `findMinAt`'s `t == null` is never true, since it is called on a non-null
 /// right child and recurses on non-null left children). The branch the paper names as the
 /// one phase 1 misses is the else of `findMin`'s `t.left == null` (its line 21): the
-/// recursion, which needs a node with two children whose right child has a left child.
-/// Phase 1 (CSF's depth 1) misses it; phase 2 covers it and reaches all 15 feasible directions.
-/// Which directions are feasible is measured independently by `sl`'s exhaustive exploration.
+/// recursion, which needs a node with two children whose right child has a left child (four
+/// nodes, one unfolding more than phase 1 makes).
+///
+/// Phase 1 at depth 3 solves the 2 + 4 + 16 formulas of levels 1..=3 — the paper's 22 tests —
+/// with `x` drawn by CSF's seeded random fill in [-32, 31]. It covers 14 of the 15 feasible
+/// directions and misses exactly the recursion; phase 2 covers it. Which directions are
+/// feasible is measured independently by `sl`'s exhaustive exploration, coverage by replays.
+/// `SEED` is one seed of the fill; no seed lets phase 1 reach the recursion (checked below on
+/// several), since no formula of levels 1..=3 has four nodes.
+const SEED: u64 = 2;
+
 #[test]
 fn bst_remove_phase1_misses_the_findmin_recursion_and_phase2_covers_it() {
     let a = common::load("bst.hl");
@@ -241,9 +249,10 @@ fn bst_remove_phase1_misses_the_findmin_recursion_and_phase2_covers_it() {
     assert!(feasible.contains(&recursion[0]));
 
     let cfg = ConcolicConfig {
-        depth: 1,
-        max_runs: 60,
+        depth: 3,
+        max_runs: 80,
         order: concolic::SearchOrder::Bfs,
+        ints: IntFill::Random { seed: SEED, lo: -32, hi: 31 },
         ..ConcolicConfig::default()
     };
     let r = concolic_run(&a, "BST.remove", &cfg);
@@ -270,8 +279,11 @@ fn bst_remove_phase1_misses_the_findmin_recursion_and_phase2_covers_it() {
         r.stats.phase2_calls,
         r.stats.runs
     );
-    assert_eq!(r.stats.phase1_calls, 2, "depth 1: one call per disjunct of bst");
-    assert!(!p1.contains(&recursion[0]), "phase 1 misses the findMin recursion");
+    assert_eq!(r.stats.phase1_calls, 22, "depth 3: CSF's 22 formulas (Fig. 3 and one level more)");
+    assert_eq!(r.stats.phase1_inputs, 22, "one input per satisfiable formula");
+    let mut expected_p1 = feasible.clone();
+    expected_p1.remove(&recursion[0]);
+    assert_eq!(p1, expected_p1, "phase 1 covers 14 of 15, all but the findMin recursion");
     assert!(p2.contains(&recursion[0]), "phase 2 covers the findMin recursion");
     assert_eq!(p2, feasible, "phase 2 reaches every feasible direction");
     assert!(r.generation.tests.iter().all(|t| t.validity == Validity::Valid));
@@ -290,4 +302,46 @@ fn bst_remove_phase1_misses_the_findmin_recursion_and_phase2_covers_it() {
     assert!(covered_later, "an unexplored node is covered by a later run");
     let runs = r.events.iter().filter(|e| matches!(e, E::RunInput { .. })).count();
     assert_eq!(runs, r.stats.runs);
+}
+
+/// Phase 1 never reaches `findMin`'s recursion at depth 3, whatever the seed of the integer
+/// fill: no formula of levels 1..=3 has the four nodes it needs (the reason the paper gives
+/// for its one missed branch). Seeds change which equality branches phase 1 reaches, not this.
+#[test]
+fn bst_remove_phase1_misses_the_recursion_for_every_seed() {
+    let a = common::load("bst.hl");
+    let text =
+        std::fs::read_to_string(format!("{}/../../examples/bst.hl", env!("CARGO_MANIFEST_DIR")))
+            .expect("bst.hl");
+    let lines = heaplab_testgen::coverage::Lines::new(
+        &a.program,
+        &heaplab_syntax::SourceFile::new("bst.hl".to_string(), text.clone()),
+    );
+    let line = text.lines().position(|l| l.contains("else if (t.left == null)")).expect("line") + 1;
+    for seed in 0..8 {
+        let cfg = ConcolicConfig {
+            depth: 3,
+            phase2: false,
+            ints: IntFill::Random { seed, lo: -32, hi: 31 },
+            ..ConcolicConfig::default()
+        };
+        let r = concolic_run(&a, "BST.remove", &cfg);
+        assert_eq!(r.stats.phase1_inputs, 22);
+        let reached = r
+            .generation
+            .tests
+            .iter()
+            .flat_map(|t| t.branches.iter())
+            .any(|(s, d)| !*d && lines.at(*s).is_some_and(|(l, _)| l == line));
+        assert!(!reached, "seed {seed}: phase 1 reached the findMin recursion");
+        // The fill's range, or one of the input heap's own integers.
+        for t in &r.generation.tests {
+            let x = t.input.args[0].as_int().expect("int x");
+            let heap_has =
+                t.input.heap.objects().any(|(_, o)| {
+                    o.fields.iter().any(|(_, v)| *v == heaplab_engine::Value::Int(x))
+                });
+            assert!((-32..=31).contains(&x) || heap_has, "seed {seed}: x = {x}");
+        }
+    }
 }

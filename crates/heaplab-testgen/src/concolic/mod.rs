@@ -240,11 +240,28 @@ fn to_input(
     for o in &model.objects {
         heap.alloc(o.class.clone(), o.fields.iter().map(|(f, v)| (f.clone(), conv(v))).collect());
     }
+    let heap_ints: Vec<i64> = model
+        .objects
+        .iter()
+        .flat_map(|o| o.fields.iter())
+        .filter_map(|(_, v)| match v {
+            heaplab_logic::Value::Int(n) => Some(*n),
+            _ => None,
+        })
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let mut values = Vec::new();
     for (name, sort) in roots {
         let v = match (model.store.get(name), sort) {
             (_, Sort::Int) if !mentioned.contains(name) => match fill {
                 IntFill::Default => Value::Int(0),
+                // Half of the draws take one of the input heap's own integers (when it has
+                // any), so that equality branches against stored values (`x == t.key`) can be
+                // reached from a model whose values the precondition alone chose.
+                IntFill::Random { .. } if !heap_ints.is_empty() && rng.next() % 2 == 0 => {
+                    Value::Int(heap_ints[(rng.next() % heap_ints.len() as u64) as usize])
+                }
                 IntFill::Random { lo, hi, .. } => Value::Int(rng.in_range(lo, hi)),
             },
             (Some(v), _) => conv(v),
