@@ -280,7 +280,7 @@ fn bst_remove_phase1_misses_the_findmin_recursion_and_phase2_covers_it() {
         r.stats.runs
     );
     assert_eq!(r.stats.phase1_calls, 22, "depth 3: CSF's 22 formulas (Fig. 3 and one level more)");
-    assert_eq!(r.stats.phase1_inputs, 22, "one input per satisfiable formula");
+    assert_eq!(r.stats.phase1_models, 22, "one model per satisfiable formula");
     let mut expected_p1 = feasible.clone();
     expected_p1.remove(&recursion[0]);
     assert_eq!(p1, expected_p1, "phase 1 covers 14 of 15, all but the findMin recursion");
@@ -326,7 +326,7 @@ fn bst_remove_phase1_misses_the_recursion_for_every_seed() {
             ..ConcolicConfig::default()
         };
         let r = concolic_run(&a, "BST.remove", &cfg);
-        assert_eq!(r.stats.phase1_inputs, 22);
+        assert_eq!(r.stats.phase1_models, 22);
         let reached = r
             .generation
             .tests

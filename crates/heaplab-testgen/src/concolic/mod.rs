@@ -117,7 +117,9 @@ pub struct ConcolicStats {
     pub phase1_unsat: usize,
     pub phase1_unknown: usize,
     pub phase1_cut: usize,
-    /// Inputs phase 1 produced (after removing identical models).
+    /// Models phase 1 produced: one per satisfiable formula.
+    pub phase1_models: usize,
+    /// Tests phase 1 produced (identical inputs are run and emitted once).
     pub phase1_inputs: usize,
     /// New tests phase 2 produced.
     pub phase2_inputs: usize,
@@ -318,7 +320,7 @@ pub fn generate(
     stats.phase1_unsat = spec.unsat;
     stats.phase1_unknown = spec.unknown;
     stats.phase1_cut = spec.cut;
-    stats.phase1_inputs = spec.models.len();
+    stats.phase1_models = spec.models.len();
     let mentioned: BTreeSet<String> = pre.disjuncts.iter().flat_map(|sh| sh.free_vars()).collect();
     let seed = match config.ints {
         IntFill::Random { seed, .. } => seed,
@@ -486,6 +488,7 @@ pub fn generate(
         }
     }
     stats.runs = runs;
+    stats.phase1_inputs = stats.phase_of_test.iter().filter(|p| **p == 1).count();
     stats.tree_explored = tree.values().filter(|n| **n == Node::Explored).count();
     stats.unexplored_left = frontier.iter().filter(|(k, _)| !tree.contains_key(k)).count();
     Ok(ConcolicRun { generation, stats, events })
