@@ -313,8 +313,10 @@ pub fn generate(
     };
     let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
     let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
+    // Phase 1 may take at most half of the time bound, so that its inputs are run and the
+    // concolic loop gets the rest (the balanced trees' deeper formulas are slow to solve).
     let spec = spec::gen_from_spec(&defs, &pre, config, &root_names, oracle, &|| {
-        config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t)
+        config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t / 2)
     });
     stats.phase1_calls = spec.calls;
     stats.phase1_unsat = spec.unsat;
