@@ -6,12 +6,13 @@
 //! each capped in time. A row sums the subject's methods: tests, tests with an invalid input
 //! (the model checker, never the generator, decides), branch directions covered by valid inputs
 //! over all directions at the explorer's branch sites (infeasible ones included, which CSF
-//! excludes), phase-1 / phase-2 solver calls (CSF's `#Calls`) and time. CSF's numbers are the
+//! excludes), the same for `sl` at its default bounds (the reference), phase-1 / phase-2 solver
+//! calls (CSF's `#Calls`) and time. CSF's numbers are the
 //! paper's, copied as printed.
 
 use super::load;
 use anyhow::Context;
-use heaplab_engine::symbolic::{Clock, Config, Explorer, NoClock, SmtPathSolver};
+use heaplab_engine::symbolic::{Clock, Config, Explorer, PreMode, SmtPathSolver, StrategyKind};
 use heaplab_logic::SmtOracle;
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_syntax::ast::Item;
@@ -90,6 +91,7 @@ struct Ours {
     tests: usize,
     invalid: usize,
     covered: usize,
+    sl_covered: usize,
     total: usize,
     p1: usize,
     p2: usize,
@@ -109,9 +111,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = String::new();
     writeln!(
         out,
-        "| Subject | Methods | CSF #Tests | CSF Cov.(%) | CSF #Calls | CSF T(s) | HeapLab #Tests (invalid) | HeapLab Cov. | HeapLab #Calls | HeapLab T(s) |"
+        "| Subject | Methods | CSF #Tests | CSF Cov.(%) | CSF #Calls | CSF T(s) | HeapLab #Tests (invalid) | HeapLab Cov. | `sl` Cov. | HeapLab #Calls | HeapLab T(s) |"
     )?;
-    writeln!(out, "|---|---|---|---|---|---|---|---|---|---|")?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|")?;
     for row in CSF {
         let path = args.examples.join(row.file);
         let Ok(loaded) = load(&path) else {
@@ -127,15 +129,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut ours = Ours::default();
         for target in targets(program) {
             let mut oracle = SmtOracle::new(&logic_z3);
-            let sites = Explorer::new(
+            // `sl` at the default bounds (its own time bound): the reference column, and the
+            // branch sites both rows are counted at.
+            let mut config = Config::default();
+            config.strategy = StrategyKind::Sl;
+            config.pre = PreMode::Assume;
+            let sl_clock = Wall(std::time::Instant::now());
+            let mut sites = Explorer::new(
                 program,
                 info,
                 &target,
-                Config::default(),
+                config,
                 Box::new(SmtPathSolver::new(start()?)),
-                Box::new(NoClock),
+                Box::new(Wall(sl_clock.0)),
             )
             .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", path.display()))?;
+            sites.run_to_end();
+            let sl = heaplab_testgen::generate(&mut sites, program, info)
+                .with_context(|| format!("sl on `{target}` failed"))?;
+            ours.sl_covered +=
+                branches_taken(&sites, sl.tests.iter().filter(|t| t.validity.is_valid())).len();
             let cfg = ConcolicConfig {
                 depth: args.depth,
                 timeout_ms: Some(args.timeout_ms),
@@ -174,7 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         writeln!(
             out,
-            "| {} | {} | {} | {} | {}/{} | {} | {} ({}) | {}/{} ({:.0}%) | {}/{} | {:.1}{} |",
+            "| {} | {} | {} | {} | {}/{} | {} | {} ({}) | {}/{} ({:.0}%) | {} | {}/{} | {:.1}{} |",
             row.subject,
             ours.methods,
             row.tests,
@@ -187,19 +200,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ours.covered,
             ours.total,
             100.0 * ours.covered as f64 / ours.total.max(1) as f64,
+            ours.sl_covered,
             ours.p1,
             ours.p2,
             ours.time_ms as f64 / 1000.0,
-            if ours.stopped > 0 { format!(" ({} capped)", ours.stopped) } else { String::new() }
+            if ours.stopped > 0 {
+                format!(" ({} stopped by a bound)", ours.stopped)
+            } else {
+                String::new()
+            }
         )?;
     }
     writeln!(
         out,
-        "\nHeapLab: `concolic` at phase-1 depth {}, at most {} ms per method (\"capped\": methods the \
-         bound stopped), on this machine. Coverage counts branch directions covered by valid \
+        "\nHeapLab: `concolic` at phase-1 depth {}, at most {} ms and 200 runs per method (\"stopped \
+         by a bound\": methods the runs or time bound stopped; CSF stops when no unexplored \
+         node is left), on this machine. Coverage counts branch directions covered by valid \
          inputs over all directions at the explorer's branch sites, infeasible ones included \
-         (CSF's excludes them); HeapLab's subjects are its own ports (method sets differ from \
-         CSF's, see the Methods column). Generated by `heaplab csf-table` (`./build.sh bench`).",
+         (CSF's excludes them); the `sl` column is `sl` at the default bounds, the directions \
+         HeapLab's exhaustive strategy covers with valid inputs. HeapLab's subjects are its \
+         own ports (method sets differ from CSF's, see the Methods column). Generated by `heaplab csf-table` (`./build.sh bench`).",
         args.depth, args.timeout_ms
     )?;
     match &args.out {
