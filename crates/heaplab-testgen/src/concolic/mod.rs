@@ -261,7 +261,7 @@ fn to_input(
                 // Half of the draws take one of the input heap's own integers (when it has
                 // any), so that equality branches against stored values (`x == t.key`) can be
                 // reached from a model whose values the precondition alone chose.
-                IntFill::Random { .. } if !heap_ints.is_empty() && rng.next() % 2 == 0 => {
+                IntFill::Random { .. } if !heap_ints.is_empty() && rng.next().is_multiple_of(2) => {
                     Value::Int(heap_ints[(rng.next() % heap_ints.len() as u64) as usize])
                 }
                 IntFill::Random { lo, hi, .. } => Value::Int(rng.in_range(lo, hi)),
