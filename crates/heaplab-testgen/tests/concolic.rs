@@ -294,6 +294,55 @@ fn bst_remove_phase1_misses_the_findmin_recursion_and_phase2_covers_it() {
         _ => false,
     });
     assert!(covered_later, "an unexplored node is covered by a later run");
+    // Replaying the events rebuilds the constraint tree as a front end draws it: every node a
+    // run passes was explored; a node announced unexplored is later either passed by a run
+    // (explored), or tried and pruned, or left. Nodes are explored only after they were
+    // announced unexplored or passed for the first time, and pruned only after being tried.
+    use std::collections::BTreeMap;
+    #[derive(PartialEq, Debug, Clone, Copy)]
+    enum St {
+        Unexplored,
+        Tried,
+        Explored,
+        Pruned,
+    }
+    let mut tree: BTreeMap<Vec<u16>, St> = BTreeMap::new();
+    let mut unexplored_then_explored = 0;
+    for e in &r.events {
+        match e {
+            E::Unexplored { node } => {
+                assert_eq!(
+                    tree.insert(node.clone(), St::Unexplored),
+                    None,
+                    "{node:?} announced once"
+                );
+            }
+            E::TryNode { node } => {
+                assert_eq!(tree.insert(node.clone(), St::Tried), Some(St::Unexplored), "{node:?}");
+            }
+            E::Pruned { node, .. } => {
+                assert_eq!(tree.insert(node.clone(), St::Pruned), Some(St::Tried), "{node:?}");
+            }
+            E::Branch { node, new, .. } => {
+                let before = tree.insert(node.clone(), St::Explored);
+                assert_eq!(
+                    *new,
+                    before != Some(St::Explored),
+                    "{node:?}: new iff not yet explored"
+                );
+                assert_ne!(before, Some(St::Pruned), "{node:?}: a pruned node is never reached");
+                if before == Some(St::Tried) {
+                    unexplored_then_explored += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(unexplored_then_explored > 0, "some unexplored node is covered by a later run");
+    let left = tree.values().filter(|s| **s == St::Unexplored).count();
+    assert_eq!(left, r.stats.unexplored_left, "unexplored nodes left");
+    let pruned = tree.values().filter(|s| **s == St::Pruned).count();
+    assert_eq!(pruned, r.stats.pruned_unsat + r.stats.pruned_unknown);
     let runs = r.events.iter().filter(|e| matches!(e, E::RunInput { .. })).count();
     assert_eq!(runs, r.stats.runs);
 }

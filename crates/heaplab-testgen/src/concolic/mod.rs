@@ -161,8 +161,13 @@ pub enum ConcolicEvent {
     RunInput { run: usize, phase: u8 },
     /// A run passed a fork of the constraint tree: what it decided, and whether the node was new.
     Branch { node: Vec<u16>, label: String, new: bool },
+    /// A run left a child of a fork untaken: a new unexplored node of the constraint tree.
+    Unexplored { node: Vec<u16> },
     /// An unexplored node is tried (once).
     TryNode { node: Vec<u16> },
+    /// A tried node gave no model: it is pruned (`unsat`, or `undecided` when some formula was
+    /// unknown or a bound cut it).
+    Pruned { node: Vec<u16>, why: &'static str },
     /// Preprocessing (CSF Algorithm 2) gave these many formulas, after these many unfoldings.
     Preprocess { formulas: usize, unfolds: usize },
     /// The node's answer: a model (a new input follows), unsat, or undecided (pruned, counted).
@@ -418,6 +423,7 @@ pub fn generate(
             };
             events.push(ConcolicEvent::Solve { outcome });
             let Some((model, vars)) = found else {
+                events.push(ConcolicEvent::Pruned { node: key, why: outcome });
                 if undecided {
                     stats.pruned_unknown += 1;
                 } else {
@@ -444,6 +450,7 @@ pub fn generate(
                     let mut k = prefix.clone();
                     k.push(j);
                     if !tree.contains_key(&k) && !frontier.iter().any(|(f, _)| *f == k) {
+                        events.push(ConcolicEvent::Unexplored { node: k.clone() });
                         frontier.push((k, st));
                     }
                 }
