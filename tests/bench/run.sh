@@ -28,6 +28,10 @@ node tests/bench/wasm-suite.mjs bench/results.json > /dev/null
 # first visit, Z3 ready) measured and judged; appended to bench/results.md.
 node tests/bench/browser-suite.mjs bench/results.json tests/artifacts/bench-wasm.json > /dev/null
 cat bench/results.md
+# CSF's Table 1 next to HeapLab's `concolic` on the same subjects (issue 16); docs/symbolic.md
+# links the generated table.
+./target/release/heaplab csf-table --out docs/csf-table1.md
+cat docs/csf-table1.md
 # The playground's execution tree: layout and viewport culling of synthetic trees of 1k to 20k
 # nodes (the page's own layout code, run in node).
 node tests/bench/tree-layout.mjs

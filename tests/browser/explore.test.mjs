@@ -196,7 +196,7 @@ test('the compare view lists every strategy, in the precondition mode chosen', a
   let rows = await compareAndWait();
   const table = page.getByRole('table', { name: 'Strategy comparison' });
   const strategies = await page.evaluate(() => globalThis.__heaplab.store.getState().strategies.map((s) => s.name));
-  assert.deepEqual(strategies, ['lazy', 'lazier', 'lazier#', 'sl']);
+  assert.deepEqual(strategies, ['lazy', 'lazier', 'lazier#', 'sl', 'symheap']);
   assert.deepEqual(rows.map((r) => r.strategy), strategies);
   for (const name of strategies) {
     await table.getByRole('row').filter({ hasText: name }).first().waitFor();

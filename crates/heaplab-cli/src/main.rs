@@ -53,6 +53,9 @@ enum Command {
         after_help = "Example:\n  heaplab bench --strategies lazy,lazier,lazier# --format md --out bench/results.md"
     )]
     Bench(commands::bench::Args),
+    /// CSF's Table 1 next to HeapLab's `concolic` on the same subjects (markdown).
+    #[command(after_help = "Example:\n  heaplab csf-table --out docs/csf-table1.md")]
+    CsfTable(commands::csf_table::Args),
     /// Serve the web playground (a folder) with the headers Z3 wasm needs.
     #[command(after_help = "Example:\n  heaplab serve web/dist --port 8000")]
     Serve(commands::serve::Args),
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Sat(args) => commands::sat::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::CsfTable(args) => commands::csf_table::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,24 +1,9 @@
 //! End-to-end tests of the `heaplab` binary: exit codes, diagnostics with positions, test
 //! summaries. They run the real binary on real files, as a user would.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn heaplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_heaplab"))
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .expect("the heaplab binary runs")
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{heaplab, text, workspace_root};
 
 fn examples() -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(workspace_root().join("examples"))

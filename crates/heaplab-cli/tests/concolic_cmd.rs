@@ -74,3 +74,27 @@ fn compare_lists_concolic_with_its_phase_calls() {
     let valid = |r: &serde_json::Value| r["branches_covered_valid"].as_u64().expect("covered");
     assert!(valid(cc) >= valid(sl), "concolic covers at least sl's directions on SLL.remove");
 }
+
+/// `heaplab csf-table` on a folder holding only the stack: one row, CSF's numbers as the paper
+/// prints them next to ours; at depth 1 phase 1 makes one call per disjunct of `stack` (2) per
+/// method, CSF's rule for its `#Calls`; no input is invalid.
+#[test]
+fn csf_table_puts_csf_row_next_to_ours() {
+    let dir = std::env::temp_dir().join(format!("heaplab-csf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::copy("../../examples/stack.hl", dir.join("stack.hl")).expect("copy stack.hl");
+    let (ok, stdout, stderr) =
+        heaplab(&["csf-table", "--examples", dir.to_str().expect("utf-8"), "--timeout-ms", "5000"]);
+    assert!(ok, "{stderr}");
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| Stack |")).collect();
+    assert_eq!(rows.len(), 1, "{stdout}");
+    let cells: Vec<&str> = rows[0].split('|').map(str::trim).collect();
+    // | Stack | methods | CSF tests | CSF cov | CSF calls | CSF T | tests (invalid) | cov | sl | calls | T |
+    assert_eq!(&cells[3..7], &["18", "100", "16/2", "7"], "CSF's Table 1 row");
+    let methods: usize = cells[2].parse().expect("methods");
+    assert!(cells[7].ends_with("(0)"), "no invalid input: {}", cells[7]);
+    let p1: usize = cells[10].split('/').next().and_then(|n| n.parse().ok()).expect("p1 calls");
+    assert_eq!(p1, 2 * methods, "one phase-1 call per disjunct of stack per method");
+    assert!(!stdout.contains("| BST |"), "only the subjects the folder holds");
+    let _ = std::fs::remove_dir_all(&dir);
+}

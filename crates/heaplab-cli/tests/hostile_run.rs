@@ -2,25 +2,11 @@
 //! unknown solver answer marks a path unknown and the run goes on, the time bound covers test
 //! generation, generated `.hl` test names never clash, bad strategy names cost no run.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{heaplab, text};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-fn heaplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_heaplab"))
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .expect("the heaplab binary runs")
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A scratch folder for one test, removed on drop.
 struct Scratch(PathBuf);
@@ -99,6 +85,36 @@ fn the_time_bound_covers_test_generation() {
     let stdout = text(&out.stdout);
     assert!(took < Duration::from_millis(2200), "--timeout-ms 2000 took {took:?}\n{stdout}");
     assert!(stdout.contains("stopped by: timeout"), "{stdout}");
+}
+
+/// `sl` completes a path's input with a model search at the path end; at k = 4 one search on
+/// AvlTree.findMin took seconds and once carried a 1 s run to 3.8 s. The search now asks the
+/// run's deadline and ends its path on the time bound.
+#[test]
+fn the_time_bound_covers_sl_model_search() {
+    for method in ["AvlTree.findMin", "AvlTree.findMax"] {
+        let start = Instant::now();
+        let out = heaplab(&[
+            "run",
+            "examples/avl.hl",
+            "--method",
+            method,
+            "--strategy",
+            "sl",
+            "--k",
+            "4",
+            "--timeout-ms",
+            "1000",
+        ]);
+        let took = start.elapsed();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(
+            took < Duration::from_millis(1100),
+            "{method}: --timeout-ms 1000 took {took:?}\n{stdout}"
+        );
+        assert!(stdout.contains("stopped by: timeout"), "{stdout}");
+    }
 }
 
 #[test]

@@ -1,24 +1,10 @@
 //! End-to-end tests of `heaplab run`: the papers' numbers through the real binary, named bounds,
 //! emitted tests that `heaplab test` runs, and clear errors for bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn heaplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_heaplab"))
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .expect("the heaplab binary runs")
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{heaplab, text};
+use std::process::Output;
 
 fn json(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "{}", text(&out.stderr));

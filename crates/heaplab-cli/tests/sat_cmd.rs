@@ -2,21 +2,10 @@
 //! variables inferred, the search order, the time limit, and Korat's enumeration counts against
 //! independently computed ground truth.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::heaplab;
 use std::time::Instant;
-
-fn heaplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_heaplab"))
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .expect("the heaplab binary runs")
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 const LOGIC: &str = "crates/heaplab-cli/tests/data/logic.hl";
 const KORAT: &str = "tests/bench/korat.hl";

@@ -36,7 +36,7 @@
 //! it is sound.
 
 use crate::arith::{decide, difference, PureResult};
-use crate::basepair::{instantiate, is_ref, project, Pair};
+use crate::basepair::{instantiate, is_ref, project, unfold_witness, Pair, MAX_WITNESS_UNFOLDINGS};
 use crate::error::Result;
 use crate::formula::{CmpOp, Defs, Formula, PredApp, Pure, Sort, SymHeap, Term, Var};
 use crate::normalize::TermUf;
@@ -52,8 +52,6 @@ const MAX_COMBINATIONS: usize = 20_000;
 const MAX_CHECKS: usize = 40_000;
 /// Widening iterations, at most (each drops a bound or adds a pair, so few are needed).
 const MAX_WIDENINGS: usize = 40;
-/// Instances a witness unfolds, at most.
-const MAX_WITNESS_UNFOLDINGS: usize = 20_000;
 
 /// Difference bounds over `k` integer parameters: `b[i * (k + 1) + j] = Some(c)` says
 /// `x_i - x_j <= c`, where index 0 is the constant zero and index `i > 0` the `i`-th integer
@@ -225,7 +223,7 @@ pub fn decide_formula(
                 return Ok(Decision::Open(why));
             }
             for chosen in witnesses {
-                let Some(heap) = unfold(defs, &st.derivations, d, chosen) else {
+                let Some(heap) = unfold_witness(defs, &st.derivations, d, chosen) else {
                     return Ok(Decision::Open(format!(
                         "a witness needs more than {MAX_WITNESS_UNFOLDINGS} unfoldings"
                     )));
@@ -698,33 +696,4 @@ fn project_ints(
         }
     }
     Some(Dbm { k, b })
-}
-
-/// Unfolds every instance of `d` along the derivation of its chosen element, recursively.
-fn unfold(
-    defs: &Defs,
-    derivations: &Derivations,
-    d: &SymHeap,
-    chosen: Vec<Element>,
-) -> Option<SymHeap> {
-    let mut fresh = crate::formula::Fresh::new();
-    fresh.avoid(d.all_vars().iter());
-    fresh.avoid(d.exists.iter().map(|(v, _)| v));
-    let mut out = SymHeap { preds: Vec::new(), ..d.clone() };
-    let mut work: Vec<(PredApp, Element)> = d.preds.iter().cloned().zip(chosen).collect();
-    let mut unfoldings = 0;
-    while let Some((app, el)) = work.pop() {
-        unfoldings += 1;
-        if unfoldings > MAX_WITNESS_UNFOLDINGS {
-            return None;
-        }
-        let def = defs.preds.get(&app.name)?;
-        let (j, children) = derivations.get(&(app.name.clone(), el))?;
-        let part = crate::unfold::instantiate(def, &app.args, 0, &mut fresh).into_iter().nth(*j)?;
-        out.exists.extend(part.exists);
-        out.points_to.extend(part.points_to);
-        out.pure.extend(part.pure);
-        work.extend(part.preds.into_iter().zip(children.iter().cloned()));
-    }
-    Some(out)
 }

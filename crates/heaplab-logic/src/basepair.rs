@@ -95,7 +95,7 @@ pub enum Shape {
 }
 
 /// Instances a witness unfolds, at most.
-const MAX_WITNESS_UNFOLDINGS: usize = 20_000;
+pub(crate) const MAX_WITNESS_UNFOLDINGS: usize = 20_000;
 
 /// [`decide_shape`], and on a consistent choice the unfolding along the pairs' derivations.
 pub fn decide_with_witness(
@@ -135,26 +135,29 @@ pub fn decide_with_witness(
     Ok(Shape::Unsat)
 }
 
-/// Unfolds every instance of `d` along the derivation of its chosen pair, recursively.
-fn unfold_witness(
+/// Unfolds every instance of `d` along the derivation of its chosen element, recursively: the
+/// witness of a base pair here, of a pair with integer bounds in [`crate::baseformula`].
+/// `derivations` maps (predicate, element) to the disjunct that derives it and the elements of
+/// that disjunct's instances. `None` past [`MAX_WITNESS_UNFOLDINGS`].
+pub(crate) fn unfold_witness<E: Clone + Ord>(
     defs: &Defs,
-    witnesses: &Witnesses,
+    derivations: &BTreeMap<(String, E), (usize, Vec<E>)>,
     d: &SymHeap,
-    chosen: Vec<Pair>,
+    chosen: Vec<E>,
 ) -> Option<SymHeap> {
     let mut fresh = crate::formula::Fresh::new();
     fresh.avoid(d.all_vars().iter());
     fresh.avoid(d.exists.iter().map(|(v, _)| v));
     let mut out = SymHeap { preds: Vec::new(), ..d.clone() };
-    let mut work: Vec<(PredApp, Pair)> = d.preds.iter().cloned().zip(chosen).collect();
+    let mut work: Vec<(PredApp, E)> = d.preds.iter().cloned().zip(chosen).collect();
     let mut unfoldings = 0;
-    while let Some((app, pair)) = work.pop() {
+    while let Some((app, el)) = work.pop() {
         unfoldings += 1;
         if unfoldings > MAX_WITNESS_UNFOLDINGS {
             return None;
         }
         let def = defs.preds.get(&app.name)?;
-        let (j, children) = witnesses.get(&(app.name.clone(), pair))?;
+        let (j, children) = derivations.get(&(app.name.clone(), el))?;
         let part = crate::unfold::instantiate(def, &app.args, 0, &mut fresh).into_iter().nth(*j)?;
         out.exists.extend(part.exists);
         out.points_to.extend(part.points_to);

@@ -195,8 +195,10 @@ pub fn sat_query(
     })?;
     let mut out =
         decide(&defs, &parsed, &options, diagnostics).map_err(|e| fail("Logic", &e.to_string()))?;
+    // A predicate without a base case explains an `unknown` (the bounds cut every search) and
+    // an `unsat` that came without a reason (the base-pair procedure proved it).
     if let SatOutput::Sat { result, reason, .. } = &mut out {
-        if *result == "unknown" {
+        if *result == "unknown" || (*result == "unsat" && reason.is_none()) {
             if let Some(name) = without_finite_model(&defs, &parsed) {
                 *result = "unsat";
                 *reason = Some(format!(

@@ -195,6 +195,41 @@ pub trait Clock {
     fn now_ms(&self) -> u64;
 }
 
+/// When the run's time bound passes, on the run's clock: what a long computation inside one
+/// step (a model search at a path end) asks now and then, so that one step cannot carry the
+/// run past `--timeout-ms`.
+#[derive(Clone, Default)]
+pub struct Deadline {
+    clock: Option<std::rc::Rc<dyn Clock>>,
+    at_ms: u64,
+}
+
+impl Deadline {
+    /// No deadline: [`passed`](Self::passed) is always false.
+    pub fn none() -> Deadline {
+        Deadline::default()
+    }
+
+    /// The time `at_ms` of `clock`.
+    pub fn at(clock: std::rc::Rc<dyn Clock>, at_ms: u64) -> Deadline {
+        Deadline { clock: Some(clock), at_ms }
+    }
+
+    /// Whether the clock is past the deadline.
+    pub fn passed(&self) -> bool {
+        self.clock.as_ref().is_some_and(|c| c.now_ms() > self.at_ms)
+    }
+}
+
+impl fmt::Debug for Deadline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.clock {
+            Some(_) => write!(f, "Deadline({} ms)", self.at_ms),
+            None => f.write_str("Deadline(none)"),
+        }
+    }
+}
+
 /// A clock that never advances (no timeout ever fires); for tests and for front ends that
 /// enforce time themselves.
 #[derive(Clone, Copy, Debug, Default)]

@@ -117,7 +117,9 @@ pub struct ConcolicStats {
     pub phase1_unsat: usize,
     pub phase1_unknown: usize,
     pub phase1_cut: usize,
-    /// Inputs phase 1 produced (after removing identical models).
+    /// Models phase 1 produced: one per satisfiable formula.
+    pub phase1_models: usize,
+    /// Tests phase 1 produced (identical inputs are run and emitted once).
     pub phase1_inputs: usize,
     /// New tests phase 2 produced.
     pub phase2_inputs: usize,
@@ -159,8 +161,13 @@ pub enum ConcolicEvent {
     RunInput { run: usize, phase: u8 },
     /// A run passed a fork of the constraint tree: what it decided, and whether the node was new.
     Branch { node: Vec<u16>, label: String, new: bool },
+    /// A run left a child of a fork untaken: a new unexplored node of the constraint tree.
+    Unexplored { node: Vec<u16> },
     /// An unexplored node is tried (once).
     TryNode { node: Vec<u16> },
+    /// A tried node gave no model: it is pruned (`unsat`, or `undecided` when some formula was
+    /// unknown or a bound cut it).
+    Pruned { node: Vec<u16>, why: &'static str },
     /// Preprocessing (CSF Algorithm 2) gave these many formulas, after these many unfoldings.
     Preprocess { formulas: usize, unfolds: usize },
     /// The node's answer: a model (a new input follows), unsat, or undecided (pruned, counted).
@@ -240,11 +247,28 @@ fn to_input(
     for o in &model.objects {
         heap.alloc(o.class.clone(), o.fields.iter().map(|(f, v)| (f.clone(), conv(v))).collect());
     }
+    let heap_ints: Vec<i64> = model
+        .objects
+        .iter()
+        .flat_map(|o| o.fields.iter())
+        .filter_map(|(_, v)| match v {
+            heaplab_logic::Value::Int(n) => Some(*n),
+            _ => None,
+        })
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let mut values = Vec::new();
     for (name, sort) in roots {
         let v = match (model.store.get(name), sort) {
             (_, Sort::Int) if !mentioned.contains(name) => match fill {
                 IntFill::Default => Value::Int(0),
+                // Half of the draws take one of the input heap's own integers (when it has
+                // any), so that equality branches against stored values (`x == t.key`) can be
+                // reached from a model whose values the precondition alone chose.
+                IntFill::Random { .. } if !heap_ints.is_empty() && rng.next().is_multiple_of(2) => {
+                    Value::Int(heap_ints[(rng.next() % heap_ints.len() as u64) as usize])
+                }
                 IntFill::Random { lo, hi, .. } => Value::Int(rng.in_range(lo, hi)),
             },
             (Some(v), _) => conv(v),
@@ -294,14 +318,16 @@ pub fn generate(
     };
     let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
     let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
+    // Phase 1 may take at most half of the time bound, so that its inputs are run and the
+    // concolic loop gets the rest (the balanced trees' deeper formulas are slow to solve).
     let spec = spec::gen_from_spec(&defs, &pre, config, &root_names, oracle, &|| {
-        config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t)
+        config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t / 2)
     });
     stats.phase1_calls = spec.calls;
     stats.phase1_unsat = spec.unsat;
     stats.phase1_unknown = spec.unknown;
     stats.phase1_cut = spec.cut;
-    stats.phase1_inputs = spec.models.len();
+    stats.phase1_models = spec.models.len();
     let mentioned: BTreeSet<String> = pre.disjuncts.iter().flat_map(|sh| sh.free_vars()).collect();
     let seed = match config.ints {
         IntFill::Random { seed, .. } => seed,
@@ -397,6 +423,7 @@ pub fn generate(
             };
             events.push(ConcolicEvent::Solve { outcome });
             let Some((model, vars)) = found else {
+                events.push(ConcolicEvent::Pruned { node: key, why: outcome });
                 if undecided {
                     stats.pruned_unknown += 1;
                 } else {
@@ -423,6 +450,7 @@ pub fn generate(
                     let mut k = prefix.clone();
                     k.push(j);
                     if !tree.contains_key(&k) && !frontier.iter().any(|(f, _)| *f == k) {
+                        events.push(ConcolicEvent::Unexplored { node: k.clone() });
                         frontier.push((k, st));
                     }
                 }
@@ -469,6 +497,7 @@ pub fn generate(
         }
     }
     stats.runs = runs;
+    stats.phase1_inputs = stats.phase_of_test.iter().filter(|p| **p == 1).count();
     stats.tree_explored = tree.values().filter(|n| **n == Node::Explored).count();
     stats.unexplored_left = frontier.iter().filter(|(k, _)| !tree.contains_key(k)).count();
     Ok(ConcolicRun { generation, stats, events })

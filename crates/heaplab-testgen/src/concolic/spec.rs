@@ -5,7 +5,8 @@
 //! each disjunct of its definition (a union over instances, not a product, as the paper's
 //! `unfold`). Every formula of every level 0..=n is solved with the logic's `sat` — the
 //! intermediate levels included, as CSF's artifact and Fig. 3/4 do — and each satisfiable one
-//! gives one model, so one input. Identical models are kept once.
+//! gives one model, so one input (CSF's 22 phase-1 tests of BST.remove are the 2 + 4 + 16
+//! formulas of levels 1..=3).
 //!
 //! Owns only the formula levels and the solving; turning a model into a runtime heap and running
 //! it belongs to [`super`].
@@ -16,7 +17,7 @@ use heaplab_logic::{sat_in_order, Defs, Formula, Fresh, Model, Order, PureOracle
 /// What phase 1 produced and what it cost.
 #[derive(Clone, Debug, Default)]
 pub struct SpecModels {
-    /// One model per satisfiable formula, in level order, duplicates removed; with the level
+    /// One model per satisfiable formula, in level order; with the level
     /// (unfolding depth) the formula came from.
     pub models: Vec<(u32, Model)>,
     /// Solver calls (one per formula solved): CSF Table 1's phase-1 `#Calls`.
@@ -89,7 +90,6 @@ pub fn gen_from_spec(
     let (formulas, cut) = levels(defs, pre, config.depth, config.max_formulas);
     let bounds = config.sat_bounds;
     let mut out = SpecModels { cut, ..SpecModels::default() };
-    let mut seen = std::collections::BTreeSet::new();
     for (d, f) in formulas {
         if expired() {
             out.cut += 1;
@@ -100,10 +100,10 @@ pub fn gen_from_spec(
         // found after as many unfoldings as the formula has instances.
         match sat_in_order(defs, &f, bounds, Order::DepthFirst, oracle).map(|(r, _)| r) {
             Ok(SatResult::Sat(m)) => {
-                let m = m.restrict_to_reachable(roots);
-                if seen.insert(m.canonical(heaplab_logic::IntEquivalence::Exact)) {
-                    out.models.push((d, m));
-                }
+                // One model per satisfiable formula, as CSF: two formulas whose smallest models
+                // agree still give two inputs, which differ where unconstrained integers are
+                // drawn at random (identical inputs are run once, see `super::generate`).
+                out.models.push((d, m.restrict_to_reachable(roots)));
             }
             Ok(SatResult::Unsat) => out.unsat += 1,
             Ok(SatResult::Unknown(_)) | Err(_) => out.unknown += 1,

@@ -21,7 +21,7 @@ pub mod preprocess;
 pub use agree::agrees;
 
 use super::code::{compile, UnitId};
-use super::config::{Bound, Config, PreMode, StrategyKind};
+use super::config::{Bound, Config, Deadline, PreMode, StrategyKind};
 use super::exec::{entry, Executor, Sink, Succ};
 use super::explorer::{split_target, Event, PathOutcome, RunStats};
 use super::solve::PathSolver;
@@ -137,7 +137,8 @@ impl Runner {
         let code = Rc::new(code2);
         let strategy = strategy::make(config.strategy, &code);
         let heap = strategy.heap_model();
-        let exec = Executor { code, config, method, solver, strategy, heap };
+        let exec =
+            Executor { code, config, method, solver, strategy, heap, deadline: Deadline::none() };
         Ok(Runner { exec, entry_unit, max_steps: 200_000 })
     }
 

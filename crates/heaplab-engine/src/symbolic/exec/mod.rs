@@ -19,7 +19,7 @@ mod instr;
 pub mod stack;
 
 use super::code::{Compiled, UnitId};
-use super::config::Config;
+use super::config::{Config, Deadline};
 use super::explorer::{Event, PathOutcome, RunStats};
 use super::heap::HeapModel;
 use super::solve::PathSolver;
@@ -67,12 +67,6 @@ pub trait Sink {
     fn push(&mut self, st: State);
     /// True once the run is being stopped by a bound.
     fn stopped(&self) -> bool;
-    /// True once the run's time bound has passed: a heap model whose one step asks many
-    /// questions (symheap's guarded value sets) checks it between them and ends the path as
-    /// bounded by time. No deadline by default.
-    fn out_of_time(&self) -> bool {
-        false
-    }
 }
 
 /// The parts of a run the executor works with, owned by the driver between steps.
@@ -85,6 +79,8 @@ pub struct Executor {
     pub solver: Box<dyn PathSolver>,
     pub strategy: Box<dyn HeapStrategy>,
     pub heap: Rc<dyn HeapModel>,
+    /// When the run's time bound passes (long work inside one step asks it).
+    pub deadline: Deadline,
 }
 
 impl Executor {
@@ -98,6 +94,7 @@ impl Executor {
             strategy: &*self.strategy,
             heap: &*self.heap,
             sink,
+            deadline: &self.deadline,
             pending: false,
         }
     }
@@ -112,6 +109,8 @@ pub struct Cx<'a> {
     pub strategy: &'a dyn HeapStrategy,
     pub heap: &'a dyn HeapModel,
     pub sink: &'a mut dyn Sink,
+    /// When the run's time bound passes.
+    pub deadline: &'a Deadline,
     /// Set when an asynchronous solver has not answered: the driver undoes the step.
     pub pending: bool,
 }

@@ -25,7 +25,7 @@ mod record;
 pub use events::{Event, ForkKind, PathOutcome, PathResult, Placed, RunStats, TreeNode};
 
 use super::code::{compile, Compiled, UnitId};
-use super::config::{Bound, Clock, Config};
+use super::config::{Bound, Clock, Config, Deadline};
 use super::exec::{entry, Executor, Sink, Succ};
 use super::heap::HeapModel;
 use super::solve::{PathSolver, SolverCounts};
@@ -116,9 +116,12 @@ impl Explorer {
         let start_bytes = crate::memory::live_bytes();
         let strategy = strategy::make(config.strategy, &code);
         let heap = strategy.heap_model();
-        let mut rec = Record::new(Rc::clone(&code), method, config.order);
-        rec.deadline = config.bounds.timeout_ms.map(|t| (Rc::clone(&clock), start_ms + t));
-        let exec = Executor { code, config, method, solver, strategy, heap };
+        let rec = Record::new(Rc::clone(&code), method, config.order);
+        let deadline = match config.bounds.timeout_ms {
+            Some(t) => Deadline::at(Rc::clone(&clock), start_ms.saturating_add(t)),
+            None => Deadline::none(),
+        };
+        let exec = Executor { code, config, method, solver, strategy, heap, deadline };
         let mut explorer = Explorer {
             exec,
             rec,

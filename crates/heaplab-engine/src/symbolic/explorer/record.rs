@@ -4,7 +4,7 @@
 
 use super::events::{Event, PathOutcome, PathResult, Placed, RunStats, TreeNode};
 use crate::symbolic::code::{Compiled, UnitId};
-use crate::symbolic::config::{Bound, Clock, SearchOrder};
+use crate::symbolic::config::{Bound, SearchOrder};
 use crate::symbolic::exec::Sink;
 use crate::symbolic::state::{State, StateId};
 use crate::symbolic::view::{HeapView, Snapshots, ViewAt};
@@ -40,8 +40,6 @@ pub struct Record {
     pub staged: Option<Vec<State>>,
     /// Views of tree nodes whose state is gone (see `Explorer::record_views`).
     pub views: Snapshots,
-    /// The run's clock and the time (by it) at which its time bound passes.
-    pub deadline: Option<(Rc<dyn Clock>, u64)>,
 }
 
 impl Record {
@@ -63,7 +61,6 @@ impl Record {
             stopped: None,
             staged: None,
             views: Snapshots::default(),
-            deadline: None,
         }
     }
 
@@ -153,9 +150,5 @@ impl Sink for Record {
 
     fn stopped(&self) -> bool {
         self.stopped.is_some()
-    }
-
-    fn out_of_time(&self) -> bool {
-        self.deadline.as_ref().is_some_and(|(clock, at)| clock.now_ms() > *at)
     }
 }

@@ -248,7 +248,7 @@ fn named_set(st: &mut State, set: GuardedSet) -> GuardedSet {
 /// over large guarded value sets asks many questions, and the operation that asked them then
 /// ends the path as bounded by time ([`timed_out`]).
 fn feasible(cx: &mut Cx, st: &State, g: &Sym) -> bool {
-    cx.sink.out_of_time() || cx.feasible(st, g)
+    cx.deadline.passed() || cx.feasible(st, g)
 }
 
 /// The state's path, ended by the run's time bound in the middle of a heap operation.
@@ -688,7 +688,7 @@ impl HeapModel for SymHeap {
         node: NodeId,
         span: Span,
     ) -> Succ {
-        if cx.sink.out_of_time() {
+        if cx.deadline.passed() {
             return timed_out(st, span);
         }
         let Some(recv) = peek(&st, 0) else { return internal(st, "empty stack", None) };
@@ -771,14 +771,14 @@ impl HeapModel for SymHeap {
             }
             other => self.select(&mut st, values, other),
         };
-        if cx.sink.out_of_time() {
+        if cx.deadline.passed() {
             return timed_out(st, span);
         }
         push_next(st, v)
     }
 
     fn write_field(&self, cx: &mut Cx, st: State, field: &str, node: NodeId, span: Span) -> Succ {
-        if cx.sink.out_of_time() {
+        if cx.deadline.passed() {
             return timed_out(st, span);
         }
         let Some(recv) = peek(&st, 1) else { return internal(st, "empty stack", None) };
@@ -844,7 +844,7 @@ impl HeapModel for SymHeap {
             };
             data_mut(&mut st).set_field(l, field, new);
         }
-        if cx.sink.out_of_time() {
+        if cx.deadline.passed() {
             return timed_out(st, span);
         }
         next(st)

@@ -244,7 +244,9 @@ impl HeapStrategy for Sl {
         let before = show_formula(&st);
         let depth = cx.config.bounds.depth;
         let completion = match cx.config.sl_completion {
-            SlCompletion::Model => model::complete(cx.code, &mut st, depth, &mut *cx.solver),
+            SlCompletion::Model => {
+                model::complete(cx.code, &mut st, depth, &mut *cx.solver, cx.deadline)
+            }
             SlCompletion::Run => model::Completion::Fallback("asked to run".into()),
         };
         let end = |st, outcome| PathEnd::Continue(Succ::End(st, outcome));

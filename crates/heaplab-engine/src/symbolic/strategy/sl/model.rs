@@ -42,13 +42,13 @@
 
 use super::oracle::Oracle;
 use crate::symbolic::code::Compiled;
-use crate::symbolic::config::Bound;
+use crate::symbolic::config::{Bound, Deadline};
 use crate::symbolic::solve::PathSolver;
 use crate::symbolic::state::{Origin, RefResolution, SValue, State};
 use crate::symbolic::term::{Node, Sort, Sym};
 use heaplab_logic::formula::{CmpOp, PointsTo, PredApp, Pure, Sort as LSort, SymHeap, Term};
 use heaplab_logic::model::Value;
-use heaplab_logic::{Cuts, Formula, Order, SatResult, SearchBounds};
+use heaplab_logic::{Cut, Cuts, Formula, Order, SatResult, SearchBounds};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The logic's search bounds at path end: the unfolding depth is the engine's (so a model
@@ -82,7 +82,11 @@ pub fn complete(
     st: &mut State,
     depth_bound: u32,
     solver: &mut dyn PathSolver,
+    deadline: &Deadline,
 ) -> Completion {
+    if deadline.passed() {
+        return Completion::Bounded(Bound::Timeout);
+    }
     let mut tr = Translation::default();
     let heap = match tr.formula(code, st, depth_bound) {
         Ok(h) => h,
@@ -90,24 +94,34 @@ pub fn complete(
     };
     let formula = Formula { free: tr.free.clone(), disjuncts: vec![heap] };
     let mut oracle = Oracle::new(solver, st.vars.len() as u32);
-    let res = heaplab_logic::sat_in_order(
+    // The search may take long (thousands of partial heaps, each with pure checks): it asks the
+    // run's deadline now and then, and a search stopped by it ends the path on the time bound.
+    let res = heaplab_logic::sat_with(
         &code.defs,
         &formula,
         bounds(depth_bound),
         Order::DepthFirst,
         &mut oracle,
+        &mut || deadline.passed(),
+        None,
+        false,
     );
     if oracle.pending {
         return Completion::Pending;
     }
     let model = match res {
-        Ok((SatResult::Sat(m), _)) => m,
-        Ok((SatResult::Unsat, _)) => return Completion::Unsat,
-        Ok((SatResult::Unknown(_), Cuts { depth: true, caps: false })) if !oracle.undecided => {
-            // Only structures deeper than the bounds allow are left.
-            return Completion::Bounded(if tr.k_limited { Bound::K } else { Bound::Depth });
+        Ok(out) if out.cut_by.contains(&Cut::Stopped) => {
+            return Completion::Bounded(Bound::Timeout)
         }
-        Ok((SatResult::Unknown(why), _)) => return Completion::Fallback(why),
+        Ok(out) => match (out.result, out.cuts) {
+            (SatResult::Sat(m), _) => m,
+            (SatResult::Unsat, _) => return Completion::Unsat,
+            (SatResult::Unknown(_), Cuts { depth: true, caps: false }) if !oracle.undecided => {
+                // Only structures deeper than the bounds allow are left.
+                return Completion::Bounded(if tr.k_limited { Bound::K } else { Bound::Depth });
+            }
+            (SatResult::Unknown(why), _) => return Completion::Fallback(why),
+        },
         Err(e) => return Completion::Fallback(e.to_string()),
     };
     match tr.apply(code, st, &model) {

@@ -1,0 +1,250 @@
+//! `heaplab csf-table`: CSF's Table 1 (papers 001/002, digest seed-001-002 §7.4) next to
+//! HeapLab's `concolic` on the same subjects, as a markdown table (issue 16).
+//!
+//! For each subject CSF evaluated that `examples/` holds, every method with a `requires` is run
+//! under `concolic` at CSF's Experiment 1 settings (phase-1 depth 1, then the concolic loop),
+//! each capped in time. A row sums the subject's methods: tests, tests with an invalid input
+//! (the model checker, never the generator, decides), branch directions covered by valid inputs
+//! over all directions at the explorer's branch sites (infeasible ones included, which CSF
+//! excludes), the same for `sl` at its default bounds (the reference), phase-1 / phase-2 solver
+//! calls (CSF's `#Calls`) and time. CSF's numbers are the
+//! paper's, copied as printed.
+
+use super::load;
+use anyhow::Context;
+use heaplab_engine::symbolic::{Clock, Config, Explorer, PreMode, SmtPathSolver, StrategyKind};
+use heaplab_logic::SmtOracle;
+use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_syntax::ast::Item;
+use heaplab_testgen::concolic::{self, ConcolicConfig};
+use heaplab_testgen::coverage::branches_taken;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The folder holding the examples.
+    #[arg(long, default_value = "examples")]
+    examples: PathBuf,
+    /// Cap per method in milliseconds (phase 1 and the concolic loop together).
+    #[arg(long, default_value_t = 10_000)]
+    timeout_ms: u64,
+    /// Phase-1 unfolding depth (CSF's Experiment 1 uses 1).
+    #[arg(long, default_value_t = 1)]
+    depth: u32,
+    /// Write to this file instead of stdout.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// The z3 executable.
+    #[arg(long, default_value = "z3")]
+    z3: String,
+}
+
+/// One of CSF's Table 1 rows: subject, tests, coverage (%), phase-1 / phase-2 calls, time (s).
+struct CsfRow {
+    subject: &'static str,
+    file: &'static str,
+    tests: u32,
+    cov: u32,
+    calls: (u32, u32),
+    time_s: u32,
+}
+
+/// CSF's Table 1, the subjects HeapLab's examples have (Experiment 1), as the paper prints them.
+const CSF: &[CsfRow] = &[
+    CsfRow { subject: "BST", file: "bst.hl", tests: 47, cov: 100, calls: (16, 33), time_s: 14 },
+    CsfRow { subject: "AVL", file: "avl.hl", tests: 62, cov: 100, calls: (36, 654), time_s: 274 },
+    CsfRow { subject: "AAT", file: "aatree.hl", tests: 46, cov: 99, calls: (21, 352), time_s: 277 },
+    CsfRow {
+        subject: "RBT",
+        file: "treemap.hl",
+        tests: 133,
+        cov: 99,
+        calls: (14, 1106),
+        time_s: 2403,
+    },
+    CsfRow { subject: "DLL", file: "cdll.hl", tests: 75, cov: 100, calls: (40, 58), time_s: 32 },
+    CsfRow { subject: "SLL", file: "sll.hl", tests: 29, cov: 100, calls: (21, 8), time_s: 11 },
+    CsfRow { subject: "Stack", file: "stack.hl", tests: 18, cov: 100, calls: (16, 2), time_s: 7 },
+    CsfRow {
+        subject: "Tll",
+        file: "linkedleaves.hl",
+        tests: 6,
+        cov: 100,
+        calls: (2, 4),
+        time_s: 2,
+    },
+];
+
+struct Wall(std::time::Instant);
+
+impl Clock for Wall {
+    fn now_ms(&self) -> u64 {
+        self.0.elapsed().as_millis() as u64
+    }
+}
+
+#[derive(Default)]
+struct Ours {
+    methods: usize,
+    tests: usize,
+    invalid: usize,
+    covered: usize,
+    sl_covered: usize,
+    total: usize,
+    p1: usize,
+    p2: usize,
+    stopped: usize,
+    time_ms: u64,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let start = || -> anyhow::Result<SmtSolver<Z3Process>> {
+        let mut process = ProcessConfig::default();
+        process.program = PathBuf::from(&args.z3);
+        let z3 = Z3Process::new(process);
+        z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+        Ok(SmtSolver::new(z3))
+    };
+    let logic_z3 = start()?;
+    let mut out = String::new();
+    writeln!(
+        out,
+        "| Subject | Methods | CSF #Tests | CSF Cov.(%) | CSF #Calls | CSF T(s) | HeapLab #Tests (invalid) | HeapLab Cov. | `sl` Cov. | HeapLab #Calls | HeapLab T(s) |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|")?;
+    for row in CSF {
+        let path = args.examples.join(row.file);
+        let Ok(loaded) = load(&path) else {
+            continue;
+        };
+        anyhow::ensure!(
+            !loaded.analysis.has_errors(),
+            "`{}` has errors: run heaplab check",
+            path.display()
+        );
+        let program = &loaded.analysis.program;
+        let info = &loaded.analysis.info;
+        let mut ours = Ours::default();
+        for target in targets(program) {
+            let mut oracle = SmtOracle::new(&logic_z3);
+            // `sl` at the default bounds (its own time bound): the reference column, and the
+            // branch sites both rows are counted at.
+            let mut config = Config::default();
+            config.strategy = StrategyKind::Sl;
+            config.pre = PreMode::Assume;
+            let sl_clock = Wall(std::time::Instant::now());
+            let mut sites = Explorer::new(
+                program,
+                info,
+                &target,
+                config,
+                Box::new(SmtPathSolver::new(start()?)),
+                Box::new(Wall(sl_clock.0)),
+            )
+            .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", path.display()))?;
+            sites.run_to_end();
+            let sl = heaplab_testgen::generate(&mut sites, program, info)
+                .with_context(|| format!("sl on `{target}` failed"))?;
+            ours.sl_covered +=
+                branches_taken(&sites, sl.tests.iter().filter(|t| t.validity.is_valid())).len();
+            let cfg = ConcolicConfig {
+                depth: args.depth,
+                timeout_ms: Some(args.timeout_ms),
+                ..ConcolicConfig::default()
+            };
+            let clock = Wall(std::time::Instant::now());
+            let r = concolic::generate(
+                program,
+                info,
+                &target,
+                &cfg,
+                &mut oracle,
+                Box::new(SmtPathSolver::new(start()?)),
+                &clock,
+            )
+            .with_context(|| format!("concolic on `{target}` failed"))?;
+            ours.time_ms += clock.now_ms();
+            let g = &r.generation;
+            let valid = g.tests.iter().filter(|t| t.validity.is_valid());
+            ours.methods += 1;
+            ours.tests += g.tests.len();
+            ours.invalid += g.invalid_inputs();
+            ours.covered += branches_taken(&sites, valid).len();
+            ours.total += sites.branch_coverage().1;
+            ours.p1 += r.stats.phase1_calls;
+            ours.p2 += r.stats.phase2_calls;
+            ours.stopped += usize::from(r.stats.stopped_by.is_some());
+            eprintln!(
+                "{:<6} {target:<28} {} tests, p1/p2 {}/{}, {} ms",
+                row.subject,
+                g.tests.len(),
+                r.stats.phase1_calls,
+                r.stats.phase2_calls,
+                clock.now_ms()
+            );
+        }
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {}/{} | {} | {} ({}) | {}/{} ({:.0}%) | {} | {}/{} | {:.1}{} |",
+            row.subject,
+            ours.methods,
+            row.tests,
+            row.cov,
+            row.calls.0,
+            row.calls.1,
+            row.time_s,
+            ours.tests,
+            ours.invalid,
+            ours.covered,
+            ours.total,
+            100.0 * ours.covered as f64 / ours.total.max(1) as f64,
+            ours.sl_covered,
+            ours.p1,
+            ours.p2,
+            ours.time_ms as f64 / 1000.0,
+            if ours.stopped > 0 {
+                format!(" ({} stopped by a bound)", ours.stopped)
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    writeln!(
+        out,
+        "\nHeapLab: `concolic` at phase-1 depth {}, at most {} ms and 200 runs per method (\"stopped \
+         by a bound\": methods the runs or time bound stopped; CSF stops when no unexplored \
+         node is left), on this machine. Coverage counts branch directions covered by valid \
+         inputs over all directions at the explorer's branch sites, infeasible ones included \
+         (CSF's excludes them); the `sl` column is `sl` at the default bounds, the directions \
+         HeapLab's exhaustive strategy covers with valid inputs. HeapLab's subjects are its \
+         own ports (method sets differ from CSF's, see the Methods column). Generated by `heaplab csf-table` (`./build.sh bench`).",
+        args.depth, args.timeout_ms
+    )?;
+    match &args.out {
+        Some(p) => {
+            std::fs::write(p, &out).with_context(|| format!("cannot write `{}`", p.display()))?
+        }
+        None => print!("{out}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The methods and functions of `program` that have a `requires`.
+fn targets(program: &heaplab_syntax::ast::Program) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in &program.items {
+        match item {
+            Item::Class(c) => out.extend(
+                c.methods
+                    .iter()
+                    .filter(|m| !m.requires.is_empty())
+                    .map(|m| format!("{}.{}", c.name.name, m.name.name)),
+            ),
+            Item::Function(f) if !f.requires.is_empty() => out.push(f.name.name.clone()),
+            _ => {}
+        }
+    }
+    out
+}
