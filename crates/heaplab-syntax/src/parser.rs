@@ -676,6 +676,7 @@ impl<'a> Parser<'a> {
                 self.expect_semi()?;
                 StmtKind::Throw(e)
             }
+            T::Try => self.try_stmt()?,
             T::Break => {
                 self.bump();
                 self.expect_semi()?;
@@ -865,6 +866,33 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         Ok(cond)
+    }
+
+    /// `try { … } catch (X e) { … } …` (at least one `catch`; each names one class).
+    fn try_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let body = self.block()?;
+        let mut catches = Vec::new();
+        while self.at(T::Catch) {
+            let start = self.start();
+            self.bump();
+            if !self.at(T::LParen) {
+                return Err(self.expected("`(` after `catch`"));
+            }
+            self.bump();
+            let class = self.ident("the exception class caught, as in `catch (X e)`")?;
+            let name = self.ident("a name for the caught exception, as in `catch (X e)`")?;
+            if !self.at(T::RParen) {
+                return Err(self.expected("`)` to close the `catch` clause"));
+            }
+            self.bump();
+            let body = self.block()?;
+            catches.push(Catch { class, name, body, span: self.span_from(start) });
+        }
+        if catches.is_empty() {
+            return Err(self.expected("`catch (X e) { … }` after the `try` block"));
+        }
+        Ok(StmtKind::Try { body, catches })
     }
 
     /// The body of `if`, `else` or `while`: a block, or one statement wrapped in a block.
@@ -1359,6 +1387,7 @@ fn can_start_stmt(kind: TokenKind) -> bool {
                 | T::While
                 | T::For
                 | T::Throw
+                | T::Try
                 | T::Return
                 | T::Break
                 | T::Continue
