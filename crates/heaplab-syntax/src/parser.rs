@@ -370,7 +370,29 @@ impl<'a> Parser<'a> {
                 self.bump();
             }
         }
+        self.builtin_object(&mut items);
         Program { items, ints: ints.unwrap_or_default() }
+    }
+
+    /// `Object`, the type of unconstrained elements (Java's `java.lang.Object`: no fields, only
+    /// identity), is declared for a program that names it without declaring it: a `class Object
+    /// {}` is appended, with an empty span at the end of the file, so every later pass treats it
+    /// as an ordinary class (lazy initialization lets `Object` references alias, `==` compares
+    /// identities) and the pretty-printer shows it.
+    fn builtin_object(&mut self, items: &mut Vec<Item>) {
+        let named = |t: &Token| t.kind == T::Ident && self.slice(t.span) == "Object";
+        let declared = items.iter().any(|i| matches!(i, Item::Class(c) if c.name.name == "Object"));
+        if declared || !self.tokens.iter().any(named) {
+            return;
+        }
+        let end = self.tokens.last().map_or(0, |t| t.span.end);
+        let span = Span { start: end, end };
+        items.push(Item::Class(ClassDecl {
+            name: Ident { name: "Object".to_string(), span },
+            fields: Vec::new(),
+            methods: Vec::new(),
+            span,
+        }));
     }
 
     /// `ints MODE;` at top level (`ints` is not a keyword: only this shape is the declaration).

@@ -232,6 +232,9 @@ pub fn junit(input: &JunitInput, gen: &Generation) -> Result<JavaFiles, Untransl
         .filter_map(|i| if let Item::Function(f) = i { Some(f) } else { None })
         .collect();
     for c in &classes {
+        if c.name.name == "Object" && tr.builtin_object {
+            continue;
+        }
         let text = tr.class(c);
         let cname = tr.name(&c.name.name);
         files.push((tr.path(&format!("{cname}.java")), text));
@@ -303,6 +306,9 @@ struct Translator<'a> {
     throws: HashMap<NodeId, String>,
     /// The classes named by `catch` clauses; they extend `RuntimeException` too.
     caught: BTreeSet<String>,
+    /// The program's `Object` is HeapLab's built-in one (no fields, no methods): Java's own
+    /// `java.lang.Object`, with no class file of its own.
+    builtin_object: bool,
 }
 
 impl<'a> Translator<'a> {
@@ -342,6 +348,9 @@ impl<'a> Translator<'a> {
             loops: Vec::new(),
             throws,
             caught,
+            builtin_object: input.program.items.iter().any(|i| {
+                matches!(i, Item::Class(c) if c.name.name == "Object" && c.fields.is_empty() && c.methods.is_empty())
+            }),
         }
     }
 
@@ -394,6 +403,9 @@ impl<'a> Translator<'a> {
 
     /// A HeapLab name as a Java identifier (see [`java_name`]), with a warning when it changes.
     fn name(&mut self, n: &str) -> String {
+        if n == "Object" && self.builtin_object {
+            return n.to_string();
+        }
         let (name, warning) = java_name(n);
         if let Some(w) = warning {
             self.warnings.insert(w);
