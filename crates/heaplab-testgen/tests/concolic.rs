@@ -130,7 +130,20 @@ const KNOWN_GAPS: &[&str] = &[
     // (abs(MIN_VALUE) < 0, the overflowing midpoint) are not reached (issue 16, left).
     "IntList.negativeAfterAbs",
     "mid",
+    // dll.hl (issue 19): the header list again, with `Object` elements the precondition leaves
+    // unconstrained; the loop bodies that find the argument among the elements (null or not)
+    // and set's walk from the far end are not reached (issue 16, left). Named with their file:
+    // jlist.hl has a LinkedList.set that concolic covers.
+    "dll.hl LinkedList.contains",
+    "dll.hl LinkedList.indexOf",
+    "dll.hl LinkedList.lastIndexOf",
+    "dll.hl LinkedList.set",
 ];
+
+/// Whether `target` of example `file` is a known gap (listed by target, or by file and target).
+fn known_gap(file: &str, target: &str) -> bool {
+    KNOWN_GAPS.contains(&target) || KNOWN_GAPS.contains(&format!("{file} {target}").as_str())
+}
 
 /// Issue #16's acceptance over every example method with a `requires`: no invalid input
 /// (model checker), every test replayed (generation fails otherwise), and branch coverage by
@@ -158,11 +171,7 @@ fn concolic_inputs_are_valid_and_cover_what_sl_covers() {
                 // The budgets above bind; the time bound is a safety net, short on the listed
                 // gaps (where it binds on TreeMap) and long elsewhere so load cannot change a
                 // result that is asserted.
-                timeout_ms: Some(if KNOWN_GAPS.contains(&target.as_str()) {
-                    10_000
-                } else {
-                    90_000
-                }),
+                timeout_ms: Some(if known_gap(&name, &target) { 10_000 } else { 90_000 }),
                 ..ConcolicConfig::default()
             };
             let r = concolic_run_clocked(&a, &target, &cfg);
@@ -174,7 +183,7 @@ fn concolic_inputs_are_valid_and_cover_what_sl_covers() {
                 }
             }
             let missing: Vec<_> = sl_cov.difference(&cov).collect();
-            if !missing.is_empty() && !KNOWN_GAPS.contains(&target.as_str()) {
+            if !missing.is_empty() && !known_gap(&name, &target) {
                 failures.push(format!("{name} {target}: sl covers {missing:?}, concolic does not"));
             }
             eprintln!(
