@@ -186,6 +186,51 @@ fn an_uncaught_throw_ends_the_run_naming_the_class_after_the_object_is_built() {
 }
 
 #[test]
+fn catch_takes_the_innermost_clause_of_the_class_across_calls_and_restores_the_frame() {
+    let src = "class Gone { int v; }\nclass Other {}\nint deep(int n) {\n  if (n == 0) throw new Gone { v: 7 };\n  int r = 1 + deep(n - 1);\n  return r;\n}\nint wrap(int n) {\n  int k = 5;\n  try {\n    try {\n      k = deep(n);\n    } catch (Other o) {\n      k = -1;\n    }\n  } catch (Gone g) {\n    k = k * 100 + g.v;\n  }\n  return k;\n}\n";
+    // `deep(3)` throws four frames down; the inner `catch (Other o)` does not match; the outer
+    // one runs in `wrap`'s frame with `k` as it was (5) and the object's field.
+    assert_eq!(eval(src, "wrap(3)"), Outcome::Returned(Value::Int(507)));
+    let (_, r) = single(&format!(
+        "{src}test t {{\n  int s = 0;\n  for (int i = 0; i < 3; i++) {{\n    try {{\n      if (i == 1) throw new Other();\n      s += 1;\n    }} catch (Other o) {{\n      s += 10;\n    }}\n  }}\n  assert s == 12;\n}}"
+    ));
+    assert!(r.passed, "{:?}", r.outcome);
+    // A class no clause names is uncaught, at the `throw`.
+    let (text, msg) = error_in(
+        "class A {}\nclass B {}\ntest t {\n  try {\n    throw new B();\n  } catch (A a) {\n  }\n}",
+        ErrorKind::Exception,
+    );
+    assert_eq!(text, "throw new B();");
+    assert!(msg.contains("5:5") && msg.contains("`B` thrown"), "{msg}");
+    // A throw inside a `catch` block is not caught by the same `try`.
+    let (_, msg) = error_in(
+        "class A {}\ntest t {\n  try {\n    throw new A();\n  } catch (A a) {\n    throw new A();\n  }\n}",
+        ErrorKind::Exception,
+    );
+    assert!(msg.contains("6:5"), "{msg}");
+}
+
+#[test]
+fn try_catch_mistakes_are_diagnosed_with_a_location() {
+    for (src, needle) in [
+        ("class A {}\ntest t { try { } catch (Nope n) { } }", "unknown class `Nope` in `catch`"),
+        ("class A {}\ntest t { try { } }", "expected `catch (X e) { … }` after the `try` block"),
+        (
+            "class A {}\ntest t { try { } catch (A a) { } catch (A b) { } }",
+            "`A` is already caught by an earlier `catch`",
+        ),
+        ("class A {}\ntest t { int a = 0; try { } catch (A a) { } }", "`a` is already declared"),
+        ("class A {}\ntest t { try { } catch (A) { } }", "a name for the caught exception"),
+    ] {
+        let file = SourceFile::new("t.hl", src);
+        let a = analyze(&file);
+        let text = render_all(&a.diagnostics, &file);
+        assert!(a.has_errors() && text.contains(needle), "{src}: {text}");
+        assert!(text.contains("t.hl:2:"), "{text}");
+    }
+}
+
+#[test]
 fn for_loops_updates_and_shifts_compute_as_in_java() {
     let (_, r) = single(
         "test t {\n  int s = 0;\n  for (int i = 0; i < 10; i++) { if (i % 2 == 0) s += i; else s -= 1; }\n  assert s == 20 - 5;\n  int m = -7;\n  m >>= 1;\n  assert m == -4 && (-8 >> 2) == -2 && (5 >> 1) == 2 && (3 << 2) == 12;\n  int j = 10;\n  j--; j *= 3; j /= 2; j %= 5;\n  assert j == 3;\n}",

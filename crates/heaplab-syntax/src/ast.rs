@@ -185,7 +185,7 @@ pub enum ErrorKind {
     IntegerOverflow,
     /// The step, call-depth or loop limit was exhausted.
     BoundExhausted,
-    /// `throw new X` reached the method's caller: no `try`/`catch` exists, so it ends the run.
+    /// `throw new X` reached the method's caller: no enclosing `catch (X e)` caught it.
     Exception,
 }
 
@@ -273,8 +273,15 @@ pub enum StmtKind {
         body: Block,
     },
     Return(Option<Expr>),
-    /// `throw new X;`: ends the run with [`ErrorKind::Exception`] naming class `X`.
+    /// `throw new X;`: unwinds to the innermost enclosing `catch (X e)` (in this function or a
+    /// caller); with none, ends the run with [`ErrorKind::Exception`] naming class `X`.
     Throw(Expr),
+    /// `try { body } catch (X e) { … } …`: an exception of class `X` thrown while `body` runs
+    /// (directly or in a call) continues in the first clause naming `X`, with `e` bound to it.
+    Try {
+        body: Block,
+        catches: Vec<Catch>,
+    },
     Break,
     Continue,
     Assert(Expr),
@@ -282,6 +289,16 @@ pub enum StmtKind {
     /// with outcome "assumption violated", which is not an error of the program).
     Assume(Expr),
     Block(Block),
+}
+
+/// One `catch (X e) { … }` clause of a `try` statement. HeapLab has no class hierarchy, so a
+/// clause catches exactly the exceptions of class `X`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Catch {
+    pub class: Ident,
+    pub name: Ident,
+    pub body: Block,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -370,7 +370,29 @@ impl<'a> Parser<'a> {
                 self.bump();
             }
         }
+        self.builtin_object(&mut items);
         Program { items, ints: ints.unwrap_or_default() }
+    }
+
+    /// `Object`, the type of unconstrained elements (Java's `java.lang.Object`: no fields, only
+    /// identity), is declared for a program that names it without declaring it: a `class Object
+    /// {}` is appended, with an empty span at the end of the file, so every later pass treats it
+    /// as an ordinary class (lazy initialization lets `Object` references alias, `==` compares
+    /// identities) and the pretty-printer shows it.
+    fn builtin_object(&mut self, items: &mut Vec<Item>) {
+        let named = |t: &Token| t.kind == T::Ident && self.slice(t.span) == "Object";
+        let declared = items.iter().any(|i| matches!(i, Item::Class(c) if c.name.name == "Object"));
+        if declared || !self.tokens.iter().any(named) {
+            return;
+        }
+        let end = self.tokens.last().map_or(0, |t| t.span.end);
+        let span = Span { start: end, end };
+        items.push(Item::Class(ClassDecl {
+            name: Ident { name: "Object".to_string(), span },
+            fields: Vec::new(),
+            methods: Vec::new(),
+            span,
+        }));
     }
 
     /// `ints MODE;` at top level (`ints` is not a keyword: only this shape is the declaration).
@@ -676,6 +698,7 @@ impl<'a> Parser<'a> {
                 self.expect_semi()?;
                 StmtKind::Throw(e)
             }
+            T::Try => self.try_stmt()?,
             T::Break => {
                 self.bump();
                 self.expect_semi()?;
@@ -865,6 +888,33 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         Ok(cond)
+    }
+
+    /// `try { … } catch (X e) { … } …` (at least one `catch`; each names one class).
+    fn try_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        let body = self.block()?;
+        let mut catches = Vec::new();
+        while self.at(T::Catch) {
+            let start = self.start();
+            self.bump();
+            if !self.at(T::LParen) {
+                return Err(self.expected("`(` after `catch`"));
+            }
+            self.bump();
+            let class = self.ident("the exception class caught, as in `catch (X e)`")?;
+            let name = self.ident("a name for the caught exception, as in `catch (X e)`")?;
+            if !self.at(T::RParen) {
+                return Err(self.expected("`)` to close the `catch` clause"));
+            }
+            self.bump();
+            let body = self.block()?;
+            catches.push(Catch { class, name, body, span: self.span_from(start) });
+        }
+        if catches.is_empty() {
+            return Err(self.expected("`catch (X e) { … }` after the `try` block"));
+        }
+        Ok(StmtKind::Try { body, catches })
     }
 
     /// The body of `if`, `else` or `while`: a block, or one statement wrapped in a block.
@@ -1359,6 +1409,7 @@ fn can_start_stmt(kind: TokenKind) -> bool {
                 | T::While
                 | T::For
                 | T::Throw
+                | T::Try
                 | T::Return
                 | T::Break
                 | T::Continue

@@ -240,6 +240,14 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
         }
         StmtKind::Return(None) => out.push_str("return;"),
         StmtKind::Throw(e) => out.push_str(&format!("throw {};", expr(e))),
+        StmtKind::Try { body, catches } => {
+            out.push_str("try ");
+            block(out, body, level);
+            for c in catches {
+                out.push_str(&format!(" catch ({} {}) ", c.class.name, c.name.name));
+                block(out, &c.body, level);
+            }
+        }
         StmtKind::Return(Some(e)) => out.push_str(&format!("return {};", expr(e))),
         StmtKind::Break => out.push_str("break;"),
         StmtKind::Continue => out.push_str("continue;"),

@@ -76,6 +76,10 @@ impl<'a> Exprs<'a> {
             }
             StmtKind::Return(e) => e.iter().for_each(|e| self.expr(e)),
             StmtKind::Throw(e) => self.expr(e),
+            StmtKind::Try { body, catches } => {
+                self.block(body);
+                catches.iter().for_each(|c| self.block(&c.body));
+            }
             StmtKind::Break | StmtKind::Continue => {}
             StmtKind::Block(b) => self.block(b),
         }

@@ -148,6 +148,10 @@ fn collect_statements(block: &Block, ids: &mut BTreeSet<NodeId>) {
                 }
             }
             StmtKind::While { body, .. } | StmtKind::Block(body) => collect_statements(body, ids),
+            StmtKind::Try { body, catches } => {
+                collect_statements(body, ids);
+                catches.iter().for_each(|c| collect_statements(&c.body, ids));
+            }
             _ => {}
         }
     }
@@ -202,6 +206,10 @@ fn walk_block(block: &Block, f: &mut Visit<'_>) {
                 walk_block(body, f);
             }
             StmtKind::Block(b) => walk_block(b, f),
+            StmtKind::Try { body, catches } => {
+                walk_block(body, f);
+                catches.iter().for_each(|c| walk_block(&c.body, f));
+            }
             StmtKind::Break | StmtKind::Continue => {}
         }
     }

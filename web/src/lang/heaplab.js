@@ -8,7 +8,8 @@ import { autocompletion } from '@codemirror/autocomplete';
 
 const KEYWORDS = new Set([
   'class', 'pred', 'pure', 'test', 'expects', 'requires', 'ensures', 'exists', 'if', 'else',
-  'while', 'for', 'throw', 'return', 'break', 'continue', 'assert', 'assume', 'new', 'old',
+  'while', 'for', 'throw', 'try', 'catch', 'return', 'break', 'continue', 'assert', 'assume',
+  'new', 'old',
 ]);
 const TYPES = new Set(['int', 'bool', 'void']);
 const ATOMS = new Set(['null', 'true', 'false', 'this', 'result', 'emp']);

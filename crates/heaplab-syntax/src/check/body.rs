@@ -184,6 +184,41 @@ impl Checker {
                     ));
                 }
             }
+            StmtKind::Try { body, catches } => {
+                self.block(cx, body);
+                for c in catches {
+                    if !self.globals.classes.contains_key(&c.class.name) {
+                        let mut d = Diagnostic::error(
+                            c.class.span,
+                            format!("unknown class `{}` in `catch`", c.class.name),
+                        );
+                        if let Some(note) = did_you_mean(
+                            &c.class.name,
+                            self.globals.classes.keys().map(String::as_str),
+                        ) {
+                            d = d.with_note(note);
+                        }
+                        self.diags.push(d);
+                    }
+                    if catches
+                        .iter()
+                        .take_while(|o| !std::ptr::eq(*o, c))
+                        .any(|o| o.class.name == c.class.name)
+                    {
+                        self.diags.push(Diagnostic::error(
+                            c.class.span,
+                            format!(
+                                "`{}` is already caught by an earlier `catch` of this `try`",
+                                c.class.name
+                            ),
+                        ));
+                    }
+                    cx.push();
+                    self.declare(cx, &c.name, Type::Class(c.class.name.clone()));
+                    self.block(cx, &c.body);
+                    cx.pop();
+                }
+            }
             StmtKind::Break | StmtKind::Continue => {
                 if cx.loops == 0 {
                     let word =
@@ -281,6 +316,9 @@ fn stmt_returns(s: &Stmt) -> bool {
             block_returns(then_branch) && block_returns(else_branch)
         }
         StmtKind::Block(b) => block_returns(b),
+        StmtKind::Try { body, catches } => {
+            block_returns(body) && catches.iter().all(|c| block_returns(&c.body))
+        }
         StmtKind::While { cond, body } => {
             matches!(cond.kind, ExprKind::Bool(true)) && !block_breaks(body)
         }
@@ -296,6 +334,9 @@ fn block_breaks(b: &Block) -> bool {
             block_breaks(then_branch) || else_branch.as_ref().is_some_and(block_breaks)
         }
         StmtKind::Block(b) => block_breaks(b),
+        StmtKind::Try { body, catches } => {
+            block_breaks(body) || catches.iter().any(|c| block_breaks(&c.body))
+        }
         _ => false,
     })
 }

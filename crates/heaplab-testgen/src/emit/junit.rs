@@ -232,6 +232,9 @@ pub fn junit(input: &JunitInput, gen: &Generation) -> Result<JavaFiles, Untransl
         .filter_map(|i| if let Item::Function(f) = i { Some(f) } else { None })
         .collect();
     for c in &classes {
+        if c.name.name == "Object" && tr.builtin_object {
+            continue;
+        }
         let text = tr.class(c);
         let cname = tr.name(&c.name.name);
         files.push((tr.path(&format!("{cname}.java")), text));
@@ -301,6 +304,11 @@ struct Translator<'a> {
     /// The class of each `throw new X` statement, by the statement's node; these classes
     /// extend `RuntimeException` in Java.
     throws: HashMap<NodeId, String>,
+    /// The classes named by `catch` clauses; they extend `RuntimeException` too.
+    caught: BTreeSet<String>,
+    /// The program's `Object` is HeapLab's built-in one (no fields, no methods): Java's own
+    /// `java.lang.Object`, with no class file of its own.
+    builtin_object: bool,
 }
 
 impl<'a> Translator<'a> {
@@ -318,13 +326,17 @@ impl<'a> Translator<'a> {
             }
         }
         let mut throws = HashMap::new();
+        let mut caught = BTreeSet::new();
         for item in &input.program.items {
-            match item {
-                Item::Class(c) => {
-                    c.methods.iter().for_each(|m| collect_throws(&m.body, &mut throws))
-                }
-                Item::Function(f) => collect_throws(&f.body, &mut throws),
-                _ => {}
+            let bodies: Vec<&Block> = match item {
+                Item::Class(c) => c.methods.iter().map(|m| &m.body).collect(),
+                Item::Function(f) => vec![&f.body],
+                Item::Test(t) => vec![&t.body],
+                _ => continue,
+            };
+            for body in bodies {
+                collect_throws(body, &mut throws);
+                collect_caught(body, &mut caught);
             }
         }
         Translator {
@@ -335,6 +347,10 @@ impl<'a> Translator<'a> {
             exprs,
             loops: Vec::new(),
             throws,
+            caught,
+            builtin_object: input.program.items.iter().any(|i| {
+                matches!(i, Item::Class(c) if c.name.name == "Object" && c.fields.is_empty() && c.methods.is_empty())
+            }),
         }
     }
 
@@ -387,6 +403,9 @@ impl<'a> Translator<'a> {
 
     /// A HeapLab name as a Java identifier (see [`java_name`]), with a warning when it changes.
     fn name(&mut self, n: &str) -> String {
+        if n == "Object" && self.builtin_object {
+            return n.to_string();
+        }
         let (name, warning) = java_name(n);
         if let Some(w) = warning {
             self.warnings.insert(w);
@@ -406,7 +425,7 @@ impl<'a> Translator<'a> {
     fn class(&mut self, c: &ClassDecl) -> String {
         let mut out = self.header();
         let cname = self.name(&c.name.name);
-        if self.throws.values().any(|t| *t == c.name.name) {
+        if self.throws.values().any(|t| *t == c.name.name) || self.caught.contains(&c.name.name) {
             // Thrown with `throw new X`: unchecked, as Java's NoSuchElementException.
             let _ = writeln!(out, "class {cname} extends RuntimeException {{");
         } else {
@@ -671,6 +690,18 @@ impl<'a> Translator<'a> {
                 let v = self.expr(e);
                 let _ = writeln!(out, "{pad}throw {v};");
                 return false;
+            }
+            StmtKind::Try { body, catches } => {
+                let _ = writeln!(out, "{pad}try {{");
+                let mut completes = self.block_body(body, depth + 1, out);
+                for c in catches {
+                    let class = self.name(&c.class.name);
+                    let var = self.name(&c.name.name);
+                    let _ = writeln!(out, "{pad}}} catch ({class} {var}) {{");
+                    completes |= self.block_body(&c.body, depth + 1, out);
+                }
+                let _ = writeln!(out, "{pad}}}");
+                return completes;
             }
             StmtKind::Return(Some(e)) => {
                 let v = self.expr(e);
@@ -1266,6 +1297,29 @@ fn for_each_child<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     }
 }
 
+/// The class of every `catch (X e)` clause in `b` (Java needs them to be `Throwable` too).
+fn collect_caught(b: &Block, acc: &mut BTreeSet<String>) {
+    for s in &b.stmts {
+        match &s.kind {
+            StmtKind::If { then_branch, else_branch, .. } => {
+                collect_caught(then_branch, acc);
+                if let Some(e) = else_branch {
+                    collect_caught(e, acc);
+                }
+            }
+            StmtKind::While { body, .. } | StmtKind::Block(body) => collect_caught(body, acc),
+            StmtKind::Try { body, catches } => {
+                collect_caught(body, acc);
+                for c in catches {
+                    acc.insert(c.class.name.clone());
+                    collect_caught(&c.body, acc);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The class of every `throw new X` in `b`, by the statement's node.
 fn collect_throws(b: &Block, acc: &mut HashMap<NodeId, String>) {
     for s in &b.stmts {
@@ -1280,6 +1334,10 @@ fn collect_throws(b: &Block, acc: &mut HashMap<NodeId, String>) {
                 }
             }
             StmtKind::While { body, .. } | StmtKind::Block(body) => collect_throws(body, acc),
+            StmtKind::Try { body, catches } => {
+                collect_throws(body, acc);
+                catches.iter().for_each(|c| collect_throws(&c.body, acc));
+            }
             _ => {}
         }
     }
@@ -1300,6 +1358,10 @@ fn assigned_vars(b: &Block) -> BTreeSet<&str> {
                     }
                 }
                 StmtKind::While { body, .. } | StmtKind::Block(body) => walk(body, acc),
+                StmtKind::Try { body, catches } => {
+                    walk(body, acc);
+                    catches.iter().for_each(|c| walk(&c.body, acc));
+                }
                 _ => {}
             }
         }
@@ -1341,6 +1403,10 @@ fn index_block(b: &Block, acc: &mut HashMap<NodeId, Span>) {
                 index_block(body, acc);
             }
             StmtKind::Block(body) => index_block(body, acc),
+            StmtKind::Try { body, catches } => {
+                index_block(body, acc);
+                catches.iter().for_each(|c| index_block(&c.body, acc));
+            }
             _ => {}
         }
     }

@@ -9,7 +9,10 @@
 //!
 //! Control flow: a `while` leaves a `Loop` marker task under its body; `break` and `continue`
 //! pop tasks down to it. A call pushes `FrameExit` under the body and records its index;
-//! `return` truncates the task stack to it. `FrameExit` schedules the `ensures` checks.
+//! `return` truncates the task stack to it. `FrameExit` schedules the `ensures` checks. A `try`
+//! leaves a `Try` marker under its body; `throw` truncates the task stack to the innermost marker
+//! with a `catch` of its class (possibly in a caller's part of the stack) and restores the frames,
+//! values and locals the marker recorded.
 
 mod calls;
 mod ops;
@@ -77,8 +80,18 @@ enum Task<'a> {
     Return,
     Assert(&'a Stmt),
     Assume(&'a Stmt),
-    /// `throw`: the exception object is on the value stack; the run ends.
+    /// `throw`: the exception object is on the value stack; it unwinds to a `Try` marker that
+    /// catches its class, or ends the run.
     Throw(&'a Stmt),
+    /// Marker under a `try` body (a no-op when reached normally). It records the machine's
+    /// extent when the `try` began, which a caught `throw` restores before its `catch` block.
+    Try {
+        stmt: &'a Stmt,
+        scope: usize,
+        frames: usize,
+        values: usize,
+        depth: u32,
+    },
     ScopeEnd(usize),
     // Calls.
     StoreOld(NodeId),
@@ -292,6 +305,7 @@ impl<'a> Machine<'a> {
             Task::Assert(s) => self.assert_done(s),
             Task::Assume(s) => self.assume_done(s),
             Task::Throw(s) => self.throw_done(s),
+            Task::Try { .. } => Ok(()),
             Task::ScopeEnd(n) => {
                 self.frame_mut(Span::default())?.locals.truncate(n);
                 Ok(())
@@ -434,6 +448,17 @@ impl<'a> Machine<'a> {
             StmtKind::Throw(e) => {
                 self.tasks.push(Task::Throw(s));
                 self.tasks.push(Task::Eval(e));
+            }
+            StmtKind::Try { body, .. } => {
+                let scope = self.frame(s.span)?.locals.len();
+                self.tasks.push(Task::Try {
+                    stmt: s,
+                    scope,
+                    frames: self.frames.len(),
+                    values: self.values.len(),
+                    depth: self.depth,
+                });
+                self.push_block(body);
             }
             StmtKind::Break => self.unwind_loop(s, false)?,
             StmtKind::Continue => self.unwind_loop(s, true)?,

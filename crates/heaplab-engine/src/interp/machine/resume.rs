@@ -117,14 +117,37 @@ impl<'a> Machine<'a> {
         Ok(())
     }
 
-    /// `throw new X`: HeapLab has no `catch`, so the exception ends the run.
+    /// `throw new X`: continues in the innermost enclosing `catch (X e)`, here or in a caller,
+    /// with `e` bound to the exception object; with none, the exception ends the run.
     pub(super) fn throw_done(&mut self, s: &'a Stmt) -> Step {
-        self.values.pop();
+        let exception = self.pop(s.span)?;
         let class = match &s.kind {
             StmtKind::Throw(Expr { kind: ExprKind::New { class, .. }, .. }) => class.name.as_str(),
             _ => return Err(internal(s.span, "`throw` of something other than `new X`")),
         };
-        Err(fail(ErrorKind::Exception, s.span, s.id, format!("`{class}` thrown")))
+        let handler = self.tasks.iter().enumerate().rev().find_map(|(at, t)| match t {
+            Task::Try { stmt: Stmt { kind: StmtKind::Try { catches, .. }, .. }, .. } => {
+                catches.iter().find(|c| c.class.name == class).map(|c| (at, c))
+            }
+            _ => None,
+        });
+        let Some((at, clause)) = handler else {
+            return Err(fail(ErrorKind::Exception, s.span, s.id, format!("`{class}` thrown")));
+        };
+        let Some(Task::Try { scope, frames, values, depth, .. }) = self.tasks.get(at).copied()
+        else {
+            return Err(internal(s.span, "`try` marker missing"));
+        };
+        self.tasks.truncate(at);
+        self.frames.truncate(frames);
+        self.values.truncate(values);
+        self.depth = depth;
+        let frame = self.frame_mut(s.span)?;
+        frame.locals.truncate(scope);
+        frame.locals.push((clause.name.name.as_str(), exception));
+        self.tasks.push(Task::ScopeEnd(scope));
+        self.tasks.extend(clause.body.stmts.iter().rev().map(Task::Exec));
+        Ok(())
     }
 
     pub(super) fn assume_done(&mut self, s: &'a Stmt) -> Step {

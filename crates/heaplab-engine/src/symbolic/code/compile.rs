@@ -45,6 +45,7 @@ pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
         span,
         branch_sites: Vec::new(),
         callees: BTreeSet::new(),
+        handlers: Vec::new(),
     };
     for (class, f) in &fn_decls {
         let id = out.units.len();
@@ -279,6 +280,8 @@ struct Cx<'a> {
     return_jumps: Vec<usize>,
     branch_sites: Vec<NodeId>,
     callees: BTreeSet<UnitId>,
+    /// The `catch` clauses compiled so far (an inner `try` finishes first).
+    handlers: Vec<Handler>,
     in_formula: bool,
 }
 
@@ -301,6 +304,7 @@ impl<'a> Cx<'a> {
             return_jumps: Vec::new(),
             branch_sites: Vec::new(),
             callees: BTreeSet::new(),
+            handlers: Vec::new(),
             in_formula: false,
         }
     }
@@ -323,6 +327,7 @@ impl<'a> Cx<'a> {
             span,
             branch_sites: self.branch_sites,
             callees: self.callees,
+            handlers: self.handlers,
         }
     }
 
@@ -479,8 +484,34 @@ impl<'a> Cx<'a> {
                 };
                 self.emit(Instr::Throw { class, node: s.id, span: s.span });
             }
+            StmtKind::Try { body, catches } => self.try_stmt(body, catches),
             StmtKind::Block(b) => self.block(b),
         }
+    }
+
+    /// `try`: the body's code is the handlers' range; each `catch` block binds its variable
+    /// (stored by the executor when it unwinds) and joins the code after the statement.
+    fn try_stmt(&mut self, body: &Block, catches: &[Catch]) {
+        let start = self.here();
+        self.block(body);
+        let end = self.here();
+        let mut exits = vec![self.emit(Instr::Jump(usize::MAX))];
+        let mut handlers = Vec::new();
+        for c in catches {
+            let target = self.here();
+            self.scopes.push(Vec::new());
+            let class = c.class.name.clone();
+            let slot = self.declare(&c.name.name, SlotType::Class(class.clone()), false);
+            self.within(c.span, |cx| cx.block(&c.body));
+            self.scopes.pop();
+            exits.push(self.emit(Instr::Jump(usize::MAX)));
+            handlers.push(Handler { start, end, class, slot, target });
+        }
+        let after = self.here();
+        for at in exits {
+            self.patch(at, after);
+        }
+        self.handlers.extend(handlers);
     }
 
     fn if_stmt(&mut self, s: &Stmt, cond: &Expr, then_branch: &Block, else_branch: Option<&Block>) {

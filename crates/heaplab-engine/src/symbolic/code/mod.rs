@@ -13,8 +13,8 @@
 //! instead of a panic.
 
 use heaplab_syntax::ast::{
-    Atom, BinOp, Block, ErrorKind, Expr, ExprKind, FieldInit, Formula, FunctionDecl, Item, NodeId,
-    Program, Stmt, StmtKind, TypeExpr, UnOp,
+    Atom, BinOp, Block, Catch, ErrorKind, Expr, ExprKind, FieldInit, Formula, FunctionDecl, Item,
+    NodeId, Program, Stmt, StmtKind, TypeExpr, UnOp,
 };
 use heaplab_syntax::types::{CallTarget, ProgramInfo, Type};
 use heaplab_syntax::Span;
@@ -161,8 +161,9 @@ pub enum Instr {
         span: Span,
         precondition: bool,
     },
-    /// `throw new X`: pops the exception object and ends the path with
-    /// [`ErrorKind::Exception`] (HeapLab has no `catch`).
+    /// `throw new X`: pops the exception object and continues at the innermost [`Handler`] for
+    /// class `X` whose range holds the throw (or, in a caller's frame, the call); with none,
+    /// ends the path with [`ErrorKind::Exception`].
     Throw {
         class: String,
         node: NodeId,
@@ -202,6 +203,17 @@ pub enum UnitKind {
     Requires { class: Option<String>, name: String },
 }
 
+/// One `catch (X e)` clause: a `throw` of class `X` at a pc in `start..end` (the `try` body's
+/// code, calls in it included) stores the exception in `slot` and continues at `target`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Handler {
+    pub start: usize,
+    pub end: usize,
+    pub class: String,
+    pub slot: Slot,
+    pub target: usize,
+}
+
 /// Straight-line code for one function, predicate or precondition.
 #[derive(Clone, Debug)]
 pub struct Unit {
@@ -225,6 +237,8 @@ pub struct Unit {
     pub branch_sites: Vec<NodeId>,
     /// Units this one may call.
     pub callees: BTreeSet<UnitId>,
+    /// The `catch` clauses of the unit, innermost `try` first.
+    pub handlers: Vec<Handler>,
 }
 
 impl Unit {

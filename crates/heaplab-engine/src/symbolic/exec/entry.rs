@@ -76,6 +76,7 @@ pub fn add_entry_unit(
     // The driver's instructions are the method's call: its declaration.
     entry_unit.spans = vec![unit.span; entry.len()];
     entry_unit.code = entry;
+    entry_unit.handlers = Vec::new();
     entry_unit.slot_types = unit.params.iter().map(|(_, t)| t.clone()).collect();
     entry_unit.slot_names = unit.params.iter().map(|(n, _)| n.clone()).collect();
     entry_unit.branch_sites = Vec::new();

@@ -88,17 +88,7 @@ impl Cx<'_> {
                 };
                 self.assume(st, c, *span, *precondition)
             }
-            Instr::Throw { class, node, span } => {
-                pop(&mut st);
-                let message = format!("`{class}` thrown");
-                let outcome = PathOutcome::Error {
-                    kind: ErrorKind::Exception,
-                    node: *node,
-                    span: *span,
-                    message,
-                };
-                Succ::End(st, outcome)
-            }
+            Instr::Throw { class, node, span } => self.throw(st, class, *node, *span),
             Instr::Fork(targets) => self.fork(st, pc, targets),
             Instr::PointsTo { class, span } => heap.points_to(self, st, class, *span),
             Instr::MissingReturn { span } => {
@@ -433,6 +423,34 @@ impl Cx<'_> {
             f.pc += 1;
         }
         st.frames.push(Frame { unit: callee, pc: 0, locals, stack: Vec::new(), loops: Vec::new() });
+        Succ::Continue(st)
+    }
+
+    /// `throw`: unwinds to the innermost handler of `class` whose range holds the frame's
+    /// position (the throw itself in the top frame, the pending call in a caller's), clearing
+    /// the operands of the frames it leaves; an uncaught exception ends the path.
+    fn throw(&mut self, mut st: State, class: &str, node: NodeId, span: Span) -> Succ {
+        let Some(exception) = pop(&mut st) else { return internal(st, "empty stack", None) };
+        let top = st.frames.len();
+        let code = self.code;
+        let handler = st.frames.iter().enumerate().rev().find_map(|(depth, frame)| {
+            let at = if depth + 1 == top { frame.pc } else { frame.pc.checked_sub(1)? };
+            let unit = code.units.get(frame.unit)?;
+            let h =
+                unit.handlers.iter().find(|h| h.class == class && h.start <= at && at < h.end)?;
+            Some((depth, h.slot, h.target))
+        });
+        let Some((depth, slot, target)) = handler else {
+            let message = format!("`{class}` thrown");
+            let outcome = PathOutcome::Error { kind: ErrorKind::Exception, node, span, message };
+            return Succ::End(st, outcome);
+        };
+        st.frames.truncate(depth + 1);
+        if let Some(f) = st.frame_mut() {
+            f.stack.clear();
+            f.pc = target;
+        }
+        set_local(&mut st, slot, exception);
         Succ::Continue(st)
     }
 
