@@ -89,7 +89,8 @@ fn the_time_bound_covers_test_generation() {
 
 /// `sl` completes a path's input with a model search at the path end; at k = 4 one search on
 /// AvlTree.findMin took seconds and once carried a 1 s run to 3.8 s. The search now asks the
-/// run's deadline and ends its path on the time bound.
+/// run's deadline and ends its path on the time bound. (3 s rather than 1 s: the test runs the
+/// debug binary, where setup and the deadline checks' granularity are several times slower.)
 #[test]
 fn the_time_bound_covers_sl_model_search() {
     for method in ["AvlTree.findMin", "AvlTree.findMax"] {
@@ -104,14 +105,14 @@ fn the_time_bound_covers_sl_model_search() {
             "--k",
             "4",
             "--timeout-ms",
-            "1000",
+            "3000",
         ]);
         let took = start.elapsed();
         assert!(out.status.success(), "{}", text(&out.stderr));
         let stdout = text(&out.stdout);
         assert!(
-            took < Duration::from_millis(1100),
-            "{method}: --timeout-ms 1000 took {took:?}\n{stdout}"
+            took < Duration::from_millis(3300),
+            "{method}: --timeout-ms 3000 took {took:?}\n{stdout}"
         );
         assert!(stdout.contains("stopped by: timeout"), "{stdout}");
     }
