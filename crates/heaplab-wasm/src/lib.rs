@@ -20,6 +20,7 @@
 
 use wasm_bindgen::prelude::*;
 
+pub mod concolic;
 pub mod explore;
 mod inspect;
 pub mod program;
