@@ -40,7 +40,8 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
   assert.equal(await range.getAttribute('max'), String(native.runs - 1));
 
   // Run 1's tree, then run by run with the "Run ▶" button: some node is unexplored after one run
-  // and explored after a later one (the concolic loop solved it and a run went there).
+  // and explored after a later phase-2 run (an input the concolic loop solved for, not one of
+  // phase 1's).
   const states = () => page.locator('[data-cc-tree] [data-node]').evaluateAll(
     (els) => Object.fromEntries(els.map((e) => [e.dataset.node, e.dataset.state])));
   const seenUnexplored = new Map(); // node -> run where it was unexplored
@@ -50,16 +51,22 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
     if (r > 0) await next.click();
     assert.equal(await range.inputValue(), String(r));
     const s = await states();
+    const phase2 = /phase 2/.test(await page.locator('[data-cc-input] h4').textContent());
     for (const [node, state] of Object.entries(s)) {
       if (state === 'unexplored' && !seenUnexplored.has(node)) seenUnexplored.set(node, r);
-      if (state === 'explored' && seenUnexplored.has(node)) covered = { node, unexploredAt: seenUnexplored.get(node), exploredAt: r };
+      if (state === 'explored' && seenUnexplored.has(node)) {
+        if (phase2) covered = { node, unexploredAt: seenUnexplored.get(node), exploredAt: r };
+        else seenUnexplored.delete(node);
+      }
     }
   }
   assert.ok(covered, 'an unexplored node is later explored');
   assert.ok(covered.exploredAt > covered.unexploredAt);
+  assert.ok(covered.exploredAt >= native.phase1Inputs, 'phase 2 starts after the phase-1 inputs');
   // The node covered is on the run's path (bold) and its input is shown.
   assert.match(await page.locator(`[data-cc-tree] [data-node="${covered.node}"]`).getAttribute('class'), /cc-path/);
   assert.match(await page.locator('[data-cc-input]').textContent(), /Run \d+: phase/);
+  await page.locator(`[data-cc-tree] [data-node="${covered.node}"]`).scrollIntoViewIfNeeded();
   await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });
   await page.locator('#panel-explore').screenshot({ path: join(ROOT, 'tests', 'artifacts', 'concolic.png') });
 

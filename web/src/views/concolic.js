@@ -81,7 +81,7 @@ export function mount(treeSection, store) {
     const tally = { explored: 0, unexplored: 0, pruned: 0 };
     for (const n of nodes.values()) tally[n.state] += 1;
     counts.textContent = `Constraint tree after run ${run + 1}: ${tally.explored} explored, ${tally.unexplored} unexplored, ${tally.pruned} pruned` +
-      (tried.length ? ` · then tried ${tried.join('; ')}` : '');
+      (tried.length ? ` · then tried ${triedText(tried)}` : '');
     counts.dataset.explored = tally.explored;
     counts.dataset.unexplored = tally.unexplored;
     counts.dataset.pruned = tally.pruned;
@@ -158,7 +158,7 @@ function replay(events, from, end) {
         pending = key;
         break;
       case 'solve':
-        if (mine) tried.push(`node ${pending || 'root'} → ${e.outcome}`);
+        if (mine) tried.push({ node: pending, outcome: e.outcome });
         break;
       case 'pruned': {
         const n = nodes.get(key);
@@ -247,6 +247,15 @@ function describeInput(run, phase, test) {
   pre.textContent = lines.join('\n');
   box.append(pre);
   return box;
+}
+
+/** What the loop did after a run: the nodes it tried, by outcome, and the one it solved. */
+function triedText(tried) {
+  const by = {};
+  for (const t of tried) by[t.outcome] = (by[t.outcome] ?? 0) + 1;
+  const solved = tried.find((t) => t.outcome === 'model');
+  const parts = Object.entries(by).map(([k, n]) => `${n} ${k}`).join(', ');
+  return `${tried.length} node${tried.length === 1 ? '' : 's'} (${parts})${solved ? `; solved node ${solved.node} for the next input` : ''}`;
 }
 
 function summaryText(s) {
