@@ -77,4 +77,5 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
   // The tests panel lists the tests.
   const tests = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tests.length);
   assert.equal(tests, native.tests);
+  assert.equal(await page.locator('button[data-download="junit"]').isEnabled(), true, 'JUnit download offered');
 });

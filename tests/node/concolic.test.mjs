@@ -71,6 +71,9 @@ for (const [file, method, needsZ3] of CASES) {
     for (const k of KEYS) assert.deepEqual(r.summary[k], native.summary[k], `${method}: ${k}`);
     assert.equal(r.json, native.json, `${method}: the emitted JSON tests`);
     assert.equal(r.tests.length, native.summary.tests);
+    // JUnit: one test method per generated test.
+    const java = r.junit.files.map((f) => f.text).join('\n');
+    assert.equal((java.match(/@Test/g) || []).length, r.tests.length);
     assert.equal(r.phases.length, r.tests.length);
     assert.equal(r.summary.passes > 1, needsZ3, `${method}: ${r.summary.passes} passes`);
     assert.equal(r.summary.sentToZ3 > 0, needsZ3, `${method}: ${r.summary.sentToZ3} scripts sent to Z3`);

@@ -118,7 +118,7 @@ export function createExplorer(store, engine) {
       const summary = { ...s, invalid_inputs: s.invalid, branches_covered: s.covered, branches_total: s.total,
         time_ms: s.timeMs, bounds_hit: s.stoppedBy ? [s.stoppedBy] : [], paths_feasible: 0 };
       store.dispatch({ type: 'explore/done', runId, summary, tests, coverage: null,
-        downloads: { hl: res.hl, json: res.json, junit: { error: 'not available for concolic yet' } } });
+        downloads: { hl: res.hl, json: res.json, junit: res.junit } });
     } catch (err) {
       fail(err, runId);
     }

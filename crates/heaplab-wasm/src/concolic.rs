@@ -66,6 +66,8 @@ export interface ConcolicResult {
   phases: number[];
   hl: string;
   json: string;
+  /** As `Exploration.testsJunit`, or `{ error }` when Java cannot express the program. */
+  junit: JunitFiles | { error: string };
   events: ConcolicEventJs[];
 }
 "#;
@@ -150,6 +152,9 @@ struct JsResult {
     phases: Vec<u8>,
     hl: String,
     json: String,
+    /// `{ files: [{ name, text }], warnings }` as `heaplab run --emit junit` writes, or
+    /// `{ error }` when the program cannot be translated to Java.
+    junit: serde_json::Value,
     events: Vec<JsEvent>,
 }
 
@@ -269,12 +274,34 @@ pub fn concolic_run(
             "sentToZ3": sent,
         });
         let lines = Lines::new(program, &file);
+        // JUnit as the CLI's concolic run writes it: no explorer paths behind the tests.
+        let stem: String =
+            method.chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).collect();
+        let junit_input = emit::junit::JunitInput {
+            program,
+            info,
+            source: &source,
+            package: Some(emit::junit::package_name(&stem)),
+            paths: &[],
+        };
+        let junit = match emit::junit::junit(&junit_input, g) {
+            Ok(java) => serde_json::json!({
+                "files": java
+                    .files
+                    .into_iter()
+                    .map(|(name, text)| serde_json::json!({ "name": name, "text": text }))
+                    .collect::<Vec<_>>(),
+                "warnings": java.warnings,
+            }),
+            Err(e) => serde_json::json!({ "error": e.to_string() }),
+        };
         let out = JsResult {
             summary,
             tests: g.tests.iter().map(|t| test_js(g, Some(&lines), t)).collect(),
             phases: s.phase_of_test.clone(),
             hl: emit::hl(&source, g),
             json: emit::json(g),
+            junit,
             events: run.events.iter().map(event_js).collect(),
         };
         to_js(&out)
