@@ -204,8 +204,8 @@ test('strategies() and defaults() are the CLI\'s', async () => {
     assert.ok(at >= 0, flag);
     return help.slice(at, help.indexOf('\n      --', at + 1));
   };
-  // `concolic` is a second driver (issue 16) that only the CLI runs so far: not an explorer
-  // strategy, so the wasm list leaves it out.
+  // `concolic` is a second driver (issue 16), not an explorer strategy: wasm runs it with
+  // `concolicRun` (tests/node/concolic.test.mjs), not `Exploration`, so the list leaves it out.
   const CLI_ONLY = ['concolic'];
   const possible = option('--strategy').match(/\[possible values: ([^\]]*)\]/)[1].split(', ')
     .filter((name) => !CLI_ONLY.includes(name));

@@ -86,7 +86,48 @@ export function createExplorer(store, engine) {
     }
   }
 
+  /**
+   * The `concolic` strategy: one request runs it all (concolicRun); views/concolic.js replays
+   * its events run by run, and its tests go to the tests panel as an exploration's do.
+   */
+  async function concolic() {
+    const { source, settings } = store.getState();
+    const method = exploreMethod(store.getState());
+    if (!method) {
+      store.dispatch({ type: 'explore/error', error: 'The program has no method to explore.' });
+      return;
+    }
+    const options = exploreOptions(settings.explore);
+    store.dispatch({ type: 'explore/start', method, strategy: 'concolic', options });
+    const { runId } = explore();
+    started = -1;
+    inWorker = -1;
+    store.dispatch({ type: 'concolic/start', runId, method });
+    store.dispatch({ type: 'explore/status', runId, status: 'running' });
+    const run = {};
+    if (options.maxPaths) run.maxRuns = options.maxPaths;
+    if (options.timeoutMs !== undefined) run.timeoutMs = options.timeoutMs;
+    try {
+      const res = await engine.request('concolicRun', { source, method, options: run });
+      if (explore().runId !== runId) return;
+      store.dispatch({ type: 'concolic/done', runId, result: res });
+      const m = store.getState().methods.find((x) => x.name === method);
+      const tests = res.tests.map((t) => ({ ...t, params: m?.params ?? [] }));
+      // The keys the status line reads from an exploration's summary, beside concolic's own.
+      const s = res.summary;
+      const summary = { ...s, invalid_inputs: s.invalid, branches_covered: s.covered, branches_total: s.total,
+        time_ms: s.timeMs, bounds_hit: s.stoppedBy ? [s.stoppedBy] : [], paths_feasible: 0 };
+      store.dispatch({ type: 'explore/done', runId, summary, tests, coverage: null,
+        downloads: { hl: res.hl, json: res.json, junit: res.junit } });
+    } catch (err) {
+      fail(err, runId);
+    }
+  }
+
+  const isConcolic = () => store.getState().settings.explore.strategy === 'concolic';
+
   async function step(mode) {
+    if (isConcolic()) return concolic();
     let runId;
     try {
       runId = await ensureStarted();
@@ -99,6 +140,7 @@ export function createExplorer(store, engine) {
   }
 
   async function run() {
+    if (isConcolic()) return concolic();
     let runId;
     try {
       runId = await ensureStarted();
@@ -221,7 +263,7 @@ export function createExplorer(store, engine) {
     store.dispatch({ type: 'compare/start', method, pre: options.pre });
     try {
       const rows = await engine.request('compare', {
-        source, method, options, strategies: strategies.map((s) => s.name),
+        source, method, options, strategies: strategies.map((s) => s.name).filter((n) => n !== 'concolic'),
       });
       store.dispatch({ type: 'compare/done', rows });
     } catch (err) {

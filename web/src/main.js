@@ -16,6 +16,7 @@ import * as statusView from './views/status.js';
 import * as noticeView from './views/notice.js';
 import * as exploreControlsView from './views/explore-controls.js';
 import * as treeView from './views/tree.js';
+import * as concolicView from './views/concolic.js';
 import * as heapView from './views/heap.js';
 import * as genTestsView from './views/gentests.js';
 import * as compareView from './views/compare.js';
@@ -122,6 +123,7 @@ async function start() {
   testsView.mount(panels.tests, store);
   exploreControlsView.mount($('#explore-controls'), store);
   treeView.mount($('#explore-tree'), store);
+  concolicView.mount($('#explore-tree'), store);
   heapView.mount($('#explore-heap'), store);
   genTestsView.mount($('#explore-tests'), store);
   compareView.mount(panels.compare, store);

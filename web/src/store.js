@@ -104,6 +104,13 @@ function initialExplore(runId) {
   };
 }
 
+/** The Explore tab's entry for the `concolic` driver (run by `concolicRun`, not `Exploration`). */
+export const CONCOLIC = {
+  name: 'concolic',
+  source: 'Concolic StarFinder (CSF)',
+  description: 'inputs from the precondition\'s unfoldings, then concrete runs that record a shared constraint tree; each unexplored branch is solved for a new input',
+};
+
 /** What distinguishes each child of a forking event from its siblings (see the spec of `change`). */
 function changesOf(event) {
   const d = event.details ?? {};
@@ -217,7 +224,8 @@ function reduce(state, action) {
     case 'smt/error':
       return { ...state, smt: { status: 'error', answer: '', error: action.error } };
     case 'engine/info':
-      return { ...state, strategies: action.strategies, defaults: action.defaults };
+      // `concolic` is a second driver (issue 16), not an explorer strategy: the page adds it.
+      return { ...state, strategies: [...action.strategies, CONCOLIC], defaults: action.defaults };
     case 'methods/set':
       return { ...state, methods: action.methods };
     case 'explore/start':

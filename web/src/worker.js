@@ -377,6 +377,14 @@ const handlers = {
     await engineReady;
     return { strategies: wasm.strategies(), defaults: wasm.defaults() };
   },
+  /**
+   * The `concolic` strategy (Concolic StarFinder): the whole run at once, with its event stream,
+   * which the page replays run by run (views/concolic.js). Z3's replies are awaited inside.
+   */
+  async concolicRun({ source, method, options }) {
+    await engineReady;
+    return wasm.concolicRun(source, method, options, solverForExploration());
+  },
   async methods({ source }) {
     await engineReady;
     return wasm.methods(source);

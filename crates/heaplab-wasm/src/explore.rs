@@ -219,9 +219,9 @@ const PENDING: &str = "solver reply pending";
 /// Replies by script text and the scripts still waiting for one; shared by the transport, the
 /// path solver and the async loop.
 #[derive(Default)]
-struct Bridge {
-    replies: HashMap<String, String>,
-    outstanding: Vec<String>,
+pub(crate) struct Bridge {
+    pub(crate) replies: HashMap<String, String>,
+    pub(crate) outstanding: Vec<String>,
     /// Set by the transport when it met a script without a reply.
     missed: bool,
     /// Counts of undone steps, taken back from the frontend's.
@@ -232,11 +232,11 @@ struct Bridge {
     wait_ms: f64,
 }
 
-type Shared = Rc<RefCell<Bridge>>;
+pub(crate) type Shared = Rc<RefCell<Bridge>>;
 
 /// A transport that only answers from stored replies; any other script is recorded.
 #[derive(Clone)]
-struct ReplayTransport(Shared);
+pub(crate) struct ReplayTransport(pub(crate) Shared);
 
 impl Transport for ReplayTransport {
     fn run<'a>(&'a self, script: &'a str) -> BoxFuture<'a, Result<String, SolverError>> {
@@ -291,7 +291,7 @@ enum Reply {
 }
 
 /// Z3 wasm through the replay transport, or no Z3.
-enum Backend {
+pub(crate) enum Backend {
     Replay(SmtSolver<ReplayTransport>),
     None(NoZ3),
 }
@@ -338,7 +338,7 @@ fn stats_add(a: Stats, b: Stats) -> Stats {
 }
 
 /// The explorer's [`PathSolver`] over the replay transport (see the module docs).
-struct AsyncPathSolver {
+pub(crate) struct AsyncPathSolver {
     frontend: Rc<Frontend>,
     bridge: Shared,
     local: u64,
@@ -348,7 +348,7 @@ struct AsyncPathSolver {
 impl AsyncPathSolver {
     /// With Z3 (`z3`: replies come through the bridge) or without; `procedure`: see
     /// [`SolverFrontend::with_procedure`].
-    fn new(bridge: Shared, z3: bool, procedure: bool) -> AsyncPathSolver {
+    pub(crate) fn new(bridge: Shared, z3: bool, procedure: bool) -> AsyncPathSolver {
         let backend = if z3 {
             Backend::Replay(SmtSolver::new(ReplayTransport(Rc::clone(&bridge))))
         } else {
@@ -503,13 +503,13 @@ const OPTION_KEYS: &[&str] = &[
     "procedure",
 ];
 
-fn fail(kind: &str, message: &str) -> JsValue {
+pub(crate) fn fail(kind: &str, message: &str) -> JsValue {
     let err = js_sys::Error::new(message);
     let _ = js_sys::Reflect::set(&err, &JsValue::from_str("kind"), &JsValue::from_str(kind));
     err.into()
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| fail("Internal", &e.to_string()))
@@ -592,7 +592,7 @@ fn config_of(o: &Options) -> Result<(Config, &'static str), JsValue> {
 }
 
 /// The analysis of a program that checks (predicates included, as `heaplab run` requires).
-fn checked(file: &SourceFile) -> Result<Analysis, JsValue> {
+pub(crate) fn checked(file: &SourceFile) -> Result<Analysis, JsValue> {
     let analysis = analyze(file);
     // Each error with its place (`3:12: unknown variable `y``), as the editor underlines it.
     let at = |d: &heaplab_syntax::Diagnostic| {
@@ -1191,7 +1191,7 @@ struct JsInput {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct JsTest {
+pub(crate) struct JsTest {
     name: String,
     path: usize,
     outcome: &'static str,
@@ -1213,7 +1213,7 @@ fn objects(heap: &Heap) -> Vec<JsObject> {
         .collect()
 }
 
-fn test_js(generation: &Generation, lines: Option<&Lines>, t: &GeneratedTest) -> JsTest {
+pub(crate) fn test_js(generation: &Generation, lines: Option<&Lines>, t: &GeneratedTest) -> JsTest {
     let (outcome, expected) = match &t.expected {
         Expected::Returned(v) => ("returned", t.input.heap.display_value(v)),
         Expected::Error(kind) => ("error", kind.keyword().to_string()),
@@ -1302,7 +1302,7 @@ pub fn defaults() -> Result<JsValue, JsValue> {
 }
 
 /// Sends one script to the host and stores the reply.
-async fn resolve(
+pub(crate) async fn resolve(
     solve: Option<&Function>,
     bridge: &Shared,
     scripts: Vec<String>,

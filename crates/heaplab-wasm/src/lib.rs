@@ -12,6 +12,8 @@
 //!   generation as `heaplab run`, with Z3 wasm answering through the explorer's pending-solver
 //!   protocol; `strategies()` and `defaults()` for the page's controls. `inspect` holds the JS
 //!   shapes of heap views and coverage.
+//! - [`concolic`]: `concolicRun`, the `concolic` strategy (Concolic StarFinder) over Z3 wasm by
+//!   restart-and-replay: the synchronous driver is re-run with Z3's replies cached.
 //! - [`program`]: the editor's API: `check` (diagnostics in UTF-16 positions), `runTests` (the
 //!   `test` blocks in the interpreter) and `satQuery` (satisfiability and enumeration of a
 //!   separation-logic formula, as `heaplab sat`).
@@ -20,6 +22,7 @@
 
 use wasm_bindgen::prelude::*;
 
+pub mod concolic;
 pub mod explore;
 mod inspect;
 pub mod program;

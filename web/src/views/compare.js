@@ -83,7 +83,7 @@ export function mount(el, store) {
   function render(state) {
     const compare = state.compare ?? { status: 'idle', rows: [], current: '', error: '' };
     const settings = state.settings.explore ?? {};
-    const strategies = strategyOrder(state.strategies, compare.rows);
+    const strategies = strategyOrder(state.strategies.filter((s) => s.name !== 'concolic'), compare.rows);
     if (compare.status === 'running' && last.status !== 'running') ranWith = { ...settings };
 
     const method = exploreMethod(state);

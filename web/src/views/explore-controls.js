@@ -200,8 +200,12 @@ export function mount(el, store) {
     if (s) {
       // One name per count, as the tree and the Compare tab say it.
       const ends = explore.tree.nodes.reduce((n, node) => n + (node?.outcome ? 1 : 0), 0);
-      parts.push(plural(s.states, 'state'));
-      parts.push(plural(ends, 'path end'));
+      // `concolic` runs inputs concretely: runs instead of states and path ends.
+      if (explore.strategy === 'concolic') parts.push(plural(s.runs, 'run'));
+      else {
+        parts.push(plural(s.states, 'state'));
+        parts.push(plural(ends, 'path end'));
+      }
       if (explore.status === 'done') {
         parts.push(plural(s.tests, 'test'));
         if (s.invalid_inputs) parts.push(plural(s.invalid_inputs, 'invalid input'));

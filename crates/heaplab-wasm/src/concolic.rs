@@ -1,0 +1,309 @@
+//! `concolicRun`: the `concolic` strategy (Concolic StarFinder, issue 16) in the browser, the
+//! same driver as `heaplab run --strategy concolic`.
+//!
+//! The driver ([`heaplab_testgen::concolic::generate`]) is synchronous and wants every solver
+//! answer at once; Z3 wasm answers through a JS Promise. Most queries never reach Z3 (constant
+//! folding and the Rust decision procedure decide them), so the bridge is restart-and-replay,
+//! as `satQuery` does it: the whole generation runs with solvers whose transport answers only
+//! from stored Z3 replies and records every other script (the query then reads `unknown`). When
+//! a pass recorded scripts, it is dropped: they are sent to `solve`, their replies stored, and
+//! generation runs again from the start. The driver is deterministic (same bounds, same seed,
+//! same order), so the pass that finds every reply stored is the one a synchronous Z3 would
+//! have run. A pass bound stops a run whose queries keep needing new replies.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use heaplab_engine::symbolic::{
+    Clock, Config, Explorer, PathSolver, SatAnswer, SolverCounts, Sort, Sym,
+};
+use heaplab_logic::SmtOracle;
+use heaplab_smt::{NoZ3, SmtSolver, SolverFrontend};
+use heaplab_syntax::SourceFile;
+use heaplab_testgen::concolic::{self, ConcolicConfig, ConcolicEvent, SearchOrder};
+use heaplab_testgen::coverage::{branches_taken, Lines};
+use heaplab_testgen::emit;
+use js_sys::{Function, Promise};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+use crate::explore::{
+    checked, fail, resolve, test_js, to_js, AsyncPathSolver, Backend, Bridge, JsTest,
+    ReplayTransport, Shared,
+};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &str = r#"
+/** Options of `concolicRun` (the CLI's flags of `heaplab run --strategy concolic`). */
+export interface ConcolicOptions {
+  /** Phase-1 unfolding depth (`--depth`, at most 8; default 8, as the CLI's). */
+  depth?: number;
+  /** Which unexplored node is tried next (`--order`; default 'dfs', as the CLI's). */
+  order?: 'dfs' | 'bfs';
+  /** At most this many concrete runs (`--max-paths`, at most 10000; default 10000). */
+  maxRuns?: number;
+  /** Stop after this many milliseconds (0 or absent: no bound). */
+  timeoutMs?: number;
+}
+/** One step of the concolic loop; `node` is the path of child indices from the entry. */
+export type ConcolicEventJs =
+  | { kind: 'runInput'; run: number; phase: number }
+  | { kind: 'branch'; node: number[]; label: string; new: boolean }
+  | { kind: 'unexplored'; node: number[] }
+  | { kind: 'tryNode'; node: number[] }
+  | { kind: 'pruned'; node: number[]; why: string }
+  | { kind: 'preprocess'; formulas: number; unfolds: number }
+  | { kind: 'solve'; outcome: 'model' | 'unsat' | 'undecided' }
+  | { kind: 'newInput'; test: string };
+/** What `concolicRun` resolves to. `summary` has the keys of `heaplab run --strategy concolic
+ * --format json` (without `timeMs`'s meaning changing: wall time of the final pass), plus
+ * `passes` (generation runs, one more per batch of Z3 replies awaited) and `sentToZ3`. */
+export interface ConcolicResult {
+  summary: Record<string, number | string | null>;
+  tests: GeneratedTestJs[];
+  /** Test index to phase (1 or 2). */
+  phases: number[];
+  hl: string;
+  json: string;
+  /** As `Exploration.testsJunit`, or `{ error }` when Java cannot express the program. */
+  junit: JunitFiles | { error: string };
+  events: ConcolicEventJs[];
+}
+"#;
+
+/// At most this many generation passes (each after a batch of Z3 replies).
+const MAX_PASSES: usize = 200;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Options {
+    depth: Option<u32>,
+    order: Option<String>,
+    max_runs: Option<f64>,
+    timeout_ms: Option<f64>,
+}
+
+/// Milliseconds since the run started, from the JS clock.
+struct JsClock(f64);
+
+impl Clock for JsClock {
+    fn now_ms(&self) -> u64 {
+        (js_sys::Date::now() - self.0).max(0.0) as u64
+    }
+}
+
+/// The executor's solver for one pass: the explorer's replay solver, with "pending" read as
+/// `unknown` (the pass that met it is dropped anyway; the driver has no pending protocol).
+struct PassSolver(AsyncPathSolver);
+
+impl PathSolver for PassSolver {
+    fn check_with_model(
+        &mut self,
+        conjuncts: &[Sym],
+        vars: &[(u32, Sort)],
+    ) -> (SatAnswer, Option<heaplab_engine::symbolic::Model>) {
+        match self.0.check_with_model(conjuncts, vars) {
+            (SatAnswer::Pending, _) => (SatAnswer::Unknown, None),
+            other => other,
+        }
+    }
+    fn counts(&self) -> SolverCounts {
+        self.0.counts()
+    }
+    fn note_local(&mut self) {
+        self.0.note_local();
+    }
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+enum JsEvent {
+    RunInput { run: usize, phase: u8 },
+    Branch { node: Vec<u16>, label: String, new: bool },
+    Unexplored { node: Vec<u16> },
+    TryNode { node: Vec<u16> },
+    Pruned { node: Vec<u16>, why: &'static str },
+    Preprocess { formulas: usize, unfolds: usize },
+    Solve { outcome: &'static str },
+    NewInput { test: String },
+}
+
+fn event_js(e: &ConcolicEvent) -> JsEvent {
+    match e.clone() {
+        ConcolicEvent::RunInput { run, phase } => JsEvent::RunInput { run, phase },
+        ConcolicEvent::Branch { node, label, new } => JsEvent::Branch { node, label, new },
+        ConcolicEvent::Unexplored { node } => JsEvent::Unexplored { node },
+        ConcolicEvent::TryNode { node } => JsEvent::TryNode { node },
+        ConcolicEvent::Pruned { node, why } => JsEvent::Pruned { node, why },
+        ConcolicEvent::Preprocess { formulas, unfolds } => {
+            JsEvent::Preprocess { formulas, unfolds }
+        }
+        ConcolicEvent::Solve { outcome } => JsEvent::Solve { outcome },
+        ConcolicEvent::NewInput { test } => JsEvent::NewInput { test },
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsResult {
+    summary: serde_json::Value,
+    tests: Vec<JsTest>,
+    phases: Vec<u8>,
+    hl: String,
+    json: String,
+    /// `{ files: [{ name, text }], warnings }` as `heaplab run --emit junit` writes, or
+    /// `{ error }` when the program cannot be translated to Java.
+    junit: serde_json::Value,
+    events: Vec<JsEvent>,
+}
+
+fn config(o: &Options) -> Result<ConcolicConfig, JsValue> {
+    let order = match o.order.as_deref() {
+        None | Some("dfs") => SearchOrder::Dfs,
+        Some("bfs") => SearchOrder::Bfs,
+        Some(other) => {
+            return Err(fail("BadOptions", &format!("order: `{other}` is not `dfs` or `bfs`")))
+        }
+    };
+    let d = ConcolicConfig::default();
+    Ok(ConcolicConfig {
+        depth: o.depth.unwrap_or(8).min(8),
+        order,
+        max_runs: o.max_runs.map_or(10_000, |n| n.clamp(0.0, 10_000.0) as usize),
+        timeout_ms: o.timeout_ms.filter(|t| *t > 0.0).map(|t| t as u64),
+        ..d
+    })
+}
+
+/// Runs CSF on `method` of `source` (see the module docs); resolves to `ConcolicResult`.
+/// `solve`: the host's Z3 function, or `null` (then queries outside the Rust procedure's
+/// fragment read `unknown`, as in an `Exploration` without Z3).
+#[wasm_bindgen(js_name = concolicRun, unchecked_return_type = "Promise<ConcolicResult>")]
+pub fn concolic_run(
+    source: String,
+    method: String,
+    #[wasm_bindgen(unchecked_param_type = "ConcolicOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SmtSolveFn | null | undefined")] solve: Option<Function>,
+) -> Promise {
+    future_to_promise(async move {
+        let options: Options = if options.is_undefined() || options.is_null() {
+            Options::default()
+        } else {
+            serde_wasm_bindgen::from_value(options)
+                .map_err(|e| fail("BadOptions", &format!("bad options: {e}")))?
+        };
+        let cfg = config(&options)?;
+        let file = SourceFile::new("program.hl", source.as_str());
+        let analysis = checked(&file)?;
+        let program = &analysis.program;
+        let info = &analysis.info;
+        // Branch sites of the method and what it calls, from an explorer that is only started.
+        let sites = Explorer::new(
+            program,
+            info,
+            &method,
+            Config::default(),
+            Box::new(PassSolver(AsyncPathSolver::new(Rc::default(), false, true))),
+            Box::new(heaplab_engine::symbolic::NoClock),
+        )
+        .map_err(|e| fail("BadMethod", &e.to_string()))?;
+        let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
+        let z3 = solve.is_some();
+        let mut passes = 0;
+        let (run, time_ms) = loop {
+            passes += 1;
+            bridge.borrow_mut().outstanding.clear();
+            let backend = if z3 {
+                Backend::Replay(SmtSolver::new(ReplayTransport(Rc::clone(&bridge))))
+            } else {
+                Backend::None(NoZ3)
+            };
+            let logic = SolverFrontend::with_clock(backend, js_sys::Date::now);
+            let mut oracle = SmtOracle::new(&logic);
+            let executor = PassSolver(AsyncPathSolver::new(Rc::clone(&bridge), z3, true));
+            let clock = JsClock(js_sys::Date::now());
+            let r = concolic::generate(
+                program,
+                info,
+                &method,
+                &cfg,
+                &mut oracle,
+                Box::new(executor),
+                &clock,
+            )
+            .map_err(|e| fail("Generation", &format!("concolic test generation failed: {e}")))?;
+            let time_ms = clock.now_ms();
+            let missing = std::mem::take(&mut bridge.borrow_mut().outstanding);
+            if missing.is_empty() {
+                break (r, time_ms);
+            }
+            if passes >= MAX_PASSES {
+                return Err(fail(
+                    "Bound",
+                    &format!("concolic: still waiting for Z3 after {MAX_PASSES} passes"),
+                ));
+            }
+            resolve(solve.as_ref(), &bridge, missing).await?;
+        };
+        let g = &run.generation;
+        let s = &run.stats;
+        let valid = branches_taken(&sites, g.tests.iter().filter(|t| t.validity.is_valid()));
+        let total = sites.branch_coverage().1;
+        let sent = bridge.borrow().replies.len();
+        let summary = serde_json::json!({
+            "method": method,
+            "strategy": "concolic",
+            "tests": g.tests.len(),
+            "invalid": g.invalid_inputs(),
+            "errors": g.errors_found(),
+            "covered": valid.len(),
+            "total": total,
+            "phase1Calls": s.phase1_calls,
+            "phase2Calls": s.phase2_calls,
+            "phase1Inputs": s.phase1_inputs,
+            "phase2Inputs": s.phase2_inputs,
+            "runs": s.runs,
+            "prunedUnsat": s.pruned_unsat,
+            "prunedUnknown": s.pruned_unknown,
+            "missedTarget": s.missed_target,
+            "unexploredLeft": s.unexplored_left,
+            "stoppedBy": s.stopped_by,
+            "timeMs": time_ms,
+            "passes": passes,
+            "sentToZ3": sent,
+        });
+        let lines = Lines::new(program, &file);
+        // JUnit as the CLI's concolic run writes it: no explorer paths behind the tests.
+        let stem: String =
+            method.chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).collect();
+        let junit_input = emit::junit::JunitInput {
+            program,
+            info,
+            source: &source,
+            package: Some(emit::junit::package_name(&stem)),
+            paths: &[],
+        };
+        let junit = match emit::junit::junit(&junit_input, g) {
+            Ok(java) => serde_json::json!({
+                "files": java
+                    .files
+                    .into_iter()
+                    .map(|(name, text)| serde_json::json!({ "name": name, "text": text }))
+                    .collect::<Vec<_>>(),
+                "warnings": java.warnings,
+            }),
+            Err(e) => serde_json::json!({ "error": e.to_string() }),
+        };
+        let out = JsResult {
+            summary,
+            tests: g.tests.iter().map(|t| test_js(g, Some(&lines), t)).collect(),
+            phases: s.phase_of_test.clone(),
+            hl: emit::hl(&source, g),
+            json: emit::json(g),
+            junit,
+            events: run.events.iter().map(event_js).collect(),
+        };
+        to_js(&out)
+    })
+}

@@ -1,0 +1,81 @@
+// The `concolic` strategy (issue 16) in the Explore tab: on BST.remove, stepping through the runs
+// shows the constraint tree gaining an unexplored node that a later run covers (explored), the
+// tree at the last run matches the run's counts, and the tests are those of `heaplab run`.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, session, waitForEngine, waitForZ3 } from './helpers.mjs';
+
+const run = promisify(execFile);
+const HEAPLAB = join(ROOT, 'target', 'release', 'heaplab');
+
+test('concolic on BST.remove: an unexplored node of the constraint tree is covered by a later run', async (t) => {
+  const { server, page } = await session(t, { viewport: { width: 1500, height: 1000 } });
+  await page.goto(`${server.url}#example=bst.hl`);
+  await waitForEngine(page);
+  await waitForZ3(page);
+  await page.getByRole('tab', { name: 'Explore' }).click();
+  const method = page.getByRole('combobox', { name: 'Method' });
+  await method.locator('option', { hasText: 'BST.remove' }).first().waitFor({ state: 'attached' });
+  await method.selectOption('BST.remove');
+  await page.getByRole('combobox', { name: 'Strategy' }).selectOption('concolic');
+  const box = page.getByRole('region', { name: 'Constraint tree' });
+  await box.waitFor({ state: 'visible' });
+  assert.equal(await page.locator('#explore-tree').isVisible(), false, 'the execution tree gives way to the constraint tree');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 180000 });
+
+  const native = JSON.parse((await run(HEAPLAB, ['run', join(ROOT, 'examples', 'bst.hl'), '--method', 'BST.remove',
+    '--strategy', 'concolic', '--format', 'json'], { maxBuffer: 1 << 26 })).stdout);
+  const summary = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.summary);
+  for (const k of ['tests', 'covered', 'total', 'invalid', 'runs', 'phase1Inputs', 'phase2Inputs']) {
+    assert.equal(summary[k], native[k], k);
+  }
+  const counts = page.locator('[data-cc-counts]');
+  const range = page.getByRole('slider', { name: 'Run' });
+  assert.equal(await range.getAttribute('max'), String(native.runs - 1));
+
+  // Run 1's tree, then run by run with the "Run ▶" button: some node is unexplored after one run
+  // and explored after a later phase-2 run (an input the concolic loop solved for, not one of
+  // phase 1's).
+  const states = () => page.locator('[data-cc-tree] [data-node]').evaluateAll(
+    (els) => Object.fromEntries(els.map((e) => [e.dataset.node, e.dataset.state])));
+  const seenUnexplored = new Map(); // node -> run where it was unexplored
+  let covered = null;
+  const next = page.getByRole('button', { name: 'Next run' });
+  for (let r = 0; r < native.runs && !covered; r += 1) {
+    if (r > 0) await next.click();
+    assert.equal(await range.inputValue(), String(r));
+    const s = await states();
+    const phase2 = /phase 2/.test(await page.locator('[data-cc-input] h4').textContent());
+    for (const [node, state] of Object.entries(s)) {
+      if (state === 'unexplored' && !seenUnexplored.has(node)) seenUnexplored.set(node, r);
+      if (state === 'explored' && seenUnexplored.has(node)) {
+        if (phase2) covered = { node, unexploredAt: seenUnexplored.get(node), exploredAt: r };
+        else seenUnexplored.delete(node);
+      }
+    }
+  }
+  assert.ok(covered, 'an unexplored node is later explored');
+  assert.ok(covered.exploredAt > covered.unexploredAt);
+  assert.ok(covered.exploredAt >= native.phase1Inputs, 'phase 2 starts after the phase-1 inputs');
+  // The node covered is on the run's path (bold) and its input is shown.
+  assert.match(await page.locator(`[data-cc-tree] [data-node="${covered.node}"]`).getAttribute('class'), /cc-path/);
+  assert.match(await page.locator('[data-cc-input]').textContent(), /Run \d+: phase/);
+  await page.locator(`[data-cc-tree] [data-node="${covered.node}"]`).scrollIntoViewIfNeeded();
+  await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });
+  await page.locator('#panel-explore').screenshot({ path: join(ROOT, 'tests', 'artifacts', 'concolic.png') });
+
+  // After the last run the tree has what the run left: nothing unexplored (as the CLI says).
+  await page.getByRole('button', { name: 'Last run' }).click();
+  assert.equal(Number(await counts.getAttribute('data-unexplored')), native.unexploredLeft);
+  assert.ok(Number(await counts.getAttribute('data-pruned')) > 0);
+  // The tests panel lists the tests.
+  const tests = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tests.length);
+  assert.equal(tests, native.tests);
+  assert.equal(await page.locator('button[data-download="junit"]').isEnabled(), true, 'JUnit download offered');
+});

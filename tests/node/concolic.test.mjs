@@ -1,0 +1,104 @@
+// `concolic` (Concolic StarFinder, issue 16) in wasm: `concolicRun` over Z3 wasm against the
+// native CLI (`heaplab run --strategy concolic`): the same counts, the same tests (`--emit json`),
+// tests that `heaplab test` passes, and an event stream that rebuilds the constraint tree.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadEngine, loadBridge, ROOT } from './helpers.mjs';
+
+const run = promisify(execFile);
+const HEAPLAB = path.join(ROOT, 'target/release/heaplab');
+
+let engine;
+let bridge;
+let tmp;
+
+before(async () => {
+  engine = await loadEngine();
+  bridge = await loadBridge();
+  tmp = await mkdtemp(path.join(tmpdir(), 'heaplab-concolic-'));
+});
+
+after(async () => {
+  await bridge.shutdown();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+// The CLI's summary and emitted JSON tests for `method` of `file`, at the CLI's defaults.
+async function cli(file, method) {
+  const out = await mkdtemp(path.join(tmp, 'cli-'));
+  const args = ['run', file, '--method', method, '--strategy', 'concolic'];
+  const { stdout } = await run(HEAPLAB, [...args, '--format', 'json'], { cwd: ROOT, maxBuffer: 1 << 26 });
+  await run(HEAPLAB, [...args, '--emit', 'json', '--out', out], { cwd: ROOT, maxBuffer: 1 << 26 });
+  const [name] = await readdir(out);
+  return { summary: JSON.parse(stdout), json: await readFile(path.join(out, name), 'utf8') };
+}
+
+// The keys that do not depend on timing or on which solver answered.
+const KEYS = ['tests', 'invalid', 'errors', 'covered', 'total', 'phase1Calls', 'phase2Calls',
+  'phase1Inputs', 'phase2Inputs', 'runs', 'prunedUnsat', 'prunedUnknown', 'missedTarget',
+  'unexploredLeft', 'stoppedBy'];
+
+// Replays the event stream: node key -> 'explored' | 'unexplored' | 'pruned'.
+function rebuild(events) {
+  const tree = new Map();
+  for (const e of events) {
+    const key = e.node?.join('.');
+    if (e.kind === 'branch') tree.set(key, 'explored');
+    else if (e.kind === 'unexplored' && !tree.has(key)) tree.set(key, 'unexplored');
+    else if (e.kind === 'pruned') tree.set(key, 'pruned');
+  }
+  return tree;
+}
+
+// [file, method, whether some query is outside the Rust procedure's fragment, so that the run
+// must wait for Z3 and restart with its replies (`passes` > 1)]
+const CASES = [
+  ['examples/bst.hl', 'BST.remove', false],
+  ['examples/sll.hl', 'SLL.remove', false],
+  ['examples/hash32.hl', 'IntList.negativeAfterAbs', true],
+];
+
+for (const [file, method, needsZ3] of CASES) {
+  test(`concolicRun on ${method} gives the CLI's tests and coverage`, async () => {
+    const native = await cli(file, method);
+    const source = await readFile(path.join(ROOT, file), 'utf8');
+    const r = await engine.concolicRun(source, method, { timeoutMs: 0 }, bridge.solve);
+    for (const k of KEYS) assert.deepEqual(r.summary[k], native.summary[k], `${method}: ${k}`);
+    assert.equal(r.json, native.json, `${method}: the emitted JSON tests`);
+    assert.equal(r.tests.length, native.summary.tests);
+    // JUnit: one test method per generated test.
+    const java = r.junit.files.map((f) => f.text).join('\n');
+    assert.equal((java.match(/@Test/g) || []).length, r.tests.length);
+    assert.equal(r.phases.length, r.tests.length);
+    assert.equal(r.summary.passes > 1, needsZ3, `${method}: ${r.summary.passes} passes`);
+    assert.equal(r.summary.sentToZ3 > 0, needsZ3, `${method}: ${r.summary.sentToZ3} scripts sent to Z3`);
+    // Every test replays in the interpreter (an independent oracle of the expected outcomes).
+    const hl = path.join(tmp, `${method}.hl`);
+    await writeFile(hl, r.hl);
+    const { stdout } = await run(HEAPLAB, ['test', hl], { cwd: ROOT, maxBuffer: 1 << 26 });
+    assert.match(stdout, new RegExp(`${r.tests.length + (source.match(/^test /gm) || []).length} passed`));
+    // The events rebuild the constraint tree: as many runs as the summary says, nothing left
+    // unexplored (as the summary says), and new inputs named after tests.
+    assert.equal(r.events.filter((e) => e.kind === 'runInput').length, r.summary.runs);
+    const tree = rebuild(r.events);
+    const left = [...tree.values()].filter((s) => s === 'unexplored').length;
+    assert.equal(left, r.summary.unexploredLeft);
+    const names = new Set(r.tests.map((t) => t.name));
+    for (const e of r.events.filter((e) => e.kind === 'newInput')) assert.ok(names.has(e.test), e.test);
+  });
+}
+
+test('concolicRun without Z3 still runs, and bad options are said', async () => {
+  const source = await readFile(path.join(ROOT, 'examples/sll.hl'), 'utf8');
+  const r = await engine.concolicRun(source, 'SLL.remove', {}, null);
+  assert.equal(r.summary.invalid, 0);
+  assert.ok(r.tests.length > 0);
+  assert.equal(r.summary.passes, 1);
+  await assert.rejects(engine.concolicRun(source, 'SLL.remove', { order: 'sideways' }, null), /order: `sideways`/);
+  await assert.rejects(engine.concolicRun(source, 'SLL.nope', {}, null), (e) => e.kind === 'BadMethod');
+});

@@ -1,0 +1,266 @@
+// The `concolic` strategy in the Explore tab: the constraint tree that the runs share, growing
+// run by run, and the current run's input.
+//
+// `concolicRun` (heaplab-wasm) runs the whole strategy at once and returns its event stream
+// (run input i, branch taken new/known, new unexplored node, node tried, pruned, solved, new
+// input). This view replays that stream up to a chosen run: a node is explored once a run passed
+// it, unexplored while it is only a child some run left untaken, pruned once its formulas gave
+// no model. Shown instead of the execution tree and heap while the strategy is `concolic`.
+
+const STATE_WORDS = { explored: 'explored', unexplored: 'unexplored', pruned: 'pruned' };
+const PLAY_MS = 250;
+
+export function mount(treeSection, store) {
+  const el = document.createElement('section');
+  el.className = 'explore-concolic';
+  el.hidden = true;
+  el.setAttribute('aria-label', 'Constraint tree');
+  el.innerHTML = `
+    <div class="cc-bar" role="group" aria-label="Concolic runs">
+      <button type="button" data-cc="first" aria-label="First run">First</button>
+      <button type="button" data-cc="prev" aria-label="Previous run">◀ Run</button>
+      <button type="button" data-cc="next" aria-label="Next run">Run ▶</button>
+      <button type="button" data-cc="play">Play</button>
+      <button type="button" data-cc="last" aria-label="Last run">Last</button>
+      <input type="range" min="0" max="0" value="0" data-cc-run aria-label="Run">
+      <span class="cc-at" data-cc-at></span>
+    </div>
+    <p class="cc-counts" data-cc-counts></p>
+    <p class="cc-status hint" data-cc-status>Choose Run or Step to run the concolic strategy.</p>
+    <div class="cc-body">
+      <div class="cc-tree-box"><ul class="cc-tree" data-cc-tree></ul></div>
+      <div class="cc-input" data-cc-input aria-label="The run's input"></div>
+    </div>`;
+  treeSection.parentElement.insertBefore(el, treeSection);
+  const heapSection = treeSection.parentElement.querySelector('#explore-heap');
+  const range = el.querySelector('[data-cc-run]');
+  const at = el.querySelector('[data-cc-at]');
+  const counts = el.querySelector('[data-cc-counts]');
+  const status = el.querySelector('[data-cc-status]');
+  const treeEl = el.querySelector('[data-cc-tree]');
+  const inputEl = el.querySelector('[data-cc-input]');
+  const play = el.querySelector('[data-cc="play"]');
+
+  let result = null;
+  let runId = -1;
+  let timer = null;
+  // Index into the events of each run's `runInput`.
+  let starts = [];
+
+  const stopPlay = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+    play.textContent = 'Play';
+  };
+  const show = (run) => {
+    if (!result) return;
+    const n = starts.length;
+    range.value = String(Math.max(0, Math.min(n - 1, run)));
+    render();
+  };
+  el.querySelector('[data-cc="first"]').addEventListener('click', () => { stopPlay(); show(0); });
+  el.querySelector('[data-cc="prev"]').addEventListener('click', () => { stopPlay(); show(Number(range.value) - 1); });
+  el.querySelector('[data-cc="next"]').addEventListener('click', () => { stopPlay(); show(Number(range.value) + 1); });
+  el.querySelector('[data-cc="last"]').addEventListener('click', () => { stopPlay(); show(starts.length - 1); });
+  range.addEventListener('input', () => { stopPlay(); render(); });
+  play.addEventListener('click', () => {
+    if (timer) { stopPlay(); return; }
+    if (Number(range.value) >= starts.length - 1) show(0);
+    play.textContent = 'Pause';
+    timer = setInterval(() => {
+      if (Number(range.value) >= starts.length - 1) stopPlay();
+      else show(Number(range.value) + 1);
+    }, PLAY_MS);
+  });
+
+  function render() {
+    const run = Number(range.value);
+    const end = run + 1 < starts.length ? starts[run + 1] : result.events.length;
+    const { nodes, path, fresh, tried, test } = replay(result.events, starts[run] ?? 0, end);
+    at.textContent = `run ${run + 1} of ${starts.length}`;
+    const tally = { explored: 0, unexplored: 0, pruned: 0 };
+    for (const n of nodes.values()) tally[n.state] += 1;
+    counts.textContent = `Constraint tree after run ${run + 1}: ${tally.explored} explored, ${tally.unexplored} unexplored, ${tally.pruned} pruned` +
+      (tried.length ? ` · then tried ${triedText(tried)}` : '');
+    counts.dataset.explored = tally.explored;
+    counts.dataset.unexplored = tally.unexplored;
+    counts.dataset.pruned = tally.pruned;
+    treeEl.replaceChildren(...drawChildren(nodes, childIndex(nodes), '', path, fresh));
+    const phase = result.events[starts[run]]?.phase;
+    const t = result.tests.find((x) => x.name === test);
+    inputEl.replaceChildren(describeInput(run, phase, t));
+  }
+
+  store.subscribe((state, action) => {
+    const concolic = state.settings.explore.strategy === 'concolic';
+    el.hidden = !concolic;
+    // The sections' own CSS sets `display`, which `hidden` would not override.
+    treeSection.style.display = concolic ? 'none' : '';
+    if (heapSection) heapSection.style.display = concolic ? 'none' : '';
+    switch (action.type) {
+      case 'concolic/start':
+        stopPlay();
+        runId = action.runId;
+        result = null;
+        starts = [];
+        treeEl.replaceChildren();
+        inputEl.replaceChildren();
+        counts.textContent = '';
+        at.textContent = '';
+        status.textContent = `Running concolic on ${action.method}…`;
+        break;
+      case 'concolic/done':
+        if (action.runId !== runId) break;
+        result = action.result;
+        starts = result.events.flatMap((e, i) => (e.kind === 'runInput' ? [i] : []));
+        range.max = String(Math.max(0, starts.length - 1));
+        status.textContent = summaryText(result.summary);
+        show(0);
+        break;
+      case 'explore/error':
+        if (concolic && state.explore.runId === runId) status.textContent = state.explore.error;
+        break;
+      default: break;
+    }
+  });
+}
+
+/**
+ * The constraint tree after the events `0..end`: node key -> { state, label }; the current run's
+ * path (events from `from`), the nodes it added, what was tried after it and its new test.
+ */
+function replay(events, from, end) {
+  const nodes = new Map();
+  const path = new Set();
+  const fresh = new Set();
+  const tried = [];
+  let test = null;
+  let pending = null;
+  for (let i = 0; i < end; i += 1) {
+    const e = events[i];
+    const key = e.node ? e.node.join('.') : null;
+    const mine = i >= from;
+    switch (e.kind) {
+      case 'branch': {
+        const n = nodes.get(key);
+        nodes.set(key, { state: 'explored', label: e.label });
+        if (mine) {
+          path.add(key);
+          if (!n || n.state !== 'explored') fresh.add(key);
+        }
+        break;
+      }
+      case 'unexplored':
+        if (!nodes.has(key)) nodes.set(key, { state: 'unexplored', label: '' });
+        if (mine) fresh.add(key);
+        break;
+      case 'tryNode':
+        pending = key;
+        break;
+      case 'solve':
+        if (mine) tried.push({ node: pending, outcome: e.outcome });
+        break;
+      case 'pruned': {
+        const n = nodes.get(key);
+        nodes.set(key, { state: 'pruned', label: n?.label ?? '' });
+        break;
+      }
+      case 'newInput':
+        if (mine) test = e.test;
+        break;
+      default: break;
+    }
+  }
+  return { nodes, path, fresh, tried, test };
+}
+
+/** Node keys by parent key (`''` for the root's children), each list in child order. */
+function childIndex(nodes) {
+  const kids = new Map();
+  for (const key of nodes.keys()) {
+    const cut = key.lastIndexOf('.');
+    const parent = cut < 0 ? '' : key.slice(0, cut);
+    if (!kids.has(parent)) kids.set(parent, []);
+    kids.get(parent).push(key);
+  }
+  const last = (k) => Number(k.slice(k.lastIndexOf('.') + 1));
+  for (const list of kids.values()) list.sort((a, b) => last(a) - last(b));
+  return kids;
+}
+
+/** The `<li>`s of the children of `parent` (keys `parent.j`), in child order. */
+function drawChildren(nodes, kids, parent, path, fresh) {
+  return (kids.get(parent) ?? []).map((key) => {
+    const n = nodes.get(key);
+    const j = key.slice(key.lastIndexOf('.') + 1);
+    const li = document.createElement('li');
+    li.className = `cc-node cc-${n.state}`;
+    li.dataset.node = key;
+    li.dataset.state = n.state;
+    if (path.has(key)) li.classList.add('cc-path');
+    if (fresh.has(key)) li.classList.add('cc-new');
+    const label = document.createElement('span');
+    label.className = 'cc-label';
+    label.textContent = n.label || `branch ${j}`;
+    label.title = `node ${key}: ${STATE_WORDS[n.state]}`;
+    const tag = document.createElement('span');
+    tag.className = 'cc-tag';
+    tag.textContent = STATE_WORDS[n.state];
+    li.append(label, ' ', tag);
+    const sub = drawChildren(nodes, kids, key, path, fresh);
+    if (sub.length) {
+      const ul = document.createElement('ul');
+      ul.append(...sub);
+      li.append(ul);
+    }
+    return li;
+  });
+}
+
+function value(v) {
+  if (v === null) return 'null';
+  if (typeof v === 'object' && v.ref) return v.ref;
+  return String(v);
+}
+
+/** The run's input heap in words: receiver, arguments and objects. */
+function describeInput(run, phase, test) {
+  const box = document.createElement('div');
+  const h = document.createElement('h4');
+  h.textContent = `Run ${run + 1}: ${phase === 1 ? 'phase 1 (from the precondition)' : 'phase 2 (solved for an unexplored node)'}`;
+  box.append(h);
+  if (!test) {
+    const p = document.createElement('p');
+    p.className = 'hint';
+    p.textContent = 'Same input as an earlier run (no new test).';
+    box.append(p);
+    return box;
+  }
+  const pre = document.createElement('pre');
+  pre.className = 'cc-heap';
+  const lines = [`test ${test.name} (${test.validity}, ${test.outcome} ${test.expected})`];
+  if (test.input.receiver) lines.push(`this = ${test.input.receiver}`);
+  if (test.input.args.length) lines.push(`args = (${test.input.args.map(value).join(', ')})`);
+  for (const o of test.input.objects) {
+    lines.push(`${o.id}: ${o.class} { ${Object.entries(o.fields).map(([f, v]) => `${f}: ${value(v)}`).join(', ')} }`);
+  }
+  pre.textContent = lines.join('\n');
+  box.append(pre);
+  return box;
+}
+
+/** What the loop did after a run: the nodes it tried, by outcome, and the one it solved. */
+function triedText(tried) {
+  const by = {};
+  for (const t of tried) by[t.outcome] = (by[t.outcome] ?? 0) + 1;
+  const solved = tried.find((t) => t.outcome === 'model');
+  const parts = Object.entries(by).map(([k, n]) => `${n} ${k}`).join(', ');
+  return `${tried.length} node${tried.length === 1 ? '' : 's'} (${parts})${solved ? `; solved node ${solved.node} for the next input` : ''}`;
+}
+
+function summaryText(s) {
+  return `${s.tests} tests (${s.phase1Inputs} from phase 1, ${s.phase2Inputs} from phase 2), ` +
+    `branch coverage by valid inputs ${s.covered}/${s.total}, ${s.invalid} invalid; ` +
+    `${s.runs} runs, solver calls p1/p2 ${s.phase1Calls}/${s.phase2Calls}, ` +
+    `pruned ${s.prunedUnsat} unsat + ${s.prunedUnknown} undecided; Z3 asked ${s.sentToZ3} times`;
+}
