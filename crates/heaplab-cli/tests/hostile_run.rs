@@ -118,6 +118,28 @@ fn the_time_bound_covers_sl_model_search() {
     }
 }
 
+/// The concolic loop's solver searches ask the time bound too, and the loop leaves a tenth of
+/// it for its last replay and the output: TreeMap.remove once took 1.10 s of a 1 s bound.
+#[test]
+fn the_time_bound_covers_the_concolic_loop() {
+    let start = Instant::now();
+    let out = heaplab(&[
+        "run",
+        "examples/treemap.hl",
+        "--method",
+        "TreeMap.remove",
+        "--strategy",
+        "concolic",
+        "--timeout-ms",
+        "3000",
+    ]);
+    let took = start.elapsed();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(took < Duration::from_millis(3300), "--timeout-ms 3000 took {took:?}\n{stdout}");
+    assert!(stdout.contains("stopped by: time"), "{stdout}");
+}
+
 #[test]
 fn generated_test_names_never_clash_with_the_programs_tests() {
     let dir = Scratch::new("names");

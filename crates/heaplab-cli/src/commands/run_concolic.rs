@@ -17,6 +17,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // The time bound counts from here: loading and starting the solvers spend it too.
+    let clock = WallClock::new();
     let loaded = load(&args.file)?;
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
@@ -51,10 +53,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Order::Bfs => SearchOrder::Bfs,
         },
         max_runs: usize::try_from(args.max_paths).unwrap_or(usize::MAX).min(10_000),
-        timeout_ms: (args.timeout_ms > 0).then_some(args.timeout_ms),
+        // What is left of the bound after the setup above.
+        timeout_ms: (args.timeout_ms > 0)
+            .then(|| args.timeout_ms.saturating_sub(clock.0.elapsed().as_millis() as u64).max(1)),
         ..ConcolicConfig::default()
     };
-    let clock = WallClock::new();
     let r = concolic::generate(
         program,
         info,

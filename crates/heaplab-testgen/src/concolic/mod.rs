@@ -31,7 +31,7 @@ use heaplab_engine::symbolic::concolic::{ConcreteInput, Runner};
 use heaplab_engine::symbolic::{Clock, PathSolver, PreMode, State};
 use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
 use heaplab_logic::{
-    sat_in_order, Defs, Formula, Model, Order, PureOracle, SatResult, SearchBounds, Sort,
+    sat_with, Defs, Formula, Model, Order, PureOracle, SatResult, SearchBounds, Sort,
 };
 use heaplab_syntax::ast::{Item, Program, TypeExpr};
 use heaplab_syntax::types::ProgramInfo;
@@ -362,12 +362,16 @@ pub fn generate(
     let mut seen_inputs: Vec<Input> = Vec::new();
     let mut runs = 0;
     let mut events = Vec::new();
+    // The loop stops at 90 % of the time bound: its last input is still replayed and checked
+    // after the check, and the front end prints and writes after the loop.
+    let loop_ms = config.timeout_ms.map(|t| t - t / 10);
+    let out_of_time = || loop_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t);
     loop {
         if runs >= config.max_runs {
             stats.stopped_by = Some("runs");
             break;
         }
-        if config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t) {
+        if out_of_time() {
             stats.stopped_by = Some("time");
             break;
         }
@@ -396,16 +400,24 @@ pub fn generate(
             let mut undecided =
                 pp.cut > 0 || pp.untranslatable > 0 || pp.formulas.len() > config.max_node_formulas;
             for f in pp.formulas.iter().take(config.max_node_formulas) {
-                if config.timeout_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t)
-                    || config.max_phase2_calls.is_some_and(|m| stats.phase2_calls >= m)
+                if out_of_time() || config.max_phase2_calls.is_some_and(|m| stats.phase2_calls >= m)
                 {
                     undecided = true;
                     break;
                 }
                 stats.phase2_calls += 1;
-                let answer =
-                    sat_in_order(&defs, f, config.node_sat_bounds, Order::DepthFirst, oracle);
-                match answer.map(|(r, _)| r) {
+                // One search may be long: it asks the time bound too (stopped: undecided).
+                let answer = sat_with(
+                    &defs,
+                    f,
+                    config.node_sat_bounds,
+                    Order::DepthFirst,
+                    oracle,
+                    &mut || out_of_time(),
+                    None,
+                    false,
+                );
+                match answer.map(|o| o.result) {
                     Ok(SatResult::Sat(m)) => {
                         let vars: BTreeSet<String> =
                             f.disjuncts.iter().flat_map(|sh| sh.free_vars()).collect();

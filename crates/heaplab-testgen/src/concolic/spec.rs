@@ -12,7 +12,7 @@
 //! it belongs to [`super`].
 
 use heaplab_logic::unfold::unfold_at;
-use heaplab_logic::{sat_in_order, Defs, Formula, Fresh, Model, Order, PureOracle, SatResult};
+use heaplab_logic::{sat_with, Defs, Formula, Fresh, Model, Order, PureOracle, SatResult};
 
 /// What phase 1 produced and what it cost.
 #[derive(Clone, Debug, Default)]
@@ -98,7 +98,10 @@ pub fn gen_from_spec(
         out.calls += 1;
         // Depth-first: the first model in the definitions' disjunct order (base cases first),
         // found after as many unfoldings as the formula has instances.
-        match sat_in_order(defs, &f, bounds, Order::DepthFirst, oracle).map(|(r, _)| r) {
+        // The search asks the time bound too (a balanced tree's deeper formulas are slow).
+        let answer =
+            sat_with(defs, &f, bounds, Order::DepthFirst, oracle, &mut || expired(), None, false);
+        match answer.map(|o| o.result) {
             Ok(SatResult::Sat(m)) => {
                 // One model per satisfiable formula, as CSF: two formulas whose smallest models
                 // agree still give two inputs, which differ where unconstrained integers are
