@@ -167,7 +167,7 @@ test('with the server stopped, a reload still works through the service worker',
   await page.getByText(/\d+ passed, 0 failed/).waitFor({ timeout: 30000 });
   await waitForZ3(page);
   await page.getByRole('button', { name: 'Examples' }).click();
-  await page.getByRole('menuitem', { name: 'Stack over a linked list' }).click();
+  await page.getByRole('menuitem', { name: 'Stack over a linked list', exact: true }).click();
   await page.getByText('class Stack').first().waitFor();
   assert.deepEqual(browser.errors, []);
 });
