@@ -41,6 +41,7 @@ pub mod state;
 pub mod strategy;
 pub mod term;
 pub mod view;
+pub mod view_symheap;
 
 pub use config::{
     Bound, Bounds, Clock, Config, NoClock, PreMode, SearchOrder, SlCompletion, StrategyKind,

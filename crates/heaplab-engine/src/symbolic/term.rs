@@ -48,6 +48,62 @@ impl Sym {
         &self.0
     }
 
+    /// The address of this shared node: a key for memo tables over the expression DAG (hashing
+    /// a `Sym` hashes the whole tree, exponential in a DAG's depth).
+    pub fn addr(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
+    }
+
+    /// `self` with the variables `env` knows replaced by their values (booleans 0 / 1) and
+    /// constants folded; `memo` (by [`addr`](Self::addr)) keeps shared nodes from being
+    /// visited twice.
+    pub fn partial(
+        &self,
+        env: &dyn Fn(u32, Sort) -> Option<i64>,
+        memo: &mut std::collections::HashMap<usize, Sym>,
+    ) -> Sym {
+        if let Some(s) = memo.get(&self.addr()) {
+            return s.clone();
+        }
+        let p = |s: &Sym, memo: &mut std::collections::HashMap<usize, Sym>| s.partial(env, memo);
+        let out = match self.node() {
+            Node::Int(_) | Node::Bool(_) => self.clone(),
+            Node::Var(id, sort) => match (env(*id, *sort), sort) {
+                (Some(v), Sort::Int) => Sym::int(v),
+                (Some(v), Sort::Bool) => Sym::bool(v != 0),
+                (None, _) => self.clone(),
+            },
+            Node::Add(a, b) => Sym::add(&p(a, memo), &p(b, memo)),
+            Node::Sub(a, b) => Sym::sub(&p(a, memo), &p(b, memo)),
+            Node::Mul(a, b) => Sym::mul(&p(a, memo), &p(b, memo)),
+            Node::Div(a, b) => Sym::div(&p(a, memo), &p(b, memo)),
+            Node::Rem(a, b) => Sym::rem(&p(a, memo), &p(b, memo)),
+            Node::Neg(a) => Sym::neg(&p(a, memo)),
+            Node::Lt(a, b) => Sym::lt(&p(a, memo), &p(b, memo)),
+            Node::Le(a, b) => Sym::le(&p(a, memo), &p(b, memo)),
+            Node::Eq(a, b) => Sym::eq(&p(a, memo), &p(b, memo)),
+            Node::Not(a) => Sym::not(&p(a, memo)),
+            Node::And(a, b) => {
+                let a = p(a, memo);
+                if a.as_bool() == Some(false) {
+                    a
+                } else {
+                    Sym::and(&a, &p(b, memo))
+                }
+            }
+            Node::Or(a, b) => {
+                let a = p(a, memo);
+                if a.as_bool() == Some(true) {
+                    a
+                } else {
+                    Sym::or(&a, &p(b, memo))
+                }
+            }
+        };
+        memo.insert(self.addr(), out.clone());
+        out
+    }
+
     pub fn int(n: i64) -> Sym {
         Sym(Rc::new(Node::Int(n)))
     }

@@ -15,6 +15,7 @@ use super::code::{Compiled, SlotType, UnitId, UnitKind};
 use super::explorer::PathOutcome;
 use super::state::{Origin, SValue, State, StateId, VarOrigin};
 use super::term::{Node, Sort, Sym};
+use super::view_symheap::SymHeapView;
 use heaplab_logic::Term;
 use heaplab_syntax::Span;
 use std::collections::{BTreeSet, HashMap};
@@ -161,6 +162,9 @@ pub struct HeapView {
     pub path_condition: Vec<String>,
     pub returned: Option<ValView>,
     pub outcome: Option<OutcomeView>,
+    /// `symheap`: references, locations and guarded value sets (the objects, open references
+    /// and predicates above are then empty).
+    pub symheap: Option<SymHeapView>,
 }
 
 impl HeapView {
@@ -223,6 +227,11 @@ impl HeapView {
                 Some(FrameView { unit: unit.display_name(), span: unit.span_at(f.pc), locals })
             })
             .collect();
+        let symheap = SymHeapView::of(st, &names, &val);
+        let (symbolic, path_condition) = match &symheap {
+            Some(_) => (Vec::new(), SymHeapView::facts(st, &names)),
+            None => (open_references(st), path_condition(&st.pc, &names)),
+        };
         HeapView {
             node: st.id,
             label: String::new(),
@@ -230,11 +239,12 @@ impl HeapView {
             objects,
             roots,
             frames,
-            symbolic: open_references(st),
+            symbolic,
             predicates,
-            path_condition: path_condition(&st.pc, &names),
+            path_condition,
             returned: st.returned.as_ref().map(val),
             outcome: None,
+            symheap,
         }
     }
 
@@ -258,10 +268,10 @@ impl HeapView {
 /// A person's name for every symbolic variable of a state, by where it came from: the
 /// parameter `x`, the field `o1.key`, the existential `lo`. An existential made again (a
 /// predicate unfolded twice) gets primes: `k`, `k'`.
-struct Names(Vec<String>);
+pub(crate) struct Names(Vec<String>);
 
 impl Names {
-    fn of(st: &State) -> Names {
+    pub(crate) fn of(st: &State) -> Names {
         let mut seen: HashMap<String, usize> = HashMap::new();
         let names = st
             .vars
@@ -279,7 +289,7 @@ impl Names {
         Names(names)
     }
 
-    fn var(&self, id: u32, sort: Sort) -> String {
+    pub(crate) fn var(&self, id: u32, sort: Sort) -> String {
         match self.0.get(id as usize) {
             Some(n) => n.clone(),
             None if sort == Sort::Int => format!("x{id}"),
@@ -287,7 +297,7 @@ impl Names {
         }
     }
 
-    fn show(&self, s: &Sym) -> String {
+    pub(crate) fn show(&self, s: &Sym) -> String {
         s.show_with(&|id, sort| self.var(id, sort))
     }
 }
@@ -449,7 +459,7 @@ impl Cmp {
 }
 
 /// `MIN <= e`, `e <= MAX`, or a conjunction of those.
-fn is_range_fact(c: &Sym) -> bool {
+pub(crate) fn is_range_fact(c: &Sym) -> bool {
     match c.node() {
         Node::Le(a, _) if a.as_int() == Some(i64::MIN) => true,
         Node::Le(_, b) if b.as_int() == Some(i64::MAX) => true,
@@ -626,6 +636,7 @@ mod tests {
             path_condition: Vec::new(),
             returned: None,
             outcome: None,
+            symheap: None,
         };
         let mut s = Snapshots::default();
         assert!(!s.wants(StateId(0)), "off by default");
