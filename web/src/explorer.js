@@ -271,8 +271,20 @@ export function createExplorer(store, engine) {
     }
   }
 
+  /** `symheap`: the concrete worlds of the selected node, asked once per node. */
+  async function fetchWorlds(node) {
+    const { runId } = explore();
+    try {
+      const result = await engine.request('exploreWorlds', { runId, node });
+      store.dispatch({ type: 'explore/worldsResult', runId, node, result, error: result ? '' : 'no view of this node' });
+    } catch (err) {
+      store.dispatch({ type: 'explore/worldsResult', runId, node, result: null, error: err.message });
+    }
+  }
+
   store.subscribe((state, action) => {
     switch (action.type) {
+      case 'explore/worlds': fetchWorlds(action.node); break;
       case 'explore/run': enqueue(run); break;
       case 'explore/step': enqueue(() => step('event')); break;
       case 'explore/stepOver': enqueue(() => step('decision')); break;

@@ -94,6 +94,9 @@ function initialExplore(runId) {
     selected: null,
     view: null,
     viewNode: null,
+    // symheap's "show one concrete world" for the selected node: { node, loading, worlds,
+    // more, note, error, index } (explore/worlds, explore/worldsResult, explore/worldNext).
+    worlds: null,
     summary: null,
     // Which solver answered how many queries (`Exploration.solverStats()`): decidedInRust,
     // sentToZ3, cacheHits, unknownWithoutZ3...
@@ -293,11 +296,27 @@ function reduce(state, action) {
     case 'explore/reset':
       return { ...state, explore: initialExplore(state.explore.runId + 1) };
     case 'explore/select':
-      return { ...state, explore: { ...state.explore, selected: action.node } };
+      return { ...state, explore: { ...state.explore, selected: action.node, worlds: null } };
+    case 'explore/worlds':
+      return { ...state, explore: { ...state.explore, worlds: { node: action.node, loading: true, worlds: [], more: false, note: null, error: '', index: 0 } } };
+    case 'explore/worldsResult': {
+      const w = state.explore.worlds;
+      if (action.runId !== state.explore.runId || w?.node !== action.node) return state;
+      const r = action.result ?? { worlds: [], more: false, note: null };
+      return { ...state, explore: { ...state.explore, worlds: { ...w, loading: false, worlds: r.worlds, more: r.more, note: r.note, error: action.error ?? '' } } };
+    }
+    case 'explore/worldNext': {
+      const w = state.explore.worlds;
+      if (!w || !w.worlds.length) return state;
+      return { ...state, explore: { ...state.explore, worlds: { ...w, index: (w.index + 1) % w.worlds.length } } };
+    }
+    case 'explore/worldsHide':
+      return { ...state, explore: { ...state.explore, worlds: null } };
     case 'explore/view':
       return action.runId !== state.explore.runId
         ? state
-        : { ...state, explore: { ...state.explore, view: action.view, viewNode: action.node } };
+        // A new view of the node may list other references: its worlds are asked again.
+        : { ...state, explore: { ...state.explore, view: action.view, viewNode: action.node, worlds: action.view === state.explore.view ? state.explore.worlds : null } };
     case 'compare/start':
       return { ...state, compare: { status: 'running', method: action.method, rows: [], error: '', current: '', source: state.source, pre: action.pre ?? 'assume', errorKind: '' } };
     case 'compare/progress':

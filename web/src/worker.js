@@ -344,6 +344,11 @@ const exploreHandlers = {
     const run = currentRun(runId);
     return run.ex.view(node);
   },
+  /** `symheap`: concrete worlds of a node (models decided in Rust, no Z3 round trip). */
+  async exploreWorlds({ runId, node }) {
+    const run = currentRun(runId);
+    return run.ex.worlds(node);
+  },
   /** Every strategy on the same method and bounds, as `heaplab compare` runs them. */
   async compare({ source, method, options, strategies }) {
     await engineReady;

@@ -178,6 +178,23 @@ export interface HeapView {
   pathCondition: string[];
   returned: Val | null;
   outcome: { kind: 'returned' | 'error' | 'bounded' | 'discarded' | 'internal'; text: string } | null;
+  /** `symheap` only (then `objects`, `symbolic` and `predicates` are empty): the references
+   * reachable from the roots and locals (circles; values `symref` name them), each with its
+   * guarded value set (`loc` null: the null entry; `guard` over the inputs' source names,
+   * `always` when it holds in every world), and the locations (boxes) they may denote. */
+  symheap: {
+    refs: { id: string; input: string | null; class: string; entries: { guard: string; loc: string | null }[] }[];
+    locs: { id: string; class: string; origin: 'input' | 'new'; fields: { name: string; value: Val }[] }[];
+  } | null;
+}
+/** Concrete worlds of a `symheap` node (`Exploration.worlds`): each lists, for every reference
+ * of `HeapView.symheap.refs` in order, the index of its one entry whose guard holds. */
+export interface SymheapWorlds {
+  worlds: number[][];
+  /** More worlds may exist than listed (at most 8 are). */
+  more: boolean;
+  /** Why the search stopped early, if it did. */
+  note: string | null;
 }
 /** Line coverage of the generated tests; lines are 1-based. */
 export interface CoverageJs {
@@ -1624,6 +1641,18 @@ impl Exploration {
         let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
         match r.explorer.view(StateId(node)) {
             Some(v) => to_js(&inspect::heap_view(&v, |s| r.line_of(s))),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Concrete worlds of a `symheap` tree node (`SymheapWorlds`): models of its path
+    /// condition, decided in Rust, each picking one entry of every reference of its view;
+    /// `null` when the node has no view or runs another strategy.
+    #[wasm_bindgen(unchecked_return_type = "SymheapWorlds | null")]
+    pub fn worlds(&self, node: u32) -> Result<JsValue, JsValue> {
+        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
+        match r.explorer.view(StateId(node)).and_then(|v| v.symheap) {
+            Some(s) => to_js(&inspect::worlds(&s.worlds())),
             None => Ok(JsValue::NULL),
         }
     }

@@ -3,6 +3,7 @@
 //! generated tests. Conversions only; the engine and `heaplab_testgen` compute everything.
 
 use heaplab_engine::symbolic::view::{HeapView, SymKind, ValView};
+use heaplab_engine::symbolic::view_symheap::{SymHeapView, Worlds};
 use heaplab_syntax::Span;
 use heaplab_testgen::coverage::LineCoverage;
 use serde::Serialize;
@@ -101,6 +102,80 @@ pub(crate) struct JsHeapView {
     path_condition: Vec<String>,
     returned: Option<JsVal>,
     outcome: Option<JsOutcome>,
+    symheap: Option<JsSymHeap>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsEntry {
+    guard: String,
+    loc: Option<String>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsRef {
+    id: String,
+    input: Option<String>,
+    class: String,
+    entries: Vec<JsEntry>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsLoc {
+    id: String,
+    class: String,
+    origin: &'static str,
+    fields: Vec<JsNamed>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsSymHeap {
+    refs: Vec<JsRef>,
+    locs: Vec<JsLoc>,
+}
+
+fn symheap(s: &SymHeapView) -> JsSymHeap {
+    JsSymHeap {
+        refs: s
+            .refs
+            .iter()
+            .map(|r| JsRef {
+                id: r.id.clone(),
+                input: r.input.clone(),
+                class: r.class.clone(),
+                entries: r
+                    .entries
+                    .iter()
+                    .map(|e| JsEntry { guard: e.guard.clone(), loc: e.loc.clone() })
+                    .collect(),
+            })
+            .collect(),
+        locs: s
+            .locs
+            .iter()
+            .map(|l| JsLoc {
+                id: l.id.clone(),
+                class: l.class.clone(),
+                origin: if l.input { "input" } else { "new" },
+                fields: named(&l.fields),
+            })
+            .collect(),
+    }
+}
+
+#[derive(Serialize)]
+pub(crate) struct JsWorlds {
+    /// Per world, the entry index of each reference of `symheap.refs`, in order.
+    worlds: Vec<Vec<usize>>,
+    more: bool,
+    note: Option<String>,
+}
+
+pub(crate) fn worlds(w: &Worlds) -> JsWorlds {
+    JsWorlds {
+        worlds: w.worlds.iter().map(|w| w.choice.clone()).collect(),
+        more: w.more,
+        note: w.note.clone(),
+    }
 }
 
 /// `line` maps a span of the program to its 1-based line.
@@ -154,6 +229,7 @@ pub(crate) fn heap_view(v: &HeapView, line: impl Fn(Span) -> u32) -> JsHeapView 
         path_condition: v.path_condition.clone(),
         returned: v.returned.as_ref().map(val),
         outcome: v.outcome.as_ref().map(|o| JsOutcome { kind: o.kind, text: o.text.clone() }),
+        symheap: v.symheap.as_ref().map(symheap),
     }
 }
 

@@ -26,6 +26,7 @@ const STRATEGY_HELP = {
   lazier: 'lazier: the first read gives null or “some object”; which object it is gets decided only when the program compares or follows it.',
   'lazier#': 'lazier#: the first read gives an unknown reference; whether it is null is decided only when the program follows it or tests it.',
   sl: 'sl: the precondition’s predicates are unfolded when the program first touches a reference they describe, so only inputs that satisfy requires are built.',
+  symheap: 'symheap: a read gives a reference that may be null, a new object or any earlier one, each under a guard; nothing forks until the program compares references or tests for null.',
 };
 
 const STATUS_TEXT = {

@@ -4,6 +4,7 @@
 // main.js fetches the HeapView when a node is selected; until it arrives the view says so.
 
 import { drawHeap, drawLegend } from '../draw/heapgraph.js';
+import { drawSymHeap } from '../draw/symheapgraph.js';
 import { exportPicture } from '../draw/export.js';
 
 const AT = {
@@ -32,6 +33,18 @@ export function mount(el, store) {
     <p class="heap-loading" role="status" hidden>loading…</p>
     <div class="heap-body" hidden>
       <p class="heap-change"></p>
+      <div class="heap-world" role="group" aria-label="Concrete worlds" hidden>
+        <p class="heap-world-intro">Circles are references, boxes are locations; each arrow is one
+          (guard, location) pair of a reference's value set, labelled with its guard. In every
+          concrete input exactly one guard of each reference holds.</p>
+        <div class="heap-world-bar">
+          <button type="button" class="heap-world-show" title="Pick a model of the path condition and highlight the one heap it describes">Show one concrete world</button>
+          <button type="button" class="heap-world-next" hidden title="Another world, different from the ones shown before">Next world</button>
+          <button type="button" class="heap-world-hide" hidden>Show all guards</button>
+          <span class="heap-world-status" role="status"></span>
+        </div>
+        <p class="heap-world-desc" hidden></p>
+      </div>
       <div class="heap-graph" aria-label="Heap graph"></div>
       <div class="heap-legend"></div>
       <div class="heap-facts">
@@ -51,7 +64,16 @@ export function mount(el, store) {
     title: $('.heap-title'), at: $('.heap-at'), empty: $('.heap-empty'), loading: $('.heap-loading'),
     body: $('.heap-body'), change: $('.heap-change'), graph: $('.heap-graph'), pc: $('.heap-pc'),
     resultSection: $('.heap-result-section'), result: $('.heap-result'),
+    world: $('.heap-world'), worldShow: $('.heap-world-show'), worldNext: $('.heap-world-next'),
+    worldHide: $('.heap-world-hide'), worldStatus: $('.heap-world-status'), worldDesc: $('.heap-world-desc'),
+    legend: $('.heap-legend'),
   };
+  parts.worldShow.addEventListener('click', () => {
+    const { selected } = store.getState().explore;
+    if (selected != null) store.dispatch({ type: 'explore/worlds', node: selected });
+  });
+  parts.worldNext.addEventListener('click', () => store.dispatch({ type: 'explore/worldNext' }));
+  parts.worldHide.addEventListener('click', () => store.dispatch({ type: 'explore/worldsHide' }));
   drawLegend($('.heap-legend'));
   $('.heap-export').addEventListener('click', (e) => {
     const kind = e.target.closest('[data-export]')?.dataset.export;
@@ -73,12 +95,13 @@ export function mount(el, store) {
     // `viewNode === selected` with no view: the engine has none for it (e.g. a cancelled run).
     const arrived = node != null && ex.viewNode === ex.selected;
     const view = arrived ? ex.view ?? null : null;
-    const next = { runId: ex.runId, selected: node ? ex.selected : null, view, arrived, label: node?.label, outcome: node?.outcome };
+    const worlds = view?.symheap && ex.worlds?.node === ex.selected ? ex.worlds : null;
+    const next = { runId: ex.runId, selected: node ? ex.selected : null, view, arrived, label: node?.label, outcome: node?.outcome, worlds };
     if (Object.keys(next).every((k) => next[k] === shown[k])) return;
-    const graphChanged = next.view !== shown.view || next.selected !== shown.selected || next.runId !== shown.runId;
+    const graphChanged = next.view !== shown.view || next.selected !== shown.selected || next.runId !== shown.runId || next.worlds !== shown.worlds;
     const runChanged = next.runId !== shown.runId;
     shown = next;
-    render(parts, node, view, arrived, graphChanged, runChanged);
+    render(parts, node, view, arrived, graphChanged, runChanged, worlds);
   }
 
   update(store.getState());
@@ -86,7 +109,7 @@ export function mount(el, store) {
   store.subscribe((state) => update(state));
 }
 
-function render(parts, node, view, arrived, graphChanged, runChanged) {
+function render(parts, node, view, arrived, graphChanged, runChanged, worlds) {
   const waiting = node != null && view == null && !arrived;
   // While the next heap loads, the previous picture stays (dimmed) so that it can move into
   // the new one instead of vanishing and reappearing.
@@ -107,8 +130,13 @@ function render(parts, node, view, arrived, graphChanged, runChanged) {
   const change = node.change ?? null;
   parts.change.textContent = describeChange(change, node, view.added);
   parts.change.hidden = !parts.change.textContent;
+  const symbolic = Boolean(view.symheap);
+  parts.world.hidden = !symbolic;
+  parts.legend.hidden = symbolic;
+  const world = symbolic ? renderWorlds(parts, view, worlds) : null;
   if (graphChanged) {
-    drawHeap(parts.graph, view, { highlight: change });
+    if (symbolic) drawSymHeap(parts.graph, view, { world });
+    else drawHeap(parts.graph, view, { highlight: change });
     fitGraph(parts.graph);
   }
   const facts = view.pathCondition ?? [];
@@ -118,6 +146,42 @@ function render(parts, node, view, arrived, graphChanged, runChanged) {
   parts.resultSection.hidden = !result;
   parts.result.textContent = result;
   parts.result.dataset.outcome = view.outcome?.kind ?? '';
+}
+
+/**
+ * The world controls of a `symheap` state; returns the world to highlight (for each reference
+ * of `view.symheap.refs`, the index of its true entry) or null.
+ */
+function renderWorlds(parts, view, worlds) {
+  const list = worlds?.worlds ?? [];
+  const world = list.length ? list[worlds.index] ?? null : null;
+  const usable = world && world.length === view.symheap.refs.length ? world : null;
+  parts.worldShow.hidden = Boolean(worlds);
+  parts.worldNext.hidden = !worlds || list.length < 2;
+  parts.worldHide.hidden = !worlds;
+  let status = '';
+  if (worlds?.loading) status = 'finding a world…';
+  else if (worlds && worlds.error) status = `no world: ${worlds.error}`;
+  else if (worlds && !list.length) status = worlds.note ?? 'no world satisfies this path condition';
+  else if (worlds) {
+    const count = `${list.length}${worlds.more ? '+' : ''}`;
+    status = `world ${worlds.index + 1} of ${count}${list.length > 1 || worlds.more ? ' (each a different heap)' : ' (the only one)'}`;
+  }
+  parts.worldStatus.textContent = status;
+  parts.worldDesc.hidden = !usable;
+  parts.worldDesc.textContent = usable ? describeWorld(view, usable) : '';
+  return usable;
+}
+
+/** A world in words: where each input reference points (`this.head → o2, o2.next → null`). */
+function describeWorld(view, world) {
+  const bits = [];
+  view.symheap.refs.forEach((r, i) => {
+    if (!r.input) return;
+    const e = r.entries[world[i]];
+    bits.push(`${r.input} → ${e?.loc ?? 'null'}`);
+  });
+  return bits.length ? `In this world: ${bits.join(', ')}.` : '';
 }
 
 /**
