@@ -67,6 +67,17 @@ test('symheap: a reference with several guarded locations, and one concrete worl
   assert.match(await page.locator('.heap-world-desc').textContent(), /^In this world: this → o1/);
   await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });
   await page.locator('#panel-explore').screenshot({ path: join(ROOT, 'tests', 'artifacts', 'symheap-world.png') });
+  // The whole picture at its natural size (the panel scrolls it).
+  await page.evaluate(() => {
+    const box = document.createElement('div');
+    box.id = 'symheap-shot';
+    box.style.cssText = 'position: fixed; left: 0; top: 0; z-index: 99999; background: #fff; padding: 8px';
+    box.append(document.querySelector('.heap-graph svg').cloneNode(true));
+    box.firstChild.style.width = '';
+    document.body.append(box);
+  });
+  await page.locator('#symheap-shot').screenshot({ path: join(ROOT, 'tests', 'artifacts', 'symheap-graph.png') });
+  await page.evaluate(() => document.getElementById('symheap-shot').remove());
 
   // Another world highlights a different heap, again one arrow per reference.
   const next = page.getByRole('button', { name: 'Next world' });

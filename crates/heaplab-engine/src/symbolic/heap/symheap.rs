@@ -514,7 +514,7 @@ impl SymHeap {
             (false, _) => st,
             (true, false) => return Err(Box::new(cx.null_deref(st, node, span, what))),
             (true, true) => {
-                let shown = format!("{} == null", st.show(recv));
+                let shown = format!("{} == null", shown(&st, recv));
                 let kids = vec![
                     (with_fact(st.clone(), &nullg, false), format!("!({shown})")),
                     (with_fact(st.clone(), &nullg, true), shown.clone()),
@@ -876,7 +876,7 @@ impl HeapModel for SymHeap {
         let d = data(&st);
         let eq = eq_condition(&d.set_of(a), &d.set_of(b));
         let eq = named(&mut st, eq);
-        let shown = format!("{} == {}", st.show(a), st.show(b));
+        let shown = format!("{} == {}", shown(&st, a), shown(&st, b));
         self.decide(cx, st, eq, shown)
     }
 
@@ -897,7 +897,7 @@ impl HeapModel for SymHeap {
             return Then::Go((st, x));
         }
         let c = named(&mut st, c);
-        let shown = format!("{} == null", st.show(v));
+        let shown = format!("{} == null", shown(&st, v));
         self.decide(cx, st, c, shown)
     }
 
@@ -1018,6 +1018,23 @@ impl HeapModel for SymHeap {
         returned: Option<&SValue>,
     ) -> ConcreteInput {
         concretize(code, st, model, returned)
+    }
+}
+
+/// A value for a person (tree labels, branch events): an input reference by the input it
+/// stands for (`o1.head`), as is a reference holding the same guarded set as one (a copy, such
+/// as a parameter passed on); other references by id (`ref4`).
+fn shown(st: &State, v: &SValue) -> String {
+    let SValue::SymRef(r) = v else { return st.show(v) };
+    let Some(d) = st.ext.get::<SymHeapData>() else { return st.show(v) };
+    let Some(info) = d.refs.get(*r as usize) else { return st.show(v) };
+    let var = info.var.or_else(|| {
+        let twin = d.inputs.iter().filter_map(|&i| d.refs.get(i as usize));
+        twin.filter(|i| i.set == info.set).find_map(|i| i.var)
+    });
+    match var {
+        Some(var) => crate::symbolic::view::Names::of(st).var(var, Sort::Int),
+        None => st.show(v),
     }
 }
 
