@@ -467,6 +467,40 @@ mod tests {
     }
 
     #[test]
+    fn partial_evaluation_agrees_with_eval_and_keeps_the_unknown() {
+        let x = Sym::var(0, Sort::Int);
+        let y = Sym::var(1, Sort::Int);
+        let b = Sym::var(2, Sort::Bool);
+        // A shared node, as guards are.
+        let shared = Sym::eq(&x, &Sym::int(0));
+        let e = Sym::and(
+            &Sym::or(&shared, &b),
+            &Sym::or(&Sym::not(&shared), &Sym::lt(&y, &Sym::add(&x, &Sym::int(2)))),
+        );
+        for xv in [0, 1, 5] {
+            for bv in [0, 1] {
+                let known = |id: u32, _: Sort| match id {
+                    0 => Some(xv),
+                    2 => Some(bv),
+                    _ => None,
+                };
+                let rest = e.partial(&known, &mut std::collections::HashMap::new());
+                assert!(
+                    !rest.vars().contains(&(0, Sort::Int))
+                        && !rest.vars().contains(&(2, Sort::Bool))
+                );
+                for yv in [-3, 0, 3, 9] {
+                    let all = |id: u32, s: Sort| if id == 1 { Some(yv) } else { known(id, s) };
+                    assert_eq!(rest.eval(&all), e.eval(&all), "x = {xv}, b = {bv}, y = {yv}");
+                }
+            }
+        }
+        // x = 1, b false: the first conjunct is false whatever y is.
+        let env = |id: u32, _: Sort| [Some(1), None, Some(0)][id as usize];
+        assert_eq!(e.partial(&env, &mut std::collections::HashMap::new()), Sym::bool(false));
+    }
+
+    #[test]
     fn show_with_names_variables_and_keeps_the_layout() {
         let x = Sym::var(0, Sort::Int);
         let y = Sym::var(1, Sort::Int);
