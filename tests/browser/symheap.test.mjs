@@ -21,6 +21,20 @@ function drawnRefs(page) {
   }));
 }
 
+/** The heap picture at its natural size (the panel scrolls it), as a test artifact. */
+async function shootPicture(page, name) {
+  await page.evaluate(() => {
+    const box = document.createElement('div');
+    box.id = 'symheap-shot';
+    box.style.cssText = 'position: fixed; left: 0; top: 0; z-index: 99999; background: #fff; padding: 8px';
+    box.append(document.querySelector('.heap-graph svg').cloneNode(true));
+    box.firstChild.style.width = '';
+    document.body.append(box);
+  });
+  await page.locator('#symheap-shot').screenshot({ path: join(ROOT, 'tests', 'artifacts', name) });
+  await page.evaluate(() => document.getElementById('symheap-shot').remove());
+}
+
 test('symheap: a reference with several guarded locations, and one concrete world highlighted', async (t) => {
   const { page, server, browser } = await session(t, WIDE);
   await page.goto(`${server.url}?tab=explore&method=LinkedList.run1&strategy=symheap&k=3#example=heapsummary.hl`);
@@ -57,6 +71,9 @@ test('symheap: a reference with several guarded locations, and one concrete worl
   const labels = await page.locator(`.heap-graph [data-label^="${aliased.id}#"]`).count();
   assert.equal(labels, aliased.entries.filter((e) => e.guard !== 'always').length, 'each guard is written on its arrow');
 
+  await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });
+  await shootPicture(page, 'symheap-guards.png');
+
   // (b) One concrete world: exactly one arrow out of every reference highlighted.
   await page.getByRole('button', { name: 'Show one concrete world' }).click();
   await page.locator('.heap-graph svg[data-world="on"]').waitFor({ timeout: 20000 });
@@ -67,17 +84,7 @@ test('symheap: a reference with several guarded locations, and one concrete worl
   assert.match(await page.locator('.heap-world-desc').textContent(), /^In this world: this → o1/);
   await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });
   await page.locator('#panel-explore').screenshot({ path: join(ROOT, 'tests', 'artifacts', 'symheap-world.png') });
-  // The whole picture at its natural size (the panel scrolls it).
-  await page.evaluate(() => {
-    const box = document.createElement('div');
-    box.id = 'symheap-shot';
-    box.style.cssText = 'position: fixed; left: 0; top: 0; z-index: 99999; background: #fff; padding: 8px';
-    box.append(document.querySelector('.heap-graph svg').cloneNode(true));
-    box.firstChild.style.width = '';
-    document.body.append(box);
-  });
-  await page.locator('#symheap-shot').screenshot({ path: join(ROOT, 'tests', 'artifacts', 'symheap-graph.png') });
-  await page.evaluate(() => document.getElementById('symheap-shot').remove());
+  await shootPicture(page, 'symheap-graph.png');
 
   // Another world highlights a different heap, again one arrow per reference.
   const next = page.getByRole('button', { name: 'Next world' });

@@ -36,8 +36,23 @@ fn references_hold_guarded_sets_named_by_their_inputs() {
         .find(|r| r.entries.iter().filter(|e| e.loc.is_some()).count() >= 2 && r.class == "Data");
     let aliased = aliased.expect("a reference with two guarded locations");
     assert!(aliased.entries.iter().any(|e| e.loc.is_none()), "{aliased:?}");
+    let mut copies = 0;
     for s in &sym {
         for r in &s.refs {
+            // A copy (contains' `root`) has the entries of the input it copies.
+            if let Some(of) = &r.copy_of {
+                copies += 1;
+                let input = s.refs.iter().find(|i| i.input.as_ref() == Some(of));
+                if let Some(input) = input {
+                    let guards = |r: &heaplab_engine::symbolic::view_symheap::RefView| {
+                        r.entries
+                            .iter()
+                            .map(|e| (e.guard.clone(), e.loc.clone()))
+                            .collect::<Vec<_>>()
+                    };
+                    assert_eq!(guards(r), guards(input), "{} copies {of}", r.id);
+                }
+            }
             // An input reference's null entry reads as that input being null.
             if let Some(name) = &r.input {
                 let null = r.entries.iter().find(|e| e.loc.is_none());
@@ -53,6 +68,7 @@ fn references_hold_guarded_sets_named_by_their_inputs() {
             }
         }
     }
+    assert!(copies > 0, "contains' parameters copy this.head and this.data0");
 }
 
 #[test]

@@ -183,7 +183,9 @@ export interface HeapView {
    * guarded value set (`loc` null: the null entry; `guard` over the inputs' source names,
    * `always` when it holds in every world), and the locations (boxes) they may denote. */
   symheap: {
-    refs: { id: string; input: string | null; class: string; entries: { guard: string; loc: string | null }[] }[];
+    /** `input`: the input the reference stands for (`o1.head`); `copyOf`: a reference that is
+     * no input but holds the same set as one (a parameter passed on). */
+    refs: { id: string; input: string | null; copyOf: string | null; class: string; entries: { guard: string; loc: string | null }[] }[];
     locs: { id: string; class: string; origin: 'input' | 'new'; fields: { name: string; value: Val }[] }[];
   } | null;
 }

@@ -112,9 +112,11 @@ pub(crate) struct JsEntry {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct JsRef {
     id: String,
     input: Option<String>,
+    copy_of: Option<String>,
     class: String,
     entries: Vec<JsEntry>,
 }
@@ -141,6 +143,7 @@ fn symheap(s: &SymHeapView) -> JsSymHeap {
             .map(|r| JsRef {
                 id: r.id.clone(),
                 input: r.input.clone(),
+                copy_of: r.copy_of.clone(),
                 class: r.class.clone(),
                 entries: r
                     .entries

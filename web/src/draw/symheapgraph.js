@@ -105,8 +105,9 @@ function buildScene(view) {
   if (pointsToRef(view.returned)) addHolder('root:result', 'result', view.returned, 'the returned value');
   for (const ref of sh.refs) {
     const label = ref.input ?? ref.id;
-    const r = Math.max(17, Math.ceil(width(label) / 2 + 6));
-    nodes.set(`ref:${ref.id}`, { key: `ref:${ref.id}`, shape: 'ref', ref, label, r, width: 2 * r, height: 2 * r });
+    const sub = !ref.input && ref.copyOf ? `= ${ref.copyOf}` : '';
+    const r = Math.max(17, Math.ceil(Math.max(width(label), width(sub) * 0.85) / 2 + 6));
+    nodes.set(`ref:${ref.id}`, { key: `ref:${ref.id}`, shape: 'ref', ref, label, sub, r, width: 2 * r, height: 2 * r });
   }
   for (const loc of sh.locs) {
     const header = `${loc.id} : ${loc.class}${loc.origin === 'new' ? '  new' : ''}`;
@@ -263,10 +264,12 @@ export function drawSymHeap(container, view, { world = null } = {}) {
 function drawNode(n) {
   switch (n.shape) {
     case 'ref': {
-      const tip = `${n.label}: a reference; ${n.ref.entries.length === 1 ? 'it denotes one location' : `one arrow per (guard, location) pair of its value set — exactly one guard holds in each world`}`;
+      const copy = n.sub ? ` (a copy of ${n.ref.copyOf}: the same value set)` : '';
+      const tip = `${n.label}${copy}: a reference; ${n.ref.entries.length === 1 ? 'it denotes one location' : `one arrow per (guard, location) pair of its value set — exactly one guard holds in each world`}`;
       return [
         svgEl('circle', { cx: n.r, cy: n.r, r: n.r - 0.8, fill: REF_FILL, stroke: GUARD, 'stroke-width': 1.4 }),
-        svgEl('text', { x: n.r, y: n.r, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: INK, 'font-weight': 700 }, n.label),
+        svgEl('text', { x: n.r, y: n.sub ? n.r - 6 : n.r, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: INK, 'font-weight': 700 }, n.label),
+        ...(n.sub ? [svgEl('text', { x: n.r, y: n.r + 8, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: MUTED, 'font-size': M.font * 0.85 }, n.sub)] : []),
         svgEl('title', {}, tip),
       ];
     }

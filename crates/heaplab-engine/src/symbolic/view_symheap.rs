@@ -46,6 +46,9 @@ pub struct RefView {
     pub id: String,
     /// The input it stands for (`this`, `o1.next`), when it is an input reference.
     pub input: Option<String>,
+    /// Not an input reference, but a copy of one (the same guarded set; a parameter passed
+    /// on): that input's name.
+    pub copy_of: Option<String>,
     pub class: String,
     pub entries: Vec<EntryView>,
 }
@@ -148,9 +151,18 @@ impl SymHeapView {
                         cond: g.clone(),
                     })
                     .collect();
+                let twin = || {
+                    let mut inputs = d.inputs.iter().filter_map(|&i| d.refs.get(i as usize));
+                    inputs.find(|i| i.set == info.set).and_then(|i| i.var)
+                };
+                let copy_of = match info.var {
+                    Some(_) => None,
+                    None => twin().map(|v| names.var(v, Sort::Int)),
+                };
                 Some(RefView {
                     id: format!("ref{r}"),
                     input: info.var.map(|v| names.var(v, Sort::Int)),
+                    copy_of,
                     class: info.class.clone(),
                     entries,
                 })
