@@ -110,39 +110,18 @@ fn phase1_calls_at_depth_one_match_csf_table1_for_bst() {
     assert_eq!(calls, vec![2; calls.len()], "{calls:?}");
 }
 
-/// Methods where `concolic` covers less than `sl` — issue 16 is left open there, each for
-/// the reason measured (docs/symbolic.md, "concolic"). Every other method must cover at least
-/// `sl`'s directions (hash32.hl's `ints java32` methods included: preprocessing turns the
-/// executor's wrapping into linear constraints with fresh quotients and remainders).
-const KNOWN_GAPS: &[&str] = &[
-    // dll.hl (issue 19): the header list again, with `Object` elements the precondition leaves
-    // unconstrained; the loop bodies that find the argument among the elements (null or not)
-    // and set's walk from the far end are not reached (issue 16, left). Named with their file:
-    // jlist.hl has a LinkedList.set that concolic covers.
-    "dll.hl LinkedList.contains",
-    "dll.hl LinkedList.indexOf",
-    "dll.hl LinkedList.lastIndexOf",
-    "dll.hl LinkedList.set",
-    // The same walk looking for the argument: 17 of sl's 22 directions at depth 3 (measured in
-    // CI when both branches met).
-    "dll.hl LinkedList.remove",
-];
-
 /// Methods whose missing directions need a larger phase-2 budget than the test's default
 /// (measured: AvlTree.insert's double rotations lie deep in a breadth-first frontier of ~4 000
 /// nodes; it covers 40 of sl's 42 directions after 600 calls, all 42 after 2 000.
 /// AATree.remove misses one direction of sl's 40 after 600 calls, none after 1 000).
 const LARGER_BUDGET: &[(&str, usize)] = &[("AvlTree.insert", 2_000), ("AATree.remove", 1_000)];
 
-/// Whether `target` of example `file` is a known gap (listed by target, or by file and target).
-fn known_gap(file: &str, target: &str) -> bool {
-    KNOWN_GAPS.contains(&target) || KNOWN_GAPS.contains(&format!("{file} {target}").as_str())
-}
-
 /// Issue #16's acceptance over every example method with a `requires`: no invalid input
 /// (model checker), every test replayed (generation fails otherwise), and branch coverage by
 /// valid inputs at least `sl`'s at default bounds, measured the same way (replays, restricted to
-/// the explorer's branch sites).
+/// the explorer's branch sites). No method is exempt: hash32.hl's `ints java32` methods need
+/// the wrapping arithmetic in preprocessing, dll.hl's searches for the argument among the
+/// elements the distinctness of lazily initialized objects (docs/symbolic.md, "concolic").
 ///
 /// The methods are split in two halves (alternating), one test each, so that the two run on
 /// two cores.
@@ -189,8 +168,7 @@ fn concolic_covers_what_sl_covers(half: usize) {
                 max_phase2_calls: Some(
                     LARGER_BUDGET.iter().find(|(t, _)| *t == target).map_or(600, |(_, n)| *n),
                 ),
-                // Short on the listed gaps, whose result is not asserted.
-                timeout_ms: Some(if known_gap(&name, &target) { 10_000 } else { 600_000 }),
+                timeout_ms: Some(600_000),
                 ..ConcolicConfig::default()
             };
             let r = concolic_run_clocked(&a, &target, &cfg);
@@ -202,7 +180,7 @@ fn concolic_covers_what_sl_covers(half: usize) {
                 }
             }
             let missing: Vec<_> = sl_cov.difference(&cov).collect();
-            if !missing.is_empty() && !known_gap(&name, &target) {
+            if !missing.is_empty() {
                 failures.push(format!("{name} {target}: sl covers {missing:?}, concolic does not"));
             }
             eprintln!(

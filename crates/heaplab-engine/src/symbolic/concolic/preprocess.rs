@@ -97,6 +97,7 @@ fn translate(sh: &SymHeap, pre: &Formula, st: &State, fresh: &mut Fresh) -> Step
     let mut tr = Tr {
         sh,
         objects: HashMap::new(),
+        met: Vec::new(),
         vars: HashMap::new(),
         facts: Vec::new(),
         fresh,
@@ -124,6 +125,9 @@ fn translate(sh: &SymHeap, pre: &Formula, st: &State, fresh: &mut Fresh) -> Step
 struct Tr<'a> {
     sh: &'a SymHeap,
     objects: HashMap<ObjIdx, Term>,
+    /// The terms of the input objects met so far, in order (`objects` is for lookups only:
+    /// the formula's facts must not depend on a hash order).
+    met: Vec<Term>,
     vars: HashMap<u32, Term>,
     facts: Vec<Pure>,
     fresh: &'a mut Fresh,
@@ -156,9 +160,17 @@ impl Tr<'_> {
                     self.facts.push(Pure::eq(term, t.clone()));
                     return Ok(());
                 }
-                self.objects.insert(*o, term.clone());
-                self.facts.push(Pure::ne(term.clone(), Term::Null));
                 let Some(obj) = st.heap.get(*o) else { return Err(Step::Dropped) };
+                // Lazy initialization made this a new object: distinct from every input
+                // object met before, whatever its class (the formula may name it by a term
+                // that another object's cell also reaches, `header.next` and `header` alike;
+                // an `Object` field may reach a cell of any class).
+                for other in &self.met {
+                    self.facts.push(Pure::ne(term.clone(), other.clone()));
+                }
+                self.objects.insert(*o, term.clone());
+                self.met.push(term.clone());
+                self.facts.push(Pure::ne(term.clone(), Term::Null));
                 for (f, fsv) in &obj.input {
                     let ft = self.field(&term, f)?;
                     self.pair(st, fsv, ft)?;
