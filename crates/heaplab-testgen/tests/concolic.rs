@@ -400,3 +400,30 @@ fn bst_remove_phase1_misses_the_recursion_for_every_seed() {
         }
     }
 }
+
+/// A solved input reaches the node it was solved for when preprocessing keeps the run's input
+/// objects apart: on dll.hl's header list `this.header` and `this.header.next` may resolve to
+/// one cell of the empty list's unfolding, and without the disequality the model did (every
+/// phase-2 run of `indexOf` missed its node, and the loop never found the argument among the
+/// elements). Coverage is measured against `sl`'s replayed tests, as in the acceptance test.
+#[test]
+fn dll_index_of_runs_reach_their_nodes_and_find_the_argument() {
+    let a = common::load("dll.hl");
+    let mut config = Config::default();
+    config.strategy = StrategyKind::Sl;
+    let mut ex = common::explore(&a, "LinkedList.indexOf", config);
+    let sl = generate(&mut ex, &a.program, &a.info).expect("sl generation");
+    let sl_cov = branches_taken(&ex, &sl.tests);
+    let cfg = ConcolicConfig {
+        depth: 3,
+        ints: IntFill::Random { seed: 1, lo: -32, hi: 31 },
+        max_phase2_calls: Some(200),
+        ..ConcolicConfig::default()
+    };
+    let r = concolic_run(&a, "LinkedList.indexOf", &cfg);
+    assert!(r.stats.phase2_inputs > 0, "{:?}", r.stats);
+    assert_eq!(r.stats.missed_target, 0, "{:?}", r.stats);
+    let cov = branches_taken(&ex, r.generation.tests.iter().filter(|t| t.validity.is_valid()));
+    let missing: Vec<_> = sl_cov.difference(&cov).collect();
+    assert!(missing.is_empty(), "sl covers {missing:?}, concolic does not");
+}
