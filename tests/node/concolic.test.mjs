@@ -69,7 +69,12 @@ for (const [file, method, needsZ3] of CASES) {
     const source = await readFile(path.join(ROOT, file), 'utf8');
     const r = await engine.concolicRun(source, method, { timeoutMs: 0 }, bridge.solve);
     for (const k of KEYS) assert.deepEqual(r.summary[k], native.summary[k], `${method}: ${k}`);
-    assert.equal(r.json, native.json, `${method}: the emitted JSON tests`);
+    // The same tests where the Rust procedure chose every model. Where Z3 chose some (hash32's
+    // wrapped conditions, solved in phase 2), native z3 and Z3 wasm are different builds and
+    // may pick different values for the same script (measured: 0 and -1 where native z3 picks
+    // 2147483647 and -2147483647), so only the counts above must agree; the replay below
+    // still checks every wasm test.
+    if (!needsZ3) assert.equal(r.json, native.json, `${method}: the emitted JSON tests`);
     assert.equal(r.tests.length, native.summary.tests);
     // JUnit: one test method per generated test.
     const java = r.junit.files.map((f) => f.text).join('\n');

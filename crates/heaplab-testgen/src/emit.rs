@@ -14,10 +14,14 @@ use heaplab_engine::{Heap, ObjId, Value};
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write;
 
-/// An integer literal HeapLab can parse (`i64::MIN` has no literal of its own).
+/// An integer literal HeapLab can parse: `i64::MIN` has no literal of its own, and under
+/// `ints java32` neither has `i32::MIN` (`-2147483648` negates the out-of-range 2147483648,
+/// as in Java), so both are written as a subtraction.
 fn int_literal(n: i64) -> String {
     if n == i64::MIN {
         "(-9223372036854775807 - 1)".to_string()
+    } else if n == i64::from(i32::MIN) {
+        "(-2147483647 - 1)".to_string()
     } else {
         n.to_string()
     }
@@ -260,4 +264,29 @@ pub fn json(gen: &Generation) -> String {
         })
         .collect();
     format!("{{\"target\":{},\"tests\":[\n{}\n]}}\n", json_string(&gen.target), tests.join(",\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::int_literal;
+    use heaplab_syntax::{analyze, SourceFile};
+
+    /// The extreme integers' literals check clean under each `ints` mode that has them (a bare
+    /// `-2147483648` is an error under `java32`).
+    #[test]
+    fn extreme_integer_literals_check_under_every_ints_mode() {
+        for (mode, n) in [
+            ("java32", i64::from(i32::MIN)),
+            ("java32", i64::from(i32::MAX)),
+            ("java64", i64::MIN),
+            ("java64", i64::MAX),
+            ("java64", i64::from(i32::MIN)),
+        ] {
+            let lit = int_literal(n);
+            let text = format!("ints {mode};\ntest t {{ int x = {lit}; assert x == {lit}; }}\n");
+            let a = analyze(&SourceFile::new("t.hl".to_string(), text.clone()));
+            assert!(!a.has_errors(), "{text}: {:?}", a.diagnostics);
+        }
+        assert_eq!(int_literal(-5), "-5");
+    }
 }

@@ -110,43 +110,19 @@ fn phase1_calls_at_depth_one_match_csf_table1_for_bst() {
     assert_eq!(calls, vec![2; calls.len()], "{calls:?}");
 }
 
-/// Methods where `concolic` covers less than `sl` — issue 16 is left open there, each for
-/// the reason measured (docs/symbolic.md, "concolic"). hash32.hl runs under `ints java32`: the
-/// concolic loop's preprocessing translates path conditions into the logic's unbounded
-/// integers, so a condition over a wrapped value (abs(MIN_VALUE) < 0, the overflowing
-/// midpoint) gives no formula and its node is pruned as undecided; phase 1's small models
-/// never wrap. Every other method must cover at least `sl`'s directions.
-const KNOWN_GAPS: &[&str] = &[
-    "IntList.negativeAfterAbs",
-    "mid",
-    // dll.hl (issue 19): the header list again, with `Object` elements the precondition leaves
-    // unconstrained; the loop bodies that find the argument among the elements (null or not)
-    // and set's walk from the far end are not reached (issue 16, left). Named with their file:
-    // jlist.hl has a LinkedList.set that concolic covers.
-    "dll.hl LinkedList.contains",
-    "dll.hl LinkedList.indexOf",
-    "dll.hl LinkedList.lastIndexOf",
-    "dll.hl LinkedList.set",
-    // The same walk looking for the argument: 17 of sl's 22 directions at depth 3 (measured in
-    // CI when both branches met).
-    "dll.hl LinkedList.remove",
-];
-
 /// Methods whose missing directions need a larger phase-2 budget than the test's default
 /// (measured: AvlTree.insert's double rotations lie deep in a breadth-first frontier of ~4 000
 /// nodes; it covers 40 of sl's 42 directions after 600 calls, all 42 after 2 000.
-/// AATree.remove misses one direction of sl's 40 after 600 calls, none after 1 000).
-const LARGER_BUDGET: &[(&str, usize)] = &[("AvlTree.insert", 2_000), ("AATree.remove", 1_000)];
-
-/// Whether `target` of example `file` is a known gap (listed by target, or by file and target).
-fn known_gap(file: &str, target: &str) -> bool {
-    KNOWN_GAPS.contains(&target) || KNOWN_GAPS.contains(&format!("{file} {target}").as_str())
-}
+/// AATree.remove, which needed 1 000 calls, covers sl's 40 after 600 since preprocessing keeps
+/// input objects apart).
+const LARGER_BUDGET: &[(&str, usize)] = &[("AvlTree.insert", 2_000)];
 
 /// Issue #16's acceptance over every example method with a `requires`: no invalid input
 /// (model checker), every test replayed (generation fails otherwise), and branch coverage by
 /// valid inputs at least `sl`'s at default bounds, measured the same way (replays, restricted to
-/// the explorer's branch sites).
+/// the explorer's branch sites). No method is exempt: hash32.hl's `ints java32` methods need
+/// the wrapping arithmetic in preprocessing, dll.hl's searches for the argument among the
+/// elements the distinctness of lazily initialized objects (docs/symbolic.md, "concolic").
 ///
 /// The methods are split in two halves (alternating), one test each, so that the two run on
 /// two cores.
@@ -193,8 +169,7 @@ fn concolic_covers_what_sl_covers(half: usize) {
                 max_phase2_calls: Some(
                     LARGER_BUDGET.iter().find(|(t, _)| *t == target).map_or(600, |(_, n)| *n),
                 ),
-                // Short on the listed gaps, whose result is not asserted.
-                timeout_ms: Some(if known_gap(&name, &target) { 10_000 } else { 600_000 }),
+                timeout_ms: Some(600_000),
                 ..ConcolicConfig::default()
             };
             let r = concolic_run_clocked(&a, &target, &cfg);
@@ -206,7 +181,7 @@ fn concolic_covers_what_sl_covers(half: usize) {
                 }
             }
             let missing: Vec<_> = sl_cov.difference(&cov).collect();
-            if !missing.is_empty() && !known_gap(&name, &target) {
+            if !missing.is_empty() {
                 failures.push(format!("{name} {target}: sl covers {missing:?}, concolic does not"));
             }
             eprintln!(
@@ -425,4 +400,31 @@ fn bst_remove_phase1_misses_the_recursion_for_every_seed() {
             assert!((-32..=31).contains(&x) || heap_has, "seed {seed}: x = {x}");
         }
     }
+}
+
+/// A solved input reaches the node it was solved for when preprocessing keeps the run's input
+/// objects apart: on dll.hl's header list `this.header` and `this.header.next` may resolve to
+/// one cell of the empty list's unfolding, and without the disequality the model did (every
+/// phase-2 run of `indexOf` missed its node, and the loop never found the argument among the
+/// elements). Coverage is measured against `sl`'s replayed tests, as in the acceptance test.
+#[test]
+fn dll_index_of_runs_reach_their_nodes_and_find_the_argument() {
+    let a = common::load("dll.hl");
+    let mut config = Config::default();
+    config.strategy = StrategyKind::Sl;
+    let mut ex = common::explore(&a, "LinkedList.indexOf", config);
+    let sl = generate(&mut ex, &a.program, &a.info).expect("sl generation");
+    let sl_cov = branches_taken(&ex, &sl.tests);
+    let cfg = ConcolicConfig {
+        depth: 3,
+        ints: IntFill::Random { seed: 1, lo: -32, hi: 31 },
+        max_phase2_calls: Some(200),
+        ..ConcolicConfig::default()
+    };
+    let r = concolic_run(&a, "LinkedList.indexOf", &cfg);
+    assert!(r.stats.phase2_inputs > 0, "{:?}", r.stats);
+    assert_eq!(r.stats.missed_target, 0, "{:?}", r.stats);
+    let cov = branches_taken(&ex, r.generation.tests.iter().filter(|t| t.validity.is_valid()));
+    let missing: Vec<_> = sl_cov.difference(&cov).collect();
+    assert!(missing.is_empty(), "sl covers {missing:?}, concolic does not");
 }

@@ -151,7 +151,10 @@ impl Runner {
     pub fn run(&mut self, input: &ConcreteInput) -> GuidedRun {
         let mut sink = Quiet::default();
         let root = sink.node(None, "entry".into());
-        let st = entry::empty_state(root);
+        let mut st = entry::empty_state(root);
+        // Input integers range over the program's `ints` (32-bit under `java32`), as in the
+        // explorer: the range joins the path condition that preprocessing solves.
+        st.int_range = self.exec.code.ints.range();
         let entry_unit = self.entry_unit;
         let mut out = GuidedRun { forks: Vec::new(), end: None, diverged: false };
         let first = self.exec.cx(&mut sink).entry_states(st, entry_unit);

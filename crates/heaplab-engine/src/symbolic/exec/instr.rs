@@ -543,7 +543,7 @@ fn floor_mod(x: &Sym, m: i64) -> Sym {
 /// `r` reduced to a `bits`-wide two's complement value (Java's `int` / `long` arithmetic),
 /// with constants that fit an i64: `r + 2^(bits-1)` modulo `2^bits`, minus `2^(bits-1)`, where
 /// modulo `2^64` is taken in two 32-bit halves.
-fn wrap(r: &Sym, bits: u32) -> Sym {
+pub(crate) fn wrap(r: &Sym, bits: u32) -> Sym {
     let half = Sym::int(1i64 << (bits - 2));
     // r + 2^(bits-1), written as two additions of 2^(bits-2) (2^63 is no i64).
     let shifted = Sym::add(&Sym::add(r, &half), &half);

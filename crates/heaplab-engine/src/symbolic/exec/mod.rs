@@ -16,6 +16,8 @@
 mod decide;
 pub mod entry;
 mod instr;
+#[cfg(test)]
+pub(crate) use instr::wrap;
 pub mod stack;
 
 use super::code::{Compiled, UnitId};
