@@ -102,3 +102,16 @@ test('concolicRun without Z3 still runs, and bad options are said', async () => 
   await assert.rejects(engine.concolicRun(source, 'SLL.remove', { order: 'sideways' }, null), /order: `sideways`/);
   await assert.rejects(engine.concolicRun(source, 'SLL.nope', {}, null), (e) => e.kind === 'BadMethod');
 });
+
+// The time bound: absent means the engine's default (as the CLI's), a short one stops the loop
+// (the Compare and Explore tabs pass the page's bound), and what was found is still checked.
+test('concolicRun stops on its time bound, with valid tests so far', async () => {
+  const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
+  const full = await engine.concolicRun(source, 'BST.remove', { timeoutMs: 0 }, bridge.solve);
+  assert.equal(full.summary.stoppedBy, null);
+  const cut = await engine.concolicRun(source, 'BST.remove', { timeoutMs: 300 }, bridge.solve);
+  assert.equal(cut.summary.stoppedBy, 'time');
+  assert.ok(cut.summary.runs < full.summary.runs, `${cut.summary.runs} runs < ${full.summary.runs}`);
+  assert.equal(cut.summary.invalid, 0);
+  assert.ok(cut.summary.coveredAll >= cut.summary.covered);
+});

@@ -344,12 +344,17 @@ const exploreHandlers = {
     const run = currentRun(runId);
     return run.ex.view(node);
   },
-  /** Every strategy on the same method and bounds, as `heaplab compare` runs them. */
+  /** Every strategy on the same method and bounds, as `heaplab compare` runs them (`concolic`
+   * too, through `concolicRun`: see concolicRow). */
   async compare({ source, method, options, strategies }) {
     await engineReady;
     const rows = [];
     for (const strategy of strategies) {
       post({ type: 'compare', current: strategy, rows });
+      if (strategy === 'concolic') {
+        rows.push(await concolicRow(source, method, options));
+        continue;
+      }
       // The same options as an exploration in the Explore tab, the precondition mode included,
       // so that a row and the Explore tab's run agree.
       const pre = options.pre ?? 'assume';
@@ -367,6 +372,39 @@ const exploreHandlers = {
     return rows;
   },
 };
+
+/**
+ * The `concolic` row of a comparison, with the columns and numbers `heaplab compare` gives it:
+ * runs as its paths, tests, invalid inputs (the model checker's), errors, coverage by every test
+ * and by valid ones, CSF's `#Calls` (phase 1 / phase 2), wall time. The same options as the
+ * Explore tab's concolic run (phase-1 depth, run cap, time bound); `requires` is always used.
+ */
+async function concolicRow(source, method, options) {
+  const run = {};
+  if (options.depth !== undefined) run.depth = options.depth;
+  if (options.maxPaths) run.maxRuns = options.maxPaths;
+  if (options.timeoutMs !== undefined) run.timeoutMs = options.timeoutMs;
+  const started = performance.now();
+  const r = await wasm.concolicRun(source, method, run, solverForExploration());
+  const s = r.summary;
+  return {
+    strategy: 'concolic',
+    pre: 'assume',
+    paths: s.runs,
+    paths_feasible: s.runs,
+    runs: s.runs,
+    tests: s.tests,
+    invalid_inputs: s.invalid,
+    errors: s.errors,
+    branches_covered: s.coveredAll,
+    branches_covered_valid: s.covered,
+    branches_total: s.total,
+    csf_calls: { phase1: s.phase1Calls, phase2: s.phase2Calls },
+    stopped_by: s.stoppedBy,
+    solver: { sentToZ3: s.sentToZ3 },
+    time_ms: Math.round(performance.now() - started),
+  };
+}
 
 // ---- requests ---------------------------------------------------------------------------------
 

@@ -43,7 +43,8 @@ export interface ConcolicOptions {
   order?: 'dfs' | 'bfs';
   /** At most this many concrete runs (`--max-paths`, at most 10000; default 10000). */
   maxRuns?: number;
-  /** Stop after this many milliseconds (0 or absent: no bound). */
+  /** Stop after this many milliseconds of wall time, every pass and Z3 wait included (absent:
+   * the engine's default bound, 60 s, as the CLI's; 0: no bound). */
   timeoutMs?: number;
 }
 /** One step of the concolic loop; `node` is the path of child indices from the entry. */
@@ -58,7 +59,9 @@ export type ConcolicEventJs =
   | { kind: 'newInput'; test: string };
 /** What `concolicRun` resolves to. `summary` has the keys of `heaplab run --strategy concolic
  * --format json` (without `timeMs`'s meaning changing: wall time of the final pass), plus
- * `passes` (generation runs, one more per batch of Z3 replies awaited) and `sentToZ3`. */
+ * `passes` (generation runs, one more per batch of Z3 replies awaited), `sentToZ3` and
+ * `coveredAll` (directions covered by every test, `heaplab compare`'s `branches_covered`;
+ * `covered` counts valid inputs only). */
 export interface ConcolicResult {
   summary: Record<string, number | string | null>;
   tests: GeneratedTestJs[];
@@ -171,7 +174,10 @@ fn config(o: &Options) -> Result<ConcolicConfig, JsValue> {
         depth: o.depth.unwrap_or(8).min(8),
         order,
         max_runs: o.max_runs.map_or(10_000, |n| n.clamp(0.0, 10_000.0) as usize),
-        timeout_ms: o.timeout_ms.filter(|t| *t > 0.0).map(|t| t as u64),
+        timeout_ms: match o.timeout_ms {
+            None => Config::default().bounds.timeout_ms,
+            Some(t) => (t > 0.0).then_some(t as u64),
+        },
         ..d
     })
 }
@@ -211,6 +217,9 @@ pub fn concolic_run(
         let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
         let z3 = solve.is_some();
         let mut passes = 0;
+        // The time bound is wall time from here: a pass replayed after Z3's replies has what
+        // is left of it, so the whole call stays within the bound (plus one pass's overshoot).
+        let started = js_sys::Date::now();
         let (run, time_ms) = loop {
             passes += 1;
             bridge.borrow_mut().outstanding.clear();
@@ -222,7 +231,8 @@ pub fn concolic_run(
             let logic = SolverFrontend::with_clock(backend, js_sys::Date::now);
             let mut oracle = SmtOracle::new(&logic);
             let executor = PassSolver(AsyncPathSolver::new(Rc::clone(&bridge), z3, true));
-            let clock = JsClock(js_sys::Date::now());
+            let pass_started = js_sys::Date::now();
+            let clock = JsClock(started);
             let r = concolic::generate(
                 program,
                 info,
@@ -233,9 +243,11 @@ pub fn concolic_run(
                 &clock,
             )
             .map_err(|e| fail("Generation", &format!("concolic test generation failed: {e}")))?;
-            let time_ms = clock.now_ms();
+            let time_ms = (js_sys::Date::now() - pass_started).max(0.0) as u64;
             let missing = std::mem::take(&mut bridge.borrow_mut().outstanding);
-            if missing.is_empty() {
+            // A pass the time bound stopped is the last: its queries that waited for Z3 read
+            // `unknown` (pruned, counted), as a solver timeout does in the CLI.
+            if missing.is_empty() || r.stats.stopped_by == Some("time") {
                 break (r, time_ms);
             }
             if passes >= MAX_PASSES {
@@ -249,6 +261,7 @@ pub fn concolic_run(
         let g = &run.generation;
         let s = &run.stats;
         let valid = branches_taken(&sites, g.tests.iter().filter(|t| t.validity.is_valid()));
+        let all = branches_taken(&sites, &g.tests);
         let total = sites.branch_coverage().1;
         let sent = bridge.borrow().replies.len();
         let summary = serde_json::json!({
@@ -258,6 +271,7 @@ pub fn concolic_run(
             "invalid": g.invalid_inputs(),
             "errors": g.errors_found(),
             "covered": valid.len(),
+            "coveredAll": all.len(),
             "total": total,
             "phase1Calls": s.phase1_calls,
             "phase2Calls": s.phase2_calls,
