@@ -67,7 +67,18 @@ for (const [file, method, needsZ3] of CASES) {
   test(`concolicRun on ${method} gives the CLI's tests and coverage`, async () => {
     const native = await cli(file, method);
     const source = await readFile(path.join(ROOT, file), 'utf8');
-    const r = await engine.concolicRun(source, method, { timeoutMs: 0 }, bridge.solve);
+    const live = [];
+    const r = await engine.concolicRun(source, method, { timeoutMs: 0 }, bridge.solve, (e) => live.push(e));
+    // The events streamed while it ran: the last pass's are exactly the events returned (a
+    // pass replayed after Z3's replies starts again), and each new input comes with its test.
+    const last = Math.max(...live.map((l) => l.pass));
+    assert.equal(last, r.summary.passes, `${method}: the last pass streamed is the one returned`);
+    const final = live.filter((l) => l.pass === last);
+    assert.deepEqual(final.map((l) => l.event), r.events, `${method}: streamed events = returned events`);
+    for (const l of final.filter((x) => x.event.kind === 'newInput')) {
+      assert.deepEqual(l.test, r.tests.find((t) => t.name === l.event.test), `${method}: ${l.event.test}`);
+    }
+    assert.ok(r.events.some((e) => e.kind === 'solved' && e.formula.length > 0) || r.summary.phase2Inputs === 0);
     for (const k of KEYS) assert.deepEqual(r.summary[k], native.summary[k], `${method}: ${k}`);
     assert.equal(r.json, native.json, `${method}: the emitted JSON tests`);
     assert.equal(r.tests.length, native.summary.tests);

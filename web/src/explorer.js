@@ -110,7 +110,7 @@ export function createExplorer(store, engine) {
     if (options.maxPaths) run.maxRuns = options.maxPaths;
     if (options.timeoutMs !== undefined) run.timeoutMs = options.timeoutMs;
     try {
-      const res = await engine.request('concolicRun', { source, method, options: run });
+      const res = await engine.request('concolicRun', { source, method, options: run, runId });
       if (explore().runId !== runId) return;
       store.dispatch({ type: 'concolic/done', runId, result: res });
       const m = store.getState().methods.find((x) => x.name === method);

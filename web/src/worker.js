@@ -418,10 +418,33 @@ const handlers = {
   /**
    * The `concolic` strategy (Concolic StarFinder): the whole run at once, with its event stream,
    * which the page replays run by run (views/concolic.js). Z3's replies are awaited inside.
+   * While it runs, its events are posted as they happen (`{ type: 'concolic', runId, pass,
+   * events }`, a batch every BATCH_MS, the first at once) so that the page grows the tree live;
+   * a new `pass` (a replay after Z3's replies) starts the stream again.
    */
-  async concolicRun({ source, method, options }) {
+  async concolicRun({ source, method, options, runId }) {
     await engineReady;
-    return wasm.concolicRun(source, method, options, solverForExploration());
+    let batch = [];
+    let pass = 0;
+    let last = -Infinity;
+    const flush = () => {
+      if (batch.length) post({ type: 'concolic', runId, pass, events: batch });
+      batch = [];
+      last = performance.now();
+    };
+    const onEvent = (live) => {
+      if (live.pass !== pass) {
+        flush();
+        pass = live.pass;
+      }
+      batch.push(live);
+      if (performance.now() - last > BATCH_MS) flush();
+    };
+    try {
+      return await wasm.concolicRun(source, method, options, solverForExploration(), onEvent);
+    } finally {
+      flush();
+    }
   },
   async methods({ source }) {
     await engineReady;

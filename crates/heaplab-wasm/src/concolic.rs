@@ -56,6 +56,7 @@ export type ConcolicEventJs =
   | { kind: 'pruned'; node: number[]; why: string }
   | { kind: 'preprocess'; formulas: number; unfolds: number }
   | { kind: 'solve'; outcome: 'model' | 'unsat' | 'undecided' }
+  | { kind: 'solved'; formula: string }
   | { kind: 'newInput'; test: string };
 /** What `concolicRun` resolves to. `summary` has the keys of `heaplab run --strategy concolic
  * --format json` (without `timeMs`'s meaning changing: wall time of the final pass), plus
@@ -72,6 +73,14 @@ export interface ConcolicResult {
   /** As `Exploration.testsJunit`, or `{ error }` when Java cannot express the program. */
   junit: JunitFiles | { error: string };
   events: ConcolicEventJs[];
+}
+/** What `concolicRun`'s `onEvent` gets, as the loop runs: the event, the generation pass it
+ * belongs to (a new pass, after Z3's replies, starts the stream again from its first run), and
+ * for `newInput` the new test (its input heap). */
+export interface ConcolicLiveEvent {
+  pass: number;
+  event: ConcolicEventJs;
+  test?: GeneratedTestJs;
 }
 "#;
 
@@ -129,7 +138,17 @@ enum JsEvent {
     Pruned { node: Vec<u16>, why: &'static str },
     Preprocess { formulas: usize, unfolds: usize },
     Solve { outcome: &'static str },
+    Solved { formula: String },
     NewInput { test: String },
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LiveEvent {
+    pass: usize,
+    event: JsEvent,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test: Option<JsTest>,
 }
 
 fn event_js(e: &ConcolicEvent) -> JsEvent {
@@ -143,6 +162,7 @@ fn event_js(e: &ConcolicEvent) -> JsEvent {
             JsEvent::Preprocess { formulas, unfolds }
         }
         ConcolicEvent::Solve { outcome } => JsEvent::Solve { outcome },
+        ConcolicEvent::Solved { formula } => JsEvent::Solved { formula },
         ConcolicEvent::NewInput { test } => JsEvent::NewInput { test },
     }
 }
@@ -184,13 +204,16 @@ fn config(o: &Options) -> Result<ConcolicConfig, JsValue> {
 
 /// Runs CSF on `method` of `source` (see the module docs); resolves to `ConcolicResult`.
 /// `solve`: the host's Z3 function, or `null` (then queries outside the Rust procedure's
-/// fragment read `unknown`, as in an `Exploration` without Z3).
+/// fragment read `unknown`, as in an `Exploration` without Z3). `onEvent`, if given, is called
+/// with each `ConcolicLiveEvent` as the loop records it (a throw there is ignored).
 #[wasm_bindgen(js_name = concolicRun, unchecked_return_type = "Promise<ConcolicResult>")]
 pub fn concolic_run(
     source: String,
     method: String,
     #[wasm_bindgen(unchecked_param_type = "ConcolicOptions | undefined")] options: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SmtSolveFn | null | undefined")] solve: Option<Function>,
+    #[wasm_bindgen(js_name = onEvent, unchecked_param_type = "((e: ConcolicLiveEvent) => void) | null | undefined")]
+    on_event: Option<Function>,
 ) -> Promise {
     future_to_promise(async move {
         let options: Options = if options.is_undefined() || options.is_null() {
@@ -214,6 +237,7 @@ pub fn concolic_run(
             Box::new(heaplab_engine::symbolic::NoClock),
         )
         .map_err(|e| fail("BadMethod", &e.to_string()))?;
+        let lines = Lines::new(program, &file);
         let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
         let z3 = solve.is_some();
         let mut passes = 0;
@@ -233,7 +257,22 @@ pub fn concolic_run(
             let executor = PassSolver(AsyncPathSolver::new(Rc::clone(&bridge), z3, true));
             let pass_started = js_sys::Date::now();
             let clock = JsClock(started);
-            let r = concolic::generate(
+            let pass = passes;
+            let mut observe = |e: &ConcolicEvent, g: &heaplab_testgen::Generation| {
+                let Some(f) = &on_event else { return };
+                let test = match e {
+                    ConcolicEvent::NewInput { test } => g
+                        .tests
+                        .iter()
+                        .find(|t| &t.name == test)
+                        .map(|t| test_js(g, Some(&lines), t)),
+                    _ => None,
+                };
+                if let Ok(v) = to_js(&LiveEvent { pass, event: event_js(e), test }) {
+                    let _ = f.call1(&JsValue::NULL, &v);
+                }
+            };
+            let r = concolic::generate_observed(
                 program,
                 info,
                 &method,
@@ -241,6 +280,7 @@ pub fn concolic_run(
                 &mut oracle,
                 Box::new(executor),
                 &clock,
+                &mut observe,
             )
             .map_err(|e| fail("Generation", &format!("concolic test generation failed: {e}")))?;
             let time_ms = (js_sys::Date::now() - pass_started).max(0.0) as u64;
@@ -287,7 +327,6 @@ pub fn concolic_run(
             "passes": passes,
             "sentToZ3": sent,
         });
-        let lines = Lines::new(program, &file);
         // JUnit as the CLI's concolic run writes it: no explorer paths behind the tests.
         let stem: String =
             method.chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).collect();
