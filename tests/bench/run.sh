@@ -28,10 +28,10 @@ node tests/bench/wasm-suite.mjs bench/results.json > /dev/null
 # first visit, Z3 ready) measured and judged; appended to bench/results.md.
 node tests/bench/browser-suite.mjs bench/results.json tests/artifacts/bench-wasm.json > /dev/null
 cat bench/results.md
-# CSF's Table 1 next to HeapLab's `concolic` on the same subjects (issue 16); docs/symbolic.md
-# links the generated table.
-./target/release/heaplab csf-table --out docs/csf-table1.md
-cat docs/csf-table1.md
+# CSF's Table 1 next to HeapLab's `concolic` on the same subjects (issue 16), written into its
+# section of docs/symbolic.md (between the csf-table marker lines).
+./target/release/heaplab csf-table --into docs/symbolic.md
+sed -n '/<!-- csf-table:begin -->/,/<!-- csf-table:end -->/p' docs/symbolic.md
 # The playground's execution tree: layout and viewport culling of synthetic trees of 1k to 20k
 # nodes (the page's own layout code, run in node).
 node tests/bench/tree-layout.mjs

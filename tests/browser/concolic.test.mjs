@@ -1,6 +1,7 @@
-// The `concolic` strategy (issue 16) in the Explore tab: on BST.remove, stepping through the runs
-// shows the constraint tree gaining an unexplored node that a later run covers (explored), the
-// tree at the last run matches the run's counts, and the tests are those of `heaplab run`.
+// The `concolic` strategy (issue 16) in the Explore tab: on BST.remove, the constraint tree grows
+// while the run goes on (events streamed from the worker), stepping through the runs afterwards
+// shows the tree gaining an unexplored node that a later run covers (explored), the tree at the
+// last run matches the run's counts, and the tests are those of `heaplab run`.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,8 +27,32 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
   const box = page.getByRole('region', { name: 'Constraint tree' });
   await box.waitFor({ state: 'visible' });
   assert.equal(await page.locator('#explore-tree').isVisible(), false, 'the execution tree gives way to the constraint tree');
+  // While the run goes on (status `running`), the tree is drawn from the events the worker
+  // streams: record what the view shows at each batch, before the run's answer arrives.
+  await page.evaluate(() => {
+    const seen = { batches: 0, nodes: [], input: false, formula: false, runs: 0 };
+    globalThis.__liveSeen = seen;
+    globalThis.__heaplab.store.subscribe((state, action) => {
+      if (action.type !== 'concolic/live' || state.explore.status !== 'running') return;
+      seen.batches += 1;
+      seen.nodes.push(document.querySelectorAll('[data-cc-tree] [data-node]').length);
+      const at = document.querySelector('[data-cc-at]').textContent;
+      seen.runs = Math.max(seen.runs, Number(/run (\d+)/.exec(at)?.[1] ?? 0));
+      if (document.querySelector('[data-cc-input] .cc-heap')) seen.input = true;
+      if (document.querySelector('[data-cc-input] .cc-formula')) seen.formula = true;
+    });
+  });
+  const clicked = Date.now();
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 180000 });
+  t.diagnostic(`the run took ${Date.now() - clicked} ms`);
+  const seen = await page.evaluate(() => globalThis.__liveSeen);
+  assert.ok(seen.batches >= 2, `events arrived in ${seen.batches} batches while running`);
+  assert.ok(seen.nodes.some((n) => n > 0), 'the constraint tree was drawn before the run ended');
+  assert.ok(seen.nodes.some((n, i) => i > 0 && n > seen.nodes[i - 1]), `the tree grew while running: ${seen.nodes.slice(0, 20)}`);
+  assert.ok(seen.runs >= 2, `the view followed the runs as they happened (up to run ${seen.runs})`);
+  assert.ok(seen.input, 'the current input heap was shown while running');
+  assert.ok(seen.formula, 'a formula solved for an input was shown while running');
 
   const native = JSON.parse((await run(HEAPLAB, ['run', join(ROOT, 'examples', 'bst.hl'), '--method', 'BST.remove',
     '--strategy', 'concolic', '--format', 'json'], { maxBuffer: 1 << 26 })).stdout);
@@ -39,19 +64,39 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
   const range = page.getByRole('slider', { name: 'Run' });
   assert.equal(await range.getAttribute('max'), String(native.runs - 1));
 
-  // Run 1's tree, then run by run with the "Run ▶" button: some node is unexplored after one run
-  // and explored after a later phase-2 run (an input the concolic loop solved for, not one of
-  // phase 1's).
+  // The tree after a phase-1 run (the slider), then run by run with the "Run ▶" button: some
+  // node is unexplored after one run and explored after a later phase-2 run (an input the
+  // concolic loop solved for, not one of phase 1's). Phase 1's runs (256 at depth 8) are
+  // skipped with the slider: stepping through them one click at a time took minutes.
   const states = () => page.locator('[data-cc-tree] [data-node]').evaluateAll(
     (els) => Object.fromEntries(els.map((e) => [e.dataset.node, e.dataset.state])));
   const seenUnexplored = new Map(); // node -> run where it was unexplored
   let covered = null;
   const next = page.getByRole('button', { name: 'Next run' });
-  for (let r = 0; r < native.runs && !covered; r += 1) {
-    if (r > 0) await next.click();
+  const showRun = (r) => range.evaluate((el, v) => {
+    el.value = v;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, String(r));
+  const isPhase2 = async (r) => {
+    await showRun(r);
+    return /phase 2/.test(await page.locator('[data-cc-input] h4').first().textContent());
+  };
+  // Phase 1's runs come first: the last of them, by bisection.
+  let [lo, hi] = [0, native.runs - 1];
+  assert.equal(await isPhase2(lo), false);
+  assert.equal(await isPhase2(hi), true);
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (await isPhase2(mid)) hi = mid;
+    else lo = mid;
+  }
+  const first = lo;
+  await showRun(first);
+  for (let r = first; r < native.runs && !covered; r += 1) {
+    if (r > first) await next.click();
     assert.equal(await range.inputValue(), String(r));
     const s = await states();
-    const phase2 = /phase 2/.test(await page.locator('[data-cc-input] h4').textContent());
+    const phase2 = /phase 2/.test(await page.locator('[data-cc-input] h4').first().textContent());
     for (const [node, state] of Object.entries(s)) {
       if (state === 'unexplored' && !seenUnexplored.has(node)) seenUnexplored.set(node, r);
       if (state === 'explored' && seenUnexplored.has(node)) {
@@ -60,6 +105,7 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
       }
     }
   }
+  t.diagnostic(`stepped to run ${covered?.exploredAt} in ${Date.now() - clicked} ms since Run`);
   assert.ok(covered, 'an unexplored node is later explored');
   assert.ok(covered.exploredAt > covered.unexploredAt);
   assert.ok(covered.exploredAt >= native.phase1Inputs, 'phase 2 starts after the phase-1 inputs');

@@ -197,17 +197,34 @@ test('the compare view lists every strategy, in the precondition mode chosen', a
   const table = page.getByRole('table', { name: 'Strategy comparison' });
   const strategies = await page.evaluate(() => globalThis.__heaplab.store.getState().strategies.map((s) => s.name));
   assert.deepEqual(strategies, ['lazy', 'lazier', 'lazier#', 'sl', 'symheap', 'concolic']);
-  // `concolic` (issue 16) runs in the Explore tab only; Compare lists the explorer strategies.
-  assert.deepEqual(rows.map((r) => r.strategy), strategies.filter((s) => s !== 'concolic'));
-  for (const name of strategies.filter((s) => s !== 'concolic')) {
+  // Every strategy, `concolic` (issue 16, a second driver) included.
+  assert.deepEqual(rows.map((r) => r.strategy), strategies);
+  for (const name of strategies) {
     await table.getByRole('row').filter({ hasText: name }).first().waitFor();
     assert.equal(rows.find((r) => r.strategy === name).invalid_inputs, 0, `${name}: no invalid input when requires is assumed`);
   }
+  // concolic's row has the numbers `heaplab compare` gives it on the same method and bounds,
+  // CSF's #Calls (phase 1 / phase 2) in the solver column.
+  const native = JSON.parse(await cli(['compare', BST, '--method', 'BST.insert', '--k', '2',
+    '--strategies', 'concolic', '--format', 'json'])).strategies[0];
+  const cc = rows.find((r) => r.strategy === 'concolic');
+  for (const [mine, theirs] of [['paths', 'paths'], ['tests', 'tests'], ['invalid_inputs', 'invalid_inputs'],
+    ['errors', 'errors'], ['branches_covered', 'branches_covered'], ['branches_covered_valid', 'branches_covered_valid'],
+    ['branches_total', 'branches_total']]) {
+    assert.equal(cc[mine], native[theirs], `concolic ${mine}: the page's = heaplab compare's`);
+  }
+  assert.deepEqual(cc.csf_calls, native.csf_calls, 'concolic: phase-1 / phase-2 calls');
+  assert.ok(native.csf_calls.phase1 > 0 && native.tests > 0, 'the CLI ran phase 1');
+  const ccRow = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'concolic' }) });
+  await ccRow.getByRole('cell', { name: `p1/p2 ${native.csf_calls.phase1}/${native.csf_calls.phase2}` }).waitFor();
+  await ccRow.getByRole('cell', { name: `${native.branches_covered_valid}/${native.branches_total}`, exact: false }).first().waitFor();
   // Every input: the Kiasan strategies now show invalid ones (the CLI's figures are checked in
-  // classroom.test.mjs).
+  // classroom.test.mjs); concolic only ever builds inputs from requires.
   await page.locator('#panel-compare').getByRole('combobox', { name: 'Precondition' }).selectOption('ignore');
   rows = await compareAndWait();
-  assert.ok(rows.every((r) => r.pre === 'ignore'));
+  assert.ok(rows.filter((r) => r.strategy !== 'concolic').every((r) => r.pre === 'ignore'));
+  assert.equal(rows.find((r) => r.strategy === 'concolic').pre, 'assume');
+  assert.equal(rows.find((r) => r.strategy === 'concolic').invalid_inputs, 0);
   assert.ok(rows.find((r) => r.strategy === 'lazy').invalid_inputs > 0);
   await page.getByRole('img', { name: /^Bar chart comparing strategies/ }).waitFor();
   await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });

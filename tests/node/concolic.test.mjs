@@ -67,7 +67,18 @@ for (const [file, method, needsZ3] of CASES) {
   test(`concolicRun on ${method} gives the CLI's tests and coverage`, async () => {
     const native = await cli(file, method);
     const source = await readFile(path.join(ROOT, file), 'utf8');
-    const r = await engine.concolicRun(source, method, { timeoutMs: 0 }, bridge.solve);
+    const live = [];
+    const r = await engine.concolicRun(source, method, { timeoutMs: 0 }, bridge.solve, (e) => live.push(e));
+    // The events streamed while it ran: the last pass's are exactly the events returned (a
+    // pass replayed after Z3's replies starts again), and each new input comes with its test.
+    const last = Math.max(...live.map((l) => l.pass));
+    assert.equal(last, r.summary.passes, `${method}: the last pass streamed is the one returned`);
+    const final = live.filter((l) => l.pass === last);
+    assert.deepEqual(final.map((l) => l.event), r.events, `${method}: streamed events = returned events`);
+    for (const l of final.filter((x) => x.event.kind === 'newInput')) {
+      assert.deepEqual(l.test, r.tests.find((t) => t.name === l.event.test), `${method}: ${l.event.test}`);
+    }
+    assert.ok(r.events.some((e) => e.kind === 'solved' && e.formula.length > 0) || r.summary.phase2Inputs === 0);
     for (const k of KEYS) assert.deepEqual(r.summary[k], native.summary[k], `${method}: ${k}`);
     // The same tests where the Rust procedure chose every model. Where Z3 chose some (hash32's
     // wrapped conditions, solved in phase 2), native z3 and Z3 wasm are different builds and
@@ -106,4 +117,17 @@ test('concolicRun without Z3 still runs, and bad options are said', async () => 
   assert.equal(r.summary.passes, 1);
   await assert.rejects(engine.concolicRun(source, 'SLL.remove', { order: 'sideways' }, null), /order: `sideways`/);
   await assert.rejects(engine.concolicRun(source, 'SLL.nope', {}, null), (e) => e.kind === 'BadMethod');
+});
+
+// The time bound: absent means the engine's default (as the CLI's), a short one stops the loop
+// (the Compare and Explore tabs pass the page's bound), and what was found is still checked.
+test('concolicRun stops on its time bound, with valid tests so far', async () => {
+  const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
+  const full = await engine.concolicRun(source, 'BST.remove', { timeoutMs: 0 }, bridge.solve);
+  assert.equal(full.summary.stoppedBy, null);
+  const cut = await engine.concolicRun(source, 'BST.remove', { timeoutMs: 300 }, bridge.solve);
+  assert.equal(cut.summary.stoppedBy, 'time');
+  assert.ok(cut.summary.runs < full.summary.runs, `${cut.summary.runs} runs < ${full.summary.runs}`);
+  assert.equal(cut.summary.invalid, 0);
+  assert.ok(cut.summary.coveredAll >= cut.summary.covered);
 });

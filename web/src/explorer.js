@@ -105,10 +105,12 @@ export function createExplorer(store, engine) {
     store.dispatch({ type: 'concolic/start', runId, method });
     store.dispatch({ type: 'explore/status', runId, status: 'running' });
     const run = {};
+    // The Compare tab's concolic row passes the same (worker.js concolicRow).
+    if (options.depth !== undefined) run.depth = options.depth;
     if (options.maxPaths) run.maxRuns = options.maxPaths;
     if (options.timeoutMs !== undefined) run.timeoutMs = options.timeoutMs;
     try {
-      const res = await engine.request('concolicRun', { source, method, options: run });
+      const res = await engine.request('concolicRun', { source, method, options: run, runId });
       if (explore().runId !== runId) return;
       store.dispatch({ type: 'concolic/done', runId, result: res });
       const m = store.getState().methods.find((x) => x.name === method);
@@ -263,7 +265,7 @@ export function createExplorer(store, engine) {
     store.dispatch({ type: 'compare/start', method, pre: options.pre });
     try {
       const rows = await engine.request('compare', {
-        source, method, options, strategies: strategies.map((s) => s.name).filter((n) => n !== 'concolic'),
+        source, method, options, strategies: strategies.map((s) => s.name),
       });
       store.dispatch({ type: 'compare/done', rows });
     } catch (err) {

@@ -478,6 +478,9 @@ function onEngineEvent(store, event) {
     case 'compare':
       store.dispatch({ type: 'compare/progress', current: event.current, rows: event.rows });
       break;
+    case 'concolic':
+      store.dispatch({ type: 'concolic/live', runId: event.runId, pass: event.pass, events: event.events });
+      break;
     case 'crash':
       store.dispatch({ type: 'notice/show', notice: {
         id: 'crash', kind: 'error', title: 'The engine crashed and was restarted',

@@ -349,12 +349,17 @@ const exploreHandlers = {
     const run = currentRun(runId);
     return run.ex.worlds(node);
   },
-  /** Every strategy on the same method and bounds, as `heaplab compare` runs them. */
+  /** Every strategy on the same method and bounds, as `heaplab compare` runs them (`concolic`
+   * too, through `concolicRun`: see concolicRow). */
   async compare({ source, method, options, strategies }) {
     await engineReady;
     const rows = [];
     for (const strategy of strategies) {
       post({ type: 'compare', current: strategy, rows });
+      if (strategy === 'concolic') {
+        rows.push(await concolicRow(source, method, options));
+        continue;
+      }
       // The same options as an exploration in the Explore tab, the precondition mode included,
       // so that a row and the Explore tab's run agree.
       const pre = options.pre ?? 'assume';
@@ -373,6 +378,39 @@ const exploreHandlers = {
   },
 };
 
+/**
+ * The `concolic` row of a comparison, with the columns and numbers `heaplab compare` gives it:
+ * runs as its paths, tests, invalid inputs (the model checker's), errors, coverage by every test
+ * and by valid ones, CSF's `#Calls` (phase 1 / phase 2), wall time. The same options as the
+ * Explore tab's concolic run (phase-1 depth, run cap, time bound); `requires` is always used.
+ */
+async function concolicRow(source, method, options) {
+  const run = {};
+  if (options.depth !== undefined) run.depth = options.depth;
+  if (options.maxPaths) run.maxRuns = options.maxPaths;
+  if (options.timeoutMs !== undefined) run.timeoutMs = options.timeoutMs;
+  const started = performance.now();
+  const r = await wasm.concolicRun(source, method, run, solverForExploration());
+  const s = r.summary;
+  return {
+    strategy: 'concolic',
+    pre: 'assume',
+    paths: s.runs,
+    paths_feasible: s.runs,
+    runs: s.runs,
+    tests: s.tests,
+    invalid_inputs: s.invalid,
+    errors: s.errors,
+    branches_covered: s.coveredAll,
+    branches_covered_valid: s.covered,
+    branches_total: s.total,
+    csf_calls: { phase1: s.phase1Calls, phase2: s.phase2Calls },
+    stopped_by: s.stoppedBy,
+    solver: { sentToZ3: s.sentToZ3 },
+    time_ms: Math.round(performance.now() - started),
+  };
+}
+
 // ---- requests ---------------------------------------------------------------------------------
 
 const handlers = {
@@ -385,10 +423,33 @@ const handlers = {
   /**
    * The `concolic` strategy (Concolic StarFinder): the whole run at once, with its event stream,
    * which the page replays run by run (views/concolic.js). Z3's replies are awaited inside.
+   * While it runs, its events are posted as they happen (`{ type: 'concolic', runId, pass,
+   * events }`, a batch every BATCH_MS, the first at once) so that the page grows the tree live;
+   * a new `pass` (a replay after Z3's replies) starts the stream again.
    */
-  async concolicRun({ source, method, options }) {
+  async concolicRun({ source, method, options, runId }) {
     await engineReady;
-    return wasm.concolicRun(source, method, options, solverForExploration());
+    let batch = [];
+    let pass = 0;
+    let last = -Infinity;
+    const flush = () => {
+      if (batch.length) post({ type: 'concolic', runId, pass, events: batch });
+      batch = [];
+      last = performance.now();
+    };
+    const onEvent = (live) => {
+      if (live.pass !== pass) {
+        flush();
+        pass = live.pass;
+      }
+      batch.push(live);
+      if (performance.now() - last > BATCH_MS) flush();
+    };
+    try {
+      return await wasm.concolicRun(source, method, options, solverForExploration(), onEvent);
+    } finally {
+      flush();
+    }
   },
   async methods({ source }) {
     await engineReady;

@@ -54,7 +54,7 @@ enum Command {
     )]
     Bench(commands::bench::Args),
     /// CSF's Table 1 next to HeapLab's `concolic` on the same subjects (markdown).
-    #[command(after_help = "Example:\n  heaplab csf-table --out docs/csf-table1.md")]
+    #[command(after_help = "Example:\n  heaplab csf-table --into docs/symbolic.md")]
     CsfTable(commands::csf_table::Args),
     /// Serve the web playground (a folder) with the headers Z3 wasm needs.
     #[command(after_help = "Example:\n  heaplab serve web/dist --port 8000")]

@@ -83,9 +83,25 @@ fn csf_table_puts_csf_row_next_to_ours() {
     let dir = std::env::temp_dir().join(format!("heaplab-csf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::copy("../../examples/stack.hl", dir.join("stack.hl")).expect("copy stack.hl");
-    let (ok, stdout, stderr) =
-        heaplab(&["csf-table", "--examples", dir.to_str().expect("utf-8"), "--timeout-ms", "5000"]);
+    // Written into its section of a document, as `./build.sh bench` does to docs/symbolic.md.
+    let doc = dir.join("doc.md");
+    let before = "# Doc\n\ntext before\n\n<!-- csf-table:begin -->\nstale\n<!-- csf-table:end -->\n\ntext after\n";
+    std::fs::write(&doc, before).expect("write doc");
+    let (ok, _, stderr) = heaplab(&[
+        "csf-table",
+        "--examples",
+        dir.to_str().expect("utf-8"),
+        "--timeout-ms",
+        "5000",
+        "--into",
+        doc.to_str().expect("utf-8"),
+    ]);
     assert!(ok, "{stderr}");
+    let written = std::fs::read_to_string(&doc).expect("read doc");
+    assert!(written.starts_with("# Doc\n\ntext before\n\n<!-- csf-table:begin -->\n| Subject |"));
+    assert!(written.ends_with("<!-- csf-table:end -->\n\ntext after\n"), "{written}");
+    assert!(!written.contains("stale"));
+    let stdout = written;
     let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| Stack |")).collect();
     assert_eq!(rows.len(), 1, "{stdout}");
     let cells: Vec<&str> = rows[0].split('|').map(str::trim).collect();
@@ -96,5 +112,21 @@ fn csf_table_puts_csf_row_next_to_ours() {
     let p1: usize = cells[10].split('/').next().and_then(|n| n.parse().ok()).expect("p1 calls");
     assert_eq!(p1, 2 * methods, "one phase-1 call per disjunct of stack per method");
     assert!(!stdout.contains("| BST |"), "only the subjects the folder holds");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--into` a document without the marker lines fails at once, naming the file and the markers,
+/// and leaves the document as it was.
+#[test]
+fn csf_table_into_a_document_without_markers_says_so() {
+    let dir = std::env::temp_dir().join(format!("heaplab-csf-nomark-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let doc = dir.join("doc.md");
+    std::fs::write(&doc, "# Doc\nno section here\n").expect("write doc");
+    let (ok, _, stderr) =
+        heaplab(&["csf-table", "--examples", "examples", "--into", doc.to_str().expect("utf-8")]);
+    assert!(!ok);
+    assert!(stderr.contains("doc.md") && stderr.contains("<!-- csf-table:begin -->"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&doc).expect("read"), "# Doc\nno section here\n");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -299,14 +299,22 @@ fn bst_remove_phase1_misses_the_findmin_recursion_and_phase2_covers_it() {
     use concolic::ConcolicEvent as E;
     let covered_later = r.events.iter().enumerate().any(|(i, e)| match e {
         E::TryNode { node } => {
-            matches!(r.events.get(i + 2), Some(E::Solve { outcome: "model" }))
-                && r.events[i..]
-                    .iter()
-                    .any(|f| matches!(f, E::Branch { node: n, new: true, .. } if n == node))
+            matches!(
+                r.events[i + 1..].iter().find(|f| matches!(f, E::Solve { .. })),
+                Some(E::Solve { outcome: "model" })
+            ) && r.events[i..]
+                .iter()
+                .any(|f| matches!(f, E::Branch { node: n, new: true, .. } if n == node))
         }
         _ => false,
     });
     assert!(covered_later, "an unexplored node is covered by a later run");
+    // A model's formula is said just before the model: `Solved`, then `Solve { model }`.
+    for (i, e) in r.events.iter().enumerate() {
+        let solved = matches!(e, E::Solved { formula } if !formula.is_empty());
+        let next_is_model = matches!(r.events.get(i + 1), Some(E::Solve { outcome: "model" }));
+        assert_eq!(solved, next_is_model, "event {i}: Solved and Solve {{ model }} go together");
+    }
     // Replaying the events rebuilds the constraint tree as a front end draws it: every node a
     // run passes was explored; a node announced unexplored is later either passed by a run
     // (explored), or tried and pruned, or left. Nodes are explored only after they were
@@ -427,4 +435,38 @@ fn dll_index_of_runs_reach_their_nodes_and_find_the_argument() {
     let cov = branches_taken(&ex, r.generation.tests.iter().filter(|t| t.validity.is_valid()));
     let missing: Vec<_> = sl_cov.difference(&cov).collect();
     assert!(missing.is_empty(), "sl covers {missing:?}, concolic does not");
+}
+
+/// `generate_observed` shows each event as it is recorded, in order, with the tests generated
+/// so far (what the page streams while the loop runs): the same events `generate` returns, and
+/// at each `NewInput` the test it names is the newest.
+#[test]
+fn the_observer_sees_every_event_as_it_happens() {
+    let a = common::load("sll.hl");
+    let config = ConcolicConfig::default();
+    let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
+    let mut oracle = SmtOracle::new(&z3);
+    let mut seen = Vec::new();
+    let mut tests_at_new_input = Vec::new();
+    let r = concolic::generate_observed(
+        &a.program,
+        &a.info,
+        "SLL.remove",
+        &config,
+        &mut oracle,
+        common::solver(),
+        &NoClock,
+        &mut |e, g| {
+            if let concolic::ConcolicEvent::NewInput { test } = e {
+                assert_eq!(g.tests.last().map(|t| &t.name), Some(test), "the newest test");
+                tests_at_new_input.push(g.tests.len());
+            }
+            seen.push(e.clone());
+        },
+    )
+    .expect("SLL.remove");
+    assert_eq!(seen, r.events);
+    assert_eq!(tests_at_new_input, (1..=r.generation.tests.len()).collect::<Vec<_>>());
+    let plain = concolic_run(&a, "SLL.remove", &config);
+    assert_eq!((plain.events, plain.stats), (r.events, r.stats), "observing changes nothing");
 }

@@ -43,7 +43,8 @@ export interface ConcolicOptions {
   order?: 'dfs' | 'bfs';
   /** At most this many concrete runs (`--max-paths`, at most 10000; default 10000). */
   maxRuns?: number;
-  /** Stop after this many milliseconds (0 or absent: no bound). */
+  /** Stop after this many milliseconds of wall time, every pass and Z3 wait included (absent:
+   * the engine's default bound, 60 s, as the CLI's; 0: no bound). */
   timeoutMs?: number;
 }
 /** One step of the concolic loop; `node` is the path of child indices from the entry. */
@@ -55,10 +56,13 @@ export type ConcolicEventJs =
   | { kind: 'pruned'; node: number[]; why: string }
   | { kind: 'preprocess'; formulas: number; unfolds: number }
   | { kind: 'solve'; outcome: 'model' | 'unsat' | 'undecided' }
+  | { kind: 'solved'; formula: string }
   | { kind: 'newInput'; test: string };
 /** What `concolicRun` resolves to. `summary` has the keys of `heaplab run --strategy concolic
  * --format json` (without `timeMs`'s meaning changing: wall time of the final pass), plus
- * `passes` (generation runs, one more per batch of Z3 replies awaited) and `sentToZ3`. */
+ * `passes` (generation runs, one more per batch of Z3 replies awaited), `sentToZ3` and
+ * `coveredAll` (directions covered by every test, `heaplab compare`'s `branches_covered`;
+ * `covered` counts valid inputs only). */
 export interface ConcolicResult {
   summary: Record<string, number | string | null>;
   tests: GeneratedTestJs[];
@@ -69,6 +73,14 @@ export interface ConcolicResult {
   /** As `Exploration.testsJunit`, or `{ error }` when Java cannot express the program. */
   junit: JunitFiles | { error: string };
   events: ConcolicEventJs[];
+}
+/** What `concolicRun`'s `onEvent` gets, as the loop runs: the event, the generation pass it
+ * belongs to (a new pass, after Z3's replies, starts the stream again from its first run), and
+ * for `newInput` the new test (its input heap). */
+export interface ConcolicLiveEvent {
+  pass: number;
+  event: ConcolicEventJs;
+  test?: GeneratedTestJs;
 }
 "#;
 
@@ -126,7 +138,17 @@ enum JsEvent {
     Pruned { node: Vec<u16>, why: &'static str },
     Preprocess { formulas: usize, unfolds: usize },
     Solve { outcome: &'static str },
+    Solved { formula: String },
     NewInput { test: String },
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LiveEvent {
+    pass: usize,
+    event: JsEvent,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test: Option<JsTest>,
 }
 
 fn event_js(e: &ConcolicEvent) -> JsEvent {
@@ -140,6 +162,7 @@ fn event_js(e: &ConcolicEvent) -> JsEvent {
             JsEvent::Preprocess { formulas, unfolds }
         }
         ConcolicEvent::Solve { outcome } => JsEvent::Solve { outcome },
+        ConcolicEvent::Solved { formula } => JsEvent::Solved { formula },
         ConcolicEvent::NewInput { test } => JsEvent::NewInput { test },
     }
 }
@@ -171,20 +194,26 @@ fn config(o: &Options) -> Result<ConcolicConfig, JsValue> {
         depth: o.depth.unwrap_or(8).min(8),
         order,
         max_runs: o.max_runs.map_or(10_000, |n| n.clamp(0.0, 10_000.0) as usize),
-        timeout_ms: o.timeout_ms.filter(|t| *t > 0.0).map(|t| t as u64),
+        timeout_ms: match o.timeout_ms {
+            None => Config::default().bounds.timeout_ms,
+            Some(t) => (t > 0.0).then_some(t as u64),
+        },
         ..d
     })
 }
 
 /// Runs CSF on `method` of `source` (see the module docs); resolves to `ConcolicResult`.
 /// `solve`: the host's Z3 function, or `null` (then queries outside the Rust procedure's
-/// fragment read `unknown`, as in an `Exploration` without Z3).
+/// fragment read `unknown`, as in an `Exploration` without Z3). `onEvent`, if given, is called
+/// with each `ConcolicLiveEvent` as the loop records it (a throw there is ignored).
 #[wasm_bindgen(js_name = concolicRun, unchecked_return_type = "Promise<ConcolicResult>")]
 pub fn concolic_run(
     source: String,
     method: String,
     #[wasm_bindgen(unchecked_param_type = "ConcolicOptions | undefined")] options: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SmtSolveFn | null | undefined")] solve: Option<Function>,
+    #[wasm_bindgen(js_name = onEvent, unchecked_param_type = "((e: ConcolicLiveEvent) => void) | null | undefined")]
+    on_event: Option<Function>,
 ) -> Promise {
     future_to_promise(async move {
         let options: Options = if options.is_undefined() || options.is_null() {
@@ -208,9 +237,13 @@ pub fn concolic_run(
             Box::new(heaplab_engine::symbolic::NoClock),
         )
         .map_err(|e| fail("BadMethod", &e.to_string()))?;
+        let lines = Lines::new(program, &file);
         let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
         let z3 = solve.is_some();
         let mut passes = 0;
+        // The time bound is wall time from here: a pass replayed after Z3's replies has what
+        // is left of it, so the whole call stays within the bound (plus one pass's overshoot).
+        let started = js_sys::Date::now();
         let (run, time_ms) = loop {
             passes += 1;
             bridge.borrow_mut().outstanding.clear();
@@ -222,8 +255,24 @@ pub fn concolic_run(
             let logic = SolverFrontend::with_clock(backend, js_sys::Date::now);
             let mut oracle = SmtOracle::new(&logic);
             let executor = PassSolver(AsyncPathSolver::new(Rc::clone(&bridge), z3, true));
-            let clock = JsClock(js_sys::Date::now());
-            let r = concolic::generate(
+            let pass_started = js_sys::Date::now();
+            let clock = JsClock(started);
+            let pass = passes;
+            let mut observe = |e: &ConcolicEvent, g: &heaplab_testgen::Generation| {
+                let Some(f) = &on_event else { return };
+                let test = match e {
+                    ConcolicEvent::NewInput { test } => g
+                        .tests
+                        .iter()
+                        .find(|t| &t.name == test)
+                        .map(|t| test_js(g, Some(&lines), t)),
+                    _ => None,
+                };
+                if let Ok(v) = to_js(&LiveEvent { pass, event: event_js(e), test }) {
+                    let _ = f.call1(&JsValue::NULL, &v);
+                }
+            };
+            let r = concolic::generate_observed(
                 program,
                 info,
                 &method,
@@ -231,11 +280,14 @@ pub fn concolic_run(
                 &mut oracle,
                 Box::new(executor),
                 &clock,
+                &mut observe,
             )
             .map_err(|e| fail("Generation", &format!("concolic test generation failed: {e}")))?;
-            let time_ms = clock.now_ms();
+            let time_ms = (js_sys::Date::now() - pass_started).max(0.0) as u64;
             let missing = std::mem::take(&mut bridge.borrow_mut().outstanding);
-            if missing.is_empty() {
+            // A pass the time bound stopped is the last: its queries that waited for Z3 read
+            // `unknown` (pruned, counted), as a solver timeout does in the CLI.
+            if missing.is_empty() || r.stats.stopped_by == Some("time") {
                 break (r, time_ms);
             }
             if passes >= MAX_PASSES {
@@ -249,6 +301,7 @@ pub fn concolic_run(
         let g = &run.generation;
         let s = &run.stats;
         let valid = branches_taken(&sites, g.tests.iter().filter(|t| t.validity.is_valid()));
+        let all = branches_taken(&sites, &g.tests);
         let total = sites.branch_coverage().1;
         let sent = bridge.borrow().replies.len();
         let summary = serde_json::json!({
@@ -258,6 +311,7 @@ pub fn concolic_run(
             "invalid": g.invalid_inputs(),
             "errors": g.errors_found(),
             "covered": valid.len(),
+            "coveredAll": all.len(),
             "total": total,
             "phase1Calls": s.phase1_calls,
             "phase2Calls": s.phase2_calls,
@@ -273,7 +327,6 @@ pub fn concolic_run(
             "passes": passes,
             "sentToZ3": sent,
         });
-        let lines = Lines::new(program, &file);
         // JUnit as the CLI's concolic run writes it: no explorer paths behind the tests.
         let stem: String =
             method.chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).collect();

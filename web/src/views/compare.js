@@ -45,13 +45,13 @@ export function mount(el, store) {
         <thead><tr>
           <th scope="col">Strategy</th>
           <th scope="col" title="How requires was used: only inputs that satisfy it (assumed), or every input (ignored), checked afterwards">Inputs</th>
-          <th scope="col" class="num" title="Paths that reach a return or an error: each becomes a test">Feasible paths</th>
+          <th scope="col" class="num" title="Paths that reach a return or an error: each becomes a test (concolic: its concrete runs)">Feasible paths</th>
           <th scope="col" class="num">Tests</th>
           <th scope="col" class="num" title="Tests whose input violates requires">Invalid inputs</th>
           <th scope="col" class="num" title="Tests ending in an error, on inputs not known to be invalid">Errors</th>
           <th scope="col" class="num" title="Branch directions covered by the generated tests">Branches</th>
           <th scope="col" class="num" title="Branch directions covered by the tests whose input satisfies requires: the fair comparison, since an invalid input can reach branches no valid one reaches">Branches (valid)</th>
-          <th scope="col" class="num" title="Questions sent to Z3 (hover a cell for the ones HeapLab decided itself)">Z3 questions</th>
+          <th scope="col" class="num" title="Questions sent to Z3 (hover a cell for the ones HeapLab decided itself); concolic: CSF's #Calls, its phase-1 / phase-2 solver calls">Z3 questions</th>
           <th scope="col" class="num">Time ms</th>
         </tr></thead>
         <tbody></tbody>
@@ -83,7 +83,7 @@ export function mount(el, store) {
   function render(state) {
     const compare = state.compare ?? { status: 'idle', rows: [], current: '', error: '' };
     const settings = state.settings.explore ?? {};
-    const strategies = strategyOrder(state.strategies.filter((s) => s.name !== 'concolic'), compare.rows);
+    const strategies = strategyOrder(state.strategies, compare.rows);
     if (compare.status === 'running' && last.status !== 'running') ranWith = { ...settings };
 
     const method = exploreMethod(state);
@@ -199,16 +199,20 @@ function summaryRow(r, index) {
   tr.append(
     strategyCell(r.strategy, index),
     cell(r.pre === 'ignore' ? 'every input' : 'satisfying requires', '', PRE_TEXT[r.pre] ?? r.pre),
-    cell(r.paths_feasible ?? r.paths, 'num', `${r.paths_feasible} feasible, ${r.paths_infeasible} infeasible, ${r.paths_bounded} bounded`),
+    r.csf_calls
+      ? cell(r.runs, 'num', `${r.runs} concrete runs${r.stopped_by ? `, stopped by the ${r.stopped_by} bound` : ''}`)
+      : cell(r.paths_feasible ?? r.paths, 'num', `${r.paths_feasible} feasible, ${r.paths_infeasible} infeasible, ${r.paths_bounded} bounded`),
     cell(r.tests, 'num'),
     cell(r.invalid_inputs, r.invalid_inputs > 0 ? 'num cmp-bad' : 'num'),
     cell(r.errors, 'num'),
     branchCell(r.branches_covered, r.branches_total, pct),
     branchCell(r.branches_covered_valid, r.branches_total,
       r.branches_total ? Math.round((100 * r.branches_covered_valid) / r.branches_total) : null),
-    // The worker's solverStats() when it has them (decided in Rust counts the engine's own
-    // decisions too), else the summary's solver_calls.
-    r.solver
+    // concolic: CSF's #Calls (p1/p2), as `heaplab compare` prints it. Others: the worker's
+    // solverStats() when it has them (decided in Rust counts the engine's own decisions too),
+    // else the summary's solver_calls.
+    r.csf_calls ? csfCallsCell(r)
+    : r.solver
       ? cell(r.solver.sentToZ3 ?? 0, 'num',
         `${r.solver.sentToZ3 ?? 0} sent to Z3, ${r.solver.decidedInRust ?? 0} decided by HeapLab, ${r.solver.cacheHits ?? 0} remembered`)
       : cell(calls.sent ?? 0, 'num',
@@ -216,6 +220,16 @@ function summaryRow(r, index) {
     cell(r.time_ms, 'num'),
   );
   return tr;
+}
+
+/** CSF Table 1's `#Calls`: `p1/p2 16/33`, what the two phases asked the logic's `sat`. */
+function csfCallsCell(r) {
+  const { phase1, phase2 } = r.csf_calls;
+  const td = cell(`p1/p2 ${phase1}/${phase2}`, 'num cmp-csf-calls',
+    `CSF's #Calls: ${phase1} solver calls in phase 1 (the precondition's unfoldings), ${phase2} in phase 2 (the concolic loop); ${r.solver?.sentToZ3 ?? 0} questions sent to Z3`);
+  td.dataset.phase1 = String(phase1);
+  td.dataset.phase2 = String(phase2);
+  return td;
 }
 
 /** `24/26` over `92%`: two short lines keep the table narrow enough for the side pane. */

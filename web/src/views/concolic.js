@@ -1,14 +1,17 @@
 // The `concolic` strategy in the Explore tab: the constraint tree that the runs share, growing
 // run by run, and the current run's input.
 //
-// `concolicRun` (heaplab-wasm) runs the whole strategy at once and returns its event stream
-// (run input i, branch taken new/known, new unexplored node, node tried, pruned, solved, new
-// input). This view replays that stream up to a chosen run: a node is explored once a run passed
-// it, unexplored while it is only a child some run left untaken, pruned once its formulas gave
-// no model. Shown instead of the execution tree and heap while the strategy is `concolic`.
+// `concolicRun` (heaplab-wasm) runs the whole strategy in the worker, which posts its events as
+// they happen (run input i, branch taken new/known, new unexplored node, node tried, pruned,
+// the formula solved, new input; `concolic/live`): while it runs, the tree grows run by run with
+// the current run's input heap and the formula solved for the next input. Once it is over, this
+// view replays the whole stream up to a chosen run: a node is explored once a run passed it,
+// unexplored while it is only a child some run left untaken, pruned once its formulas gave no
+// model. Shown instead of the execution tree and heap while the strategy is `concolic`.
 
 const STATE_WORDS = { explored: 'explored', unexplored: 'unexplored', pruned: 'pruned' };
 const PLAY_MS = 250;
+const LIVE_MIN_MS = 250;
 
 export function mount(treeSection, store) {
   const el = document.createElement('section');
@@ -42,6 +45,8 @@ export function mount(treeSection, store) {
   const play = el.querySelector('[data-cc="play"]');
 
   let result = null;
+  // While the run goes on: its events so far (of the current generation pass) and its tests.
+  let live = null;
   let runId = -1;
   let timer = null;
   // Index into the events of each run's `runInput`.
@@ -76,19 +81,55 @@ export function mount(treeSection, store) {
   function render() {
     const run = Number(range.value);
     const end = run + 1 < starts.length ? starts[run + 1] : result.events.length;
-    const { nodes, path, fresh, tried, test } = replay(result.events, starts[run] ?? 0, end);
+    const shown = replay(result.events, starts[run] ?? 0, end);
     at.textContent = `run ${run + 1} of ${starts.length}`;
+    draw(shown, `Constraint tree after run ${run + 1}`);
+    const phase = result.events[starts[run]]?.phase;
+    const t = result.tests.find((x) => x.name === shown.test);
+    inputEl.replaceChildren(describeInput(run, phase, t), describeFormula(shown));
+  }
+
+  // Live drawing redraws the whole tree, which grows with the run: it is drawn at most every
+  // LIVE_MIN_MS, and never more than a fifth of the time, so that the page (and the worker, on
+  // a busy machine) keeps its time for the run itself.
+  let liveTimer = null;
+  let liveNext = 0;
+  function scheduleLive() {
+    if (liveTimer) return;
+    liveTimer = setTimeout(() => {
+      liveTimer = null;
+      if (!live || result) return;
+      const t0 = performance.now();
+      renderLive();
+      const took = performance.now() - t0;
+      liveNext = performance.now() + Math.max(LIVE_MIN_MS, 4 * took);
+    }, Math.max(0, liveNext - performance.now()));
+  }
+
+  /** The tree as the live events have it: the latest run's path and input. */
+  function renderLive() {
+    const liveStarts = live.events.flatMap((e, i) => (e.kind === 'runInput' ? [i] : []));
+    const run = Math.max(0, liveStarts.length - 1);
+    const shown = replay(live.events, liveStarts[run] ?? 0, live.events.length);
+    range.max = String(run);
+    range.value = String(run);
+    at.textContent = `run ${run + 1}, running…`;
+    draw(shown, `Constraint tree so far (run ${run + 1})`);
+    el.dataset.live = 'true';
+    const phase = live.events[liveStarts[run]]?.phase;
+    const t = shown.test ? live.tests.get(shown.test) : null;
+    inputEl.replaceChildren(describeInput(run, phase, t, !shown.test), describeFormula(shown));
+  }
+
+  function draw({ nodes, path, fresh, tried }, title) {
     const tally = { explored: 0, unexplored: 0, pruned: 0 };
     for (const n of nodes.values()) tally[n.state] += 1;
-    counts.textContent = `Constraint tree after run ${run + 1}: ${tally.explored} explored, ${tally.unexplored} unexplored, ${tally.pruned} pruned` +
+    counts.textContent = `${title}: ${tally.explored} explored, ${tally.unexplored} unexplored, ${tally.pruned} pruned` +
       (tried.length ? ` · then tried ${triedText(tried)}` : '');
     counts.dataset.explored = tally.explored;
     counts.dataset.unexplored = tally.unexplored;
     counts.dataset.pruned = tally.pruned;
     treeEl.replaceChildren(...drawChildren(nodes, childIndex(nodes), '', path, fresh));
-    const phase = result.events[starts[run]]?.phase;
-    const t = result.tests.find((x) => x.name === test);
-    inputEl.replaceChildren(describeInput(run, phase, t));
   }
 
   store.subscribe((state, action) => {
@@ -102,6 +143,8 @@ export function mount(treeSection, store) {
         stopPlay();
         runId = action.runId;
         result = null;
+        live = null;
+        delete el.dataset.live;
         starts = [];
         treeEl.replaceChildren();
         inputEl.replaceChildren();
@@ -109,9 +152,21 @@ export function mount(treeSection, store) {
         at.textContent = '';
         status.textContent = `Running concolic on ${action.method}…`;
         break;
+      case 'concolic/live':
+        if (action.runId !== runId || result) break;
+        // A new pass (the run replayed with Z3's replies) starts the stream again.
+        if (!live || live.pass !== action.pass) live = { pass: action.pass, events: [], tests: new Map() };
+        for (const l of action.events) {
+          live.events.push(l.event);
+          if (l.test) live.tests.set(l.test.name, l.test);
+        }
+        scheduleLive();
+        break;
       case 'concolic/done':
         if (action.runId !== runId) break;
         result = action.result;
+        live = null;
+        delete el.dataset.live;
         starts = result.events.flatMap((e, i) => (e.kind === 'runInput' ? [i] : []));
         range.max = String(Math.max(0, starts.length - 1));
         status.textContent = summaryText(result.summary);
@@ -135,9 +190,14 @@ function replay(events, from, end) {
   const fresh = new Set();
   const tried = [];
   let test = null;
+  // The formula solved after the run (for the next input), and the one this run's input solves.
+  let formula = null;
+  let inputFormula = null;
+  let lastSolved = null;
   let pending = null;
   for (let i = 0; i < end; i += 1) {
     const e = events[i];
+    if (i === from && e.kind === 'runInput' && e.phase === 2) inputFormula = lastSolved;
     const key = e.node ? e.node.join('.') : null;
     const mine = i >= from;
     switch (e.kind) {
@@ -165,13 +225,17 @@ function replay(events, from, end) {
         nodes.set(key, { state: 'pruned', label: n?.label ?? '' });
         break;
       }
+      case 'solved':
+        lastSolved = e.formula;
+        if (mine) formula = e.formula;
+        break;
       case 'newInput':
         if (mine) test = e.test;
         break;
       default: break;
     }
   }
-  return { nodes, path, fresh, tried, test };
+  return { nodes, path, fresh, tried, test, formula, inputFormula };
 }
 
 /** Node keys by parent key (`''` for the root's children), each list in child order. */
@@ -223,8 +287,26 @@ function value(v) {
   return String(v);
 }
 
+/**
+ * The formulas over the precondition behind the inputs: the one solved after the run for the
+ * next input, else (while the next is not solved yet) the one whose model is this run's input.
+ */
+function describeFormula({ formula, inputFormula }) {
+  const box = document.createElement('div');
+  box.dataset.ccFormula = '';
+  const shown = formula ?? inputFormula;
+  if (!shown) return box;
+  const h = document.createElement('h4');
+  h.textContent = formula ? 'Solved for the next input' : 'This input is a model of';
+  const pre = document.createElement('pre');
+  pre.className = 'cc-formula';
+  pre.textContent = shown;
+  box.append(h, pre);
+  return box;
+}
+
 /** The run's input heap in words: receiver, arguments and objects. */
-function describeInput(run, phase, test) {
+function describeInput(run, phase, test, running = false) {
   const box = document.createElement('div');
   const h = document.createElement('h4');
   h.textContent = `Run ${run + 1}: ${phase === 1 ? 'phase 1 (from the precondition)' : 'phase 2 (solved for an unexplored node)'}`;
@@ -232,7 +314,7 @@ function describeInput(run, phase, test) {
   if (!test) {
     const p = document.createElement('p');
     p.className = 'hint';
-    p.textContent = 'Same input as an earlier run (no new test).';
+    p.textContent = running ? 'Running this input…' : 'Same input as an earlier run (no new test).';
     box.append(p);
     return box;
   }

@@ -36,7 +36,7 @@ pub struct Args {
     /// Kiasan's reference-chain bound.
     #[arg(long, default_value_t = Config::default().bounds.k)]
     k: u32,
-    /// `sl` only: deepest predicate unfolding.
+    /// `sl`: deepest predicate unfolding; `concolic`: phase-1 unfolding depth (at most 8).
     #[arg(long, default_value_t = Config::default().bounds.depth)]
     depth: u32,
     /// Comma-separated strategy names (`concolic` too: CSF, its solver column `p1/p2` calls).
@@ -267,7 +267,15 @@ fn concolic_row(
         Box::new(Wall(started)),
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
+    // The settings of `heaplab run --strategy concolic` at the same `--depth` (and of the page's
+    // Explore and Compare tabs), so that the row and a run agree: phase-1 depth, DFS, the run
+    // cap of `--max-paths`' default, the default time bound.
     let cfg = heaplab_testgen::concolic::ConcolicConfig {
+        depth: args.depth.min(8),
+        order: heaplab_testgen::concolic::SearchOrder::Dfs,
+        max_runs: usize::try_from(Config::default().bounds.max_paths)
+            .unwrap_or(usize::MAX)
+            .min(10_000),
         timeout_ms: Config::default().bounds.timeout_ms,
         ..Default::default()
     };

@@ -172,8 +172,26 @@ pub enum ConcolicEvent {
     Preprocess { formulas: usize, unfolds: usize },
     /// The node's answer: a model (a new input follows), unsat, or undecided (pruned, counted).
     Solve { outcome: &'static str },
+    /// The formula (one of the tried node's preprocessed formulas, over the precondition) whose
+    /// model is the next input; it comes just before `Solve { outcome: "model" }`.
+    Solved { formula: String },
     /// The input became test `test`.
     NewInput { test: String },
+}
+
+/// Sees each event as the loop records it, with the tests so far (a front end that shows the
+/// constraint tree while the loop runs; `generate` passes one that does nothing).
+pub type Observer<'a> = &'a mut dyn FnMut(&ConcolicEvent, &Generation);
+
+/// Records `event` after showing it to `observe`.
+fn record(
+    events: &mut Vec<ConcolicEvent>,
+    observe: &mut dyn FnMut(&ConcolicEvent, &Generation),
+    generation: &Generation,
+    event: ConcolicEvent,
+) {
+    observe(&event, generation);
+    events.push(event);
 }
 
 /// A small seeded generator (SplitMix64): reproducible integer inputs without a dependency.
@@ -303,6 +321,21 @@ pub fn generate(
     solver: Box<dyn PathSolver>,
     clock: &dyn Clock,
 ) -> Result<ConcolicRun> {
+    generate_observed(program, info, target, config, oracle, solver, clock, &mut |_, _| {})
+}
+
+/// [`generate`], showing each event to `observe` as it happens.
+#[allow(clippy::too_many_arguments)]
+pub fn generate_observed(
+    program: &Program,
+    info: &ProgramInfo,
+    target: &str,
+    config: &ConcolicConfig,
+    oracle: &mut dyn PureOracle,
+    solver: Box<dyn PathSolver>,
+    clock: &dyn Clock,
+    observe: Observer<'_>,
+) -> Result<ConcolicRun> {
     let started = clock.now_ms();
     let (defs, _) = Defs::from_program(program);
     let mut stats = ConcolicStats::default();
@@ -388,12 +421,14 @@ pub fn generate(
                 break;
             };
             tree.insert(key.clone(), Node::Tried);
-            events.push(ConcolicEvent::TryNode { node: key.clone() });
+            record(&mut events, observe, &generation, ConcolicEvent::TryNode { node: key.clone() });
             let pp = preprocess(&defs, &pre, &state, config.max_unfold);
-            events.push(ConcolicEvent::Preprocess {
-                formulas: pp.formulas.len(),
-                unfolds: pp.unfolds,
-            });
+            record(
+                &mut events,
+                observe,
+                &generation,
+                ConcolicEvent::Preprocess { formulas: pp.formulas.len(), unfolds: pp.unfolds },
+            );
             stats.preprocess_formulas += pp.formulas.len();
             stats.preprocess_unfolds += pp.unfolds;
             let mut found = None;
@@ -421,7 +456,7 @@ pub fn generate(
                     Ok(SatResult::Sat(m)) => {
                         let vars: BTreeSet<String> =
                             f.disjuncts.iter().flat_map(|sh| sh.free_vars()).collect();
-                        found = Some((m.restrict_to_reachable(&root_names), vars));
+                        found = Some((m.restrict_to_reachable(&root_names), vars, f.to_string()));
                         break;
                     }
                     Ok(SatResult::Unsat) => {}
@@ -433,9 +468,18 @@ pub fn generate(
                 (None, true) => "undecided",
                 (None, false) => "unsat",
             };
-            events.push(ConcolicEvent::Solve { outcome });
-            let Some((model, vars)) = found else {
-                events.push(ConcolicEvent::Pruned { node: key, why: outcome });
+            if let Some((_, _, formula)) = &found {
+                let formula = formula.clone();
+                record(&mut events, observe, &generation, ConcolicEvent::Solved { formula });
+            }
+            record(&mut events, observe, &generation, ConcolicEvent::Solve { outcome });
+            let Some((model, vars, _)) = found else {
+                record(
+                    &mut events,
+                    observe,
+                    &generation,
+                    ConcolicEvent::Pruned { node: key, why: outcome },
+                );
                 if undecided {
                     stats.pruned_unknown += 1;
                 } else {
@@ -446,7 +490,12 @@ pub fn generate(
             let input = to_input(&model, &roots, &vars, has_receiver, &mut rng, config.ints);
             (2, input, Some(key))
         };
-        events.push(ConcolicEvent::RunInput { run: runs, phase: phase as u8 });
+        record(
+            &mut events,
+            observe,
+            &generation,
+            ConcolicEvent::RunInput { run: runs, phase: phase as u8 },
+        );
         runs += 1;
         if let Some(runner) = &mut runner {
             let mut values: Vec<Value> =
@@ -462,13 +511,23 @@ pub fn generate(
                     let mut k = prefix.clone();
                     k.push(j);
                     if !tree.contains_key(&k) && !frontier.iter().any(|(f, _)| *f == k) {
-                        events.push(ConcolicEvent::Unexplored { node: k.clone() });
+                        record(
+                            &mut events,
+                            observe,
+                            &generation,
+                            ConcolicEvent::Unexplored { node: k.clone() },
+                        );
                         frontier.push((k, st));
                     }
                 }
                 prefix.push(fork.taken);
                 let new = tree.insert(prefix.clone(), Node::Explored) != Some(Node::Explored);
-                events.push(ConcolicEvent::Branch { node: prefix.clone(), label: fork.label, new });
+                record(
+                    &mut events,
+                    observe,
+                    &generation,
+                    ConcolicEvent::Branch { node: prefix.clone(), label: fork.label, new },
+                );
             }
             if let Some(k) = target_key {
                 if !prefix.starts_with(&k) {
@@ -504,8 +563,8 @@ pub fn generate(
             branches: covered.branches.into_iter().collect(),
         });
         stats.phase_of_test.push(phase as u8);
-        if let Some(t) = generation.tests.last() {
-            events.push(ConcolicEvent::NewInput { test: t.name.clone() });
+        if let Some(test) = generation.tests.last().map(|t| t.name.clone()) {
+            record(&mut events, observe, &generation, ConcolicEvent::NewInput { test });
         }
     }
     stats.runs = runs;
