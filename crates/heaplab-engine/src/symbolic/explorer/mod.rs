@@ -185,6 +185,13 @@ impl Explorer {
         self.clock.now_ms().saturating_sub(self.start_ms)
     }
 
+    /// [`elapsed_ms`](Self::elapsed_ms) as a function that does not borrow the explorer (for
+    /// work that holds its solver meanwhile, as the all-heaps enumeration does).
+    pub fn stopwatch(&self) -> impl Fn() -> u64 + 'static {
+        let (clock, start) = (Rc::clone(&self.clock), self.start_ms);
+        move || clock.now_ms().saturating_sub(start)
+    }
+
     /// Bytes the process holds beyond what it held when the run started (`None` without a
     /// meter, see [`crate::memory`]).
     pub fn memory_bytes(&self) -> Option<u64> {
