@@ -139,6 +139,12 @@ impl Explorer {
         &self.exec.config
     }
 
+    /// Turns the all-heaps mode of test generation on or off ([`Config::all_heaps`]); it
+    /// changes nothing in exploration, so one finished run can be generated both ways.
+    pub fn set_all_heaps(&mut self, on: bool) {
+        self.exec.config.all_heaps = on;
+    }
+
     pub fn compiled(&self) -> &Rc<Compiled> {
         &self.exec.code
     }
