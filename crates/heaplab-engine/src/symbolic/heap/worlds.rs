@@ -73,7 +73,7 @@ pub fn enumerate(
 ) -> Worlds {
     let vars: Vec<(u32, Sort)> =
         st.vars.iter().enumerate().map(|(i, (sort, _))| (i as u32, *sort)).collect();
-    let mut conjuncts: Vec<Sym> = st.pc.iter().cloned().collect();
+    let mut conjuncts: Vec<Sym> = st.pc.to_vec();
     let mut out = Worlds { inputs: Vec::new(), duplicates: 0, queries: 0, end: WorldsEnd::Limit };
     let mut shapes = BTreeSet::new();
     for _ in 0..limit.max(1) {
