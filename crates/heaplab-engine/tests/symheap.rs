@@ -648,3 +648,29 @@ fn differ_heaps(
     });
     (diff, lh.values().sum(), queries)
 }
+
+/// Digest seed-003 §3.13 and §5 item 6 (Example A): `this.a == this.b` is 2 symheap paths, and
+/// the all-heaps mode regenerates lazy's 10 input heaps from them; a model bound below a path's
+/// heaps stops its enumeration and says so.
+#[test]
+fn all_heaps_example_a_regenerates_lazys_ten_heaps() {
+    use heaplab_engine::symbolic::heap::worlds::{enumerate, WorldsEnd};
+    let text = "class N {\n  N a;\n  N b;\n\n  bool m() {\n    return this.a == this.b;\n  }\n}\n";
+    let a = analyze(&SourceFile::new("example_a.hl".to_string(), text.to_string()));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    let lazy = explore(&a, "N.m", StrategyKind::Lazy, 8, PreMode::Ignore);
+    let mut sym = explore(&a, "N.m", StrategyKind::Symheap, 8, PreMode::Ignore);
+    assert_eq!((traces(&lazy).1, traces(&sym).1), (10, 2));
+    let (d, n, _) = differ_heaps(&lazy, &mut sym, "N.m", 64, 60);
+    assert_eq!((d, n), (None, 10));
+    let heap = sym.heap_model();
+    let code = std::rc::Rc::clone(sym.compiled());
+    let paths: Vec<_> = sym.paths().to_vec();
+    let mut ends = Vec::new();
+    for p in &paths {
+        let w = enumerate(sym.solver_mut(), &*heap, &code, &p.state, None, 3, &mut || false);
+        assert!(w.inputs.len() <= 3);
+        ends.push(w.end);
+    }
+    assert!(ends.contains(&WorldsEnd::Limit), "{ends:?}");
+}
