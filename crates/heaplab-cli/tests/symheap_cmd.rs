@@ -38,3 +38,33 @@ fn symheap_stops_at_the_time_bound_and_says_so() {
     assert!(stdout.contains("stopped by: timeout"), "{stdout}");
     assert!(stdout.contains("bounded (by timeout)"), "{stdout}");
 }
+
+/// `heaplab run --format json` on `examples/swap.hl`'s `Node.swap` with extra flags.
+fn swap_json(strategy: &str, extra: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_heaplab"))
+        .args(["run", "examples/swap.hl", "--method", "Node.swap", "--strategy", strategy])
+        .args(["--format", "json"])
+        .args(extra)
+        .current_dir(workspace_root())
+        .output()
+        .expect("the heaplab binary runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON summary")
+}
+
+/// Issue 15 item 4: `--all-heaps` gives symheap a replayed test for every input heap of its
+/// paths, as many as lazy has paths (one heap each), and names the bound that cuts it.
+#[test]
+fn symheap_all_heaps_emits_every_input_heap() {
+    let lazy = swap_json("lazy", &[]);
+    let sym = swap_json("symheap", &["--all-heaps"]);
+    let one = swap_json("symheap", &[]);
+    assert_eq!(sym["tests"], lazy["tests"], "{sym}");
+    assert_eq!(sym["all_heaps"]["heaps"], lazy["tests"], "{sym}");
+    assert_eq!(sym["all_heaps"]["paths_cut"], 0, "{sym}");
+    assert_eq!(one["tests"], one["paths_feasible"], "{one}");
+    assert!(one["tests"].as_u64() < sym["tests"].as_u64(), "{one}\n{sym}");
+    let cut = swap_json("symheap", &["--all-heaps", "--heaps-per-path", "2"]);
+    assert!(cut["all_heaps"]["paths_cut"].as_u64().unwrap_or(0) > 0, "{cut}");
+    assert_eq!(cut["all_heaps"]["cut_by"], serde_json::json!(["heaps_per_path"]), "{cut}");
+}

@@ -101,21 +101,22 @@ fn targets(a: &Analysis) -> Vec<String> {
 /// Both zero when a run was stopped by a bound (then nothing is compared).
 /// Symheap runs only when lazy ended by itself with at most `most` paths (its cost is solver
 /// queries, and one step over a large value set is not interrupted by the time bound).
+/// The two explorers are returned when they were compared (for the all-heaps comparison).
 fn differ(
     a: &Analysis,
     target: &str,
     k: u32,
     pre: PreMode,
     most: usize,
-) -> (Option<String>, usize, usize) {
+) -> (Option<String>, usize, usize, Option<(Explorer, Explorer)>) {
     let lazy = explore(a, target, StrategyKind::Lazy, k, pre);
     if lazy.stopped().is_some() || lazy.paths().len() > most {
-        return (None, 0, 0);
+        return (None, 0, 0, None);
     }
     let sym = explore(a, target, StrategyKind::Symheap, k, pre);
     assert_eq!(sym.stats().internal_errors, 0, "{target}: internal error");
     if lazy.stopped().is_some() || sym.stopped().is_some() {
-        return (None, 0, 0);
+        return (None, 0, 0, None);
     }
     // k and the loop bound cut both the same way, world by world (a location's budget is where
     // a read first met it; an iteration is idle where it read no slot for the first time), so
@@ -131,7 +132,7 @@ fn differ(
             st.difference(&lt).collect::<Vec<_>>()
         )
     });
-    (diff, ln, sn)
+    (diff, ln, sn, Some((lazy, sym)))
 }
 
 #[test]
@@ -144,7 +145,7 @@ fn every_example_method_agrees_with_lazy() {
         .collect();
     files.sort();
     let mut bad = Vec::new();
-    let mut compared = 0;
+    let (mut compared, mut heaps_compared, mut heaps) = (0, 0, 0);
     let mut skipped_late = 0;
     let started = std::time::Instant::now();
     // SYMHEAP_EXAMPLE_SECS lifts the budget (a release run compares every method).
@@ -161,18 +162,33 @@ fn every_example_method_agrees_with_lazy() {
                 continue;
             }
             let t0 = std::time::Instant::now();
-            let (d, ln, sn) = differ(&a, &target, 1, PreMode::Ignore, 200);
-            eprintln!("{name} {target}: lazy {ln} symheap {sn} paths ({:?})", t0.elapsed());
+            let (d, ln, sn, runs) = differ(&a, &target, 1, PreMode::Ignore, 200);
+            // All-heaps mode on the same two runs.
+            let (hd, hn, q) = match runs {
+                Some((lazy, mut sym)) => differ_heaps(&lazy, &mut sym, &target, 800, 10),
+                None => (None, 0, 0),
+            };
+            eprintln!(
+                "{name} {target}: lazy {ln} symheap {sn} paths; all heaps: {hn} heaps, {q} model queries ({:?})",
+                t0.elapsed()
+            );
             compared += usize::from(ln > 0);
+            heaps_compared += usize::from(hn > 0);
+            heaps += hn;
             bad.extend(d);
+            bad.extend(hd);
         }
     }
     eprintln!(
-        "{compared} example methods compared, {skipped_late} not started (time), the others stopped by a bound ({:?})",
+        "{compared} example methods compared ({heaps_compared} in all-heaps mode, {heaps} heaps), {skipped_late} not started (time), the others stopped by a bound ({:?})",
         started.elapsed()
     );
     assert!(bad.is_empty(), "{compared} methods compared; disagreements:\n{}", bad.join("\n"));
     assert!(compared >= 10, "only {compared} example methods compared");
+    assert!(
+        heaps_compared >= 10,
+        "only {heaps_compared} example methods compared in all-heaps mode"
+    );
 }
 
 /// Digest §8.1 item 2: in one world (a model of the path condition) of every feasible path,
@@ -370,6 +386,12 @@ impl Gen {
 fn generated_programs_agree_with_lazy() {
     let t0 = std::time::Instant::now();
     let (mut lazy_paths, mut sym_paths, mut skipped, mut checked) = (0, 0, 0, 0);
+    let (mut heaps_compared, mut heaps, mut queries) = (0usize, 0usize, 0u64);
+    let mut heaps_time = std::time::Duration::ZERO;
+    let mut heaps_late = 0;
+    // SYMHEAP_HEAPS_SECS: the all-heaps comparisons' time budget (none starts after it).
+    let heaps_budget: u64 =
+        std::env::var("SYMHEAP_HEAPS_SECS").ok().and_then(|v| v.parse().ok()).unwrap_or(900);
     let mut bad = Vec::new();
     let n: u64 = std::env::var("SYMHEAP_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(500);
     let first: u64 = std::env::var("SYMHEAP_FIRST").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
@@ -377,17 +399,37 @@ fn generated_programs_agree_with_lazy() {
         let text = Gen::program(seed);
         let a = analyze(&SourceFile::new(format!("gen{seed}.hl"), text.clone()));
         assert!(!a.has_errors(), "seed {seed}: {:?}\n{text}", a.diagnostics);
-        let (d, ln, sn) = differ(&a, "N.m", 8, PreMode::Ignore, 3_000);
+        let (d, ln, sn, runs) = differ(&a, "N.m", 8, PreMode::Ignore, 3_000);
         lazy_paths += ln;
         sym_paths += sn;
         skipped += usize::from(ln == 0);
+        // All-heaps mode on the same two runs (lazy's paths are its heaps: at most 400), while
+        // its share of the test's time is within budget (CI's debug build; about 4 min for all
+        // 500 in a release build on a loaded machine).
+        let th = std::time::Instant::now();
+        let in_budget = heaps_time.as_secs() < heaps_budget;
+        heaps_late += usize::from(!in_budget);
+        let (hd, hn, q) = match runs {
+            Some((lazy, mut sym)) if ln <= 400 && in_budget => {
+                differ_heaps(&lazy, &mut sym, "N.m", 1_600, 20)
+            }
+            _ => (None, 0, 0),
+        };
+        heaps_compared += usize::from(hn > 0);
+        heaps += hn;
+        queries += q;
+        heaps_time += th.elapsed();
+        if let Some(hd) = hd {
+            eprintln!("seed {seed} disagrees in all-heaps mode");
+            bad.push(format!("seed {seed} (all heaps): {hd}\n{text}"));
+        }
         if seed % 10 == 0 {
             let a = analyze(&SourceFile::new(format!("gen{seed}.hl"), text.clone()));
             let sym = explore(&a, "N.m", StrategyKind::Symheap, 8, PreMode::Ignore);
             checked += check_invariant(&sym, &format!("seed {seed}"));
         }
         if seed % 25 == 0 || first > 0 {
-            eprintln!("seed {seed}: lazy {ln} symheap {sn} ({:?})", t0.elapsed());
+            eprintln!("seed {seed}: lazy {ln} symheap {sn}, {hn} heaps ({:?})", t0.elapsed());
         }
         if let Some(d) = d {
             eprintln!("seed {seed} disagrees");
@@ -395,11 +437,16 @@ fn generated_programs_agree_with_lazy() {
         }
     }
     eprintln!(
-        "{n} programs ({skipped} stopped by a bound): lazy {lazy_paths} paths, symheap {sym_paths} paths, invariant checked on {checked}, {:?}",
+        "{n} programs ({skipped} stopped by a bound): lazy {lazy_paths} paths, symheap {sym_paths} paths, invariant checked on {checked}; all heaps: {heaps_compared} programs, {heaps} heaps, {queries} model queries ({heaps_time:?}), {heaps_late} not started (time); {:?}",
         t0.elapsed()
     );
     assert!(bad.is_empty(), "{} disagreements:\n{}", bad.len(), bad.join("\n"));
     assert!(skipped * 20 <= n as usize, "{skipped} of {n} programs were not compared");
+    let started = (n - first) as usize - heaps_late;
+    assert!(
+        heaps_compared * 10 >= started * 9,
+        "only {heaps_compared} of {started} programs compared in all-heaps mode"
+    );
 }
 
 /// Methods whose symheap branch coverage at k = 2 differs from lazier#'s, with the measured
@@ -469,4 +516,161 @@ fn branch_coverage_equals_lazier_sharp_at_k2() {
     // Under `--pre assume` many symheap runs (tree predicates unfolded into guards) reach the
     // 5 s bound in a debug build; a release run with SYMHEAP_EXAMPLE_SECS compares them all.
     assert!(compared >= 5, "only {compared} methods compared");
+}
+
+// ---------------------------------------------------------------------------------------------
+// All-heaps mode (issue 15 item 4): every distinct input heap of a symheap path, against lazy's
+// one heap per path.
+
+/// (branch trace, outcome class, canonical input heap) and how many times each was produced.
+type Heaps = std::collections::BTreeMap<(Vec<(u32, bool)>, String, String), usize>;
+
+/// The oracle's own canonical form of an input heap (independent of `heap::worlds`): BFS from
+/// the roots in field order, objects numbered on first visit, integers abstracted away.
+fn shape_of(heap: &heaplab_engine::Heap, roots: &[heaplab_engine::Value]) -> String {
+    use heaplab_engine::{ObjId, Value};
+    use std::collections::{HashMap, VecDeque};
+    let mut ids: HashMap<ObjId, usize> = HashMap::new();
+    let mut order: VecDeque<ObjId> = VecDeque::new();
+    let mut label = |v: &Value, order: &mut VecDeque<ObjId>| match v {
+        Value::Ref(Some(o)) => {
+            let next = ids.len();
+            let n = *ids.entry(*o).or_insert_with(|| {
+                order.push_back(*o);
+                next
+            });
+            format!("#{n}")
+        }
+        Value::Ref(None) => "null".into(),
+        _ => "int".into(),
+    };
+    let mut parts: Vec<String> = roots.iter().map(|v| label(v, &mut order)).collect();
+    while let Some(o) = order.pop_front() {
+        let obj = heap.get(o).expect("object of the heap");
+        let mut s = format!("{}[", obj.class);
+        for (f, v) in &obj.fields {
+            if matches!(v, Value::Ref(_)) {
+                s.push_str(&format!("{f}={} ", label(v, &mut order)));
+            }
+        }
+        s.push(']');
+        parts.push(s);
+    }
+    parts.join(" | ")
+}
+
+/// The outcome class of a path that has an input (the keys of [`traces`]); `None` otherwise.
+fn outcome_class(o: &PathOutcome) -> Option<String> {
+    match o {
+        PathOutcome::Returned(_) => Some("returned".to_string()),
+        // Where it happened too: two overflows on one trace are two paths.
+        PathOutcome::Error { kind, span, .. } => {
+            Some(format!("{} at {}", kind.keyword(), span.start))
+        }
+        PathOutcome::Bounded { bound, .. } => Some(format!("bounded by {bound:?}")),
+        _ => None,
+    }
+}
+
+/// Lazy's (trace, outcome, input heap) triples: each path's input heap as lazy's
+/// concretization builds it (what the path materialized). Its shape does not depend on the
+/// integers (lazy's references are resolved on the path), so no model is asked: every integer
+/// is 0, and ints are abstracted away anyway.
+fn lazy_heaps(ex: &Explorer) -> Heaps {
+    use heaplab_engine::symbolic::Model;
+    let heap = ex.heap_model();
+    let code = std::rc::Rc::clone(ex.compiled());
+    let model = Model { values: Default::default() };
+    let mut out = Heaps::new();
+    for p in ex.paths() {
+        let Some(class) = outcome_class(&p.outcome) else { continue };
+        let st = &p.state;
+        let c = heap.concretize(&code, st, &model, None);
+        let trace = st.branches.iter().map(|(site, dir)| (site.0, *dir)).collect();
+        *out.entry((trace, class, shape_of(&c.heap, &c.roots))).or_default() += 1;
+    }
+    out
+}
+
+/// Symheap's triples in all-heaps mode (`heap::worlds::enumerate` on every path), and the
+/// number of model queries; `None` when a path's enumeration was cut (by `limit` or time).
+fn symheap_heaps(ex: &mut Explorer, limit: u32, secs: u64) -> Option<(Heaps, u64)> {
+    use heaplab_engine::symbolic::heap::worlds::{enumerate, WorldsEnd};
+    let heap = ex.heap_model();
+    let code = std::rc::Rc::clone(ex.compiled());
+    let paths: Vec<_> = ex.paths().to_vec();
+    let started = std::time::Instant::now();
+    let mut late = || started.elapsed().as_secs() >= secs;
+    let mut out = Heaps::new();
+    let mut queries = 0;
+    for p in paths {
+        let Some(class) = outcome_class(&p.outcome) else { continue };
+        let st = &p.state;
+        let w = enumerate(ex.solver_mut(), &*heap, &code, st, None, limit, &mut late);
+        queries += w.queries;
+        if w.end != WorldsEnd::Exhausted {
+            return None;
+        }
+        let trace: Vec<(u32, bool)> =
+            st.branches.iter().map(|(site, dir)| (site.0, *dir)).collect();
+        for c in &w.inputs {
+            *out.entry((trace.clone(), class.clone(), shape_of(&c.heap, &c.roots))).or_default() +=
+                1;
+        }
+    }
+    Some((out, queries))
+}
+
+/// Lazy and symheap in all-heaps mode on two finished runs at the same bounds: the same
+/// (trace, outcome, input heap up to isomorphism) triples, each as often. Returns a line per
+/// disagreement, lazy's number of triples (0: not compared, an enumeration was cut by `limit`
+/// models or `secs`) and symheap's model queries.
+fn differ_heaps(
+    lazy: &Explorer,
+    sym: &mut Explorer,
+    target: &str,
+    limit: u32,
+    secs: u64,
+) -> (Option<String>, usize, u64) {
+    let k = lazy.config().bounds.k;
+    let lh = lazy_heaps(lazy);
+    let Some((sh, queries)) = symheap_heaps(sym, limit, secs) else {
+        return (None, 0, 0);
+    };
+    // Each triple as many times on both sides (lazy: once per path; symheap: once per path's
+    // distinct heap), so neither duplicates a heap the other has once.
+    let diff = (lh != sh).then(|| {
+        format!(
+            "{target} k={k}: only lazy {:?}; only symheap {:?}",
+            lh.iter().filter(|(t, n)| sh.get(*t) != Some(n)).collect::<Vec<_>>(),
+            sh.iter().filter(|(t, n)| lh.get(*t) != Some(n)).collect::<Vec<_>>(),
+        )
+    });
+    (diff, lh.values().sum(), queries)
+}
+
+/// Digest seed-003 §3.13 and §5 item 6 (Example A): `this.a == this.b` is 2 symheap paths, and
+/// the all-heaps mode regenerates lazy's 10 input heaps from them; a model bound below a path's
+/// heaps stops its enumeration and says so.
+#[test]
+fn all_heaps_example_a_regenerates_lazys_ten_heaps() {
+    use heaplab_engine::symbolic::heap::worlds::{enumerate, WorldsEnd};
+    let text = "class N {\n  N a;\n  N b;\n\n  bool m() {\n    return this.a == this.b;\n  }\n}\n";
+    let a = analyze(&SourceFile::new("example_a.hl".to_string(), text.to_string()));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    let lazy = explore(&a, "N.m", StrategyKind::Lazy, 8, PreMode::Ignore);
+    let mut sym = explore(&a, "N.m", StrategyKind::Symheap, 8, PreMode::Ignore);
+    assert_eq!((traces(&lazy).1, traces(&sym).1), (10, 2));
+    let (d, n, _) = differ_heaps(&lazy, &mut sym, "N.m", 64, 60);
+    assert_eq!((d, n), (None, 10));
+    let heap = sym.heap_model();
+    let code = std::rc::Rc::clone(sym.compiled());
+    let paths: Vec<_> = sym.paths().to_vec();
+    let mut ends = Vec::new();
+    for p in &paths {
+        let w = enumerate(sym.solver_mut(), &*heap, &code, &p.state, None, 3, &mut || false);
+        assert!(w.inputs.len() <= 3);
+        ends.push(w.end);
+    }
+    assert!(ends.contains(&WorldsEnd::Limit), "{ends:?}");
 }

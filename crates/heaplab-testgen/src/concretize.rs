@@ -7,8 +7,9 @@
 
 use crate::{Error, Expected, Input, Result, Validity};
 use heaplab_engine::symbolic::code::Compiled;
-use heaplab_engine::symbolic::heap::HeapModel;
-use heaplab_engine::symbolic::{PathOutcome, PathResult, PathSolver, PreMode, Sort};
+use heaplab_engine::symbolic::heap::worlds::{self, Worlds};
+use heaplab_engine::symbolic::heap::{ConcreteInput, HeapModel};
+use heaplab_engine::symbolic::{PathOutcome, PathResult, PathSolver, PreMode, SValue, Sort};
 use heaplab_engine::{Coverage, Heap, Interpreter, Limits, ObjId, Outcome, Value};
 use heaplab_logic::{CheckLimits, Verdict};
 use heaplab_syntax::ast::Program;
@@ -36,12 +37,41 @@ pub fn concretize(
     let vars: Vec<(u32, Sort)> =
         st.vars.iter().enumerate().map(|(i, (sort, _))| (i as u32, *sort)).collect();
     let model = solver.model(&st.pc, &vars)?;
-    let returned = match &path.outcome {
-        PathOutcome::Returned(v) => Some(v),
-        PathOutcome::Error { .. } => None,
-        _ => return None,
-    };
-    let c = heap.concretize(compiled, st, &model, returned);
+    let returned = path_returned(path)?;
+    Some(from_input(heap.concretize(compiled, st, &model, returned), is_method, path))
+}
+
+/// The value a feasible path returned (`Some(None)` for an error path); `None` for a path
+/// without a test (discarded, bounded).
+pub fn path_returned(path: &PathResult) -> Option<Option<&SValue>> {
+    match &path.outcome {
+        PathOutcome::Returned(v) => Some(Some(v)),
+        PathOutcome::Error { .. } => Some(None),
+        _ => None,
+    }
+}
+
+/// Every distinct input heap of a feasible path (all-heaps mode,
+/// [`heaplab_engine::symbolic::heap::worlds`]) as concretized tests, with the enumeration's
+/// report; `None` for a path without a test.
+pub fn all_heaps(
+    solver: &mut dyn PathSolver,
+    heap: &dyn HeapModel,
+    compiled: &Compiled,
+    is_method: bool,
+    path: &PathResult,
+    limit: u32,
+    out_of_time: &mut dyn FnMut() -> bool,
+) -> Option<(Vec<Concrete>, Worlds)> {
+    let returned = path_returned(path)?;
+    let mut worlds =
+        worlds::enumerate(solver, heap, compiled, &path.state, returned, limit, out_of_time);
+    let inputs = std::mem::take(&mut worlds.inputs);
+    Some((inputs.into_iter().map(|c| from_input(c, is_method, path)).collect(), worlds))
+}
+
+/// A path's concrete input as a test's input and prediction.
+fn from_input(c: ConcreteInput, is_method: bool, path: &PathResult) -> Concrete {
     let receiver = match c.roots.first() {
         Some(Value::Ref(Some(r))) if is_method => Some(*r),
         _ => None,
@@ -51,11 +81,11 @@ pub fn concretize(
         (PathOutcome::Error { kind, .. }, _) => Expected::Error(*kind),
         (_, returned) => Expected::Returned(returned.unwrap_or(Value::Void)),
     };
-    Some(Concrete {
+    Concrete {
         input: Input { heap: c.heap, receiver, args },
         expected,
         final_fields: c.final_fields,
-    })
+    }
 }
 
 /// Replays a concretized test in the interpreter; returns the final heap and what the call

@@ -121,6 +121,32 @@ pub struct Generation {
     pub unknown: Vec<usize>,
     /// Feasible paths left without a test because the deadline passed.
     pub out_of_time: Vec<usize>,
+    /// All-heaps mode ([`Config::all_heaps`](heaplab_engine::symbolic::Config::all_heaps)):
+    /// how each path's input heaps were enumerated. Empty otherwise.
+    pub heaps: Vec<PathHeaps>,
+}
+
+/// The all-heaps enumeration of one path.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PathHeaps {
+    /// The path ([`PathResult::index`]).
+    pub path: usize,
+    /// Distinct input heaps (up to isomorphism), each a test.
+    pub heaps: usize,
+    /// Models whose heap was isomorphic to one found before.
+    pub duplicates: usize,
+    /// Model queries asked.
+    pub queries: u64,
+    /// The bound that stopped the enumeration before the solver said unsat (`heaps_per_path`,
+    /// `timeout`, `solver unknown`); `None` when it was complete.
+    pub stopped_by: Option<&'static str>,
+}
+
+impl Generation {
+    /// All-heaps mode: the paths whose enumeration a bound stopped.
+    pub fn heaps_cut(&self) -> usize {
+        self.heaps.iter().filter(|h| h.stopped_by.is_some()).count()
+    }
 }
 
 impl Generation {
@@ -179,7 +205,7 @@ pub fn generate_within(
     let method_short = target.rsplit('.').next().unwrap_or(&target).to_string();
     let is_method = target.contains('.');
     let mut tests = Vec::new();
-    let (mut unknown, mut out_of_time) = (Vec::new(), Vec::new());
+    let (mut unknown, mut out_of_time, mut heaps) = (Vec::new(), Vec::new(), Vec::new());
     // Generated names never clash with the program's own tests (the `.hl` export appends them).
     let mut taken: BTreeSet<String> = program
         .items
@@ -200,25 +226,62 @@ pub fn generate_within(
         let name = unique_name(&format!("gen_{method_short}_{}", path.index), &mut taken);
         let compiled = std::rc::Rc::clone(explorer.compiled());
         let heap = explorer.heap_model();
-        let Some(concrete) =
+        let concretes = if explorer.config().all_heaps {
+            let limit = explorer.config().bounds.heaps_per_path;
+            let elapsed = explorer.stopwatch();
+            let mut late = || deadline_ms.is_some_and(|d| elapsed() >= d);
+            let found = concretize::all_heaps(
+                explorer.solver_mut(),
+                &*heap,
+                &compiled,
+                is_method,
+                path,
+                limit,
+                &mut late,
+            );
+            found.map(|(cs, w)| {
+                heaps.push(PathHeaps {
+                    path: path.index,
+                    heaps: cs.len(),
+                    duplicates: w.duplicates,
+                    queries: w.queries,
+                    stopped_by: w.end.bound_name(),
+                });
+                cs
+            })
+        } else {
             concretize::concretize(explorer.solver_mut(), &*heap, &compiled, is_method, path)
-        else {
-            unknown.push(path.index);
-            continue;
+                .map(|c| vec![c])
         };
-        let (final_heap, covered) = concretize::replay(program, info, &target, &name, &concrete)?;
-        let validity = checker.classify(&concrete.input);
-        tests.push(GeneratedTest {
-            name,
-            path: path.index,
-            input: concrete.input,
-            expected: concrete.expected,
-            final_heap,
-            validity,
-            k_cut: path.state.k_cut,
-            statements: covered.statements.into_iter().collect(),
-            branches: covered.branches.into_iter().collect(),
-        });
+        let concretes = match concretes {
+            Some(cs) if !cs.is_empty() => cs,
+            _ => {
+                unknown.push(path.index);
+                continue;
+            }
+        };
+        for (i, concrete) in concretes.into_iter().enumerate() {
+            // The first heap of a path keeps the path's name; others are numbered after it.
+            let name = if i == 0 {
+                name.clone()
+            } else {
+                unique_name(&format!("{name}_h{}", i + 1), &mut taken)
+            };
+            let (final_heap, covered) =
+                concretize::replay(program, info, &target, &name, &concrete)?;
+            let validity = checker.classify(&concrete.input);
+            tests.push(GeneratedTest {
+                name,
+                path: path.index,
+                input: concrete.input,
+                expected: concrete.expected,
+                final_heap,
+                validity,
+                k_cut: path.state.k_cut,
+                statements: covered.statements.into_iter().collect(),
+                branches: covered.branches.into_iter().collect(),
+            });
+        }
     }
     let return_type = match find_function(program, &target).map(|(_, d)| &d.return_type) {
         Some(TypeExpr::Int(_)) => "int".to_string(),
@@ -226,7 +289,7 @@ pub fn generate_within(
         Some(TypeExpr::Class(c)) => c.name.clone(),
         _ => "void".to_string(),
     };
-    Ok(Generation { target, return_type, tests, unknown, out_of_time })
+    Ok(Generation { target, return_type, tests, unknown, out_of_time, heaps })
 }
 
 /// `base`, or `base_2`, `base_3`, ...: the first not in `taken` (then it is).

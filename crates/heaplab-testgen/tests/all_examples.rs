@@ -8,7 +8,7 @@ use heaplab_engine::symbolic::{Clock, Config, Explorer, StrategyKind, STRATEGIES
 use heaplab_syntax::ast::Item;
 use heaplab_syntax::SourceFile;
 use heaplab_testgen::coverage::Lines;
-use heaplab_testgen::{generate, Expected, Validity};
+use heaplab_testgen::{generate, generate_within, Expected, Validity};
 use std::collections::BTreeSet;
 
 struct TestClock(std::time::Instant);
@@ -41,6 +41,7 @@ fn every_example_method_replays_under_every_strategy() {
     let mut disagreements = Vec::new();
     let mut runs = 0;
     let mut compared = 0;
+    let mut all_heaps = 0;
     for file in files {
         let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
         let a = common::load(&name);
@@ -106,6 +107,30 @@ fn every_example_method_replays_under_every_strategy() {
                     })
                     .collect();
                 let complete = !cut && ex.stopped().is_none() && ex.stats().bounded == 0;
+                if s.kind == StrategyKind::Symheap && !cut && ex.stopped().is_none() {
+                    // All-heaps mode (issue 15 item 4): every input heap of every path is a
+                    // test that replays, with the same outcomes as one heap per path.
+                    ex.set_all_heaps(true);
+                    // CI time: 5 s more at most (a path cut by it says so, `heaps_cut`).
+                    let until = Some(ex.elapsed_ms() + 5_000);
+                    let all = generate_within(&mut ex, &a.program, &a.info, until)
+                        .unwrap_or_else(|e| panic!("{at} --all-heaps: {e}"));
+                    let kinds = |g: &heaplab_testgen::Generation| -> BTreeSet<String> {
+                        g.tests
+                            .iter()
+                            .map(|t| match &t.expected {
+                                Expected::Returned(_) => "returned".to_string(),
+                                Expected::Error(k) => k.keyword().to_string(),
+                            })
+                            .collect()
+                    };
+                    assert!(all.tests.len() >= g.tests.len(), "{at} --all-heaps");
+                    if all.heaps_cut() == 0 && all.unknown.is_empty() && all.out_of_time.is_empty()
+                    {
+                        assert_eq!(kinds(&all), kinds(&g), "{at} --all-heaps");
+                    }
+                    all_heaps += all.tests.len();
+                }
                 reachable.push((s.kind, outcomes, complete));
             }
             let complete: Vec<_> = reachable.iter().filter(|r| r.2).collect();
@@ -124,7 +149,9 @@ fn every_example_method_replays_under_every_strategy() {
             }
         }
     }
-    eprintln!("{runs} runs, {compared} methods compared across strategies");
+    eprintln!(
+        "{runs} runs, {compared} methods compared across strategies, {all_heaps} symheap tests in all-heaps mode"
+    );
     assert!(compared > 20, "most methods finish within the bounds");
     assert!(disagreements.is_empty(), "{disagreements:#?}");
 }

@@ -79,6 +79,14 @@ pub struct Args {
     /// Search order.
     #[arg(long, value_enum, default_value_t = Order::Dfs)]
     order: Order,
+    /// All-heaps mode (`symheap`): a test for every distinct input heap of each path (solve,
+    /// block the heap's shape, solve again), not one per path. Other strategies already give
+    /// one heap per path.
+    #[arg(long)]
+    all_heaps: bool,
+    /// All-heaps mode: the most models asked per path.
+    #[arg(long, default_value_t = Config::default().bounds.heaps_per_path)]
+    heaps_per_path: u32,
     /// Write the generated tests in this format.
     #[arg(long, value_enum)]
     emit: Option<Emit>,
@@ -163,6 +171,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.bounds.max_paths = args.max_paths;
     config.bounds.max_states = args.max_states;
     config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);
+    config.all_heaps = args.all_heaps;
+    config.bounds.heaps_per_path = args.heaps_per_path;
     let bound_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
 
     let mut process = ProcessConfig::default();
@@ -247,6 +257,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         sl_models: stats.sl_models,
         sl_no_model: stats.sl_no_model,
         sl_run_completions: stats.sl_run_completions,
+        all_heaps: args.all_heaps.then(|| HeapsSummary::of(&generation)),
     };
     match args.format {
         Format::Json => {
@@ -284,6 +295,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "sl_no_model": summary.sl_no_model,
                 "sl_run_completions": summary.sl_run_completions,
             });
+            if let (Some(h), Some(obj)) = (&summary.all_heaps, v.as_object_mut()) {
+                obj.insert(
+                    "all_heaps".into(),
+                    json!({
+                        "heaps": h.heaps,
+                        "duplicates": h.duplicates,
+                        "model_queries": h.queries,
+                        "paths_cut": h.cut,
+                        "cut_by": h.cut_by,
+                    }),
+                );
+            }
             if let (Some(path), Some(obj)) = (&written, v.as_object_mut()) {
                 obj.insert("emitted".into(), json!(path.display().to_string()));
             }
@@ -352,6 +375,30 @@ struct Summary {
     sl_models: u64,
     sl_no_model: u64,
     sl_run_completions: u64,
+    all_heaps: Option<HeapsSummary>,
+}
+
+/// The all-heaps enumeration over every path of a run.
+struct HeapsSummary {
+    heaps: usize,
+    duplicates: usize,
+    queries: u64,
+    /// Paths whose enumeration a bound stopped, and the bounds.
+    cut: usize,
+    cut_by: Vec<&'static str>,
+}
+
+impl HeapsSummary {
+    fn of(g: &Generation) -> HeapsSummary {
+        let cut_by: BTreeSet<&'static str> = g.heaps.iter().filter_map(|h| h.stopped_by).collect();
+        HeapsSummary {
+            heaps: g.heaps.iter().map(|h| h.heaps).sum(),
+            duplicates: g.heaps.iter().map(|h| h.duplicates).sum(),
+            queries: g.heaps.iter().map(|h| h.queries).sum(),
+            cut: g.heaps_cut(),
+            cut_by: cut_by.into_iter().collect(),
+        }
+    }
 }
 
 impl Summary {
@@ -380,6 +427,23 @@ impl Summary {
             s.push_str(&format!(
                 "unknown: {} feasible paths without a test (the solver gave no model)\n",
                 self.unknown
+            ));
+        }
+        if let Some(h) = &self.all_heaps {
+            s.push_str(&format!(
+                "all heaps: {} input heaps, {} isomorphic duplicates, {} model queries{}\n",
+                h.heaps,
+                h.duplicates,
+                h.queries,
+                if h.cut == 0 {
+                    String::new()
+                } else {
+                    format!(
+                        "; {} paths cut by {} (raise --heaps-per-path / --timeout-ms)",
+                        h.cut,
+                        h.cut_by.join(", ")
+                    )
+                }
             ));
         }
         if let Some(bound) = &self.stopped_by {

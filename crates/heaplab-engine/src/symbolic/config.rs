@@ -81,6 +81,9 @@ pub struct Bounds {
     /// `sl` only: the deepest predicate unfolding (JSF's `max_depth`); instances of `requires`
     /// have depth 1. Default: 8.
     pub depth: u32,
+    /// All-heaps mode ([`Config::all_heaps`]): the most models asked per path (each is one
+    /// input heap or an isomorphic duplicate). Default: 256.
+    pub heaps_per_path: u32,
 }
 
 /// The default of [`Bounds::max_memory_mb`].
@@ -98,6 +101,7 @@ impl Default for Bounds {
             max_memory_mb: Some(DEFAULT_MAX_MEMORY_MB),
             steps_per_path: 1_000_000,
             depth: 8,
+            heaps_per_path: 256,
         }
     }
 }
@@ -115,6 +119,10 @@ pub struct Config {
     pub bounds: Bounds,
     /// `sl` only. Default: [`SlCompletion::Model`].
     pub sl_completion: SlCompletion,
+    /// All-heaps mode (`symheap`; issue 15 item 4): test generation emits every distinct input
+    /// heap of each path (solve, block the shape, solve again; `heap::worlds`), not one model
+    /// per path. Strategies whose paths have one heap each are unaffected. Default: off.
+    pub all_heaps: bool,
 }
 
 /// How `sl` completes the input of a path that ends with predicate instances still folded.
@@ -137,6 +145,7 @@ impl Default for Config {
             pre: PreMode::Assume,
             bounds: Bounds::default(),
             sl_completion: SlCompletion::Model,
+            all_heaps: false,
         }
     }
 }

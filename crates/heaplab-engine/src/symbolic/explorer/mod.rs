@@ -139,6 +139,12 @@ impl Explorer {
         &self.exec.config
     }
 
+    /// Turns the all-heaps mode of test generation on or off ([`Config::all_heaps`]); it
+    /// changes nothing in exploration, so one finished run can be generated both ways.
+    pub fn set_all_heaps(&mut self, on: bool) {
+        self.exec.config.all_heaps = on;
+    }
+
     pub fn compiled(&self) -> &Rc<Compiled> {
         &self.exec.code
     }
@@ -183,6 +189,13 @@ impl Explorer {
     /// Milliseconds since the explorer was created, by its clock.
     pub fn elapsed_ms(&self) -> u64 {
         self.clock.now_ms().saturating_sub(self.start_ms)
+    }
+
+    /// [`elapsed_ms`](Self::elapsed_ms) as a function that does not borrow the explorer (for
+    /// work that holds its solver meanwhile, as the all-heaps enumeration does).
+    pub fn stopwatch(&self) -> impl Fn() -> u64 + 'static {
+        let (clock, start) = (Rc::clone(&self.clock), self.start_ms);
+        move || clock.now_ms().saturating_sub(start)
     }
 
     /// Bytes the process holds beyond what it held when the run started (`None` without a

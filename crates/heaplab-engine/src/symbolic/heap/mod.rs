@@ -19,11 +19,13 @@
 pub mod concrete;
 pub mod lazy;
 pub mod symheap;
+pub mod worlds;
 
 use super::code::{Compiled, SlotType};
 use super::exec::{Cx, Succ, Then};
 use super::solve::Model;
 use super::state::{SValue, State};
+use super::term::Sym;
 use crate::interp::{Heap, ObjId, Value};
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
@@ -119,6 +121,13 @@ pub trait HeapModel {
     /// [`counts_loops`]: Self::counts_loops
     fn loop_back(&self, _cx: &mut Cx, st: State, _head: usize, _first: bool, _span: Span) -> Succ {
         Succ::Continue(st)
+    }
+
+    /// The input heap shape of the world `model` of a path's final state `st`, as a condition
+    /// whose negation blocks every world with that shape (the all-heaps mode, [`worlds`]);
+    /// `None` for a model whose paths each have one input heap (the lazy family).
+    fn shape_condition(&self, _code: &Compiled, _st: &State, _model: &Model) -> Option<Sym> {
+        None
     }
 
     /// The concrete input of a path's final state `st` under `model` (values of the state's

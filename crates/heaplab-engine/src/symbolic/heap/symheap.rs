@@ -80,6 +80,10 @@ pub struct LocInfo {
     /// Where the path has read or written each field so far (the loop bound: lazy counts an
     /// iteration as idle when it read no slot for the first time).
     pub touched: Vec<(String, Sym)>,
+    /// Where the path has read each field's *input* value (read before any write in that
+    /// world): the part of the input heap the path observed, as lazy initialization
+    /// materializes it. Slots a world never observed are "don't care" in its test.
+    pub observed: Vec<(String, Sym)>,
 }
 
 /// The loop bound of one loop in one frame, world by world: how many idle iterations each world
@@ -324,6 +328,7 @@ impl SymHeap {
                     fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
                     input_slots: Vec::new(),
                     touched: Vec::new(),
+                    observed: Vec::new(),
                 });
                 set.push((newg, Some(d.locs.len() - 1)));
             }
@@ -442,7 +447,16 @@ impl SymHeap {
             let before = loc.touched.iter().find(|(n, _)| n == f).map(|(_, t)| t.clone());
             let before = before.unwrap_or(Sym::bool(false));
             if read {
-                fresh = Sym::or(&fresh, &Sym::and(g, &Sym::not(&before)));
+                let first = Sym::and(g, &Sym::not(&before));
+                fresh = Sym::or(&fresh, &first);
+                // Read first here (neither read nor written before): the input value is seen.
+                let seen = loc.observed.iter().find(|(n, _)| n == f).map(|(_, t)| t.clone());
+                let seen = named(st, Sym::or(&seen.unwrap_or(Sym::bool(false)), &first));
+                let Some(loc) = data_mut(st).locs.get_mut(l) else { continue };
+                match loc.observed.iter_mut().find(|(n, _)| n == f) {
+                    Some(e) => e.1 = seen,
+                    None => loc.observed.push((f.to_string(), seen)),
+                }
             }
             let after = named(st, Sym::or(&before, g));
             let Some(loc) = data_mut(st).locs.get_mut(l) else { continue };
@@ -640,6 +654,7 @@ impl HeapModel for SymHeap {
             fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
             input_slots: Vec::new(),
             touched: Vec::new(),
+            observed: Vec::new(),
         });
         let l = d.locs.len() - 1;
         d.new_ref(class, vec![(Sym::bool(true), Some(l))], Some(var));
@@ -861,6 +876,7 @@ impl HeapModel for SymHeap {
             fields: fields.into_iter().map(|(f, v)| (f, Some(v))).collect(),
             input_slots: Vec::new(),
             touched: Vec::new(),
+            observed: Vec::new(),
         });
         let l = d.locs.len() - 1;
         SValue::SymRef(d.new_ref(class, vec![(Sym::bool(true), Some(l))], None))
@@ -1019,6 +1035,73 @@ impl HeapModel for SymHeap {
     ) -> ConcreteInput {
         concretize(code, st, model, returned)
     }
+
+    fn shape_condition(&self, code: &Compiled, st: &State, model: &Model) -> Option<Sym> {
+        Some(world_shape(code, st, model))
+    }
+}
+
+/// The condition recorded for field `f` in a per-field list (`touched`, `observed`); false
+/// when the field is not listed.
+fn slot_cond(list: &[(String, Sym)], f: &str) -> Sym {
+    list.iter().find(|(n, _)| n == f).map(|(_, c)| c.clone()).unwrap_or(Sym::bool(false))
+}
+
+/// Does `c` hold in the world `model`?
+fn holds(c: &Sym, model: &Model) -> bool {
+    let env = |id: u32, sort: Sort| Some(model.get(id, sort).unwrap_or(0));
+    c.eval(&env) == Some(1)
+}
+
+/// The true entry of a reference value's set in the world `model`.
+fn world_entry(d: &SymHeapData, v: &SValue, model: &Model) -> Option<(Sym, Loc)> {
+    match v {
+        SValue::SymRef(_) => d.set_of(v).into_iter().find(|(g, _)| holds(g, model)),
+        _ => None,
+    }
+}
+
+/// The input heap shape of the world `model` as a condition over the path's variables: the
+/// entry each root denotes, then, in BFS order over the locations reached, for each reference
+/// slot of the input whether the path observed it there and, where it did, the entry its input
+/// reference denotes. Every world where it holds has the same reachable observed input heap
+/// (the same locations, the same slots observed, the same targets), so its negation is the
+/// blocking clause of the all-heaps mode (digest seed-003 §5 item 6).
+pub fn world_shape(code: &Compiled, st: &State, model: &Model) -> Sym {
+    let d = data(st);
+    let mut conj = Sym::bool(true);
+    let mut seen: BTreeMap<usize, ()> = BTreeMap::new();
+    let mut queue = VecDeque::new();
+    let mut reach = |e: Option<(Sym, Loc)>, conj: &mut Sym, queue: &mut VecDeque<usize>| {
+        let Some((g, l)) = e else { return };
+        *conj = Sym::and(conj, &g);
+        if let Some(l) = l {
+            if seen.insert(l, ()).is_none() {
+                queue.push_back(l);
+            }
+        }
+    };
+    for v in &st.roots {
+        reach(world_entry(&d, v, model), &mut conj, &mut queue);
+    }
+    while let Some(l) = queue.pop_front() {
+        let Some(loc) = d.locs.get(l) else { continue };
+        let refs = code.classes.get(&loc.class).cloned().unwrap_or_default();
+        for (f, ty) in refs {
+            if !matches!(ty, SlotType::Class(_)) {
+                continue;
+            }
+            let Some((_, v)) = loc.input_slots.iter().find(|(n, _)| *n == f) else { continue };
+            let obs = slot_cond(&loc.observed, &f);
+            if holds(&obs, model) {
+                conj = Sym::and(&conj, &obs);
+                reach(world_entry(&d, v, model), &mut conj, &mut queue);
+            } else {
+                conj = Sym::and(&conj, &Sym::not(&obs));
+            }
+        }
+    }
+    conj
 }
 
 /// A value for a person (tree labels, branch events): an input reference by the input it
@@ -1140,6 +1223,8 @@ pub fn concretize(
             let Some((_, v)) = loc.input_slots.iter().find(|(n, _)| *n == f) else { continue };
             let cv = match v {
                 SValue::Int(_) | SValue::Bool(_) => prim(v),
+                // A slot this world never observed is "don't care": its default.
+                _ if !holds(&slot_cond(&loc.observed, &f), model) => continue,
                 _ => match world_loc(&d, v, model) {
                     Some(t) => visit(t, &mut heap, &mut map, &mut queue),
                     None => Value::NULL,
@@ -1172,6 +1257,12 @@ pub fn concretize(
     for (l, loc) in d.locs.iter().enumerate() {
         let Some(&id) = map.get(&l) else { continue };
         for (f, v) in &loc.fields {
+            // A reference slot of the input that this world never read nor wrote keeps its
+            // input value, the default the test leaves there.
+            let untouched = loc.input && !holds(&slot_cond(&loc.touched, f), model);
+            if untouched && matches!(v, Some(SValue::SymRef(_) | SValue::Null)) {
+                continue;
+            }
             if let Some(cv) = v.as_ref().and_then(value) {
                 final_fields.push((id, f.clone(), cv));
             }
