@@ -32,6 +32,7 @@ pub mod concolic;
 pub mod config;
 mod dbm;
 pub mod exec;
+mod order;
 pub mod explorer;
 pub mod heap;
 pub mod shared_list;

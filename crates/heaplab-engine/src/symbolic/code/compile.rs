@@ -11,6 +11,9 @@ pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
     let mut out = Compiled {
         defs: heaplab_logic::Defs::from_program(program).0,
         ints: program.ints,
+        builtin_comparator: program.items.iter().any(
+            |i| matches!(i, Item::Class(c) if heaplab_syntax::builtin::is_builtin_comparator(c)),
+        ),
         ..Compiled::default()
     };
     // Pass 1: number every unit so calls can refer to units compiled later.
