@@ -45,11 +45,7 @@ pub fn order_classes(span: Span, id: &mut dyn FnMut() -> NodeId) -> Vec<ClassDec
         let nk = e(ExprKind::Field { object: Box::new(this), field: ident(NULL_KEY) });
         let var = e(ExprKind::Var(ident(v)));
         let k = e(ExprKind::Field { object: Box::new(var), field: ident(KEY) });
-        e(ExprKind::Cond {
-            cond: Box::new(cond),
-            then_expr: Box::new(nk),
-            else_expr: Box::new(k),
-        })
+        e(ExprKind::Cond { cond: Box::new(cond), then_expr: Box::new(nk), else_expr: Box::new(k) })
     };
     // ka < kb ? -1 : (ka == kb ? 0 : 1)
     let (ka, kb) = (key("a", &mut e), key("b", &mut e));
@@ -57,10 +53,16 @@ pub fn order_classes(span: Span, id: &mut dyn FnMut() -> NodeId) -> Vec<ClassDec
     let (ka, kb) = (key("a", &mut e), key("b", &mut e));
     let eq = e(ExprKind::Binary { op: BinOp::Eq, lhs: Box::new(ka), rhs: Box::new(kb) });
     let (minus, zero, one) = (e(ExprKind::Int(-1)), e(ExprKind::Int(0)), e(ExprKind::Int(1)));
-    let inner =
-        e(ExprKind::Cond { cond: Box::new(eq), then_expr: Box::new(zero), else_expr: Box::new(one) });
-    let body =
-        e(ExprKind::Cond { cond: Box::new(lt), then_expr: Box::new(minus), else_expr: Box::new(inner) });
+    let inner = e(ExprKind::Cond {
+        cond: Box::new(eq),
+        then_expr: Box::new(zero),
+        else_expr: Box::new(one),
+    });
+    let body = e(ExprKind::Cond {
+        cond: Box::new(lt),
+        then_expr: Box::new(minus),
+        else_expr: Box::new(inner),
+    });
     let ret = Stmt { id: id(), kind: StmtKind::Return(Some(body)), span };
     let compare = FunctionDecl {
         is_pure: true,

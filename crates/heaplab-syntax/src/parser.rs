@@ -400,9 +400,8 @@ impl<'a> Parser<'a> {
     /// declared together for a program that names either without declaring it, as `Object` is.
     fn builtin_order(&mut self, items: &mut Vec<Item>) {
         use crate::builtin::{COMPARABLE, COMPARATOR};
-        let named = |t: &Token| {
-            t.kind == T::Ident && matches!(self.slice(t.span), COMPARABLE | COMPARATOR)
-        };
+        let named =
+            |t: &Token| t.kind == T::Ident && matches!(self.slice(t.span), COMPARABLE | COMPARATOR);
         let declared = items.iter().any(
             |i| matches!(i, Item::Class(c) if c.name.name == COMPARABLE || c.name.name == COMPARATOR),
         );

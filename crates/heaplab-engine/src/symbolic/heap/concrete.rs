@@ -24,8 +24,15 @@ pub fn concretize(
     model: &Model,
     returned: Option<&SValue>,
 ) -> ConcreteInput {
-    let mut b =
-        Builder { st, code, model, heap: Heap::new(), map: BTreeMap::new(), locs: BTreeMap::new(), refs: BTreeMap::new() };
+    let mut b = Builder {
+        st,
+        code,
+        model,
+        heap: Heap::new(),
+        map: BTreeMap::new(),
+        locs: BTreeMap::new(),
+        refs: BTreeMap::new(),
+    };
     // Input objects first (in materialization order), with default fields.
     for (idx, o) in st.heap.iter().enumerate() {
         if o.is_input() {

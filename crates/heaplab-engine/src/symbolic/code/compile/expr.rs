@@ -196,7 +196,13 @@ impl Cx<'_> {
     /// comparator's `nullKey` (a field read: `c` is dereferenced), the keys of `a` and `b`
     /// without resolving them (`OrderKeys`), then `ka < kb ? -1 : (ka == kb ? 0 : 1)` as
     /// branches the compiler made up. False when the call is not that one.
-    fn builtin_compare(&mut self, e: &Expr, receiver: &Expr, method: &Ident, args: &[Expr]) -> bool {
+    fn builtin_compare(
+        &mut self,
+        e: &Expr,
+        receiver: &Expr,
+        method: &Ident,
+        args: &[Expr],
+    ) -> bool {
         use heaplab_syntax::builtin::{COMPARATOR, COMPARE, NULL_KEY};
         if method.name != COMPARE || args.len() != 2 {
             return false;
