@@ -52,7 +52,9 @@ pub fn order_classes(span: Span, id: &mut dyn FnMut() -> NodeId) -> Vec<ClassDec
     let lt = e(ExprKind::Binary { op: BinOp::Lt, lhs: Box::new(ka), rhs: Box::new(kb) });
     let (ka, kb) = (key("a", &mut e), key("b", &mut e));
     let eq = e(ExprKind::Binary { op: BinOp::Eq, lhs: Box::new(ka), rhs: Box::new(kb) });
-    let (minus, zero, one) = (e(ExprKind::Int(-1)), e(ExprKind::Int(0)), e(ExprKind::Int(1)));
+    let (minus, zero, one) = (e(ExprKind::Int(1)), e(ExprKind::Int(0)), e(ExprKind::Int(1)));
+    // `-1` as the parser reads it, so the printed program parses back to the same tree.
+    let minus = e(ExprKind::Unary { op: UnOp::Neg, operand: Box::new(minus) });
     let inner = e(ExprKind::Cond {
         cond: Box::new(eq),
         then_expr: Box::new(zero),
