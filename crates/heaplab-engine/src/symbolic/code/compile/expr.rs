@@ -210,7 +210,20 @@ impl Cx<'_> {
         if self.class_of(receiver).as_deref() != Some(COMPARATOR) || !self.out.builtin_comparator {
             return false;
         }
+        let Some(unit) = self.out.function(Some(COMPARATOR), COMPARE) else { return false };
         self.expr(receiver);
+        self.expr(&args[0]);
+        self.expr(&args[1]);
+        let (sr, sa, sb) = (
+            self.hidden(SlotType::Class(COMPARATOR.to_string())),
+            self.hidden(SlotType::Class(heaplab_syntax::builtin::COMPARABLE.to_string())),
+            self.hidden(SlotType::Class(heaplab_syntax::builtin::COMPARABLE.to_string())),
+        );
+        self.emit(Instr::Store(sb));
+        self.emit(Instr::Store(sa));
+        self.emit(Instr::Store(sr));
+        let model = self.emit(Instr::OrderModel { target: usize::MAX });
+        self.emit(Instr::Load(sr));
         self.emit(Instr::GetField {
             class: COMPARATOR.to_string(),
             field: NULL_KEY.to_string(),
@@ -218,8 +231,8 @@ impl Cx<'_> {
             node: e.id,
             span: e.span,
         });
-        self.expr(&args[0]);
-        self.expr(&args[1]);
+        self.emit(Instr::Load(sa));
+        self.emit(Instr::Load(sb));
         self.emit(Instr::OrderKeys { span: e.span });
         let (ka, kb) = (self.hidden(SlotType::Int), self.hidden(SlotType::Int));
         self.emit(Instr::Store(kb));
@@ -241,9 +254,18 @@ impl Cx<'_> {
         let at = self.here();
         self.patch(eq, at);
         self.emit(Instr::Const(Const::Int(1)));
+        let j3 = self.emit(Instr::Jump(usize::MAX));
+        // A heap model that does not read keys runs the body.
+        let fallback = self.here();
+        self.code[model] = Instr::OrderModel { target: fallback };
+        self.emit(Instr::Load(sr));
+        self.emit(Instr::Load(sa));
+        self.emit(Instr::Load(sb));
+        self.call(unit, 3, true, e);
         let end = self.here();
         self.patch(j1, end);
         self.patch(j2, end);
+        self.patch(j3, end);
         true
     }
 
