@@ -130,6 +130,12 @@ const KNOWN_GAPS: &[&str] = &[
     // The same walk looking for the argument: 17 of sl's 22 directions at depth 3 (measured in
     // CI when both branches met).
     "dll.hl LinkedList.remove",
+    // bstcmp.hl (issue 19): Comparable elements ordered by `compare` behind `assume isBst`;
+    // measured: concolic covers 24 of sl's 29 directions on insert and find, 10 of 16 on
+    // findMin (7 and 3 tests): its phase 2 does not yet steer the comparisons' order keys.
+    "bstcmp.hl BST.insert",
+    "bstcmp.hl BST.find",
+    "bstcmp.hl BST.findMin",
 ];
 
 /// Methods whose missing directions need a larger phase-2 budget than the test's default

@@ -83,7 +83,7 @@ fn assume_becomes_an_assertion_error() {
     let source = "class C {\n  int v;\n  int f(int x)\n    requires this -> C { v: _ }\n  {\n    assume x > 0;\n    return x;\n  }\n}\n";
     let a = analyze_text(source);
     let files = export(&a, source, "C.f").expect("translatable");
-    let c = file(&files, "C.java");
+    let c = file(&files, "p/C.java");
     assert!(c.contains("if (!(x > 0L)) {"), "{c}");
     assert!(
         c.contains("throw new AssertionError(\"assumption violated: assume x > 0 (line 6)\");"),

@@ -270,7 +270,7 @@ impl Cx<'_> {
     }
 
     pub(super) fn site(&mut self, id: NodeId) -> Option<NodeId> {
-        if self.in_formula {
+        if self.in_formula || self.no_sites {
             None
         } else {
             self.branch_sites.push(id);
