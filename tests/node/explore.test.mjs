@@ -68,6 +68,9 @@ const CASES = [
   ['examples/swap.hl', 'Node.swap', 'lazier', 2, 6],
   ['examples/swap.hl', 'Node.swap', 'lazier#', 2, 2],
   ['examples/treemap.hl', 'TreeMap.put', 'lazier#', 2, 28],
+  // Kiasan's object version: Comparable elements, compared by keys (lazier 12 / 94, lazy 13).
+  ['examples/bstcmp.hl', 'BST.insert', 'lazier', 2, 94],
+  ['examples/bstcmp.hl', 'BST.insert', 'lazy', 1, 13],
   // `sl` completes the input formula when a path ends, asking the solver there too: a pending
   // answer at that point must undo the whole step (getFirst once explored 36 paths in wasm).
   ['examples/bst.hl', 'BST.insert', 'sl', 2, 21],

@@ -6,6 +6,7 @@
 //! Entry points: [`parse`], [`check`], [`pretty::program`], and [`analyze`] which does both.
 
 pub mod ast;
+pub mod builtin;
 pub mod check;
 pub mod diagnostic;
 pub mod jsf;

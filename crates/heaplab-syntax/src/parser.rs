@@ -371,6 +371,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.builtin_object(&mut items);
+        self.builtin_order(&mut items);
         Program { items, ints: ints.unwrap_or_default() }
     }
 
@@ -393,6 +394,24 @@ impl<'a> Parser<'a> {
             methods: Vec::new(),
             span,
         }));
+    }
+
+    /// `Comparable` and `Comparator` (Kiasan's elements that compare, see [`crate::builtin`]) are
+    /// declared together for a program that names either without declaring it, as `Object` is.
+    fn builtin_order(&mut self, items: &mut Vec<Item>) {
+        use crate::builtin::{COMPARABLE, COMPARATOR};
+        let named =
+            |t: &Token| t.kind == T::Ident && matches!(self.slice(t.span), COMPARABLE | COMPARATOR);
+        let declared = items.iter().any(
+            |i| matches!(i, Item::Class(c) if c.name.name == COMPARABLE || c.name.name == COMPARATOR),
+        );
+        if declared || !self.tokens.iter().any(named) {
+            return;
+        }
+        let end = self.tokens.last().map_or(0, |t| t.span.end);
+        let span = Span { start: end, end };
+        let classes = crate::builtin::order_classes(span, &mut || self.new_id());
+        items.extend(classes.into_iter().map(Item::Class));
     }
 
     /// `ints MODE;` at top level (`ints` is not a keyword: only this shape is the declaration).

@@ -77,12 +77,18 @@ fn arithmetic_is_exact_and_errors_are_asserted_by_class_and_message() {
     assert!(test.contains("assertEquals(\"long overflow\", thrown.getMessage());"), "{test}");
 }
 
+/// `assume e` fails a HeapLab test whose run reaches it false, so Java throws AssertionError.
 #[test]
-fn assume_is_reported_not_translated() {
+fn assume_becomes_an_assertion_error() {
     let source = "class C {\n  int v;\n  int f(int x)\n    requires this -> C { v: _ }\n  {\n    assume x > 0;\n    return x;\n  }\n}\n";
     let a = analyze_text(source);
-    let err = export(&a, source, "C.f").expect_err("assume has no Java counterpart");
-    assert!(err.to_string().contains("`assume x > 0` has no Java counterpart"), "{err}");
+    let files = export(&a, source, "C.f").expect("translatable");
+    let c = file(&files, "p/C.java");
+    assert!(c.contains("if (!(x > 0L)) {"), "{c}");
+    assert!(
+        c.contains("throw new AssertionError(\"assumption violated: assume x > 0 (line 6)\");"),
+        "{c}"
+    );
 }
 
 /// Issue 21's reproducers: each produced Java that javac rejects (tests/junit/run.sh compiles

@@ -34,6 +34,7 @@ mod dbm;
 pub mod exec;
 pub mod explorer;
 pub mod heap;
+mod order;
 pub mod shared_list;
 pub mod smt;
 pub mod solve;

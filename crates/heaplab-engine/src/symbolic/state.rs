@@ -169,6 +169,20 @@ pub struct State {
     /// Per-path data of the running strategy (`sl`: its deferred predicate instances), owned and
     /// read by that strategy's module only; empty for the option-table strategies.
     pub ext: StrategyData,
+    /// Order keys of the built-in `Comparable` elements compared so far (see `exec/order.rs`).
+    pub order: OrderKeys,
+}
+
+/// Kiasan's comparison-Ids (digest seed-004a §4.4) of the values a built-in `compare` has
+/// read: the key of `null`, and a key per symbolic reference δ̂ / location δ that was compared
+/// before it was resolved. A resolution ties its key to what it resolved to
+/// (`State::link_order_keys`); an object's key is its `key` field.
+#[derive(Clone, Debug, Default)]
+pub struct OrderKeys {
+    /// The key of `null` (every comparator's `nullKey` equals it on a path).
+    pub null_key: Option<Sym>,
+    /// Unresolved abstract values (`SymRef` / `SymLoc`) with their keys.
+    pub pending: Vec<(SValue, Sym)>,
 }
 
 impl State {

@@ -11,6 +11,9 @@ pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
     let mut out = Compiled {
         defs: heaplab_logic::Defs::from_program(program).0,
         ints: program.ints,
+        builtin_comparator: program.items.iter().any(
+            |i| matches!(i, Item::Class(c) if heaplab_syntax::builtin::is_builtin_comparator(c)),
+        ),
         ..Compiled::default()
     };
     // Pass 1: number every unit so calls can refer to units compiled later.
@@ -143,6 +146,11 @@ fn compile_function(
     f: &FunctionDecl,
 ) -> Unit {
     let (mut cx, params) = function_cx(out, info, class, f);
+    // The built-in `compare` is not the user's code: its branches are no coverage sites (the
+    // lazy family never runs it; the interpreter does).
+    cx.no_sites = out.builtin_comparator
+        && class == Some(heaplab_syntax::builtin::COMPARATOR)
+        && f.name.name == heaplab_syntax::builtin::COMPARE;
     let returns = SlotType::from_type_expr(&f.return_type);
     // Prologue: every `old(e)` of the ensures clauses, evaluated at entry.
     if !f.ensures.is_empty() {
@@ -283,6 +291,8 @@ struct Cx<'a> {
     /// The `catch` clauses compiled so far (an inner `try` finishes first).
     handlers: Vec<Handler>,
     in_formula: bool,
+    /// Branches made here are no coverage sites (the built-in `compare`'s body).
+    no_sites: bool,
 }
 
 impl<'a> Cx<'a> {
@@ -306,6 +316,7 @@ impl<'a> Cx<'a> {
             callees: BTreeSet::new(),
             handlers: Vec::new(),
             in_formula: false,
+            no_sites: false,
         }
     }
 

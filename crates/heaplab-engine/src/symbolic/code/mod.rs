@@ -148,6 +148,16 @@ pub enum Instr {
         node: NodeId,
         span: Span,
     },
+    /// The built-in `Comparator.compare` (see `heaplab_syntax::builtin`): pop `b`, `a` and the
+    /// comparator's `nullKey`, push the order keys of `a` and `b` (no reference is resolved).
+    OrderKeys {
+        span: Span,
+    },
+    /// Jump to `target` (the built-in `compare` called as code) unless the heap model reads
+    /// order keys itself (`HeapModel::orders_keys`).
+    OrderModel {
+        target: usize,
+    },
     /// Pop the return value and return to the caller.
     Ret,
     /// Pop a bool; false ends the path with `kind` (assert or ensures failure).
@@ -275,6 +285,9 @@ pub struct Compiled {
     pub defs: heaplab_logic::Defs,
     /// The program's integer semantics.
     pub ints: heaplab_syntax::ast::Ints,
+    /// The program's `Comparator` is the built-in one, whose `compare` compiles to
+    /// [`Instr::OrderKeys`].
+    pub builtin_comparator: bool,
 }
 
 impl Compiled {

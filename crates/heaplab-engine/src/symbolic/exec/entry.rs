@@ -32,6 +32,7 @@ pub fn empty_state(id: StateId) -> State {
         returned: None,
         int_range: (i64::MIN, i64::MAX),
         ext: Default::default(),
+        order: Default::default(),
     }
 }
 

@@ -79,6 +79,27 @@ impl Cx<'_> {
                     Then::Go(st) => self.call(st, *callee, *nargs, *receiver, *node, *span),
                 }
             }
+            Instr::OrderKeys { span } => {
+                let (Some(b), Some(a), Some(nk)) = (pop(&mut st), pop(&mut st), pop(&mut st))
+                else {
+                    return internal(st, "empty stack", None);
+                };
+                let SValue::Int(nk) = st.normalize(&nk) else {
+                    return internal(st, "a comparator's nullKey is not an int", Some(*span));
+                };
+                st.bind_null_order_key(&nk);
+                let (Some(ka), Some(kb)) = (st.order_key(&a), st.order_key(&b)) else {
+                    return internal(st, "compare of a value that is not an element", Some(*span));
+                };
+                if let Some(f) = st.frames.last_mut() {
+                    f.stack.push(SValue::Int(ka));
+                }
+                push_next(st, SValue::Int(kb))
+            }
+            Instr::OrderModel { target } => match heap.orders_keys() {
+                true => next(st),
+                false => jump(st, *target),
+            },
             Instr::Ret => self.ret(st),
             Instr::Check { kind, node, span } => self.check(st, *kind, *node, *span),
             Instr::Assume { span, precondition } => {

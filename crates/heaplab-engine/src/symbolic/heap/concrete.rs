@@ -14,6 +14,7 @@ use crate::symbolic::code::{Compiled, SlotType};
 use crate::symbolic::solve::Model;
 use crate::symbolic::state::{Origin, SValue, State};
 use crate::symbolic::term::Sort;
+use heaplab_syntax::builtin::KEY;
 use std::collections::BTreeMap;
 
 /// See the module docs; `returned` is the value the path returned, if it did.
@@ -23,8 +24,15 @@ pub fn concretize(
     model: &Model,
     returned: Option<&SValue>,
 ) -> ConcreteInput {
-    let mut b =
-        Builder { st, code, model, heap: Heap::new(), map: BTreeMap::new(), locs: BTreeMap::new() };
+    let mut b = Builder {
+        st,
+        code,
+        model,
+        heap: Heap::new(),
+        map: BTreeMap::new(),
+        locs: BTreeMap::new(),
+        refs: BTreeMap::new(),
+    };
     // Input objects first (in materialization order), with default fields.
     for (idx, o) in st.heap.iter().enumerate() {
         if o.is_input() {
@@ -71,6 +79,8 @@ struct Builder<'a> {
     map: BTreeMap<usize, ObjId>,
     /// Unresolved symbolic location → its fresh object.
     locs: BTreeMap<u32, ObjId>,
+    /// Unresolved symbolic reference with an order key → its element object.
+    refs: BTreeMap<u32, ObjId>,
 }
 
 impl Builder<'_> {
@@ -101,7 +111,24 @@ impl Builder<'_> {
         match self.st.normalize(v) {
             SValue::Int(s) => Value::Int(s.eval(&env).unwrap_or(0)),
             SValue::Bool(s) => Value::Bool(s.eval(&env).unwrap_or(0) != 0),
-            SValue::Null | SValue::SymRef(_) => Value::NULL,
+            SValue::Null => Value::NULL,
+            SValue::SymRef(r) => {
+                // A δ̂ a comparison gave a key stands for an element with that key (null has a
+                // key of its own, which the comparisons may contradict); any other is null.
+                let Some(k) = self.st.pending_order_key(&SValue::SymRef(r)) else {
+                    return Value::NULL;
+                };
+                let key = k.eval(&env).unwrap_or(0);
+                if let Some(id) = self.refs.get(&r) {
+                    return Value::Ref(Some(*id));
+                }
+                let class =
+                    self.st.symrefs.get(r as usize).map(|i| i.class.clone()).unwrap_or_default();
+                let id = self.alloc_default(&class);
+                self.heap.set_field(id, KEY, Value::Int(key));
+                self.refs.insert(r, id);
+                Value::Ref(Some(id))
+            }
             SValue::Obj(o) => Value::Ref(self.map.get(&o).copied()),
             SValue::SymLoc(l) => {
                 if let Some(id) = self.locs.get(&l) {
@@ -109,7 +136,11 @@ impl Builder<'_> {
                 }
                 let class =
                     self.st.symlocs.get(l as usize).map(|i| i.class.clone()).unwrap_or_default();
+                let key = self.st.pending_order_key(&SValue::SymLoc(l)).map(|k| k.eval(&env));
                 let id = self.alloc_default(&class);
+                if let Some(k) = key {
+                    self.heap.set_field(id, KEY, Value::Int(k.unwrap_or(0)));
+                }
                 self.locs.insert(l, id);
                 Value::Ref(Some(id))
             }

@@ -242,6 +242,7 @@ fn resolve_ref(cx: &mut Cx, st: State, r: u32) -> Succ {
     if let Some(i) = null.symrefs.get_mut(r as usize) {
         i.resolved = Some(RefResolution::Null);
     }
+    null.link_order_keys();
     let mut loc = st.clone();
     let SValue::SymLoc(l) = loc.new_symloc(&info.class, info.budget) else {
         return internal(st, "symbolic location", None);
@@ -249,6 +250,7 @@ fn resolve_ref(cx: &mut Cx, st: State, r: u32) -> Succ {
     if let Some(i) = loc.symrefs.get_mut(r as usize) {
         i.resolved = Some(RefResolution::Loc(l));
     }
+    loc.link_order_keys();
     let target = format!("ref{r}");
     let kids = vec![
         (null, (format!("{target} = null"), "null".to_string())),
@@ -277,6 +279,7 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
         if let Some(i) = s.symlocs.get_mut(l as usize) {
             i.resolved = Some(o);
         }
+        s.link_order_keys();
         let name = State::obj_name(o);
         kids.push((s, (format!("loc{l} = {name}"), name)));
     }
@@ -288,6 +291,7 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
         if let Some(i) = s.symlocs.get_mut(l as usize) {
             i.resolved = Some(o);
         }
+        s.link_order_keys();
         let name = State::obj_name(o);
         kids.push((s, (format!("loc{l} = fresh {name}"), format!("fresh {name}"))));
     }
@@ -366,6 +370,13 @@ fn materialize(cx: &mut Cx, mut st: State, obj: ObjIdx, field: &str, ty: &SlotTy
     };
     match ty {
         SlotType::Class(c) => {
+            // A built-in `Comparable` element has no reference fields, so it cannot lengthen a
+            // chain: it does not spend the k budget (Kiasan keeps elements in a region of their
+            // own; its counts have fresh elements in the deepest nodes).
+            let budget = match c.as_str() {
+                heaplab_syntax::builtin::COMPARABLE => budget.max(1),
+                _ => budget,
+            };
             let opts = cx.strategy.options(&st, c, budget - 1);
             let target = format!("{}.{field}", State::obj_name(obj));
             lazy_fork(cx, st, opts, c, budget - 1, target, &set)

@@ -114,6 +114,12 @@ pub trait HeapModel {
         false
     }
 
+    /// True when the built-in `compare` may read order keys without resolving references
+    /// (`Instr::OrderKeys`, the lazy family's heap); otherwise the call runs its body as code.
+    fn orders_keys(&self) -> bool {
+        true
+    }
+
     /// A loop's back edge (the state's pc already at the loop head `head`; `first`: the first
     /// back edge of this loop in this frame), for a model that [`counts_loops`]: the path goes
     /// on, ends as bounded by the loop bound, or forks between the two.

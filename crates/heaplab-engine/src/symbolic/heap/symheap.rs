@@ -948,6 +948,10 @@ impl HeapModel for SymHeap {
         cx.assume(st, ok, span, true)
     }
 
+    fn orders_keys(&self) -> bool {
+        false
+    }
+
     fn counts_loops(&self) -> bool {
         true
     }

@@ -177,6 +177,9 @@ impl Cx<'_> {
             Some(CallTarget::Method { class, method }) => self.out.function(Some(class), method),
             _ => self.class_of(receiver).and_then(|c| self.out.function(Some(&c), &method.name)),
         };
+        if self.builtin_compare(e, receiver, method, args) {
+            return;
+        }
         match target {
             Some(unit) => {
                 self.expr(receiver);
@@ -189,8 +192,85 @@ impl Cx<'_> {
         }
     }
 
+    /// `c.compare(a, b)` of the built-in `Comparator` (`heaplab_syntax::builtin`): the
+    /// comparator's `nullKey` (a field read: `c` is dereferenced), the keys of `a` and `b`
+    /// without resolving them (`OrderKeys`), then `ka < kb ? -1 : (ka == kb ? 0 : 1)` as
+    /// branches the compiler made up. False when the call is not that one.
+    fn builtin_compare(
+        &mut self,
+        e: &Expr,
+        receiver: &Expr,
+        method: &Ident,
+        args: &[Expr],
+    ) -> bool {
+        use heaplab_syntax::builtin::{COMPARATOR, COMPARE, NULL_KEY};
+        if method.name != COMPARE || args.len() != 2 {
+            return false;
+        }
+        if self.class_of(receiver).as_deref() != Some(COMPARATOR) || !self.out.builtin_comparator {
+            return false;
+        }
+        let Some(unit) = self.out.function(Some(COMPARATOR), COMPARE) else { return false };
+        self.expr(receiver);
+        self.expr(&args[0]);
+        self.expr(&args[1]);
+        let (sr, sa, sb) = (
+            self.hidden(SlotType::Class(COMPARATOR.to_string())),
+            self.hidden(SlotType::Class(heaplab_syntax::builtin::COMPARABLE.to_string())),
+            self.hidden(SlotType::Class(heaplab_syntax::builtin::COMPARABLE.to_string())),
+        );
+        self.emit(Instr::Store(sb));
+        self.emit(Instr::Store(sa));
+        self.emit(Instr::Store(sr));
+        let model = self.emit(Instr::OrderModel { target: usize::MAX });
+        self.emit(Instr::Load(sr));
+        self.emit(Instr::GetField {
+            class: COMPARATOR.to_string(),
+            field: NULL_KEY.to_string(),
+            ty: SlotType::Int,
+            node: e.id,
+            span: e.span,
+        });
+        self.emit(Instr::Load(sa));
+        self.emit(Instr::Load(sb));
+        self.emit(Instr::OrderKeys { span: e.span });
+        let (ka, kb) = (self.hidden(SlotType::Int), self.hidden(SlotType::Int));
+        self.emit(Instr::Store(kb));
+        self.emit(Instr::Store(ka));
+        let test = |cx: &mut Self, op: BinOp| {
+            cx.emit(Instr::Load(ka));
+            cx.emit(Instr::Load(kb));
+            cx.emit(Instr::Binary { op, kind: OperandKind::Int, node: e.id, span: e.span });
+            cx.emit(Instr::BranchFalse { target: usize::MAX, site: None })
+        };
+        let lt = test(self, BinOp::Lt);
+        self.emit(Instr::Const(Const::Int(-1)));
+        let j1 = self.emit(Instr::Jump(usize::MAX));
+        let at = self.here();
+        self.patch(lt, at);
+        let eq = test(self, BinOp::Eq);
+        self.emit(Instr::Const(Const::Int(0)));
+        let j2 = self.emit(Instr::Jump(usize::MAX));
+        let at = self.here();
+        self.patch(eq, at);
+        self.emit(Instr::Const(Const::Int(1)));
+        let j3 = self.emit(Instr::Jump(usize::MAX));
+        // A heap model that does not read keys runs the body.
+        let fallback = self.here();
+        self.code[model] = Instr::OrderModel { target: fallback };
+        self.emit(Instr::Load(sr));
+        self.emit(Instr::Load(sa));
+        self.emit(Instr::Load(sb));
+        self.call(unit, 3, true, e);
+        let end = self.here();
+        self.patch(j1, end);
+        self.patch(j2, end);
+        self.patch(j3, end);
+        true
+    }
+
     pub(super) fn site(&mut self, id: NodeId) -> Option<NodeId> {
-        if self.in_formula {
+        if self.in_formula || self.no_sites {
             None
         } else {
             self.branch_sites.push(id);
