@@ -73,7 +73,7 @@ test('an example from the gallery loads, its tests run and pass, and Undo restor
   const { page, browser } = await open('', t);
   const before = await editorText(page);
   await page.getByRole('button', { name: 'Examples' }).click();
-  const item = page.getByRole('menuitem', { name: 'Binary search tree' });
+  const item = page.getByRole('menuitem', { name: 'Binary search tree', exact: true });
   assert.match(await item.getAttribute('aria-describedby').then((id) => page.locator(`#${id}`).innerText()), /BST/);
   await item.click();
   await page.getByText('class BST').first().waitFor();
@@ -258,7 +258,7 @@ test('Cancel stops a long run and a fresh engine takes over', async (t) => {
 test('the Logic tab decides and enumerates a predicate of the program', async (t) => {
   const { page, browser } = await open('', t);
   await page.getByRole('button', { name: 'Examples' }).click();
-  await page.getByRole('menuitem', { name: 'Binary search tree' }).click();
+  await page.getByRole('menuitem', { name: 'Binary search tree', exact: true }).click();
   await page.getByRole('tab', { name: 'Logic' }).click();
   const panel = page.getByRole('tabpanel', { name: 'Logic' });
   // The program's predicates are offered as formulas.
