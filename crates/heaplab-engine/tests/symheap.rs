@@ -135,8 +135,8 @@ fn differ(
     (diff, ln, sn, Some((lazy, sym)))
 }
 
-#[test]
-fn every_example_method_agrees_with_lazy() {
+/// The `.hl` files of `examples/`, sorted (the budgets below run them in this order).
+fn example_files() -> Vec<std::path::PathBuf> {
     let dir = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("examples")
@@ -144,13 +144,24 @@ fn every_example_method_agrees_with_lazy() {
         .filter(|p| p.extension().is_some_and(|x| x == "hl"))
         .collect();
     files.sort();
+    files
+}
+
+/// A budget or count from the environment (`name`), else `default`: CI runs the defaults, a
+/// release run lifts them.
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+#[test]
+fn every_example_method_agrees_with_lazy() {
+    let files = example_files();
     let mut bad = Vec::new();
     let (mut compared, mut heaps_compared, mut heaps) = (0, 0, 0);
     let mut skipped_late = 0;
     let started = std::time::Instant::now();
     // SYMHEAP_EXAMPLE_SECS lifts the budget (a release run compares every method).
-    let budget: u64 =
-        std::env::var("SYMHEAP_EXAMPLE_SECS").ok().and_then(|v| v.parse().ok()).unwrap_or(90);
+    let budget: u64 = env_u64("SYMHEAP_EXAMPLE_SECS", 90);
     for file in files {
         let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
         let a = common::load(&name);
@@ -392,11 +403,10 @@ fn generated_programs_agree_with_lazy() {
     // SYMHEAP_HEAPS_SECS: the all-heaps comparisons' time budget (none starts after it). 240 s
     // keeps CI's debug run within its hour (about 300 programs there); a release run with the
     // budget lifted compares all 500.
-    let heaps_budget: u64 =
-        std::env::var("SYMHEAP_HEAPS_SECS").ok().and_then(|v| v.parse().ok()).unwrap_or(240);
+    let heaps_budget: u64 = env_u64("SYMHEAP_HEAPS_SECS", 240);
     let mut bad = Vec::new();
-    let n: u64 = std::env::var("SYMHEAP_PROGRAMS").ok().and_then(|v| v.parse().ok()).unwrap_or(500);
-    let first: u64 = std::env::var("SYMHEAP_FIRST").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let n: u64 = env_u64("SYMHEAP_PROGRAMS", 500);
+    let first: u64 = env_u64("SYMHEAP_FIRST", 0);
     for seed in first..n {
         let text = Gen::program(seed);
         let a = analyze(&SourceFile::new(format!("gen{seed}.hl"), text.clone()));
@@ -459,15 +469,8 @@ const COVERAGE_DIFFERS: &[(&str, &str)] = &[];
 /// directions as lazier# on every example method whose two runs end within their time bound.
 #[test]
 fn branch_coverage_equals_lazier_sharp_at_k2() {
-    let dir = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("examples")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
-        .collect();
-    files.sort();
-    let budget: u64 =
-        std::env::var("SYMHEAP_EXAMPLE_SECS").ok().and_then(|v| v.parse().ok()).unwrap_or(90);
+    let files = example_files();
+    let budget: u64 = env_u64("SYMHEAP_EXAMPLE_SECS", 90);
     let started = std::time::Instant::now();
     let (mut compared, mut stopped, mut late) = (0, 0, 0);
     let mut bad = Vec::new();
