@@ -208,7 +208,7 @@ fn fork_ending(
     shown: String,
     end: impl FnOnce(&mut Cx, State) -> Succ,
     span: Span,
-) -> Result<State, Succ> {
+) -> Result<State, Box<Succ>> {
     let kids = vec![
         (with_fact(st.clone(), fact, false), format!("!({shown})")),
         (with_fact(st.clone(), fact, true), shown.clone()),
@@ -225,7 +225,7 @@ fn fork_ending(
             cx.end_path(s, o);
         }
     }
-    kids.pop().ok_or_else(|| internal(st.clone(), "lost a child", Some(span)))
+    kids.pop().ok_or_else(|| Box::new(internal(st.clone(), "lost a child", Some(span))))
 }
 
 /// The size of `s` as a tree, counted up to `cap`.
@@ -543,7 +543,7 @@ impl SymHeap {
             (true, true) => {
                 let shown = format!("{} == null", shown(&st, recv));
                 let end = |cx: &mut Cx, bad| cx.null_deref(bad, node, span, what);
-                fork_ending(cx, &st, &nullg, shown, end, span).map_err(Box::new)?
+                fork_ending(cx, &st, &nullg, shown, end, span)?
             }
         };
         let mut out = Vec::new();
@@ -1002,7 +1002,7 @@ impl HeapModel for SymHeap {
                 let shown = "loop bound reached".to_string();
                 match fork_ending(cx, &st, &cut, shown, |_, s| bounded(s), span) {
                     Ok(k) => Succ::Continue(k),
-                    Err(e) => e,
+                    Err(e) => *e,
                 }
             }
         }
