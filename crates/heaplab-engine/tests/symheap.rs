@@ -136,12 +136,18 @@ fn differ(
 }
 
 /// The `.hl` files of `examples/`, sorted (the budgets below run them in this order).
+/// `SYMHEAP_ONLY=dll.hl,cdll.hl` keeps only those files (to re-run a few in a release build).
 fn example_files() -> Vec<std::path::PathBuf> {
     let dir = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
+    let only = std::env::var("SYMHEAP_ONLY").ok();
+    let wanted = |p: &std::path::Path| match (&only, p.file_name().and_then(|n| n.to_str())) {
+        (Some(list), Some(name)) => list.split(',').any(|x| x.trim() == name),
+        _ => true,
+    };
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("examples")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
+        .filter(|p| p.extension().is_some_and(|x| x == "hl") && wanted(p))
         .collect();
     files.sort();
     files
@@ -462,8 +468,33 @@ fn generated_programs_agree_with_lazy() {
 }
 
 /// Methods whose symheap branch coverage at k = 2 differs from lazier#'s, with the measured
-/// reason (docs/symbolic.md, `symheap`).
-const COVERAGE_DIFFERS: &[(&str, &str)] = &[];
+/// reason (docs/symbolic.md, `symheap`). On these symheap must cover exactly what `lazy` covers.
+const COVERAGE_DIFFERS: &[(&str, &str)] = &DLL_K_CUT;
+
+/// dll.hl (measured in a release run, SYMHEAP_EXAMPLE_SECS=3000): the k cut on a fresh object
+/// depends on the order in which references are resolved. Unfolding `cdll`'s header points-to,
+/// lazy (and symheap, which reads like lazy) resolves `header.next` and `header.previous` at
+/// once, so at k = 2 the first node's `next` may alias the last node (two-node lists); lazier#
+/// resolves `header.previous` only when the method reads it, after the first node's `next` was
+/// already cut by k, so it reaches one-node lists only where the method walks forward, and
+/// other element aliasings where it walks back. Both are exact within their own cut; symheap
+/// agrees with lazy.
+const DLL_K_CUT: [(&str, &str); 11] = {
+    const WHY: &str = "k cut depends on the order of resolution (lazy's order; lazier# defers)";
+    [
+        ("LinkedList.removeFirst", WHY),
+        ("LinkedList.removeLast", WHY),
+        ("LinkedList.contains", WHY),
+        ("LinkedList.remove", WHY),
+        ("LinkedList.get", WHY),
+        ("LinkedList.set", WHY),
+        ("LinkedList.addAt", WHY),
+        ("LinkedList.removeAt", WHY),
+        ("LinkedList.indexOf", WHY),
+        ("LinkedList.lastIndexOf", WHY),
+        ("LinkedList.poll", WHY),
+    ]
+};
 
 /// Issue 15: at k = 2 (and `--pre assume`, the default), symheap covers the same branch
 /// directions as lazier# on every example method whose two runs end within their time bound.
@@ -510,6 +541,18 @@ fn branch_coverage_equals_lazier_sharp_at_k2() {
                     a_cov.difference(&s_cov).collect::<Vec<_>>(),
                     s_cov.difference(&a_cov).collect::<Vec<_>>()
                 ));
+            }
+            if listed {
+                // Where lazier#'s cut differs, lazy's reach is the reference.
+                let lazy = explore(&a, &target, StrategyKind::Lazy, 2, PreMode::Assume);
+                let l_cov = lazy.covered_branches();
+                if lazy.stopped().is_none() && l_cov != s_cov {
+                    bad.push(format!(
+                        "{target}: only lazy {:?}, only symheap {:?}",
+                        l_cov.difference(&s_cov).collect::<Vec<_>>(),
+                        s_cov.difference(&l_cov).collect::<Vec<_>>()
+                    ));
+                }
             }
         }
     }
