@@ -1,23 +1,13 @@
 // The Rust decision procedure in wasm against Z3 wasm, on a sample of the query corpus
 // (crates/heaplab-smt/tests/corpus/queries.jsonl, every distinct query the example suite sends);
 // and an exploration with no Z3 at all (a page without SharedArrayBuffer) against one with Z3.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadEngine, loadBridge, ROOT } from './helpers.mjs';
+import { engineAndBridge, ROOT } from './helpers.mjs';
 
-let engine;
-let bridge;
-
-before(async () => {
-  engine = await loadEngine();
-  bridge = await loadBridge();
-});
-
-after(async () => {
-  await bridge.shutdown();
-});
+const lab = engineAndBridge();
 
 /** Every `step`-th query of the corpus (about `n` of them). */
 async function sample(n) {
@@ -30,8 +20,8 @@ async function sample(n) {
 test('the Rust procedure agrees with Z3 wasm on a sample of the query corpus', async (t) => {
   const queries = await sample(150);
   assert.ok(queries.length >= 100, `${queries.length} queries`);
-  const rust = new engine.Z3Solver(null);
-  const z3 = new engine.Z3Solver(bridge.solve, { procedure: false });
+  const rust = new lab.engine.Z3Solver(null);
+  const z3 = new lab.engine.Z3Solver(lab.bridge.solve, { procedure: false });
   let decided = 0;
   for (const [i, q] of queries.entries()) {
     const r = await rust.check(q);
@@ -53,7 +43,7 @@ test('the Rust procedure agrees with Z3 wasm on a sample of the query corpus', a
 });
 
 test('without Z3, raw scripts are refused and outside queries are unknown, never guessed', async () => {
-  const rust = new engine.Z3Solver(null);
+  const rust = new lab.engine.Z3Solver(null);
   await assert.rejects(rust.solve('(check-sat)'), (e) => e.kind === 'WasmLoad');
   const outside = await rust.check({ vars: { x: 'Int' }, assert: ['(= (div x 0) 3)'] });
   assert.equal(outside.status, 'unknown');
@@ -74,9 +64,9 @@ for (const [file, method, strategy, k] of RUNS) {
   test(`${method} ${strategy} k=${k} without Z3 gives the tests it gives with Z3`, async () => {
     const source = await readFile(path.join(ROOT, file), 'utf8');
     const options = JSON.stringify({ strategy, k, file });
-    const withZ3 = new engine.Exploration(source, method, options, bridge.solve);
+    const withZ3 = new lab.engine.Exploration(source, method, options, lab.bridge.solve);
     const a = await withZ3.runToEnd(0);
-    const alone = new engine.Exploration(source, method, options, null);
+    const alone = new lab.engine.Exploration(source, method, options, null);
     const b = await alone.runToEnd(0);
     for (const key of ['paths', 'paths_feasible', 'paths_infeasible', 'paths_bounded', 'tests', 'errors', 'branches_covered']) {
       assert.equal(b[key], a[key], key);
@@ -96,9 +86,9 @@ test('with the procedure off, Z3 wasm answers and the end-of-run models go in ba
   const file = 'examples/bst.hl';
   const source = await readFile(path.join(ROOT, file), 'utf8');
   const base = { strategy: 'lazier#', k: 2, file };
-  const rust = new engine.Exploration(source, 'BST.insert', base, bridge.solve);
+  const rust = new lab.engine.Exploration(source, 'BST.insert', base, lab.bridge.solve);
   const a = await rust.runToEnd(0);
-  const z3 = new engine.Exploration(source, 'BST.insert', { ...base, procedure: false }, bridge.solve);
+  const z3 = new lab.engine.Exploration(source, 'BST.insert', { ...base, procedure: false }, lab.bridge.solve);
   const b = await z3.runToEnd(0);
   for (const key of ['paths', 'paths_feasible', 'tests', 'errors', 'branches_covered']) assert.equal(b[key], a[key], key);
   const stats = z3.solverStats();

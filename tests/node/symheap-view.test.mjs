@@ -2,27 +2,17 @@
 // locations and guarded value sets of a `symheap` node, and `Exploration.worlds` its concrete
 // worlds (decided in Rust). Oracles: the view's own entries (a world picks one entry of every
 // reference, in range, every world different), and the lazy family, whose views have none.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadEngine, loadBridge, ROOT } from './helpers.mjs';
+import { engineAndBridge, ROOT } from './helpers.mjs';
 
-let engine;
-let bridge;
-
-before(async () => {
-  engine = await loadEngine();
-  bridge = await loadBridge();
-});
-
-after(async () => {
-  await bridge.shutdown();
-});
+const lab = engineAndBridge();
 
 async function explore(strategy) {
   const source = await readFile(path.join(ROOT, 'examples', 'heapsummary.hl'), 'utf8');
-  const ex = new engine.Exploration(source, 'LinkedList.run1', { strategy, k: 3, file: 'heapsummary.hl' }, bridge.solve);
+  const ex = new lab.engine.Exploration(source, 'LinkedList.run1', { strategy, k: 3, file: 'heapsummary.hl' }, lab.bridge.solve);
   await ex.runToEnd(0);
   return ex;
 }

@@ -39,6 +39,28 @@ pub enum Node {
     Or(Sym, Sym),
 }
 
+impl Node {
+    /// The operands of this node, in order (none for constants and variables): the one place
+    /// that knows each node's arity, for the traversals that only walk the expression.
+    pub fn children(&self) -> impl Iterator<Item = &Sym> {
+        let (a, b) = match self {
+            Node::Int(_) | Node::Bool(_) | Node::Var(..) => (None, None),
+            Node::Neg(a) | Node::Not(a) => (Some(a), None),
+            Node::Add(a, b)
+            | Node::Sub(a, b)
+            | Node::Mul(a, b)
+            | Node::Div(a, b)
+            | Node::Rem(a, b)
+            | Node::Lt(a, b)
+            | Node::Le(a, b)
+            | Node::Eq(a, b)
+            | Node::And(a, b)
+            | Node::Or(a, b) => (Some(a), Some(b)),
+        };
+        a.into_iter().chain(b)
+    }
+}
+
 /// A shared, immutable symbolic expression.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sym(Rc<Node>);
@@ -245,24 +267,10 @@ impl Sym {
     pub fn for_each_var(&self, f: &mut dyn FnMut(u32, Sort)) {
         let mut stack = vec![self];
         while let Some(s) = stack.pop() {
-            match s.node() {
-                Node::Int(_) | Node::Bool(_) => {}
-                Node::Var(id, sort) => f(*id, *sort),
-                Node::Neg(a) | Node::Not(a) => stack.push(a),
-                Node::Add(a, b)
-                | Node::Sub(a, b)
-                | Node::Mul(a, b)
-                | Node::Div(a, b)
-                | Node::Rem(a, b)
-                | Node::Lt(a, b)
-                | Node::Le(a, b)
-                | Node::Eq(a, b)
-                | Node::And(a, b)
-                | Node::Or(a, b) => {
-                    stack.push(a);
-                    stack.push(b);
-                }
+            if let Node::Var(id, sort) = s.node() {
+                f(*id, *sort);
             }
+            stack.extend(s.node().children());
         }
     }
 

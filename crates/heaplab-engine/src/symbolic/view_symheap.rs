@@ -516,21 +516,7 @@ impl<'a> GuardPrinter<'a> {
                         }
                     }
                 }
-                Node::Not(a) | Node::Neg(a) => stack.push(a.clone()),
-                Node::And(a, b)
-                | Node::Or(a, b)
-                | Node::Eq(a, b)
-                | Node::Lt(a, b)
-                | Node::Le(a, b)
-                | Node::Add(a, b)
-                | Node::Sub(a, b)
-                | Node::Mul(a, b)
-                | Node::Div(a, b)
-                | Node::Rem(a, b) => {
-                    stack.push(a.clone());
-                    stack.push(b.clone());
-                }
-                Node::Int(_) | Node::Bool(_) => {}
+                node => stack.extend(node.children().cloned()),
             }
         }
     }

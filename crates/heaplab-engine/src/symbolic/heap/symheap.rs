@@ -198,9 +198,38 @@ fn merge(set: GuardedSet) -> GuardedSet {
 /// Guards larger than this (as printed, a tree) get a name.
 const NAMED_GUARD: usize = 24;
 
+/// Forks `st` on `fact` where both directions are feasible: the child where `fact` holds ends at
+/// once through `end` (a null dereference, a loop bound), the other is returned to go on. One
+/// branch event names both.
+fn fork_ending(
+    cx: &mut Cx,
+    st: &State,
+    fact: &Sym,
+    shown: String,
+    end: impl FnOnce(&mut Cx, State) -> Succ,
+    span: Span,
+) -> Result<State, Box<Succ>> {
+    let kids = vec![
+        (with_fact(st.clone(), fact, false), format!("!({shown})")),
+        (with_fact(st.clone(), fact, true), shown.clone()),
+    ];
+    let mut kids = cx.children(st, kids);
+    cx.sink.event(Event::Branch {
+        state: st.id,
+        site: None,
+        condition: shown,
+        children: kids.iter().zip([false, true]).map(|(k, d)| (d, k.id)).collect(),
+    });
+    if let Some(ended) = kids.pop() {
+        if let Succ::End(s, o) = end(cx, ended) {
+            cx.end_path(s, o);
+        }
+    }
+    kids.pop().ok_or_else(|| Box::new(internal(st.clone(), "lost a child", Some(span))))
+}
+
 /// The size of `s` as a tree, counted up to `cap`.
 fn tree_size(s: &Sym, cap: usize) -> usize {
-    use crate::symbolic::term::Node;
     let mut n = 0;
     let mut stack = vec![s];
     while let Some(t) = stack.pop() {
@@ -208,23 +237,7 @@ fn tree_size(s: &Sym, cap: usize) -> usize {
         if n > cap {
             break;
         }
-        match t.node() {
-            Node::Not(a) | Node::Neg(a) => stack.push(a),
-            Node::And(a, b)
-            | Node::Or(a, b)
-            | Node::Eq(a, b)
-            | Node::Lt(a, b)
-            | Node::Le(a, b)
-            | Node::Add(a, b)
-            | Node::Sub(a, b)
-            | Node::Mul(a, b)
-            | Node::Div(a, b)
-            | Node::Rem(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-            _ => {}
-        }
+        stack.extend(t.node().children());
     }
     n
 }
@@ -529,27 +542,8 @@ impl SymHeap {
             (true, false) => return Err(Box::new(cx.null_deref(st, node, span, what))),
             (true, true) => {
                 let shown = format!("{} == null", shown(&st, recv));
-                let kids = vec![
-                    (with_fact(st.clone(), &nullg, false), format!("!({shown})")),
-                    (with_fact(st.clone(), &nullg, true), shown.clone()),
-                ];
-                let mut kids = cx.children(&st, kids);
-                cx.sink.event(Event::Branch {
-                    state: st.id,
-                    site: None,
-                    condition: shown,
-                    children: kids.iter().zip([false, true]).map(|(k, d)| (d, k.id)).collect(),
-                });
-                if let Some(bad) = kids.pop() {
-                    let end = cx.null_deref(bad, node, span, what);
-                    if let Succ::End(s, o) = end {
-                        cx.end_path(s, o);
-                    }
-                }
-                match kids.pop() {
-                    Some(k) => k,
-                    None => return Err(Box::new(internal(st, "lost a child", Some(span)))),
-                }
+                let end = |cx: &mut Cx, bad| cx.null_deref(bad, node, span, what);
+                fork_ending(cx, &st, &nullg, shown, end, span)?
             }
         };
         let mut out = Vec::new();
@@ -1006,25 +1000,9 @@ impl HeapModel for SymHeap {
             (true, false) => bounded(st),
             (true, true) => {
                 let shown = "loop bound reached".to_string();
-                let kids = vec![
-                    (with_fact(st.clone(), &cut, false), format!("!({shown})")),
-                    (with_fact(st.clone(), &cut, true), shown.clone()),
-                ];
-                let mut kids = cx.children(&st, kids);
-                cx.sink.event(Event::Branch {
-                    state: st.id,
-                    site: None,
-                    condition: shown,
-                    children: kids.iter().zip([false, true]).map(|(k, d)| (d, k.id)).collect(),
-                });
-                if let Some(out) = kids.pop() {
-                    if let Succ::End(s, o) = bounded(out) {
-                        cx.end_path(s, o);
-                    }
-                }
-                match kids.pop() {
-                    Some(k) => Succ::Continue(k),
-                    None => internal(st, "lost a child", Some(span)),
+                match fork_ending(cx, &st, &cut, shown, |_, s| bounded(s), span) {
+                    Ok(k) => Succ::Continue(k),
+                    Err(e) => *e,
                 }
             }
         }
