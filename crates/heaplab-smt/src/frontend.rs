@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 
+use crate::definitions;
 use crate::error::Result;
 use crate::lia::{self, Decision, OUTSIDE_FRAGMENT};
 use crate::model::{Model, Value};
@@ -162,7 +163,24 @@ impl<S: Solver> SolverFrontend<S> {
 
     async fn check_query(&self, query: &Query) -> Result<Answer> {
         self.bump(|s| s.queries += 1);
-        let Some(conjuncts) = normalize(&query.assertions) else {
+        // Definitions nothing reads are solved for after the rest (see `definitions`).
+        let (needed, set_aside) = definitions::split(&query.assertions, &query.want);
+        let answer = self.check_needed(&needed, query).await?;
+        Ok(match answer {
+            Answer::Sat(mut model) if !set_aside.is_empty() => {
+                match definitions::complete(&mut model, &set_aside) {
+                    Some(()) => Answer::Sat(model),
+                    None => Answer::Unknown("a set-aside definition does not evaluate".into()),
+                }
+            }
+            other => other,
+        })
+    }
+
+    /// [`Self::check_query`] on the assertions the answer depends on (`query` gives the rest:
+    /// `want` and the time limit).
+    async fn check_needed(&self, needed: &[&Term], query: &Query) -> Result<Answer> {
+        let Some(conjuncts) = normalize(needed) else {
             self.bump(|s| s.decided_locally += 1);
             return Ok(Answer::Unsat);
         };
@@ -239,9 +257,9 @@ impl<S: Solver> Solver for SolverFrontend<S> {
 
 /// Simplified, flattened, de-duplicated and sorted conjuncts, or `None` if some conjunct
 /// folded to `false`. Sorting makes equal sets print equally, for the cache key.
-fn normalize(assertions: &[Term]) -> Option<Vec<Term>> {
+fn normalize(assertions: &[&Term]) -> Option<Vec<Term>> {
     let mut set = BTreeSet::new();
-    match Term::And(assertions.to_vec()).simplify() {
+    match crate::term::simplify_conjunction(assertions) {
         Term::Bool(true) => {}
         Term::Bool(false) => return None,
         Term::And(ts) => set.extend(ts),

@@ -12,6 +12,7 @@
 //! integer arithmetic (one theory, cheap for Z3) and lets reference and integer values share one
 //! [`Value::Int`]. The engine is responsible for constraining allocated references to be non-null.
 
+pub mod definitions;
 pub mod error;
 pub mod frontend;
 pub mod lia;

@@ -110,6 +110,11 @@ fn wide_int(t: &Term, m: &Model) -> Result<i128> {
     }
 }
 
+/// Evaluates a Boolean term as [`Model::satisfies_exact`] does (integers in `i128`).
+pub fn eval_bool_exact(t: &Term, m: &Model) -> Result<bool> {
+    wide_bool(t, m)
+}
+
 fn wide_bool(t: &Term, m: &Model) -> Result<bool> {
     match wide(t, m)? {
         Wide::Bool(b) => Ok(b),

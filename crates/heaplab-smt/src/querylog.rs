@@ -114,7 +114,7 @@ fn canonical(conjuncts: &[Term], want: &[Var]) -> (Vec<Term>, Vec<Var>, BTreeMap
     let mut index: HashMap<String, usize> = HashMap::new();
     fn visit(t: &Term, order: &mut Vec<Var>, index: &mut HashMap<String, usize>) {
         // First occurrence in the printed text, hence a walk rather than collect_vars (sorted).
-        walk(t, &mut |v| {
+        t.visit_vars(&mut |v| {
             if !index.contains_key(&v.name) {
                 index.insert(v.name.clone(), order.len());
                 order.push(v.clone());
@@ -139,29 +139,6 @@ fn canonical(conjuncts: &[Term], want: &[Var]) -> (Vec<Term>, Vec<Var>, BTreeMap
     let want: Vec<Var> = want.iter().filter_map(|v| renamed.get(&v.name).cloned()).collect();
     let sorts = renamed.values().map(|v| (v.name.clone(), v.sort)).collect();
     (set.into_iter().collect(), want, sorts)
-}
-
-/// Calls `f` on every variable occurrence, left to right.
-fn walk(t: &Term, f: &mut impl FnMut(&Var)) {
-    match t {
-        Term::Bool(_) | Term::Int(_) | Term::Null => {}
-        Term::Var(v) => f(v),
-        Term::Add(ts) | Term::Distinct(ts) | Term::And(ts) | Term::Or(ts) => {
-            ts.iter().for_each(|x| walk(x, f))
-        }
-        Term::Neg(a) | Term::Mul(_, a) | Term::Div(a, _) | Term::Mod(a, _) | Term::Not(a) => {
-            walk(a, f)
-        }
-        Term::Sub(a, b) | Term::Cmp(_, a, b) | Term::Eq(a, b) | Term::Implies(a, b) => {
-            walk(a, f);
-            walk(b, f);
-        }
-        Term::Ite(c, a, b) => {
-            walk(c, f);
-            walk(a, f);
-            walk(b, f);
-        }
-    }
 }
 
 fn rename(t: &Term, map: &HashMap<String, Var>) -> Term {

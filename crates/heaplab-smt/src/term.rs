@@ -4,8 +4,9 @@
 //! and print them in tests with no setup. [`Term::simplify`] folds constants; the
 //! [`crate::SolverFrontend`] uses it to answer trivial queries without Z3.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// The sort of a variable. References are printed as `Int` (see the crate docs: `null = 0`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -194,6 +195,29 @@ impl Term {
         Term::Ite(Box::new(c.into()), Box::new(t.into()), Box::new(e.into()))
     }
 
+    /// Calls `f` on every variable occurrence, left to right, without copying any.
+    pub fn visit_vars<'a>(&'a self, f: &mut impl FnMut(&'a Var)) {
+        match self {
+            Term::Bool(_) | Term::Int(_) | Term::Null => {}
+            Term::Var(v) => f(v),
+            Term::Add(ts) | Term::Distinct(ts) | Term::And(ts) | Term::Or(ts) => {
+                ts.iter().for_each(|x| x.visit_vars(f))
+            }
+            Term::Neg(a) | Term::Mul(_, a) | Term::Div(a, _) | Term::Mod(a, _) | Term::Not(a) => {
+                a.visit_vars(f)
+            }
+            Term::Sub(a, b) | Term::Cmp(_, a, b) | Term::Eq(a, b) | Term::Implies(a, b) => {
+                a.visit_vars(f);
+                b.visit_vars(f);
+            }
+            Term::Ite(c, a, b) => {
+                c.visit_vars(f);
+                a.visit_vars(f);
+                b.visit_vars(f);
+            }
+        }
+    }
+
     /// Adds every free variable of this term to `acc`.
     pub fn collect_vars(&self, acc: &mut BTreeSet<Var>) {
         match self {
@@ -349,8 +373,8 @@ impl Term {
                 Term::Not(inner) => *inner,
                 a => Term::not(a),
             },
-            Term::And(ts) => simplify_junction(ts, true),
-            Term::Or(ts) => simplify_junction(ts, false),
+            Term::And(ts) => simplify_junction(ts.iter(), true),
+            Term::Or(ts) => simplify_junction(ts.iter(), false),
             Term::Implies(a, b) => Term::or([Term::not((**a).clone()), (**b).clone()]).simplify(),
             Term::Ite(c, t, e) => {
                 let (c, t, e) = (c.simplify(), t.simplify(), e.simplify());
@@ -367,10 +391,24 @@ impl Term {
 
 /// Simplifies `and` (`is_and`) or `or`: flattens nested ones, drops neutral elements and
 /// recognizes `p` next to `(not p)`.
-fn simplify_junction(ts: &[Term], is_and: bool) -> Term {
+/// The simplified conjunction of `ts` (as `Term::And(ts).simplify()`, without copying `ts`).
+pub fn simplify_conjunction(ts: &[&Term]) -> Term {
+    simplify_junction(ts.iter().copied(), true)
+}
+
+fn simplify_junction<'a>(ts: impl DoubleEndedIterator<Item = &'a Term>, is_and: bool) -> Term {
+    // `out`'s entries by hash, and its negations `¬a` by the hash of `a`: duplicates and
+    // complementary pairs are found without copying a term (junctions of named guards are
+    // large, and this runs on every query).
     let mut out: Vec<Term> = Vec::new();
-    let mut seen: BTreeSet<Term> = BTreeSet::new();
-    let mut stack: Vec<Term> = ts.iter().rev().map(Term::simplify).collect();
+    let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut negations: HashMap<u64, Vec<usize>> = HashMap::new();
+    let hash = |t: &Term| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        t.hash(&mut h);
+        h.finish()
+    };
+    let mut stack: Vec<Term> = ts.rev().map(Term::simplify).collect();
     while let Some(t) = stack.pop() {
         match t {
             Term::Bool(b) if b == is_and => {}
@@ -378,16 +416,26 @@ fn simplify_junction(ts: &[Term], is_and: bool) -> Term {
             Term::And(inner) if is_and => stack.extend(inner.into_iter().rev()),
             Term::Or(inner) if !is_and => stack.extend(inner.into_iter().rev()),
             t => {
-                let negated = match &t {
-                    Term::Not(inner) => (**inner).clone(),
-                    other => Term::not(other.clone()),
+                let h = hash(&t);
+                let complement = match &t {
+                    Term::Not(inner) => by_hash
+                        .get(&hash(inner))
+                        .is_some_and(|is| is.iter().any(|&i| out[i] == **inner)),
+                    _ => negations.get(&h).is_some_and(|is| {
+                        is.iter().any(|&i| matches!(&out[i], Term::Not(a) if **a == t))
+                    }),
                 };
-                if seen.contains(&negated) {
+                if complement {
                     return Term::Bool(!is_and);
                 }
-                if seen.insert(t.clone()) {
-                    out.push(t);
+                if by_hash.get(&h).is_some_and(|is| is.iter().any(|&i| out[i] == t)) {
+                    continue;
                 }
+                if let Term::Not(inner) = &t {
+                    negations.entry(hash(inner)).or_default().push(out.len());
+                }
+                by_hash.entry(h).or_default().push(out.len());
+                out.push(t);
             }
         }
     }

@@ -10,7 +10,8 @@
 //! the conjunction of its literals goes to the integer [`theory`] (gcd normalization,
 //! elimination of unit equalities, the [`simplex`] with branch and bound, lazily split
 //! disequalities). A disjunction is split only when the theory's point violates it, so
-//! a path condition whose disjunctions the point already satisfies costs one theory check.
+//! a path condition whose disjunctions the point already satisfies costs one theory check;
+//! before each check, [`propagate`] settles the disjunctions the literals decide on their own.
 //!
 //! Soundness: `unsat` is claimed only when every branch of both splits (disjunctions, and the
 //! integer branches inside the theory) is infeasible over the rationals, which implies
@@ -20,6 +21,7 @@
 //! Every budget that runs out says outside, never a guess.
 
 mod encode;
+mod propagate;
 mod rational;
 mod simplex;
 mod theory;
@@ -27,6 +29,7 @@ mod theory;
 use encode::{Encoder, Formula, Lit};
 use theory::{Budget, TheoryResult};
 
+use crate::definitions;
 use crate::model::{Model, Value};
 use crate::term::{Term, Var};
 
@@ -72,9 +75,10 @@ pub fn decide(conjuncts: &[Term], want: &[Var]) -> Decision {
 
 /// [`decide`] with explicit budgets.
 pub fn decide_with(conjuncts: &[Term], want: &[Var], limits: Limits) -> Decision {
+    let (needed, set_aside) = definitions::split(conjuncts, want);
     let mut enc = Encoder::new();
-    let mut parts = Vec::with_capacity(conjuncts.len());
-    for c in conjuncts {
+    let mut parts = Vec::with_capacity(needed.len());
+    for c in needed {
         match enc.formula(c, true) {
             Ok(f) => parts.push(f),
             Err(why) => return Decision::Outside(why),
@@ -114,6 +118,9 @@ pub fn decide_with(conjuncts: &[Term], want: &[Var], limits: Limits) -> Decision
         if model.get(v).is_none() {
             model.insert(v, Value::default_for(v.sort));
         }
+    }
+    if definitions::complete(&mut model, &set_aside).is_none() {
+        return Decision::Outside("a set-aside definition does not evaluate".into());
     }
     match model.satisfies_exact(conjuncts) {
         Ok(true) => Decision::Sat(model),
@@ -167,10 +174,13 @@ struct Search {
 impl Search {
     /// Satisfies `lits` and every disjunction of `ors`, splitting a disjunction only when the
     /// theory's point violates it.
-    fn run(&mut self, lits: Vec<Lit>, mut ors: Vec<Vec<Formula>>) -> Found {
+    fn run(&mut self, mut lits: Vec<Lit>, mut ors: Vec<Vec<Formula>>) -> Found {
         self.splits += 1;
         if self.splits > self.limits.splits {
             return Found::Outside("disjunction budget spent");
+        }
+        if !propagate::propagate(&mut lits, &mut ors, flatten) {
+            return Found::Unsat;
         }
         let budget =
             Budget { nodes: self.limits.nodes, pivots: &mut self.pivots, cells: self.limits.cells };

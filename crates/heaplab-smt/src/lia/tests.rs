@@ -203,3 +203,66 @@ fn budgets_make_large_queries_outside_not_wrong() {
     cycle.push(Term::lt(x(59), x(0)));
     assert!(!sat(&cycle));
 }
+
+/// symheap's shape: one implication per guarded value (`r ≠ null → y = v`, written
+/// `r = null ∨ y = v`) with the guard's literal stated in the same path condition. Forty of
+/// them are beyond the split budget one point at a time; unit propagation settles them.
+#[test]
+fn implications_whose_guards_are_stated_propagate() {
+    let refs: Vec<Var> = (0..40).map(|i| Var::reference(format!("r{i}"))).collect();
+    let ys: Vec<Var> = (0..40).map(|i| x(100 + i)).collect();
+    let mut conj: Vec<Term> = Vec::new();
+    for (i, (r, y)) in refs.iter().zip(&ys).enumerate() {
+        conj.push(Term::ne(r, Term::Null));
+        conj.push(Term::or([Term::eq(r, Term::Null), Term::eq(y, i as i64)]));
+    }
+    let m = match decide(&conj, &[]) {
+        Decision::Sat(m) => m,
+        other => panic!("{other:?}"),
+    };
+    for (i, y) in ys.iter().enumerate() {
+        assert_eq!(m.int(y), Some(i as i64));
+    }
+    // The same implications into one `y`: it cannot be 0 and 1 at once.
+    let y = x(99);
+    let mut one: Vec<Term> = Vec::new();
+    for (i, r) in refs.iter().enumerate() {
+        one.push(Term::ne(r, Term::Null));
+        one.push(Term::or([Term::eq(r, Term::Null), Term::eq(&y, i as i64)]));
+    }
+    assert!(!sat(&one));
+    // A disjunct the literals state satisfies its disjunction, whatever the other says.
+    let q =
+        [Term::eq(&refs[0], 3), Term::or([Term::eq(&refs[0], 3), Term::lt(&y, Term::sub(&y, 1))])];
+    assert!(sat(&q));
+}
+
+/// Boolean definitions no other assertion reads are set aside and evaluated after the search
+/// (`crate::definitions`); the model still satisfies every definition (`sat` re-checks it).
+#[test]
+fn unread_definitions_are_solved_after_the_rest() {
+    let refs: Vec<Var> = (0..80).map(|i| Var::reference(format!("r{i}"))).collect();
+    let mut conj = vec![Term::eq(&refs[0], 5)];
+    for i in 0..79 {
+        let b = Var::bool(format!("b{i}"));
+        let guard = Term::and([Term::ne(&refs[i], Term::Null), Term::eq(&refs[i + 1], &refs[i])]);
+        conj.push(Term::eq(b.term(), guard));
+    }
+    assert!(sat(&conj));
+    // A definition that is read is kept: `b ⇔ r = null`, `b`, `r = 1` is unsat.
+    let (b, r) = (Var::bool("b"), Var::reference("r"));
+    assert!(!sat(&[Term::eq(b.term(), Term::eq(&r, Term::Null)), b.term(), Term::eq(&r, 1)]));
+    // `b ⇔ ¬b` is no definition: unsat.
+    assert!(!sat(&[Term::eq(b.term(), Term::not(b.term()))]));
+    // A chain: `c` reads `b`, nothing reads `c`; both are set aside and both evaluate.
+    let c = Var::bool("c");
+    let chain = [
+        Term::eq(b.term(), Term::eq(&r, 7)),
+        Term::eq(c.term(), Term::not(b.term())),
+        Term::eq(&r, 7),
+    ];
+    match decide(&chain, &[]) {
+        Decision::Sat(m) => assert_eq!((m.bool(&b), m.bool(&c)), (Some(true), Some(false))),
+        other => panic!("{other:?}"),
+    }
+}
