@@ -12,7 +12,10 @@
 //! points-to's field term (Alg. 2 lines 8–9); one whose `v` is an argument of a predicate
 //! instance unfolds that instance into each of its disjuncts and starts again on each (lines
 //! 10–14, the first argument preferred, as CSF's artifact treats it as the root); one whose `v`
-//! is null, or that nothing covers, drops the formula (lines 6–7 and 15–16). The path condition
+//! is null, or that nothing covers, drops the formula (lines 6–7 and 15–16), except an `int` or
+//! `bool` field of an object whose class no points-to claims: that object is outside every
+//! footprint (a `Comparable` element, a `Comparator`), so its fields are free ([`Unclaimed`]),
+//! as HeapLab's formula semantics gives such objects arbitrary values. The path condition
 //! is then conjoined with every input variable replaced by the term of its cell. Writes need no
 //! treatment here: the executor keeps the input journal (values as first read) apart from the
 //! current fields, which is what Alg. 2's fresh names for assigned fields achieve.
