@@ -110,17 +110,6 @@ fn phase1_calls_at_depth_one_match_csf_table1_for_bst() {
     assert_eq!(calls, vec![2; calls.len()], "{calls:?}");
 }
 
-/// Methods where `concolic` covers less than `sl` — issue 16 is left open there, for the
-/// reason measured (docs/symbolic.md, "concolic"). Named with their file.
-const KNOWN_GAPS: &[&str] = &[
-    // bstcmp.hl (issue 19): Comparable elements ordered by `compare` behind `assume isBst`;
-    // measured: concolic covers 24 of sl's 29 directions on insert and find, 10 of 16 on
-    // findMin (7 and 3 tests): its phase 2 does not yet steer the comparisons' order keys.
-    "bstcmp.hl BST.insert",
-    "bstcmp.hl BST.find",
-    "bstcmp.hl BST.findMin",
-];
-
 /// Methods whose missing directions need a larger phase-2 budget than the test's default
 /// (measured: AvlTree.insert's double rotations lie deep in a breadth-first frontier of ~4 000
 /// nodes; it covers 40 of sl's 42 directions after 600 calls, all 42 after 2 000.
@@ -131,9 +120,9 @@ const LARGER_BUDGET: &[(&str, usize)] = &[("AvlTree.insert", 2_000)];
 /// Issue #16's acceptance over every example method with a `requires`: no invalid input
 /// (model checker), every test replayed (generation fails otherwise), and branch coverage by
 /// valid inputs at least `sl`'s at default bounds, measured the same way (replays, restricted to
-/// the explorer's branch sites). Only [`KNOWN_GAPS`] are exempt from coverage: hash32.hl's `ints java32` methods need
-/// the wrapping arithmetic in preprocessing, dll.hl's searches for the argument among the
-/// elements the distinctness of lazily initialized objects (docs/symbolic.md, "concolic").
+/// the explorer's branch sites). No method is exempt: bstcmp.hl's `Comparable` elements, whose
+/// comparisons read the keys of objects outside the precondition's footprint, were the last
+/// ones below `sl` (docs/symbolic.md, "concolic").
 ///
 /// The methods are split in two halves (alternating), one test each, so that the two run on
 /// two cores.
@@ -192,8 +181,7 @@ fn concolic_covers_what_sl_covers(half: usize) {
                 }
             }
             let missing: Vec<_> = sl_cov.difference(&cov).collect();
-            let gap = KNOWN_GAPS.contains(&format!("{name} {target}").as_str());
-            if !missing.is_empty() && !gap {
+            if !missing.is_empty() {
                 failures.push(format!("{name} {target}: sl covers {missing:?}, concolic does not"));
             }
             eprintln!(
@@ -481,4 +469,54 @@ fn the_observer_sees_every_event_as_it_happens() {
     assert_eq!(tests_at_new_input, (1..=r.generation.tests.len()).collect::<Vec<_>>());
     let plain = concolic_run(&a, "SLL.remove", &config);
     assert_eq!((plain.events, plain.stats), (r.events, r.stats), "observing changes nothing");
+}
+
+/// bstcmp.hl's `Comparable` elements and `Comparator` are objects outside `tree`'s footprint;
+/// every comparison reads their keys (and the comparator's `nullKey`). Phase 1's models leave
+/// them at their defaults (null elements, key 0), so `assume isBst` rejects every tree with two
+/// nodes or more and phase 1 alone misses `findMin`'s loop. Phase 2 chooses the keys the path
+/// needs (the model's values are written into those objects): its inputs have trees of several
+/// elements with distinct keys, each run reaches the node it was solved for, and together they
+/// cover every direction `sl` covers, with valid inputs only.
+#[test]
+fn concolic_chooses_the_keys_of_elements_outside_the_footprint() {
+    let a = common::load("bstcmp.hl");
+    let target = "BST.findMin";
+    let mut config = Config::default();
+    config.strategy = StrategyKind::Sl;
+    let mut ex = common::explore(&a, target, config);
+    let sl = generate(&mut ex, &a.program, &a.info).expect("sl generation");
+    let sl_cov = branches_taken(&ex, &sl.tests);
+    let cfg = ConcolicConfig {
+        depth: 3,
+        ints: IntFill::Random { seed: 1, lo: -32, hi: 31 },
+        ..ConcolicConfig::default()
+    };
+    let r = concolic_run(&a, target, &cfg);
+    assert!(r.generation.tests.iter().all(|t| t.validity == Validity::Valid));
+    assert_eq!(r.stats.missed_target, 0, "{:?}", r.stats);
+    let by_phase = |phase: u8| -> BTreeSet<(NodeId, bool)> {
+        let tests = r.generation.tests.iter().zip(&r.stats.phase_of_test);
+        branches_taken(&ex, tests.filter(|(_, p)| **p <= phase).map(|(t, _)| t))
+    };
+    assert!(!by_phase(1).is_superset(&sl_cov), "phase 1 alone misses some of sl's directions");
+    assert!(by_phase(2).is_superset(&sl_cov), "sl {sl_cov:?}, concolic {:?}", by_phase(2));
+    let distinct_keys = |t: &heaplab_testgen::GeneratedTest| {
+        let keys: BTreeSet<i64> = t
+            .input
+            .heap
+            .objects()
+            .filter(|(_, o)| o.class == "Comparable")
+            .filter_map(|(id, _)| t.input.heap.field(id, "key").and_then(|v| v.as_int()))
+            .collect();
+        keys.len()
+    };
+    let several = r
+        .generation
+        .tests
+        .iter()
+        .zip(&r.stats.phase_of_test)
+        .filter(|(t, p)| **p == 2 && distinct_keys(t) >= 2)
+        .count();
+    assert!(several > 0, "some phase-2 input has elements with distinct keys");
 }

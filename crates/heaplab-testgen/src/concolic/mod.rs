@@ -26,7 +26,7 @@ pub mod spec;
 
 use crate::concretize::{replay, Concrete, PreChecker};
 use crate::{find_function, unique_name, Expected, GeneratedTest, Generation, Input, Result};
-use heaplab_engine::symbolic::concolic::preprocess::preprocess;
+use heaplab_engine::symbolic::concolic::preprocess::{preprocess, Unclaimed};
 use heaplab_engine::symbolic::concolic::{ConcreteInput, Runner};
 use heaplab_engine::symbolic::{Clock, PathSolver, PreMode, State};
 use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
@@ -434,7 +434,8 @@ pub fn generate_observed(
             let mut found = None;
             let mut undecided =
                 pp.cut > 0 || pp.untranslatable > 0 || pp.formulas.len() > config.max_node_formulas;
-            for f in pp.formulas.iter().take(config.max_node_formulas) {
+            for solvable in pp.formulas.iter().take(config.max_node_formulas) {
+                let f = &solvable.formula;
                 if out_of_time() || config.max_phase2_calls.is_some_and(|m| stats.phase2_calls >= m)
                 {
                     undecided = true;
@@ -453,9 +454,12 @@ pub fn generate_observed(
                     false,
                 );
                 match answer.map(|o| o.result) {
-                    Ok(SatResult::Sat(m)) => {
+                    Ok(SatResult::Sat(mut m)) => {
                         let vars: BTreeSet<String> =
                             f.disjuncts.iter().flat_map(|sh| sh.free_vars()).collect();
+                        // The values the path chose for objects outside the footprint (element
+                        // keys, a comparator's nullKey) go into those objects.
+                        Unclaimed::fill(&mut m, &solvable.unclaimed);
                         found = Some((m.restrict_to_reachable(&root_names), vars, f.to_string()));
                         break;
                     }

@@ -12,7 +12,10 @@
 //! points-to's field term (Alg. 2 lines 8–9); one whose `v` is an argument of a predicate
 //! instance unfolds that instance into each of its disjuncts and starts again on each (lines
 //! 10–14, the first argument preferred, as CSF's artifact treats it as the root); one whose `v`
-//! is null, or that nothing covers, drops the formula (lines 6–7 and 15–16). The path condition
+//! is null, or that nothing covers, drops the formula (lines 6–7 and 15–16), except an `int` or
+//! `bool` field of an object whose class no points-to claims: that object is outside every
+//! footprint (a `Comparable` element, a `Comparator`), so its fields are free ([`Unclaimed`]),
+//! as HeapLab's formula semantics gives such objects arbitrary values. The path condition
 //! is then conjoined with every input variable replaced by the term of its cell. Writes need no
 //! treatment here: the executor keeps the input journal (values as first read) apart from the
 //! current fields, which is what Alg. 2's fresh names for assigned fields achieve.
@@ -24,15 +27,17 @@ use crate::symbolic::state::{ObjIdx, RefResolution, SValue, State};
 use crate::symbolic::term::{Node, Sort as SymSort, Sym};
 use heaplab_logic::formula::{CmpOp, Pure, Term};
 use heaplab_logic::unfold::unfold_at;
-use heaplab_logic::{Defs, Formula, Fresh, Sort, SymHeap};
+use heaplab_logic::{Defs, Formula, Fresh, Model, Sort, SymHeap, Value as LValue};
+use std::collections::BTreeSet;
 use std::collections::HashMap;
 
 /// What [`preprocess`] produced.
 #[derive(Clone, Debug, Default)]
 pub struct Preprocessed {
     /// Formulas without field accesses, each one disjunct over the precondition's free
-    /// variables; the node is feasible if one of them is satisfiable.
-    pub formulas: Vec<Formula>,
+    /// variables (and the [`Unclaimed`] names it adds); the node is feasible if one of them is
+    /// satisfiable.
+    pub formulas: Vec<Solvable>,
     /// Predicate instances unfolded.
     pub unfolds: usize,
     /// Formulas dropped: an access through null or through nothing that covers it.
@@ -42,6 +47,55 @@ pub struct Preprocessed {
     /// Formulas whose path condition has an operation the logic cannot express (`/` or `%` by
     /// a non-constant).
     pub untranslatable: usize,
+}
+
+/// One formula of a node, with the cells of objects outside the precondition's footprint that
+/// the path read.
+#[derive(Clone, Debug)]
+pub struct Solvable {
+    pub formula: Formula,
+    pub unclaimed: Vec<Unclaimed>,
+}
+
+/// A field of an object the precondition says nothing about (outside its footprint: the
+/// `Comparable` elements of a `tree`, a `Comparator`), which the path read: the formula names
+/// the object and the field's value by two free variables of its own, so that the model gives
+/// both and [`Unclaimed::fill`] writes the value into the input. CSF's Algorithm 2 drops such a
+/// formula (lines 15–16: nothing covers the access); HeapLab's semantics gives an object outside
+/// the footprint arbitrary field values (docs/language.md, "Formula semantics"), so the path
+/// may choose them, as `sl` and lazy initialization do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unclaimed {
+    /// The free variable equal to the object.
+    pub object: String,
+    pub field: String,
+    /// The free variable equal to the field's value (an `int` or `bool`).
+    pub value: String,
+}
+
+impl Unclaimed {
+    /// Writes the value of each cell into the model's object, when the model made that object
+    /// one outside the footprint (a default-valued object of [`Model::unclaimed`]).
+    pub fn fill(model: &mut Model, cells: &[Unclaimed]) {
+        for c in cells {
+            let (Some(LValue::Ref(o)), Some(v)) =
+                (model.store.get(&c.object), model.store.get(&c.value).cloned())
+            else {
+                continue;
+            };
+            let o = *o;
+            if !model.unclaimed.contains(&o) {
+                continue;
+            }
+            if let Some(slot) = model
+                .objects
+                .get_mut(o)
+                .and_then(|ob| ob.fields.iter_mut().find(|(f, _)| *f == c.field).map(|(_, v)| v))
+            {
+                *slot = v;
+            }
+        }
+    }
 }
 
 /// Algorithm 2 over every disjunct of `pre` (whose free variables are the roots, in order).
@@ -61,7 +115,7 @@ pub fn preprocess(defs: &Defs, pre: &Formula, st: &State, max_unfold: u32) -> Pr
 }
 
 enum Step {
-    Done(SymHeap),
+    Done(Box<Solvable>),
     Unfold(usize),
     Dropped,
     Untranslatable,
@@ -76,10 +130,8 @@ fn resolve(
     fresh: &mut Fresh,
     out: &mut Preprocessed,
 ) {
-    match translate(&sh, pre, st, fresh) {
-        Step::Done(sh) => {
-            out.formulas.push(Formula { free: pre.free.clone(), disjuncts: vec![sh] })
-        }
+    match translate(defs, &sh, pre, st, fresh) {
+        Step::Done(solvable) => out.formulas.push(*solvable),
         Step::Dropped => out.dropped += 1,
         Step::Untranslatable => out.untranslatable += 1,
         Step::Unfold(_) if budget == 0 => out.cut += 1,
@@ -93,9 +145,22 @@ fn resolve(
 }
 
 /// The accesses of `st` resolved in `sh`, or the instance to unfold first.
-fn translate(sh: &SymHeap, pre: &Formula, st: &State, fresh: &mut Fresh) -> Step {
+fn translate(defs: &Defs, sh: &SymHeap, pre: &Formula, st: &State, fresh: &mut Fresh) -> Step {
+    // The classes a points-to of the heap or of a predicate's definition may claim: an object
+    // of any other class is outside every footprint.
+    let claimed: BTreeSet<&str> = sh
+        .points_to
+        .iter()
+        .chain(defs.preds.values().flat_map(|p| p.body.iter().flat_map(|b| &b.points_to)))
+        .map(|p| p.class.as_str())
+        .collect();
     let mut tr = Tr {
         sh,
+        defs,
+        claimed,
+        free: Vec::new(),
+        unclaimed: Vec::new(),
+        outside: Vec::new(),
         objects: HashMap::new(),
         met: Vec::new(),
         vars: HashMap::new(),
@@ -119,11 +184,22 @@ fn translate(sh: &SymHeap, pre: &Formula, st: &State, fresh: &mut Fresh) -> Step
     let mut done = sh.clone();
     done.pure.extend(tr.facts);
     done.exists.extend(tr.exists);
-    Step::Done(done)
+    let mut free = pre.free.clone();
+    free.extend(tr.free);
+    let formula = Formula { free, disjuncts: vec![done] };
+    Step::Done(Box::new(Solvable { formula, unclaimed: tr.unclaimed }))
 }
 
 struct Tr<'a> {
     sh: &'a SymHeap,
+    defs: &'a Defs,
+    /// Classes some points-to may claim (see [`translate`]).
+    claimed: BTreeSet<&'a str>,
+    /// Free variables added for objects outside the footprint and their fields.
+    free: Vec<(String, Sort)>,
+    unclaimed: Vec<Unclaimed>,
+    /// The objects outside the footprint met so far: their term and free variable.
+    outside: Vec<(Term, String)>,
     objects: HashMap<ObjIdx, Term>,
     /// The terms of the input objects met so far, in order (`objects` is for lookups only:
     /// the formula's facts must not depend on a hash order).
@@ -172,7 +248,7 @@ impl Tr<'_> {
                 self.met.push(term.clone());
                 self.facts.push(Pure::ne(term.clone(), Term::Null));
                 for (f, fsv) in &obj.input {
-                    let ft = self.field(&term, f)?;
+                    let ft = self.field(&term, &obj.class, f)?;
                     self.pair(st, fsv, ft)?;
                 }
             }
@@ -190,8 +266,9 @@ impl Tr<'_> {
         Ok(())
     }
 
-    /// The term of `v.f` (Alg. 2 lines 6–16).
-    fn field(&self, v: &Term, f: &str) -> Result<Term, Step> {
+    /// The term of `v.f`, `v` an object of `class` (Alg. 2 lines 6–16; an object of a class no
+    /// points-to claims is outside the footprint, see [`Unclaimed`]).
+    fn field(&mut self, v: &Term, class: &str, f: &str) -> Result<Term, Step> {
         let aliases = self.aliases(v);
         if aliases.contains(&Term::Null) {
             return Err(Step::Dropped);
@@ -205,8 +282,35 @@ impl Tr<'_> {
             || self.sh.preds.iter().position(|p| p.args.iter().any(|a| aliases.contains(a)));
         match by_root.or_else(by_any) {
             Some(idx) => Err(Step::Unfold(idx)),
+            None if !self.claimed.contains(class) => self.unclaimed_field(v, class, f),
             None => Err(Step::Dropped),
         }
+    }
+
+    /// A fresh free variable for `v.f` of an object outside the footprint (an `int` or `bool`
+    /// field; a reference field is dropped as before: the model would give it no object).
+    fn unclaimed_field(&mut self, v: &Term, class: &str, f: &str) -> Result<Term, Step> {
+        let sort = match self.defs.field_sort(class, f) {
+            Some(s @ (Sort::Int | Sort::Bool)) => s.clone(),
+            _ => return Err(Step::Dropped),
+        };
+        let object = match self.outside.iter().find(|(t, _)| t == v) {
+            Some((_, u)) => u.clone(),
+            None => {
+                let u = self.fresh.var("u");
+                self.free.push((u.clone(), Sort::Ref(class.to_string())));
+                self.facts.push(Pure::eq(Term::var(u.clone()), v.clone()));
+                self.outside.push((v.clone(), u.clone()));
+                u
+            }
+        };
+        if let Some(c) = self.unclaimed.iter().find(|c| c.object == object && c.field == f) {
+            return Ok(Term::var(c.value.clone()));
+        }
+        let value = self.fresh.var(f);
+        self.free.push((value.clone(), sort));
+        self.unclaimed.push(Unclaimed { object, field: f.to_string(), value: value.clone() });
+        Ok(Term::var(value))
     }
 
     /// `v` and every term equal to it by the equalities of the heap and of the facts so far.
@@ -406,8 +510,14 @@ mod tests {
                     } else {
                         ints.wrap(exact)
                     };
+                    let defs = Defs::default();
                     let mut tr = Tr {
                         sh: &sh,
+                        defs: &defs,
+                        claimed: BTreeSet::new(),
+                        free: Vec::new(),
+                        unclaimed: Vec::new(),
+                        outside: Vec::new(),
                         objects: HashMap::new(),
                         met: Vec::new(),
                         // The operands as constants: a product of two variables is beyond the
