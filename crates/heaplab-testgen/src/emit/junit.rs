@@ -419,6 +419,7 @@ impl<'a> Translator<'a> {
             TypeExpr::Bool(_) => "boolean".into(),
             TypeExpr::Void(_) => "void".into(),
             TypeExpr::Class(c) => self.name(&c.name),
+            TypeExpr::Array { elem, .. } => format!("{}[]", self.ty(elem)),
         }
     }
 
@@ -633,6 +634,12 @@ impl<'a> Translator<'a> {
                 let f = self.name(&field.name);
                 let _ = writeln!(out, "{pad}{o}.{f} = {v};");
             }
+            StmtKind::IndexStore { array, index, value } => {
+                let a = self.postfix_operand(array);
+                let i = self.index(index);
+                let v = self.expr(value);
+                let _ = writeln!(out, "{pad}{a}[{i}] = {v};");
+            }
             StmtKind::Expr(e) => match &e.kind {
                 ExprKind::Call { .. } | ExprKind::MethodCall { .. } | ExprKind::New { .. } => {
                     let v = self.expr(e);
@@ -780,6 +787,23 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// Whether `e` has an array type (so `e.length` is Java's `length`, not a renamed field).
+    fn is_array(&self, e: &Expr) -> bool {
+        matches!(self.input.info.type_of(e.id), Some(heaplab_syntax::types::Type::Array(_)))
+    }
+
+    /// A HeapLab `int` used as a Java array index or length. A literal in `int` range is
+    /// written as is; otherwise the `long` is clamped into `int` so an out-of-range value stays
+    /// out of bounds (-1 below, `Integer.MAX_VALUE` above) instead of wrapping into range.
+    fn index(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(n) if i32::try_from(*n).is_ok() => n.to_string(),
+            _ => {
+                format!("(int) Math.max(-1L, Math.min({}, (long) Integer.MAX_VALUE))", self.expr(e))
+            }
+        }
+    }
+
     fn expr(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Int(n) => long_literal(*n),
@@ -788,8 +812,23 @@ impl<'a> Translator<'a> {
             ExprKind::This => "this".into(),
             ExprKind::Result => "result".into(),
             ExprKind::Var(v) => self.name(&v.name),
+            ExprKind::Field { object, field } if self.is_array(object) => {
+                format!("{}.{}", self.postfix_operand(object), field.name)
+            }
             ExprKind::Field { object, field } => {
                 format!("{}.{}", self.postfix_operand(object), self.name(&field.name))
+            }
+            ExprKind::Index { array, index } => {
+                format!("{}[{}]", self.postfix_operand(array), self.index(index))
+            }
+            ExprKind::NewArray { elem, len } => {
+                let jt = self.ty(elem);
+                format!("new {jt}[{}]", self.index(len))
+            }
+            ExprKind::ArrayLit { elem, elems } => {
+                let jt = self.ty(elem);
+                let vs: Vec<String> = elems.iter().map(|v| self.expr(v)).collect();
+                format!("new {jt}[]{{{}}}", vs.join(", "))
             }
             ExprKind::Unary { op: UnOp::Neg, operand } if self.wraps() => {
                 let v = format!("-({})", self.expr(operand));
@@ -1206,6 +1245,8 @@ fn exception_of(kind: ErrorKind) -> Option<(&'static str, Option<&'static str>)>
         ErrorKind::DivisionByZero => Some(("ArithmeticException", Some("/ by zero"))),
         ErrorKind::IntegerOverflow => Some(("ArithmeticException", Some("long overflow"))),
         ErrorKind::AssertFailed => Some(("AssertionError", None)),
+        ErrorKind::IndexOutOfBounds => Some(("ArrayIndexOutOfBoundsException", None)),
+        ErrorKind::NegativeArraySize => Some(("NegativeArraySizeException", None)),
         ErrorKind::EnsuresFailed => Some(("EnsuresViolation", None)),
         ErrorKind::RequiresFailed | ErrorKind::BoundExhausted | ErrorKind::Exception => None,
     }

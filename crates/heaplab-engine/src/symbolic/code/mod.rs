@@ -72,7 +72,7 @@ impl SlotType {
             TypeExpr::Int(_) => SlotType::Int,
             TypeExpr::Bool(_) => SlotType::Bool,
             TypeExpr::Class(id) => SlotType::Class(id.name.clone()),
-            TypeExpr::Void(_) => SlotType::Other,
+            TypeExpr::Void(_) | TypeExpr::Array { .. } => SlotType::Other,
         }
     }
 }

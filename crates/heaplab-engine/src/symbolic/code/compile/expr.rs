@@ -55,6 +55,9 @@ impl Cx<'_> {
                     span: e.span,
                 });
             }
+            ExprKind::Index { .. } | ExprKind::NewArray { .. } | ExprKind::ArrayLit { .. } => {
+                self.invalid(ARRAYS_UNSUPPORTED, e.span)
+            }
             ExprKind::Unary { op, operand } => {
                 self.expr(operand);
                 self.emit(Instr::Unary { op: *op, node: e.id, span: e.span });
