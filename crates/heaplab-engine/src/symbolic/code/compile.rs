@@ -7,11 +7,6 @@ mod formula;
 use super::*;
 
 /// Compiles every class, function and predicate of a checked program.
-/// What a path that reaches an array operation ends with, until the symbolic engine models
-/// arrays.
-pub(crate) const ARRAYS_UNSUPPORTED: &str =
-    "arrays are not supported by the symbolic engine yet (the interpreter runs them)";
-
 pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
     let mut out = Compiled {
         defs: heaplab_logic::Defs::from_program(program).0,
@@ -460,7 +455,12 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
-            StmtKind::IndexStore { .. } => self.invalid(ARRAYS_UNSUPPORTED, s.span),
+            StmtKind::IndexStore { array, index, value } => {
+                self.expr(array);
+                self.expr(index);
+                self.expr(value);
+                self.emit(Instr::ArrayStore { node: s.id, span: s.span });
+            }
             StmtKind::FieldStore { object, field, value } => {
                 let Some(class) = self.class_of(object) else {
                     return self.invalid("field store on a non-object", s.span);

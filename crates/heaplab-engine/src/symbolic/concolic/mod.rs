@@ -155,6 +155,7 @@ impl Runner {
         // Input integers range over the program's `ints` (32-bit under `java32`), as in the
         // explorer: the range joins the path condition that preprocessing solves.
         st.int_range = self.exec.code.ints.range();
+        st.array_bound = i64::from(self.exec.config.bounds.k);
         let entry_unit = self.entry_unit;
         let mut out = GuidedRun { forks: Vec::new(), end: None, diverged: false };
         let first = self.exec.cx(&mut sink).entry_states(st, entry_unit);

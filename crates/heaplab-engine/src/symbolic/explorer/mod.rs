@@ -309,6 +309,7 @@ impl Explorer {
         };
         st.in_pre = in_pre;
         st.int_range = code.ints.range();
+        st.array_bound = i64::from(self.exec.config.bounds.k);
         self.rec.entry = Some(entry_unit);
         self.exec.code = Rc::new(code);
         self.rec.code = Rc::clone(&self.exec.code);
