@@ -413,6 +413,15 @@ impl<'a> Translator<'a> {
         name
     }
 
+    /// The Java element type of a HeapLab array class's element (`int` → `long`).
+    fn elem_java(&mut self, elem: &str) -> String {
+        match elem {
+            "int" => "long".into(),
+            "bool" => "boolean".into(),
+            c => self.name(c),
+        }
+    }
+
     fn ty(&mut self, t: &TypeExpr) -> String {
         match t {
             TypeExpr::Int(_) => "long".into(),
@@ -1104,16 +1113,28 @@ impl<'a> Translator<'a> {
         let value = |v: &Value| java_value(v, &names);
         for (id, o) in t.input.heap.objects() {
             let n = &names[&id];
-            let class = self.name(&o.class);
-            let _ = writeln!(out, "        {class} {n} = new {class}();");
+            match o.elem_type() {
+                Some(elem) => {
+                    let jt = self.elem_java(elem);
+                    let len = o.fields.len();
+                    let _ = writeln!(out, "        {jt}[] {n} = new {jt}[{len}];");
+                }
+                None => {
+                    let class = self.name(&o.class);
+                    let _ = writeln!(out, "        {class} {n} = new {class}();");
+                }
+            }
         }
         for (id, o) in t.input.heap.objects() {
             for (f, v) in &o.fields {
                 if matches!(v, Value::Int(0) | Value::Bool(false) | Value::Ref(None)) {
                     continue;
                 }
-                let f = self.name(f);
-                let _ = writeln!(out, "        {}.{f} = {};", names[&id], value(v));
+                let place = match o.is_array() {
+                    true => format!("{}[{f}]", names[&id]),
+                    false => format!("{}.{}", names[&id], self.name(f)),
+                };
+                let _ = writeln!(out, "        {place} = {};", value(v));
             }
         }
         let (_, method) = heaplab_engine::symbolic::explorer::split_target(&gen.target);
@@ -1182,21 +1203,28 @@ impl<'a> Translator<'a> {
         while let Some(id) = queue.pop_front() {
             let Some(o) = heap.get(id) else { continue };
             let name = names[&id].clone();
+            if o.is_array() {
+                let _ = writeln!(out, "        assertEquals({}, {name}.length);", o.fields.len());
+            }
             for (f, v) in &o.fields {
-                let f = self.name(f);
+                // An array's cells are its fields `0`, `1`, …: Java's `a[i]`.
+                let place = match o.is_array() {
+                    true => format!("{name}[{f}]"),
+                    false => format!("{name}.{}", self.name(f)),
+                };
                 let line = match v {
                     Value::Ref(Some(target)) => match names.get(target) {
-                        Some(t) => format!("assertSame({t}, {name}.{f})"),
+                        Some(t) => format!("assertSame({t}, {place})"),
                         None => {
-                            names.insert(*target, format!("{name}.{f}"));
+                            names.insert(*target, place.clone());
                             queue.push_back(*target);
-                            format!("assertNotNull({name}.{f})")
+                            format!("assertNotNull({place})")
                         }
                     },
-                    Value::Ref(None) => format!("assertNull({name}.{f})"),
-                    Value::Bool(true) => format!("assertTrue({name}.{f})"),
-                    Value::Bool(false) => format!("assertFalse({name}.{f})"),
-                    other => format!("assertEquals({}, {name}.{f})", java_value(other, &names)),
+                    Value::Ref(None) => format!("assertNull({place})"),
+                    Value::Bool(true) => format!("assertTrue({place})"),
+                    Value::Bool(false) => format!("assertFalse({place})"),
+                    other => format!("assertEquals({}, {place})", java_value(other, &names)),
                 };
                 let _ = writeln!(out, "        {line};");
             }
@@ -1208,6 +1236,9 @@ impl<'a> Translator<'a> {
 /// A local's name made from a class name (`BSTNode` → `bstnode`, `Node` → `node`), short and
 /// never a reserved word.
 fn local_base(class: &str) -> String {
+    if let Some(elem) = class.strip_suffix("[]") {
+        return format!("{}Arr", local_base(elem).trim_end_matches("Obj"));
+    }
     let base = lower_first(&java_name(class).0.replace('$', ""));
     let base: String = base.chars().take(40).collect();
     if java_name(&base).1.is_some() || base.is_empty() {
