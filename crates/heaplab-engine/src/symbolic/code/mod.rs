@@ -339,6 +339,26 @@ impl Compiled {
         self.classes.get(class)?.iter().find(|(f, _)| f == field).map(|(_, t)| t)
     }
 
+    /// Whether code reachable from `root` (its precondition included) touches an array; the
+    /// strategies whose heap model has none reject such a run up front.
+    pub fn uses_arrays(&self, root: UnitId) -> bool {
+        let mut roots = vec![root];
+        roots.extend(self.requires.get(&root).copied());
+        roots.iter().flat_map(|r| self.reachable(*r)).any(|u| {
+            self.units.get(u).is_some_and(|unit| {
+                unit.code.iter().any(|i| {
+                    matches!(
+                        i,
+                        Instr::ArrayLoad { .. }
+                            | Instr::ArrayStore { .. }
+                            | Instr::ArrayLength { .. }
+                            | Instr::NewArray { .. }
+                    )
+                })
+            })
+        })
+    }
+
     /// Every unit reachable from `root` through calls (including `root`).
     pub fn reachable(&self, root: UnitId) -> BTreeSet<UnitId> {
         let mut seen = BTreeSet::new();

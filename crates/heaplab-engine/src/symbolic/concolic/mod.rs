@@ -124,6 +124,12 @@ impl Runner {
         let Some(method) = code.function(class, name) else {
             return Err(Error::UnknownFunction(target.to_string()));
         };
+        if code.uses_arrays(method) {
+            // Its inputs come from the logic's models of `requires`, which has no arrays.
+            return Err(Error::Unsupported(format!(
+                "`{target}` uses arrays, which strategy `concolic` does not model; use lazy, lazier, lazier# or sl"
+            )));
+        }
         let mut config =
             Config { strategy: StrategyKind::Lazy, pre: PreMode::Ignore, ..Config::default() };
         // The concrete input bounds the heap, its loops and its recursion; the exploration

@@ -116,6 +116,12 @@ impl Explorer {
         let start_bytes = crate::memory::live_bytes();
         let strategy = strategy::make(config.strategy, &code);
         let heap = strategy.heap_model();
+        if !heap.has_arrays() && code.uses_arrays(method) {
+            return Err(Error::Unsupported(format!(
+                "`{target}` uses arrays, which strategy `{}` does not model; use lazy, lazier, lazier# or sl",
+                strategy::info(config.strategy).name
+            )));
+        }
         let rec = Record::new(Rc::clone(&code), method, config.order);
         let deadline = match config.bounds.timeout_ms {
             Some(t) => Deadline::at(Rc::clone(&clock), start_ms.saturating_add(t)),

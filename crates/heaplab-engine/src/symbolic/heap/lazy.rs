@@ -186,6 +186,10 @@ impl HeapModel for LazyHeap {
         }
     }
 
+    fn has_arrays(&self) -> bool {
+        true
+    }
+
     fn array_access(&self, cx: &mut Cx, st: State, store: bool, node: NodeId, span: Span) -> Succ {
         super::arrays::access(cx, st, store, node, span)
     }

@@ -99,6 +99,11 @@ pub trait HeapModel {
     /// A new object of `class` with these field values (`new`): never an alias of an input.
     fn allocate(&self, st: &mut State, class: &str, fields: Vec<(String, SValue)>) -> SValue;
 
+    /// True when the model runs the array instructions (the lazy family's heap).
+    fn has_arrays(&self) -> bool {
+        false
+    }
+
     /// `ArrayLoad` (index on top, array below; `store` false) or `ArrayStore` (the value on
     /// top of those): forks on where the index falls (see `heap/arrays.rs`). A model without
     /// arrays ends the path with an engine error that says so.
