@@ -108,3 +108,22 @@ fn length_of_a_possibly_null_array() {
     let (n, errors, _) = run("len", StrategyKind::Lazy, 2);
     assert_eq!((n, errors), (2, vec![ErrorKind::NullDereference]));
 }
+
+/// The view of a path's final state shows an array as its length and accessed cells.
+#[test]
+fn views_show_length_and_cells() {
+    let a = analyze(&SourceFile::new("arrays.hl", SRC));
+    let mut config = Config::default();
+    config.strategy = StrategyKind::LazierSharp;
+    let ex = common::explore(&a, "twice", config);
+    let path = ex
+        .paths()
+        .iter()
+        .find(|p| matches!(p.outcome, PathOutcome::Returned(_)) && p.state.pc.len() > 6)
+        .expect("a returning path");
+    let view = ex.view(path.state.id).expect("view of a path end");
+    let arr = view.objects.iter().find(|o| o.class == "int[]").expect("the array");
+    let names: Vec<&str> = arr.fields.iter().map(|(f, _)| f.as_str()).collect();
+    assert_eq!(names.first(), Some(&"length"), "{names:?}");
+    assert!(names.len() >= 2 && names[1..].iter().all(|n| n.starts_with('[')), "{names:?}");
+}
