@@ -25,6 +25,10 @@ pub enum Error {
     /// The interpreter met something a checked program cannot contain: an unknown name, an
     /// operand of the wrong type, `break` outside a loop, a non-void function ending without
     /// `return`. Only possible when the type checker was bypassed or is incomplete.
+    /// The run asks for something the chosen strategy does not model (arrays under `symheap`
+    /// or `concolic`).
+    #[error("{0}")]
+    Unsupported(String),
     #[error("internal interpreter error at bytes {}..{}: {message}", span.start, span.end)]
     Internal { span: Span, message: String },
 }

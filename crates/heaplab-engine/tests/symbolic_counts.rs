@@ -204,3 +204,17 @@ fn bst_object_find_min_and_find() {
     assert_eq!(count("bstcmp.hl", "BST.find", StrategyKind::LazierSharp, 2), 21);
     assert_eq!(count("bstcmp.hl", "BST.find", StrategyKind::Lazier, 2), 94);
 }
+
+/// Kiasan's insertionSort on `int[]` (Ch. 8 table, digest seed-004a): lazier# finds
+/// 1 / 3 / 9 / 33 = Σ_{i=1..k} i! for k = 1..4 — per length i ≤ k one path per order of the i
+/// elements; longer arrays need more than k distinct cells and are bounded by k. The elements
+/// are ints, so lazier and lazy have no reference to split and find the same paths.
+#[test]
+fn insertion_sort_int_array_lazier_sharp() {
+    for (k, want) in [(1, 1), (2, 3), (3, 9), (4, 33)] {
+        assert_eq!(count("isortarr.hl", "insertionSort", StrategyKind::LazierSharp, k), want);
+    }
+    for strategy in [StrategyKind::Lazier, StrategyKind::Lazy] {
+        assert_eq!(count("isortarr.hl", "insertionSort", strategy, 3), 9, "{strategy:?}");
+    }
+}

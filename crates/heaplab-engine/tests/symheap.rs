@@ -93,6 +93,20 @@ fn targets(a: &Analysis) -> Vec<String> {
             _ => {}
         }
     }
+    // symheap has no arrays: it rejects such a method up front (examples/isortarr.hl).
+    out.retain(|t| {
+        let mut config = Config::default();
+        config.strategy = StrategyKind::Symheap;
+        let ex = Explorer::new(
+            &a.program,
+            &a.info,
+            t,
+            config,
+            common::solver(),
+            Box::new(heaplab_engine::symbolic::NoClock),
+        );
+        !matches!(ex, Err(heaplab_engine::Error::Unsupported(_)))
+    });
     out
 }
 

@@ -27,6 +27,9 @@ pub fn sort_of_type(ty: &TypeExpr) -> Result<Sort> {
         TypeExpr::Bool(_) => Ok(Sort::Bool),
         TypeExpr::Class(id) => Ok(Sort::Ref(id.name.clone())),
         TypeExpr::Void(span) => Err(Error::convert(*span, "`void` is not a type of values")),
+        // An array is a reference the logic cannot look into: its sort names a "class" `T[]`
+        // that no points-to can describe (no program class is spelled with brackets).
+        TypeExpr::Array { .. } => Ok(Sort::Ref(heaplab_syntax::pretty::type_expr(ty))),
     }
 }
 

@@ -115,6 +115,11 @@ pub enum TypeExpr {
     Void(Span),
     /// A class name (resolved by the checker).
     Class(Ident),
+    /// `T[]`: an array of `T` (`int[]`, `bool[]`, `C[]`). `span` covers the whole type.
+    Array {
+        elem: Box<TypeExpr>,
+        span: Span,
+    },
 }
 
 impl TypeExpr {
@@ -122,6 +127,7 @@ impl TypeExpr {
         match self {
             TypeExpr::Int(s) | TypeExpr::Bool(s) | TypeExpr::Void(s) => *s,
             TypeExpr::Class(id) => id.span,
+            TypeExpr::Array { span, .. } => *span,
         }
     }
 }
@@ -187,10 +193,14 @@ pub enum ErrorKind {
     BoundExhausted,
     /// `throw new X` reached the method's caller: no enclosing `catch (X e)` caught it.
     Exception,
+    /// `a[i]` with `i < 0` or `i >= a.length` (Java's `ArrayIndexOutOfBoundsException`).
+    IndexOutOfBounds,
+    /// `new T[n]` with `n < 0` (Java's `NegativeArraySizeException`).
+    NegativeArraySize,
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 8] = [
+    pub const ALL: [ErrorKind; 10] = [
         ErrorKind::NullDereference,
         ErrorKind::DivisionByZero,
         ErrorKind::AssertFailed,
@@ -199,6 +209,8 @@ impl ErrorKind {
         ErrorKind::IntegerOverflow,
         ErrorKind::BoundExhausted,
         ErrorKind::Exception,
+        ErrorKind::IndexOutOfBounds,
+        ErrorKind::NegativeArraySize,
     ];
 
     /// The spelling used after `expects` in a test block.
@@ -212,6 +224,8 @@ impl ErrorKind {
             ErrorKind::IntegerOverflow => "integer_overflow",
             ErrorKind::BoundExhausted => "bound_exhausted",
             ErrorKind::Exception => "exception",
+            ErrorKind::IndexOutOfBounds => "index_out_of_bounds",
+            ErrorKind::NegativeArraySize => "negative_array_size",
         }
     }
 
@@ -259,6 +273,12 @@ pub enum StmtKind {
     FieldStore {
         object: Expr,
         field: Ident,
+        value: Expr,
+    },
+    /// `a[i] = v;`: a bounds-checked store into an array cell.
+    IndexStore {
+        array: Expr,
+        index: Expr,
         value: Expr,
     },
     /// An expression evaluated for its effect, e.g. a call.
@@ -367,9 +387,26 @@ pub enum ExprKind {
     Result,
     /// A local variable, parameter, or (in formulas) a bound/existential variable.
     Var(Ident),
+    /// `e.f`; on an array, `e.length` is its length (the checker's types tell which).
     Field {
         object: Box<Expr>,
         field: Ident,
+    },
+    /// `a[i]`: a bounds-checked read of an array cell.
+    Index {
+        array: Box<Expr>,
+        index: Box<Expr>,
+    },
+    /// `new T[n]`: a fresh array of `n` cells holding `T`'s default (0, false, null).
+    NewArray {
+        elem: TypeExpr,
+        len: Box<Expr>,
+    },
+    /// `new T[]{e1, ..., en}`: a fresh array of `n` cells holding the values (generated tests
+    /// use it to build array inputs).
+    ArrayLit {
+        elem: TypeExpr,
+        elems: Vec<Expr>,
     },
     Unary {
         op: UnOp,
@@ -414,6 +451,9 @@ impl ExprKind {
     pub fn children(&self) -> Vec<&Expr> {
         match self {
             ExprKind::Field { object, .. } => vec![object],
+            ExprKind::Index { array, index } => vec![array, index],
+            ExprKind::NewArray { len, .. } => vec![len],
+            ExprKind::ArrayLit { elems, .. } => elems.iter().collect(),
             ExprKind::Unary { operand, .. } => vec![operand],
             ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
             ExprKind::Cond { cond, then_expr, else_expr } => vec![cond, then_expr, else_expr],

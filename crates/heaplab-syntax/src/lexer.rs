@@ -91,6 +91,8 @@ pub enum TokenKind {
     RParen,
     LBrace,
     RBrace,
+    LBracket,
+    RBracket,
     /// End of input (always the last token).
     Eof,
 }
@@ -208,6 +210,8 @@ impl TokenKind {
             RParen => "`)`",
             LBrace => "`{`",
             RBrace => "`}`",
+            LBracket => "`[`",
+            RBracket => "`]`",
             Eof => "end of file",
         }
     }
@@ -351,6 +355,8 @@ pub fn lex(text: &str) -> (Vec<Token>, Vec<Diagnostic>) {
             b')' => single(TokenKind::RParen),
             b'{' => single(TokenKind::LBrace),
             b'}' => single(TokenKind::RBrace),
+            b'[' => single(TokenKind::LBracket),
+            b']' => single(TokenKind::RBracket),
             _ => {
                 // Unknown: skip one whole character (never split a UTF-8 sequence).
                 let len = text.get(i..).and_then(|s| s.chars().next()).map_or(1, char::len_utf8);

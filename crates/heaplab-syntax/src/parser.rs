@@ -598,7 +598,36 @@ impl<'a> Parser<'a> {
             _ => return Err(self.expected("a type")),
         };
         self.bump();
+        self.array_suffix(ty)
+    }
+
+    /// `T` followed by any number of `[]`: each makes an array type.
+    fn array_suffix(&mut self, mut ty: TypeExpr) -> PResult<TypeExpr> {
+        while self.at(T::LBracket) && self.peek_at(1) == T::RBracket {
+            self.bump();
+            self.bump();
+            let span = self.span_from(ty.span().start);
+            if matches!(ty, TypeExpr::Void(_)) {
+                return Err(self.error(
+                    span,
+                    "`void[]` is not a type: arrays hold `int`, `bool` or references",
+                ));
+            }
+            ty = TypeExpr::Array { elem: Box::new(ty), span };
+        }
         Ok(ty)
+    }
+
+    /// `T x` (a local declaration) starts here: a type name then a name, or `T[]`.
+    fn at_local_decl(&self) -> bool {
+        match self.peek() {
+            T::IntKw | T::BoolKw => true,
+            T::Ident => {
+                self.peek_at(1) == T::Ident
+                    || (self.peek_at(1) == T::LBracket && self.peek_at(2) == T::RBracket)
+            }
+            _ => false,
+        }
     }
 
     fn predicate(&mut self) -> PResult<PredicateDecl> {
@@ -738,8 +767,8 @@ impl<'a> Parser<'a> {
                     StmtKind::Assume(e)
                 }
             }
-            T::IntKw | T::BoolKw | T::Void => self.local()?,
-            T::Ident if self.peek_at(1) == T::Ident => self.local()?,
+            T::Void => self.local()?,
+            _ if self.at_local_decl() => self.local()?,
             kind if can_start_expr(kind) => {
                 let kind = self.simple_stmt()?;
                 self.expect_semi()?;
@@ -794,9 +823,12 @@ impl<'a> Parser<'a> {
             ExprKind::Field { object, field } => {
                 Ok(StmtKind::FieldStore { object: *object, field, value })
             }
+            ExprKind::Index { array, index } => {
+                Ok(StmtKind::IndexStore { array: *array, index: *index, value })
+            }
             _ => Err(self.error(
                 target.span,
-                "cannot assign to this expression: only a variable `x` or a field `e.f` can be assigned",
+                "cannot assign to this expression: only a variable `x`, a field `e.f` or an array cell `a[i]` can be assigned",
             )),
         }
     }
@@ -808,7 +840,7 @@ impl<'a> Parser<'a> {
         if !is_path(&target) {
             return Err(self.error(
                 target.span,
-                "cannot update this expression: `++`, `--` and `op=` apply to a variable `x` or a field path `e.f`",
+                "cannot update this expression: `++`, `--` and `op=` apply to a variable `x`, a field path `e.f` or a cell `a[i]` (no call inside)",
             ));
         }
         let read = self.fresh_copy(&target);
@@ -822,6 +854,18 @@ impl<'a> Parser<'a> {
         let kind = match &e.kind {
             ExprKind::Field { object, field } => {
                 ExprKind::Field { object: Box::new(self.fresh_copy(object)), field: field.clone() }
+            }
+            ExprKind::Index { array, index } => ExprKind::Index {
+                array: Box::new(self.fresh_copy(array)),
+                index: Box::new(self.fresh_copy(index)),
+            },
+            ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary {
+                op: *op,
+                lhs: Box::new(self.fresh_copy(lhs)),
+                rhs: Box::new(self.fresh_copy(rhs)),
+            },
+            ExprKind::Unary { op, operand } => {
+                ExprKind::Unary { op: *op, operand: Box::new(self.fresh_copy(operand)) }
             }
             other => other.clone(),
         };
@@ -838,11 +882,8 @@ impl<'a> Parser<'a> {
             None
         } else {
             let id = self.new_id();
-            let kind = match self.peek() {
-                T::IntKw | T::BoolKw => self.local_no_semi()?,
-                T::Ident if self.peek_at(1) == T::Ident => self.local_no_semi()?,
-                _ => self.simple_stmt()?,
-            };
+            let kind =
+                if self.at_local_decl() { self.local_no_semi()? } else { self.simple_stmt()? };
             Some(Stmt { id, kind, span: self.span_from(init_start) })
         };
         self.expect_semi()?;
@@ -1075,8 +1116,18 @@ impl<'a> Parser<'a> {
 
     fn postfix_chain(&mut self) -> PResult<Expr> {
         let mut e = self.primary()?;
-        while self.at(T::Dot) {
+        while self.at(T::Dot) || self.at(T::LBracket) {
             self.enter("expression")?;
+            if self.eat(T::LBracket) {
+                let index = self.with_star_mode(false, Self::expr)?;
+                if !self.at(T::RBracket) {
+                    return Err(self.expected("`]` to close the index"));
+                }
+                self.bump();
+                let span = self.span_from(e.span.start);
+                e = self.mk(ExprKind::Index { array: Box::new(e), index: Box::new(index) }, span);
+                continue;
+            }
             self.bump();
             let name = self.ident("a field or method name after `.`")?;
             if self.at(T::LParen) {
@@ -1149,6 +1200,7 @@ impl<'a> Parser<'a> {
                 inner.span = self.span_from(tok.span.start);
                 Ok(inner)
             }
+            T::New if self.new_array_ahead() => self.new_array(),
             T::New => {
                 self.bump();
                 let class = self.ident("a class name after `new`")?;
@@ -1163,6 +1215,59 @@ impl<'a> Parser<'a> {
             }
             _ => Err(self.expected("an expression")),
         }
+    }
+
+    /// `new int[`, `new bool[` or `new C[` is next.
+    fn new_array_ahead(&self) -> bool {
+        matches!(self.peek_at(1), T::IntKw | T::BoolKw | T::Ident) && self.peek_at(2) == T::LBracket
+    }
+
+    /// `new T[n]` or `new T[]{e, ...}` (the `new` is next).
+    fn new_array(&mut self) -> PResult<Expr> {
+        let start = self.start();
+        self.bump();
+        let tok = self.bump();
+        let elem = match tok.kind {
+            T::IntKw => TypeExpr::Int(tok.span),
+            T::BoolKw => TypeExpr::Bool(tok.span),
+            _ => TypeExpr::Class(Ident { name: self.slice(tok.span).to_string(), span: tok.span }),
+        };
+        self.expect(T::LBracket)?;
+        if self.eat(T::RBracket) {
+            if self.at(T::LBracket) {
+                return Err(self.error_here("arrays of arrays are not supported"));
+            }
+            self.expect(T::LBrace)?;
+            let elems = self.with_star_mode(false, |p| {
+                let mut elems = Vec::new();
+                if p.eat(T::RBrace) {
+                    return Ok(elems);
+                }
+                loop {
+                    elems.push(p.expr()?);
+                    if !p.eat(T::Comma) {
+                        break;
+                    }
+                }
+                if !p.at(T::RBrace) {
+                    return Err(p.expected("`,` or `}` in the array's elements"));
+                }
+                p.bump();
+                Ok(elems)
+            })?;
+            let span = self.span_from(start);
+            return Ok(self.mk(ExprKind::ArrayLit { elem, elems }, span));
+        }
+        let len = self.with_star_mode(false, Self::expr)?;
+        if !self.at(T::RBracket) {
+            return Err(self.expected("`]` after the array's length"));
+        }
+        self.bump();
+        if self.at(T::LBracket) {
+            return Err(self.error_here("arrays of arrays are not supported"));
+        }
+        let span = self.span_from(start);
+        Ok(self.mk(ExprKind::NewArray { elem, len: Box::new(len) }, span))
     }
 
     fn args(&mut self) -> PResult<Vec<Expr>> {
@@ -1377,7 +1482,19 @@ fn is_path(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Var(_) | ExprKind::This => true,
         ExprKind::Field { object, .. } => is_path(object),
+        ExprKind::Index { array, index } => is_path(array) && is_plain_read(index),
         _ => false,
+    }
+}
+
+/// An index expression that can be evaluated twice with the same result and no effect of its
+/// own: variables, fields, cells, literals and arithmetic over them.
+fn is_plain_read(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) => true,
+        ExprKind::Binary { lhs, rhs, .. } => is_plain_read(lhs) && is_plain_read(rhs),
+        ExprKind::Unary { operand, .. } => is_plain_read(operand),
+        _ => is_path(e),
     }
 }
 

@@ -100,6 +100,7 @@ pub fn type_expr(t: &TypeExpr) -> String {
         TypeExpr::Bool(_) => "bool".to_string(),
         TypeExpr::Void(_) => "void".to_string(),
         TypeExpr::Class(id) => id.name.clone(),
+        TypeExpr::Array { elem, .. } => format!("{}[]", type_expr(elem)),
     }
 }
 
@@ -219,6 +220,10 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
             write_expr(out, object, PREC_POSTFIX, Ctx::Code);
             out.push_str(&format!(".{} = {};", field.name, expr(value)));
         }
+        StmtKind::IndexStore { array, index, value } => {
+            write_expr(out, array, PREC_POSTFIX, Ctx::Code);
+            out.push_str(&format!("[{}] = {};", expr(index), expr(value)));
+        }
         StmtKind::Expr(e) => {
             out.push_str(&expr(e));
             out.push(';');
@@ -289,6 +294,8 @@ fn expr_prec(e: &Expr) -> u8 {
         ExprKind::Cond { .. } => PREC_COND,
         ExprKind::Binary { op, .. } => binop_prec(*op),
         ExprKind::Unary { .. } => PREC_UNARY,
+        // `new T[n]` cannot be indexed or dotted without parentheses.
+        ExprKind::NewArray { .. } | ExprKind::ArrayLit { .. } => PREC_UNARY,
         ExprKind::Int(n) if *n < 0 => PREC_UNARY,
         _ => PREC_POSTFIX,
     }
@@ -348,6 +355,28 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, ctx: Ctx) {
             write_expr(out, object, PREC_POSTFIX, ctx);
             out.push('.');
             out.push_str(&field.name);
+        }
+        ExprKind::Index { array, index } => {
+            write_expr(out, array, PREC_POSTFIX, ctx);
+            out.push('[');
+            write_expr(out, index, 0, ctx);
+            out.push(']');
+        }
+        ExprKind::NewArray { elem, len } => {
+            out.push_str(&format!("new {}[", type_expr(elem)));
+            write_expr(out, len, 0, ctx);
+            out.push(']');
+        }
+        ExprKind::ArrayLit { elem, elems } => {
+            out.push_str(&format!("new {}[]", type_expr(elem)));
+            out.push('{');
+            for (i, v) in elems.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_expr(out, v, 0, ctx);
+            }
+            out.push('}');
         }
         ExprKind::Unary { op, operand } => {
             let mut inner = String::new();

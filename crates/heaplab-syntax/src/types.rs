@@ -15,20 +15,30 @@ pub enum Type {
     /// The type of the literal `null`; assignable to every class type.
     Null,
     Class(String),
+    /// `T[]`: a reference to an array of `T`.
+    Array(Box<Type>),
     /// Produced after an error, so one mistake does not cascade into many diagnostics.
     Error,
 }
 
 impl Type {
     pub fn is_reference(&self) -> bool {
-        matches!(self, Type::Class(_) | Type::Null)
+        matches!(self, Type::Class(_) | Type::Array(_) | Type::Null)
+    }
+
+    /// The element type of an array type.
+    pub fn elem(&self) -> Option<&Type> {
+        match self {
+            Type::Array(t) => Some(t),
+            _ => None,
+        }
     }
 
     /// `self` can be stored where `target` is expected.
     pub fn assignable_to(&self, target: &Type) -> bool {
         match (self, target) {
             (Type::Error, _) | (_, Type::Error) => true,
-            (Type::Null, Type::Class(_)) => true,
+            (Type::Null, Type::Class(_) | Type::Array(_)) => true,
             (a, b) => a == b,
         }
     }
@@ -42,6 +52,7 @@ impl fmt::Display for Type {
             Type::Void => write!(f, "void"),
             Type::Null => write!(f, "null"),
             Type::Class(c) => write!(f, "{c}"),
+            Type::Array(t) => write!(f, "{t}[]"),
             Type::Error => write!(f, "<error>"),
         }
     }

@@ -64,6 +64,11 @@ impl<'a> Exprs<'a> {
                 self.expr(object);
                 self.expr(value);
             }
+            StmtKind::IndexStore { array, index, value } => {
+                self.expr(array);
+                self.expr(index);
+                self.expr(value);
+            }
             StmtKind::Expr(e) | StmtKind::Assert(e) | StmtKind::Assume(e) => self.expr(e),
             StmtKind::If { cond, then_branch, else_branch } => {
                 self.expr(cond);

@@ -191,6 +191,11 @@ fn walk_block(block: &Block, f: &mut Visit<'_>) {
                 walk_expr(object, f);
                 walk_expr(value, f);
             }
+            StmtKind::IndexStore { array, index, value } => {
+                walk_expr(array, f);
+                walk_expr(index, f);
+                walk_expr(value, f);
+            }
             StmtKind::Expr(e) | StmtKind::Assert(e) | StmtKind::Assume(e) => walk_expr(e, f),
             StmtKind::Return(e) => e.iter().for_each(|e| walk_expr(e, f)),
             StmtKind::Throw(e) => walk_expr(e, f),

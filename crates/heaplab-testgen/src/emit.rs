@@ -42,6 +42,18 @@ fn build_input(heap: &Heap, out: &mut String) {
     let names: BTreeMap<ObjId, String> =
         heap.objects().map(|(id, _)| (id, id.to_string())).collect();
     for (id, o) in heap.objects() {
+        if let Some(elem) = o.elem_type() {
+            // Reference cells start null and are stored below, like reference fields.
+            let cells: Vec<String> = o
+                .cells()
+                .map(|v| match v {
+                    Value::Ref(_) => "null".to_string(),
+                    v => value_text(&v, &names),
+                })
+                .collect();
+            let _ = writeln!(out, "  {} {id} = new {elem}[]{{{}}};", o.class, cells.join(", "));
+            continue;
+        }
         let prims: Vec<String> = o
             .fields
             .iter()
@@ -59,7 +71,8 @@ fn build_input(heap: &Heap, out: &mut String) {
     for (id, o) in heap.objects() {
         for (f, v) in &o.fields {
             if let Value::Ref(Some(_)) = v {
-                let _ = writeln!(out, "  {id}.{f} = {};", value_text(v, &names));
+                let target = if o.is_array() { format!("{id}[{f}]") } else { format!("{id}.{f}") };
+                let _ = writeln!(out, "  {target} = {};", value_text(v, &names));
             }
         }
     }
@@ -82,20 +95,25 @@ fn assert_final(heap: &Heap, input_len: usize, result: Option<&Value>, out: &mut
     while let Some(id) = queue.pop_front() {
         let Some(o) = heap.get(id) else { continue };
         let name = names.get(&id).cloned().unwrap_or_default();
+        if o.is_array() {
+            let _ = writeln!(out, "  assert {name}.length == {};", o.fields.len());
+        }
         for (f, v) in &o.fields {
+            // An array's cells are its fields `0`, `1`, …: read as `a[i]`.
+            let place = if o.is_array() { format!("{name}[{f}]") } else { format!("{name}.{f}") };
             match v {
                 Value::Ref(Some(target)) => match names.get(target) {
                     Some(t) => {
-                        let _ = writeln!(out, "  assert {name}.{f} == {t};");
+                        let _ = writeln!(out, "  assert {place} == {t};");
                     }
                     None => {
-                        names.insert(*target, format!("{name}.{f}"));
+                        names.insert(*target, place.clone());
                         queue.push_back(*target);
-                        let _ = writeln!(out, "  assert {name}.{f} != null;");
+                        let _ = writeln!(out, "  assert {place} != null;");
                     }
                 },
                 other => {
-                    let _ = writeln!(out, "  assert {name}.{f} == {};", value_text(other, &names));
+                    let _ = writeln!(out, "  assert {place} == {};", value_text(other, &names));
                 }
             }
         }

@@ -110,6 +110,37 @@ fn phase1_calls_at_depth_one_match_csf_table1_for_bst() {
     assert_eq!(calls, vec![2; calls.len()], "{calls:?}");
 }
 
+/// Examples whose methods use arrays: `concolic` has no arrays (its inputs come from the
+/// logic's models of `requires`, which has no array atoms), so it rejects them up front
+/// ([`arrays_are_rejected_with_a_clear_error`]); `sl` and the lazy family run them.
+const ARRAY_SUBJECTS: &[&str] = &["isortarr.hl"];
+
+#[test]
+fn arrays_are_rejected_with_a_clear_error() {
+    for name in ARRAY_SUBJECTS {
+        let a = common::load(name);
+        for target in targets_with_requires(&a) {
+            let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
+            let mut oracle = SmtOracle::new(&z3);
+            let clock = Wall(std::time::Instant::now());
+            let cfg = ConcolicConfig::default();
+            let r = concolic::generate(
+                &a.program,
+                &a.info,
+                &target,
+                &cfg,
+                &mut oracle,
+                common::solver(),
+                &clock,
+            );
+            match r {
+                Err(e) => assert!(e.to_string().contains("uses arrays"), "{name} {target}: {e}"),
+                Ok(_) => panic!("{name} {target}: concolic ran a method with arrays"),
+            }
+        }
+    }
+}
+
 /// Methods whose missing directions need a larger phase-2 budget than the test's default
 /// (measured: AvlTree.insert's double rotations lie deep in a breadth-first frontier of ~4 000
 /// nodes; it covers 40 of sl's 42 directions after 600 calls, all 42 after 2 000.
@@ -143,6 +174,9 @@ fn concolic_covers_what_sl_covers(half: usize) {
     let mut index = 0;
     for file in common::example_files() {
         let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if ARRAY_SUBJECTS.contains(&name.as_str()) {
+            continue;
+        }
         let a = common::load(&name);
         for target in targets_with_requires(&a) {
             index += 1;

@@ -57,9 +57,9 @@ const parser = {
       return 'variableName';
     }
     if (stream.match(/^(->|:=|==|!=|<=|>=|&&|\|\||[+\-*/%#<>!?:=|&.])/)) return 'operator';
-    const bracket = stream.match(/^[(){}]/);
+    const bracket = stream.match(/^[(){}[\]]/);
     if (bracket) {
-      state.depth = Math.max(0, state.depth + ('({'.includes(bracket[0]) ? 1 : -1));
+      state.depth = Math.max(0, state.depth + ('({['.includes(bracket[0]) ? 1 : -1));
       return 'bracket';
     }
     stream.next();
@@ -102,7 +102,8 @@ const style = HighlightStyle.define([
 // Names declared in the program, for completion: classes, predicates, functions and fields.
 const DECLARATION = /\b(?:class|pred)\s+([A-Za-z_]\w*)|\b(?:int|bool|void|[A-Z]\w*)\s+([A-Za-z_]\w*)\s*[(;,]/g;
 const ERROR_KINDS = ['null_dereference', 'division_by_zero', 'assert_failed', 'ensures_failed',
-  'requires_failed', 'integer_overflow', 'bound_exhausted'];
+  'requires_failed', 'integer_overflow', 'bound_exhausted', 'exception', 'index_out_of_bounds',
+  'negative_array_size'];
 
 /** Completes keywords, types and the names the program declares (no analysis needed). */
 function complete(context) {

@@ -122,7 +122,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let cache = SharedCache::default();
             for s in &strategies {
                 let shared = args.share_cache.then_some(&cache);
-                rows.push(bench_one(&args, file, &loaded, target, s, log.as_ref(), shared)?);
+                // A strategy that does not model what the method uses (arrays under
+                // `symheap`) has no row; the reason goes to stderr.
+                if let Some(row) = bench_one(&args, file, &loaded, target, s, log.as_ref(), shared)?
+                {
+                    rows.push(row);
+                }
             }
         }
     }
@@ -157,7 +162,7 @@ fn bench_one(
     strategy_name: &str,
     log: Option<&Arc<Mutex<QueryLog>>>,
     cache: Option<&SharedCache>,
-) -> anyhow::Result<Row> {
+) -> anyhow::Result<Option<Row>> {
     let info = strategy::by_name(strategy_name)
         .ok_or_else(|| anyhow::anyhow!("unknown strategy `{strategy_name}`"))?;
     let mut config = Config::default();
@@ -184,15 +189,22 @@ fn bench_one(
     let program = &loaded.analysis.program;
     let before = peak_rss_kb();
     let start = std::time::Instant::now();
-    let mut explorer = Explorer::new(
+    let explorer = Explorer::new(
         program,
         &loaded.analysis.info,
         target,
         config,
         Box::new(solver),
         Box::new(Clock(start)),
-    )
-    .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", file.display()))?;
+    );
+    let mut explorer = match explorer {
+        Ok(ex) => ex,
+        Err(heaplab_engine::Error::Unsupported(m)) => {
+            eprintln!("{}: {target} skipped under {strategy_name}: {m}", file.display());
+            return Ok(None);
+        }
+        Err(e) => anyhow::bail!("{e} (in `{}`)", file.display()),
+    };
     let mut timed_out = false;
     while let Some(event) = explorer.step() {
         if let heaplab_engine::symbolic::Event::Stopped { bound } = event {
@@ -206,7 +218,7 @@ fn bench_one(
     let stats = explorer.stats().clone();
     let counts = explorer.solver_counts();
     let (covered, total) = explorer.branch_coverage();
-    Ok(Row {
+    Ok(Some(Row {
         file: file.display().to_string(),
         method: target.to_string(),
         strategy: strategy_name.to_string(),
@@ -227,7 +239,7 @@ fn bench_one(
         sl_models: stats.sl_models,
         sl_no_model: stats.sl_no_model,
         sl_run_completions: stats.sl_run_completions,
-    })
+    }))
 }
 
 /// `VmHWM` of this process in kB (0 where `/proc` is missing).

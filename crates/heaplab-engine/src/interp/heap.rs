@@ -16,6 +16,22 @@ pub struct Object {
 }
 
 impl Object {
+    /// Whether this object is an array: its class is the array type (`int[]`, `Node[]`) and its
+    /// fields are its cells, named `0`, `1`, … in order (see [`Heap::alloc_array`]).
+    pub fn is_array(&self) -> bool {
+        self.class.ends_with("[]")
+    }
+
+    /// The element type of an array (`int` for `int[]`).
+    pub fn elem_type(&self) -> Option<&str> {
+        self.class.strip_suffix("[]")
+    }
+
+    /// The cells of an array in index order (empty for an object).
+    pub fn cells(&self) -> impl Iterator<Item = Value> + '_ {
+        self.fields.iter().filter(|_| self.is_array()).map(|(_, v)| *v)
+    }
+
     /// The value of a field, or `None` if the object has no such field.
     pub fn field(&self, name: &str) -> Option<Value> {
         self.fields.iter().find(|(f, _)| f == name).map(|(_, v)| *v)
@@ -41,6 +57,39 @@ impl Heap {
         self.cells += 1 + fields.len() as u64;
         self.objects.push(Object { class: class.into(), fields });
         id
+    }
+
+    /// Adds an array of element type `elem` (`int`, `bool` or a class name) holding `cells`.
+    /// An array is an [`Object`] of class `elem[]` whose fields are its cells named by index, so
+    /// every heap walk (rendering, model checking, emitters) sees it without a special case.
+    pub fn alloc_array(&mut self, elem: &str, cells: Vec<Value>) -> ObjId {
+        let fields = cells.into_iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect();
+        self.alloc(format!("{elem}[]"), fields)
+    }
+
+    /// The length of array `id`; `None` if it is not an array.
+    pub fn array_len(&self, id: ObjId) -> Option<usize> {
+        self.get(id).filter(|o| o.is_array()).map(|o| o.fields.len())
+    }
+
+    /// Cell `index` of array `id`; `None` if it is not an array or the index is out of range.
+    pub fn cell(&self, id: ObjId, index: usize) -> Option<Value> {
+        let o = self.get(id).filter(|o| o.is_array())?;
+        o.fields.get(index).map(|(_, v)| *v)
+    }
+
+    /// Stores into cell `index` of array `id`; `false` (nothing changes) when out of range.
+    pub fn set_cell(&mut self, id: ObjId, index: usize, value: Value) -> bool {
+        let Some(o) = self.objects.get_mut(id.index()).filter(|o| o.is_array()) else {
+            return false;
+        };
+        match o.fields.get_mut(index) {
+            Some(slot) => {
+                slot.1 = value;
+                true
+            }
+            None => false,
+        }
     }
 
     /// The heap's size in cells: one per object and one per field (the interpreter's heap
@@ -93,6 +142,10 @@ impl Heap {
     pub fn render_object(&self, id: ObjId) -> String {
         match self.get(id) {
             None => format!("{id}: <no such object>"),
+            Some(o) if o.is_array() => {
+                let cells: Vec<String> = o.cells().map(|v| v.to_string()).collect();
+                format!("{id}: {} [{}]", o.class, cells.join(", "))
+            }
             Some(o) if o.fields.is_empty() => format!("{id}: {} {{}}", o.class),
             Some(o) => {
                 let fields: Vec<String> =

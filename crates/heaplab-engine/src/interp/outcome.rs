@@ -124,6 +124,8 @@ pub fn kind_text(kind: ErrorKind) -> &'static str {
         ErrorKind::IntegerOverflow => "integer overflow",
         ErrorKind::BoundExhausted => "bound exhausted",
         ErrorKind::Exception => "uncaught exception",
+        ErrorKind::IndexOutOfBounds => "index out of bounds",
+        ErrorKind::NegativeArraySize => "negative array size",
     }
 }
 

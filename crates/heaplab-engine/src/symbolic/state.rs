@@ -64,6 +64,29 @@ pub struct Object {
     /// The input journal: the value each field had when first read (materialized). A field
     /// written before it was ever read is not part of the input.
     pub input: Vec<(String, SValue)>,
+    /// For an array (class `T[]`): its length and accessed cells; `None` for an object.
+    pub array: Option<ArrayData>,
+}
+
+/// An array as Kiasan's accumulator (digest seed-004a §5, ANEWARRAY/IALOAD/IASTORE-S): a
+/// symbolic length LEN and the cells accessed so far, each at a (symbolic) index distinct from
+/// the others' on the path. An access compares its index only with these, never enumerates
+/// the array.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayData {
+    /// LEN: `0 <= len` is in the path condition.
+    pub len: Sym,
+    /// The element type.
+    pub elem: SlotType,
+    /// DEF: the value of a cell never accessed, for an array made by `new` (`None` for an
+    /// input array, whose new cells are fresh inputs).
+    pub default: Option<SValue>,
+    /// Accessed cells: (index, current value), indexes pairwise distinct on the path.
+    pub cells: Vec<(Sym, SValue)>,
+    /// The input journal of an input array: (index, value when first read).
+    pub input: Vec<(Sym, SValue)>,
+    /// Kiasan's n: how many more distinct cells may still be accessed (the k bound).
+    pub remaining: i64,
 }
 
 impl Object {
@@ -79,6 +102,10 @@ impl Object {
         matches!(self.origin, Origin::Input { .. })
     }
 }
+
+/// The largest length of an input array: keeps generated tests small enough to build and
+/// replay (the interpreter's heap limit), like the range of an `int` input.
+pub const MAX_INPUT_ARRAY_LEN: i64 = 1000;
 
 /// A symbolic location δ.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,6 +193,9 @@ pub struct State {
     pub returned: Option<SValue>,
     /// The range of an `int` input (the program's [`Ints`](heaplab_syntax::ast::Ints)).
     pub int_range: (i64, i64),
+    /// Kiasan's array bound n for an input array or one of symbolic length: how many distinct
+    /// cells may be accessed (the run's k, "used as both the object bound and the array bound").
+    pub array_bound: i64,
     /// Per-path data of the running strategy (`sl`: its deferred predicate instances), owned and
     /// read by that strategy's module only; empty for the option-table strategies.
     pub ext: StrategyData,
@@ -228,18 +258,38 @@ impl State {
         }
     }
 
-    /// Adds an input object with all fields unmaterialized.
+    /// Adds an input object with all fields unmaterialized; for an array class (`T[]`), an
+    /// input array with a fresh length `0 <= LEN <= MAX_INPUT_ARRAY_LEN` and no cell accessed.
     pub fn new_input_object(
         &mut self,
         class: &str,
         fields: &[(String, SlotType)],
         budget: i64,
     ) -> ObjIdx {
+        let array = match SlotType::array_elem(class) {
+            Some(elem) => {
+                let obj = self.heap.len();
+                let len =
+                    self.fresh_var(Sort::Int, VarOrigin::Field { obj, field: "length".into() });
+                self.pc.push(Sym::le(&Sym::int(0), &len));
+                self.pc.push(Sym::le(&len, &Sym::int(MAX_INPUT_ARRAY_LEN)));
+                Some(ArrayData {
+                    len,
+                    elem,
+                    default: None,
+                    cells: Vec::new(),
+                    input: Vec::new(),
+                    remaining: self.array_bound,
+                })
+            }
+            None => None,
+        };
         let idx = self.heap.push(Object {
             class: class.to_string(),
             origin: Origin::Input { budget },
             fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
             input: Vec::new(),
+            array,
         });
         self.materializations += 1;
         idx

@@ -172,21 +172,33 @@ impl HeapView {
     pub fn of(st: &State, code: &Compiled, method: UnitId, at: ViewAt) -> HeapView {
         let names = Names::of(st);
         let val = |v: &SValue| value(st, &names, v);
-        let objects = st
-            .heap
-            .iter()
-            .enumerate()
-            .map(|(i, o)| ObjView {
-                id: State::obj_name(i),
-                class: o.class.clone(),
-                input: matches!(o.origin, Origin::Input { .. }),
-                fields: o
-                    .fields
-                    .iter()
-                    .map(|(f, v)| (f.clone(), v.as_ref().map_or(ValView::Unread, val)))
-                    .collect(),
-            })
-            .collect();
+        let objects =
+            st.heap
+                .iter()
+                .enumerate()
+                .map(|(i, o)| ObjView {
+                    id: State::obj_name(i),
+                    class: o.class.clone(),
+                    input: matches!(o.origin, Origin::Input { .. }),
+                    fields: match &o.array {
+                        // An array: its length, then each accessed cell as `[index]` (the others
+                        // are unread: an input cell not yet accessed, or the default).
+                        Some(a) => std::iter::once((
+                            "length".to_string(),
+                            ValView::Int(names.show(&a.len)),
+                        ))
+                        .chain(
+                            a.cells.iter().map(|(t, v)| (format!("[{}]", names.show(t)), val(v))),
+                        )
+                        .collect(),
+                        None => o
+                            .fields
+                            .iter()
+                            .map(|(f, v)| (f.clone(), v.as_ref().map_or(ValView::Unread, val)))
+                            .collect(),
+                    },
+                })
+                .collect();
         let params = code.units.get(method).map(|u| u.params.as_slice()).unwrap_or_default();
         let roots = params.iter().zip(&st.roots).map(|((n, _), v)| (n.clone(), val(v))).collect();
         let predicates = super::strategy::sl::deferred(st)
@@ -279,6 +291,10 @@ impl Names {
             .map(|(_, origin)| {
                 let base = match origin {
                     VarOrigin::Param(n) | VarOrigin::Existential(n) => n.clone(),
+                    // An array cell's origin is named `[i]`: `o1[i]`, not `o1.[i]`.
+                    VarOrigin::Field { obj, field } if field.starts_with('[') => {
+                        format!("{}{field}", State::obj_name(*obj))
+                    }
                     VarOrigin::Field { obj, field } => format!("{}.{field}", State::obj_name(*obj)),
                 };
                 let n = seen.entry(base.clone()).or_insert(0);
@@ -357,7 +373,10 @@ fn value(st: &State, names: &Names, v: &SValue) -> ValView {
 /// argument of the state refers to, in id order.
 fn open_references(st: &State) -> Vec<SymView> {
     let mut found = BTreeSet::new();
-    let fields = st.heap.iter().flat_map(|o| o.fields.iter().filter_map(|(_, v)| v.as_ref()));
+    let fields = st.heap.iter().flat_map(|o| {
+        let cells = o.array.iter().flat_map(|a| a.cells.iter().map(|(_, v)| v));
+        o.fields.iter().filter_map(|(_, v)| v.as_ref()).chain(cells)
+    });
     let frames = st.frames.iter().flat_map(|f| f.locals.iter().flatten().chain(&f.stack));
     let args = super::strategy::sl::deferred(st).iter().flat_map(|d| &d.args);
     for v in st.roots.iter().chain(fields).chain(frames).chain(args).chain(&st.returned) {

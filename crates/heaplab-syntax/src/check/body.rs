@@ -143,6 +143,12 @@ impl Checker {
             }
             StmtKind::FieldStore { object, field, value } => {
                 let object_ty = self.expr(cx, object);
+                if matches!(object_ty, Type::Array(_)) && field.name == "length" {
+                    self.diags.push(Diagnostic::error(
+                        field.span,
+                        "an array's `length` cannot be assigned",
+                    ));
+                }
                 let field_ty = self.field_of(&object_ty, field);
                 let found = self.expr(cx, value);
                 self.expect_assignable(value.span, &found, &field_ty);
@@ -156,6 +162,18 @@ impl Checker {
                             "remove `pure`, or compute the value without modifying the heap",
                         ),
                     );
+                }
+            }
+            StmtKind::IndexStore { array, index, value } => {
+                let array_ty = self.expr(cx, array);
+                let elem = self.index_of(cx, &array_ty, array, index);
+                let found = self.expr(cx, value);
+                self.expect_assignable(value.span, &found, &elem);
+                if cx.is_pure {
+                    self.diags.push(Diagnostic::error(
+                        array.span.to(index.span),
+                        format!("`pure` function `{}` cannot store into an array", cx.owner),
+                    ));
                 }
             }
             StmtKind::Expr(e) => {

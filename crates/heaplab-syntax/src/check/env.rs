@@ -255,6 +255,19 @@ impl Checker {
                 Type::Error
             }
             TypeExpr::Class(id) => self.resolve_class_name(id, report),
+            TypeExpr::Array { elem, .. } => match self.resolve_type(elem, usage, report) {
+                Type::Error => Type::Error,
+                Type::Array(_) => {
+                    if report {
+                        self.diags.push(Diagnostic::error(
+                            ty.span(),
+                            "arrays of arrays are not supported",
+                        ));
+                    }
+                    Type::Error
+                }
+                t => Type::Array(Box::new(t)),
+            },
         }
     }
 

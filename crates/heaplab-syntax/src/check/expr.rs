@@ -82,7 +82,53 @@ impl Checker {
             }
             ExprKind::Field { object, field } => {
                 let object_ty = self.expr(cx, object);
+                if let Type::Array(_) = object_ty {
+                    self.no_arrays_in_formula(cx, e);
+                }
                 self.field_of(&object_ty, field)
+            }
+            ExprKind::Index { array, index } => {
+                self.no_arrays_in_formula(cx, e);
+                let array_ty = self.expr(cx, array);
+                self.index_of(cx, &array_ty, array, index)
+            }
+            ExprKind::NewArray { elem, len } => {
+                self.no_arrays_in_formula(cx, e);
+                if let Some(place) = pure_place(cx) {
+                    self.diags.push(Diagnostic::error(
+                        e.span,
+                        format!("{place} cannot allocate arrays with `new`"),
+                    ));
+                }
+                let elem = self.resolve_type(elem, super::env::TypeUse::Local, true);
+                let len_ty = self.expr(cx, len);
+                if !len_ty.assignable_to(&Type::Int) {
+                    self.diags.push(Diagnostic::error(
+                        len.span,
+                        format!("the length of a new array must be `int`, found `{len_ty}`"),
+                    ));
+                }
+                array_of(elem)
+            }
+            ExprKind::ArrayLit { elem, elems } => {
+                self.no_arrays_in_formula(cx, e);
+                if let Some(place) = pure_place(cx) {
+                    self.diags.push(Diagnostic::error(
+                        e.span,
+                        format!("{place} cannot allocate arrays with `new`"),
+                    ));
+                }
+                let elem = self.resolve_type(elem, super::env::TypeUse::Local, true);
+                for v in elems {
+                    let found = self.expr(cx, v);
+                    if !found.assignable_to(&elem) {
+                        self.diags.push(Diagnostic::error(
+                            v.span,
+                            format!("an element of `{elem}[]` must be `{elem}`, found `{found}`"),
+                        ));
+                    }
+                }
+                array_of(elem)
             }
             ExprKind::Unary { op, operand } => {
                 let ty = self.expr(cx, operand);
@@ -226,10 +272,57 @@ impl Checker {
         self.diags.push(Diagnostic::error(span, message));
     }
 
+    /// Arrays are not part of the separation logic: formulas cannot index them or read their
+    /// length (`requires` can still say `a != null`).
+    fn no_arrays_in_formula(&mut self, cx: &Ctx, e: &Expr) {
+        if cx.mode.is_formula() {
+            self.diags.push(Diagnostic::error(
+                e.span,
+                "arrays cannot be indexed, measured or allocated in a formula: the logic has no array atoms (state it in an `assume` or `ensures`)",
+            ));
+        }
+    }
+
+    /// The element type read by `array[index]`, reporting a non-array or a non-`int` index.
+    pub(super) fn index_of(
+        &mut self,
+        cx: &mut Ctx,
+        array_ty: &Type,
+        array: &Expr,
+        index: &Expr,
+    ) -> Type {
+        let index_ty = self.expr(cx, index);
+        if !index_ty.assignable_to(&Type::Int) {
+            self.diags.push(Diagnostic::error(
+                index.span,
+                format!("an array index must be `int`, found `{index_ty}`"),
+            ));
+        }
+        match array_ty {
+            Type::Array(elem) => (**elem).clone(),
+            Type::Error => Type::Error,
+            other => {
+                self.diags.push(Diagnostic::error(
+                    array.span,
+                    format!("only an array can be indexed with `[…]`; this is `{other}`"),
+                ));
+                Type::Error
+            }
+        }
+    }
+
     /// The type of field `field` of a value of type `object`, reporting what is wrong.
     pub(super) fn field_of(&mut self, object: &Type, field: &Ident) -> Type {
         match object {
             Type::Error => Type::Error,
+            Type::Array(_) if field.name == "length" => Type::Int,
+            Type::Array(_) => {
+                self.diags.push(Diagnostic::error(
+                    field.span,
+                    format!("an array has no field `{}`; its only one is `length`", field.name),
+                ));
+                Type::Error
+            }
             Type::Class(class) => {
                 let Some(sig) = self.globals.classes.get(class) else { return Type::Error };
                 if let Some(ty) = sig.field(&field.name) {
@@ -516,10 +609,18 @@ fn pure_place(cx: &Ctx) -> Option<String> {
 fn join(a: &Type, b: &Type) -> Option<Type> {
     match (a, b) {
         (Type::Error, _) | (_, Type::Error) => Some(Type::Error),
-        (Type::Null, Type::Class(_)) => Some(b.clone()),
-        (Type::Class(_), Type::Null) => Some(a.clone()),
+        (Type::Null, Type::Class(_) | Type::Array(_)) => Some(b.clone()),
+        (Type::Class(_) | Type::Array(_), Type::Null) => Some(a.clone()),
         _ if a == b => Some(a.clone()),
         _ => None,
+    }
+}
+
+/// `elem[]`, or the error type when `elem` is one.
+fn array_of(elem: Type) -> Type {
+    match elem {
+        Type::Error => Type::Error,
+        t => Type::Array(Box::new(t)),
     }
 }
 

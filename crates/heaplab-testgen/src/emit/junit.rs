@@ -413,12 +413,22 @@ impl<'a> Translator<'a> {
         name
     }
 
+    /// The Java element type of a HeapLab array class's element (`int` → `long`).
+    fn elem_java(&mut self, elem: &str) -> String {
+        match elem {
+            "int" => "long".into(),
+            "bool" => "boolean".into(),
+            c => self.name(c),
+        }
+    }
+
     fn ty(&mut self, t: &TypeExpr) -> String {
         match t {
             TypeExpr::Int(_) => "long".into(),
             TypeExpr::Bool(_) => "boolean".into(),
             TypeExpr::Void(_) => "void".into(),
             TypeExpr::Class(c) => self.name(&c.name),
+            TypeExpr::Array { elem, .. } => format!("{}[]", self.ty(elem)),
         }
     }
 
@@ -633,6 +643,12 @@ impl<'a> Translator<'a> {
                 let f = self.name(&field.name);
                 let _ = writeln!(out, "{pad}{o}.{f} = {v};");
             }
+            StmtKind::IndexStore { array, index, value } => {
+                let a = self.postfix_operand(array);
+                let i = self.index(index);
+                let v = self.expr(value);
+                let _ = writeln!(out, "{pad}{a}[{i}] = {v};");
+            }
             StmtKind::Expr(e) => match &e.kind {
                 ExprKind::Call { .. } | ExprKind::MethodCall { .. } | ExprKind::New { .. } => {
                     let v = self.expr(e);
@@ -780,6 +796,23 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// Whether `e` has an array type (so `e.length` is Java's `length`, not a renamed field).
+    fn is_array(&self, e: &Expr) -> bool {
+        matches!(self.input.info.type_of(e.id), Some(heaplab_syntax::types::Type::Array(_)))
+    }
+
+    /// A HeapLab `int` used as a Java array index or length. A literal in `int` range is
+    /// written as is; otherwise the `long` is clamped into `int` so an out-of-range value stays
+    /// out of bounds (-1 below, `Integer.MAX_VALUE` above) instead of wrapping into range.
+    fn index(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(n) if i32::try_from(*n).is_ok() => n.to_string(),
+            _ => {
+                format!("(int) Math.max(-1L, Math.min({}, (long) Integer.MAX_VALUE))", self.expr(e))
+            }
+        }
+    }
+
     fn expr(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Int(n) => long_literal(*n),
@@ -788,8 +821,23 @@ impl<'a> Translator<'a> {
             ExprKind::This => "this".into(),
             ExprKind::Result => "result".into(),
             ExprKind::Var(v) => self.name(&v.name),
+            ExprKind::Field { object, field } if self.is_array(object) => {
+                format!("{}.{}", self.postfix_operand(object), field.name)
+            }
             ExprKind::Field { object, field } => {
                 format!("{}.{}", self.postfix_operand(object), self.name(&field.name))
+            }
+            ExprKind::Index { array, index } => {
+                format!("{}[{}]", self.postfix_operand(array), self.index(index))
+            }
+            ExprKind::NewArray { elem, len } => {
+                let jt = self.ty(elem);
+                format!("new {jt}[{}]", self.index(len))
+            }
+            ExprKind::ArrayLit { elem, elems } => {
+                let jt = self.ty(elem);
+                let vs: Vec<String> = elems.iter().map(|v| self.expr(v)).collect();
+                format!("new {jt}[]{{{}}}", vs.join(", "))
             }
             ExprKind::Unary { op: UnOp::Neg, operand } if self.wraps() => {
                 let v = format!("-({})", self.expr(operand));
@@ -1065,16 +1113,28 @@ impl<'a> Translator<'a> {
         let value = |v: &Value| java_value(v, &names);
         for (id, o) in t.input.heap.objects() {
             let n = &names[&id];
-            let class = self.name(&o.class);
-            let _ = writeln!(out, "        {class} {n} = new {class}();");
+            match o.elem_type() {
+                Some(elem) => {
+                    let jt = self.elem_java(elem);
+                    let len = o.fields.len();
+                    let _ = writeln!(out, "        {jt}[] {n} = new {jt}[{len}];");
+                }
+                None => {
+                    let class = self.name(&o.class);
+                    let _ = writeln!(out, "        {class} {n} = new {class}();");
+                }
+            }
         }
         for (id, o) in t.input.heap.objects() {
             for (f, v) in &o.fields {
                 if matches!(v, Value::Int(0) | Value::Bool(false) | Value::Ref(None)) {
                     continue;
                 }
-                let f = self.name(f);
-                let _ = writeln!(out, "        {}.{f} = {};", names[&id], value(v));
+                let place = match o.is_array() {
+                    true => format!("{}[{f}]", names[&id]),
+                    false => format!("{}.{}", names[&id], self.name(f)),
+                };
+                let _ = writeln!(out, "        {place} = {};", value(v));
             }
         }
         let (_, method) = heaplab_engine::symbolic::explorer::split_target(&gen.target);
@@ -1143,21 +1203,28 @@ impl<'a> Translator<'a> {
         while let Some(id) = queue.pop_front() {
             let Some(o) = heap.get(id) else { continue };
             let name = names[&id].clone();
+            if o.is_array() {
+                let _ = writeln!(out, "        assertEquals({}, {name}.length);", o.fields.len());
+            }
             for (f, v) in &o.fields {
-                let f = self.name(f);
+                // An array's cells are its fields `0`, `1`, …: Java's `a[i]`.
+                let place = match o.is_array() {
+                    true => format!("{name}[{f}]"),
+                    false => format!("{name}.{}", self.name(f)),
+                };
                 let line = match v {
                     Value::Ref(Some(target)) => match names.get(target) {
-                        Some(t) => format!("assertSame({t}, {name}.{f})"),
+                        Some(t) => format!("assertSame({t}, {place})"),
                         None => {
-                            names.insert(*target, format!("{name}.{f}"));
+                            names.insert(*target, place.clone());
                             queue.push_back(*target);
-                            format!("assertNotNull({name}.{f})")
+                            format!("assertNotNull({place})")
                         }
                     },
-                    Value::Ref(None) => format!("assertNull({name}.{f})"),
-                    Value::Bool(true) => format!("assertTrue({name}.{f})"),
-                    Value::Bool(false) => format!("assertFalse({name}.{f})"),
-                    other => format!("assertEquals({}, {name}.{f})", java_value(other, &names)),
+                    Value::Ref(None) => format!("assertNull({place})"),
+                    Value::Bool(true) => format!("assertTrue({place})"),
+                    Value::Bool(false) => format!("assertFalse({place})"),
+                    other => format!("assertEquals({}, {place})", java_value(other, &names)),
                 };
                 let _ = writeln!(out, "        {line};");
             }
@@ -1169,6 +1236,9 @@ impl<'a> Translator<'a> {
 /// A local's name made from a class name (`BSTNode` → `bstnode`, `Node` → `node`), short and
 /// never a reserved word.
 fn local_base(class: &str) -> String {
+    if let Some(elem) = class.strip_suffix("[]") {
+        return format!("{}Arr", local_base(elem).trim_end_matches("Obj"));
+    }
     let base = lower_first(&java_name(class).0.replace('$', ""));
     let base: String = base.chars().take(40).collect();
     if java_name(&base).1.is_some() || base.is_empty() {
@@ -1206,6 +1276,8 @@ fn exception_of(kind: ErrorKind) -> Option<(&'static str, Option<&'static str>)>
         ErrorKind::DivisionByZero => Some(("ArithmeticException", Some("/ by zero"))),
         ErrorKind::IntegerOverflow => Some(("ArithmeticException", Some("long overflow"))),
         ErrorKind::AssertFailed => Some(("AssertionError", None)),
+        ErrorKind::IndexOutOfBounds => Some(("ArrayIndexOutOfBoundsException", None)),
+        ErrorKind::NegativeArraySize => Some(("NegativeArraySizeException", None)),
         ErrorKind::EnsuresFailed => Some(("EnsuresViolation", None)),
         ErrorKind::RequiresFailed | ErrorKind::BoundExhausted | ErrorKind::Exception => None,
     }

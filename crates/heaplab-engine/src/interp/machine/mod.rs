@@ -14,6 +14,7 @@
 //! with a `catch` of its class (possibly in a caller's part of the stack) and restores the frames,
 //! values and locals the marker recorded.
 
+mod arrays;
 mod calls;
 mod ops;
 mod resume;
@@ -64,7 +65,10 @@ enum Task<'a> {
     FieldRead(&'a Expr),
     Call(&'a Expr),
     New(&'a Expr),
+    IndexRead(&'a Expr),
+    NewArray(&'a Expr),
     // Statement continuations.
+    IndexStore(&'a Stmt),
     BindLocal(&'a Stmt),
     Assign(&'a Stmt),
     FieldStore(&'a Stmt),
@@ -133,7 +137,7 @@ pub(crate) fn default_value(ty: &TypeExpr) -> Value {
     match ty {
         TypeExpr::Int(_) => Value::Int(0),
         TypeExpr::Bool(_) => Value::Bool(false),
-        TypeExpr::Class(_) => Value::NULL,
+        TypeExpr::Class(_) | TypeExpr::Array { .. } => Value::NULL,
         TypeExpr::Void(_) => Value::Void,
     }
 }
@@ -291,6 +295,9 @@ impl<'a> Machine<'a> {
             Task::FieldRead(e) => self.field_read(e),
             Task::Call(e) => self.call_expr(e),
             Task::New(e) => self.new_object(e),
+            Task::IndexRead(e) => self.index_read(e),
+            Task::NewArray(e) => self.new_array(e),
+            Task::IndexStore(s) => self.index_store(s),
             Task::BindLocal(s) => self.bind_local(s),
             Task::Assign(s) => self.assign(s),
             Task::FieldStore(s) => self.field_store(s),
@@ -347,6 +354,22 @@ impl<'a> Machine<'a> {
             ExprKind::Field { object, .. } => {
                 self.tasks.push(Task::FieldRead(e));
                 self.tasks.push(Task::Eval(object));
+                return Ok(());
+            }
+            ExprKind::Index { array, index } => {
+                self.tasks.push(Task::IndexRead(e));
+                self.tasks.push(Task::Eval(index));
+                self.tasks.push(Task::Eval(array));
+                return Ok(());
+            }
+            ExprKind::NewArray { len, .. } => {
+                self.tasks.push(Task::NewArray(e));
+                self.tasks.push(Task::Eval(len));
+                return Ok(());
+            }
+            ExprKind::ArrayLit { elems, .. } => {
+                self.tasks.push(Task::NewArray(e));
+                self.tasks.extend(elems.iter().rev().map(Task::Eval));
                 return Ok(());
             }
             ExprKind::Unary { operand, .. } => {
@@ -427,6 +450,13 @@ impl<'a> Machine<'a> {
                 self.tasks.push(Task::FieldStore(s));
                 self.tasks.push(Task::Eval(value));
                 self.tasks.push(Task::Eval(object));
+            }
+            StmtKind::IndexStore { array, index, value } => {
+                // Java order: the array, the index, the value, then the null and bounds checks.
+                self.tasks.push(Task::IndexStore(s));
+                self.tasks.push(Task::Eval(value));
+                self.tasks.push(Task::Eval(index));
+                self.tasks.push(Task::Eval(array));
             }
             StmtKind::Expr(e) => {
                 self.tasks.push(Task::Discard);

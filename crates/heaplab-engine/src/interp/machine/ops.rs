@@ -12,6 +12,9 @@ impl<'a> Machine<'a> {
             return Err(internal(e.span, "field continuation on a non-field node"));
         };
         let v = match self.pop(e.span)? {
+            Value::Ref(Some(id)) if self.heap.array_len(id).is_some() => {
+                Value::Int(self.heap.array_len(id).unwrap_or(0) as i64)
+            }
             Value::Ref(Some(id)) => match self.heap.field(id, &field.name) {
                 Some(v) => v,
                 None => {

@@ -455,6 +455,12 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
+            StmtKind::IndexStore { array, index, value } => {
+                self.expr(array);
+                self.expr(index);
+                self.expr(value);
+                self.emit(Instr::ArrayStore { node: s.id, span: s.span });
+            }
             StmtKind::FieldStore { object, field, value } => {
                 let Some(class) = self.class_of(object) else {
                     return self.invalid("field store on a non-object", s.span);

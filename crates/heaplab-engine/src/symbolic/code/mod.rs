@@ -63,6 +63,9 @@ impl SlotType {
             Type::Int => SlotType::Int,
             Type::Bool => SlotType::Bool,
             Type::Class(c) => SlotType::Class(c.clone()),
+            // An array is a reference to an object of the "class" `T[]` (no fields; its length
+            // and cells are the heap model's `ArrayData`).
+            Type::Array(_) => SlotType::Class(ty.to_string()),
             _ => SlotType::Other,
         }
     }
@@ -72,8 +75,18 @@ impl SlotType {
             TypeExpr::Int(_) => SlotType::Int,
             TypeExpr::Bool(_) => SlotType::Bool,
             TypeExpr::Class(id) => SlotType::Class(id.name.clone()),
+            TypeExpr::Array { .. } => SlotType::Class(heaplab_syntax::pretty::type_expr(ty)),
             TypeExpr::Void(_) => SlotType::Other,
         }
+    }
+
+    /// The element type of the array class `class` (`int[]` → `Int`); `None` for a class.
+    pub fn array_elem(class: &str) -> Option<SlotType> {
+        Some(match class.strip_suffix("[]")? {
+            "int" => SlotType::Int,
+            "bool" => SlotType::Bool,
+            c => SlotType::Class(c.to_string()),
+        })
     }
 }
 
@@ -114,6 +127,31 @@ pub enum Instr {
     New {
         class: String,
         inits: Vec<String>,
+    },
+    /// Pop an index, then an array reference; push the cell's value (Kiasan's IALOAD-S: out of
+    /// bounds, one of the accessed cells, or a new distinct cell within the array bound).
+    ArrayLoad {
+        node: NodeId,
+        span: Span,
+    },
+    /// Pop a value, an index, then an array reference; store (IASTORE-S).
+    ArrayStore {
+        node: NodeId,
+        span: Span,
+    },
+    /// Pop an array reference; push its length.
+    ArrayLength {
+        node: NodeId,
+        span: Span,
+    },
+    /// Pop a length; push a new array of `class` (`T[]`) with default cells, or end the path
+    /// with `negative_array_size` (ANEWARRAY-S). With `count`, pop that many values instead
+    /// (`new T[]{…}`, last on top): an array of exactly those cells.
+    NewArray {
+        class: String,
+        count: Option<usize>,
+        node: NodeId,
+        span: Span,
     },
     Unary {
         op: UnOp,
@@ -299,6 +337,26 @@ impl Compiled {
     /// The declared type of a field.
     pub fn field_type(&self, class: &str, field: &str) -> Option<&SlotType> {
         self.classes.get(class)?.iter().find(|(f, _)| f == field).map(|(_, t)| t)
+    }
+
+    /// Whether code reachable from `root` (its precondition included) touches an array; the
+    /// strategies whose heap model has none reject such a run up front.
+    pub fn uses_arrays(&self, root: UnitId) -> bool {
+        let mut roots = vec![root];
+        roots.extend(self.requires.get(&root).copied());
+        roots.iter().flat_map(|r| self.reachable(*r)).any(|u| {
+            self.units.get(u).is_some_and(|unit| {
+                unit.code.iter().any(|i| {
+                    matches!(
+                        i,
+                        Instr::ArrayLoad { .. }
+                            | Instr::ArrayStore { .. }
+                            | Instr::ArrayLength { .. }
+                            | Instr::NewArray { .. }
+                    )
+                })
+            })
+        })
     }
 
     /// Every unit reachable from `root` through calls (including `root`).

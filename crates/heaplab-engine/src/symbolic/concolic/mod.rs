@@ -124,6 +124,12 @@ impl Runner {
         let Some(method) = code.function(class, name) else {
             return Err(Error::UnknownFunction(target.to_string()));
         };
+        if code.uses_arrays(method) {
+            // Its inputs come from the logic's models of `requires`, which has no arrays.
+            return Err(Error::Unsupported(format!(
+                "`{target}` uses arrays, which strategy `concolic` does not model; use lazy, lazier, lazier# or sl"
+            )));
+        }
         let mut config =
             Config { strategy: StrategyKind::Lazy, pre: PreMode::Ignore, ..Config::default() };
         // The concrete input bounds the heap, its loops and its recursion; the exploration
@@ -155,6 +161,7 @@ impl Runner {
         // Input integers range over the program's `ints` (32-bit under `java32`), as in the
         // explorer: the range joins the path condition that preprocessing solves.
         st.int_range = self.exec.code.ints.range();
+        st.array_bound = i64::from(self.exec.config.bounds.k);
         let entry_unit = self.entry_unit;
         let mut out = GuidedRun { forks: Vec::new(), end: None, diverged: false };
         let first = self.exec.cx(&mut sink).entry_states(st, entry_unit);

@@ -31,6 +31,7 @@ pub fn empty_state(id: StateId) -> State {
         branches: Default::default(),
         returned: None,
         int_range: (i64::MIN, i64::MAX),
+        array_bound: 0,
         ext: Default::default(),
         order: Default::default(),
     }

@@ -67,6 +67,12 @@ impl Cx<'_> {
                 heap.write_field(self, st, field, *node, *span)
             }
             Instr::New { class, inits } => self.new_object(st, class, inits),
+            Instr::ArrayLoad { node, span } => heap.array_access(self, st, false, *node, *span),
+            Instr::ArrayStore { node, span } => heap.array_access(self, st, true, *node, *span),
+            Instr::ArrayLength { node, span } => heap.array_length(self, st, *node, *span),
+            Instr::NewArray { class, count, node, span } => {
+                self.new_array(st, class, *count, *node, *span)
+            }
             Instr::Unary { op, node, span } => self.unary(st, *op, *node, *span),
             Instr::Binary { op, kind, node, span } => self.binary(st, *op, *kind, *node, *span),
             Instr::Jump(t) => jump(st, *t),
@@ -219,6 +225,47 @@ impl Cx<'_> {
         let heap = self.heap;
         let v = heap.allocate(&mut st, class, fields);
         push_next(st, v)
+    }
+
+    /// `new T[n]` (ANEWARRAY-S: a negative length is `negative_array_size`) or `new T[]{…}`.
+    fn new_array(
+        &mut self,
+        mut st: State,
+        class: &str,
+        count: Option<usize>,
+        node: NodeId,
+        span: Span,
+    ) -> Succ {
+        let heap = self.heap;
+        let no_arrays = crate::symbolic::heap::NO_ARRAYS;
+        if let Some(n) = count {
+            let Some(values) = pop_n(&mut st, n) else {
+                return internal(st, "empty stack", None);
+            };
+            return match heap.allocate_array(&mut st, class, Sym::int(n as i64), Some(values)) {
+                Some(v) => push_next(st, v),
+                None => internal(st, no_arrays, Some(span)),
+            };
+        }
+        let len = match pop(&mut st).map(|v| st.normalize(&v)) {
+            Some(SValue::Int(len)) => len,
+            _ => return internal(st, "array length is not an int", Some(span)),
+        };
+        let ok = Sym::le(&Sym::int(0), &len);
+        let message =
+            format!("allocating an array of length {}", crate::symbolic::view::show_sym(&st, &len));
+        let live = self.guard(st, &ok, ErrorKind::NegativeArraySize, node, span, &message);
+        let mut out = Vec::with_capacity(live.len());
+        for mut s in live {
+            match heap.allocate_array(&mut s, class, len.clone(), None) {
+                Some(v) => {
+                    push_next_raw(&mut s, v);
+                    out.push(s);
+                }
+                None => return internal(s, no_arrays, Some(span)),
+            }
+        }
+        continue_all(out, |_| {})
     }
 
     fn unary(&mut self, mut st: State, op: UnOp, node: NodeId, span: Span) -> Succ {

@@ -116,6 +116,12 @@ impl Explorer {
         let start_bytes = crate::memory::live_bytes();
         let strategy = strategy::make(config.strategy, &code);
         let heap = strategy.heap_model();
+        if !heap.has_arrays() && code.uses_arrays(method) {
+            return Err(Error::Unsupported(format!(
+                "`{target}` uses arrays, which strategy `{}` does not model; use lazy, lazier, lazier# or sl",
+                strategy::info(config.strategy).name
+            )));
+        }
         let rec = Record::new(Rc::clone(&code), method, config.order);
         let deadline = match config.bounds.timeout_ms {
             Some(t) => Deadline::at(Rc::clone(&clock), start_ms.saturating_add(t)),
@@ -309,6 +315,7 @@ impl Explorer {
         };
         st.in_pre = in_pre;
         st.int_range = code.ints.range();
+        st.array_bound = i64::from(self.exec.config.bounds.k);
         self.rec.entry = Some(entry_unit);
         self.exec.code = Rc::new(code);
         self.rec.code = Rc::clone(&self.exec.code);

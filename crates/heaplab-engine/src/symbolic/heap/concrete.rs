@@ -12,7 +12,7 @@ use super::ConcreteInput;
 use crate::interp::{Heap, ObjId, Value};
 use crate::symbolic::code::{Compiled, SlotType};
 use crate::symbolic::solve::Model;
-use crate::symbolic::state::{Origin, SValue, State};
+use crate::symbolic::state::{Origin, SValue, State, MAX_INPUT_ARRAY_LEN};
 use crate::symbolic::term::Sort;
 use heaplab_syntax::builtin::KEY;
 use std::collections::BTreeMap;
@@ -33,10 +33,19 @@ pub fn concretize(
         locs: BTreeMap::new(),
         refs: BTreeMap::new(),
     };
-    // Input objects first (in materialization order), with default fields.
+    // Input objects first (in materialization order), with default fields; an input array
+    // with its length from the model and default cells.
     for (idx, o) in st.heap.iter().enumerate() {
         if o.is_input() {
-            let id = b.alloc_default(&o.class);
+            let id = match &o.array {
+                Some(a) => {
+                    let len = b.int(&a.len).clamp(0, MAX_INPUT_ARRAY_LEN) as usize;
+                    let elem = o.class.strip_suffix("[]").unwrap_or("int");
+                    let cell = default_of(&a.elem);
+                    b.heap.alloc_array(elem, vec![cell; len])
+                }
+                None => b.alloc_default(&o.class),
+            };
             b.map.insert(idx, id);
         }
     }
@@ -46,6 +55,13 @@ pub fn concretize(
         for (f, v) in &o.input {
             let cv = b.value(v);
             b.heap.set_field(id, f, cv);
+        }
+        // Journaled cells of an input array (their indexes are distinct and in bounds).
+        for (t, v) in o.array.iter().flat_map(|a| &a.input) {
+            let (i, cv) = (b.int(t), b.value(v));
+            if let Ok(i) = usize::try_from(i) {
+                b.heap.set_cell(id, i, cv);
+            }
         }
     }
     let roots: Vec<Value> = st.roots.iter().map(|v| b.value(v)).collect();
@@ -83,7 +99,22 @@ struct Builder<'a> {
     refs: BTreeMap<u32, ObjId>,
 }
 
+/// The value an untouched cell of an element type holds.
+fn default_of(t: &SlotType) -> Value {
+    match t {
+        SlotType::Int => Value::Int(0),
+        SlotType::Bool => Value::Bool(false),
+        _ => Value::NULL,
+    }
+}
+
 impl Builder<'_> {
+    /// An integer symbol's value in the model.
+    fn int(&self, s: &crate::symbolic::term::Sym) -> i64 {
+        let env = |id: u32, sort: Sort| Some(self.model.get(id, sort).unwrap_or(0));
+        s.eval(&env).unwrap_or(0)
+    }
+
     /// A new object of `class` with every field at its default.
     fn alloc_default(&mut self, class: &str) -> ObjId {
         let fields = self

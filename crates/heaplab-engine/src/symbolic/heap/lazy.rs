@@ -23,6 +23,7 @@ use crate::symbolic::explorer::{Event, ForkKind, PathOutcome};
 use crate::symbolic::solve::Model;
 use crate::symbolic::state::{ObjIdx, Object, Origin, RefResolution, SValue, State, VarOrigin};
 use crate::symbolic::strategy::{Choice, Labels, Options};
+use crate::symbolic::term::Sym;
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
 
@@ -141,6 +142,7 @@ impl HeapModel for LazyHeap {
             origin: Origin::New,
             fields: fields.into_iter().map(|(f, v)| (f, Some(v))).collect(),
             input: Vec::new(),
+            array: None,
         }))
     }
 
@@ -184,6 +186,28 @@ impl HeapModel for LazyHeap {
         }
     }
 
+    fn has_arrays(&self) -> bool {
+        true
+    }
+
+    fn array_access(&self, cx: &mut Cx, st: State, store: bool, node: NodeId, span: Span) -> Succ {
+        super::arrays::access(cx, st, store, node, span)
+    }
+
+    fn array_length(&self, cx: &mut Cx, st: State, node: NodeId, span: Span) -> Succ {
+        super::arrays::length(cx, st, node, span)
+    }
+
+    fn allocate_array(
+        &self,
+        st: &mut State,
+        class: &str,
+        len: Sym,
+        cells: Option<Vec<SValue>>,
+    ) -> Option<SValue> {
+        Some(super::arrays::allocate(st, class, len, cells))
+    }
+
     fn concretize(
         &self,
         code: &Compiled,
@@ -197,7 +221,7 @@ impl HeapModel for LazyHeap {
 
 /// Dereferences the value `recv` (on the stack). `Ok` with the object when it is one;
 /// otherwise the successors (null dereference, or the resolution forks to re-execute).
-fn deref(
+pub(super) fn deref(
     cx: &mut Cx,
     st: State,
     recv: SValue,
@@ -436,7 +460,7 @@ fn lazy_fork(
 
 /// Applies a strategy choice for an unknown reference of `class` whose new object would get
 /// budget `budget`; returns the value and its label.
-fn apply_choice(
+pub(super) fn apply_choice(
     cx: &Cx,
     st: &mut State,
     choice: Choice,

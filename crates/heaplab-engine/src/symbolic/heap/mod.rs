@@ -16,6 +16,7 @@
 //! of states, instructions other than the heap operations, or which strategy is running (a model
 //! asks the strategy's option table and hooks, through [`Cx::strategy`]).
 
+mod arrays;
 pub mod concrete;
 pub mod lazy;
 pub mod symheap;
@@ -43,6 +44,11 @@ pub struct ConcreteInput {
     /// carry the ids the interpreter will give them).
     pub final_fields: Vec<(ObjId, String, Value)>,
 }
+
+/// What a path ends with when it reaches an array operation under a heap model without arrays
+/// (the explorer rejects such a run up front; this is the backstop).
+pub const NO_ARRAYS: &str =
+    "this strategy's heap model has no arrays (use lazy, lazier or lazier#)";
 
 /// A possible value of an input root: the state in which it has it, the value, and its label.
 pub type RootOption = (State, SValue, String);
@@ -92,6 +98,42 @@ pub trait HeapModel {
 
     /// A new object of `class` with these field values (`new`): never an alias of an input.
     fn allocate(&self, st: &mut State, class: &str, fields: Vec<(String, SValue)>) -> SValue;
+
+    /// True when the model runs the array instructions (the lazy family's heap).
+    fn has_arrays(&self) -> bool {
+        false
+    }
+
+    /// `ArrayLoad` (index on top, array below; `store` false) or `ArrayStore` (the value on
+    /// top of those): forks on where the index falls (see `heap/arrays.rs`). A model without
+    /// arrays ends the path with an engine error that says so.
+    fn array_access(
+        &self,
+        _cx: &mut Cx,
+        st: State,
+        _store: bool,
+        _node: NodeId,
+        span: Span,
+    ) -> Succ {
+        crate::symbolic::exec::stack::internal(st, NO_ARRAYS, Some(span))
+    }
+
+    /// `ArrayLength`: the array reference on top of the stack becomes its length.
+    fn array_length(&self, _cx: &mut Cx, st: State, _node: NodeId, span: Span) -> Succ {
+        crate::symbolic::exec::stack::internal(st, NO_ARRAYS, Some(span))
+    }
+
+    /// A new array of class `class` (`T[]`) and length `len` (`len >= 0` already holds), with
+    /// exactly `cells` when given (`new T[]{…}`); `None` when the model has no arrays.
+    fn allocate_array(
+        &self,
+        _st: &mut State,
+        _class: &str,
+        _len: Sym,
+        _cells: Option<Vec<SValue>>,
+    ) -> Option<SValue> {
+        None
+    }
 
     /// Are two references equal? `Done`: the successors that decide it first.
     fn equal(&self, cx: &mut Cx, st: State, a: &SValue, b: &SValue) -> Then<(State, bool)>;

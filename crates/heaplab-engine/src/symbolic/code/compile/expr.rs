@@ -4,6 +4,14 @@ use super::*;
 use heaplab_syntax::ast::Ident;
 
 impl Cx<'_> {
+    /// The array class (`int[]`) of an array-typed expression.
+    fn array_class(&self, e: &Expr) -> String {
+        match self.info.type_of(e.id) {
+            Some(t @ Type::Array(_)) => t.to_string(),
+            _ => "int[]".to_string(),
+        }
+    }
+
     pub(super) fn expr(&mut self, e: &Expr) {
         self.within(e.span, |cx| cx.expr_code(e));
     }
@@ -40,6 +48,12 @@ impl Cx<'_> {
                 }
                 None => self.invalid(format!("unknown variable `{}`", id.name), id.span),
             },
+            ExprKind::Field { object, .. }
+                if matches!(self.info.type_of(object.id), Some(Type::Array(_))) =>
+            {
+                self.expr(object);
+                self.emit(Instr::ArrayLength { node: e.id, span: e.span });
+            }
             ExprKind::Field { object, field } => {
                 let Some(class) = self.class_of(object) else {
                     return self.invalid("field read on a non-object", e.span);
@@ -54,6 +68,24 @@ impl Cx<'_> {
                     node: e.id,
                     span: e.span,
                 });
+            }
+            ExprKind::Index { array, index } => {
+                self.expr(array);
+                self.expr(index);
+                self.emit(Instr::ArrayLoad { node: e.id, span: e.span });
+            }
+            ExprKind::NewArray { len, .. } => {
+                let class = self.array_class(e);
+                self.expr(len);
+                self.emit(Instr::NewArray { class, count: None, node: e.id, span: e.span });
+            }
+            ExprKind::ArrayLit { elems, .. } => {
+                let class = self.array_class(e);
+                for v in elems {
+                    self.expr(v);
+                }
+                let count = Some(elems.len());
+                self.emit(Instr::NewArray { class, count, node: e.id, span: e.span });
             }
             ExprKind::Unary { op, operand } => {
                 self.expr(operand);
