@@ -374,10 +374,10 @@ pub fn generate_observed(
         .map(|(_, m)| (1, to_input(m, &roots, &mentioned, has_receiver, &mut rng, config.ints)))
         .collect();
     let mut runner = if config.phase2 {
-        Some(
-            Runner::new(program, info, target, solver)
-                .map_err(|source| crate::Error::Engine { test: target.to_string(), source })?,
-        )
+        Some(Runner::new(program, info, target, solver).map_err(|source| match source {
+            heaplab_engine::Error::Unsupported(why) => crate::Error::Unsupported(why),
+            source => crate::Error::Engine { test: target.to_string(), source },
+        })?)
     } else {
         None
     };
