@@ -119,6 +119,16 @@ const KNOWN_GAPS: &[&str] = &[
     "bstcmp.hl BST.insert",
     "bstcmp.hl BST.find",
     "bstcmp.hl BST.findMin",
+    "bstcmp.hl BST.findElement",
+    // treemapcmp.hl, the same gap (Comparable keys behind `assume ordered`); measured, sl's
+    // directions concolic misses: get 8, containsKey 8, put 47, remove 70, firstKey 3, lastKey
+    // 3 (findElement above: 7).
+    "treemapcmp.hl TreeMap.get",
+    "treemapcmp.hl TreeMap.containsKey",
+    "treemapcmp.hl TreeMap.put",
+    "treemapcmp.hl TreeMap.remove",
+    "treemapcmp.hl TreeMap.firstKey",
+    "treemapcmp.hl TreeMap.lastKey",
 ];
 
 /// Methods whose missing directions need a larger phase-2 budget than the test's default
