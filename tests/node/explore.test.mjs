@@ -71,6 +71,9 @@ const CASES = [
   // Kiasan's object version: Comparable elements, compared by keys (lazier 12 / 94, lazy 13).
   ['examples/bstcmp.hl', 'BST.insert', 'lazier', 2, 94],
   ['examples/bstcmp.hl', 'BST.insert', 'lazy', 1, 13],
+  // Kiasan's object TreeMap: lazier splits the Object values (put 10 / 78, remove 5 / 43).
+  ['examples/treemapcmp.hl', 'TreeMap.put', 'lazier', 2, 78],
+  ['examples/treemapcmp.hl', 'TreeMap.remove', 'lazier', 2, 43],
   // `sl` completes the input formula when a path ends, asking the solver there too: a pending
   // answer at that point must undo the whole step (getFirst once explored 36 paths in wasm).
   ['examples/bst.hl', 'BST.insert', 'sl', 2, 21],
