@@ -220,27 +220,9 @@ impl Term {
 
     /// Adds every free variable of this term to `acc`.
     pub fn collect_vars(&self, acc: &mut BTreeSet<Var>) {
-        match self {
-            Term::Bool(_) | Term::Int(_) | Term::Null => {}
-            Term::Var(v) => {
-                acc.insert(v.clone());
-            }
-            Term::Add(ts) | Term::Distinct(ts) | Term::And(ts) | Term::Or(ts) => {
-                ts.iter().for_each(|t| t.collect_vars(acc))
-            }
-            Term::Neg(a) | Term::Mul(_, a) | Term::Div(a, _) | Term::Mod(a, _) | Term::Not(a) => {
-                a.collect_vars(acc)
-            }
-            Term::Sub(a, b) | Term::Cmp(_, a, b) | Term::Eq(a, b) | Term::Implies(a, b) => {
-                a.collect_vars(acc);
-                b.collect_vars(acc);
-            }
-            Term::Ite(c, t, e) => {
-                c.collect_vars(acc);
-                t.collect_vars(acc);
-                e.collect_vars(acc);
-            }
-        }
+        self.visit_vars(&mut |v| {
+            acc.insert(v.clone());
+        });
     }
 
     /// The integer value of a constant term (`null` is `0`).
