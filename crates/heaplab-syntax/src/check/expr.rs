@@ -93,14 +93,7 @@ impl Checker {
                 self.index_of(cx, &array_ty, array, index)
             }
             ExprKind::NewArray { elem, len } => {
-                self.no_arrays_in_formula(cx, e);
-                if let Some(place) = pure_place(cx) {
-                    self.diags.push(Diagnostic::error(
-                        e.span,
-                        format!("{place} cannot allocate arrays with `new`"),
-                    ));
-                }
-                let elem = self.resolve_type(elem, super::env::TypeUse::Local, true);
+                let elem = self.new_array_elem(cx, e, elem);
                 let len_ty = self.expr(cx, len);
                 if !len_ty.assignable_to(&Type::Int) {
                     self.diags.push(Diagnostic::error(
@@ -111,14 +104,7 @@ impl Checker {
                 array_of(elem)
             }
             ExprKind::ArrayLit { elem, elems } => {
-                self.no_arrays_in_formula(cx, e);
-                if let Some(place) = pure_place(cx) {
-                    self.diags.push(Diagnostic::error(
-                        e.span,
-                        format!("{place} cannot allocate arrays with `new`"),
-                    ));
-                }
-                let elem = self.resolve_type(elem, super::env::TypeUse::Local, true);
+                let elem = self.new_array_elem(cx, e, elem);
                 for v in elems {
                     let found = self.expr(cx, v);
                     if !found.assignable_to(&elem) {
@@ -270,6 +256,19 @@ impl Checker {
         };
         let span = if op == BinOp::Mul { lhs.span.to(rhs.span) } else { rhs.span };
         self.diags.push(Diagnostic::error(span, message));
+    }
+
+    /// The element type of `new T[n]` or `new T[]{…}`, reporting an allocation in a formula or
+    /// in pure code.
+    fn new_array_elem(&mut self, cx: &Ctx, e: &Expr, elem: &crate::ast::TypeExpr) -> Type {
+        self.no_arrays_in_formula(cx, e);
+        if let Some(place) = pure_place(cx) {
+            self.diags.push(Diagnostic::error(
+                e.span,
+                format!("{place} cannot allocate arrays with `new`"),
+            ));
+        }
+        self.resolve_type(elem, super::env::TypeUse::Local, true)
     }
 
     /// Arrays are not part of the separation logic: formulas cannot index them or read their
