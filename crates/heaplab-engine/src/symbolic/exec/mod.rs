@@ -22,7 +22,7 @@ pub mod stack;
 
 use super::code::{Compiled, UnitId};
 use super::config::{Config, Deadline};
-use super::explorer::{Event, PathOutcome, RunStats};
+use super::explorer::{Event, ForkKind, PathOutcome, RunStats};
 use super::heap::HeapModel;
 use super::solve::PathSolver;
 use super::state::{State, StateId};
@@ -122,6 +122,29 @@ impl Cx<'_> {
     pub fn children(&mut self, parent: &State, kids: Vec<(State, String)>) -> Vec<State> {
         self.sink.snapshot(parent, ViewAt::Fork);
         self.adopt(parent.id, kids)
+    }
+
+    /// [`children`](Self::children) of a lazy-initialization or resolution choice, announced by
+    /// one `LazyInit` event naming the `target` and one option per child.
+    pub fn choice(
+        &mut self,
+        parent: &State,
+        target: String,
+        kids: Vec<(State, String)>,
+        options: Vec<String>,
+        kind: ForkKind,
+        k_cut: bool,
+    ) -> Vec<State> {
+        let kids = self.children(parent, kids);
+        self.sink.event(Event::LazyInit {
+            state: parent.id,
+            target,
+            options,
+            children: kids.iter().map(|k| k.id).collect(),
+            kind,
+            k_cut,
+        });
+        kids
     }
 
     /// [`children`](Self::children) without the parent's view (taken already).

@@ -19,7 +19,7 @@ use crate::symbolic::code::{Compiled, SlotType};
 use crate::symbolic::config::Bound;
 use crate::symbolic::exec::stack::{internal, next, peek, pop, push_next, push_next_raw};
 use crate::symbolic::exec::{Cx, Succ, Then};
-use crate::symbolic::explorer::{Event, ForkKind, PathOutcome};
+use crate::symbolic::explorer::{ForkKind, PathOutcome};
 use crate::symbolic::solve::Model;
 use crate::symbolic::state::{ObjIdx, Object, Origin, RefResolution, SValue, State, VarOrigin};
 use crate::symbolic::strategy::{Choice, Labels, Options};
@@ -289,7 +289,7 @@ fn resolve_ref(cx: &mut Cx, st: State, r: u32) -> Succ {
             }
         };
     }
-    resolution_fork(cx, &st, target, kids, options, false)
+    Succ::Fork(cx.choice(&st, target, kids, options, ForkKind::Resolve, false))
 }
 
 /// δ `l` becomes each input object of its class, or a fresh one within the k bound.
@@ -343,32 +343,11 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
             return Succ::Continue(s);
         }
     }
-    resolution_fork(cx, &st, format!("loc{l}"), kids, options, k_cut)
+    Succ::Fork(cx.choice(&st, format!("loc{l}"), kids, options, ForkKind::Resolve, k_cut))
 }
 
 fn unzip_labels(kids: Vec<(State, Labels)>) -> (Vec<(State, String)>, Vec<String>) {
     kids.into_iter().map(|(s, (label, option))| ((s, label), option)).unzip()
-}
-
-/// The children of a resolution, with their event.
-fn resolution_fork(
-    cx: &mut Cx,
-    st: &State,
-    target: String,
-    kids: Vec<(State, String)>,
-    options: Vec<String>,
-    k_cut: bool,
-) -> Succ {
-    let kids = cx.children(st, kids);
-    cx.sink.event(Event::LazyInit {
-        state: st.id,
-        target,
-        options,
-        children: kids.iter().map(|k| k.id).collect(),
-        kind: ForkKind::Resolve,
-        k_cut,
-    });
-    Succ::Fork(kids)
 }
 
 /// First read of field `field` of input object `obj` (the receiver is on the stack).
@@ -446,16 +425,7 @@ fn lazy_fork(
     if kids.is_empty() {
         return Succ::End(st, PathOutcome::Bounded { bound: Bound::K, span: None });
     }
-    let kids = cx.children(&st, kids);
-    cx.sink.event(Event::LazyInit {
-        state: st.id,
-        target,
-        options: labels,
-        children: kids.iter().map(|k| k.id).collect(),
-        kind: ForkKind::LazyInit,
-        k_cut: opts.k_cut,
-    });
-    Succ::Fork(kids)
+    Succ::Fork(cx.choice(&st, target, kids, labels, ForkKind::LazyInit, opts.k_cut))
 }
 
 /// Applies a strategy choice for an unknown reference of `class` whose new object would get
