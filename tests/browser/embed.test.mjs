@@ -161,6 +161,9 @@ test('the Share menu\'s embed code, pasted into a course page, shows that progra
   await page.goto(`${host.url}course.html`);
   const frame = page.frameLocator('iframe');
   await frame.getByText('Engine ready', { exact: true }).waitFor({ timeout: 30000 });
+  // The engine is ready before the shared program is compiled; the Method list fills after that.
+  const inner = page.frames().find((f) => f.url().startsWith(heaplab.url));
+  await inner.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
   // The embedded tab has the program and the settings it was shared with.
   assert.equal(await frame.getByRole('combobox', { name: 'Method' }).inputValue(), 'BST.find');
   assert.equal(await frame.getByRole('combobox', { name: 'Strategy' }).inputValue(), 'sl');
