@@ -14,9 +14,10 @@
 //! fixed point. Only syntactic facts are used (linear forms compared after sign
 //! normalization), so the result is equivalent to the input whatever the theory would say.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use super::encode::{Formula, Lin, Lit};
+use crate::fasthash::BuildFast;
 
 /// A literal in a form where a literal and its sign-flipped twin (`x - y = 0`, `y - x = 0`)
 /// are equal.
@@ -52,19 +53,77 @@ fn complement(l: &Lit) -> Option<Lit> {
     }
 }
 
+/// The literals of one propagation, numbered: a literal and its sign-flipped twin share a
+/// number, so that the fixed point below compares numbers, never linear forms.
+///
+/// Why: the fixed point looks at every disjunct of every disjunction once per round, and each
+/// look used to build the literal's key and complement (copying their linear forms) and hash
+/// them; on symheap's path conditions (a hundred and more implications) that was most of the
+/// procedure's time. Numbering each literal once per call keeps a round to array lookups.
+#[derive(Default)]
+struct Numbering {
+    ids: HashMap<Lit, u32, BuildFast>,
+}
+
+impl Numbering {
+    fn id(&mut self, l: Lit) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(l).or_insert(next)
+    }
+
+    /// The numbers of `l`'s key and of its complement (`None` where that form overflows).
+    fn lit(&mut self, l: &Lit) -> Shape {
+        Shape::Lit(key(l).map(|k| self.id(k)), complement(l).map(|c| self.id(c)))
+    }
+
+    fn shape(&mut self, f: &Formula) -> Shape {
+        match f {
+            Formula::Lit(l) => self.lit(l),
+            Formula::And(fs) => Shape::And(fs.iter().map(|g| self.shape(g)).collect()),
+            Formula::Or(fs) => Shape::Or(fs.iter().map(|g| self.shape(g)).collect()),
+        }
+    }
+}
+
+/// A formula with each literal replaced by the [`Numbering`] of its key and complement.
+#[derive(Debug, Clone, PartialEq)]
+enum Shape {
+    Lit(Option<u32>, Option<u32>),
+    And(Vec<Shape>),
+    Or(Vec<Shape>),
+}
+
+/// The literals known to hold, by number.
+#[derive(Default)]
+struct Known(Vec<bool>);
+
+impl Known {
+    fn insert(&mut self, id: u32) {
+        let i = id as usize;
+        if self.0.len() <= i {
+            self.0.resize(i + 1, false);
+        }
+        self.0[i] = true;
+    }
+
+    fn contains(&self, id: Option<u32>) -> bool {
+        id.is_some_and(|i| self.0.get(i as usize).copied().unwrap_or(false))
+    }
+}
+
 /// What the known literals say of a formula: `Some(true)` stated, `Some(false)` contradicted.
-fn status(f: &Formula, known: &HashSet<Lit>) -> Option<bool> {
+fn status(f: &Shape, known: &Known) -> Option<bool> {
     match f {
-        Formula::Lit(l) => {
-            if key(l).is_some_and(|k| known.contains(&k)) {
+        Shape::Lit(key, complement) => {
+            if known.contains(*key) {
                 Some(true)
-            } else if complement(l).is_some_and(|c| known.contains(&c)) {
+            } else if known.contains(*complement) {
                 Some(false)
             } else {
                 None
             }
         }
-        Formula::And(fs) => {
+        Shape::And(fs) => {
             let mut all = true;
             for g in fs {
                 match status(g, known) {
@@ -75,7 +134,7 @@ fn status(f: &Formula, known: &HashSet<Lit>) -> Option<bool> {
             }
             all.then_some(true)
         }
-        Formula::Or(fs) => {
+        Shape::Or(fs) => {
             let mut none = true;
             for g in fs {
                 match status(g, known) {
@@ -96,22 +155,36 @@ pub fn propagate(
     ors: &mut Vec<Vec<Formula>>,
     flatten: fn(Formula, &mut Vec<Lit>, &mut Vec<Vec<Formula>>) -> bool,
 ) -> bool {
-    let mut known: HashSet<Lit> = lits.iter().filter_map(key).collect();
+    let mut numbers = Numbering::default();
+    let mut known = Known::default();
+    for l in lits.iter() {
+        if let Some(k) = key(l) {
+            known.insert(numbers.id(k));
+        }
+    }
+    // `shapes[i][j]` is the shape of `ors[i][j]`.
+    let mut shapes: Vec<Vec<Shape>> =
+        ors.iter().map(|d| d.iter().map(|f| numbers.shape(f)).collect()).collect();
     loop {
         let mut changed = false;
         let mut kept = Vec::with_capacity(ors.len());
+        let mut kept_shapes = Vec::with_capacity(ors.len());
         let mut units = Vec::new();
-        for d in std::mem::take(ors) {
+        for (d, ds) in std::mem::take(ors).into_iter().zip(std::mem::take(&mut shapes)) {
             let mut open = Vec::with_capacity(d.len());
+            let mut open_shapes = Vec::with_capacity(d.len());
             let mut satisfied = false;
-            for f in d {
-                match status(&f, &known) {
+            for (f, s) in d.into_iter().zip(ds) {
+                match status(&s, &known) {
                     Some(true) => {
                         satisfied = true;
                         break;
                     }
                     Some(false) => changed = true,
-                    None => open.push(f),
+                    None => {
+                        open.push(f);
+                        open_shapes.push(s);
+                    }
                 }
             }
             if satisfied {
@@ -124,19 +197,91 @@ pub fn propagate(
                     changed = true;
                     units.extend(open);
                 }
-                _ => kept.push(open),
+                _ => {
+                    kept.push(open);
+                    kept_shapes.push(open_shapes);
+                }
             }
         }
         *ors = kept;
+        shapes = kept_shapes;
         for f in units {
             let before = lits.len();
+            let before_ors = ors.len();
             if !flatten(f, lits, ors) {
                 return false;
             }
-            known.extend(lits[before..].iter().filter_map(key));
+            for l in &lits[before..] {
+                if let Some(k) = key(l) {
+                    known.insert(numbers.id(k));
+                }
+            }
+            for d in &ors[before_ors..] {
+                shapes.push(d.iter().map(|f| numbers.shape(f)).collect());
+            }
         }
         if !changed {
             return true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lin(coeffs: &[(usize, i128)], constant: i128) -> Lin {
+        Lin { coeffs: coeffs.iter().copied().collect(), constant }
+    }
+
+    /// Twins share a number, a literal's complement is the number of its negation's key, and
+    /// different literals get different numbers.
+    #[test]
+    fn numbering_identifies_twins_and_complements() {
+        let mut n = Numbering::default();
+        let eq = n.lit(&Lit::Eq(lin(&[(0, 1), (1, -1)], 0)));
+        let flipped = n.lit(&Lit::Eq(lin(&[(0, -1), (1, 1)], 0)));
+        assert_eq!(eq, flipped);
+        let ne = n.lit(&Lit::Ne(lin(&[(0, -1), (1, 1)], 0)));
+        let (Shape::Lit(k_eq, c_eq), Shape::Lit(k_ne, c_ne)) = (&eq, &ne) else { panic!() };
+        assert_eq!((k_eq, c_eq), (c_ne, k_ne));
+        // ¬(x ≤ 0) is -x + 1 ≤ 0.
+        let le = n.lit(&Lit::Le(lin(&[(0, 1)], 0)));
+        let ge1 = n.lit(&Lit::Le(lin(&[(0, -1)], 1)));
+        let (Shape::Lit(k_le, c_le), Shape::Lit(k_ge, _)) = (&le, &ge1) else { panic!() };
+        assert_eq!(c_le, k_ge);
+        assert_ne!(k_le, k_ge);
+        let b = n.lit(&Lit::Bool(0, true));
+        let not_b = n.lit(&Lit::Bool(0, false));
+        let (Shape::Lit(kb, cb), Shape::Lit(knb, cnb)) = (&b, &not_b) else { panic!() };
+        assert_eq!((kb, cb), (cnb, knb));
+        assert_ne!(kb, k_le);
+    }
+
+    /// A chain of implications each unit settles the next of: propagation reaches the end
+    /// (numbers given to literals that only later become known still match).
+    #[test]
+    fn a_chain_of_units_propagates_to_its_end() {
+        let b = |i: usize, v: bool| Formula::Lit(Lit::Bool(i, v));
+        let mut lits = vec![Lit::Bool(0, true)];
+        // b_i → b_{i+1}, written ¬b_i ∨ b_{i+1}, listed last first.
+        let mut ors: Vec<Vec<Formula>> =
+            (0..20).rev().map(|i| vec![b(i, false), b(i + 1, true)]).collect();
+        // and one disjunction whose disjunct is a conjunction holding a new disjunction.
+        ors.push(vec![
+            b(20, false),
+            Formula::And(vec![b(30, true), Formula::Or(vec![b(30, false), b(31, true)])]),
+        ]);
+        assert!(propagate(&mut lits, &mut ors, super::super::flatten));
+        assert!(ors.is_empty(), "{ors:?}");
+        for i in 0..=20 {
+            assert!(lits.contains(&Lit::Bool(i, true)));
+        }
+        assert!(lits.contains(&Lit::Bool(31, true)));
+        // b_21 false contradicts the chain.
+        let mut lits = vec![Lit::Bool(0, true), Lit::Bool(21, false)];
+        let mut ors: Vec<Vec<Formula>> =
+            (0..21).map(|i| vec![b(i, false), b(i + 1, true)]).collect();
+        assert!(!propagate(&mut lits, &mut ors, super::super::flatten));
     }
 }
