@@ -61,7 +61,7 @@ fn complement(l: &Lit) -> Option<Lit> {
 /// them; on symheap's path conditions (a hundred and more implications) that was most of the
 /// procedure's time. Numbering each literal once per call keeps a round to array lookups.
 #[derive(Default)]
-struct Numbering {
+pub struct Numbering {
     ids: HashMap<Lit, u32, BuildFast>,
 }
 
@@ -87,14 +87,14 @@ impl Numbering {
 
 /// A formula with each literal replaced by the [`Numbering`] of its key and complement.
 #[derive(Debug, Clone, PartialEq)]
-enum Shape {
+pub enum Shape {
     Lit(Option<u32>, Option<u32>),
     And(Vec<Shape>),
     Or(Vec<Shape>),
 }
 
 /// The literals known to hold, by number.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Known(Vec<bool>);
 
 impl Known {
@@ -148,80 +148,109 @@ fn status(f: &Shape, known: &Known) -> Option<bool> {
     }
 }
 
-/// Propagates to a fixed point; `false` when a disjunction lost every disjunct (unsat).
-/// `flatten` is the search's own (literals to `lits`, disjunctions to `ors`).
-pub fn propagate(
-    lits: &mut Vec<Lit>,
-    ors: &mut Vec<Vec<Formula>>,
-    flatten: fn(Formula, &mut Vec<Lit>, &mut Vec<Vec<Formula>>) -> bool,
-) -> bool {
-    let mut numbers = Numbering::default();
-    let mut known = Known::default();
-    for l in lits.iter() {
-        if let Some(k) = key(l) {
-            known.insert(numbers.id(k));
+/// The search's clauses: the conjunction's literals and its disjunctions, each literal
+/// numbered once (when it joins) for the propagation.
+#[derive(Clone)]
+pub struct Clauses {
+    pub lits: Vec<Lit>,
+    pub ors: Vec<Vec<Formula>>,
+    /// `shapes[i][j]` is the shape of `ors[i][j]`.
+    shapes: Vec<Vec<Shape>>,
+    /// The numbers of `lits`' keys.
+    known: Known,
+}
+
+/// `flatten` of the search: literals to `lits`, disjunctions to `ors`; `false` when plainly
+/// false.
+pub type Flatten = fn(Formula, &mut Vec<Lit>, &mut Vec<Vec<Formula>>) -> bool;
+
+impl Clauses {
+    pub fn new(lits: Vec<Lit>, ors: Vec<Vec<Formula>>, numbers: &mut Numbering) -> Clauses {
+        let mut known = Known::default();
+        for l in &lits {
+            if let Some(k) = key(l) {
+                known.insert(numbers.id(k));
+            }
         }
+        let shapes = ors.iter().map(|d| d.iter().map(|f| numbers.shape(f)).collect()).collect();
+        Clauses { lits, ors, shapes, known }
     }
-    // `shapes[i][j]` is the shape of `ors[i][j]`.
-    let mut shapes: Vec<Vec<Shape>> =
-        ors.iter().map(|d| d.iter().map(|f| numbers.shape(f)).collect()).collect();
-    loop {
-        let mut changed = false;
-        let mut kept = Vec::with_capacity(ors.len());
-        let mut kept_shapes = Vec::with_capacity(ors.len());
-        let mut units = Vec::new();
-        for (d, ds) in std::mem::take(ors).into_iter().zip(std::mem::take(&mut shapes)) {
-            let mut open = Vec::with_capacity(d.len());
-            let mut open_shapes = Vec::with_capacity(d.len());
-            let mut satisfied = false;
-            for (f, s) in d.into_iter().zip(ds) {
-                match status(&s, &known) {
-                    Some(true) => {
-                        satisfied = true;
-                        break;
-                    }
-                    Some(false) => changed = true,
-                    None => {
-                        open.push(f);
-                        open_shapes.push(s);
+
+    /// Conjoins `f` (flattened); `false` when it is plainly false.
+    pub fn add(&mut self, f: Formula, numbers: &mut Numbering, flatten: Flatten) -> bool {
+        let (before, before_ors) = (self.lits.len(), self.ors.len());
+        if !flatten(f, &mut self.lits, &mut self.ors) {
+            return false;
+        }
+        for l in &self.lits[before..] {
+            if let Some(k) = key(l) {
+                self.known.insert(numbers.id(k));
+            }
+        }
+        for d in &self.ors[before_ors..] {
+            self.shapes.push(d.iter().map(|f| numbers.shape(f)).collect());
+        }
+        true
+    }
+
+    /// Removes and returns disjunction `i` (the last one takes its place).
+    pub fn take_or(&mut self, i: usize) -> Vec<Formula> {
+        self.shapes.swap_remove(i);
+        self.ors.swap_remove(i)
+    }
+
+    /// Propagates to a fixed point; `false` when a disjunction lost every disjunct (unsat).
+    pub fn propagate(&mut self, numbers: &mut Numbering, flatten: Flatten) -> bool {
+        loop {
+            let mut changed = false;
+            let mut kept = Vec::with_capacity(self.ors.len());
+            let mut kept_shapes = Vec::with_capacity(self.ors.len());
+            let mut units = Vec::new();
+            let ors = std::mem::take(&mut self.ors);
+            let shapes = std::mem::take(&mut self.shapes);
+            for (d, ds) in ors.into_iter().zip(shapes) {
+                let mut open = Vec::with_capacity(d.len());
+                let mut open_shapes = Vec::with_capacity(d.len());
+                let mut satisfied = false;
+                for (f, s) in d.into_iter().zip(ds) {
+                    match status(&s, &self.known) {
+                        Some(true) => {
+                            satisfied = true;
+                            break;
+                        }
+                        Some(false) => changed = true,
+                        None => {
+                            open.push(f);
+                            open_shapes.push(s);
+                        }
                     }
                 }
-            }
-            if satisfied {
-                changed = true;
-                continue;
-            }
-            match open.len() {
-                0 => return false,
-                1 => {
+                if satisfied {
                     changed = true;
-                    units.extend(open);
+                    continue;
                 }
-                _ => {
-                    kept.push(open);
-                    kept_shapes.push(open_shapes);
-                }
-            }
-        }
-        *ors = kept;
-        shapes = kept_shapes;
-        for f in units {
-            let before = lits.len();
-            let before_ors = ors.len();
-            if !flatten(f, lits, ors) {
-                return false;
-            }
-            for l in &lits[before..] {
-                if let Some(k) = key(l) {
-                    known.insert(numbers.id(k));
+                match open.len() {
+                    0 => return false,
+                    1 => {
+                        changed = true;
+                        units.extend(open);
+                    }
+                    _ => {
+                        kept.push(open);
+                        kept_shapes.push(open_shapes);
+                    }
                 }
             }
-            for d in &ors[before_ors..] {
-                shapes.push(d.iter().map(|f| numbers.shape(f)).collect());
+            self.ors = kept;
+            self.shapes = kept_shapes;
+            for f in units {
+                if !self.add(f, numbers, flatten) {
+                    return false;
+                }
             }
-        }
-        if !changed {
-            return true;
+            if !changed {
+                return true;
+            }
         }
     }
 }
@@ -263,7 +292,7 @@ mod tests {
     #[test]
     fn a_chain_of_units_propagates_to_its_end() {
         let b = |i: usize, v: bool| Formula::Lit(Lit::Bool(i, v));
-        let mut lits = vec![Lit::Bool(0, true)];
+        let lits = vec![Lit::Bool(0, true)];
         // b_i → b_{i+1}, written ¬b_i ∨ b_{i+1}, listed last first.
         let mut ors: Vec<Vec<Formula>> =
             (0..20).rev().map(|i| vec![b(i, false), b(i + 1, true)]).collect();
@@ -272,16 +301,26 @@ mod tests {
             b(20, false),
             Formula::And(vec![b(30, true), Formula::Or(vec![b(30, false), b(31, true)])]),
         ]);
-        assert!(propagate(&mut lits, &mut ors, super::super::flatten));
-        assert!(ors.is_empty(), "{ors:?}");
+        let mut n = Numbering::default();
+        let mut c = Clauses::new(lits, ors, &mut n);
+        assert!(c.propagate(&mut n, super::super::flatten));
+        assert!(c.ors.is_empty(), "{:?}", c.ors);
         for i in 0..=20 {
-            assert!(lits.contains(&Lit::Bool(i, true)));
+            assert!(c.lits.contains(&Lit::Bool(i, true)));
         }
-        assert!(lits.contains(&Lit::Bool(31, true)));
+        assert!(c.lits.contains(&Lit::Bool(31, true)));
         // b_21 false contradicts the chain.
-        let mut lits = vec![Lit::Bool(0, true), Lit::Bool(21, false)];
-        let mut ors: Vec<Vec<Formula>> =
-            (0..21).map(|i| vec![b(i, false), b(i + 1, true)]).collect();
-        assert!(!propagate(&mut lits, &mut ors, super::super::flatten));
+        let lits = vec![Lit::Bool(0, true), Lit::Bool(21, false)];
+        let ors: Vec<Vec<Formula>> = (0..21).map(|i| vec![b(i, false), b(i + 1, true)]).collect();
+        let mut c = Clauses::new(lits, ors, &mut n);
+        assert!(!c.propagate(&mut n, super::super::flatten));
+        // A literal added after numbering is known to the next propagation.
+        let ors = vec![vec![b(40, false), b(41, true)]];
+        let mut c = Clauses::new(Vec::new(), ors, &mut n);
+        assert!(c.propagate(&mut n, super::super::flatten));
+        assert_eq!(c.ors.len(), 1);
+        assert!(c.add(b(40, true), &mut n, super::super::flatten));
+        assert!(c.propagate(&mut n, super::super::flatten));
+        assert!(c.ors.is_empty() && c.lits.contains(&Lit::Bool(41, true)));
     }
 }
