@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::definitions;
 use crate::error::Result;
+use crate::fasthash::BuildFast;
 use crate::lia::{self, Decision, OUTSIDE_FRAGMENT};
 use crate::model::{Model, Value};
 use crate::print::build_script;
@@ -50,6 +51,17 @@ pub struct Stats {
 /// Cached answers beyond this count are dropped wholesale; a simple bound on memory.
 const CACHE_LIMIT: usize = 10_000;
 
+/// Memoized simplifications beyond this count are dropped wholesale (see [`Simplified`]).
+const MEMO_LIMIT: usize = 20_000;
+
+/// Each assertion's simplification ([`Term::simplify`]), by the assertion.
+///
+/// Why: the engine asks about the same path condition again and again, one new conjunct at a
+/// time (symheap asks one query per guarded entry, each with a hundred and more conjuncts of the
+/// same path); simplifying every conjunct anew was a fifth of its solver time. A hit costs a
+/// hash and a comparison, and gives the very term `simplify` would, so answers cannot change.
+type Simplified = HashMap<Term, Term, BuildFast>;
+
 /// Z3's answers by normalized query text; shareable between frontends (the runs of one
 /// `heaplab compare` share one, see [`SolverFrontend::with_cache`]).
 pub type SharedCache = Arc<Mutex<HashMap<String, Answer>>>;
@@ -62,6 +74,7 @@ pub struct SolverFrontend<S> {
     clock: fn() -> f64,
     procedure: bool,
     log: Option<Arc<Mutex<QueryLog>>>,
+    simplified: Mutex<Simplified>,
 }
 
 /// The solver of a page without Z3 (no SharedArrayBuffer): every query that reaches it is
@@ -118,6 +131,7 @@ impl<S: Solver> SolverFrontend<S> {
             clock,
             procedure: true,
             log: None,
+            simplified: Mutex::new(Simplified::default()),
         }
     }
 
@@ -180,7 +194,11 @@ impl<S: Solver> SolverFrontend<S> {
     /// [`Self::check_query`] on the assertions the answer depends on (`query` gives the rest:
     /// `want` and the time limit).
     async fn check_needed(&self, needed: &[&Term], query: &Query) -> Result<Answer> {
-        let Some(conjuncts) = normalize(needed) else {
+        let normalized = {
+            let mut memo = self.simplified.lock().unwrap_or_else(|e| e.into_inner());
+            normalize(needed, &mut memo)
+        };
+        let Some(conjuncts) = normalized else {
             self.bump(|s| s.decided_locally += 1);
             return Ok(Answer::Unsat);
         };
@@ -256,10 +274,25 @@ impl<S: Solver> Solver for SolverFrontend<S> {
 }
 
 /// Simplified, flattened, de-duplicated and sorted conjuncts, or `None` if some conjunct
-/// folded to `false`. Sorting makes equal sets print equally, for the cache key.
-fn normalize(assertions: &[&Term]) -> Option<Vec<Term>> {
+/// folded to `false`. Sorting makes equal sets print equally, for the cache key. `memo` holds
+/// the assertions' simplifications already made.
+fn normalize(assertions: &[&Term], memo: &mut Simplified) -> Option<Vec<Term>> {
+    if memo.len() >= MEMO_LIMIT {
+        memo.clear();
+    }
+    let simplified = assertions
+        .iter()
+        .map(|&t| match memo.get(t) {
+            Some(s) => s.clone(),
+            None => {
+                let s = t.simplify();
+                memo.insert(t.clone(), s.clone());
+                s
+            }
+        })
+        .collect();
     let mut set = BTreeSet::new();
-    match crate::term::simplify_conjunction(assertions) {
+    match crate::term::conjunction_of_simplified(simplified) {
         Term::Bool(true) => {}
         Term::Bool(false) => return None,
         Term::And(ts) => set.extend(ts),
@@ -420,5 +453,62 @@ fn decide_locally(conjuncts: &[Term], want: &[Var]) -> Option<Answer> {
     match model.satisfies(conjuncts) {
         Ok(true) => Some(Answer::Sat(model)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<Term> {
+        let (x, y) = (Var::int("x"), Var::int("y"));
+        let b = Var::bool("b");
+        vec![
+            Term::eq(&x, Term::add([Term::Int(1), Term::Int(2)])),
+            Term::and([Term::lt(&x, &y), Term::Bool(true), Term::lt(&x, &y)]),
+            Term::eq(b.term(), Term::or([Term::eq(&y, 4), Term::not(Term::eq(&y, 4))])),
+            Term::lt(&x, &y),
+        ]
+    }
+
+    /// The memo gives what simplifying gives, fills once per distinct assertion, and is what a
+    /// second query reads (a planted entry shows through).
+    #[test]
+    fn normalize_reads_memoized_simplifications() {
+        let ts = sample();
+        let refs: Vec<&Term> = ts.iter().collect();
+        let mut memo = Simplified::default();
+        let plain = match crate::term::simplify_conjunction(&refs) {
+            Term::And(v) => v.into_iter().collect::<BTreeSet<_>>().into_iter().collect::<Vec<_>>(),
+            t => vec![t],
+        };
+        assert_eq!(normalize(&refs, &mut memo), Some(plain.clone()));
+        assert_eq!(memo.len(), ts.len());
+        assert_eq!(normalize(&refs, &mut memo), Some(plain));
+        assert_eq!(memo.len(), ts.len());
+        // A contradiction planted for the last assertion is read, not recomputed.
+        memo.insert(ts[3].clone(), Term::Bool(false));
+        assert_eq!(normalize(&refs, &mut memo), None);
+    }
+
+    /// Junctions of pre-simplified terms equal junctions simplified on the way (duplicates,
+    /// complements, nesting).
+    #[test]
+    fn conjunction_of_simplified_matches_simplify_conjunction() {
+        let ts = sample();
+        let mut cases: Vec<Vec<Term>> = vec![ts.clone()];
+        let mut with_complement = ts.clone();
+        with_complement.push(Term::not(ts[3].clone()));
+        cases.push(with_complement);
+        cases.push(vec![Term::Bool(true)]);
+        cases.push(Vec::new());
+        for case in cases {
+            let refs: Vec<&Term> = case.iter().collect();
+            let pre: Vec<Term> = case.iter().map(Term::simplify).collect();
+            assert_eq!(
+                crate::term::conjunction_of_simplified(pre),
+                crate::term::simplify_conjunction(&refs)
+            );
+        }
     }
 }

@@ -14,6 +14,7 @@
 
 pub mod definitions;
 pub mod error;
+mod fasthash;
 pub mod frontend;
 pub mod lia;
 pub mod model;

@@ -6,7 +6,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::BuildHasher;
+
+use crate::fasthash::BuildFast;
 
 /// The sort of a variable. References are printed as `Int` (see the crate docs: `null = 0`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -371,26 +373,33 @@ impl Term {
     }
 }
 
-/// Simplifies `and` (`is_and`) or `or`: flattens nested ones, drops neutral elements and
-/// recognizes `p` next to `(not p)`.
 /// The simplified conjunction of `ts` (as `Term::And(ts).simplify()`, without copying `ts`).
 pub fn simplify_conjunction(ts: &[&Term]) -> Term {
     simplify_junction(ts.iter().copied(), true)
 }
 
-fn simplify_junction<'a>(ts: impl DoubleEndedIterator<Item = &'a Term>, is_and: bool) -> Term {
+/// [`simplify_conjunction`] of terms given already simplified (`simplified[i]` is
+/// `ts[i].simplify()`, e.g. from a memo): the same result without simplifying them again.
+pub fn conjunction_of_simplified(simplified: Vec<Term>) -> Term {
+    junction(simplified, true)
+}
+
+/// Simplifies `and` (`is_and`) or `or`: flattens nested ones, drops neutral elements and
+/// recognizes `p` next to `(not p)`.
+fn simplify_junction<'a>(ts: impl Iterator<Item = &'a Term>, is_and: bool) -> Term {
+    junction(ts.map(Term::simplify).collect(), is_and)
+}
+
+/// [`simplify_junction`] of simplified terms.
+fn junction(mut stack: Vec<Term>, is_and: bool) -> Term {
     // `out`'s entries by hash, and its negations `¬a` by the hash of `a`: duplicates and
     // complementary pairs are found without copying a term (junctions of named guards are
     // large, and this runs on every query).
     let mut out: Vec<Term> = Vec::new();
-    let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
-    let mut negations: HashMap<u64, Vec<usize>> = HashMap::new();
-    let hash = |t: &Term| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        t.hash(&mut h);
-        h.finish()
-    };
-    let mut stack: Vec<Term> = ts.rev().map(Term::simplify).collect();
+    let mut by_hash: HashMap<u64, Vec<usize>, BuildFast> = HashMap::default();
+    let mut negations: HashMap<u64, Vec<usize>, BuildFast> = HashMap::default();
+    let hash = |t: &Term| BuildFast.hash_one(t);
+    stack.reverse();
     while let Some(t) = stack.pop() {
         match t {
             Term::Bool(b) if b == is_and => {}

@@ -27,6 +27,7 @@ mod simplex;
 mod theory;
 
 use encode::{Encoder, Formula, Lit};
+use propagate::{Clauses, Numbering};
 use theory::{Budget, TheoryResult};
 
 use crate::definitions;
@@ -90,14 +91,17 @@ pub fn decide_with(conjuncts: &[Term], want: &[Var], limits: Limits) -> Decision
     if !flatten(Formula::And(parts), &mut lits, &mut ors) {
         return Decision::Unsat;
     }
+    let mut numbers = Numbering::default();
+    let clauses = Clauses::new(lits, ors, &mut numbers);
     let mut search = Search {
         ints: enc.vars.ints.len(),
         bools: enc.vars.bools.len(),
         limits,
         splits: 0,
         pivots: limits.pivots,
+        numbers,
     };
-    let (ints, bools) = match search.run(lits, ors) {
+    let (ints, bools) = match search.run(clauses) {
         Found::Sat(ints, bools) => (ints, bools),
         Found::Unsat => return Decision::Unsat,
         Found::Outside(why) => return Decision::Outside(why.to_string()),
@@ -169,37 +173,40 @@ struct Search {
     splits: u32,
     /// Pivots left for the query.
     pivots: u32,
+    /// The literals of the query, numbered for [`propagate`].
+    numbers: Numbering,
 }
 
 impl Search {
     /// Satisfies `lits` and every disjunction of `ors`, splitting a disjunction only when the
     /// theory's point violates it.
-    fn run(&mut self, mut lits: Vec<Lit>, mut ors: Vec<Vec<Formula>>) -> Found {
+    fn run(&mut self, mut c: Clauses) -> Found {
         self.splits += 1;
         if self.splits > self.limits.splits {
             return Found::Outside("disjunction budget spent");
         }
-        if !propagate::propagate(&mut lits, &mut ors, flatten) {
+        if !c.propagate(&mut self.numbers, flatten) {
             return Found::Unsat;
         }
         let budget =
             Budget { nodes: self.limits.nodes, pivots: &mut self.pivots, cells: self.limits.cells };
-        let (ints, bools) = match theory::check(self.ints, self.bools, &lits, budget) {
+        let (ints, bools) = match theory::check(self.ints, self.bools, &c.lits, budget) {
             TheoryResult::Sat(i, b) => (i, b),
             TheoryResult::Unsat => return Found::Unsat,
             TheoryResult::Outside(why) => return Found::Outside(why),
         };
-        let Some(pos) = ors.iter().position(|d| !d.iter().any(|f| holds(f, &ints, &bools))) else {
+        let Some(pos) = c.ors.iter().position(|d| !d.iter().any(|f| holds(f, &ints, &bools)))
+        else {
             return Found::Sat(ints, bools);
         };
-        let disjuncts = ors.swap_remove(pos);
+        let disjuncts = c.take_or(pos);
         let mut outside = None;
         for d in disjuncts {
-            let (mut l, mut o) = (lits.clone(), ors.clone());
-            if !flatten(d, &mut l, &mut o) {
+            let mut branch = c.clone();
+            if !branch.add(d, &mut self.numbers, flatten) {
                 continue;
             }
-            match self.run(l, o) {
+            match self.run(branch) {
                 Found::Sat(i, b) => return Found::Sat(i, b),
                 Found::Unsat => {}
                 Found::Outside(why) => outside = Some(why),

@@ -14,9 +14,10 @@
 //! fixed point. Only syntactic facts are used (linear forms compared after sign
 //! normalization), so the result is equivalent to the input whatever the theory would say.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use super::encode::{Formula, Lin, Lit};
+use crate::fasthash::BuildFast;
 
 /// A literal in a form where a literal and its sign-flipped twin (`x - y = 0`, `y - x = 0`)
 /// are equal.
@@ -52,19 +53,77 @@ fn complement(l: &Lit) -> Option<Lit> {
     }
 }
 
+/// The literals of one propagation, numbered: a literal and its sign-flipped twin share a
+/// number, so that the fixed point below compares numbers, never linear forms.
+///
+/// Why: the fixed point looks at every disjunct of every disjunction once per round, and each
+/// look used to build the literal's key and complement (copying their linear forms) and hash
+/// them; on symheap's path conditions (a hundred and more implications) that was most of the
+/// procedure's time. Numbering each literal once per call keeps a round to array lookups.
+#[derive(Default)]
+pub struct Numbering {
+    ids: HashMap<Lit, u32, BuildFast>,
+}
+
+impl Numbering {
+    fn id(&mut self, l: Lit) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(l).or_insert(next)
+    }
+
+    /// The numbers of `l`'s key and of its complement (`None` where that form overflows).
+    fn lit(&mut self, l: &Lit) -> Shape {
+        Shape::Lit(key(l).map(|k| self.id(k)), complement(l).map(|c| self.id(c)))
+    }
+
+    fn shape(&mut self, f: &Formula) -> Shape {
+        match f {
+            Formula::Lit(l) => self.lit(l),
+            Formula::And(fs) => Shape::And(fs.iter().map(|g| self.shape(g)).collect()),
+            Formula::Or(fs) => Shape::Or(fs.iter().map(|g| self.shape(g)).collect()),
+        }
+    }
+}
+
+/// A formula with each literal replaced by the [`Numbering`] of its key and complement.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    Lit(Option<u32>, Option<u32>),
+    And(Vec<Shape>),
+    Or(Vec<Shape>),
+}
+
+/// The literals known to hold, by number.
+#[derive(Default, Clone)]
+struct Known(Vec<bool>);
+
+impl Known {
+    fn insert(&mut self, id: u32) {
+        let i = id as usize;
+        if self.0.len() <= i {
+            self.0.resize(i + 1, false);
+        }
+        self.0[i] = true;
+    }
+
+    fn contains(&self, id: Option<u32>) -> bool {
+        id.is_some_and(|i| self.0.get(i as usize).copied().unwrap_or(false))
+    }
+}
+
 /// What the known literals say of a formula: `Some(true)` stated, `Some(false)` contradicted.
-fn status(f: &Formula, known: &HashSet<Lit>) -> Option<bool> {
+fn status(f: &Shape, known: &Known) -> Option<bool> {
     match f {
-        Formula::Lit(l) => {
-            if key(l).is_some_and(|k| known.contains(&k)) {
+        Shape::Lit(key, complement) => {
+            if known.contains(*key) {
                 Some(true)
-            } else if complement(l).is_some_and(|c| known.contains(&c)) {
+            } else if known.contains(*complement) {
                 Some(false)
             } else {
                 None
             }
         }
-        Formula::And(fs) => {
+        Shape::And(fs) => {
             let mut all = true;
             for g in fs {
                 match status(g, known) {
@@ -75,7 +134,7 @@ fn status(f: &Formula, known: &HashSet<Lit>) -> Option<bool> {
             }
             all.then_some(true)
         }
-        Formula::Or(fs) => {
+        Shape::Or(fs) => {
             let mut none = true;
             for g in fs {
                 match status(g, known) {
@@ -89,54 +148,179 @@ fn status(f: &Formula, known: &HashSet<Lit>) -> Option<bool> {
     }
 }
 
-/// Propagates to a fixed point; `false` when a disjunction lost every disjunct (unsat).
-/// `flatten` is the search's own (literals to `lits`, disjunctions to `ors`).
-pub fn propagate(
-    lits: &mut Vec<Lit>,
-    ors: &mut Vec<Vec<Formula>>,
-    flatten: fn(Formula, &mut Vec<Lit>, &mut Vec<Vec<Formula>>) -> bool,
-) -> bool {
-    let mut known: HashSet<Lit> = lits.iter().filter_map(key).collect();
-    loop {
-        let mut changed = false;
-        let mut kept = Vec::with_capacity(ors.len());
-        let mut units = Vec::new();
-        for d in std::mem::take(ors) {
-            let mut open = Vec::with_capacity(d.len());
-            let mut satisfied = false;
-            for f in d {
-                match status(&f, &known) {
-                    Some(true) => {
-                        satisfied = true;
-                        break;
+/// The search's clauses: the conjunction's literals and its disjunctions, each literal
+/// numbered once (when it joins) for the propagation.
+#[derive(Clone)]
+pub struct Clauses {
+    pub lits: Vec<Lit>,
+    pub ors: Vec<Vec<Formula>>,
+    /// `shapes[i][j]` is the shape of `ors[i][j]`.
+    shapes: Vec<Vec<Shape>>,
+    /// The numbers of `lits`' keys.
+    known: Known,
+}
+
+/// `flatten` of the search: literals to `lits`, disjunctions to `ors`; `false` when plainly
+/// false.
+pub type Flatten = fn(Formula, &mut Vec<Lit>, &mut Vec<Vec<Formula>>) -> bool;
+
+impl Clauses {
+    pub fn new(lits: Vec<Lit>, ors: Vec<Vec<Formula>>, numbers: &mut Numbering) -> Clauses {
+        let mut known = Known::default();
+        for l in &lits {
+            if let Some(k) = key(l) {
+                known.insert(numbers.id(k));
+            }
+        }
+        let shapes = ors.iter().map(|d| d.iter().map(|f| numbers.shape(f)).collect()).collect();
+        Clauses { lits, ors, shapes, known }
+    }
+
+    /// Conjoins `f` (flattened); `false` when it is plainly false.
+    pub fn add(&mut self, f: Formula, numbers: &mut Numbering, flatten: Flatten) -> bool {
+        let (before, before_ors) = (self.lits.len(), self.ors.len());
+        if !flatten(f, &mut self.lits, &mut self.ors) {
+            return false;
+        }
+        for l in &self.lits[before..] {
+            if let Some(k) = key(l) {
+                self.known.insert(numbers.id(k));
+            }
+        }
+        for d in &self.ors[before_ors..] {
+            self.shapes.push(d.iter().map(|f| numbers.shape(f)).collect());
+        }
+        true
+    }
+
+    /// Removes and returns disjunction `i` (the last one takes its place).
+    pub fn take_or(&mut self, i: usize) -> Vec<Formula> {
+        self.shapes.swap_remove(i);
+        self.ors.swap_remove(i)
+    }
+
+    /// Propagates to a fixed point; `false` when a disjunction lost every disjunct (unsat).
+    pub fn propagate(&mut self, numbers: &mut Numbering, flatten: Flatten) -> bool {
+        loop {
+            let mut changed = false;
+            let mut kept = Vec::with_capacity(self.ors.len());
+            let mut kept_shapes = Vec::with_capacity(self.ors.len());
+            let mut units = Vec::new();
+            let ors = std::mem::take(&mut self.ors);
+            let shapes = std::mem::take(&mut self.shapes);
+            for (d, ds) in ors.into_iter().zip(shapes) {
+                let mut open = Vec::with_capacity(d.len());
+                let mut open_shapes = Vec::with_capacity(d.len());
+                let mut satisfied = false;
+                for (f, s) in d.into_iter().zip(ds) {
+                    match status(&s, &self.known) {
+                        Some(true) => {
+                            satisfied = true;
+                            break;
+                        }
+                        Some(false) => changed = true,
+                        None => {
+                            open.push(f);
+                            open_shapes.push(s);
+                        }
                     }
-                    Some(false) => changed = true,
-                    None => open.push(f),
                 }
-            }
-            if satisfied {
-                changed = true;
-                continue;
-            }
-            match open.len() {
-                0 => return false,
-                1 => {
+                if satisfied {
                     changed = true;
-                    units.extend(open);
+                    continue;
                 }
-                _ => kept.push(open),
+                match open.len() {
+                    0 => return false,
+                    1 => {
+                        changed = true;
+                        units.extend(open);
+                    }
+                    _ => {
+                        kept.push(open);
+                        kept_shapes.push(open_shapes);
+                    }
+                }
+            }
+            self.ors = kept;
+            self.shapes = kept_shapes;
+            for f in units {
+                if !self.add(f, numbers, flatten) {
+                    return false;
+                }
+            }
+            if !changed {
+                return true;
             }
         }
-        *ors = kept;
-        for f in units {
-            let before = lits.len();
-            if !flatten(f, lits, ors) {
-                return false;
-            }
-            known.extend(lits[before..].iter().filter_map(key));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lin(coeffs: &[(usize, i128)], constant: i128) -> Lin {
+        Lin { coeffs: coeffs.iter().copied().collect(), constant }
+    }
+
+    /// Twins share a number, a literal's complement is the number of its negation's key, and
+    /// different literals get different numbers.
+    #[test]
+    fn numbering_identifies_twins_and_complements() {
+        let mut n = Numbering::default();
+        let eq = n.lit(&Lit::Eq(lin(&[(0, 1), (1, -1)], 0)));
+        let flipped = n.lit(&Lit::Eq(lin(&[(0, -1), (1, 1)], 0)));
+        assert_eq!(eq, flipped);
+        let ne = n.lit(&Lit::Ne(lin(&[(0, -1), (1, 1)], 0)));
+        let (Shape::Lit(k_eq, c_eq), Shape::Lit(k_ne, c_ne)) = (&eq, &ne) else { panic!() };
+        assert_eq!((k_eq, c_eq), (c_ne, k_ne));
+        // ¬(x ≤ 0) is -x + 1 ≤ 0.
+        let le = n.lit(&Lit::Le(lin(&[(0, 1)], 0)));
+        let ge1 = n.lit(&Lit::Le(lin(&[(0, -1)], 1)));
+        let (Shape::Lit(k_le, c_le), Shape::Lit(k_ge, _)) = (&le, &ge1) else { panic!() };
+        assert_eq!(c_le, k_ge);
+        assert_ne!(k_le, k_ge);
+        let b = n.lit(&Lit::Bool(0, true));
+        let not_b = n.lit(&Lit::Bool(0, false));
+        let (Shape::Lit(kb, cb), Shape::Lit(knb, cnb)) = (&b, &not_b) else { panic!() };
+        assert_eq!((kb, cb), (cnb, knb));
+        assert_ne!(kb, k_le);
+    }
+
+    /// A chain of implications each unit settles the next of: propagation reaches the end
+    /// (numbers given to literals that only later become known still match).
+    #[test]
+    fn a_chain_of_units_propagates_to_its_end() {
+        let b = |i: usize, v: bool| Formula::Lit(Lit::Bool(i, v));
+        let lits = vec![Lit::Bool(0, true)];
+        // b_i → b_{i+1}, written ¬b_i ∨ b_{i+1}, listed last first.
+        let mut ors: Vec<Vec<Formula>> =
+            (0..20).rev().map(|i| vec![b(i, false), b(i + 1, true)]).collect();
+        // and one disjunction whose disjunct is a conjunction holding a new disjunction.
+        ors.push(vec![
+            b(20, false),
+            Formula::And(vec![b(30, true), Formula::Or(vec![b(30, false), b(31, true)])]),
+        ]);
+        let mut n = Numbering::default();
+        let mut c = Clauses::new(lits, ors, &mut n);
+        assert!(c.propagate(&mut n, super::super::flatten));
+        assert!(c.ors.is_empty(), "{:?}", c.ors);
+        for i in 0..=20 {
+            assert!(c.lits.contains(&Lit::Bool(i, true)));
         }
-        if !changed {
-            return true;
-        }
+        assert!(c.lits.contains(&Lit::Bool(31, true)));
+        // b_21 false contradicts the chain.
+        let lits = vec![Lit::Bool(0, true), Lit::Bool(21, false)];
+        let ors: Vec<Vec<Formula>> = (0..21).map(|i| vec![b(i, false), b(i + 1, true)]).collect();
+        let mut c = Clauses::new(lits, ors, &mut n);
+        assert!(!c.propagate(&mut n, super::super::flatten));
+        // A literal added after numbering is known to the next propagation.
+        let ors = vec![vec![b(40, false), b(41, true)]];
+        let mut c = Clauses::new(Vec::new(), ors, &mut n);
+        assert!(c.propagate(&mut n, super::super::flatten));
+        assert_eq!(c.ors.len(), 1);
+        assert!(c.add(b(40, true), &mut n, super::super::flatten));
+        assert!(c.propagate(&mut n, super::super::flatten));
+        assert!(c.ors.is_empty() && c.lits.contains(&Lit::Bool(41, true)));
     }
 }

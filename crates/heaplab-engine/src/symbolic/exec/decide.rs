@@ -150,21 +150,26 @@ impl Cx<'_> {
             return b;
         }
         match self.decide_locally(st, c) {
-            Some(answer) => answer,
-            None => self.ask(st, c),
+            Ok(answer) => answer,
+            Err(slice) => self.ask(st, c, slice),
         }
     }
 
     /// Decides `pc && c` without the solver when possible: `c` or its negation is already in
     /// the path condition (which is satisfiable), or difference-constraint reasoning settles it
-    /// (`dbm`).
-    fn decide_locally(&mut self, st: &State, c: &Sym) -> Option<bool> {
+    /// (`dbm`). Undecided, the conjuncts of the path condition that share variables with `c`
+    /// (only they matter: the rest is satisfiable), for the solver.
+    fn decide_locally(&mut self, st: &State, c: &Sym) -> Result<bool, Vec<Sym>> {
         let answer = if st.pc.contains(c) {
             true
         } else if st.pc.contains(&Sym::not(c)) {
             false
         } else {
-            dbm::decide(&dbm::slice(&st.pc, c), c)?
+            let slice = dbm::slice(&st.pc, c);
+            match dbm::decide(&slice, c) {
+                Some(answer) => answer,
+                None => return Err(slice),
+            }
         };
         self.solver.note_local();
         self.sink.event(Event::SolverQuery {
@@ -174,12 +179,12 @@ impl Cx<'_> {
             answer: if answer { SatAnswer::Sat } else { SatAnswer::Unsat },
             local: true,
         });
-        Some(answer)
+        Ok(answer)
     }
 
-    fn ask(&mut self, st: &State, c: &Sym) -> bool {
-        // Only the conjuncts that share variables with `c` matter (the rest is satisfiable).
-        let mut q = dbm::slice(&st.pc, c);
+    /// Asks the solver whether `slice && c` is satisfiable (`slice` from `decide_locally`).
+    fn ask(&mut self, st: &State, c: &Sym, slice: Vec<Sym>) -> bool {
+        let mut q = slice;
         q.push(c.clone());
         let answer = self.solver.check(&q);
         if answer == SatAnswer::Pending {
