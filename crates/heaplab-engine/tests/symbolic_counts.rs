@@ -219,6 +219,25 @@ fn insertion_sort_int_array_lazier_sharp() {
     }
 }
 
+/// Kiasan's insertionSort on `Comparable[]` (Fig. 8.2, Table 8.1 and Tables 9.1 / 9.4 / 9.7,
+/// digest seed-004b): `noNullElement(a)` reads every cell, so each length 0..k is an input and a
+/// length-i array sorts along i! paths: lazier# and lazier 2 / 4 / 10 / 34 = Σ_{i=0..k} i!.
+/// lazy also aliases the elements: 2 / 5 / 19. The counts need `compare(..) < 0` to fork two
+/// ways, as Kiasan's fresh α does; forking -1 / 0 / 1 at the call gave 2 / 5 / 18.
+#[test]
+fn insertion_sort_comparable_array() {
+    for (strategy, counts) in [
+        (StrategyKind::LazierSharp, &[2, 4, 10, 34][..]),
+        (StrategyKind::Lazier, &[2, 4, 10]),
+        (StrategyKind::Lazy, &[2, 5, 19]),
+    ] {
+        for (k, want) in (1..).zip(counts) {
+            let got = count("isortcmp.hl", "insertionSort", strategy, k);
+            assert_eq!(got, *want, "{strategy:?} k={k}");
+        }
+    }
+}
+
 /// The thesis's find, `elementAt(find(x, root))` (bstcmp.hl `BST.findElement`): returning the
 /// found element adds no case, so it gives the insert counts as `BST.find` does, not the
 /// thesis's 12 / 98 and 13 / 126 (docs/symbolic.md, "Rows that still differ").
