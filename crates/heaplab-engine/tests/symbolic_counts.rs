@@ -238,6 +238,30 @@ fn insertion_sort_comparable_array() {
     }
 }
 
+/// Kiasan's DisjSets and DisjSetsFast (Weiss's union/find on an int array; Tables 9.1–9.9,
+/// digest seed-004b): `assume isForest(s)` reads every cell, so the inputs are the forests on
+/// 0..k cells. find: one path per forest and element, 1 / 7 / 55 (1 + 2·3 at k = 2; 16 forests
+/// on 3 cells × 3 at k = 3); union of two distinct roots: 2 / 20 (k = 2 / 3), and the fast
+/// union's height comparison (below, equal, above) triples it: 6 / 60. The same under every
+/// strategy (int cells: nothing to alias), as in the thesis.
+#[test]
+fn disjoint_sets() {
+    let rows: [(&str, [u64; 3]); 4] = [
+        ("DisjSets.find", [1, 7, 55]),
+        ("DisjSets.union", [0, 2, 20]),
+        ("DisjSetsFast.find", [1, 7, 55]),
+        ("DisjSetsFast.union", [0, 6, 60]),
+    ];
+    for strategy in [StrategyKind::LazierSharp, StrategyKind::Lazier, StrategyKind::Lazy] {
+        for (target, counts) in rows {
+            for (k, want) in (1..).zip(counts) {
+                let got = count("disjsets.hl", target, strategy, k);
+                assert_eq!(got, want, "{target} {strategy:?} k={k}");
+            }
+        }
+    }
+}
+
 /// The thesis's find, `elementAt(find(x, root))` (bstcmp.hl `BST.findElement`): returning the
 /// found element adds no case, so it gives the insert counts as `BST.find` does, not the
 /// thesis's 12 / 98 and 13 / 126 (docs/symbolic.md, "Rows that still differ").
