@@ -262,6 +262,52 @@ fn disjoint_sets() {
     }
 }
 
+/// Kiasan's BinaryHeap (Weiss's array heap of Comparable elements; Tables 9.1 / 9.4 / 9.7,
+/// digest seed-004b): `assume isCmpHeap(..)` reads cells 1..currentSize, so the heaps of size
+/// 0..k are the inputs. insert: lazier# and lazier 3 / 6 / 9 / 13, lazy (which also aliases
+/// the elements) 4 / 12 / 34 / 113; deleteMin: 2 / 3 / 5 / 8, lazy 2 / 4 / 11 / 37 (the thesis
+/// lost lazier's k = 2 cell). Lazy's k = 1 rows need the deepest cells to hold fresh elements:
+/// a `Comparable` cell does not spend the k budget, as a `Comparable` field does not.
+#[test]
+fn binary_heap_comparable() {
+    let rows: [(&str, StrategyKind, &[u64]); 6] = [
+        ("BinaryHeap.insert", StrategyKind::LazierSharp, &[3, 6, 9, 13]),
+        ("BinaryHeap.insert", StrategyKind::Lazier, &[3, 6, 9, 13]),
+        ("BinaryHeap.insert", StrategyKind::Lazy, &[4, 12, 34, 113]),
+        ("BinaryHeap.deleteMin", StrategyKind::LazierSharp, &[2, 3, 5, 8]),
+        ("BinaryHeap.deleteMin", StrategyKind::Lazier, &[2, 3, 5, 8]),
+        ("BinaryHeap.deleteMin", StrategyKind::Lazy, &[2, 4, 11, 37]),
+    ];
+    for (target, strategy, counts) in rows {
+        for (k, want) in (1..).zip(counts) {
+            let got = count("binaryheap.hl", target, strategy, k);
+            assert_eq!(got, *want, "{target} {strategy:?} k={k}");
+        }
+    }
+}
+
+/// Kiasan's BinaryHeap(I) (int cells): deleteMin 2 / 3 / 5 / 8 and findMin 2 / 3 / 4, the
+/// same under every strategy, as in the thesis. insert gives 3 / 6 / 9 / 13 where the thesis
+/// prints 2 / 5 / 8 / 12 (docs/symbolic.md, "Rows that still differ"): per size n < k one path
+/// per place the new item stops (1, 2, 2, 3) and per size n ≤ k one Overflow path for a full
+/// array; the thesis's numbers are this less one Overflow path.
+#[test]
+fn binary_heap_int() {
+    let rows: [(&str, &[u64]); 3] = [
+        ("IntHeap.insert", &[3, 6, 9, 13]),
+        ("IntHeap.deleteMin", &[2, 3, 5, 8]),
+        ("IntHeap.findMin", &[2, 3, 4]),
+    ];
+    for strategy in [StrategyKind::LazierSharp, StrategyKind::Lazier, StrategyKind::Lazy] {
+        for (target, counts) in rows {
+            for (k, want) in (1..).zip(counts) {
+                let got = count("binaryheap.hl", target, strategy, k);
+                assert_eq!(got, *want, "{target} {strategy:?} k={k}");
+            }
+        }
+    }
+}
+
 /// The thesis's find, `elementAt(find(x, root))` (bstcmp.hl `BST.findElement`): returning the
 /// found element adds no case, so it gives the insert counts as `BST.find` does, not the
 /// thesis's 12 / 98 and 13 / 126 (docs/symbolic.md, "Rows that still differ").
