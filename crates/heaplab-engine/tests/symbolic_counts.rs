@@ -288,9 +288,9 @@ fn binary_heap_comparable() {
 
 /// Kiasan's BinaryHeap(I) (int cells): deleteMin 2 / 3 / 5 / 8 and findMin 2 / 3 / 4, the
 /// same under every strategy, as in the thesis. insert gives 3 / 6 / 9 / 13 where the thesis
-/// prints 2 / 5 / 8 / 12 (docs/symbolic.md, "Rows that still differ"): per size n < k one path
-/// per place the new item stops (1, 2, 2, 3) and per size n ≤ k one Overflow path for a full
-/// array; the thesis's numbers are this less one Overflow path.
+/// prints 2 / 5 / 8 / 12 (docs/symbolic.md, "Kiasan rows that still differ"): per size n < k
+/// one path per place the new item stops (1, 2, 2, 3) and per size n ≤ k one Overflow path
+/// for a full array; the thesis's numbers are this less one Overflow path.
 #[test]
 fn binary_heap_int() {
     let rows: [(&str, &[u64]); 3] = [
@@ -310,7 +310,7 @@ fn binary_heap_int() {
 
 /// The thesis's find, `elementAt(find(x, root))` (bstcmp.hl `BST.findElement`): returning the
 /// found element adds no case, so it gives the insert counts as `BST.find` does, not the
-/// thesis's 12 / 98 and 13 / 126 (docs/symbolic.md, "Rows that still differ").
+/// thesis's 12 / 98 and 13 / 126 (docs/symbolic.md, "Kiasan rows that still differ").
 #[test]
 fn bst_object_find_element_as_insert() {
     for (strategy, counts) in [
