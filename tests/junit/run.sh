@@ -18,13 +18,13 @@ run_pass() {
   rm -rf "$out"; mkdir -p "$out/src" "$out/classes"
   local exported=0
   for f in examples/*.hl; do
-    # Every method (Class.method) or top-level function with a `requires`.
+    # Every method (Class.method) or top-level function with a `requires` (array return types too).
     targets=$(awk '
       /^class / { cls = $2 }
       /^[a-z]/ && !/^class / { cls = "" }
       /^[ \t]*(requires|ensures)/ { if (pending != "" && $1 == "requires") print (cls != "" ? cls "." : "") pending; pending = ""; next }
-      /^[ \t]*(pure[ \t]+)*[A-Za-z_]+[ \t]+[A-Za-z_][A-Za-z0-9_]*\(/ {
-        line = $0; sub(/^[ \t]*(pure[ \t]+)*[A-Za-z_]+[ \t]+/, "", line); sub(/\(.*/, "", line); pending = line; next
+      /^[ \t]*(pure[ \t]+)*[A-Za-z_]+(\[\])?[ \t]+[A-Za-z_][A-Za-z0-9_]*\(/ {
+        line = $0; sub(/^[ \t]*(pure[ \t]+)*[A-Za-z_]+(\[\])?[ \t]+/, "", line); sub(/\(.*/, "", line); pending = line; next
       }
       /\{/ { pending = "" }
     ' "$f" | sort -u)

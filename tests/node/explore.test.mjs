@@ -74,6 +74,8 @@ const CASES = [
   // Kiasan's object TreeMap: lazier splits the Object values (put 10 / 78, remove 5 / 43).
   ['examples/treemapcmp.hl', 'TreeMap.put', 'lazier', 2, 78],
   ['examples/treemapcmp.hl', 'TreeMap.remove', 'lazier', 2, 43],
+  // Kiasan's insertion sort on Comparable[] (Σ_{i=0..k} i!): array cells, no fork at compare.
+  ['examples/isortcmp.hl', 'insertionSort', 'lazier#', 3, 10],
   // `sl` completes the input formula when a path ends, asking the solver there too: a pending
   // answer at that point must undo the whole step (getFirst once explored 36 paths in wasm).
   ['examples/bst.hl', 'BST.insert', 'sl', 2, 21],

@@ -219,9 +219,98 @@ fn insertion_sort_int_array_lazier_sharp() {
     }
 }
 
+/// Kiasan's insertionSort on `Comparable[]` (Fig. 8.2, Table 8.1 and Tables 9.1 / 9.4 / 9.7,
+/// digest seed-004b): `noNullElement(a)` reads every cell, so each length 0..k is an input and a
+/// length-i array sorts along i! paths: lazier# and lazier 2 / 4 / 10 / 34 = Σ_{i=0..k} i!.
+/// lazy also aliases the elements: 2 / 5 / 19. The counts need `compare(..) < 0` to fork two
+/// ways, as Kiasan's fresh α does; forking -1 / 0 / 1 at the call gave 2 / 5 / 18.
+#[test]
+fn insertion_sort_comparable_array() {
+    for (strategy, counts) in [
+        (StrategyKind::LazierSharp, &[2, 4, 10, 34][..]),
+        (StrategyKind::Lazier, &[2, 4, 10]),
+        (StrategyKind::Lazy, &[2, 5, 19]),
+    ] {
+        for (k, want) in (1..).zip(counts) {
+            let got = count("isortcmp.hl", "insertionSort", strategy, k);
+            assert_eq!(got, *want, "{strategy:?} k={k}");
+        }
+    }
+}
+
+/// Kiasan's DisjSets and DisjSetsFast (Weiss's union/find on an int array; Tables 9.1–9.9,
+/// digest seed-004b): `assume isForest(s)` reads every cell, so the inputs are the forests on
+/// 0..k cells. find: one path per forest and element, 1 / 7 / 55 (1 + 2·3 at k = 2; 16 forests
+/// on 3 cells × 3 at k = 3); union of two distinct roots: 2 / 20 (k = 2 / 3), and the fast
+/// union's height comparison (below, equal, above) triples it: 6 / 60. The same under every
+/// strategy (int cells: nothing to alias), as in the thesis.
+#[test]
+fn disjoint_sets() {
+    let rows: [(&str, [u64; 3]); 4] = [
+        ("DisjSets.find", [1, 7, 55]),
+        ("DisjSets.union", [0, 2, 20]),
+        ("DisjSetsFast.find", [1, 7, 55]),
+        ("DisjSetsFast.union", [0, 6, 60]),
+    ];
+    for strategy in [StrategyKind::LazierSharp, StrategyKind::Lazier, StrategyKind::Lazy] {
+        for (target, counts) in rows {
+            for (k, want) in (1..).zip(counts) {
+                let got = count("disjsets.hl", target, strategy, k);
+                assert_eq!(got, want, "{target} {strategy:?} k={k}");
+            }
+        }
+    }
+}
+
+/// Kiasan's BinaryHeap (Weiss's array heap of Comparable elements; Tables 9.1 / 9.4 / 9.7,
+/// digest seed-004b): `assume isCmpHeap(..)` reads cells 1..currentSize, so the heaps of size
+/// 0..k are the inputs. insert: lazier# and lazier 3 / 6 / 9 / 13, lazy (which also aliases
+/// the elements) 4 / 12 / 34 / 113; deleteMin: 2 / 3 / 5 / 8, lazy 2 / 4 / 11 / 37 (the thesis
+/// lost lazier's k = 2 cell). Lazy's k = 1 rows need the deepest cells to hold fresh elements:
+/// a `Comparable` cell does not spend the k budget, as a `Comparable` field does not.
+#[test]
+fn binary_heap_comparable() {
+    let rows: [(&str, StrategyKind, &[u64]); 6] = [
+        ("BinaryHeap.insert", StrategyKind::LazierSharp, &[3, 6, 9, 13]),
+        ("BinaryHeap.insert", StrategyKind::Lazier, &[3, 6, 9, 13]),
+        ("BinaryHeap.insert", StrategyKind::Lazy, &[4, 12, 34, 113]),
+        ("BinaryHeap.deleteMin", StrategyKind::LazierSharp, &[2, 3, 5, 8]),
+        ("BinaryHeap.deleteMin", StrategyKind::Lazier, &[2, 3, 5, 8]),
+        ("BinaryHeap.deleteMin", StrategyKind::Lazy, &[2, 4, 11, 37]),
+    ];
+    for (target, strategy, counts) in rows {
+        for (k, want) in (1..).zip(counts) {
+            let got = count("binaryheap.hl", target, strategy, k);
+            assert_eq!(got, *want, "{target} {strategy:?} k={k}");
+        }
+    }
+}
+
+/// Kiasan's BinaryHeap(I) (int cells): deleteMin 2 / 3 / 5 / 8 and findMin 2 / 3 / 4, the
+/// same under every strategy, as in the thesis. insert gives 3 / 6 / 9 / 13 where the thesis
+/// prints 2 / 5 / 8 / 12 (docs/symbolic.md, "Kiasan rows that still differ"): per size n < k
+/// one path per place the new item stops (1, 2, 2, 3) and per size n ≤ k one Overflow path
+/// for a full array; the thesis's numbers are this less one Overflow path.
+#[test]
+fn binary_heap_int() {
+    let rows: [(&str, &[u64]); 3] = [
+        ("IntHeap.insert", &[3, 6, 9, 13]),
+        ("IntHeap.deleteMin", &[2, 3, 5, 8]),
+        ("IntHeap.findMin", &[2, 3, 4]),
+    ];
+    for strategy in [StrategyKind::LazierSharp, StrategyKind::Lazier, StrategyKind::Lazy] {
+        for (target, counts) in rows {
+            for (k, want) in (1..).zip(counts) {
+                let got = count("binaryheap.hl", target, strategy, k);
+                assert_eq!(got, *want, "{target} {strategy:?} k={k}");
+            }
+        }
+    }
+}
+
 /// The thesis's find, `elementAt(find(x, root))` (bstcmp.hl `BST.findElement`): returning the
 /// found element adds no case, so it gives the insert counts as `BST.find` does, not the
-/// thesis's 12 / 98 and 13 / 126 (docs/symbolic.md, "Rows that still differ").
+/// thesis's 12 / 98 and 13 / 126 (docs/symbolic.md, "Kiasan rows that still differ").
 #[test]
 fn bst_object_find_element_as_insert() {
     for (strategy, counts) in [

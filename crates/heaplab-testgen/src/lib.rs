@@ -112,6 +112,17 @@ pub struct GeneratedTest {
     pub branches: BTreeSet<(NodeId, bool)>,
 }
 
+/// A type as the source writes it (`int`, `Node`, `Object[]`, `void`).
+fn type_as_written(t: &TypeExpr) -> String {
+    match t {
+        TypeExpr::Int(_) => "int".to_string(),
+        TypeExpr::Bool(_) => "bool".to_string(),
+        TypeExpr::Class(c) => c.name.clone(),
+        TypeExpr::Array { elem, .. } => format!("{}[]", type_as_written(elem)),
+        _ => "void".to_string(),
+    }
+}
+
 /// Everything generated for one exploration.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Generation {
@@ -286,11 +297,9 @@ pub fn generate_within(
             });
         }
     }
-    let return_type = match find_function(program, &target).map(|(_, d)| &d.return_type) {
-        Some(TypeExpr::Int(_)) => "int".to_string(),
-        Some(TypeExpr::Bool(_)) => "bool".to_string(),
-        Some(TypeExpr::Class(c)) => c.name.clone(),
-        _ => "void".to_string(),
+    let return_type = match find_function(program, &target) {
+        Some((_, d)) => type_as_written(&d.return_type),
+        None => "void".to_string(),
     };
     Ok(Generation { target, return_type, tests, unknown, out_of_time, heaps })
 }

@@ -159,3 +159,18 @@ fn thrown_classes_extend_runtime_exception_and_tests_assert_the_thrown_class() {
     assert!(test.contains("assertThrows(Empty.class, () -> s.pop());"), "{test}");
     assert!(files.warnings.is_empty(), "{:?}", files.warnings);
 }
+
+/// A method returning a new array: the test's local has the Java array type (`long[]` for
+/// `int[]`), not `void` (the generation's return type once lost arrays).
+#[test]
+fn a_returned_new_array_has_its_java_type() {
+    let source = "int[] pair(int x)\n  requires true\n{\n  return new int[]{x, x};\n}\n\nObject[] none(int n)\n  requires 0 <= n & n < 2\n{\n  return new Object[n];\n}\n";
+    let a = analyze_text(source);
+    let ints = export(&a, source, "pair").expect("translatable");
+    let test = file(&ints, "p/PairTest.java");
+    assert!(test.contains("long[] result = Functions.pair("), "{test}");
+    let objects = export(&a, source, "none").expect("translatable");
+    let test = file(&objects, "p/NoneTest.java");
+    assert!(test.contains("Object[] result = Functions.none("), "{test}");
+    assert!(ints.warnings.is_empty() && objects.warnings.is_empty(), "{:?}", ints.warnings);
+}

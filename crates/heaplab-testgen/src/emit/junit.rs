@@ -422,6 +422,18 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// A type as [`Generation::return_type`] writes it (`Node`, `int[]`), in Java.
+    fn written_type(&mut self, t: &str) -> String {
+        match t.strip_suffix("[]") {
+            Some(elem) => format!("{}[]", self.written_type(elem)),
+            None => match t {
+                "int" => "long".into(),
+                "bool" => "boolean".into(),
+                _ => self.name(t),
+            },
+        }
+    }
+
     fn ty(&mut self, t: &TypeExpr) -> String {
         match t {
             TypeExpr::Int(_) => "long".into(),
@@ -1163,7 +1175,7 @@ impl<'a> Translator<'a> {
                 out.push_str(&final_heap);
             }
             (Expected::Returned(v @ Value::Ref(Some(id))), _) if !names.contains_key(id) => {
-                let ty = self.name(&gen.return_type);
+                let ty = self.written_type(&gen.return_type);
                 let _ = writeln!(out, "        {ty} result = {call};");
                 out.push_str("        assertNotNull(result);\n");
                 out.push_str(&self.final_asserts(&t.final_heap, &names, Some(v)));

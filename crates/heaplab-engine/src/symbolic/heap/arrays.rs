@@ -9,7 +9,7 @@
 //! array, a fresh input (a primitive symbol, or for a reference element the strategy's options,
 //! as for a reference field). Children that are infeasible are dropped by the solver.
 
-use super::lazy::{apply_choice, deref};
+use super::lazy::{apply_choice, deref, element_budget};
 use crate::symbolic::code::SlotType;
 use crate::symbolic::config::Bound;
 use crate::symbolic::exec::stack::{default_value, internal, peek, pop, with_fact};
@@ -142,6 +142,7 @@ fn new_cell_values(
     let budget = budget.unwrap_or(0);
     match &data.elem {
         SlotType::Class(c) => {
+            let budget = element_budget(c, budget);
             let opts = cx.strategy.options(&s, c, budget - 1);
             let mut kids = Vec::new();
             for choice in &opts.choices {

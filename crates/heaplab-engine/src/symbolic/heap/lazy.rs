@@ -350,6 +350,17 @@ fn unzip_labels(kids: Vec<(State, Labels)>) -> (Vec<(State, String)>, Vec<String
     kids.into_iter().map(|(s, (label, option))| ((s, label), option)).unzip()
 }
 
+/// The budget a reference read from an input object (a field or an array cell) is drawn
+/// from: the object's own, except that a built-in `Comparable` element has no reference fields,
+/// so it cannot lengthen a chain and does not spend the k budget (Kiasan keeps elements in a
+/// region of their own; its counts have fresh elements in the deepest nodes and cells).
+pub(super) fn element_budget(class: &str, budget: i64) -> i64 {
+    match class {
+        heaplab_syntax::builtin::COMPARABLE => budget.max(1),
+        _ => budget,
+    }
+}
+
 /// First read of field `field` of input object `obj` (the receiver is on the stack).
 fn materialize(cx: &mut Cx, mut st: State, obj: ObjIdx, field: &str, ty: &SlotType) -> Succ {
     let budget = match st.heap.get(obj).map(|o| o.origin) {
@@ -373,13 +384,7 @@ fn materialize(cx: &mut Cx, mut st: State, obj: ObjIdx, field: &str, ty: &SlotTy
     };
     match ty {
         SlotType::Class(c) => {
-            // A built-in `Comparable` element has no reference fields, so it cannot lengthen a
-            // chain: it does not spend the k budget (Kiasan keeps elements in a region of their
-            // own; its counts have fresh elements in the deepest nodes).
-            let budget = match c.as_str() {
-                heaplab_syntax::builtin::COMPARABLE => budget.max(1),
-                _ => budget,
-            };
+            let budget = element_budget(c, budget);
             let opts = cx.strategy.options(&st, c, budget - 1);
             let target = format!("{}.{field}", State::obj_name(obj));
             lazy_fork(cx, st, opts, c, budget - 1, target, &set)

@@ -94,6 +94,9 @@ impl Cx<'_> {
             ExprKind::Binary { op: BinOp::And, lhs, rhs } => self.and(e, lhs, rhs),
             ExprKind::Binary { op: BinOp::Or, lhs, rhs } => self.or(e, lhs, rhs),
             ExprKind::Binary { op, lhs, rhs } => {
+                if self.compare_sign(e, *op, lhs, rhs) {
+                    return;
+                }
                 let kind = match op {
                     BinOp::Eq | BinOp::Ne => self.kind_of(lhs).max_with(self.kind_of(rhs)),
                     _ => OperandKind::Int,
@@ -209,7 +212,7 @@ impl Cx<'_> {
             Some(CallTarget::Method { class, method }) => self.out.function(Some(class), method),
             _ => self.class_of(receiver).and_then(|c| self.out.function(Some(&c), &method.name)),
         };
-        if self.builtin_compare(e, receiver, method, args) {
+        if self.builtin_compare(e, receiver, method, args, None) {
             return;
         }
         match target {
@@ -224,16 +227,39 @@ impl Cx<'_> {
         }
     }
 
+    /// `c.compare(a, b) op 0` (or `0 op c.compare(a, b)`) for a comparison `op` and the
+    /// built-in `compare`: the sign of the result is the order of the keys, so this is `ka op kb`
+    /// with no branch at the call. Kiasan's compare is a fresh α tied to the keys by
+    /// `α < 0 ⇔ ka < kb`, `α = 0 ⇔ ka = kb`, `α > 0 ⇔ ka > kb` (digest seed-004a §4.4): a path
+    /// forks only where the code tests the sign, two ways for `< 0`, not three. False (nothing
+    /// emitted) when `e` is not such a comparison.
+    fn compare_sign(&mut self, e: &Expr, op: BinOp, lhs: &Expr, rhs: &Expr) -> bool {
+        if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne) {
+            return false;
+        }
+        let zero = |x: &Expr| matches!(x.kind, ExprKind::Int(0));
+        // `0 op r` is `r op' 0` with the operands' roles mirrored.
+        let (call, op) = match (&lhs.kind, &rhs.kind) {
+            (ExprKind::MethodCall { .. }, _) if zero(rhs) => (lhs, op),
+            (_, ExprKind::MethodCall { .. }) if zero(lhs) => (rhs, mirrored(op)),
+            _ => return false,
+        };
+        let ExprKind::MethodCall { receiver, method, args } = &call.kind else { return false };
+        self.builtin_compare(call, receiver, method, args, Some((op, e)))
+    }
+
     /// `c.compare(a, b)` of the built-in `Comparator` (`heaplab_syntax::builtin`): the
     /// comparator's `nullKey` (a field read: `c` is dereferenced), the keys of `a` and `b`
     /// without resolving them (`OrderKeys`), then `ka < kb ? -1 : (ka == kb ? 0 : 1)` as
-    /// branches the compiler made up. False when the call is not that one.
+    /// branches the compiler made up, or with `sign` = `(op, e)` the bool `ka op kb` (the value
+    /// of `compare(a, b) op 0`, the expression `e`). False when the call is not that one.
     fn builtin_compare(
         &mut self,
         e: &Expr,
         receiver: &Expr,
         method: &Ident,
         args: &[Expr],
+        sign: Option<(BinOp, &Expr)>,
     ) -> bool {
         use heaplab_syntax::builtin::{COMPARATOR, COMPARE, NULL_KEY};
         if method.name != COMPARE || args.len() != 2 {
@@ -266,6 +292,22 @@ impl Cx<'_> {
         self.emit(Instr::Load(sa));
         self.emit(Instr::Load(sb));
         self.emit(Instr::OrderKeys { span: e.span });
+        if let Some((op, whole)) = sign {
+            let (node, span) = (whole.id, whole.span);
+            self.emit(Instr::Binary { op, kind: OperandKind::Int, node, span });
+            let j = self.emit(Instr::Jump(usize::MAX));
+            let fallback = self.here();
+            self.code[model] = Instr::OrderModel { target: fallback };
+            self.emit(Instr::Load(sr));
+            self.emit(Instr::Load(sa));
+            self.emit(Instr::Load(sb));
+            self.call(unit, 3, true, e);
+            self.emit(Instr::Const(Const::Int(0)));
+            self.emit(Instr::Binary { op, kind: OperandKind::Int, node, span });
+            let end = self.here();
+            self.patch(j, end);
+            return true;
+        }
         let (ka, kb) = (self.hidden(SlotType::Int), self.hidden(SlotType::Int));
         self.emit(Instr::Store(kb));
         self.emit(Instr::Store(ka));
@@ -313,5 +355,16 @@ impl Cx<'_> {
     pub(super) fn call(&mut self, unit: UnitId, nargs: usize, receiver: bool, e: &Expr) {
         self.callees.insert(unit);
         self.emit(Instr::Call { unit, nargs, receiver, node: e.id, span: e.span });
+    }
+}
+
+/// The comparison with its operands swapped: `0 op r` is `r mirrored(op) 0`.
+fn mirrored(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
     }
 }
