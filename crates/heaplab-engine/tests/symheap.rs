@@ -738,3 +738,23 @@ fn all_heaps_example_a_regenerates_lazys_ten_heaps() {
     }
     assert!(ends.contains(&WorldsEnd::Limit), "{ends:?}");
 }
+
+/// A `Comparable` element has no reference fields, so lazy lets it be a fresh object however
+/// deep its owner lies (`element_budget`: it does not spend the k budget). symheap must draw
+/// the same budgets: with the key one level past the bound, a precondition that wants non-null
+/// keys (treemapcmp.hl's `rbt`) otherwise lost a level of the tree under symheap (k = 2
+/// covered what lazy covers at k = 1), and the two disagreed.
+#[test]
+fn comparable_keys_do_not_spend_the_k_budget() {
+    let text = "class E { Comparable key; E next; }\n\
+        class L {\n  E head;\n  int len()\n    requires lst(this.head)\n  {\n    int n = 0;\n    E p = this.head;\n    while (p != null) { n = n + 1; p = p.next; }\n    return n;\n  }\n}\n\
+        pred lst(E t) :=\n    t == null\n  | exists Comparable k, E n. t -> E { key: k, next: n } * lst(n) & k != null;\n";
+    let a = analyze(&SourceFile::new("keys.hl".to_string(), text.to_string()));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    for k in 1..=3 {
+        let (d, ln, sn, _) = differ(&a, "L.len", k, PreMode::Assume, 1_000);
+        assert_eq!(d, None);
+        // Lists of length 0..k, each its own branch sequence.
+        assert!(ln > 0 && sn == k as usize + 1, "k={k}: lazy {ln}, symheap {sn} paths");
+    }
+}

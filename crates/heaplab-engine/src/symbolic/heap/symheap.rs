@@ -30,6 +30,7 @@
 //! of the path condition, the unique true entry of each input reference, objects numbered in BFS
 //! order from the roots). Never touches the worklist or the lazy family's objects.
 
+use super::lazy::element_budget;
 use super::{ConcreteInput, HeapModel, RootOption};
 use crate::interp::{Heap, ObjId, Value};
 use crate::symbolic::code::{Compiled, SlotType};
@@ -710,8 +711,15 @@ impl HeapModel for SymHeap {
         // The summary machine: field `field` of every location the receiver may denote. A
         // receiver that is one location, met with budget 0 only, reads its slot in every world:
         // no new location there (lazy offers none); otherwise the read below decides.
+        // A `Comparable` element does not spend the budget, as in lazy (`element_budget`).
+        let class = match ty {
+            SlotType::Class(c) => Some(c.as_str()),
+            _ => None,
+        };
+        let spends = |b: i64| class.map_or(b, |c| element_budget(c, b));
         let d = data(&st);
-        let at_zero = |l: usize| d.locs.get(l).is_some_and(|o| o.disc.iter().all(|(_, b)| *b <= 0));
+        let at_zero =
+            |l: usize| d.locs.get(l).is_some_and(|o| o.disc.iter().all(|(_, b)| spends(*b) <= 0));
         let meet = match locs.as_slice() {
             [(_, Some(l))] if at_zero(*l) => Meet::Never,
             _ => Meet::Later,
@@ -739,7 +747,7 @@ impl HeapModel for SymHeap {
                     continue;
                 };
                 let budgets: Vec<(Sym, i64)> =
-                    owner.disc.iter().map(|(c, b)| (c.clone(), b - 1)).collect();
+                    owner.disc.iter().map(|(c, b)| (c.clone(), spends(*b) - 1)).collect();
                 for (e, l2) in d.set_of(v) {
                     let Some(l2) = l2 else { continue };
                     // The new entry of the input reference read here, in every world.
