@@ -67,17 +67,7 @@ fn main() {
     let text = std::fs::read_to_string(path).expect("file");
     let a = analyze(&SourceFile::new(path.clone(), text));
     let secs: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);
-    let mut targets = Vec::new();
-    for item in &a.program.items {
-        use heaplab_syntax::ast::Item;
-        match item {
-            Item::Class(c) => {
-                targets.extend(c.methods.iter().map(|m| format!("{}.{}", c.name.name, m.name.name)))
-            }
-            Item::Function(f) => targets.push(f.name.name.clone()),
-            _ => {}
-        }
-    }
+    let mut targets = a.program.targets();
     if let Some(m) = args.get(1).filter(|m| *m != "all") {
         targets.retain(|t| t == m || t.ends_with(&format!(".{m}")));
     }

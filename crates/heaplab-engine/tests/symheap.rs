@@ -82,17 +82,7 @@ fn figure1(n: usize, bound: usize) -> Analysis {
 }
 
 fn targets(a: &Analysis) -> Vec<String> {
-    use heaplab_syntax::ast::Item;
-    let mut out = Vec::new();
-    for item in &a.program.items {
-        match item {
-            Item::Class(c) => {
-                out.extend(c.methods.iter().map(|m| format!("{}.{}", c.name.name, m.name.name)))
-            }
-            Item::Function(f) => out.push(f.name.name.clone()),
-            _ => {}
-        }
-    }
+    let mut out = a.program.targets();
     // symheap has no arrays: it rejects such a method up front (examples/isortarr.hl).
     out.retain(|t| {
         let mut config = Config::default();

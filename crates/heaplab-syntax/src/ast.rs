@@ -28,6 +28,24 @@ pub struct Program {
     pub ints: Ints,
 }
 
+impl Program {
+    /// Every method (`Class.method`) and top-level function (`name`) in source order: the
+    /// names a run can start from.
+    pub fn targets(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for item in &self.items {
+            match item {
+                Item::Class(c) => {
+                    out.extend(c.methods.iter().map(|m| format!("{}.{}", c.name.name, m.name.name)))
+                }
+                Item::Function(f) => out.push(f.name.name.clone()),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
 /// What `int` arithmetic means. The default, `checked`, is HeapLab's: 64-bit, and leaving the
 /// range is the `integer_overflow` error. `java64` and `java32` wrap as Java's `long` and `int`
 /// do (two's complement), so Java subjects compare one to one; under `java32` every `int` value,

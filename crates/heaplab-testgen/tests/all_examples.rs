@@ -5,7 +5,6 @@
 mod common;
 
 use heaplab_engine::symbolic::{Clock, Config, Explorer, StrategyKind, STRATEGIES};
-use heaplab_syntax::ast::Item;
 use heaplab_syntax::SourceFile;
 use heaplab_testgen::coverage::Lines;
 use heaplab_testgen::{generate, generate_within, Expected, Validity};
@@ -20,19 +19,7 @@ impl Clock for TestClock {
 }
 
 fn targets(a: &heaplab_syntax::Analysis) -> Vec<String> {
-    let mut out = Vec::new();
-    for item in &a.program.items {
-        match item {
-            Item::Class(c) => {
-                for m in &c.methods {
-                    out.push(format!("{}.{}", c.name.name, m.name.name));
-                }
-            }
-            Item::Function(f) => out.push(f.name.name.clone()),
-            _ => {}
-        }
-    }
-    out
+    a.program.targets()
 }
 
 #[test]

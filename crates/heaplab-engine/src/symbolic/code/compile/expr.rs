@@ -296,12 +296,8 @@ impl Cx<'_> {
             let (node, span) = (whole.id, whole.span);
             self.emit(Instr::Binary { op, kind: OperandKind::Int, node, span });
             let j = self.emit(Instr::Jump(usize::MAX));
-            let fallback = self.here();
-            self.code[model] = Instr::OrderModel { target: fallback };
-            self.emit(Instr::Load(sr));
-            self.emit(Instr::Load(sa));
-            self.emit(Instr::Load(sb));
-            self.call(unit, 3, true, e);
+            // A heap model that does not read keys runs the body, then tests its sign.
+            self.compare_body(model, [sr, sa, sb], unit, e);
             self.emit(Instr::Const(Const::Int(0)));
             self.emit(Instr::Binary { op, kind: OperandKind::Int, node, span });
             let end = self.here();
@@ -330,17 +326,24 @@ impl Cx<'_> {
         self.emit(Instr::Const(Const::Int(1)));
         let j3 = self.emit(Instr::Jump(usize::MAX));
         // A heap model that does not read keys runs the body.
-        let fallback = self.here();
-        self.code[model] = Instr::OrderModel { target: fallback };
-        self.emit(Instr::Load(sr));
-        self.emit(Instr::Load(sa));
-        self.emit(Instr::Load(sb));
-        self.call(unit, 3, true, e);
+        self.compare_body(model, [sr, sa, sb], unit, e);
         let end = self.here();
         self.patch(j1, end);
         self.patch(j2, end);
         self.patch(j3, end);
         true
+    }
+
+    /// The built-in `compare`'s fallback for a heap model that does not read order keys: the
+    /// `OrderModel` instruction at `model` jumps here, and the body is called on the comparator
+    /// and the two elements kept in `slots`.
+    fn compare_body(&mut self, model: usize, slots: [Slot; 3], unit: UnitId, e: &Expr) {
+        let fallback = self.here();
+        self.code[model] = Instr::OrderModel { target: fallback };
+        for slot in slots {
+            self.emit(Instr::Load(slot));
+        }
+        self.call(unit, 3, true, e);
     }
 
     pub(super) fn site(&mut self, id: NodeId) -> Option<NodeId> {
