@@ -10,9 +10,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::fasthash::BuildFast;
 use crate::model::{eval_bool_exact, Model, Value};
 use crate::term::{Sort, Term, Var};
+use rustc_hash::FxBuildHasher;
 
 /// A set-aside definition `var = rhs`.
 pub type Definition<'a> = (&'a Var, &'a Term);
@@ -33,7 +33,7 @@ pub fn split<'a>(conjuncts: &'a [Term], want: &[Var]) -> (Vec<&'a Term>, Vec<Def
         return (conjuncts.iter().collect(), Vec::new());
     }
     // How many conjuncts (and `want` entries) mention each variable.
-    let mut uses: HashMap<&str, usize, BuildFast> = HashMap::default();
+    let mut uses: HashMap<&str, usize, FxBuildHasher> = HashMap::default();
     let vars_of: Vec<BTreeSet<&str>> = conjuncts
         .iter()
         .map(|c| {

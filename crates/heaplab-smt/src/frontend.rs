@@ -16,13 +16,13 @@ use std::sync::{Arc, Mutex};
 
 use crate::definitions;
 use crate::error::Result;
-use crate::fasthash::BuildFast;
 use crate::lia::{self, Decision, OUTSIDE_FRAGMENT};
 use crate::model::{Model, Value};
 use crate::print::build_script;
 use crate::querylog::QueryLog;
 use crate::solver::{Answer, BoxFuture, Query, Solver};
 use crate::term::{Sort, Term, Var};
+use rustc_hash::FxBuildHasher;
 
 /// Counters of a [`SolverFrontend`].
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -60,7 +60,7 @@ const MEMO_LIMIT: usize = 20_000;
 /// time (symheap asks one query per guarded entry, each with a hundred and more conjuncts of the
 /// same path); simplifying every conjunct anew was a fifth of its solver time. A hit costs a
 /// hash and a comparison, and gives the very term `simplify` would, so answers cannot change.
-type Simplified = HashMap<Term, Term, BuildFast>;
+type Simplified = HashMap<Term, Term, FxBuildHasher>;
 
 /// Z3's answers by normalized query text; shareable between frontends (the runs of one
 /// `heaplab compare` share one, see [`SolverFrontend::with_cache`]).

@@ -14,7 +14,6 @@
 
 pub mod definitions;
 pub mod error;
-mod fasthash;
 pub mod frontend;
 pub mod lia;
 pub mod model;

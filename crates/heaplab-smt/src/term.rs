@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::hash::BuildHasher;
 
-use crate::fasthash::BuildFast;
+use rustc_hash::FxBuildHasher;
 
 /// The sort of a variable. References are printed as `Int` (see the crate docs: `null = 0`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -396,9 +396,9 @@ fn junction(mut stack: Vec<Term>, is_and: bool) -> Term {
     // complementary pairs are found without copying a term (junctions of named guards are
     // large, and this runs on every query).
     let mut out: Vec<Term> = Vec::new();
-    let mut by_hash: HashMap<u64, Vec<usize>, BuildFast> = HashMap::default();
-    let mut negations: HashMap<u64, Vec<usize>, BuildFast> = HashMap::default();
-    let hash = |t: &Term| BuildFast.hash_one(t);
+    let mut by_hash: HashMap<u64, Vec<usize>, FxBuildHasher> = HashMap::default();
+    let mut negations: HashMap<u64, Vec<usize>, FxBuildHasher> = HashMap::default();
+    let hash = |t: &Term| FxBuildHasher.hash_one(t);
     stack.reverse();
     while let Some(t) = stack.pop() {
         match t {

@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 
 use super::encode::{Formula, Lin, Lit};
-use crate::fasthash::BuildFast;
+use rustc_hash::FxBuildHasher;
 
 /// A literal in a form where a literal and its sign-flipped twin (`x - y = 0`, `y - x = 0`)
 /// are equal.
@@ -62,7 +62,7 @@ fn complement(l: &Lit) -> Option<Lit> {
 /// procedure's time. Numbering each literal once per call keeps a round to array lookups.
 #[derive(Default)]
 pub struct Numbering {
-    ids: HashMap<Lit, u32, BuildFast>,
+    ids: HashMap<Lit, u32, FxBuildHasher>,
 }
 
 impl Numbering {
