@@ -418,6 +418,12 @@ impl Iterator for Closures {
     }
 }
 
+/// Whether `class` names an array type (`int[]`, `Node[]`): its sort is a reference the logic
+/// cannot look into.
+fn is_array_class(class: &str) -> bool {
+    class.ends_with("[]")
+}
+
 /// Builds the concrete model of a closed base heap from a pure assignment. A reference whose
 /// location is no cell of the heap is dangling: it gets an object of its class outside the
 /// footprint, with default field values (one object per location), listed in
@@ -457,7 +463,7 @@ pub fn build_model(
             continue;
         };
         if let std::collections::btree_map::Entry::Vacant(e) = objects_by_loc.entry(l) {
-            if !defs.classes.contains_key(&class) {
+            if !defs.classes.contains_key(&class) && !is_array_class(&class) {
                 return None;
             }
             e.insert(sh.points_to.len() + dangling.len());
@@ -494,7 +500,14 @@ pub fn build_model(
     let mut unclaimed = BTreeSet::new();
     for (_, class) in &dangling {
         unclaimed.insert(objects.len());
-        objects.push(Object::with_defaults(class, defs.classes.get(class)?));
+        // A formula cannot look into an array (`T[]`): one outside the footprint is empty, and
+        // a caller that knows more (the concolic preprocessing's cells) fills it in.
+        let object = match defs.classes.get(class) {
+            Some(fields) => Object::with_defaults(class, fields),
+            None if is_array_class(class) => Object { class: class.clone(), fields: Vec::new() },
+            None => return None,
+        };
+        objects.push(object);
     }
     let mut store = BTreeMap::new();
     for (v, s) in free {

@@ -142,3 +142,18 @@ fn references_may_point_outside_the_footprint() {
     // Separation still holds: two cells are never the same location.
     assert_eq!(run("x -> L { next: y } * y -> L { next: null } & x == y"), SatResult::Unsat);
 }
+
+/// An array is a reference the logic cannot look into: a non-null one in a model is an object
+/// of class `T[]` outside the footprint, with no cells (the concolic driver fills them in), and
+/// the model checker accepts it.
+#[test]
+fn a_non_null_array_is_an_empty_array_outside_the_footprint() {
+    let this = [("this".to_string(), Sort::Ref("Buf".into()))];
+    let res = run_with("this.cells != null", SearchBounds::default(), &this);
+    let SatResult::Sat(m) = res else { panic!("{res:?}") };
+    let arrays: Vec<usize> =
+        (0..m.objects.len()).filter(|i| m.objects[*i].class == "int[]").collect();
+    assert_eq!(arrays.len(), 1, "{m}");
+    assert!(m.objects[arrays[0]].fields.is_empty(), "{m}");
+    assert!(m.unclaimed.contains(&arrays[0]), "{m}");
+}

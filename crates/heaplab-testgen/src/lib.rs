@@ -36,7 +36,7 @@ pub enum Error {
     /// a bug of the symbolic executor (or of the interpreter).
     #[error("replay of test `{test}` disagrees with symbolic execution: expected {expected}, the interpreter gave {got}")]
     ReplayMismatch { test: String, expected: String, got: String },
-    /// The strategy does not model something the target uses (arrays under `concolic`).
+    /// The strategy does not model something the target uses (the engine says what).
     #[error("{0}")]
     Unsupported(String),
     /// The interpreter refused the generated call (a method that does not exist, ...).

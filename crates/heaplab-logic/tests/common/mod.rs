@@ -17,6 +17,7 @@ class A { int key; A left; A right; int height; }
 class R { int key; R left; R right; bool black; }
 class Leaf { Leaf left; Leaf right; Leaf next; }
 class Holder { Node root; }
+class Buf { int size; int[] cells; }
 
 pred tree(T t) := t == null | exists T l, T r. t -> T { left: l, right: r } * tree(l) * tree(r);
 

@@ -26,7 +26,7 @@ pub mod spec;
 
 use crate::concretize::{replay, Concrete, PreChecker};
 use crate::{find_function, unique_name, Expected, GeneratedTest, Generation, Input, Result};
-use heaplab_engine::symbolic::concolic::preprocess::{preprocess, Unclaimed};
+use heaplab_engine::symbolic::concolic::preprocess::preprocess;
 use heaplab_engine::symbolic::concolic::{ConcreteInput, Runner};
 use heaplab_engine::symbolic::{Clock, PathSolver, PreMode, State};
 use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
@@ -74,6 +74,11 @@ pub struct ConcolicConfig {
     pub timeout_ms: Option<u64>,
     /// Stop after this many phase-2 solver calls (a deterministic budget). Default none.
     pub max_phase2_calls: Option<usize>,
+    /// The longest input array phase 2 solves for. Default 8. A loop over an array's cells
+    /// (`isHeap`, `isForest`) makes a constraint tree with a node for every length, and a
+    /// concolic search would lengthen the array by one cell per run; like the unfolding depth
+    /// for linked structures, this bound keeps the tree finite (longer nodes are unsat).
+    pub max_array_len: i64,
 }
 
 /// The order in which unexplored nodes of the constraint tree are tried.
@@ -102,6 +107,7 @@ impl Default for ConcolicConfig {
             order: SearchOrder::Bfs,
             timeout_ms: None,
             max_phase2_calls: None,
+            max_array_len: 8,
         }
     }
 }
@@ -422,7 +428,7 @@ pub fn generate_observed(
             };
             tree.insert(key.clone(), Node::Tried);
             record(&mut events, observe, &generation, ConcolicEvent::TryNode { node: key.clone() });
-            let pp = preprocess(&defs, &pre, &state, config.max_unfold);
+            let pp = preprocess(&defs, &pre, &state, config.max_unfold, config.max_array_len);
             record(
                 &mut events,
                 observe,
@@ -455,11 +461,11 @@ pub fn generate_observed(
                 );
                 match answer.map(|o| o.result) {
                     Ok(SatResult::Sat(mut m)) => {
-                        let vars: BTreeSet<String> =
-                            f.disjuncts.iter().flat_map(|sh| sh.free_vars()).collect();
+                        let vars = constrained_vars(f, program.ints.range());
                         // The values the path chose for objects outside the footprint (element
-                        // keys, a comparator's nullKey) go into those objects.
-                        Unclaimed::fill(&mut m, &solvable.unclaimed);
+                        // keys, a comparator's nullKey, an input array's length and cells) go
+                        // into those objects.
+                        solvable.fill(&mut m);
                         found = Some((m.restrict_to_reachable(&root_names), vars, f.to_string()));
                         break;
                     }
@@ -576,6 +582,27 @@ pub fn generate_observed(
     stats.tree_explored = tree.values().filter(|n| **n == Node::Explored).count();
     stats.unexplored_left = frontier.iter().filter(|(k, _)| !tree.contains_key(k)).count();
     Ok(ConcolicRun { generation, stats, events })
+}
+
+/// The free variables `f` constrains beyond their type's range: an integer root that only its
+/// range (`lo <= x <= hi`, which the executor adds for every input integer) mentions is
+/// unconstrained, and takes the configured fill like a root the formula does not mention,
+/// rather than whatever the solver picked (often a bound of another variable, `x == len`).
+fn constrained_vars(f: &Formula, (lo, hi): (i64, i64)) -> BTreeSet<String> {
+    use heaplab_logic::formula::{CmpOp, Pure, Term};
+    let is_range = |p: &Pure| match p {
+        Pure::Cmp(CmpOp::Le, Term::Int(c), Term::Var(_)) => *c == lo,
+        Pure::Cmp(CmpOp::Le, Term::Var(_), Term::Int(c)) => *c == hi,
+        _ => false,
+    };
+    f.disjuncts
+        .iter()
+        .flat_map(|sh| {
+            let mut sh = sh.clone();
+            sh.pure.retain(|p| !is_range(p));
+            sh.free_vars()
+        })
+        .collect()
 }
 
 /// A node of the constraint tree that is no longer unexplored.

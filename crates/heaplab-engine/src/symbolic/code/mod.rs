@@ -359,36 +359,6 @@ impl Compiled {
         })
     }
 
-    /// True when an input of `root` can hold an array: a parameter (`this` included) of an
-    /// array type, or a field of one in a class reachable from them through reference fields.
-    /// Arrays the method allocates itself are not inputs.
-    pub fn inputs_hold_arrays(&self, root: UnitId) -> bool {
-        let Some(unit) = self.units.get(root) else { return false };
-        let mut todo: Vec<&str> = unit
-            .params
-            .iter()
-            .filter_map(|(_, t)| match t {
-                SlotType::Class(c) => Some(c.as_str()),
-                _ => None,
-            })
-            .collect();
-        let mut seen = BTreeSet::new();
-        while let Some(c) = todo.pop() {
-            if c.ends_with("[]") {
-                return true;
-            }
-            if !seen.insert(c) {
-                continue;
-            }
-            for (_, t) in self.classes.get(c).into_iter().flatten() {
-                if let SlotType::Class(c2) = t {
-                    todo.push(c2);
-                }
-            }
-        }
-        false
-    }
-
     /// Every unit reachable from `root` through calls (including `root`).
     pub fn reachable(&self, root: UnitId) -> BTreeSet<UnitId> {
         let mut seen = BTreeSet::new();

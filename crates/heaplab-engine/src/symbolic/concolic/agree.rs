@@ -19,6 +19,11 @@ pub fn agrees(st: &State, input: &ConcreteInput) -> Option<bool> {
         }
     }
     let mut unknown = false;
+    match m.cells(st, input) {
+        Some(true) => {}
+        Some(false) => return Some(false),
+        None => unknown = true,
+    }
     for c in &st.pc {
         match eval(c, &m.vars) {
             Some(Val::Bool(true)) => {}
@@ -39,6 +44,9 @@ pub struct Matching {
     pub objects: HashMap<ObjIdx, ObjId>,
     back: HashMap<ObjId, ObjIdx>,
     pub vars: HashMap<u32, Val>,
+    /// Input arrays paired so far, with how many of their input cells were checked: a cell's
+    /// index is an expression over input values that may be read after the array.
+    arrays: Vec<(ObjIdx, ObjId, usize)>,
 }
 
 impl Matching {
@@ -93,6 +101,12 @@ impl Matching {
         }
         self.objects.insert(o, c);
         self.back.insert(c, o);
+        if let Some(a) = &obj.array {
+            // LEN is the concrete length; the cells are checked by [`Matching::cells`].
+            let Some(len) = input.heap.array_len(c) else { return false };
+            self.arrays.push((o, c, 0));
+            return self.bind(&a.len, Val::Int(len as i64));
+        }
         for (f, fsv) in &obj.input {
             let Some(fv) = input.heap.field(c, f) else { return false };
             if !self.pair(st, input, fsv, fv) {
@@ -100,6 +114,42 @@ impl Matching {
             }
         }
         true
+    }
+
+    /// Pairs the input cells of the paired arrays with the concrete cells, in journal order,
+    /// each once its index can be evaluated: `Some(false)` when an index is out of the concrete
+    /// array or a cell disagrees, `None` when some index never can be evaluated.
+    fn cells(&mut self, st: &State, input: &ConcreteInput) -> Option<bool> {
+        loop {
+            let mut progress = false;
+            let mut waiting = false;
+            let mut i = 0;
+            while i < self.arrays.len() {
+                let (o, c, done) = self.arrays[i];
+                let journal = st.heap.get(o).and_then(|ob| ob.array.as_ref()).map(|a| &a.input);
+                let Some((t, iv)) = journal.and_then(|j| j.get(done)) else {
+                    i += 1;
+                    continue;
+                };
+                let Some(Val::Int(at)) = eval(t, &self.vars) else {
+                    waiting = true;
+                    i += 1;
+                    continue;
+                };
+                let Some(cell) = usize::try_from(at).ok().and_then(|at| input.heap.cell(c, at))
+                else {
+                    return Some(false);
+                };
+                if !self.pair(st, input, iv, cell) {
+                    return Some(false);
+                }
+                self.arrays[i].2 += 1;
+                progress = true;
+            }
+            if !progress {
+                return if waiting { None } else { Some(true) };
+            }
+        }
     }
 }
 

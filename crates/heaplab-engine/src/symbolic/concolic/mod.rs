@@ -124,13 +124,6 @@ impl Runner {
         let Some(method) = code.function(class, name) else {
             return Err(Error::UnknownFunction(target.to_string()));
         };
-        if code.inputs_hold_arrays(method) {
-            // Its inputs come from the logic's models of `requires`, which has no arrays; an
-            // array the method allocates itself is run like any object (lazy's arrays).
-            return Err(Error::Unsupported(format!(
-                "`{target}` takes arrays as input, which strategy `concolic` does not model; use lazy, lazier, lazier# or sl"
-            )));
-        }
         let mut config =
             Config { strategy: StrategyKind::Lazy, pre: PreMode::Ignore, ..Config::default() };
         // The concrete input bounds the heap, its loops and its recursion; the exploration

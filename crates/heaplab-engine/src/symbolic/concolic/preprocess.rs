@@ -23,7 +23,7 @@
 //! The unfoldings are bounded (`max_unfold` along one formula); formulas cut by the bound are
 //! counted, never guessed.
 
-use crate::symbolic::state::{ObjIdx, RefResolution, SValue, State};
+use crate::symbolic::state::{ObjIdx, RefResolution, SValue, State, MAX_INPUT_ARRAY_LEN};
 use crate::symbolic::term::{Node, Sort as SymSort, Sym};
 use heaplab_logic::formula::{CmpOp, Pure, Term};
 use heaplab_logic::unfold::unfold_at;
@@ -55,6 +55,68 @@ pub struct Preprocessed {
 pub struct Solvable {
     pub formula: Formula,
     pub unclaimed: Vec<Unclaimed>,
+    pub arrays: Vec<ArrayCells>,
+}
+
+impl Solvable {
+    /// Writes what the formula's own model cannot hold into `model`'s objects outside the
+    /// footprint: the fields of [`Unclaimed`] objects, and the length and cells of arrays.
+    pub fn fill(&self, model: &mut Model) {
+        Unclaimed::fill(model, &self.unclaimed);
+        ArrayCells::fill(model, &self.arrays);
+    }
+}
+
+/// An input array the path read (an array is always outside the footprint: formulas cannot
+/// index it). The formula names the array, its length and each cell the path read (index and
+/// value) by free variables of their own; [`ArrayCells::fill`] builds the array from the model:
+/// that length, those cells, every other cell the element type's default. The path condition
+/// keeps the read indexes distinct and within the length, as lazy initialization of arrays
+/// (Kiasan's accumulator) does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayCells {
+    /// The free variable equal to the array.
+    pub object: String,
+    /// The element type (`int`, `bool` or a class).
+    pub elem: String,
+    /// The free variable equal to its length.
+    pub len: String,
+    /// (index, value) free variables of each cell read.
+    pub cells: Vec<(String, String)>,
+}
+
+impl ArrayCells {
+    /// Gives each array of `arrays` that the model made an empty array outside the footprint
+    /// its length and cells.
+    pub fn fill(model: &mut Model, arrays: &[ArrayCells]) {
+        for a in arrays {
+            let Some(LValue::Ref(o)) = model.store.get(&a.object) else { continue };
+            let o = *o;
+            let Some(LValue::Int(len)) = model.store.get(&a.len) else { continue };
+            if !model.unclaimed.contains(&o) || !(0..=MAX_INPUT_ARRAY_LEN).contains(len) {
+                continue;
+            }
+            let default = match a.elem.as_str() {
+                "int" => LValue::Int(0),
+                "bool" => LValue::Bool(false),
+                _ => LValue::Null,
+            };
+            let mut cells = vec![default; *len as usize];
+            for (index, value) in &a.cells {
+                if let (Some(LValue::Int(i)), Some(v)) =
+                    (model.store.get(index), model.store.get(value))
+                {
+                    if let Some(slot) = usize::try_from(*i).ok().and_then(|i| cells.get_mut(i)) {
+                        *slot = v.clone();
+                    }
+                }
+            }
+            if let Some(ob) = model.objects.get_mut(o).filter(|ob| ob.class.ends_with("[]")) {
+                ob.fields =
+                    cells.into_iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect();
+            }
+        }
+    }
 }
 
 /// A field of an object the precondition says nothing about (outside its footprint: the
@@ -99,7 +161,14 @@ impl Unclaimed {
 }
 
 /// Algorithm 2 over every disjunct of `pre` (whose free variables are the roots, in order).
-pub fn preprocess(defs: &Defs, pre: &Formula, st: &State, max_unfold: u32) -> Preprocessed {
+/// Input arrays are at most `max_array_len` long.
+pub fn preprocess(
+    defs: &Defs,
+    pre: &Formula,
+    st: &State,
+    max_unfold: u32,
+    max_array_len: i64,
+) -> Preprocessed {
     let mut fresh = Fresh::new();
     for (v, _) in &pre.free {
         fresh.avoid([v]);
@@ -109,7 +178,8 @@ pub fn preprocess(defs: &Defs, pre: &Formula, st: &State, max_unfold: u32) -> Pr
     }
     let mut out = Preprocessed::default();
     for sh in &pre.disjuncts {
-        resolve(defs, pre, sh.clone(), st, max_unfold, &mut fresh, &mut out);
+        let bounds = Bounds { unfold: max_unfold, array_len: max_array_len };
+        resolve(defs, pre, sh.clone(), st, bounds, &mut fresh, &mut out);
     }
     out
 }
@@ -121,31 +191,46 @@ enum Step {
     Untranslatable,
 }
 
+/// The bounds of one preprocessing: unfoldings left along a formula, the longest input array.
+#[derive(Clone, Copy)]
+struct Bounds {
+    unfold: u32,
+    array_len: i64,
+}
+
 fn resolve(
     defs: &Defs,
     pre: &Formula,
     sh: SymHeap,
     st: &State,
-    budget: u32,
+    bounds: Bounds,
     fresh: &mut Fresh,
     out: &mut Preprocessed,
 ) {
-    match translate(defs, &sh, pre, st, fresh) {
+    match translate(defs, &sh, pre, st, fresh, bounds.array_len) {
         Step::Done(solvable) => out.formulas.push(*solvable),
         Step::Dropped => out.dropped += 1,
         Step::Untranslatable => out.untranslatable += 1,
-        Step::Unfold(_) if budget == 0 => out.cut += 1,
+        Step::Unfold(_) if bounds.unfold == 0 => out.cut += 1,
         Step::Unfold(idx) => {
             for part in unfold_at(defs, &sh, idx, fresh) {
                 out.unfolds += 1;
-                resolve(defs, pre, part, st, budget - 1, fresh, out);
+                let inner = Bounds { unfold: bounds.unfold - 1, ..bounds };
+                resolve(defs, pre, part, st, inner, fresh, out);
             }
         }
     }
 }
 
 /// The accesses of `st` resolved in `sh`, or the instance to unfold first.
-fn translate(defs: &Defs, sh: &SymHeap, pre: &Formula, st: &State, fresh: &mut Fresh) -> Step {
+fn translate(
+    defs: &Defs,
+    sh: &SymHeap,
+    pre: &Formula,
+    st: &State,
+    fresh: &mut Fresh,
+    max_array_len: i64,
+) -> Step {
     // The classes a points-to of the heap or of a predicate's definition may claim: an object
     // of any other class is outside every footprint.
     let claimed: BTreeSet<&str> = sh
@@ -157,9 +242,12 @@ fn translate(defs: &Defs, sh: &SymHeap, pre: &Formula, st: &State, fresh: &mut F
     let mut tr = Tr {
         sh,
         defs,
+        max_array_len,
         claimed,
         free: Vec::new(),
         unclaimed: Vec::new(),
+        arrays: Vec::new(),
+        pending: Vec::new(),
         outside: Vec::new(),
         objects: HashMap::new(),
         met: Vec::new(),
@@ -175,6 +263,9 @@ fn translate(defs: &Defs, sh: &SymHeap, pre: &Formula, st: &State, fresh: &mut F
             return step;
         }
     }
+    if let Err(step) = tr.array_cells(st) {
+        return step;
+    }
     for c in &st.pc {
         match tr.pure_of(c) {
             Some(p) => tr.facts.push(p),
@@ -187,17 +278,23 @@ fn translate(defs: &Defs, sh: &SymHeap, pre: &Formula, st: &State, fresh: &mut F
     let mut free = pre.free.clone();
     free.extend(tr.free);
     let formula = Formula { free, disjuncts: vec![done] };
-    Step::Done(Box::new(Solvable { formula, unclaimed: tr.unclaimed }))
+    Step::Done(Box::new(Solvable { formula, unclaimed: tr.unclaimed, arrays: tr.arrays }))
 }
 
 struct Tr<'a> {
     sh: &'a SymHeap,
     defs: &'a Defs,
+    /// The longest input array (see `ConcolicConfig::max_array_len` in heaplab-testgen).
+    max_array_len: i64,
     /// Classes some points-to may claim (see [`translate`]).
     claimed: BTreeSet<&'a str>,
     /// Free variables added for objects outside the footprint and their fields.
     free: Vec<(String, Sort)>,
     unclaimed: Vec<Unclaimed>,
+    arrays: Vec<ArrayCells>,
+    /// Input arrays met (their object, and the index into `arrays`) with how many of their
+    /// input cells were translated: a cell's index may use a value read after the array.
+    pending: Vec<(ObjIdx, usize, usize)>,
     /// The objects outside the footprint met so far: their term and free variable.
     outside: Vec<(Term, String)>,
     objects: HashMap<ObjIdx, Term>,
@@ -247,6 +344,9 @@ impl Tr<'_> {
                 self.objects.insert(*o, term.clone());
                 self.met.push(term.clone());
                 self.facts.push(Pure::ne(term.clone(), Term::Null));
+                if let Some(a) = &obj.array {
+                    return self.array(st, *o, &obj.class, &a.len, &term);
+                }
                 for (f, fsv) in &obj.input {
                     let ft = self.field(&term, &obj.class, f)?;
                     self.pair(st, fsv, ft)?;
@@ -294,16 +394,7 @@ impl Tr<'_> {
             Some(s @ (Sort::Int | Sort::Bool)) => s.clone(),
             _ => return Err(Step::Dropped),
         };
-        let object = match self.outside.iter().find(|(t, _)| t == v) {
-            Some((_, u)) => u.clone(),
-            None => {
-                let u = self.fresh.var("u");
-                self.free.push((u.clone(), Sort::Ref(class.to_string())));
-                self.facts.push(Pure::eq(Term::var(u.clone()), v.clone()));
-                self.outside.push((v.clone(), u.clone()));
-                u
-            }
-        };
+        let object = self.outside_var(v, class);
         if let Some(c) = self.unclaimed.iter().find(|c| c.object == object && c.field == f) {
             return Ok(Term::var(c.value.clone()));
         }
@@ -311,6 +402,81 @@ impl Tr<'_> {
         self.free.push((value.clone(), sort));
         self.unclaimed.push(Unclaimed { object, field: f.to_string(), value: value.clone() });
         Ok(Term::var(value))
+    }
+
+    /// An input array met at `term`: free variables for it and its length; its cells wait
+    /// for [`Tr::array_cells`].
+    fn array(
+        &mut self,
+        st: &State,
+        o: ObjIdx,
+        class: &str,
+        len: &Sym,
+        term: &Term,
+    ) -> Result<(), Step> {
+        let object = self.outside_var(term, class);
+        let len_var = self.fresh.var("len");
+        self.free.push((len_var.clone(), Sort::Int));
+        self.pair(st, &SValue::Int(len.clone()), Term::var(len_var.clone()))?;
+        let bound = Term::Int(self.max_array_len.min(MAX_INPUT_ARRAY_LEN));
+        self.facts.push(Pure::cmp(CmpOp::Le, Term::var(len_var.clone()), bound));
+        let elem = class.strip_suffix("[]").unwrap_or(class).to_string();
+        self.pending.push((o, self.arrays.len(), 0));
+        self.arrays.push(ArrayCells { object, elem, len: len_var, cells: Vec::new() });
+        Ok(())
+    }
+
+    /// Translates the input cells of the arrays met, each once its index is a term (its
+    /// variables paired), until none is left; an index that never becomes one is
+    /// untranslatable.
+    fn array_cells(&mut self, st: &State) -> Result<(), Step> {
+        loop {
+            let mut progress = false;
+            let mut waiting = false;
+            let mut i = 0;
+            while i < self.pending.len() {
+                let (o, at, done) = self.pending[i];
+                let journal = st.heap.get(o).and_then(|ob| ob.array.as_ref()).map(|a| &a.input);
+                let Some((t, iv)) = journal.and_then(|j| j.get(done)).cloned() else {
+                    i += 1;
+                    continue;
+                };
+                let Some(index) = self.term_of(&t) else {
+                    waiting = true;
+                    i += 1;
+                    continue;
+                };
+                let elem = self.arrays[at].elem.clone();
+                let sort = match elem.as_str() {
+                    "int" => Sort::Int,
+                    "bool" => Sort::Bool,
+                    c => Sort::Ref(c.to_string()),
+                };
+                let (ix, val) = (self.fresh.var("ix"), self.fresh.var("cell"));
+                self.free.push((ix.clone(), Sort::Int));
+                self.free.push((val.clone(), sort));
+                self.facts.push(Pure::eq(Term::var(ix.clone()), index));
+                self.pair(st, &iv, Term::var(val.clone()))?;
+                self.arrays[at].cells.push((ix, val));
+                self.pending[i].2 += 1;
+                progress = true;
+            }
+            if !progress {
+                return if waiting { Err(Step::Untranslatable) } else { Ok(()) };
+            }
+        }
+    }
+
+    /// The free variable equal to `v`, an object outside the footprint (made once per term).
+    fn outside_var(&mut self, v: &Term, class: &str) -> String {
+        if let Some((_, u)) = self.outside.iter().find(|(t, _)| t == v) {
+            return u.clone();
+        }
+        let u = self.fresh.var("u");
+        self.free.push((u.clone(), Sort::Ref(class.to_string())));
+        self.facts.push(Pure::eq(Term::var(u.clone()), v.clone()));
+        self.outside.push((v.clone(), u.clone()));
+        u
     }
 
     /// `v` and every term equal to it by the equalities of the heap and of the facts so far.
@@ -514,9 +680,12 @@ mod tests {
                     let mut tr = Tr {
                         sh: &sh,
                         defs: &defs,
+                        max_array_len: MAX_INPUT_ARRAY_LEN,
                         claimed: BTreeSet::new(),
                         free: Vec::new(),
                         unclaimed: Vec::new(),
+                        arrays: Vec::new(),
+                        pending: Vec::new(),
                         outside: Vec::new(),
                         objects: HashMap::new(),
                         met: Vec::new(),
