@@ -15,7 +15,9 @@
 //! is null, or that nothing covers, drops the formula (lines 6–7 and 15–16), except an `int` or
 //! `bool` field of an object whose class no points-to claims: that object is outside every
 //! footprint (a `Comparable` element, a `Comparator`), so its fields are free ([`Unclaimed`]),
-//! as HeapLab's formula semantics gives such objects arbitrary values. The path condition
+//! as HeapLab's formula semantics gives such objects arbitrary values; an input array is such
+//! an object too (formulas cannot index arrays), its length and read cells free ([`ArrayCells`],
+//! at most `max_array_len` long). The path condition
 //! is then conjoined with every input variable replaced by the term of its cell. Writes need no
 //! treatment here: the executor keeps the input journal (values as first read) apart from the
 //! current fields, which is what Alg. 2's fresh names for assigned fields achieve.
