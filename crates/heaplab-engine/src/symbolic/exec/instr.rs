@@ -104,10 +104,6 @@ impl Cx<'_> {
                 }
                 push_next(st, SValue::Int(kb))
             }
-            Instr::OrderModel { target } => match heap.orders_keys() {
-                true => next(st),
-                false => jump(st, *target),
-            },
             Instr::Ret => self.ret(st),
             Instr::Check { kind, node, span } => self.check(st, *kind, *node, *span),
             Instr::Assume { span, precondition } => {

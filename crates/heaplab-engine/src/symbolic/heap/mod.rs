@@ -156,13 +156,6 @@ pub trait HeapModel {
         false
     }
 
-    /// True when the built-in `compare` may read order keys without resolving references
-    /// (`Instr::OrderKeys` with [`order_key`](Self::order_key)); otherwise the call runs its
-    /// body as code.
-    fn orders_keys(&self) -> bool {
-        true
-    }
-
     /// The order key of the element `v` for the built-in `compare` (`Instr::OrderKeys`; the
     /// key of `null` already bound to the comparator's `nullKey`), as a term: the comparison
     /// forks only where the program tests its result. `None` for a value that is not an
