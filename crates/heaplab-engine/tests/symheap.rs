@@ -748,3 +748,24 @@ fn comparable_keys_do_not_spend_the_k_budget() {
         assert!(ln > 0 && sn == k as usize + 1, "k={k}: lazy {ln}, symheap {sn} paths");
     }
 }
+
+/// The built-in `compare` under symheap: bstcmp.hl's `isBst` at k = 1 listed input heaps twice
+/// in all-heaps mode, because `compare` ran its body as code and the body's own forks (is an
+/// element null, `ka < kb`, `ka == kb`) are no branch of the program: `compare(..) >= 0` split
+/// into an "equal" and a "greater" path with one branch trace and the same heaps. Read as order
+/// keys (an ite over each element's guarded set), only the program's test forks, as in lazy.
+#[test]
+fn compare_forks_only_where_the_program_tests_its_result() {
+    let text = "class Node { Comparable element; Node left; }\n\
+        class T {\n  Comparator c;\n  int sorted(Node t) {\n    if (t == null || t.left == null) return 0;\n    if (this.c.compare(t.left.element, t.element) >= 0) return 1;\n    return 2;\n  }\n}\n";
+    let a = analyze(&SourceFile::new("sorted.hl".to_string(), text.to_string()));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    let (d, ln, sn, runs) = differ(&a, "T.sorted", 1, PreMode::Ignore, 1_000);
+    assert_eq!(d, None);
+    let Some((lazy, mut sym)) = runs else { panic!("a run was stopped by a bound") };
+    let (hd, hn, _) = differ_heaps(&lazy, &mut sym, "T.sorted", 800, 60);
+    assert_eq!(hd, None);
+    // One symheap path per (branch trace, outcome): none split inside `compare`.
+    assert_eq!(traces(&sym).0.len(), sn, "symheap explored a branch sequence twice");
+    assert!(hn == ln && hn > sn, "lazy {ln} paths, {hn} heaps; symheap {sn} paths");
+}

@@ -191,11 +191,6 @@ pub enum Instr {
     OrderKeys {
         span: Span,
     },
-    /// Jump to `target` (the built-in `compare` called as code) unless the heap model reads
-    /// order keys itself (`HeapModel::orders_keys`).
-    OrderModel {
-        target: usize,
-    },
     /// Pop the return value and return to the caller.
     Ret,
     /// Pop a bool; false ends the path with `kind` (assert or ensures failure).

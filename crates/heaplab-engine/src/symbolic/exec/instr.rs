@@ -94,7 +94,9 @@ impl Cx<'_> {
                     return internal(st, "a comparator's nullKey is not an int", Some(*span));
                 };
                 st.bind_null_order_key(&nk);
-                let (Some(ka), Some(kb)) = (st.order_key(&a), st.order_key(&b)) else {
+                let ka = heap.order_key(self, &mut st, &a);
+                let kb = heap.order_key(self, &mut st, &b);
+                let (Some(ka), Some(kb)) = (ka, kb) else {
                     return internal(st, "compare of a value that is not an element", Some(*span));
                 };
                 if let Some(f) = st.frames.last_mut() {
@@ -102,10 +104,6 @@ impl Cx<'_> {
                 }
                 push_next(st, SValue::Int(kb))
             }
-            Instr::OrderModel { target } => match heap.orders_keys() {
-                true => next(st),
-                false => jump(st, *target),
-            },
             Instr::Ret => self.ret(st),
             Instr::Check { kind, node, span } => self.check(st, *kind, *node, *span),
             Instr::Assume { span, precondition } => {

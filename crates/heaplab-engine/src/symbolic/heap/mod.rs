@@ -156,10 +156,12 @@ pub trait HeapModel {
         false
     }
 
-    /// True when the built-in `compare` may read order keys without resolving references
-    /// (`Instr::OrderKeys`, the lazy family's heap); otherwise the call runs its body as code.
-    fn orders_keys(&self) -> bool {
-        true
+    /// The order key of the element `v` for the built-in `compare` (`Instr::OrderKeys`; the
+    /// key of `null` already bound to the comparator's `nullKey`), as a term: the comparison
+    /// forks only where the program tests its result. `None` for a value that is not an
+    /// element. The lazy family reads it without resolving the reference (`State::order_key`).
+    fn order_key(&self, _cx: &mut Cx, st: &mut State, v: &SValue) -> Option<Sym> {
+        st.order_key(v)
     }
 
     /// A loop's back edge (the state's pc already at the loop head `head`; `first`: the first

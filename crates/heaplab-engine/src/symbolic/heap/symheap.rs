@@ -42,6 +42,7 @@ use crate::symbolic::solve::Model;
 use crate::symbolic::state::{SValue, State, VarOrigin};
 use crate::symbolic::term::{Sort, Sym};
 use heaplab_syntax::ast::NodeId;
+use heaplab_syntax::builtin::KEY;
 use heaplab_syntax::Span;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -950,8 +951,37 @@ impl HeapModel for SymHeap {
         cx.assume(st, ok, span, true)
     }
 
-    fn orders_keys(&self) -> bool {
-        false
+    /// The key of an element as an ite over its guarded set: `null`'s key (the comparator's
+    /// `nullKey`) under the null guard, each location's `key` input slot under its guard
+    /// (summarized on first use, a read of that slot). Nothing forks: the program's test of
+    /// `compare`'s result is the only branch, as under lazy's order keys, so two worlds that
+    /// differ only inside `compare` stay on one path (one branch trace).
+    fn order_key(&self, cx: &mut Cx, st: &mut State, v: &SValue) -> Option<Sym> {
+        let set = match v {
+            SValue::Null => return Some(st.null_order_key()),
+            SValue::SymRef(_) => data(st).set_of(v),
+            _ => return None,
+        };
+        let objects: GuardedSet = set.iter().filter(|(_, l)| l.is_some()).cloned().collect();
+        self.touch(st, &objects, KEY, true);
+        let mut choices = Vec::new();
+        for (g, l) in set {
+            let k = match l {
+                None => st.null_order_key(),
+                Some(l) => {
+                    self.summarize(cx, st, l, KEY, Meet::Later);
+                    match data(st).field(l, KEY) {
+                        Some(Some(SValue::Int(k))) => k,
+                        _ => return None,
+                    }
+                }
+            };
+            choices.push((g, SValue::Int(k)));
+        }
+        match self.select(st, choices, &SlotType::Int) {
+            SValue::Int(k) => Some(k),
+            _ => None,
+        }
     }
 
     fn counts_loops(&self) -> bool {
