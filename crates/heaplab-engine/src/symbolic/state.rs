@@ -305,6 +305,12 @@ impl State {
         SValue::SymRef(self.symrefs.len() as u32 - 1)
     }
 
+    /// The `i`-th input cell the path read from array `o` (index, value when first read), in
+    /// the order of its journal.
+    pub fn array_input_cell(&self, o: ObjIdx, i: usize) -> Option<&(Sym, SValue)> {
+        self.heap.get(o)?.array.as_ref()?.input.get(i)
+    }
+
     /// Input objects of `class` (the alias candidates of lazy initialization).
     pub fn alias_candidates(&self, class: &str) -> Vec<ObjIdx> {
         self.heap

@@ -126,8 +126,7 @@ impl Matching {
             let mut i = 0;
             while i < self.arrays.len() {
                 let (o, c, done) = self.arrays[i];
-                let journal = st.heap.get(o).and_then(|ob| ob.array.as_ref()).map(|a| &a.input);
-                let Some((t, iv)) = journal.and_then(|j| j.get(done)) else {
+                let Some((t, iv)) = st.array_input_cell(o, done) else {
                     i += 1;
                     continue;
                 };

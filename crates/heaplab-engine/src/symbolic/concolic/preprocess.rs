@@ -438,8 +438,7 @@ impl Tr<'_> {
             let mut i = 0;
             while i < self.pending.len() {
                 let (o, at, done) = self.pending[i];
-                let journal = st.heap.get(o).and_then(|ob| ob.array.as_ref()).map(|a| &a.input);
-                let Some((t, iv)) = journal.and_then(|j| j.get(done)).cloned() else {
+                let Some((t, iv)) = st.array_input_cell(o, done).cloned() else {
                     i += 1;
                     continue;
                 };
