@@ -849,7 +849,12 @@ const ARRAY_PROGRAM: &str = "class N {\n  N next;\n  int v;\n  int[] xs;\n\n\
       // A loop over every cell: the k cut past k cells, and the loop bound.\n\
       int sum(int[] a) {\n    int s = 0;\n    int i = 0;\n    while (i < a.length) {\n      s = s + a[i];\n      i = i + 1;\n    }\n    return s;\n  }\n\n\
       // A loop of writes into a new array, then a read at a symbolic index.\n\
-      int fill(int n, int i) {\n    N[] a = new N[n];\n    int k = 0;\n    while (k < n) {\n      a[k] = this;\n      k = k + 1;\n    }\n    if (a[i] == this) { return 1; }\n    return 0;\n  }\n}\n";
+      int fill(int n, int i) {\n    N[] a = new N[n];\n    int k = 0;\n    while (k < n) {\n      a[k] = this;\n      k = k + 1;\n    }\n    if (a[i] == this) { return 1; }\n    return 0;\n  }\n\n\
+      // `bool` cells.\n\
+      int flags(bool[] b, int i) {\n    b[i] = !b[0];\n    if (b[i]) { return 1; }\n    return 0;\n  }\n}\n\n\
+      // An `Object[]` field under a precondition, popped as Kiasan's StackAr pops.\n\
+      class S {\n  Object[] items;\n  int top;\n\n\
+      Object pop()\n    requires this.items != null\n  {\n    if (this.top < 0) { return null; }\n    Object x = this.items[this.top];\n    this.items[this.top] = null;\n    this.top = this.top - 1;\n    if (this.top >= 0 && this.items[this.top] == x) { return null; }\n    return x;\n  }\n}\n";
 
 #[test]
 fn array_programs_agree_with_lazy() {
@@ -870,10 +875,16 @@ fn array_programs_agree_with_lazy() {
         ("N.sum", 2, &["bounded by K", "returned"]),
         ("N.sum", 3, &["bounded by K", "returned"]),
         ("N.fill", 2, &["bounded by K", "returned", "negative_array_size"]),
+        ("N.flags", 1, &["returned", "index_out_of_bounds", "null_dereference"]),
+        ("N.flags", 2, &["returned"]),
+        ("S.pop", 1, &["returned", "index_out_of_bounds", "bounded by K"]),
+        ("S.pop", 2, &["returned", "index_out_of_bounds"]),
     ];
     let mut bad = Vec::new();
     for &(target, k, wanted) in cases {
-        let (d, ln, sn, runs) = differ(&a, target, k, PreMode::Ignore, 3_000);
+        // The precondition (`S.pop`) unfolded into guards; `--pre ignore` elsewhere.
+        let pre = if target == "S.pop" { PreMode::Assume } else { PreMode::Ignore };
+        let (d, ln, sn, runs) = differ(&a, target, k, pre, 3_000);
         let Some((lazy, mut sym)) = runs else { panic!("{target} k={k}: a run was stopped") };
         let (st, _) = traces(&sym);
         let classes: BTreeSet<String> = st.iter().map(|(_, c)| c.clone()).collect();
