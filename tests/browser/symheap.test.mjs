@@ -101,6 +101,44 @@ test('symheap: a reference with several guarded locations, and one concrete worl
   assert.deepEqual(browser.errors, []);
 });
 
+// Arrays under symheap (#15): an array is a location box listing its `length` and one row per
+// accessed cell; a reference cell's row points to its reference's circle. Oracle: the engine's
+// view of the selected node (every cell row of its array locations is drawn, each reference
+// cell with its arrow), and no page error.
+test('symheap: an array location lists its cells, a reference cell points to its reference', async (t) => {
+  const { page, server, browser } = await session(t, WIDE);
+  await page.goto(`${server.url}?tab=explore&method=insertionSort&strategy=symheap&k=2#example=isortcmp.hl`);
+  await waitForEngine(page);
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  let array = null;
+  for (let i = 0; i < 200 && !array; i += 1) {
+    await step.click();
+    await page.waitForFunction(() => ['paused', 'done'].includes(globalThis.__heaplab.store.getState().explore.status));
+    await page.waitForFunction(() => {
+      const ex = globalThis.__heaplab.store.getState().explore;
+      return ex.selected === null || (ex.viewNode === ex.selected);
+    }, null, { timeout: 10000 });
+    const view = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.view);
+    array = view?.symheap?.locs.find((l) => l.class === 'Comparable[]' && l.fields.filter((f) => f.value?.kind === 'symref').length >= 2) ?? null;
+    if ((await page.evaluate(() => globalThis.__heaplab.store.getState().explore.status)) === 'done') break;
+  }
+  assert.ok(array, 'stepping reached an array with two reference cells');
+  assert.equal(array.fields[0].name, 'length');
+  const box = page.locator(`.heap-graph g[data-loc="${array.id}"]`);
+  await box.waitFor({ timeout: 10000 });
+  const text = await box.textContent();
+  for (const f of array.fields) assert.ok(text.includes(f.name), `row ${f.name} in ${text}`);
+  for (const f of array.fields.filter((c) => c.value?.kind === 'symref')) {
+    const edge = `loc:${array.id}.${f.name}`;
+    assert.equal(await page.locator(`.heap-graph path[data-edge="${edge}"]`).count(), 1, `an arrow from ${edge}`);
+    assert.equal(await page.locator(`.heap-graph g[data-ref="${f.value.id}"]`).count(), 1, `${f.value.id} is drawn`);
+  }
+  await mkdir(join(ROOT, 'tests', 'artifacts'), { recursive: true });
+  await shootPicture(page, 'symheap-array.png');
+  assert.deepEqual(browser.errors, []);
+});
+
 test('the Compare tab lists symheap', async (t) => {
   const { page, server, browser } = await session(t, WIDE);
   await page.goto(`${server.url}?tab=compare&method=LinkedList.run1#example=heapsummary.hl`);

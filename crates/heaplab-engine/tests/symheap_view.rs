@@ -9,10 +9,14 @@ use heaplab_engine::symbolic::view::HeapView;
 use heaplab_engine::symbolic::{Config, Explorer, NoClock, SatAnswer, StrategyKind, Sym};
 
 fn run(target: &str) -> (Explorer, Vec<HeapView>) {
-    let a = common::load("heapsummary.hl");
+    run_in("heapsummary.hl", target, 3)
+}
+
+fn run_in(file: &str, target: &str, k: u32) -> (Explorer, Vec<HeapView>) {
+    let a = common::load(file);
     let mut config = Config::default();
     config.strategy = StrategyKind::Symheap;
-    config.bounds.k = 3;
+    config.bounds.k = k;
     let mut ex =
         Explorer::new(&a.program, &a.info, target, config, common::solver(), Box::new(NoClock))
             .expect("method exists");
@@ -74,10 +78,41 @@ fn references_hold_guarded_sets_named_by_their_inputs() {
 #[test]
 fn worlds_are_distinct_models_checked_by_z3() {
     let (_, views) = run("LinkedList.run1");
+    check_worlds(&views);
+}
+
+/// An array location lists its length and one row per accessed cell; a reference cell holds
+/// a drawn reference; the worlds of states with arrays are models too (index equality is part
+/// of their guards).
+#[test]
+fn array_locations_list_their_cells() {
+    let (_, views) = run_in("isortcmp.hl", "insertionSort", 2);
+    let mut arrays = 0;
+    let mut reference_cells = 0;
+    for v in &views {
+        let Some(s) = &v.symheap else { continue };
+        for l in s.locs.iter().filter(|l| l.class == "Comparable[]") {
+            arrays += 1;
+            assert_eq!(l.fields.first().map(|(f, _)| f.as_str()), Some("length"), "{l:?}");
+            for (name, value) in &l.fields[1..] {
+                assert!(name.starts_with('['), "{name}");
+                if let heaplab_engine::symbolic::view::ValView::SymRef(r) = value {
+                    assert!(s.refs.iter().any(|x| &x.id == r), "{r} is drawn");
+                    reference_cells += 1;
+                }
+            }
+        }
+    }
+    assert!(arrays > 0 && reference_cells > 0, "{arrays} arrays, {reference_cells} cells");
+    check_worlds(&views);
+}
+
+/// Every view's worlds: distinct, each satisfiable with its path condition by z3 and exclusive.
+fn check_worlds(views: &[HeapView]) {
     let mut z3 = common::solver();
     let mut several = 0;
     let mut slowest = 0;
-    for v in &views {
+    for v in views {
         let Some(s) = &v.symheap else { continue };
         let t = std::time::Instant::now();
         let found = s.worlds();

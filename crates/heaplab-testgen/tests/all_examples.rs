@@ -59,13 +59,6 @@ fn every_example_method_replays_under_every_strategy() {
                 );
                 let mut ex = match ex {
                     Ok(ex) => ex,
-                    // symheap has no arrays (examples/isortarr.hl): rejected up front.
-                    Err(heaplab_engine::Error::Unsupported(m))
-                        if s.kind == StrategyKind::Symheap =>
-                    {
-                        eprintln!("{name} {target} {}: skipped: {m}", s.name);
-                        continue;
-                    }
                     Err(e) => panic!("{name} {target} {}: {e}", s.name),
                 };
                 // A deterministic budget (lazy's aliasing makes some precondition explorations

@@ -132,7 +132,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         let mut explorer = match explorer {
             Ok(ex) => ex,
-            // A strategy that does not model the method (arrays under `symheap`): no row.
+            // A strategy whose heap model does not model the method (none today): no row.
             Err(heaplab_engine::Error::Unsupported(m)) => {
                 eprintln!("{name}: skipped: {m}");
                 continue;

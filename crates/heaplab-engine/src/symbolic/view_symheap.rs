@@ -136,6 +136,12 @@ impl SymHeapView {
                         queue.push_back(*r2);
                     }
                 }
+                // An array's cells hold references too.
+                for c in d.arrays.get(&l).map(|a| a.cells.as_slice()).unwrap_or_default() {
+                    if let SValue::SymRef(r2) = &c.value {
+                        queue.push_back(*r2);
+                    }
+                }
             }
         }
         let refs = seen_refs
@@ -179,15 +185,33 @@ impl SymHeapView {
             .iter()
             .filter_map(|&l| {
                 let loc = d.locs.get(l)?;
+                let mut fields: Vec<(String, ValView)> = loc
+                    .fields
+                    .iter()
+                    .map(|(f, v)| (f.clone(), v.as_ref().map_or(ValView::Unread, val)))
+                    .collect();
+                // An array: its length, then one row per cell accessed (`[i]`; `[j] if new`
+                // where it is a cell of its own only in the worlds where `j` differs from the
+                // indexes before it).
+                if let Some(a) = d.arrays.get(&l) {
+                    fields.push(("length".into(), val(&SValue::Int(a.len.clone()))));
+                    for c in &a.cells {
+                        let index = printer.text(&c.index);
+                        let name = match c.live.as_bool() {
+                            Some(true) => format!("[{index}]"),
+                            _ => format!("[{index}] if new"),
+                        };
+                        fields.push((name, val(&c.value)));
+                    }
+                } else if super::code::SlotType::array_elem(&loc.class).is_some() {
+                    // An input array no access has reached yet.
+                    fields.push(("length".into(), ValView::Unread));
+                }
                 Some(LocView {
                     id: State::obj_name(l),
                     class: loc.class.clone(),
                     input: loc.input,
-                    fields: loc
-                        .fields
-                        .iter()
-                        .map(|(f, v)| (f.clone(), v.as_ref().map_or(ValView::Unread, val)))
-                        .collect(),
+                    fields,
                 })
             })
             .collect();

@@ -118,7 +118,7 @@ impl Explorer {
         let heap = strategy.heap_model();
         if !heap.has_arrays() && code.uses_arrays(method) {
             return Err(Error::Unsupported(format!(
-                "`{target}` uses arrays, which strategy `{}` does not model; use lazy, lazier, lazier# or sl",
+                "`{target}` uses arrays, which the heap model of strategy `{}` does not model",
                 strategy::info(config.strategy).name
             )));
         }

@@ -20,6 +20,7 @@ mod arrays;
 pub mod concrete;
 pub mod lazy;
 pub mod symheap;
+pub mod symheap_arrays;
 pub mod worlds;
 
 use super::code::{Compiled, SlotType};
@@ -46,9 +47,8 @@ pub struct ConcreteInput {
 }
 
 /// What a path ends with when it reaches an array operation under a heap model without arrays
-/// (the explorer rejects such a run up front; this is the backstop).
-pub const NO_ARRAYS: &str =
-    "this strategy's heap model has no arrays (use lazy, lazier or lazier#)";
+/// (the explorer rejects such a run up front; this is the backstop). Both models have arrays.
+pub const NO_ARRAYS: &str = "this strategy's heap model has no arrays";
 
 /// A possible value of an input root: the state in which it has it, the value, and its label.
 pub type RootOption = (State, SValue, String);
@@ -99,13 +99,16 @@ pub trait HeapModel {
     /// A new object of `class` with these field values (`new`): never an alias of an input.
     fn allocate(&self, st: &mut State, class: &str, fields: Vec<(String, SValue)>) -> SValue;
 
-    /// True when the model runs the array instructions (the lazy family's heap).
+    /// True when the model runs the array instructions (both models: the lazy family's heap with
+    /// Kiasan's accumulator, `heap/arrays.rs`; `symheap` with its cells under guards,
+    /// `heap/symheap_arrays.rs`).
     fn has_arrays(&self) -> bool {
         false
     }
 
     /// `ArrayLoad` (index on top, array below; `store` false) or `ArrayStore` (the value on
-    /// top of those): forks on where the index falls (see `heap/arrays.rs`). A model without
+    /// top of those): forks on where the index falls (`heap/arrays.rs`), or only where it is out
+    /// of bounds or past the array bound (`heap/symheap_arrays.rs`). A model without
     /// arrays ends the path with an engine error that says so.
     fn array_access(
         &self,

@@ -26,11 +26,15 @@
 //! where `p`'s budget is 0 that world is cut (its negation joins the path condition), elsewhere
 //! `l` is discovered with `p`'s budget − 1.
 //!
+//! Arrays are locations of class `T[]` whose array part ([`SymHeapData::arrays`]) lives in
+//! `heap/symheap_arrays.rs`: Kiasan's accumulator with index equality as guards.
+//!
 //! Owns the representation, the heap operations and concretization (§5 of the digest: one world
 //! of the path condition, the unique true entry of each input reference, objects numbered in BFS
 //! order from the roots). Never touches the worklist or the lazy family's objects.
 
 use super::lazy::element_budget;
+use super::symheap_arrays::{self, SymArray};
 use super::{ConcreteInput, HeapModel, RootOption};
 use crate::interp::{Heap, ObjId, Value};
 use crate::symbolic::code::{Compiled, SlotType};
@@ -113,6 +117,8 @@ pub struct SymHeapData {
     footprint: GuardedSet,
     /// The loops being counted ([`HeapModel::counts_loops`]).
     loops: Vec<LoopTrack>,
+    /// The array part of array locations (class `T[]`), by location (`heap/symheap_arrays.rs`).
+    pub arrays: BTreeMap<usize, SymArray>,
 }
 
 impl SymHeapData {
@@ -126,7 +132,7 @@ impl SymHeapData {
         }
     }
 
-    fn new_ref(&mut self, class: &str, set: GuardedSet, var: Option<u32>) -> u32 {
+    pub(super) fn new_ref(&mut self, class: &str, set: GuardedSet, var: Option<u32>) -> u32 {
         self.refs.push(RefInfo { class: class.to_string(), set, var });
         self.refs.len() as u32 - 1
     }
@@ -144,11 +150,11 @@ impl SymHeapData {
     }
 }
 
-fn data(st: &State) -> SymHeapData {
+pub(super) fn data(st: &State) -> SymHeapData {
     st.ext.get::<SymHeapData>().cloned().unwrap_or_default()
 }
 
-fn data_mut(st: &mut State) -> &mut SymHeapData {
+pub(super) fn data_mut(st: &mut State) -> &mut SymHeapData {
     st.ext.get_mut::<SymHeapData>()
 }
 
@@ -157,17 +163,17 @@ pub struct SymHeap;
 
 /// A read (or a root) obtaining a value that denotes input location `loc` where `cond` holds;
 /// met there first, `loc` gets the budget of the matching `(condition, budget)` pair.
-struct Meeting {
-    cond: Sym,
-    loc: usize,
-    budgets: Vec<(Sym, i64)>,
-    everywhere: bool,
+pub(super) struct Meeting {
+    pub(super) cond: Sym,
+    pub(super) loc: usize,
+    pub(super) budgets: Vec<(Sym, i64)>,
+    pub(super) everywhere: bool,
 }
 
 /// Whether the new location of an input reference being created may exist, and when the path
 /// meets it.
 #[derive(Clone, Copy, Debug)]
-enum Meet {
+pub(super) enum Meet {
     /// Met at once with this budget (a root or an existential): no new location below 0.
     Now(i64),
     /// A slot: met (or cut) when a read of the path obtains it, see [`SymHeap::meet`].
@@ -182,7 +188,7 @@ fn null_guard(set: &GuardedSet) -> Sym {
 }
 
 /// Merges entries of the same location (OR of their guards), first occurrence order ([FIX-3]).
-fn merge(set: GuardedSet) -> GuardedSet {
+pub(super) fn merge(set: GuardedSet) -> GuardedSet {
     let mut out: GuardedSet = Vec::new();
     for (g, l) in set {
         match out.iter_mut().find(|(_, m)| *m == l) {
@@ -203,7 +209,7 @@ const NAMED_GUARD: usize = 24;
 /// Forks `st` on `fact` where both directions are feasible: the child where `fact` holds ends at
 /// once through `end` (a null dereference, a loop bound), the other is returned to go on. One
 /// branch event names both.
-fn fork_ending(
+pub(super) fn fork_ending(
     cx: &mut Cx,
     st: &State,
     fact: &Sym,
@@ -247,7 +253,7 @@ fn tree_size(s: &Sym, cap: usize) -> usize {
 /// Hash-consing for the solver: a guard is a DAG, but SMT-LIB text prints it as a tree, which
 /// grows exponentially along a path of reads and writes. A large guard becomes a fresh boolean
 /// `b` with `b = g` in the path condition (a definition: it removes no world).
-fn named(st: &mut State, g: Sym) -> Sym {
+pub(super) fn named(st: &mut State, g: Sym) -> Sym {
     if g.as_bool().is_some() || tree_size(&g, NAMED_GUARD) <= NAMED_GUARD {
         return g;
     }
@@ -259,19 +265,19 @@ fn named(st: &mut State, g: Sym) -> Sym {
 }
 
 /// [`named`] for every guard of a set.
-fn named_set(st: &mut State, set: GuardedSet) -> GuardedSet {
+pub(super) fn named_set(st: &mut State, set: GuardedSet) -> GuardedSet {
     set.into_iter().map(|(g, l)| (named(st, g), l)).collect()
 }
 
 /// `cx.feasible`, answering "yes" without asking once the run's time bound has passed: one step
 /// over large guarded value sets asks many questions, and the operation that asked them then
 /// ends the path as bounded by time ([`timed_out`]).
-fn feasible(cx: &mut Cx, st: &State, g: &Sym) -> bool {
+pub(super) fn feasible(cx: &mut Cx, st: &State, g: &Sym) -> bool {
     cx.deadline.passed() || cx.feasible(st, g)
 }
 
 /// The state's path, ended by the run's time bound in the middle of a heap operation.
-fn timed_out(st: State, span: Span) -> Succ {
+pub(super) fn timed_out(st: State, span: Span) -> Succ {
     Succ::End(st, PathOutcome::Bounded { bound: Bound::Timeout, span: Some(span) })
 }
 
@@ -282,11 +288,26 @@ fn ref_var(st: &mut State, origin: VarOrigin) -> Sym {
     Sym::var(id, Sort::Int)
 }
 
+/// Notes, in every loop being counted, that the worlds where `fresh` holds met an input slot
+/// (or, for arrays, a new cell) for the first time since the last back edge.
+pub(super) fn note_first_reads(st: &mut State, fresh: Sym) {
+    if fresh.as_bool() == Some(false) || data(st).loops.is_empty() {
+        return;
+    }
+    let fresh = named(st, fresh);
+    let n = data(st).loops.len();
+    for i in 0..n {
+        let since = Sym::or(&data(st).loops[i].since, &fresh);
+        let since = named(st, since);
+        data_mut(st).loops[i].since = since;
+    }
+}
+
 impl SymHeap {
     /// Creates one input reference of `class`: entries null, a fresh input location (unless
     /// `meet` rules it out), and every earlier input location of the class under its creator's
     /// guard ([FIX-1b]). Feasible entries only.
-    fn input_ref(
+    pub(super) fn input_ref(
         &self,
         cx: &mut Cx,
         st: &mut State,
@@ -369,7 +390,7 @@ impl SymHeap {
     /// its discovery list. All conditions are taken against the lists before this step. A
     /// meeting marked `everywhere` holds in every world where `l` exists (its creator's new
     /// entry, read in every world).
-    fn meet(&self, cx: &mut Cx, st: &mut State, meetings: Vec<Meeting>) {
+    pub(super) fn meet(&self, cx: &mut Cx, st: &mut State, meetings: Vec<Meeting>) {
         let mut found: Vec<(usize, Sym, i64)> = Vec::new();
         let mut everywhere = Vec::new();
         for Meeting { cond: c, loc: l, budgets, everywhere: all } in meetings {
@@ -480,16 +501,7 @@ impl SymHeap {
                 None => loc.touched.push((f.to_string(), after)),
             }
         }
-        if fresh.as_bool() == Some(false) || data(st).loops.is_empty() {
-            return;
-        }
-        let fresh = named(st, fresh);
-        let n = data(st).loops.len();
-        for i in 0..n {
-            let since = Sym::or(&data(st).loops[i].since, &fresh);
-            let since = named(st, since);
-            data_mut(st).loops[i].since = since;
-        }
+        note_first_reads(st, fresh);
     }
 
     /// Summarizes field `f` of location `l` if it is still `⊥` (the summary machine, one step);
@@ -524,7 +536,7 @@ impl SymHeap {
 
     /// Splits off the worlds where `recv` is null (a null dereference); `Ok` with the state
     /// where it is not, and the receiver's feasible non-null entries merged by location.
-    fn deref(
+    pub(super) fn deref(
         &self,
         cx: &mut Cx,
         st: State,
@@ -563,7 +575,12 @@ impl SymHeap {
 
     /// A guarded choice between values: the value itself when there is one, else a fresh
     /// variable defined by `g_i → x = v_i` (an ite over the guards).
-    fn select(&self, st: &mut State, choices: Vec<(Sym, SValue)>, ty: &SlotType) -> SValue {
+    pub(super) fn select(
+        &self,
+        st: &mut State,
+        choices: Vec<(Sym, SValue)>,
+        ty: &SlotType,
+    ) -> SValue {
         let first = choices.first().map(|(_, v)| v.clone()).unwrap_or(SValue::Void);
         if choices.iter().all(|(_, v)| *v == first) {
             return first;
@@ -885,6 +902,28 @@ impl HeapModel for SymHeap {
         SValue::SymRef(d.new_ref(class, vec![(Sym::bool(true), Some(l))], None))
     }
 
+    fn has_arrays(&self) -> bool {
+        true
+    }
+
+    fn array_access(&self, cx: &mut Cx, st: State, store: bool, node: NodeId, span: Span) -> Succ {
+        symheap_arrays::access(self, cx, st, store, node, span)
+    }
+
+    fn array_length(&self, cx: &mut Cx, st: State, node: NodeId, span: Span) -> Succ {
+        symheap_arrays::length(self, cx, st, node, span)
+    }
+
+    fn allocate_array(
+        &self,
+        st: &mut State,
+        class: &str,
+        len: Sym,
+        cells: Option<Vec<SValue>>,
+    ) -> Option<SValue> {
+        Some(symheap_arrays::allocate(self, st, class, len, cells))
+    }
+
     fn equal(&self, cx: &mut Cx, mut st: State, a: &SValue, b: &SValue) -> Then<(State, bool)> {
         if let Some(dir) = data_mut(&mut st).decided.take() {
             return Then::Go((st, dir));
@@ -1120,6 +1159,15 @@ pub fn world_shape(code: &Compiled, st: &State, model: &Model) -> Sym {
                 conj = Sym::and(&conj, &Sym::not(&obs));
             }
         }
+        // An input array's reference cells: read in this world (and to what), or not.
+        for (obs, v) in symheap_arrays::reference_cells(&d, l) {
+            if holds(&obs, model) {
+                conj = Sym::and(&conj, &obs);
+                reach(world_entry(&d, &v, model), &mut conj, &mut queue);
+            } else {
+                conj = Sym::and(&conj, &Sym::not(&obs));
+            }
+        }
     }
     conj
 }
@@ -1127,7 +1175,7 @@ pub fn world_shape(code: &Compiled, st: &State, model: &Model) -> Sym {
 /// A value for a person (tree labels, branch events): an input reference by the input it
 /// stands for (`o1.head`), as is a reference holding the same guarded set as one (a copy, such
 /// as a parameter passed on); other references by id (`ref4`).
-fn shown(st: &State, v: &SValue) -> String {
+pub(super) fn shown(st: &State, v: &SValue) -> String {
     let SValue::SymRef(r) = v else { return st.show(v) };
     let Some(d) = st.ext.get::<SymHeapData>() else { return st.show(v) };
     let Some(info) = d.refs.get(*r as usize) else { return st.show(v) };
@@ -1219,7 +1267,8 @@ pub fn concretize(
             return Value::Ref(Some(*id));
         }
         let class = d.locs.get(l).map(|o| o.class.clone()).unwrap_or_default();
-        let id = heap.alloc(&class, defaults(&class));
+        let id = symheap_arrays::alloc_input(&d, l, model, heap)
+            .unwrap_or_else(|| heap.alloc(&class, defaults(&class)));
         map.insert(l, id);
         queue.push_back(l);
         Value::Ref(Some(id))
@@ -1251,6 +1300,17 @@ pub fn concretize(
                 },
             };
             heap.set_field(id, &f, cv);
+        }
+        // An input array's cells the world read (their input values).
+        for (i, v) in symheap_arrays::input_cells(&d, l, model) {
+            let cv = match &v {
+                SValue::Int(_) | SValue::Bool(_) => prim(&v),
+                _ => match world_loc(&d, &v, model) {
+                    Some(t) => visit(t, &mut heap, &mut map, &mut queue),
+                    None => Value::NULL,
+                },
+            };
+            heap.set_cell(id, i, cv);
         }
     }
     let input_heap = heap.clone();
