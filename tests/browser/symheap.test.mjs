@@ -152,3 +152,38 @@ test('the Compare tab lists symheap', async (t) => {
   assert.ok(rows.includes('symheap'), `a symheap row: ${rows}`);
   assert.deepEqual(browser.errors, []);
 });
+
+// All-heaps mode in the page (#15 item 4): "every input heap", shown for symheap only, makes a
+// test of every distinct input heap of a path. Oracle: lazy's runs of the same method, whose
+// paths each have one input heap (paper 003, Figure 1): as many tests as symheap has heaps.
+test('symheap: "every input heap" makes a test of each input heap, as many as lazy has paths', async (t) => {
+  const { page, server, browser } = await session(t, WIDE);
+  await page.goto(`${server.url}?tab=explore&method=LinkedList.run1&strategy=symheap&k=2#example=heapsummary.hl`);
+  await waitForEngine(page);
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  const box = page.getByLabel('Every input heap');
+  const run = async () => {
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 180000 });
+    return page.evaluate(() => {
+      const ex = globalThis.__heaplab.store.getState().explore;
+      return { summary: ex.summary, tests: ex.tests.length };
+    });
+  };
+  const strategy = page.locator('[data-strategy]');
+  await strategy.selectOption('lazy');
+  assert.equal(await box.isVisible(), false, 'the box is for symheap only');
+  const lazy = await run();
+  await strategy.selectOption('symheap');
+  assert.equal(await box.isVisible(), true);
+  const onePerPath = await run();
+  assert.equal(onePerPath.tests, onePerPath.summary.paths_feasible);
+  await box.check();
+  const all = await run();
+  assert.equal(all.summary.all_heaps.heaps, lazy.tests, 'symheap heaps = lazy tests');
+  assert.equal(all.tests, lazy.tests);
+  assert.ok(all.tests > onePerPath.tests, `${all.tests} heaps from ${onePerPath.tests} paths`);
+  const progress = await page.locator('.explore-progress').textContent();
+  assert.match(progress, new RegExp(`${lazy.tests} input heaps from ${all.summary.paths_feasible} feasible paths`), progress);
+  assert.deepEqual(browser.errors, []);
+});

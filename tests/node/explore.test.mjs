@@ -119,6 +119,43 @@ for (const [file, method, strategy, k, tests] of CASES) {
   });
 }
 
+// symheap's all-heaps mode in wasm (the page's "every input heap"): a test for each distinct
+// input heap of a path. Oracles: the CLI's `--all-heaps` summary, and lazy, whose paths each
+// have one input heap, so that it has as many tests as symheap has heaps (paper 003, Figure 1).
+test('symheap all-heaps mode: one test per input heap, as the CLI and as lazy has paths', async () => {
+  const file = 'examples/heapsummary.hl';
+  const method = 'LinkedList.run1';
+  const source = await readFile(path.join(ROOT, file), 'utf8');
+  const ex = new engine.Exploration(source, method, { strategy: 'symheap', k: 2, allHeaps: true, file }, solve);
+  const summary = await ex.runToEnd(0);
+  const { stdout } = await run(
+    HEAPLAB,
+    ['run', file, '--method', method, '--strategy', 'symheap', '--k', '2', '--all-heaps', '--format', 'json'],
+    { cwd: ROOT, maxBuffer: 1 << 26 },
+  );
+  const native = JSON.parse(stdout);
+  for (const key of Object.keys(native)) {
+    if (key === 'time_ms' || key === 'solver_calls') continue;
+    assert.deepEqual(summary[key], native[key], `summary key ${key}`);
+  }
+  const lazy = await cli(file, method, 'lazy', 2);
+  assert.equal(summary.all_heaps.heaps, lazy.tests);
+  assert.equal(summary.all_heaps.paths_cut, 0);
+  assert.equal(summary.tests, summary.all_heaps.heaps);
+  assert.ok(summary.tests > summary.paths_feasible, `${summary.tests} heaps from ${summary.paths_feasible} paths`);
+  // Without the option: one test per path, and no all_heaps key (as the CLI without the flag).
+  const plain = new engine.Exploration(source, method, { strategy: 'symheap', k: 2, file }, solve);
+  const one = await plain.runToEnd(0);
+  assert.equal(one.tests, one.paths_feasible);
+  assert.equal('all_heaps' in one, false);
+  // Every heap's test passes when the interpreter runs it.
+  const out = path.join(tmp, 'heapsummary_run1_allheaps.hl');
+  await writeFile(out, ex.testsHl());
+  const replay = await run(HEAPLAB, ['test', out], { cwd: ROOT, maxBuffer: 1 << 26 });
+  assert.match(replay.stdout, / 0 failed/, replay.stdout);
+  for (const t of ex.tests()) assert.ok(replay.stdout.includes(t.name), `${t.name} ran`);
+});
+
 test('step() yields the event stream, tree() the states, then null', async () => {
   const source = await readFile(path.join(ROOT, 'examples/swap.hl'), 'utf8');
   const ex = new engine.Exploration(source, 'Node.swap', { strategy: 'lazier' }, solve);

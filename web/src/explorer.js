@@ -21,6 +21,9 @@ export function exploreOptions(settings) {
     const text = String(settings[key] ?? '').trim();
     if (text !== '' && Number.isFinite(Number(text))) options[key] = Math.max(0, Math.floor(Number(text)));
   }
+  // symheap's all-heaps mode: a test for every distinct input heap of a path. The other
+  // strategies have one heap per path, so the option means nothing to them.
+  if (options.strategy === 'symheap' && settings.allHeaps === true) options.allHeaps = true;
   return options;
 }
 
@@ -262,6 +265,8 @@ export function createExplorer(store, engine) {
     }
     const options = exploreOptions(settings.explore);
     delete options.strategy;
+    // Compare's rows count one test per path, as `heaplab compare` does.
+    delete options.allHeaps;
     store.dispatch({ type: 'compare/start', method, pre: options.pre });
     try {
       const rows = await engine.request('compare', {

@@ -16,7 +16,7 @@ export function initialState({ source = '', settings = {}, embed = false, embedT
         // pre: how `requires` is used, the same in Explore and Compare: 'assume' (only inputs
         // that satisfy it are explored) or 'ignore' (every input; tests then say which inputs
         // violate it).
-        method: '', strategy: 'lazier#', pre: 'assume', k: '', depth: '', loop: '', maxPaths: '', maxStates: '', timeoutMs: '',
+        method: '', strategy: 'lazier#', pre: 'assume', allHeaps: false, k: '', depth: '', loop: '', maxPaths: '', maxStates: '', timeoutMs: '',
         ...(typeof settings.explore === 'object' && settings.explore !== null ? settings.explore : {}),
       },
     },

@@ -156,10 +156,39 @@ pub struct PathHeaps {
     pub stopped_by: Option<&'static str>,
 }
 
+/// The all-heaps enumeration summed over a run's paths: what `heaplab run --all-heaps` and the
+/// page's summary report.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeapsTotal {
+    /// Distinct input heaps (each a test).
+    pub heaps: usize,
+    /// Models whose heap was isomorphic to one found before on the same path.
+    pub duplicates: usize,
+    /// Model queries asked.
+    pub queries: u64,
+    /// Paths whose enumeration a bound stopped.
+    pub paths_cut: usize,
+    /// The bounds that stopped them, each once, in order.
+    pub cut_by: Vec<&'static str>,
+}
+
 impl Generation {
     /// All-heaps mode: the paths whose enumeration a bound stopped.
     pub fn heaps_cut(&self) -> usize {
         self.heaps.iter().filter(|h| h.stopped_by.is_some()).count()
+    }
+
+    /// All-heaps mode: the enumeration of every path, summed.
+    pub fn heaps_total(&self) -> HeapsTotal {
+        let cut_by: std::collections::BTreeSet<&'static str> =
+            self.heaps.iter().filter_map(|h| h.stopped_by).collect();
+        HeapsTotal {
+            heaps: self.heaps.iter().map(|h| h.heaps).sum(),
+            duplicates: self.heaps.iter().map(|h| h.duplicates).sum(),
+            queries: self.heaps.iter().map(|h| h.queries).sum(),
+            paths_cut: self.heaps_cut(),
+            cut_by: cut_by.into_iter().collect(),
+        }
     }
 }
 

@@ -77,6 +77,11 @@ export interface ExploreOptions {
   /** Decide queries with the Rust procedure before Z3 (default true); false sends Z3 every
    * query the engine and the equality shortcut leave (for measurements). */
   procedure?: boolean;
+  /** All-heaps mode (`heaplab run --all-heaps`): a test for every distinct input heap of each
+   * path, not one per path. Only `symheap` has paths with more than one heap. */
+  allHeaps?: boolean;
+  /** All-heaps mode: the most models asked per path (default 256). */
+  heapsPerPath?: number;
 }
 /** One exploration event. */
 export interface ExploreEvent {
@@ -110,6 +115,18 @@ export interface RunSummary {
   time_ms: number; internal_errors: number;
   /** `sl`: paths whose input came from a model / that had none / left to running the bodies. */
   sl_models: number; sl_no_model: number; sl_run_completions: number;
+  /** All-heaps mode only (absent otherwise), as `heaplab run --all-heaps --format json`. */
+  all_heaps?: AllHeapsSummary;
+}
+/** How the input heaps of every path were enumerated (all-heaps mode). */
+export interface AllHeapsSummary {
+  /** Distinct input heaps, each a test. */
+  heaps: number;
+  /** Models whose heap was isomorphic to one found before on the same path. */
+  duplicates: number;
+  model_queries: number;
+  /** Paths whose enumeration a bound stopped, and those bounds. */
+  paths_cut: number; cut_by: string[];
 }
 export type HeapValue = number | boolean | null | { ref: string };
 export interface GeneratedTestJs {
@@ -503,6 +520,8 @@ struct Options {
     order: Option<String>,
     file: Option<String>,
     procedure: Option<bool>,
+    all_heaps: Option<bool>,
+    heaps_per_path: Option<u32>,
 }
 
 /// The fields of [`Options`], as JS spells them.
@@ -520,6 +539,8 @@ const OPTION_KEYS: &[&str] = &[
     "order",
     "file",
     "procedure",
+    "allHeaps",
+    "heapsPerPath",
 ];
 
 pub(crate) fn fail(kind: &str, message: &str) -> JsValue {
@@ -607,6 +628,10 @@ fn config_of(o: &Options) -> Result<(Config, &'static str), JsValue> {
     if let Some(mb) = o.max_memory_mb {
         b.max_memory_mb = (mb > 0).then_some(mb);
     }
+    if let Some(n) = o.heaps_per_path {
+        b.heaps_per_path = n;
+    }
+    config.all_heaps = o.all_heaps.unwrap_or(false);
     Ok((config, info.name))
 }
 
@@ -797,6 +822,16 @@ impl Run {
             paths_unknown,
             paths_untested_out_of_time,
             stopped_by,
+            all_heaps: self.explorer.config().all_heaps.then(|| {
+                let h = self.generation.as_ref().map(|g| g.heaps_total()).unwrap_or_default();
+                JsHeaps {
+                    heaps: h.heaps,
+                    duplicates: h.duplicates,
+                    model_queries: h.queries,
+                    paths_cut: h.paths_cut,
+                    cut_by: h.cut_by,
+                }
+            }),
         }
     }
 
@@ -1089,6 +1124,19 @@ struct JsSummary {
     paths_untested_out_of_time: usize,
     /// The bound that stopped the run early, in the CLI's words; `null` when it ran to the end.
     stopped_by: Option<String>,
+    /// All-heaps mode only, with the keys of `heaplab run --all-heaps --format json`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    all_heaps: Option<JsHeaps>,
+}
+
+/// [`heaplab_testgen::HeapsTotal`] as the CLI's JSON spells it.
+#[derive(Serialize)]
+struct JsHeaps {
+    heaps: usize,
+    duplicates: usize,
+    model_queries: u64,
+    paths_cut: usize,
+    cut_by: Vec<&'static str>,
 }
 
 #[derive(Serialize)]

@@ -94,6 +94,7 @@ export function mount(el, store) {
       <label>Strategy <select data-strategy aria-label="Strategy"></select></label>
       <label title="How the method's requires clause is used">Inputs <select data-pre aria-label="Precondition"></select></label>
       <span class="bounds" role="group" aria-label="Bounds"></span>
+      <label data-all-heaps-wrap title="symheap: one path can stand for many input heaps; make a test of every distinct one (heaplab run --all-heaps), not just one per path"><input type="checkbox" data-all-heaps aria-label="Every input heap"> every input heap</label>
     </div>
     <div class="explore-row">
       <button type="button" class="primary" data-action="explore/run" title="Explore every path (within the bounds)"><span aria-hidden="true">▶</span> Run</button>
@@ -113,6 +114,7 @@ export function mount(el, store) {
   const methodSel = el.querySelector('[data-method]');
   const strategySel = el.querySelector('[data-strategy]');
   const preSel = el.querySelector('[data-pre]');
+  const allHeapsBox = el.querySelector('[data-all-heaps]');
   preSel.replaceChildren(...PRE_MODES.map((m) => Object.assign(option(m.value, m.text, false), { title: m.title })));
   const problem = el.querySelector('.explore-problem');
   const staleNote = el.querySelector('[data-stale-note]');
@@ -148,6 +150,7 @@ export function mount(el, store) {
   methodSel.addEventListener('change', () => setExplore({ method: methodSel.value }));
   strategySel.addEventListener('change', () => setExplore({ strategy: strategySel.value }));
   preSel.addEventListener('change', () => setExplore({ pre: preSel.value }));
+  allHeapsBox.addEventListener('change', () => setExplore({ allHeaps: allHeapsBox.checked }));
   for (const [key, input] of Object.entries(inputs)) {
     input.addEventListener('change', () => setExplore({ [key]: input.value }));
   }
@@ -187,6 +190,8 @@ export function mount(el, store) {
       input.placeholder = fallback === undefined || fallback === null ? '–' : String(fallback);
     }
     inputs.depth.closest('label').hidden = chosen.strategy !== 'sl';
+    allHeapsBox.checked = chosen.allHeaps === true;
+    allHeapsBox.closest('label').hidden = chosen.strategy !== 'symheap';
   }
 
   function renderProgress(state) {
@@ -209,6 +214,11 @@ export function mount(el, store) {
       }
       if (explore.status === 'done') {
         parts.push(plural(s.tests, 'test'));
+        if (s.all_heaps) {
+          const h = s.all_heaps;
+          parts.push(`${plural(h.heaps, 'input heap')} from ${plural(s.paths_feasible, 'feasible path')}` +
+            (h.paths_cut ? ` (${plural(h.paths_cut, 'path')} not enumerated to the end: ${h.cut_by.join(', ')})` : ''));
+        }
         if (s.invalid_inputs) parts.push(plural(s.invalid_inputs, 'invalid input'));
         parts.push(`branches ${s.branches_covered}/${s.branches_total}`);
         parts.push(`${s.time_ms} ms`);

@@ -16,7 +16,7 @@ use heaplab_engine::symbolic::{
     SolverCounts,
 };
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
-use heaplab_testgen::{emit, generate_within, Generation};
+use heaplab_testgen::{emit, generate_within, Generation, HeapsTotal};
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -257,7 +257,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         sl_models: stats.sl_models,
         sl_no_model: stats.sl_no_model,
         sl_run_completions: stats.sl_run_completions,
-        all_heaps: args.all_heaps.then(|| HeapsSummary::of(&generation)),
+        all_heaps: args.all_heaps.then(|| generation.heaps_total()),
     };
     match args.format {
         Format::Json => {
@@ -302,7 +302,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         "heaps": h.heaps,
                         "duplicates": h.duplicates,
                         "model_queries": h.queries,
-                        "paths_cut": h.cut,
+                        "paths_cut": h.paths_cut,
                         "cut_by": h.cut_by,
                     }),
                 );
@@ -375,30 +375,7 @@ struct Summary {
     sl_models: u64,
     sl_no_model: u64,
     sl_run_completions: u64,
-    all_heaps: Option<HeapsSummary>,
-}
-
-/// The all-heaps enumeration over every path of a run.
-struct HeapsSummary {
-    heaps: usize,
-    duplicates: usize,
-    queries: u64,
-    /// Paths whose enumeration a bound stopped, and the bounds.
-    cut: usize,
-    cut_by: Vec<&'static str>,
-}
-
-impl HeapsSummary {
-    fn of(g: &Generation) -> HeapsSummary {
-        let cut_by: BTreeSet<&'static str> = g.heaps.iter().filter_map(|h| h.stopped_by).collect();
-        HeapsSummary {
-            heaps: g.heaps.iter().map(|h| h.heaps).sum(),
-            duplicates: g.heaps.iter().map(|h| h.duplicates).sum(),
-            queries: g.heaps.iter().map(|h| h.queries).sum(),
-            cut: g.heaps_cut(),
-            cut_by: cut_by.into_iter().collect(),
-        }
-    }
+    all_heaps: Option<HeapsTotal>,
 }
 
 impl Summary {
@@ -435,12 +412,12 @@ impl Summary {
                 h.heaps,
                 h.duplicates,
                 h.queries,
-                if h.cut == 0 {
+                if h.paths_cut == 0 {
                     String::new()
                 } else {
                     format!(
                         "; {} paths cut by {} (raise --heaps-per-path / --timeout-ms)",
-                        h.cut,
+                        h.paths_cut,
                         h.cut_by.join(", ")
                     )
                 }
