@@ -308,10 +308,10 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
         kids.push((s, (format!("loc{l} = {name}"), name)));
     }
     let k_cut = info.budget < 0;
-    let fields = cx.code.classes.get(&info.class).cloned().unwrap_or_default();
+    let fields = || cx.code.classes.get(&info.class).cloned().unwrap_or_default();
     if !k_cut {
         let mut s = st.clone();
-        let o = s.new_input_object(&info.class, &fields, info.budget);
+        let o = s.new_input_object(&info.class, &fields(), info.budget);
         if let Some(i) = s.symlocs.get_mut(l as usize) {
             i.resolved = Some(o);
         }
@@ -321,7 +321,7 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
     } else {
         // No fresh object here, but one an unresolved input reference of the class may still
         // denote within its own budget: that reference becomes a fresh object, and `l` it.
-        for (s, o, whose) in adopt_pending(cx, &st, l, &info.class, &fields) {
+        for (s, o, whose) in adopt_pending(cx, &st, l, &info.class, &fields()) {
             let name = State::obj_name(o);
             kids.push((s, (format!("loc{l} = fresh {name} = {whose}"), format!("{whose} {name}"))));
         }
