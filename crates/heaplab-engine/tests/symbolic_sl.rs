@@ -307,3 +307,54 @@ fn avl_completions_without_model_are_discarded_or_bounded_by_k() {
     assert!(!bounds.is_empty() && bounds.iter().all(|b| *b == Bound::K), "{bounds:?}");
     assert!(ex.stats().k_cut);
 }
+
+/// A list under a header whose elements the formula claims (`o -> Object {}`, CSF's
+/// `element::Object<>`), searched for an argument (SIR MyLinkedList's `find`, examples/mylist.hl).
+const HEADER_LIST: &str = "class Node { Object e; Node next; }
+pred list(Node x) := x == null
+  | exists Object o, Node n. x -> Node { e: o, next: n } * o -> Object {} * list(n);
+class L {
+  Node header;
+  bool find(Object x)
+    requires exists Node n. this.header -> Node { e: _, next: n } * list(n)
+  {
+    Node p = this.header.next;
+    while (p != null) {
+      if (p.e == x) return true;
+      p = p.next;
+    }
+    return false;
+  }
+}";
+
+/// At k = 2 the first node under the header has budget 0, so its element (one more link) can be
+/// no fresh object; lazy initialization, which resolves `x` before the method runs, still has
+/// the input where that element *is* `x`, and reaches `return true` with it. `sl` resolves `x`
+/// only when the method compares it, after `list`'s points-to has claimed the element: the
+/// points-to found no object to claim and the path ended bounded by k, so `sl` had the empty
+/// list alone (1 path, `return true` never reached). Now the cut element may be the object
+/// that `x`, not yet resolved, is made to denote (`HeapStrategy::k_cut_adopts_pending`).
+#[test]
+fn a_claimed_element_cut_by_k_may_be_an_unresolved_argument() {
+    let a = analyze("header.hl", HEADER_LIST);
+    let found = |ex: &Explorer| {
+        ex.paths().iter().any(|p| {
+            matches!(&p.outcome, PathOutcome::Returned(heaplab_engine::symbolic::SValue::Bool(b))
+                if b.as_bool() == Some(true))
+        })
+    };
+    let ex = common::explore(&a, "L.find", sl(2));
+    assert_eq!(ex.stats().feasible, 2, "the empty list and the one-node list holding x");
+    assert_eq!(ex.stats().bounded, 0);
+    assert!(found(&ex), "x is the element of the first node");
+    // Lazy reaches the same input (and more, invalid ones among them).
+    let mut lazy = sl(2);
+    lazy.strategy = StrategyKind::Lazy;
+    lazy.pre = heaplab_engine::symbolic::PreMode::Ignore;
+    assert!(found(&common::explore(&a, "L.find", lazy)));
+    // The rule is `sl`'s: lazier# --pre assume claims the element while `requires` runs, before
+    // x, and keeps Kiasan's cut (its counts are pinned in symbolic_counts.rs).
+    let mut sharp = sl(2);
+    sharp.strategy = StrategyKind::LazierSharp;
+    assert!(!found(&common::explore(&a, "L.find", sharp)));
+}

@@ -1,6 +1,7 @@
 //! Every method of every example under every strategy: each generated test replays in the
 //! interpreter (generation fails otherwise), and the strategies agree on which outcomes are
-//! reachable when no run was cut short.
+//! reachable when no run was cut short. `ALL_EXAMPLES_ONLY=a.hl,b.hl` runs only those example
+//! files (the count of methods compared is then not asserted).
 
 mod common;
 
@@ -24,7 +25,14 @@ fn targets(a: &heaplab_syntax::Analysis) -> Vec<String> {
 
 #[test]
 fn every_example_method_replays_under_every_strategy() {
-    let files = common::example_files();
+    let only = std::env::var("ALL_EXAMPLES_ONLY").ok();
+    let files: Vec<_> = common::example_files()
+        .into_iter()
+        .filter(|f| {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            only.as_ref().is_none_or(|o| o.split(',').any(|x| x.trim() == name))
+        })
+        .collect();
     let mut disagreements = Vec::new();
     let mut runs = 0;
     let mut compared = 0;
@@ -142,6 +150,6 @@ fn every_example_method_replays_under_every_strategy() {
     eprintln!(
         "{runs} runs, {compared} methods compared across strategies, {all_heaps} symheap tests in all-heaps mode"
     );
-    assert!(compared > 20, "most methods finish within the bounds");
+    assert!(only.is_some() || compared > 20, "most methods finish within the bounds");
     assert!(disagreements.is_empty(), "{disagreements:#?}");
 }

@@ -81,7 +81,8 @@ fn sl_inputs_with_undescribed_elements_are_valid() {
 }
 
 /// Issue #19, item 5: the subjects with `Object` elements (Weiss's StackLi with the peers'
-/// `contains`, JDK 1.5's LinkedList) and the one that throws and catches. Under `sl` every
+/// `contains`, JDK 1.5's LinkedList, SIR's MyLinkedList, whose predicate claims each element
+/// with a points-to as CSF's does) and the one that throws and catches. Under `sl` every
 /// generated input is accepted by the model checker (the issue measured 30 of 32 StackLi.contains
 /// inputs and 13 of 16 of each of the DLL's contains, indexOf, lastIndexOf and remove(Object)
 /// rejected on the earlier ports, before the one semantics), and some `contains` input holds the
@@ -107,14 +108,30 @@ fn sl_inputs_of_the_object_element_subjects_are_valid() {
         "lastIndexOf",
         "peek",
         "poll",
+        "add",
+        "clone",
+        "inList",
     ];
     let dll_walks = ["get", "set", "addAt", "removeAt"];
+    let mylist = [
+        "addLast",
+        "clear",
+        "find",
+        "findPrevious",
+        "first",
+        "insert",
+        "isEmpty",
+        "printList",
+        "remove",
+        "size",
+    ];
     let mut found = 0;
     for (file, class, methods, k) in [
         ("stackli.hl", "StackLi", &stackli[..], 3),
         ("underflow.hl", "Stack", &underflow[..], 3),
         ("dll.hl", "LinkedList", &dll[..], 3),
         ("dll.hl", "LinkedList", &dll_walks[..], 2),
+        ("mylist.hl", "MyLinkedList", &mylist[..], 3),
     ] {
         let a = common::load(file);
         for m in methods {

@@ -308,16 +308,23 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
         kids.push((s, (format!("loc{l} = {name}"), name)));
     }
     let k_cut = info.budget < 0;
+    let fields = || cx.code.classes.get(&info.class).cloned().unwrap_or_default();
     if !k_cut {
         let mut s = st.clone();
-        let fields = cx.code.classes.get(&info.class).cloned().unwrap_or_default();
-        let o = s.new_input_object(&info.class, &fields, info.budget);
+        let o = s.new_input_object(&info.class, &fields(), info.budget);
         if let Some(i) = s.symlocs.get_mut(l as usize) {
             i.resolved = Some(o);
         }
         s.link_order_keys();
         let name = State::obj_name(o);
         kids.push((s, (format!("loc{l} = fresh {name}"), format!("fresh {name}"))));
+    } else {
+        // No fresh object here, but one an unresolved input reference of the class may still
+        // denote within its own budget: that reference becomes a fresh object, and `l` it.
+        for (s, o, whose) in adopt_pending(cx, &st, l, &info.class, &fields()) {
+            let name = State::obj_name(o);
+            kids.push((s, (format!("loc{l} = fresh {name} = {whose}"), format!("{whose} {name}"))));
+        }
     }
     if k_cut {
         for (k, _) in &mut kids {
@@ -344,6 +351,68 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
         }
     }
     Succ::Fork(cx.choice(&st, format!("loc{l}"), kids, options, ForkKind::Resolve, k_cut))
+}
+
+/// The children of [`HeapStrategy::k_cut_adopts`] for symbolic location `l` of `class` (cut by
+/// k): one per input root (the receiver or an argument) of that class that is still an
+/// unresolved symbolic reference or location, whose budget allows a fresh object, and that the
+/// strategy lets `l` adopt. In each, the root denotes a new input object with its budget, and
+/// `l` denotes the same object. Returns (child, the object, the root's name).
+///
+/// [`HeapStrategy::k_cut_adopts`]: crate::symbolic::strategy::HeapStrategy::k_cut_adopts
+fn adopt_pending(
+    cx: &Cx,
+    st: &State,
+    l: u32,
+    class: &str,
+    fields: &[(String, SlotType)],
+) -> Vec<(State, ObjIdx, String)> {
+    let mut pending: Vec<(SValue, i64)> = Vec::new();
+    for root in &st.roots {
+        let v = st.normalize(root);
+        let info = match &v {
+            SValue::SymRef(r) => st.symrefs.get(*r as usize).map(|i| (&i.class, i.budget)),
+            SValue::SymLoc(m) if *m != l => {
+                st.symlocs.get(*m as usize).map(|i| (&i.class, i.budget))
+            }
+            _ => None,
+        };
+        let Some(budget) = info.filter(|(c, b)| *c == class && *b >= 0).map(|(_, b)| b) else {
+            continue;
+        };
+        if !pending.iter().any(|(p, _)| p == &v) {
+            pending.push((v, budget));
+        }
+    }
+    let mut out = Vec::new();
+    for (v, budget) in pending {
+        if !cx.strategy.k_cut_adopts(cx.code, st, &v) {
+            continue;
+        }
+        let mut s = st.clone();
+        let o = s.new_input_object(class, fields, budget);
+        let name = match v {
+            SValue::SymRef(r) => {
+                if let Some(i) = s.symrefs.get_mut(r as usize) {
+                    i.resolved = Some(RefResolution::Loc(l));
+                }
+                format!("ref{r}")
+            }
+            SValue::SymLoc(m) => {
+                if let Some(i) = s.symlocs.get_mut(m as usize) {
+                    i.resolved = Some(o);
+                }
+                format!("loc{m}")
+            }
+            _ => continue,
+        };
+        if let Some(i) = s.symlocs.get_mut(l as usize) {
+            i.resolved = Some(o);
+        }
+        s.link_order_keys();
+        out.push((s, o, name));
+    }
+    out
 }
 
 fn unzip_labels(kids: Vec<(State, Labels)>) -> (Vec<(State, String)>, Vec<String>) {

@@ -135,6 +135,16 @@ pub trait HeapStrategy {
         kids
     }
 
+    /// At a symbolic location the k bound denies a fresh object: may it instead denote a fresh
+    /// object that `pending`, an input root of its class (the receiver or an argument) still
+    /// unresolved (a symbolic reference or location whose budget allows one), is made to denote?
+    /// Lazy initialization resolves the roots before the method runs, so such an alias is among
+    /// its choices; a strategy that resolves them later (lazier#'s symbolic references) meets
+    /// the cut location first and would miss it.
+    fn k_cut_adopts(&self, _code: &Compiled, _st: &State, _pending: &SValue) -> bool {
+        false
+    }
+
     /// True when a field read of an input object must give the field's input value (the
     /// journal) rather than what the program wrote since.
     fn reads_input_heap(&self, _st: &State) -> bool {

@@ -225,6 +225,16 @@ impl HeapStrategy for Sl {
         data_mut(st).unfolding.last_mut().and_then(|u| u.allowed.take()).filter(|a| a.len() == n)
     }
 
+    /// A formula that claims an object (a points-to) where the k bound allows no fresh one may
+    /// claim the object that an argument not resolved yet, which no instance covers, would
+    /// denote: lazy initialization, which resolves the arguments first, has that alias (SIR
+    /// MyLinkedList's `find(x)` with `x` the element of the last node within k). A covered
+    /// reference is not taken: its own instance claims its object when it unfolds. In the
+    /// method's own code `sl` stays lazier#.
+    fn k_cut_adopts(&self, code: &Compiled, st: &State, pending: &SValue) -> bool {
+        st.in_pre && covering(code, st, pending).is_none()
+    }
+
     /// Later unfoldings must stay separate from the cells `requires` claimed.
     fn keeps_footprint(&self) -> bool {
         true
