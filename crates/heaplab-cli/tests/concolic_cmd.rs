@@ -75,14 +75,14 @@ fn compare_lists_concolic_with_its_phase_calls() {
     assert!(valid(cc) >= valid(sl), "concolic covers at least sl's directions on SLL.remove");
 }
 
-/// `heaplab csf-table` on a folder holding only the stack: one row, CSF's numbers as the paper
-/// prints them next to ours; at depth 1 phase 1 makes one call per disjunct of `stack` (2) per
-/// method, CSF's rule for its `#Calls`; no input is invalid.
+/// `heaplab csf-table` on a folder holding only the stack (stackli.hl, SIR's StackLi): one row,
+/// CSF's numbers as the paper prints them next to ours; at depth 1 phase 1 makes one call per
+/// disjunct of `stack` (2) per method, CSF's rule for its `#Calls`; no input is invalid.
 #[test]
 fn csf_table_puts_csf_row_next_to_ours() {
     let dir = std::env::temp_dir().join(format!("heaplab-csf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    std::fs::copy("../../examples/stack.hl", dir.join("stack.hl")).expect("copy stack.hl");
+    std::fs::copy("../../examples/stackli.hl", dir.join("stackli.hl")).expect("copy stackli.hl");
     // Written into its section of a document, as `./build.sh bench` does to docs/symbolic.md.
     let doc = dir.join("doc.md");
     let before = "# Doc\n\ntext before\n\n<!-- csf-table:begin -->\nstale\n<!-- csf-table:end -->\n\ntext after\n";
