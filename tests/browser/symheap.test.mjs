@@ -35,6 +35,26 @@ async function shootPicture(page, name) {
   await page.evaluate(() => document.getElementById('symheap-shot').remove());
 }
 
+/**
+ * Steps the exploration until `find(view)` (evaluated in the page on the selected node's view)
+ * returns something, or the run ends; returns what it found, or null.
+ */
+async function stepUntil(page, find, limit) {
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < limit; i += 1) {
+    await step.click();
+    await page.waitForFunction(() => ['paused', 'done'].includes(globalThis.__heaplab.store.getState().explore.status));
+    await page.waitForFunction(() => {
+      const ex = globalThis.__heaplab.store.getState().explore;
+      return ex.selected === null || (ex.viewNode === ex.selected);
+    }, null, { timeout: 10000 });
+    const found = await page.evaluate(find);
+    if (found) return found;
+    if ((await page.evaluate(() => globalThis.__heaplab.store.getState().explore.status)) === 'done') return null;
+  }
+  return null;
+}
+
 test('symheap: a reference with several guarded locations, and one concrete world highlighted', async (t) => {
   const { page, server, browser } = await session(t, WIDE);
   await page.goto(`${server.url}?tab=explore&method=LinkedList.run1&strategy=symheap&k=3#example=heapsummary.hl`);
@@ -43,19 +63,8 @@ test('symheap: a reference with several guarded locations, and one concrete worl
   const strategies = await page.evaluate(() => [...document.querySelectorAll('[data-strategy] option')].map((o) => o.value));
   assert.ok(strategies.includes('symheap'), `the strategy menu lists symheap: ${strategies}`);
 
-  const step = page.getByRole('button', { name: 'Step', exact: true });
-  let aliased = null;
-  for (let i = 0; i < 300 && !aliased; i += 1) {
-    await step.click();
-    await page.waitForFunction(() => ['paused', 'done'].includes(globalThis.__heaplab.store.getState().explore.status));
-    await page.waitForFunction(() => {
-      const ex = globalThis.__heaplab.store.getState().explore;
-      return ex.selected === null || (ex.viewNode === ex.selected);
-    }, null, { timeout: 10000 });
-    const view = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.view);
-    aliased = view?.symheap?.refs.find((r) => r.entries.filter((e) => e.loc !== null).length >= 2) ?? null;
-    if ((await page.evaluate(() => globalThis.__heaplab.store.getState().explore.status)) === 'done') break;
-  }
+  const aliased = await stepUntil(page, () => globalThis.__heaplab.store.getState().explore.view?.symheap?.refs
+    .find((r) => r.entries.filter((e) => e.loc !== null).length >= 2) ?? null, 300);
   assert.ok(aliased, 'stepping reached a reference that may denote two locations');
 
   // (a) The circle is drawn with one arrow per (guard, location) pair, each labelled with its guard.
@@ -110,19 +119,8 @@ test('symheap: an array location lists its cells, a reference cell points to its
   await page.goto(`${server.url}?tab=explore&method=insertionSort&strategy=symheap&k=2#example=isortcmp.hl`);
   await waitForEngine(page);
   await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
-  const step = page.getByRole('button', { name: 'Step', exact: true });
-  let array = null;
-  for (let i = 0; i < 200 && !array; i += 1) {
-    await step.click();
-    await page.waitForFunction(() => ['paused', 'done'].includes(globalThis.__heaplab.store.getState().explore.status));
-    await page.waitForFunction(() => {
-      const ex = globalThis.__heaplab.store.getState().explore;
-      return ex.selected === null || (ex.viewNode === ex.selected);
-    }, null, { timeout: 10000 });
-    const view = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.view);
-    array = view?.symheap?.locs.find((l) => l.class === 'Comparable[]' && l.fields.filter((f) => f.value?.kind === 'symref').length >= 2) ?? null;
-    if ((await page.evaluate(() => globalThis.__heaplab.store.getState().explore.status)) === 'done') break;
-  }
+  const array = await stepUntil(page, () => globalThis.__heaplab.store.getState().explore.view?.symheap?.locs
+    .find((l) => l.class === 'Comparable[]' && l.fields.filter((f) => f.value?.kind === 'symref').length >= 2) ?? null, 200);
   assert.ok(array, 'stepping reached an array with two reference cells');
   assert.equal(array.fields[0].name, 'length');
   const box = page.locator(`.heap-graph g[data-loc="${array.id}"]`);
