@@ -298,6 +298,50 @@ impl Gen {
         }
     }
 
+    fn atom_int(&mut self) -> String {
+        format!("{}.v", self.var())
+    }
+
+    fn program(seed: u64) -> String {
+        let mut g = Gen { state: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, budget: 6 };
+        let body = g.body();
+        format!(
+            "class N {{\n  N a;\n  N b;\n  int v;\n\n  int m(N p) {{\n    N x = this;\n    N y = p;\n    int i = 0;\n{body}    return i;\n  }}\n}}\n"
+        )
+    }
+}
+
+/// What the two program generators share: statements spend a budget, a block is one or two of
+/// them, a method body is statements until the budget is spent.
+trait Statements {
+    fn gen(&mut self) -> &mut Gen;
+
+    fn stmt(&mut self, depth: u32, out: &mut String, indent: &str);
+
+    fn block(&mut self, depth: u32, out: &mut String, indent: &str) {
+        let n = 1 + self.gen().next(2);
+        for _ in 0..n {
+            if self.gen().budget == 0 {
+                break;
+            }
+            self.stmt(depth, out, indent);
+        }
+    }
+
+    fn body(&mut self) -> String {
+        let mut body = String::new();
+        while self.gen().budget > 0 {
+            self.stmt(0, &mut body, "    ");
+        }
+        body
+    }
+}
+
+impl Statements for Gen {
+    fn gen(&mut self) -> &mut Gen {
+        self
+    }
+
     fn stmt(&mut self, depth: u32, out: &mut String, indent: &str) {
         self.budget = self.budget.saturating_sub(1);
         // Branches nest at most twice and loops do not nest (two nested loops of `x = x.a`
@@ -359,31 +403,6 @@ impl Gen {
                 out.push_str(&format!("{inner}{j} = {j} + 1;\n{indent}}}\n"));
             }
         }
-    }
-
-    fn atom_int(&mut self) -> String {
-        format!("{}.v", self.var())
-    }
-
-    fn block(&mut self, depth: u32, out: &mut String, indent: &str) {
-        let n = 1 + self.next(2);
-        for _ in 0..n {
-            if self.budget == 0 {
-                break;
-            }
-            self.stmt(depth, out, indent);
-        }
-    }
-
-    fn program(seed: u64) -> String {
-        let mut g = Gen { state: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, budget: 6 };
-        let mut body = String::new();
-        while g.budget > 0 {
-            g.stmt(0, &mut body, "    ");
-        }
-        format!(
-            "class N {{\n  N a;\n  N b;\n  int v;\n\n  int m(N p) {{\n    N x = this;\n    N y = p;\n    int i = 0;\n{body}    return i;\n  }}\n}}\n"
-        )
     }
 }
 
@@ -951,6 +970,20 @@ impl ArrayGen {
         ["i", "j", "0", "1", "x"][self.g.next(5) as usize].to_string()
     }
 
+    fn program(seed: u64) -> String {
+        let g = Gen { state: seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1, budget: 5 };
+        let body = ArrayGen { g }.body();
+        format!(
+            "class N {{\n  N a;\n  int v;\n\n  int m(int[] p, N[] q, int i, int j) {{\n    int x = 0;\n    N y = this;\n{body}    return x;\n  }}\n}}\n"
+        )
+    }
+}
+
+impl Statements for ArrayGen {
+    fn gen(&mut self) -> &mut Gen {
+        &mut self.g
+    }
+
     fn stmt(&mut self, depth: u32, out: &mut String, indent: &str) {
         self.g.budget = self.g.budget.saturating_sub(1);
         let pick = match depth {
@@ -995,28 +1028,6 @@ impl ArrayGen {
             }
         };
         out.push_str(&format!("{indent}{line}\n"));
-    }
-
-    fn block(&mut self, depth: u32, out: &mut String, indent: &str) {
-        let n = 1 + self.g.next(2);
-        for _ in 0..n {
-            if self.g.budget == 0 {
-                break;
-            }
-            self.stmt(depth, out, indent);
-        }
-    }
-
-    fn program(seed: u64) -> String {
-        let g = Gen { state: seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1, budget: 5 };
-        let mut me = ArrayGen { g };
-        let mut body = String::new();
-        while me.g.budget > 0 {
-            me.stmt(0, &mut body, "    ");
-        }
-        format!(
-            "class N {{\n  N a;\n  int v;\n\n  int m(int[] p, N[] q, int i, int j) {{\n    int x = 0;\n    N y = this;\n{body}    return x;\n  }}\n}}\n"
-        )
     }
 }
 
