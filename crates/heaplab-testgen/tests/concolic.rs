@@ -607,3 +607,27 @@ fn concolic_chooses_the_keys_of_elements_outside_the_footprint() {
         .count();
     assert!(several > 0, "some phase-2 input has elements with distinct keys");
 }
+
+/// A root of the precondition that no atom mentions is outside the footprint even when its class
+/// is claimed elsewhere (avlcmp.hl's `avl` claims its `Comparable` elements; insert's argument
+/// `x` is such a root). Preprocessing used to drop an access to its key like an access nothing
+/// covers, so no node comparing `x` with a claimed element had a model: concolic covered one of
+/// the comparison's two directions. It now chooses `x`'s key and covers both, with valid inputs.
+#[test]
+fn concolic_chooses_the_key_of_an_argument_the_precondition_does_not_mention() {
+    let source = "class N { Comparable e; N next; }\n\
+                  int f(Comparator c, N n, Comparable x)\n\
+                  \x20 requires exists Comparable e, N m, int k.\n\
+                  \x20   n -> N { e: e, next: m } * e -> Comparable { key: k } & c != null & x != null\n\
+                  {\n\
+                  \x20 if (c.compare(x, n.e) < 0) return 1;\n\
+                  \x20 return 0;\n\
+                  }\n";
+    let a = heaplab_syntax::analyze(&heaplab_syntax::SourceFile::new("t.hl", source));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    let r = concolic_run(&a, "f", &ConcolicConfig::default());
+    assert!(r.generation.tests.iter().all(|t| t.validity == Validity::Valid));
+    let results: BTreeSet<String> =
+        r.generation.tests.iter().map(|t| format!("{:?}", t.expected)).collect();
+    assert_eq!(results.len(), 2, "both directions of the comparison: {results:?}");
+}
