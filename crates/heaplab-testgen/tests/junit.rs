@@ -174,3 +174,23 @@ fn a_returned_new_array_has_its_java_type() {
     assert!(test.contains("Object[] result = Functions.none("), "{test}");
     assert!(ints.warnings.is_empty() && objects.warnings.is_empty(), "{:?}", ints.warnings);
 }
+
+/// A program's own class named like an exception the export asserts for a built-in failure
+/// (`ArrayIndexOutOfBoundsException` for `index_out_of_bounds`, as vector.hl declares the JDK's)
+/// is renamed, so the test's `assertThrows` names Java's class, which the JVM throws for the
+/// bad index, and the program's throw its own.
+#[test]
+fn a_class_named_like_a_builtin_failure_is_renamed() {
+    let source = "class ArrayIndexOutOfBoundsException {}\nint at(int[] a, int i)\n  requires a != null\n{\n  if (i > 5) throw new ArrayIndexOutOfBoundsException();\n  return a[i];\n}\n";
+    let a = analyze_text(source);
+    let files = export(&a, source, "at").expect("translatable");
+    let own = file(&files, "p/ArrayIndexOutOfBoundsException$.java");
+    assert!(
+        own.contains("class ArrayIndexOutOfBoundsException$ extends RuntimeException {"),
+        "{own}"
+    );
+    let test = file(&files, "p/AtTest.java");
+    assert!(test.contains("assertThrows(ArrayIndexOutOfBoundsException.class,"), "{test}");
+    assert!(test.contains("assertThrows(ArrayIndexOutOfBoundsException$.class,"), "{test}");
+    assert!(!files.warnings.is_empty());
+}

@@ -161,6 +161,8 @@ const RESERVED_CLASSES: &[&str] = &[
     "AssertionError",
     "ArithmeticException",
     "NullPointerException",
+    "ArrayIndexOutOfBoundsException",
+    "NegativeArraySizeException",
     "RuntimeException",
     "Test",
     "Assertions",

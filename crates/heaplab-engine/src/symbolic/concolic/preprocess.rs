@@ -246,6 +246,7 @@ fn translate(
         defs,
         max_array_len,
         claimed,
+        roots: pre.free.iter().map(|(n, _)| n.clone()).collect(),
         free: Vec::new(),
         unclaimed: Vec::new(),
         arrays: Vec::new(),
@@ -290,6 +291,8 @@ struct Tr<'a> {
     max_array_len: i64,
     /// Classes some points-to may claim (see [`translate`]).
     claimed: BTreeSet<&'a str>,
+    /// The precondition's free variables (the roots).
+    roots: Vec<String>,
     /// Free variables added for objects outside the footprint and their fields.
     free: Vec<(String, Sort)>,
     unclaimed: Vec<Unclaimed>,
@@ -385,8 +388,19 @@ impl Tr<'_> {
         match by_root.or_else(by_any) {
             Some(idx) => Err(Step::Unfold(idx)),
             None if !self.claimed.contains(class) => self.unclaimed_field(v, class, f),
+            // A root of the precondition that no atom of the formula mentions (a `Comparable`
+            // argument of a method whose precondition claims its elements, as avlcmp.hl's
+            // `avl` does): the formula says nothing about it, so it is outside the footprint
+            // too (unfolding cannot reach it: no instance has it as an argument).
+            None if self.uncovered_root(&aliases) => self.unclaimed_field(v, class, f),
             None => Err(Step::Dropped),
         }
+    }
+
+    /// One of `aliases` is a root of the precondition (a free variable) that no points-to and
+    /// no predicate instance of the formula mentions (checked by the caller).
+    fn uncovered_root(&self, aliases: &[Term]) -> bool {
+        aliases.iter().any(|a| matches!(a, Term::Var(n) if self.roots.contains(n)))
     }
 
     /// A fresh free variable for `v.f` of an object outside the footprint (an `int` or `bool`
@@ -683,6 +697,7 @@ mod tests {
                         defs: &defs,
                         max_array_len: MAX_INPUT_ARRAY_LEN,
                         claimed: BTreeSet::new(),
+                        roots: Vec::new(),
                         free: Vec::new(),
                         unclaimed: Vec::new(),
                         arrays: Vec::new(),
