@@ -219,3 +219,29 @@ fn exec_call_rejects_what_the_checker_would() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).trim(), "2");
 }
+
+/// An array longer than the interpreter's heap limit can hold (2 000 000 cells) cannot be
+/// replayed: before the `array_length` bound, test generation failed with a replay mismatch
+/// (`new int[n]` under `n > 100000000` got the model n = 100000001). Now such a path is cut as
+/// bounded, every other path still gets a test that replays, under every strategy.
+#[test]
+fn arrays_beyond_the_heap_limit_cut_the_path_and_the_rest_replays() {
+    let dir = Scratch::new("bigarray");
+    let file = dir.file(
+        "big.hl",
+        "int big(int n)\n  requires n >= 0\n{\n  if (n > 100000000) {\n    int[] a = new int[n];\n    return a.length;\n  }\n  if (n > 10) {\n    int[] b = new int[n];\n    b[n - 1] = 7;\n    return b[n - 1];\n  }\n  return 0;\n}\n\nint literal() {\n  int[] a = new int[3000000];\n  return a.length;\n}\n",
+    );
+    for strategy in ["lazy", "lazier#", "sl", "symheap"] {
+        let out =
+            heaplab(&["run", &file, "--method", "big", "--strategy", strategy, "--format", "json"]);
+        assert!(out.status.success(), "{strategy}: {}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        // n <= 10 and 10 < n <= 1 000 000 return; n > 1 000 000 in either branch is cut.
+        assert_eq!(v["tests"], 2, "{strategy}: {v}");
+        assert_eq!(v["paths_bounded"], 2, "{strategy}: {v}");
+        assert_eq!(v["bounds_hit"], serde_json::json!(["array_length"]), "{strategy}: {v}");
+    }
+    let out = heaplab(&["run", &file, "--method", "literal"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("1 bounded (by array_length)"), "{}", text(&out.stdout));
+}

@@ -382,5 +382,6 @@ pub fn bound_hint(bound: Bound) -> &'static str {
         Bound::Steps => "a path ran too long",
         Bound::Depth => "raise --depth",
         Bound::Memory => "raise --max-memory-mb",
+        Bound::ArrayLength => "an array longer than the interpreter's heap allows",
     }
 }

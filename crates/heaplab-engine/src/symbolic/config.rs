@@ -172,7 +172,16 @@ pub enum Bound {
     Timeout,
     /// [`Bounds::max_memory_mb`]: the path was still pending when the run stopped.
     Memory,
+    /// `new T[n]` with `n` above [`MAX_NEW_ARRAY_LEN`]: the interpreter's heap limit could not
+    /// hold the array, so no test could replay the path.
+    ArrayLength,
 }
+
+/// The longest array `new T[n]` may allocate on a path that goes on: half of the interpreter's
+/// heap limit ([`Limits::heap_cells`](crate::interp::Limits::heap_cells)), so that the array
+/// and the rest of a test's heap fit in it when the test is replayed. A longer one cuts the
+/// path as [`Bound::ArrayLength`].
+pub const MAX_NEW_ARRAY_LEN: i64 = 1_000_000;
 
 impl Bound {
     /// The option name a user changes to lift the bound.
@@ -187,6 +196,7 @@ impl Bound {
             Bound::States => "max_states",
             Bound::Timeout => "timeout",
             Bound::Memory => "memory",
+            Bound::ArrayLength => "array_length",
         }
     }
 }

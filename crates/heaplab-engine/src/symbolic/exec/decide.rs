@@ -4,6 +4,7 @@
 
 use super::stack::{next, with_fact};
 use super::{Cx, Succ};
+use crate::symbolic::config::Bound;
 use crate::symbolic::dbm;
 use crate::symbolic::explorer::{Event, PathOutcome};
 use crate::symbolic::solve::SatAnswer;
@@ -57,6 +58,42 @@ impl Cx<'_> {
                 let bad = kids.pop();
                 if let Some(bad) = bad {
                     self.end_path(bad, error(message));
+                }
+                kids
+            }
+            (false, false) => {
+                self.end_path(st, PathOutcome::Discarded { span, precondition: false });
+                Vec::new()
+            }
+        }
+    }
+
+    /// Splits `st` on `ok`: paths where it cannot hold end as bounded by `bound` (a limit of
+    /// the tool, not an error of the program); the states where it holds are returned.
+    pub fn bound_guard(&mut self, st: State, ok: &Sym, bound: Bound, span: Span) -> Vec<State> {
+        let cut = PathOutcome::Bounded { bound, span: Some(span) };
+        match self.feasible_directions(&st, ok) {
+            (true, false) => vec![with_fact(st, ok, true)],
+            (false, true) => {
+                self.end_path(with_fact(st, ok, false), cut);
+                Vec::new()
+            }
+            (true, true) => {
+                let parent = st.clone();
+                let shown = show_sym(&st, ok);
+                let kids = vec![
+                    (with_fact(st.clone(), ok, true), shown.clone()),
+                    (with_fact(st, ok, false), format!("!({shown})")),
+                ];
+                let mut kids = self.children(&parent, kids);
+                self.sink.event(Event::Branch {
+                    state: parent.id,
+                    site: None,
+                    condition: shown,
+                    children: kids.iter().zip([true, false]).map(|(k, d)| (d, k.id)).collect(),
+                });
+                if let Some(over) = kids.pop() {
+                    self.end_path(over, cut);
                 }
                 kids
             }

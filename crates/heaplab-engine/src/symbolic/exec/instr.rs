@@ -8,7 +8,7 @@ use super::stack::{
 };
 use super::{Cx, Succ, Then};
 use crate::symbolic::code::{Const, Instr, OperandKind, SlotType, Unit, UnitId};
-use crate::symbolic::config::Bound;
+use crate::symbolic::config::{Bound, MAX_NEW_ARRAY_LEN};
 use crate::symbolic::explorer::{Event, PathOutcome};
 use crate::symbolic::state::{Frame, LoopCount, SValue, State, VarOrigin};
 use crate::symbolic::term::Sym;
@@ -253,6 +253,12 @@ impl Cx<'_> {
         let message =
             format!("allocating an array of length {}", crate::symbolic::view::show_sym(&st, &len));
         let live = self.guard(st, &ok, ErrorKind::NegativeArraySize, node, span, &message);
+        // An array no replay could allocate (the interpreter's heap limit) cuts the path.
+        let fits = Sym::le(&len, &Sym::int(MAX_NEW_ARRAY_LEN));
+        let live: Vec<State> = live
+            .into_iter()
+            .flat_map(|s| self.bound_guard(s, &fits, Bound::ArrayLength, span))
+            .collect();
         let mut out = Vec::with_capacity(live.len());
         for mut s in live {
             match heap.allocate_array(&mut s, class, len.clone(), None) {
