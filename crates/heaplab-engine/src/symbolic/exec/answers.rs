@@ -13,7 +13,8 @@
 //! - **the same question** (the same conjunct objects, `c` equal as a term): its answer;
 //! - **unsat on fewer conjuncts**: `S && c` unsat implies `S' && c` unsat for every `S' ⊇ S`,
 //!   and the path condition only grows, so an entry found infeasible stays infeasible on the
-//!   path and every path forked from it;
+//!   path and every path forked from it; so is `S' && (c && d)` (a read's guard is the
+//!   receiver's guard and the value's, each asked about before);
 //! - **a known model**: a model of an earlier satisfiable question that satisfies every conjunct
 //!   of this one (evaluated exactly, [`Sym::eval`]) proves it satisfiable (KLEE's
 //!   counterexample cache). Guards of one reference are exclusive, so a few recent models of
@@ -24,7 +25,7 @@
 //! definite answers are kept (never `unknown` or a pending asynchronous one).
 
 use crate::symbolic::solve::Model;
-use crate::symbolic::term::{Sort, Sym};
+use crate::symbolic::term::{Node, Sort, Sym};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -158,10 +159,16 @@ impl Answers {
             self.counts.repeated += 1;
             return Some(a);
         }
-        if let Some(cores) = self.unsat.get(c) {
-            let mut mine = q.addrs.clone();
-            mine.sort_unstable();
-            if cores.iter().any(|core| subset(core, &mine)) {
+        // `c` or one of its conjuncts (which `c` implies) was unsat with fewer conjuncts.
+        let mut mine: Option<Vec<usize>> = None;
+        for part in conjuncts(c) {
+            let Some(cores) = self.unsat.get(part) else { continue };
+            let mine = mine.get_or_insert_with(|| {
+                let mut m = q.addrs.clone();
+                m.sort_unstable();
+                m
+            });
+            if cores.iter().any(|core| subset(core, mine)) {
                 self.counts.unsat_subset += 1;
                 self.remember(q, c, false);
                 return Some(false);
@@ -215,6 +222,21 @@ impl Answers {
         self.unsat.clear();
         self.entries = 0;
     }
+}
+
+/// `c` and its conjuncts, as `Sym::and` nests them (`a && b && d`: the whole, `a && b`, `a`,
+/// `b`, `d`).
+fn conjuncts(c: &Sym) -> Vec<&Sym> {
+    let mut out = Vec::new();
+    let mut stack = vec![c];
+    while let Some(s) = stack.pop() {
+        out.push(s);
+        if let Node::And(a, b) = s.node() {
+            stack.push(b);
+            stack.push(a);
+        }
+    }
+    out
 }
 
 /// Whether sorted `a` is a subset of sorted `b`.
