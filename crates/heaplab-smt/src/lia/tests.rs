@@ -63,6 +63,25 @@ fn disequalities_split_lazily() {
     assert!(matches!(decide(&conj, &[]), Decision::Outside(_)));
 }
 
+/// References only disequalities mention (symheap's, once their equalities are substituted)
+/// are free: they take values after the rest, each avoiding the values its disequalities
+/// exclude, with no branch and bound (forty pairwise distinct non-null references were beyond
+/// its budget). A disequality that also mentions a bounded variable is satisfied around its
+/// value; an equality makes two references one, and their disequality is then unsat.
+#[test]
+fn free_references_take_distinct_values_without_search() {
+    let refs: Vec<Var> = (0..40).map(|i| Var::reference(format!("r{i}"))).collect();
+    let mut conj = vec![Term::distinct(refs.iter().map(Var::term).chain([Term::Null]))];
+    let k = x(0);
+    conj.push(Term::ge(&k, 1));
+    conj.push(Term::le(&k, 1));
+    conj.push(Term::ne(&refs[0], &k));
+    conj.push(Term::ne(&refs[1], Term::add([k.term(), Term::Int(1)])));
+    assert!(sat(&conj));
+    conj.push(Term::eq(&refs[2], &refs[3]));
+    assert!(!sat(&conj));
+}
+
 #[test]
 fn range_facts_and_overflow_guards() {
     let v = x(0);
