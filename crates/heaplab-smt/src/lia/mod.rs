@@ -69,6 +69,23 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The budgets for a query that wants values for `want`: a plain satisfiability check
+    /// (nothing wanted) gets twice the theory checks. symheap's feasibility checks need a few
+    /// more than 64 where they split over several references' cases (bstcmp.hl's `BST.insert`
+    /// at k = 2 sent Z3 12 queries at 64, none at 128), while the model queries of the all-heaps
+    /// mode end each path with an unsat query over every blocking clause that the procedure
+    /// rarely decides in either budget (generated programs 400-499 of `tests/symheap.rs`:
+    /// 17.4 s in all-heaps mode at 64, 22.1 s at 128).
+    pub fn for_want(want: &[Var]) -> Limits {
+        let base = Limits::default();
+        match want.is_empty() {
+            true => Limits { splits: 2 * base.splits, ..base },
+            false => base,
+        }
+    }
+}
+
 /// Decides the conjunction of `conjuncts`, with a model over their variables and `want`.
 pub fn decide(conjuncts: &[Term], want: &[Var]) -> Decision {
     decide_with(conjuncts, want, Limits::default())
