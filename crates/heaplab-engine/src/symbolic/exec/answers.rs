@@ -34,8 +34,9 @@ use std::rc::Rc;
 const MODELS: usize = 12;
 /// Unsat slices kept per condition (most recent first).
 const UNSAT_PER_CONDITION: usize = 24;
-/// The tables are dropped wholesale beyond this many entries (a bound on memory).
-const LIMIT: usize = 200_000;
+/// The tables are dropped wholesale beyond this many entries (a bound on memory: an entry
+/// holds a slice's addresses, a few hundred bytes).
+const LIMIT: usize = 50_000;
 
 /// A conjunct's variables, sorted.
 type Vars = Rc<[(u32, Sort)]>;
