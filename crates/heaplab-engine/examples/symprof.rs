@@ -1,14 +1,21 @@
-//! Where a symheap run spends its time: per method of an example file, the run's wall time,
-//! the path-condition queries that reached the path solver (count, conjuncts, time inside) and
-//! the time outside it (the heap model and the executor).
+//! Where a symheap run spends its time: per method (those with a `requires`, as `heaplab bench`
+//! runs them, k = 2, the bench's bounds), the exploration's wall and CPU time, its paths, the
+//! path-condition queries that reached the path solver (count, conjuncts, time inside) and the
+//! time outside it (the heap model and the executor), the questions the executor answered
+//! without the solver (`exec/answers.rs`: the same question / unsat on a subset / a known model)
+//! and the solver layer's counts (Z3 sent, decided in Rust).
 //!
-//! `cargo run --release -p heaplab-engine --example symprof -- examples/avl.hl [Method] [secs]`
+//! `cargo run --release -p heaplab-engine --example symprof -- examples/avl.hl [Method|all] [secs]`
+//!
+//! CPU time is this thread's (Linux `schedstat`), less sensitive to a loaded machine than wall
+//! time; z3's own time is in neither column (its calls are counted).
 
 use heaplab_engine::symbolic::{
     Clock, Config, Explorer, Model, PathSolver, PreMode, SatAnswer, SmtPathSolver, SolverCounts,
     Sort, StrategyKind, Sym,
 };
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_syntax::ast::Item;
 use heaplab_syntax::{analyze, SourceFile};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,8 +26,6 @@ struct Tally {
     queries: u64,
     conjuncts: u64,
     nanos: u128,
-    seen: std::collections::HashSet<Vec<usize>>,
-    repeats: u64,
 }
 
 struct Timed {
@@ -34,10 +39,15 @@ impl PathSolver for Timed {
         let r = self.inner.check_with_model(c, v);
         let mut tally = self.tally.borrow_mut();
         tally.queries += 1;
-        let key: Vec<usize> = c.iter().map(|s| s.addr()).collect();
-        if !tally.seen.insert(key) {
-            tally.repeats += 1;
-        }
+        tally.conjuncts += c.len() as u64;
+        tally.nanos += t.elapsed().as_nanos();
+        r
+    }
+    fn check_keeping_model(&mut self, c: &[Sym]) -> (SatAnswer, Option<Model>) {
+        let t = Instant::now();
+        let r = self.inner.check_keeping_model(c);
+        let mut tally = self.tally.borrow_mut();
+        tally.queries += 1;
         tally.conjuncts += c.len() as u64;
         tally.nanos += t.elapsed().as_nanos();
         r
@@ -61,29 +71,54 @@ impl Clock for Wall {
     }
 }
 
+/// CPU time of this thread in milliseconds (0 where `/proc` is missing).
+fn cpu_ms() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse::<f64>().ok()))
+        .map_or(0.0, |ns| ns / 1e6)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let path = &args[0];
-    let text = std::fs::read_to_string(path).expect("file");
+    let Some(path) = args.first() else {
+        eprintln!("usage: symprof FILE.hl [Method|all] [secs]");
+        return;
+    };
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let a = analyze(&SourceFile::new(path.clone(), text));
     let secs: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);
-    let mut targets = a.program.targets();
+    let mut targets = Vec::new();
+    for item in &a.program.items {
+        match item {
+            Item::Class(c) => targets.extend(
+                c.methods
+                    .iter()
+                    .filter(|m| !m.requires.is_empty())
+                    .map(|m| format!("{}.{}", c.name.name, m.name.name)),
+            ),
+            Item::Function(f) if !f.requires.is_empty() => targets.push(f.name.name.clone()),
+            _ => {}
+        }
+    }
     if let Some(m) = args.get(1).filter(|m| *m != "all") {
         targets.retain(|t| t == m || t.ends_with(&format!(".{m}")));
     }
-    println!("| method | ms | stopped | paths | queries | conj/q | solver ms | outside ms | z3 sent | local | repeats |");
+    let file = std::path::Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned());
+    let file = file.unwrap_or_default();
+    println!("| file | method | wall ms | cpu ms | stopped | paths | solver queries | conj/q | solver ms | outside ms | answered here: same / unsat ⊂ / model | z3 sent | decided in Rust |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for t in targets {
         let mut config = Config::default();
         config.strategy = StrategyKind::Symheap;
         config.bounds.k = 2;
         config.pre = PreMode::Assume;
         config.bounds.timeout_ms = Some(secs * 1000);
-        config.bounds.max_paths = 3_000;
-        config.bounds.max_states = 20_000;
         let tally = Rc::new(RefCell::new(Tally::default()));
         let solver = SmtPathSolver::new(SmtSolver::new(Z3Process::new(ProcessConfig::default())));
         let timed = Timed { inner: Box::new(solver), tally: Rc::clone(&tally) };
         let start = Instant::now();
+        let cpu0 = cpu_ms();
         let Ok(mut ex) =
             Explorer::new(&a.program, &a.info, &t, config, Box::new(timed), Box::new(Wall(start)))
         else {
@@ -91,19 +126,24 @@ fn main() {
         };
         ex.run_to_end();
         let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let cpu = cpu_ms() - cpu0;
         let tl = tally.borrow();
         let sms = tl.nanos as f64 / 1e6;
         let c = ex.solver_counts();
+        let s = ex.stats();
+        let known = ex.answer_counts();
+        let stopped = ex.stopped().map_or("-".to_string(), |b| format!("{b:?}"));
         println!(
-            "| {t} | {ms:.0} | {:?} | {} | {} | {:.1} | {sms:.0} | {:.0} | {} | {} | {} |",
-            ex.stopped(),
-            ex.paths().len(),
+            "| {file} | {t} | {ms:.0} | {cpu:.0} | {stopped} | {} | {} | {:.1} | {sms:.0} | {:.0} | {} / {} / {} | {} | {} |",
+            s.feasible + s.infeasible + s.bounded,
             tl.queries,
             tl.conjuncts as f64 / tl.queries.max(1) as f64,
             ms - sms,
+            known.repeated,
+            known.unsat_subset,
+            known.model,
             c.sent,
             c.decided_locally,
-            tl.repeats,
         );
     }
 }

@@ -211,7 +211,7 @@ impl<S: Solver> SolverFrontend<S> {
         }
         let mut why = String::from("the procedure is off");
         if self.procedure {
-            match lia::decide(&conjuncts, &query.want) {
+            match lia::decide_with(&conjuncts, &query.want, lia::Limits::for_want(&query.want)) {
                 // The procedure re-checks its model; this is the frontend's own check, the
                 // same one Z3's models get from the callers.
                 Decision::Sat(model) if model.satisfies_exact(&conjuncts) == Ok(true) => {

@@ -32,7 +32,7 @@ use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
 use heaplab_engine::symbolic::{
-    smt::{read_model, to_term, wanted},
+    smt::{read_model, read_whole_model, to_term, wanted},
     strategy, Bound, Clock, Config, Event, Explorer, ForkKind, Model, PathOutcome, PathSolver,
     Placed, PreMode, SatAnswer, SearchOrder, SolverCounts, Sort, StateId, Sym,
 };
@@ -434,6 +434,19 @@ impl PathSolver for AsyncPathSolver {
     ) -> (SatAnswer, Option<Model>) {
         match self.query(conjuncts, wanted(vars)) {
             Reply::Answer(Answer::Sat(m)) => (SatAnswer::Sat, Some(read_model(&m, vars))),
+            Reply::Answer(Answer::Unsat) => (SatAnswer::Unsat, None),
+            Reply::Answer(Answer::Unknown(_)) => {
+                self.failed += 1;
+                (SatAnswer::Unknown, None)
+            }
+            Reply::Failed => (SatAnswer::Unknown, None),
+            Reply::Pending => (SatAnswer::Pending, None),
+        }
+    }
+
+    fn check_keeping_model(&mut self, conjuncts: &[Sym]) -> (SatAnswer, Option<Model>) {
+        match self.query(conjuncts, Vec::new()) {
+            Reply::Answer(Answer::Sat(m)) => (SatAnswer::Sat, Some(read_whole_model(&m))),
             Reply::Answer(Answer::Unsat) => (SatAnswer::Unsat, None),
             Reply::Answer(Answer::Unknown(_)) => {
                 self.failed += 1;

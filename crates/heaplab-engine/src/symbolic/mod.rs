@@ -47,6 +47,7 @@ pub mod view_symheap;
 pub use config::{
     Bound, Bounds, Clock, Config, NoClock, PreMode, SearchOrder, SlCompletion, StrategyKind,
 };
+pub use exec::answers::AnswerCounts;
 pub use explorer::{
     Event, Explorer, ForkKind, PathOutcome, PathResult, Placed, RunStats, TreeNode,
 };

@@ -93,6 +93,27 @@ pub fn read_model(m: &heaplab_smt::Model, vars: &[(u32, Sort)]) -> Model {
     model
 }
 
+/// The explorer's model from every value a solver model holds whose name [`var`] gave (what a
+/// model of a query that asked for no variable holds: those the procedure solved for).
+pub fn read_whole_model(m: &heaplab_smt::Model) -> Model {
+    let mut model = Model::default();
+    for (name, value) in m.iter() {
+        let (sort, id) = match name.split_at_checked(1) {
+            Some(("x", id)) => (Sort::Int, id),
+            Some(("b", id)) => (Sort::Bool, id),
+            _ => continue,
+        };
+        let Ok(id) = id.parse::<u32>() else { continue };
+        let value = match (sort, value) {
+            (Sort::Int, heaplab_smt::Value::Int(v)) => v,
+            (Sort::Bool, heaplab_smt::Value::Bool(b)) => i64::from(b),
+            _ => continue,
+        };
+        model.values.insert((id, sort), value);
+    }
+    model
+}
+
 /// Division truncating toward zero by a non-zero constant, in SMT's Euclidean `div`.
 fn tdiv(a: Term, c: i64) -> Term {
     let neg_a = Term::neg(a.clone());
@@ -141,6 +162,19 @@ impl<S: Solver> PathSolver for SmtPathSolver<S> {
     ) -> (SatAnswer, Option<Model>) {
         match self.query(conjuncts, wanted(vars)) {
             Some(Answer::Sat(m)) => (SatAnswer::Sat, Some(read_model(&m, vars))),
+            Some(Answer::Unsat) => (SatAnswer::Unsat, None),
+            Some(Answer::Unknown(why)) => {
+                self.failed += 1;
+                self.last_error = Some(why);
+                (SatAnswer::Unknown, None)
+            }
+            None => (SatAnswer::Unknown, None),
+        }
+    }
+
+    fn check_keeping_model(&mut self, conjuncts: &[Sym]) -> (SatAnswer, Option<Model>) {
+        match self.query(conjuncts, Vec::new()) {
+            Some(Answer::Sat(m)) => (SatAnswer::Sat, Some(read_whole_model(&m))),
             Some(Answer::Unsat) => (SatAnswer::Unsat, None),
             Some(Answer::Unknown(why)) => {
                 self.failed += 1;

@@ -75,6 +75,14 @@ pub trait PathSolver {
         self.check_with_model(conjuncts, &[]).0
     }
 
+    /// Satisfiability, with the model the solver found anyway when it has one (no variable is
+    /// asked for, so this costs what [`check`](Self::check) costs; the model may leave
+    /// variables out). The executor keeps such models to answer later questions
+    /// (`exec/answers.rs`). Default: no model.
+    fn check_keeping_model(&mut self, conjuncts: &[Sym]) -> (SatAnswer, Option<Model>) {
+        (self.check(conjuncts), None)
+    }
+
     /// A model of the conjunction over `vars`; `None` when unsatisfiable, not answered yet or
     /// the solver failed.
     fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {

@@ -282,6 +282,35 @@ impl HeapView {
 /// predicate unfolded twice) gets primes: `k`, `k'`.
 pub(crate) struct Names(Vec<String>);
 
+/// The name of a variable made at `origin`, before primes.
+fn base_name(origin: &VarOrigin) -> String {
+    match origin {
+        VarOrigin::Param(n) | VarOrigin::Existential(n) => n.clone(),
+        // An array cell's origin is named `[i]`: `o1[i]`, not `o1.[i]`.
+        VarOrigin::Field { obj, field } if field.starts_with('[') => {
+            format!("{}{field}", State::obj_name(*obj))
+        }
+        VarOrigin::Field { obj, field } => format!("{}.{field}", State::obj_name(*obj)),
+    }
+}
+
+/// Whether `base_name(origin) == base`, without building the name.
+fn has_base_name(origin: &VarOrigin, base: &str) -> bool {
+    match origin {
+        VarOrigin::Param(n) | VarOrigin::Existential(n) => n == base,
+        VarOrigin::Field { obj, field } => {
+            // `o{obj + 1}`, then `.` unless the field is an array cell, then the field.
+            let Some(rest) = base.strip_prefix('o') else { return false };
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            let (number, rest) = rest.split_at(digits);
+            let dot = if field.starts_with('[') { "" } else { "." };
+            number.parse::<usize>().ok() == obj.checked_add(1)
+                && !number.starts_with('0')
+                && rest.strip_prefix(dot) == Some(field.as_str())
+        }
+    }
+}
+
 impl Names {
     pub(crate) fn of(st: &State) -> Names {
         let mut seen: HashMap<String, usize> = HashMap::new();
@@ -289,20 +318,25 @@ impl Names {
             .vars
             .iter()
             .map(|(_, origin)| {
-                let base = match origin {
-                    VarOrigin::Param(n) | VarOrigin::Existential(n) => n.clone(),
-                    // An array cell's origin is named `[i]`: `o1[i]`, not `o1.[i]`.
-                    VarOrigin::Field { obj, field } if field.starts_with('[') => {
-                        format!("{}{field}", State::obj_name(*obj))
-                    }
-                    VarOrigin::Field { obj, field } => format!("{}.{field}", State::obj_name(*obj)),
-                };
+                let base = base_name(origin);
                 let n = seen.entry(base.clone()).or_insert(0);
                 *n += 1;
                 format!("{base}{}", "'".repeat(*n - 1))
             })
             .collect();
         Names(names)
+    }
+
+    /// The name [`Names::of`] gives variable `id`, computed for it alone (the executor names
+    /// the variables of every condition it asks about, and a state can hold hundreds).
+    fn one(st: &State, id: u32, sort: Sort) -> String {
+        let Some((_, origin)) = st.vars.get(id as usize) else {
+            return Names(Vec::new()).var(id, sort);
+        };
+        let base = base_name(origin);
+        let earlier = st.vars.iter().take(id as usize);
+        let primes = earlier.filter(|(_, o)| has_base_name(o, &base)).count();
+        format!("{base}{}", "'".repeat(primes))
     }
 
     pub(crate) fn var(&self, id: u32, sort: Sort) -> String {
@@ -349,7 +383,9 @@ pub fn disjunct_formulas(st: &State, code: &Compiled) -> Vec<String> {
 /// A condition as a person reads it, inputs by their source names (`x < o1.key`); tree labels
 /// and branch events use it so that they agree with the path condition of the views.
 pub fn show_sym(st: &State, s: &Sym) -> String {
-    Names::of(st).show(s)
+    let names: HashMap<(u32, Sort), String> =
+        s.vars().into_iter().map(|(id, sort)| ((id, sort), Names::one(st, id, sort))).collect();
+    s.show_with(&|id, sort| names.get(&(id, sort)).cloned().unwrap_or_default())
 }
 
 /// A value as a person reads it: `null`, `o2`, `ref0`, `o1.key + 1`.
@@ -588,6 +624,38 @@ impl Snapshots {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `show_sym` names each variable as `Names::of` names it, primes included, for origins
+    /// of every kind (parameters, existentials made again, fields, array cells, a parameter
+    /// spelled like a field's name).
+    #[test]
+    fn show_sym_names_like_names_of() {
+        let mut st = crate::symbolic::exec::entry::empty_state(StateId(0));
+        let origins = [
+            VarOrigin::Param("x".into()),
+            VarOrigin::Existential("k".into()),
+            VarOrigin::Field { obj: 0, field: "key".into() },
+            VarOrigin::Existential("k".into()),
+            VarOrigin::Field { obj: 10, field: "key".into() },
+            VarOrigin::Field { obj: 0, field: "[0]".into() },
+            VarOrigin::Field { obj: 1, field: "key".into() },
+            VarOrigin::Field { obj: 0, field: "key".into() },
+            VarOrigin::Existential("o1.key".into()),
+            VarOrigin::Field { obj: 0, field: "[0]".into() },
+            VarOrigin::Param("x".into()),
+            VarOrigin::Existential("k".into()),
+        ];
+        for o in origins {
+            st.vars.push((Sort::Int, o));
+        }
+        let all = Names::of(&st);
+        for id in 0..14 {
+            let s = Sym::lt(&Sym::var(id, Sort::Int), &Sym::var(13 - id, Sort::Int));
+            assert_eq!(show_sym(&st, &s), all.show(&s), "{id}");
+        }
+        assert_eq!(show_sym(&st, &Sym::var(7, Sort::Int)), "o1.key'");
+        assert_eq!(show_sym(&st, &Sym::var(8, Sort::Int)), "o1.key''");
+    }
 
     #[test]
     fn range_facts_are_noise_and_negations_turn_around() {

@@ -69,6 +69,23 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The budgets for a query that wants values for `want`: a plain satisfiability check
+    /// (nothing wanted) gets twice the theory checks. symheap's feasibility checks need a few
+    /// more than 64 where they split over several references' cases (bstcmp.hl's `BST.insert`
+    /// at k = 2 sent Z3 12 queries at 64, none at 128), while the model queries of the all-heaps
+    /// mode end each path with an unsat query over every blocking clause that the procedure
+    /// rarely decides in either budget (generated programs 400-499 of `tests/symheap.rs`:
+    /// 17.4 s in all-heaps mode at 64, 22.1 s at 128).
+    pub fn for_want(want: &[Var]) -> Limits {
+        let base = Limits::default();
+        match want.is_empty() {
+            true => Limits { splits: 2 * base.splits, ..base },
+            false => base,
+        }
+    }
+}
+
 /// Decides the conjunction of `conjuncts`, with a model over their variables and `want`.
 pub fn decide(conjuncts: &[Term], want: &[Var]) -> Decision {
     decide_with(conjuncts, want, Limits::default())
@@ -201,9 +218,22 @@ impl Search {
         };
         let disjuncts = c.take_or(pos);
         let mut outside = None;
+        // The k-th branch also assumes that the disjuncts before it fail: `d₀ ∨ d₁ ∨ …` is
+        // `d₀ ∨ (¬d₀ ∧ d₁) ∨ …`, so the branches are disjoint and a later branch does not
+        // search again the worlds of an earlier one (propagation settles the disjunctions
+        // those negations decide).
+        let mut failed: Vec<Formula> = Vec::new();
         for d in disjuncts {
             let mut branch = c.clone();
-            if !branch.add(d, &mut self.numbers, flatten) {
+            let negated = negate(&d);
+            let mut ok = branch.add(d, &mut self.numbers, flatten);
+            for f in &failed {
+                ok = ok && branch.add(f.clone(), &mut self.numbers, flatten);
+            }
+            if let Some(n) = negated {
+                failed.push(n);
+            }
+            if !ok {
                 continue;
             }
             match self.run(branch) {
@@ -217,6 +247,23 @@ impl Search {
             None => Found::Unsat,
         }
     }
+}
+
+/// The negation of `f` in negation normal form (`None` where a complement overflows).
+fn negate(f: &Formula) -> Option<Formula> {
+    Some(match f {
+        Formula::Lit(Lit::Eq(l)) => Formula::Lit(Lit::Ne(l.clone())),
+        Formula::Lit(Lit::Ne(l)) => Formula::Lit(Lit::Eq(l.clone())),
+        Formula::Lit(Lit::Le(l)) => {
+            // ¬(l ≤ 0) ⇔ -l + 1 ≤ 0 over the integers
+            let mut neg = l.scaled(-1).ok()?;
+            neg.constant = neg.constant.checked_add(1)?;
+            Formula::Lit(Lit::Le(neg))
+        }
+        Formula::Lit(Lit::Bool(b, v)) => Formula::Lit(Lit::Bool(*b, !*v)),
+        Formula::And(fs) => Formula::Or(fs.iter().map(negate).collect::<Option<_>>()?),
+        Formula::Or(fs) => Formula::And(fs.iter().map(negate).collect::<Option<_>>()?),
+    })
 }
 
 /// Whether `f` holds at the point (an unfixed Boolean holds in neither polarity, so a

@@ -8,8 +8,11 @@
 //!    exact for integers), a disequality the gcd does not divide is true;
 //! 2. an equality with a coefficient ±1 is solved for that variable, which is substituted
 //!    everywhere (its value is computed back from the model at the end);
-//! 3. the rest goes to the [`Simplex`]: single-variable constraints as bounds, the others as
-//!    bounds of slack variables (one per distinct linear form, shared by a form and its negation);
+//! 3. a variable only disequalities mention is *free*: the disequalities that mention one are
+//!    set aside and satisfied at the end by choosing the free variables last (each excludes at
+//!    most one value of its last free variable); the rest goes to the [`Simplex`], over the
+//!    variables it mentions: single-variable constraints as bounds, the others as bounds of
+//!    slack variables (one per distinct linear form, shared by a form and its negation);
 //! 4. branch and bound: a non-integer value `v` of a variable splits into `x ≤ ⌊v⌋` and
 //!    `x ≥ ⌈v⌉`; a violated disequality `f ≠ d` splits into `f ≤ d - 1` and `f ≥ d + 1` (lazily,
 //!    only when the current point violates it). Both splits cover every integer point, so a
@@ -146,6 +149,53 @@ fn check_inner(
         kept = next;
         solved.push((x, value));
     }
+    // Free variables: a variable no inequality or equality mentions, only disequalities.
+    // Whatever values the others take, each disequality excludes at most one value of the
+    // last free variable it mentions, so a disequality with a free variable can always be
+    // satisfied by choosing that variable after the rest (`assign_free`); only the others go to
+    // the simplex, over the variables they mention (symheap's references are all free once
+    // their equalities are substituted, and the branch and bound over their disequalities
+    // was most of the procedure's time).
+    let mut bound = vec![false; ints];
+    for (kind, lin) in &kept {
+        if *kind != Kind::Ne {
+            for &x in lin.coeffs.keys() {
+                bound[x] = true;
+            }
+        }
+    }
+    let mut free_diseqs: Vec<Lin> = Vec::new();
+    let mut simplex_side: Vec<(Kind, Lin)> = Vec::with_capacity(kept.len());
+    for (kind, lin) in kept {
+        if kind == Kind::Ne && lin.coeffs.keys().any(|&x| !bound[x]) {
+            free_diseqs.push(lin);
+        } else {
+            simplex_side.push((kind, lin));
+        }
+    }
+    let kept = simplex_side;
+    // The simplex's columns: the variables the kept constraints mention, in index order (so
+    // that its pivoting rule sees them in the same order).
+    let mut used = vec![false; ints];
+    for (_, lin) in &kept {
+        for &x in lin.coeffs.keys() {
+            used[x] = true;
+        }
+    }
+    let columns: Vec<usize> = (0..ints).filter(|&x| used[x]).collect();
+    let mut column: Vec<Option<usize>> = vec![None; ints];
+    for (j, &x) in columns.iter().enumerate() {
+        column[x] = Some(j);
+    }
+    let kept: Vec<(Kind, Lin)> = kept
+        .into_iter()
+        .map(|(kind, lin)| {
+            let coeffs = lin.coeffs.iter().map(|(&x, &c)| (column[x].unwrap_or(x), c)).collect();
+            (kind, Lin { coeffs, constant: lin.constant })
+        })
+        .collect();
+    let all_ints = ints;
+    let ints = columns.len();
     // Step 3: bounds and slack rows. A form is keyed by its coefficients with the first one
     // positive; `sign` says whether the constraint's form was negated to get there.
     let mut forms: Vec<Vec<(usize, i128)>> = Vec::new();
@@ -266,8 +316,11 @@ fn check_inner(
             }
             continue;
         }
-        let mut values: Vec<i128> =
-            (0..ints).map(|x| sx.value(x).as_int().ok_or(Overflow)).collect::<Result<_, _>>()?;
+        let mut values: Vec<i128> = vec![0; all_ints];
+        for (j, &x) in columns.iter().enumerate() {
+            values[x] = sx.value(j).as_int().ok_or(Overflow)?;
+        }
+        assign_free(&mut values, &bound, &free_diseqs)?;
         for (x, value) in solved.iter().rev() {
             let mut v = value.constant;
             for (&y, &c) in &value.coeffs {
@@ -281,6 +334,47 @@ fn check_inner(
         return Ok(TheoryResult::Outside("simplex pivot budget spent"));
     }
     Ok(TheoryResult::Unsat)
+}
+
+/// Values for the free variables (in index order, each the smallest value from 0 up) that
+/// satisfy every disequality whose last free variable it is; the other variables have theirs.
+fn assign_free(values: &mut [i128], bound: &[bool], diseqs: &[Lin]) -> Result<(), Overflow> {
+    let value = |lin: &Lin, values: &[i128]| -> Result<i128, Overflow> {
+        let mut v = lin.constant;
+        for (&y, &c) in &lin.coeffs {
+            v = v.checked_add(c.checked_mul(values[y]).ok_or(Overflow)?).ok_or(Overflow)?;
+        }
+        Ok(v)
+    };
+    let last_free = |lin: &Lin| lin.coeffs.keys().rev().find(|&&y| !bound[y]).copied();
+    let mut mine: Vec<Vec<&Lin>> = vec![Vec::new(); values.len()];
+    for lin in diseqs {
+        if let Some(x) = last_free(lin) {
+            mine[x].push(lin);
+        }
+    }
+    for (x, lins) in mine.iter().enumerate() {
+        if lins.is_empty() {
+            continue;
+        }
+        // Each disequality excludes at most one value: at most `lins.len()` steps.
+        let mut v: i128 = 0;
+        loop {
+            values[x] = v;
+            let mut ok = true;
+            for lin in lins {
+                if value(lin, values)? == 0 {
+                    ok = false;
+                    break;
+                }
+            }
+            if ok {
+                break;
+            }
+            v = v.checked_add(1).ok_or(Overflow)?;
+        }
+    }
+    Ok(())
 }
 
 /// ⌊a / b⌋ for `b ≠ 0`.

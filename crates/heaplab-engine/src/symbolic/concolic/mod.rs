@@ -22,7 +22,7 @@ pub use agree::agrees;
 
 use super::code::{compile, UnitId};
 use super::config::{Bound, Config, Deadline, PreMode, StrategyKind};
-use super::exec::{entry, Executor, Sink, Succ};
+use super::exec::{answers::Answers, entry, Executor, Sink, Succ};
 use super::explorer::{split_target, Event, PathOutcome, RunStats};
 use super::solve::PathSolver;
 use super::state::{State, StateId};
@@ -137,8 +137,10 @@ impl Runner {
         let code = Rc::new(code2);
         let strategy = strategy::make(config.strategy, &code);
         let heap = strategy.heap_model();
-        let exec =
-            Executor { code, config, method, solver, strategy, heap, deadline: Deadline::none() };
+        // CSF's query counts are the algorithm's: every question reaches the solver.
+        let answers = Answers::new(false);
+        let deadline = Deadline::none();
+        let exec = Executor { code, config, method, solver, strategy, heap, deadline, answers };
         Ok(Runner { exec, entry_unit, max_steps: 200_000 })
     }
 

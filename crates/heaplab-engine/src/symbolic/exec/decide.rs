@@ -2,6 +2,7 @@
 //! locally where possible, otherwise by the solver), and the forks that follow — branches,
 //! runtime-error guards and assumptions. Owned by the executor; knows nothing of the heap.
 
+use super::answers::Question;
 use super::stack::{next, with_fact};
 use super::{Cx, Succ};
 use crate::symbolic::config::Bound;
@@ -196,16 +197,19 @@ impl Cx<'_> {
     /// the path condition (which is satisfiable), or difference-constraint reasoning settles it
     /// (`dbm`). Undecided, the conjuncts of the path condition that share variables with `c`
     /// (only they matter: the rest is satisfiable), for the solver.
-    fn decide_locally(&mut self, st: &State, c: &Sym) -> Result<bool, Vec<Sym>> {
+    fn decide_locally(&mut self, st: &State, c: &Sym) -> Result<bool, Question> {
         let answer = if st.pc.contains(c) {
             true
         } else if st.pc.contains(&Sym::not(c)) {
             false
         } else {
-            let slice = dbm::slice(&st.pc, c);
-            match dbm::decide(&slice, c) {
+            let q = self.answers.question(&st.pc, c);
+            match dbm::decide(&q.slice, c) {
                 Some(answer) => answer,
-                None => return Err(slice),
+                None => match self.answers.known(&q, c) {
+                    Some(answer) => answer,
+                    None => return Err(q),
+                },
             }
         };
         self.solver.note_local();
@@ -219,13 +223,21 @@ impl Cx<'_> {
         Ok(answer)
     }
 
-    /// Asks the solver whether `slice && c` is satisfiable (`slice` from `decide_locally`).
-    fn ask(&mut self, st: &State, c: &Sym, slice: Vec<Sym>) -> bool {
-        let mut q = slice;
+    /// Asks the solver whether `slice && c` is satisfiable (the question from
+    /// `decide_locally`), with a model for [`Answers`] when it is.
+    fn ask(&mut self, st: &State, c: &Sym, question: Question) -> bool {
+        let mut q = question.slice.clone();
         q.push(c.clone());
-        let answer = self.solver.check(&q);
-        if answer == SatAnswer::Pending {
-            self.pending = true;
+        let (answer, model) = if self.answers.is_on() {
+            self.solver.check_keeping_model(&q)
+        } else {
+            (self.solver.check(&q), None)
+        };
+        match answer {
+            SatAnswer::Pending => self.pending = true,
+            SatAnswer::Sat => self.answers.learn(&question, c, true, model),
+            SatAnswer::Unsat => self.answers.learn(&question, c, false, None),
+            SatAnswer::Unknown => {}
         }
         self.sink.event(Event::SolverQuery {
             state: st.id,

@@ -13,6 +13,7 @@
 //! states run (the driver's), how references and objects are represented (the heap model's),
 //! which strategy is running (it only calls hooks).
 
+pub mod answers;
 mod decide;
 pub mod entry;
 mod instr;
@@ -28,6 +29,7 @@ use super::solve::PathSolver;
 use super::state::{State, StateId};
 use super::strategy::{HeapStrategy, PathEnd};
 use super::view::ViewAt;
+use answers::Answers;
 use heaplab_syntax::ast::{ErrorKind, NodeId};
 use heaplab_syntax::Span;
 use std::rc::Rc;
@@ -83,6 +85,8 @@ pub struct Executor {
     pub heap: Rc<dyn HeapModel>,
     /// When the run's time bound passes (long work inside one step asks it).
     pub deadline: Deadline,
+    /// Feasibility answers known without the solver ([`answers`]).
+    pub answers: Answers,
 }
 
 impl Executor {
@@ -97,6 +101,7 @@ impl Executor {
             heap: &*self.heap,
             sink,
             deadline: &self.deadline,
+            answers: &mut self.answers,
             pending: false,
         }
     }
@@ -113,6 +118,8 @@ pub struct Cx<'a> {
     pub sink: &'a mut dyn Sink,
     /// When the run's time bound passes.
     pub deadline: &'a Deadline,
+    /// Feasibility answers known without the solver.
+    pub answers: &'a mut Answers,
     /// Set when an asynchronous solver has not answered: the driver undoes the step.
     pub pending: bool,
 }

@@ -26,7 +26,10 @@ pub use events::{Event, ForkKind, PathOutcome, PathResult, Placed, RunStats, Tre
 
 use super::code::{compile, Compiled, UnitId};
 use super::config::{Bound, Clock, Config, Deadline};
-use super::exec::{entry, Executor, Sink, Succ};
+use super::exec::{
+    answers::{AnswerCounts, Answers},
+    entry, Executor, Sink, Succ,
+};
 use super::heap::HeapModel;
 use super::solve::{PathSolver, SolverCounts};
 use super::state::{State, StateId};
@@ -127,7 +130,8 @@ impl Explorer {
             Some(t) => Deadline::at(Rc::clone(&clock), start_ms.saturating_add(t)),
             None => Deadline::none(),
         };
-        let exec = Executor { code, config, method, solver, strategy, heap, deadline };
+        let answers = Answers::new(true);
+        let exec = Executor { code, config, method, solver, strategy, heap, deadline, answers };
         let mut explorer = Explorer {
             exec,
             rec,
@@ -174,6 +178,12 @@ impl Explorer {
 
     pub fn solver_counts(&self) -> SolverCounts {
         self.exec.solver.counts()
+    }
+
+    /// The feasibility questions the executor answered without the solver, by how (they are
+    /// also in [`SolverCounts::decided_locally`]).
+    pub fn answer_counts(&self) -> AnswerCounts {
+        self.exec.answers.counts
     }
 
     /// The heap model of the run (test generation concretizes paths with it).

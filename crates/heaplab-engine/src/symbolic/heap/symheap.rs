@@ -48,6 +48,7 @@ use crate::symbolic::term::{Sort, Sym};
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::builtin::KEY;
 use heaplab_syntax::Span;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
 
 /// A location index; `None` is `l_null`.
@@ -152,6 +153,15 @@ impl SymHeapData {
 
 pub(super) fn data(st: &State) -> SymHeapData {
     st.ext.get::<SymHeapData>().cloned().unwrap_or_default()
+}
+
+/// The state's data, borrowed (empty when the state has none yet): the heap operations read it
+/// many times per step, and a copy of every location per read was a tenth of symheap's time.
+pub(super) fn dref(st: &State) -> Cow<'_, SymHeapData> {
+    match st.ext.get::<SymHeapData>() {
+        Some(d) => Cow::Borrowed(d),
+        None => Cow::Owned(SymHeapData::default()),
+    }
 }
 
 pub(super) fn data_mut(st: &mut State) -> &mut SymHeapData {
@@ -291,13 +301,13 @@ fn ref_var(st: &mut State, origin: VarOrigin) -> Sym {
 /// Notes, in every loop being counted, that the worlds where `fresh` holds met an input slot
 /// (or, for arrays, a new cell) for the first time since the last back edge.
 pub(super) fn note_first_reads(st: &mut State, fresh: Sym) {
-    if fresh.as_bool() == Some(false) || data(st).loops.is_empty() {
+    if fresh.as_bool() == Some(false) || dref(st).loops.is_empty() {
         return;
     }
     let fresh = named(st, fresh);
-    let n = data(st).loops.len();
+    let n = dref(st).loops.len();
     for i in 0..n {
-        let since = Sym::or(&data(st).loops[i].since, &fresh);
+        let since = Sym::or(&dref(st).loops[i].since, &fresh);
         let since = named(st, since);
         data_mut(st).loops[i].since = since;
     }
@@ -320,32 +330,33 @@ impl SymHeap {
             crate::symbolic::term::Node::Var(id, _) => *id,
             _ => 0,
         };
-        let d = data(st);
         let null = Sym::int(0);
         let mut set: GuardedSet = vec![(Sym::eq(&x, &null), None)];
         let mut newg = Sym::not(&Sym::eq(&x, &null));
-        for &c in &d.inputs {
-            let Some(info) = d.refs.get(c as usize) else { continue };
-            if info.class == class {
-                if let Some(cv) = info.var {
-                    newg = Sym::and(&newg, &Sym::not(&Sym::eq(&x, &Sym::var(cv, Sort::Int))));
+        let r = {
+            let d = dref(st);
+            for &c in &d.inputs {
+                let Some(info) = d.refs.get(c as usize) else { continue };
+                if info.class == class {
+                    if let Some(cv) = info.var {
+                        newg = Sym::and(&newg, &Sym::not(&Sym::eq(&x, &Sym::var(cv, Sort::Int))));
+                    }
                 }
             }
-        }
-        for (l, loc) in d.locs.iter().enumerate() {
-            if !loc.input || loc.class != class {
-                continue;
+            for (l, loc) in d.locs.iter().enumerate() {
+                if !loc.input || loc.class != class {
+                    continue;
+                }
+                let Some((c, n)) = &loc.creator else { continue };
+                let Some(cv) = d.refs.get(*c as usize).and_then(|i| i.var) else { continue };
+                // Prune aliases of locations that exist in no world of the path.
+                if !feasible(cx, st, n) {
+                    continue;
+                }
+                set.push((Sym::and(n, &Sym::eq(&x, &Sym::var(cv, Sort::Int))), Some(l)));
             }
-            let Some((c, n)) = &loc.creator else { continue };
-            let Some(cv) = d.refs.get(*c as usize).and_then(|i| i.var) else { continue };
-            // Prune aliases of locations that exist in no world of the path.
-            if !feasible(cx, st, n) {
-                continue;
-            }
-            set.push((Sym::and(n, &Sym::eq(&x, &Sym::var(cv, Sort::Int))), Some(l)));
-        }
-        let r = d.refs.len() as u32;
-        let mut d = d;
+            d.refs.len() as u32
+        };
         let new_loc = match meet {
             Meet::Now(b) if b < 0 => None,
             Meet::Never => None,
@@ -355,6 +366,7 @@ impl SymHeap {
         match new_loc {
             Some(disc) => {
                 let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
+                let d = data_mut(st);
                 d.locs.push(LocInfo {
                     class: class.to_string(),
                     input: true,
@@ -376,9 +388,9 @@ impl SymHeap {
                 cx.sink.stats().k_cut = true;
             }
         }
+        let d = data_mut(st);
         d.new_ref(class, set, Some(var));
         d.inputs.push(r);
-        *data_mut(st) = d;
         st.materializations += 1;
         r
     }
@@ -394,15 +406,17 @@ impl SymHeap {
         let mut found: Vec<(usize, Sym, i64)> = Vec::new();
         let mut everywhere = Vec::new();
         for Meeting { cond: c, loc: l, budgets, everywhere: all } in meetings {
-            let d = data(st);
-            let Some(loc) = d.locs.get(l) else { continue };
-            if !loc.input || loc.met_everywhere || c.as_bool() == Some(false) {
-                continue;
-            }
+            let seen = {
+                let d = dref(st);
+                let Some(loc) = d.locs.get(l) else { continue };
+                if !loc.input || loc.met_everywhere || c.as_bool() == Some(false) {
+                    continue;
+                }
+                loc.disc.iter().fold(Sym::bool(false), |acc, (g, _)| Sym::or(&acc, g))
+            };
             if all {
                 everywhere.push(l);
             }
-            let seen = loc.disc.iter().fold(Sym::bool(false), |acc, (g, _)| Sym::or(&acc, g));
             if seen.as_bool() == Some(true) {
                 continue;
             }
@@ -442,12 +456,13 @@ impl SymHeap {
             }
         }
         // Keep the lists' conditions small for the next step's `Disc(l)`.
-        let n = data(st).locs.len();
+        let n = dref(st).locs.len();
         for l in 0..n {
-            let disc = data(st).locs[l].disc.clone();
-            if disc.iter().all(|(g, _)| tree_size(g, NAMED_GUARD) <= NAMED_GUARD) {
+            let small = |g: &Sym| tree_size(g, NAMED_GUARD) <= NAMED_GUARD;
+            if dref(st).locs[l].disc.iter().all(|(g, _)| small(g)) {
                 continue;
             }
+            let disc = dref(st).locs[l].disc.clone();
             let disc: Vec<(Sym, i64)> = disc.into_iter().map(|(g, b)| (named(st, g), b)).collect();
             data_mut(st).locs[l].disc = disc;
         }
@@ -456,7 +471,7 @@ impl SymHeap {
     /// Every location an input reference may denote, met now with budget `b` (a root or an
     /// existential of a formula; lazy initialization forks on it at once).
     fn meet_ref(&self, cx: &mut Cx, st: &mut State, r: u32, b: i64) {
-        let set = data(st).set_of(&SValue::SymRef(r));
+        let set = dref(st).set_of(&SValue::SymRef(r));
         let meetings = set
             .into_iter()
             .filter_map(|(g, l)| {
@@ -478,15 +493,17 @@ impl SymHeap {
         let mut fresh = Sym::bool(false);
         for (g, l) in locs {
             let Some(l) = *l else { continue };
-            let d = data(st);
-            let Some(loc) = d.locs.get(l).filter(|o| o.input) else { continue };
-            let before = loc.touched.iter().find(|(n, _)| n == f).map(|(_, t)| t.clone());
-            let before = before.unwrap_or(Sym::bool(false));
+            let (before, seen) = {
+                let d = dref(st);
+                let Some(loc) = d.locs.get(l).filter(|o| o.input) else { continue };
+                let before = loc.touched.iter().find(|(n, _)| n == f).map(|(_, t)| t.clone());
+                let seen = loc.observed.iter().find(|(n, _)| n == f).map(|(_, t)| t.clone());
+                (before.unwrap_or(Sym::bool(false)), seen)
+            };
             if read {
                 let first = Sym::and(g, &Sym::not(&before));
                 fresh = Sym::or(&fresh, &first);
                 // Read first here (neither read nor written before): the input value is seen.
-                let seen = loc.observed.iter().find(|(n, _)| n == f).map(|(_, t)| t.clone());
                 let seen = named(st, Sym::or(&seen.unwrap_or(Sym::bool(false)), &first));
                 let Some(loc) = data_mut(st).locs.get_mut(l) else { continue };
                 match loc.observed.iter_mut().find(|(n, _)| n == f) {
@@ -507,17 +524,18 @@ impl SymHeap {
     /// Summarizes field `f` of location `l` if it is still `⊥` (the summary machine, one step);
     /// `meet` says whether a new location may be met (see [`Meet`]).
     fn summarize(&self, cx: &mut Cx, st: &mut State, l: usize, f: &str, meet: Meet) {
-        let d = data(st);
-        let Some(loc) = d.locs.get(l) else { return };
-        if !loc.input || d.field(l, f) != Some(None) {
-            return;
-        }
-        let ty = cx
-            .code
-            .classes
-            .get(&loc.class)
-            .and_then(|fs| fs.iter().find(|(n, _)| n == f))
-            .map(|(_, t)| t.clone());
+        let ty = {
+            let d = dref(st);
+            let Some(loc) = d.locs.get(l) else { return };
+            if !loc.input || d.field(l, f) != Some(None) {
+                return;
+            }
+            cx.code
+                .classes
+                .get(&loc.class)
+                .and_then(|fs| fs.iter().find(|(n, _)| n == f))
+                .map(|(_, t)| t.clone())
+        };
         let origin = VarOrigin::Field { obj: l, field: f.to_string() };
         let v = match ty {
             Some(SlotType::Class(c)) => SValue::SymRef(self.input_ref(cx, st, &c, meet, origin)),
@@ -549,7 +567,7 @@ impl SymHeap {
             return Err(Box::new(cx.null_deref(st, node, span, what)));
         }
         let mut st = st;
-        let set = data(&st).set_of(recv);
+        let set = dref(&st).set_of(recv);
         let nullg = named(&mut st, null_guard(&set));
         let st = match cx.feasible_directions(&st, &nullg) {
             (false, _) => st,
@@ -735,23 +753,25 @@ impl HeapModel for SymHeap {
             _ => None,
         };
         let spends = |b: i64| class.map_or(b, |c| element_budget(c, b));
-        let d = data(&st);
-        let at_zero =
-            |l: usize| d.locs.get(l).is_some_and(|o| o.disc.iter().all(|(_, b)| spends(*b) <= 0));
-        let meet = match locs.as_slice() {
-            [(_, Some(l))] if at_zero(*l) => Meet::Never,
-            _ => Meet::Later,
+        let meet = {
+            let d = dref(&st);
+            let at_zero = |l: usize| {
+                d.locs.get(l).is_some_and(|o| o.disc.iter().all(|(_, b)| spends(*b) <= 0))
+            };
+            match locs.as_slice() {
+                [(_, Some(l))] if at_zero(*l) => Meet::Never,
+                _ => Meet::Later,
+            }
         };
         for (_, l) in &locs {
             if let Some(l) = l {
                 self.summarize(cx, &mut st, *l, field, meet);
             }
         }
-        let d = data(&st);
         let mut values: Vec<(Sym, SValue)> = Vec::new();
         for (g, l) in &locs {
             let Some(l) = l else { continue };
-            match d.field(*l, field) {
+            match dref(&st).field(*l, field) {
                 Some(Some(v)) => values.push((g.clone(), v)),
                 _ => return internal(st, format!("no field `{field}`"), Some(span)),
             }
@@ -759,6 +779,7 @@ impl HeapModel for SymHeap {
         pop(&mut st);
         if let SlotType::Class(_) = ty {
             // Where the path meets the locations this read may obtain (the k bound).
+            let d = dref(&st);
             let mut meetings = Vec::new();
             for ((g, p), (_, v)) in locs.iter().zip(&values) {
                 let Some(owner) = p.and_then(|p| d.locs.get(p)).filter(|o| o.input) else {
@@ -782,15 +803,15 @@ impl HeapModel for SymHeap {
                     });
                 }
             }
+            drop(d);
             self.meet(cx, &mut st, meetings);
         }
-        let d = data(&st);
         let v = match ty {
             SlotType::Class(c) => {
                 // VS: the product of the receiver's guards and each value's, pruned by the path.
                 let mut set = Vec::new();
                 for (g, v) in &values {
-                    for (g2, l2) in d.set_of(v) {
+                    for (g2, l2) in dref(&st).set_of(v) {
                         let g3 = Sym::and(g, &g2);
                         if feasible(cx, &st, &g3) {
                             set.push((g3, l2));
@@ -836,8 +857,8 @@ impl HeapModel for SymHeap {
             // A guarded (weak) update: summarize first to get the old value ([FIX-2]); a
             // write meets nothing.
             self.summarize(cx, &mut st, l, field, Meet::Later);
-            let d = data(&st);
-            let Some(Some(old)) = d.field(l, field) else {
+            let old = dref(&st).field(l, field);
+            let Some(Some(old)) = old else {
                 return internal(st, format!("no field `{field}`"), Some(span));
             };
             let new = match &v {
@@ -850,19 +871,19 @@ impl HeapModel for SymHeap {
                 }
                 _ => {
                     let mut set = Vec::new();
-                    for (g2, l2) in d.set_of(&v) {
+                    for (g2, l2) in dref(&st).set_of(&v) {
                         let g3 = Sym::and(&g2, g);
                         if feasible(cx, &st, &g3) {
                             set.push((g3, l2));
                         }
                     }
-                    for (g2, l2) in d.set_of(&old) {
+                    for (g2, l2) in dref(&st).set_of(&old) {
                         let g3 = Sym::and(&g2, &Sym::not(g));
                         if feasible(cx, &st, &g3) {
                             set.push((g3, l2));
                         }
                     }
-                    let class = d.locs.get(l).map(|o| o.class.clone()).unwrap_or_default();
+                    let class = dref(&st).locs.get(l).map(|o| o.class.clone()).unwrap_or_default();
                     let class = cx
                         .code
                         .classes
@@ -931,8 +952,10 @@ impl HeapModel for SymHeap {
         if let Some(x) = self.decided_equal(&st, a, b) {
             return Then::Go((st, x));
         }
-        let d = data(&st);
-        let eq = eq_condition(&d.set_of(a), &d.set_of(b));
+        let eq = {
+            let d = dref(&st);
+            eq_condition(&d.set_of(a), &d.set_of(b))
+        };
         let eq = named(&mut st, eq);
         let shown = format!("{} == {}", shown(&st, a), shown(&st, b));
         self.decide(cx, st, eq, shown)
@@ -950,7 +973,7 @@ impl HeapModel for SymHeap {
         if let Some(dir) = data_mut(&mut st).decided.take() {
             return Then::Go((st, dir));
         }
-        let c = null_guard(&data(&st).set_of(v));
+        let c = null_guard(&dref(&st).set_of(v));
         if let Some(x) = c.as_bool() {
             return Then::Go((st, x));
         }
@@ -969,7 +992,7 @@ impl HeapModel for SymHeap {
         if st.footprint.is_empty() {
             data_mut(&mut st).footprint.clear();
         }
-        let d = data(&st);
+        let d = dref(&st);
         let set = d.set_of(&r);
         let mut ok = Sym::not(&null_guard(&set));
         for (g, l) in set.iter().filter(|(_, l)| l.is_some()) {
@@ -979,8 +1002,9 @@ impl HeapModel for SymHeap {
                 }
             }
         }
-        let ok = named(&mut st, ok);
         let claims = d.footprint.len();
+        drop(d);
+        let ok = named(&mut st, ok);
         let dm = data_mut(&mut st);
         dm.footprint.extend(set.into_iter().filter(|(_, l)| l.is_some()));
         st.footprint.insert(claims);
@@ -998,7 +1022,7 @@ impl HeapModel for SymHeap {
     fn order_key(&self, cx: &mut Cx, st: &mut State, v: &SValue) -> Option<Sym> {
         let set = match v {
             SValue::Null => return Some(st.null_order_key()),
-            SValue::SymRef(_) => data(st).set_of(v),
+            SValue::SymRef(_) => dref(st).set_of(v),
             _ => return None,
         };
         let objects: GuardedSet = set.iter().filter(|(_, l)| l.is_some()).cloned().collect();
@@ -1009,7 +1033,7 @@ impl HeapModel for SymHeap {
                 None => st.null_order_key(),
                 Some(l) => {
                     self.summarize(cx, st, l, KEY, Meet::Later);
-                    match data(st).field(l, KEY) {
+                    match dref(st).field(l, KEY) {
                         Some(Some(SValue::Int(k))) => k,
                         _ => return None,
                     }
@@ -1033,7 +1057,7 @@ impl HeapModel for SymHeap {
     fn loop_back(&self, cx: &mut Cx, mut st: State, head: usize, first: bool, span: Span) -> Succ {
         let depth = st.frames.len();
         let limit = cx.config.bounds.loop_iterations;
-        let d = data(&st);
+        let d = dref(&st);
         let pos = d.loops.iter().position(|t| t.depth == depth && t.head == head);
         let idle = match pos {
             Some(i) if !first => {
@@ -1057,6 +1081,7 @@ impl HeapModel for SymHeap {
             // The first back edge counts as idle, as the executor counts it.
             _ => vec![(Sym::bool(true), 1)],
         };
+        drop(d);
         let idle: Vec<(Sym, u32)> = idle.into_iter().map(|(c, n)| (named(&mut st, c), n)).collect();
         let cut = idle
             .iter()

@@ -37,7 +37,7 @@
 
 use super::lazy::element_budget;
 use super::symheap::{
-    data, data_mut, feasible, fork_ending, merge, named, named_set, note_first_reads, shown,
+    data_mut, dref, feasible, fork_ending, merge, named, named_set, note_first_reads, shown,
     timed_out, GuardedSet, Meet, Meeting, SymHeap, SymHeapData,
 };
 use super::HeapModel;
@@ -533,7 +533,7 @@ pub fn allocate(
     let counts = vec![(Sym::bool(true), cells.len() as i64)];
     let v = heap.allocate(st, class, Vec::new());
     let l = match &v {
-        SValue::SymRef(r) => data(st).set_of(&SValue::SymRef(*r)).first().and_then(|(_, l)| *l),
+        SValue::SymRef(r) => dref(st).set_of(&SValue::SymRef(*r)).first().and_then(|(_, l)| *l),
         _ => None,
     };
     if let Some(l) = l {

@@ -1,0 +1,345 @@
+//! Answers the executor already has: feasibility questions asked before, decided again without
+//! the solver. None of this changes an answer; it only avoids asking.
+//!
+//! Why: `symheap` asks one question per guarded entry, each "is `pc && g` satisfiable" over
+//! the same growing path condition, and asks many of them again (a receiver dereferenced by
+//! consecutive instructions, an entry re-checked at every read). Measured before this module
+//! (`examples/symprof.rs`, k = 2): TreeMap.put 4,820 queries of which 2,982 repeated one
+//! exactly, BST.insert (bstcmp.hl) 568 of 1,571.
+//!
+//! What a question is: the slice of the path condition that shares variables with `c`
+//! (transitively, KLEE's constraint independence, as [`crate::symbolic::dbm::slice`]) and `c`.
+//! Three ways to answer it here, each exact:
+//! - **the same question** (the same conjunct objects, `c` equal as a term): its answer;
+//! - **unsat on fewer conjuncts**: `S && c` unsat implies `S' && c` unsat for every `S' ⊇ S`,
+//!   and the path condition only grows, so an entry found infeasible stays infeasible on the
+//!   path and every path forked from it; so is `S' && (c && d)` (a read's guard is the
+//!   receiver's guard and the value's, each asked about before);
+//! - **a known model**: a model of an earlier satisfiable question that satisfies every conjunct
+//!   of this one (evaluated exactly, [`Sym::eval`]) proves it satisfiable (KLEE's
+//!   counterexample cache). Guards of one reference are exclusive, so a few recent models of
+//!   different worlds are kept.
+//!
+//! Conjunct objects are compared by address; the tables hold each conjunct (`Sym`, an `Rc`)
+//! for as long as they hold its address, so an address is never reused under them. Only
+//! definite answers are kept (never `unknown` or a pending asynchronous one).
+
+use crate::symbolic::solve::Model;
+use crate::symbolic::term::{Node, Sort, Sym};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// How many recent models are tried.
+const MODELS: usize = 12;
+/// Unsat slices kept per condition (most recent first).
+const UNSAT_PER_CONDITION: usize = 24;
+/// The tables are dropped wholesale beyond this many entries (a bound on memory: an entry
+/// holds a slice's addresses, a few hundred bytes).
+const LIMIT: usize = 50_000;
+
+/// A conjunct's variables, sorted.
+type Vars = Rc<[(u32, Sort)]>;
+
+/// Counts of the questions answered here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnswerCounts {
+    /// The same question asked before.
+    pub repeated: u64,
+    /// Unsat because a subset of its conjuncts was unsat with the same condition.
+    pub unsat_subset: u64,
+    /// Sat because a known model satisfies it.
+    pub model: u64,
+}
+
+/// The executor's table of answers (one per run, see the module docs).
+#[derive(Default)]
+pub struct Answers {
+    on: bool,
+    /// Each conjunct's variables, by address (the `Sym` keeps the address alive).
+    vars: FxHashMap<usize, (Sym, Vars)>,
+    /// (condition, slice addresses) → satisfiable?
+    exact: FxHashMap<(Sym, Vec<usize>), bool>,
+    /// condition → slices (sorted addresses) with which it was unsat.
+    unsat: FxHashMap<Sym, VecDeque<Vec<usize>>>,
+    /// Models of recent satisfiable questions, most recently useful first.
+    models: VecDeque<Model>,
+    entries: usize,
+    pub counts: AnswerCounts,
+}
+
+/// A question: the slice (in path-condition order) and its addresses.
+pub struct Question {
+    pub slice: Vec<Sym>,
+    addrs: Vec<usize>,
+}
+
+impl Answers {
+    /// A table that answers (`on`) or one that only slices (the concolic driver keeps its query
+    /// counts as CSF's algorithm defines them).
+    pub fn new(on: bool) -> Answers {
+        Answers { on, ..Answers::default() }
+    }
+
+    fn vars_of(&mut self, s: &Sym) -> Vars {
+        if let Some((_, v)) = self.vars.get(&s.addr()) {
+            return Rc::clone(v);
+        }
+        let v: Vars = s.vars().into();
+        self.vars.insert(s.addr(), (s.clone(), Rc::clone(&v)));
+        self.entries += 1;
+        v
+    }
+
+    /// The conjuncts of `pc` that share variables with `c`, transitively, in `pc` order: the
+    /// same slice as [`crate::symbolic::dbm::slice`], by union-find over the variables with
+    /// each conjunct's variables remembered.
+    pub fn question(&mut self, pc: &[Sym], c: &Sym) -> Question {
+        if self.entries > LIMIT {
+            self.clear();
+        }
+        let wanted = c.vars();
+        if wanted.is_empty() {
+            return Question { slice: Vec::new(), addrs: Vec::new() };
+        }
+        let vars: Vec<Vars> = pc.iter().map(|p| self.vars_of(p)).collect();
+        let key = |(id, sort): (u32, Sort)| 2 * id as usize + usize::from(sort == Sort::Bool);
+        let n = vars
+            .iter()
+            .flat_map(|v| v.iter())
+            .chain(&wanted)
+            .map(|v| key(*v) + 1)
+            .max()
+            .unwrap_or(0);
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn find(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
+            }
+            i
+        }
+        let union = |parent: &mut Vec<usize>, vs: &[(u32, Sort)]| {
+            let Some(first) = vs.first() else { return };
+            let a = find(parent, key(*first));
+            for v in &vs[1..] {
+                let b = find(parent, key(*v));
+                if a != b {
+                    parent[b] = a;
+                }
+            }
+        };
+        for v in &vars {
+            union(&mut parent, v);
+        }
+        union(&mut parent, &wanted);
+        let root = find(&mut parent, key(wanted[0]));
+        let mut slice = Vec::new();
+        let mut addrs = Vec::new();
+        for (p, v) in pc.iter().zip(&vars) {
+            if let Some(first) = v.first() {
+                if find(&mut parent, key(*first)) == root {
+                    slice.push(p.clone());
+                    addrs.push(p.addr());
+                }
+            }
+        }
+        Question { slice, addrs }
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.on
+    }
+
+    /// The answer to `q && c` if it is known here.
+    pub fn known(&mut self, q: &Question, c: &Sym) -> Option<bool> {
+        if !self.on {
+            return None;
+        }
+        if let Some(&a) = self.exact.get(&(c.clone(), q.addrs.clone())) {
+            self.counts.repeated += 1;
+            return Some(a);
+        }
+        // `c` or one of its conjuncts (which `c` implies) was unsat with fewer conjuncts.
+        let mut mine: Option<Vec<usize>> = None;
+        for part in conjuncts(c) {
+            let Some(cores) = self.unsat.get(part) else { continue };
+            let mine = mine.get_or_insert_with(|| {
+                let mut m = q.addrs.clone();
+                m.sort_unstable();
+                m
+            });
+            if cores.iter().any(|core| subset(core, mine)) {
+                self.counts.unsat_subset += 1;
+                self.remember(q, c, false);
+                return Some(false);
+            }
+        }
+        let hit = self.models.iter().position(|m| {
+            let env = |id: u32, sort: Sort| m.get(id, sort);
+            c.eval(&env) == Some(1) && q.slice.iter().all(|s| s.eval(&env) == Some(1))
+        });
+        if let Some(i) = hit {
+            if let Some(m) = self.models.remove(i) {
+                self.models.push_front(m);
+            }
+            self.counts.model += 1;
+            self.remember(q, c, true);
+            return Some(true);
+        }
+        None
+    }
+
+    /// Records the solver's definite answer to `q && c` (with its model when satisfiable).
+    pub fn learn(&mut self, q: &Question, c: &Sym, sat: bool, model: Option<Model>) {
+        if !self.on {
+            return;
+        }
+        self.remember(q, c, sat);
+        if sat {
+            if let Some(m) = model {
+                self.models.push_front(m);
+                self.models.truncate(MODELS);
+            }
+        } else {
+            let mut core = q.addrs.clone();
+            core.sort_unstable();
+            let cores = self.unsat.entry(c.clone()).or_default();
+            cores.push_front(core);
+            cores.truncate(UNSAT_PER_CONDITION);
+            self.entries += 1;
+        }
+    }
+
+    fn remember(&mut self, q: &Question, c: &Sym, sat: bool) {
+        // The slice's conjuncts are in `vars` (kept alive there) since `question` made it.
+        self.exact.insert((c.clone(), q.addrs.clone()), sat);
+        self.entries += 1;
+    }
+
+    fn clear(&mut self) {
+        self.vars.clear();
+        self.exact.clear();
+        self.unsat.clear();
+        self.entries = 0;
+    }
+}
+
+/// `c` and its conjuncts, as `Sym::and` nests them (`a && b && d`: the whole, `a && b`, `a`,
+/// `b`, `d`).
+fn conjuncts(c: &Sym) -> Vec<&Sym> {
+    let mut out = Vec::new();
+    let mut stack = vec![c];
+    while let Some(s) = stack.pop() {
+        out.push(s);
+        if let Node::And(a, b) = s.node() {
+            stack.push(b);
+            stack.push(a);
+        }
+    }
+    out
+}
+
+/// Whether sorted `a` is a subset of sorted `b`.
+fn subset(a: &[usize], b: &[usize]) -> bool {
+    let mut j = 0;
+    for x in a {
+        while j < b.len() && b[j] < *x {
+            j += 1;
+        }
+        if j == b.len() || b[j] != *x {
+            return false;
+        }
+        j += 1;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolic::dbm;
+
+    fn x(i: u32) -> Sym {
+        Sym::var(i, Sort::Int)
+    }
+
+    /// The union-find slice is `dbm::slice`'s, conjunct for conjunct, on chains and islands of
+    /// shared variables (a small generator, fixed seeds).
+    #[test]
+    fn slices_like_dbm() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut answers = Answers::new(true);
+        for _ in 0..300 {
+            let pc: Vec<Sym> = (0..next(12))
+                .map(|_| match next(4) {
+                    0 => Sym::lt(&x(next(9) as u32), &x(next(9) as u32)),
+                    1 => Sym::eq(&x(next(9) as u32), &Sym::int(0)),
+                    2 => Sym::bool(true),
+                    _ => Sym::or(
+                        &Sym::var(next(3) as u32 + 20, Sort::Bool),
+                        &Sym::eq(&x(next(9) as u32), &x(next(9) as u32)),
+                    ),
+                })
+                .collect();
+            let c = match next(3) {
+                0 => Sym::eq(&x(next(9) as u32), &Sym::int(3)),
+                1 => Sym::var(next(3) as u32 + 20, Sort::Bool),
+                _ => Sym::bool(false),
+            };
+            let q = answers.question(&pc, &c);
+            let want = dbm::slice(&pc, &c);
+            assert_eq!(q.slice.len(), want.len(), "{pc:?} {c:?}");
+            assert!(q.slice.iter().zip(&want).all(|(a, b)| a.addr() == b.addr()));
+        }
+    }
+
+    /// Each way of answering: the same question, unsat on a subset (only with the same
+    /// condition), a known model (only when it satisfies every conjunct); nothing when off.
+    #[test]
+    fn answers_only_what_it_knows() {
+        let mut a = Answers::new(true);
+        let p1 = Sym::lt(&x(0), &x(1));
+        let p2 = Sym::lt(&x(1), &x(2));
+        let c = Sym::lt(&x(2), &x(0));
+        let small = vec![p1.clone(), p2.clone()];
+        let q = a.question(&small, &c);
+        assert_eq!(a.known(&q, &c), None);
+        a.learn(&q, &c, false, None);
+        assert_eq!(a.known(&q, &c), Some(false));
+        // A longer path condition with the same conjuncts: still unsat.
+        let p3 = Sym::le(&x(0), &x(3));
+        let more = vec![p1.clone(), p3.clone(), p2.clone()];
+        let q2 = a.question(&more, &c);
+        assert_eq!(a.known(&q2, &c), Some(false));
+        assert_eq!(a.counts.unsat_subset, 1);
+        // Another condition: not known.
+        let c2 = Sym::lt(&x(0), &x(2));
+        let q3 = a.question(&more, &c2);
+        assert_eq!(a.known(&q3, &c2), None);
+        // A model of an earlier question answers one it satisfies, not one it does not.
+        let mut m = Model::default();
+        for (i, v) in [(0, 1), (1, 2), (2, 3), (3, 5)] {
+            m.values.insert((i, Sort::Int), v);
+        }
+        a.learn(&q3, &c2, true, Some(m));
+        let c3 = Sym::le(&x(2), &x(3));
+        let q4 = a.question(&more, &c3);
+        assert_eq!(a.known(&q4, &c3), Some(true));
+        let c4 = Sym::lt(&x(3), &x(2));
+        let q5 = a.question(&more, &c4);
+        assert_eq!(a.known(&q5, &c4), None);
+        assert_eq!(a.counts.model, 1);
+        // Off: nothing is known, nothing learned.
+        let mut off = Answers::new(false);
+        let q = off.question(&small, &c);
+        off.learn(&q, &c, false, None);
+        assert_eq!(off.known(&q, &c), None);
+    }
+}
