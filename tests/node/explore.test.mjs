@@ -86,6 +86,18 @@ const CASES = [
   // and `sl_run_completions` are compared with the CLI's like every other key.
   ['examples/avl.hl', 'AvlTree.find', 'sl', 2, 20],
   ['examples/treemap.hl', 'TreeMap.get', 'sl', 2, 16],
+  // The peers' subjects of issue 19: Object elements no `requires` claims (StackLi, the DLL,
+  // MyLinkedList), arrays with exceptions (StackAr, Vector), Comparable arrays and objects
+  // (partition, the object AVL tree and merge).
+  ['examples/stackli.hl', 'StackLi.contains', 'lazier', 3, 50],
+  ['examples/stackli.hl', 'StackLi.contains', 'sl', 2, 12],
+  ['examples/dll.hl', 'LinkedList.indexOf', 'sl', 2, 6],
+  ['examples/mylist.hl', 'MyLinkedList.find', 'lazy', 2, 3],
+  ['examples/stackar.hl', 'StackAr.push', 'lazy', 2, 4],
+  ['examples/vector.hl', 'Vector.insertElementAt', 'lazier#', 2, 8],
+  ['examples/partition.hl', 'partition', 'lazier', 2, 3],
+  ['examples/mergecmp.hl', 'LinkedList.merge', 'lazier', 2, 5],
+  ['examples/avlcmp.hl', 'AvlTree.insert', 'lazier#', 1, 4],
 ];
 
 for (const [file, method, strategy, k, tests] of CASES) {

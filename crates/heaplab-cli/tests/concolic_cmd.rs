@@ -6,7 +6,11 @@ use std::path::Path;
 use std::process::Command;
 
 fn heaplab(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_heaplab"))
+    heaplab_bin(env!("CARGO_BIN_EXE_heaplab"), args)
+}
+
+fn heaplab_bin(bin: &str, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(bin)
         .args(args)
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
         .output()
@@ -129,4 +133,129 @@ fn csf_table_into_a_document_without_markers_says_so() {
     assert!(stderr.contains("doc.md") && stderr.contains("<!-- csf-table:begin -->"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&doc).expect("read"), "# Doc\nno section here\n");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The methods and functions of an example that have a `requires`, as `heaplab bench` lists them.
+fn targets_with_requires(path: &Path) -> Vec<String> {
+    use heaplab_syntax::ast::Item;
+    let text = std::fs::read_to_string(path).expect("read example");
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("example.hl");
+    let a = heaplab_syntax::analyze(&heaplab_syntax::SourceFile::new(name, &text));
+    let mut out = Vec::new();
+    for item in &a.program.items {
+        match item {
+            Item::Class(c) => out.extend(
+                c.methods
+                    .iter()
+                    .filter(|m| !m.requires.is_empty())
+                    .map(|m| format!("{}.{}", c.name.name, m.name.name)),
+            ),
+            Item::Function(f) if !f.requires.is_empty() => out.push(f.name.name.clone()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Issue 16's first done-when item, literally: for every example method with a `requires`,
+/// `heaplab compare FILE --method M --strategies sl,concolic` (concolic at its default
+/// settings: DFS, phase-1 depth 8, fill 0, 10 000 runs, 60 s) must print 0 invalid inputs for
+/// `concolic` and `branches_covered_valid` at least `sl`'s. Every test is replayed (a replay
+/// mismatch fails the command). Minutes per method at worst, so it runs only with
+/// `CONCOLIC_COMPARE_SWEEP=1`, on the release binary:
+///
+/// `CONCOLIC_COMPARE_SWEEP=1 nice cargo test --release -p heaplab-cli --test concolic_cmd
+/// compare_sweep -- --nocapture` (or `tests/bench/concolic-sweep.sh`); `ONLY=file.hl` (comma
+/// separated) sweeps those files, `ONLY_METHOD=Class.method` one method. It prints one row per
+/// method as it goes and the whole table at the end (also written to
+/// `tests/artifacts/concolic-sweep.md`), then fails naming every method that misses.
+/// `HEAPLAB_BIN=path` runs another build of the binary (a copy, so that the worktree can be
+/// rebuilt while the sweep runs).
+#[test]
+fn compare_sweep() {
+    if std::env::var_os("CONCOLIC_COMPARE_SWEEP").is_none() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let only: Option<Vec<String>> =
+        std::env::var("ONLY").ok().map(|o| o.split(',').map(|s| s.trim().to_string()).collect());
+    let only_method = std::env::var("ONLY_METHOD").ok();
+    let bin = std::env::var("HEAPLAB_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_heaplab").into());
+    let mut files: Vec<_> = std::fs::read_dir(root.join("examples"))
+        .expect("examples/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
+        .collect();
+    files.sort();
+    let header = "| file | method | sl br_valid | concolic br_valid | invalid | tests | runs | p1/p2 calls | time (s) | stopped by |\n|---|---|---|---|---|---|---|---|---|---|\n";
+    let mut table = String::from(header);
+    let mut failures = Vec::new();
+    let mut methods = 0;
+    eprint!("{header}");
+    for path in files {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if only.as_ref().is_some_and(|o| !o.contains(&name)) {
+            continue;
+        }
+        for target in targets_with_requires(&path) {
+            if only_method.as_ref().is_some_and(|m| *m != target) {
+                continue;
+            }
+            methods += 1;
+            let file = format!("examples/{name}");
+            let (ok, stdout, stderr) = heaplab_bin(
+                &bin,
+                &[
+                    "compare",
+                    &file,
+                    "--method",
+                    &target,
+                    "--strategies",
+                    "sl,concolic",
+                    "--format",
+                    "json",
+                ],
+            );
+            let json: Option<serde_json::Value> =
+                if ok { serde_json::from_str(&stdout).ok() } else { None };
+            let rows = json.as_ref().and_then(|j| j["strategies"].as_array());
+            let (Some(sl), Some(cc)) = (
+                rows.and_then(|r| r.iter().find(|r| r["strategy"] == "sl")),
+                rows.and_then(|r| r.iter().find(|r| r["strategy"] == "concolic")),
+            ) else {
+                let why = stderr.lines().last().unwrap_or("no output").to_string();
+                let row = format!("| {name} | {target} | error: {why} |||||||\n");
+                eprint!("{row}");
+                table.push_str(&row);
+                failures.push(format!("{name} {target}: {why}"));
+                continue;
+            };
+            let n = |v: &serde_json::Value| v.as_u64().unwrap_or(0);
+            let (sl_cov, cc_cov) =
+                (n(&sl["branches_covered_valid"]), n(&cc["branches_covered_valid"]));
+            let invalid = n(&cc["invalid_inputs"]);
+            let total = n(&cc["branches_total"]);
+            let stopped = cc["concolic"]["stopped_by"].as_str().unwrap_or("exhausted");
+            let row = format!(
+                "| {name} | {target} | {sl_cov}/{total} | {cc_cov}/{total} | {invalid} | {} | {} | {}/{} | {:.1} | {stopped} |\n",
+                n(&cc["tests"]),
+                n(&cc["concolic"]["runs"]),
+                n(&cc["csf_calls"]["phase1"]),
+                n(&cc["csf_calls"]["phase2"]),
+                n(&cc["time_ms"]) as f64 / 1000.0,
+            );
+            eprint!("{row}");
+            table.push_str(&row);
+            if invalid > 0 || cc_cov < sl_cov {
+                failures.push(format!(
+                    "{name} {target}: concolic {cc_cov} against sl {sl_cov}, {invalid} invalid"
+                ));
+            }
+        }
+    }
+    let _ = std::fs::create_dir_all(root.join("tests/artifacts"));
+    let _ = std::fs::write(root.join("tests/artifacts/concolic-sweep.md"), &table);
+    println!("{table}");
+    assert!(methods > 0, "no method matched ONLY / ONLY_METHOD");
+    assert!(failures.is_empty(), "{failures:#?}");
 }

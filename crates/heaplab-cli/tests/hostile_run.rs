@@ -140,6 +140,38 @@ fn the_time_bound_covers_the_concolic_loop() {
     assert!(stdout.contains("stopped by: time"), "{stdout}");
 }
 
+/// One guided run asks the time bound too: shellsort with `gap >>= 1` asks the solver at every
+/// fork about the other direction, over cells read at symbolic indexes and a quotient per
+/// shift, and a single run took seconds; the loop asked the bound only between runs and a
+/// 20 s bound took 30 s.
+#[test]
+fn the_time_bound_covers_one_guided_run() {
+    let dir = Scratch::new("shellshift");
+    let text_of = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/shellsort.hl"),
+    )
+    .expect("shellsort.hl");
+    let shifted = text_of.replace("a.length / 2", "a.length >> 1").replace("gap /= 2", "gap >>= 1");
+    assert_ne!(shifted, text_of, "shellsort.hl halves its gap with `/ 2`");
+    let file = dir.file("shellshift.hl", &shifted);
+    let start = Instant::now();
+    let out = heaplab(&[
+        "run",
+        &file,
+        "--method",
+        "shellsort",
+        "--strategy",
+        "concolic",
+        "--timeout-ms",
+        "3000",
+    ]);
+    let took = start.elapsed();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(took < Duration::from_millis(3300), "--timeout-ms 3000 took {took:?}\n{stdout}");
+    assert!(stdout.contains("stopped by: time"), "{stdout}");
+}
+
 #[test]
 fn generated_test_names_never_clash_with_the_programs_tests() {
     let dir = Scratch::new("names");

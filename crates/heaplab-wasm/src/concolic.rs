@@ -39,8 +39,8 @@ const TS_TYPES: &str = r#"
 export interface ConcolicOptions {
   /** Phase-1 unfolding depth (`--depth`, at most 8; default 8, as the CLI's). */
   depth?: number;
-  /** Which unexplored node is tried next (`--order`; default 'dfs', as the CLI's). */
-  order?: 'dfs' | 'bfs';
+  /** Which unexplored node is tried next (`--order`; default 'mixed', DFS and BFS in turn, as the CLI's). */
+  order?: 'dfs' | 'bfs' | 'mixed';
   /** At most this many concrete runs (`--max-paths`, at most 10000; default 10000). */
   maxRuns?: number;
   /** Stop after this many milliseconds of wall time, every pass and Z3 wait included (absent:
@@ -183,10 +183,15 @@ struct JsResult {
 
 fn config(o: &Options) -> Result<ConcolicConfig, JsValue> {
     let order = match o.order.as_deref() {
-        None | Some("dfs") => SearchOrder::Dfs,
+        Some("dfs") => SearchOrder::Dfs,
         Some("bfs") => SearchOrder::Bfs,
+        // `heaplab run --strategy concolic`'s default, so that the page and the CLI agree.
+        None | Some("mixed") => SearchOrder::Mixed,
         Some(other) => {
-            return Err(fail("BadOptions", &format!("order: `{other}` is not `dfs` or `bfs`")))
+            return Err(fail(
+                "BadOptions",
+                &format!("order: `{other}` is not `dfs`, `bfs` or `mixed`"),
+            ))
         }
     };
     let d = ConcolicConfig::default();

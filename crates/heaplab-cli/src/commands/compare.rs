@@ -77,6 +77,8 @@ struct Row {
     solver_local: u64,
     /// `concolic` only: CSF's `#Calls`, phase-1 and phase-2 solver calls.
     csf_calls: Option<(usize, usize)>,
+    /// `concolic` only: the loop's counts (why it stopped, pruned nodes, missed targets).
+    concolic: Option<heaplab_testgen::concolic::ConcolicStats>,
     time_ms: u128,
 }
 
@@ -177,6 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             solver_sent: counts.sent,
             solver_local: counts.decided_locally,
             csf_calls: None,
+            concolic: None,
             time_ms,
         });
     }
@@ -200,6 +203,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "branches_total": r.total,
                 "solver_calls": { "sent": r.solver_sent, "decided_locally": r.solver_local },
                 "csf_calls": r.csf_calls.map(|(p1, p2)| json!({ "phase1": p1, "phase2": p2 })),
+                "concolic": r.concolic.as_ref().map(|s| json!({
+                    "runs": s.runs,
+                    "stopped_by": s.stopped_by,
+                    "phase1_inputs": s.phase1_inputs,
+                    "phase2_inputs": s.phase2_inputs,
+                    "pruned_unsat": s.pruned_unsat,
+                    "pruned_unknown": s.pruned_unknown,
+                    "missed_target": s.missed_target,
+                    "diverged": s.diverged,
+                    "unexplored_left": s.unexplored_left,
+                })),
                 "time_ms": r.time_ms,
             })).collect::<Vec<_>>(),
         });
@@ -276,11 +290,11 @@ fn concolic_row(
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
     // The settings of `heaplab run --strategy concolic` at the same `--depth` (and of the page's
-    // Explore and Compare tabs), so that the row and a run agree: phase-1 depth, DFS, the run
-    // cap of `--max-paths`' default, the default time bound.
+    // Explore and Compare tabs), so that the row and a run agree: phase-1 depth, the mixed
+    // order, the run cap of `--max-paths`' default, the default time bound.
     let cfg = heaplab_testgen::concolic::ConcolicConfig {
         depth: args.depth.min(8),
-        order: heaplab_testgen::concolic::SearchOrder::Dfs,
+        order: heaplab_testgen::concolic::SearchOrder::Mixed,
         max_runs: usize::try_from(Config::default().bounds.max_paths)
             .unwrap_or(usize::MAX)
             .min(10_000),
@@ -316,6 +330,7 @@ fn concolic_row(
         solver_sent: 0,
         solver_local: 0,
         csf_calls: Some((r.stats.phase1_calls, r.stats.phase2_calls)),
+        concolic: Some(r.stats.clone()),
         time_ms,
     })
 }

@@ -76,9 +76,10 @@ pub struct Args {
     /// What to do with `requires`: assume it at entry, or ignore it and classify each input.
     #[arg(long, value_enum, default_value_t = Pre::Assume)]
     pre: Pre,
-    /// Search order.
-    #[arg(long, value_enum, default_value_t = Order::Dfs)]
-    order: Order,
+    /// Search order: `dfs` (the default) or `bfs` for the explorer; `dfs`, `bfs` or `mixed`
+    /// (DFS and BFS picks in turn, the default) for the `concolic` loop.
+    #[arg(long, value_enum)]
+    order: Option<Order>,
     /// All-heaps mode (`symheap`): a test for every distinct input heap of each path (solve,
     /// block the heap's shape, solve again), not one per path. Other strategies already give
     /// one heap per path.
@@ -115,6 +116,7 @@ pub enum Pre {
 pub enum Order {
     Dfs,
     Bfs,
+    Mixed,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -157,8 +159,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut config = Config::default();
     config.strategy = info.kind;
     config.order = match args.order {
-        Order::Dfs => SearchOrder::Dfs,
-        Order::Bfs => SearchOrder::Bfs,
+        None | Some(Order::Dfs) => SearchOrder::Dfs,
+        Some(Order::Bfs) => SearchOrder::Bfs,
+        Some(Order::Mixed) => {
+            anyhow::bail!("--order mixed is the `concolic` loop's; the explorer takes dfs or bfs")
+        }
     };
     config.pre = match args.pre {
         Pre::Assume => PreMode::Assume,

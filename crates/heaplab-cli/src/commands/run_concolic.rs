@@ -49,8 +49,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cfg = ConcolicConfig {
         depth: args.depth.min(8),
         order: match args.order {
-            Order::Dfs => SearchOrder::Dfs,
-            Order::Bfs => SearchOrder::Bfs,
+            Some(Order::Dfs) => SearchOrder::Dfs,
+            Some(Order::Bfs) => SearchOrder::Bfs,
+            None | Some(Order::Mixed) => SearchOrder::Mixed,
         },
         max_runs: usize::try_from(args.max_paths).unwrap_or(usize::MAX).min(10_000),
         // What is left of the bound after the setup above.

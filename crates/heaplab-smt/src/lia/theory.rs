@@ -33,6 +33,9 @@ pub struct Budget<'a> {
     pub pivots: &'a mut u32,
     /// The largest tableau (rows × columns) worth building.
     pub cells: usize,
+    /// Coefficients the substitution of unit equalities may still rewrite (shared by the
+    /// query's theory checks).
+    pub substitutions: &'a mut u64,
 }
 
 /// The result of a theory check.
@@ -136,6 +139,14 @@ fn check_inner(
         let mut next = Vec::with_capacity(kept.len());
         for (kind, mut lin) in kept {
             if let Some(c) = lin.coeffs.remove(&x) {
+                // Chains of solutions can fill every constraint with every variable (a
+                // quotient and remainder per halving, over cells read at symbolic indexes):
+                // seconds per query. Beyond the budget the query is outside, for Z3.
+                let work = value.coeffs.len() as u64 + 1;
+                if *budget.substitutions < work {
+                    return Ok(TheoryResult::Outside("substitution budget spent"));
+                }
+                *budget.substitutions -= work;
                 lin.add_scaled(&value, c)?;
                 match normalize(lin, kind) {
                     Norm::True => {}

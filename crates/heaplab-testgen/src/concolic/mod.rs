@@ -90,6 +90,10 @@ pub enum SearchOrder {
     Bfs,
     /// Uniformly at random, seeded by the `IntFill::Random` seed (0 otherwise).
     Random,
+    /// DFS and BFS picks in turn: DFS reaches deep cases along the latest run (a red-black
+    /// tree's rebalancing under a deep phase-1 input), BFS the shallow directions many runs
+    /// left behind (an AVL tree's rotations near the root).
+    Mixed,
 }
 
 impl Default for ConcolicConfig {
@@ -400,12 +404,17 @@ pub fn generate_observed(
     let mut frontier: Vec<(Vec<u16>, State)> = Vec::new();
     let mut seen_inputs: Vec<Input> = Vec::new();
     let mut runs = 0;
+    let mut stopped_in_run = false;
+    let mut picks = 0usize;
     let mut events = Vec::new();
     // The loop stops at 90 % of the time bound: its last input is still replayed and checked
     // after the check, and the front end prints and writes after the loop.
     let loop_ms = config.timeout_ms.map(|t| t - t / 10);
     let out_of_time = || loop_ms.is_some_and(|t| clock.now_ms().saturating_sub(started) > t);
     loop {
+        if stopped_in_run {
+            break;
+        }
         if runs >= config.max_runs {
             stats.stopped_by = Some("runs");
             break;
@@ -423,7 +432,9 @@ pub fn generate_observed(
         } else {
             let Some(runner) = &runner else { break };
             let _ = runner;
-            let Some((key, state)) = pick(&mut frontier, &tree, config.order, &mut pick_rng) else {
+            picks += 1;
+            let Some((key, state)) = pick(&mut frontier, &tree, config.order, &mut pick_rng, picks)
+            else {
                 break;
             };
             tree.insert(key.clone(), Node::Tried);
@@ -511,9 +522,19 @@ pub fn generate_observed(
             let mut values: Vec<Value> =
                 input.receiver.map(|r| Value::Ref(Some(r))).into_iter().collect();
             values.extend(input.args.iter().copied());
-            let run = runner.run(&ConcreteInput { heap: &input.heap, roots: &values });
+            // One run may be long (a fork asks the solver about each other direction): it asks
+            // the loop's bound too. A stopped run's input is still replayed and checked, which
+            // takes no solver.
+            let run = runner
+                .run_until(&ConcreteInput { heap: &input.heap, roots: &values }, &mut || {
+                    out_of_time()
+                });
             if run.diverged {
                 stats.diverged += 1;
+            }
+            if run.stopped {
+                stats.stopped_by = Some("time");
+                stopped_in_run = true;
             }
             let mut prefix = Vec::new();
             for fork in run.forks {
@@ -619,19 +640,23 @@ fn pick(
     tree: &BTreeMap<Vec<u16>, Node>,
     order: SearchOrder,
     rng: &mut SplitMix,
+    picks: usize,
 ) -> Option<(Vec<u16>, State)> {
     frontier.retain(|(k, _)| !tree.contains_key(k));
     if frontier.is_empty() {
         return None;
     }
+    let shallowest = |frontier: &[(Vec<u16>, State)]| {
+        let min = frontier.iter().map(|(k, _)| k.len()).min().unwrap_or(0);
+        frontier.iter().position(|(k, _)| k.len() == min).unwrap_or(0)
+    };
     let at = match order {
         // The deepest branch of the latest run first (DART): it was queued last.
         SearchOrder::Dfs => frontier.len() - 1,
-        SearchOrder::Bfs => {
-            let min = frontier.iter().map(|(k, _)| k.len()).min().unwrap_or(0);
-            frontier.iter().position(|(k, _)| k.len() == min).unwrap_or(0)
-        }
+        SearchOrder::Bfs => shallowest(frontier),
         SearchOrder::Random => (rng.next() % frontier.len() as u64) as usize,
+        SearchOrder::Mixed if picks % 2 == 1 => frontier.len() - 1,
+        SearchOrder::Mixed => shallowest(frontier),
     };
     Some(frontier.remove(at))
 }

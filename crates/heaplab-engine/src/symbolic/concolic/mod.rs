@@ -58,6 +58,8 @@ pub struct GuidedRun {
     pub end: Option<(State, PathOutcome)>,
     /// At some fork no child agreed with the input (or two did): the run stopped there.
     pub diverged: bool,
+    /// The caller's `stop` said so before the path ended (its end is `bounded (by timeout)`).
+    pub stopped: bool,
 }
 
 impl GuidedRun {
@@ -151,6 +153,18 @@ impl Runner {
 
     /// Follows `input` from the method's entry to the end of its path.
     pub fn run(&mut self, input: &ConcreteInput) -> GuidedRun {
+        self.run_until(input, &mut || false)
+    }
+
+    /// [`run`](Self::run), asking `stop` before every step: one run may be long (each fork
+    /// asks the solver which other directions are feasible, and a path through arrays read at
+    /// symbolic indexes asks thousands of slow questions), and the driver's time bound must
+    /// hold inside it. A stopped run ends `bounded (by timeout)` with the forks it passed.
+    pub fn run_until(
+        &mut self,
+        input: &ConcreteInput,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> GuidedRun {
         let mut sink = Quiet::default();
         let root = sink.node(None, "entry".into());
         let mut st = entry::empty_state(root);
@@ -159,7 +173,7 @@ impl Runner {
         st.int_range = self.exec.code.ints.range();
         st.array_bound = i64::from(self.exec.config.bounds.k);
         let entry_unit = self.entry_unit;
-        let mut out = GuidedRun { forks: Vec::new(), end: None, diverged: false };
+        let mut out = GuidedRun { forks: Vec::new(), end: None, diverged: false, stopped: false };
         let first = self.exec.cx(&mut sink).entry_states(st, entry_unit);
         let Some(mut cur) = choose(first, input, &sink.labels, &mut out) else {
             out.diverged = true;
@@ -170,6 +184,11 @@ impl Runner {
             steps += 1;
             if steps > self.max_steps {
                 out.end = Some((cur, PathOutcome::Bounded { bound: Bound::Steps, span: None }));
+                return out;
+            }
+            if stop() {
+                out.end = Some((cur, PathOutcome::Bounded { bound: Bound::Timeout, span: None }));
+                out.stopped = true;
                 return out;
             }
             let next = {
