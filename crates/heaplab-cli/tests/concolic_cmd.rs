@@ -137,24 +137,11 @@ fn csf_table_into_a_document_without_markers_says_so() {
 
 /// The methods and functions of an example that have a `requires`, as `heaplab bench` lists them.
 fn targets_with_requires(path: &Path) -> Vec<String> {
-    use heaplab_syntax::ast::Item;
     let text = std::fs::read_to_string(path).expect("read example");
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("example.hl");
-    let a = heaplab_syntax::analyze(&heaplab_syntax::SourceFile::new(name, &text));
-    let mut out = Vec::new();
-    for item in &a.program.items {
-        match item {
-            Item::Class(c) => out.extend(
-                c.methods
-                    .iter()
-                    .filter(|m| !m.requires.is_empty())
-                    .map(|m| format!("{}.{}", c.name.name, m.name.name)),
-            ),
-            Item::Function(f) if !f.requires.is_empty() => out.push(f.name.name.clone()),
-            _ => {}
-        }
-    }
-    out
+    heaplab_syntax::analyze(&heaplab_syntax::SourceFile::new(name, &text))
+        .program
+        .targets_with_requires()
 }
 
 /// Issue 16's first done-when item, literally: for every example method with a `requires`,

@@ -15,7 +15,6 @@ use heaplab_engine::symbolic::{
     Sort, StrategyKind, Sym,
 };
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
-use heaplab_syntax::ast::Item;
 use heaplab_syntax::{analyze, SourceFile};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -88,19 +87,7 @@ fn main() {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let a = analyze(&SourceFile::new(path.clone(), text));
     let secs: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);
-    let mut targets = Vec::new();
-    for item in &a.program.items {
-        match item {
-            Item::Class(c) => targets.extend(
-                c.methods
-                    .iter()
-                    .filter(|m| !m.requires.is_empty())
-                    .map(|m| format!("{}.{}", c.name.name, m.name.name)),
-            ),
-            Item::Function(f) if !f.requires.is_empty() => targets.push(f.name.name.clone()),
-            _ => {}
-        }
-    }
+    let mut targets = a.program.targets_with_requires();
     if let Some(m) = args.get(1).filter(|m| *m != "all") {
         targets.retain(|t| t == m || t.ends_with(&format!(".{m}")));
     }

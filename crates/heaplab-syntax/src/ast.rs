@@ -44,6 +44,25 @@ impl Program {
         }
         out
     }
+
+    /// The [`targets`](Self::targets) that have a `requires`, in source order: the methods
+    /// the bench, the CSF table and the coverage tests run.
+    pub fn targets_with_requires(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for item in &self.items {
+            match item {
+                Item::Class(c) => out.extend(
+                    c.methods
+                        .iter()
+                        .filter(|m| !m.requires.is_empty())
+                        .map(|m| format!("{}.{}", c.name.name, m.name.name)),
+                ),
+                Item::Function(f) if !f.requires.is_empty() => out.push(f.name.name.clone()),
+                _ => {}
+            }
+        }
+        out
+    }
 }
 
 /// What `int` arithmetic means. The default, `checked`, is HeapLab's: 64-bit, and leaving the

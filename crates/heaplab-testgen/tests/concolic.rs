@@ -7,27 +7,14 @@ mod common;
 use heaplab_engine::symbolic::{Config, NoClock, StrategyKind};
 use heaplab_logic::SmtOracle;
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
-use heaplab_syntax::ast::{Item, NodeId};
+use heaplab_syntax::ast::NodeId;
 use heaplab_testgen::concolic::{self, ConcolicConfig, IntFill};
 use heaplab_testgen::coverage::branches_taken;
 use heaplab_testgen::{generate, Generation, Validity};
 use std::collections::BTreeSet;
 
 fn targets_with_requires(a: &heaplab_syntax::Analysis) -> Vec<String> {
-    let mut out = Vec::new();
-    for item in &a.program.items {
-        match item {
-            Item::Class(c) => out.extend(
-                c.methods
-                    .iter()
-                    .filter(|m| !m.requires.is_empty())
-                    .map(|m| format!("{}.{}", c.name.name, m.name.name)),
-            ),
-            Item::Function(f) if !f.requires.is_empty() => out.push(f.name.name.clone()),
-            _ => {}
-        }
-    }
-    out
+    a.program.targets_with_requires()
 }
 
 fn concolic_run(

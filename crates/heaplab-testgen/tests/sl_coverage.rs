@@ -23,7 +23,7 @@ mod common;
 
 use heaplab_engine::symbolic::{Bound, Config, PathOutcome, PreMode, SlCompletion, StrategyKind};
 use heaplab_engine::Value;
-use heaplab_syntax::ast::{Item, NodeId};
+use heaplab_syntax::ast::NodeId;
 use heaplab_testgen::concretize::PreChecker;
 use heaplab_testgen::coverage::branches_taken;
 use heaplab_testgen::{generate, Expected, Generation, Validity};
@@ -31,20 +31,7 @@ use std::collections::BTreeSet;
 
 /// `Class.method` / `function` of every method with a `requires`.
 fn targets_with_requires(a: &heaplab_syntax::Analysis) -> Vec<String> {
-    let mut out = Vec::new();
-    for item in &a.program.items {
-        match item {
-            Item::Class(c) => out.extend(
-                c.methods
-                    .iter()
-                    .filter(|m| !m.requires.is_empty())
-                    .map(|m| format!("{}.{}", c.name.name, m.name.name)),
-            ),
-            Item::Function(f) if !f.requires.is_empty() => out.push(f.name.name.clone()),
-            _ => {}
-        }
-    }
-    out
+    a.program.targets_with_requires()
 }
 
 struct Run {

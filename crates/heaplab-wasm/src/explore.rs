@@ -382,6 +382,25 @@ pub(crate) struct AsyncPathSolver {
 }
 
 impl AsyncPathSolver {
+    /// A reply as the explorer sees it, the model read by `read`; an unknown answer is
+    /// counted as failed.
+    fn answered(
+        &mut self,
+        reply: Reply,
+        read: impl FnOnce(&heaplab_smt::Model) -> Model,
+    ) -> (SatAnswer, Option<Model>) {
+        match reply {
+            Reply::Answer(Answer::Sat(m)) => (SatAnswer::Sat, Some(read(&m))),
+            Reply::Answer(Answer::Unsat) => (SatAnswer::Unsat, None),
+            Reply::Answer(Answer::Unknown(_)) => {
+                self.failed += 1;
+                (SatAnswer::Unknown, None)
+            }
+            Reply::Failed => (SatAnswer::Unknown, None),
+            Reply::Pending => (SatAnswer::Pending, None),
+        }
+    }
+
     /// With Z3 (`z3`: replies come through the bridge) or without; `procedure`: see
     /// [`SolverFrontend::with_procedure`].
     pub(crate) fn new(bridge: Shared, z3: bool, procedure: bool) -> AsyncPathSolver {
@@ -432,29 +451,13 @@ impl PathSolver for AsyncPathSolver {
         conjuncts: &[Sym],
         vars: &[(u32, Sort)],
     ) -> (SatAnswer, Option<Model>) {
-        match self.query(conjuncts, wanted(vars)) {
-            Reply::Answer(Answer::Sat(m)) => (SatAnswer::Sat, Some(read_model(&m, vars))),
-            Reply::Answer(Answer::Unsat) => (SatAnswer::Unsat, None),
-            Reply::Answer(Answer::Unknown(_)) => {
-                self.failed += 1;
-                (SatAnswer::Unknown, None)
-            }
-            Reply::Failed => (SatAnswer::Unknown, None),
-            Reply::Pending => (SatAnswer::Pending, None),
-        }
+        let reply = self.query(conjuncts, wanted(vars));
+        self.answered(reply, |m| read_model(m, vars))
     }
 
     fn check_keeping_model(&mut self, conjuncts: &[Sym]) -> (SatAnswer, Option<Model>) {
-        match self.query(conjuncts, Vec::new()) {
-            Reply::Answer(Answer::Sat(m)) => (SatAnswer::Sat, Some(read_whole_model(&m))),
-            Reply::Answer(Answer::Unsat) => (SatAnswer::Unsat, None),
-            Reply::Answer(Answer::Unknown(_)) => {
-                self.failed += 1;
-                (SatAnswer::Unknown, None)
-            }
-            Reply::Failed => (SatAnswer::Unknown, None),
-            Reply::Pending => (SatAnswer::Pending, None),
-        }
+        let reply = self.query(conjuncts, Vec::new());
+        self.answered(reply, read_whole_model)
     }
 
     fn counts(&self) -> SolverCounts {

@@ -10,7 +10,6 @@ use super::load;
 use anyhow::Context;
 use heaplab_engine::symbolic::{strategy, Config, Explorer, SmtPathSolver};
 use heaplab_smt::{ProcessConfig, QueryLog, SharedCache, SmtSolver, SolverFrontend, Z3Process};
-use heaplab_syntax::ast::Item;
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -105,19 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             anyhow::bail!("`{}` has errors: run heaplab check", file.display());
         }
         let program = &loaded.analysis.program;
-        let mut targets = Vec::new();
-        for item in &program.items {
-            match item {
-                Item::Class(c) => targets.extend(
-                    c.methods
-                        .iter()
-                        .filter(|m| !m.requires.is_empty())
-                        .map(|m| format!("{}.{}", c.name.name, m.name.name)),
-                ),
-                Item::Function(f) if !f.requires.is_empty() => targets.push(f.name.name.clone()),
-                _ => {}
-            }
-        }
+        let targets = program.targets_with_requires();
         for target in &targets {
             let cache = SharedCache::default();
             for s in &strategies {

@@ -16,7 +16,6 @@ use anyhow::Context;
 use heaplab_engine::symbolic::{Clock, Config, Explorer, PreMode, SmtPathSolver, StrategyKind};
 use heaplab_logic::SmtOracle;
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
-use heaplab_syntax::ast::Item;
 use heaplab_testgen::concolic::{self, ConcolicConfig};
 use heaplab_testgen::coverage::branches_taken;
 use std::fmt::Write as _;
@@ -409,20 +408,7 @@ pub fn splice(doc: &str, table: &str) -> Result<String, String> {
 
 /// The methods and functions of `program` that have a `requires`.
 fn targets(program: &heaplab_syntax::ast::Program) -> Vec<String> {
-    let mut out = Vec::new();
-    for item in &program.items {
-        match item {
-            Item::Class(c) => out.extend(
-                c.methods
-                    .iter()
-                    .filter(|m| !m.requires.is_empty())
-                    .map(|m| format!("{}.{}", c.name.name, m.name.name)),
-            ),
-            Item::Function(f) if !f.requires.is_empty() => out.push(f.name.name.clone()),
-            _ => {}
-        }
-    }
-    out
+    program.targets_with_requires()
 }
 
 #[cfg(test)]

@@ -37,6 +37,25 @@ impl<S: Solver> SmtPathSolver<S> {
         self.last_error.as_deref()
     }
 
+    /// A query's answer as the explorer sees it, the model read by `read`; an unknown answer
+    /// is counted as failed with its reason kept.
+    fn answered(
+        &mut self,
+        answer: Option<Answer>,
+        read: impl FnOnce(&heaplab_smt::Model) -> Model,
+    ) -> (SatAnswer, Option<Model>) {
+        match answer {
+            Some(Answer::Sat(m)) => (SatAnswer::Sat, Some(read(&m))),
+            Some(Answer::Unsat) => (SatAnswer::Unsat, None),
+            Some(Answer::Unknown(why)) => {
+                self.failed += 1;
+                self.last_error = Some(why);
+                (SatAnswer::Unknown, None)
+            }
+            None => (SatAnswer::Unknown, None),
+        }
+    }
+
     fn query(&mut self, conjuncts: &[Sym], want: Vec<Var>) -> Option<Answer> {
         let mut terms = Vec::with_capacity(conjuncts.len());
         for c in conjuncts {
@@ -160,29 +179,13 @@ impl<S: Solver> PathSolver for SmtPathSolver<S> {
         conjuncts: &[Sym],
         vars: &[(u32, Sort)],
     ) -> (SatAnswer, Option<Model>) {
-        match self.query(conjuncts, wanted(vars)) {
-            Some(Answer::Sat(m)) => (SatAnswer::Sat, Some(read_model(&m, vars))),
-            Some(Answer::Unsat) => (SatAnswer::Unsat, None),
-            Some(Answer::Unknown(why)) => {
-                self.failed += 1;
-                self.last_error = Some(why);
-                (SatAnswer::Unknown, None)
-            }
-            None => (SatAnswer::Unknown, None),
-        }
+        let answer = self.query(conjuncts, wanted(vars));
+        self.answered(answer, |m| read_model(m, vars))
     }
 
     fn check_keeping_model(&mut self, conjuncts: &[Sym]) -> (SatAnswer, Option<Model>) {
-        match self.query(conjuncts, Vec::new()) {
-            Some(Answer::Sat(m)) => (SatAnswer::Sat, Some(read_whole_model(&m))),
-            Some(Answer::Unsat) => (SatAnswer::Unsat, None),
-            Some(Answer::Unknown(why)) => {
-                self.failed += 1;
-                self.last_error = Some(why);
-                (SatAnswer::Unknown, None)
-            }
-            None => (SatAnswer::Unknown, None),
-        }
+        let answer = self.query(conjuncts, Vec::new());
+        self.answered(answer, read_whole_model)
     }
 
     fn counts(&self) -> SolverCounts {

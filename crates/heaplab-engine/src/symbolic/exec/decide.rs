@@ -31,52 +31,32 @@ impl Cx<'_> {
         // operation means the formula does not hold, as in the model checker: the path is
         // discarded, never an error of the program (`sl` unfolds predicates long after entry).
         let in_pre = st.in_pre;
-        let error = |message: &str| match in_pre {
+        let failing = match in_pre {
             true => PathOutcome::Discarded { span, precondition: true },
             false => PathOutcome::Error { kind, node, span, message: message.to_string() },
         };
-        match self.feasible_directions(&st, ok) {
-            (true, false) => vec![with_fact(st, ok, true)],
-            (false, true) => {
-                let s = with_fact(st, ok, false);
-                self.end_path(s, error(message));
-                Vec::new()
-            }
-            (true, true) => {
-                let parent = st.clone();
-                let shown = show_sym(&st, ok);
-                let kids = vec![
-                    (with_fact(st.clone(), ok, true), shown.clone()),
-                    (with_fact(st, ok, false), format!("!({shown})")),
-                ];
-                let mut kids = self.children(&parent, kids);
-                self.sink.event(Event::Branch {
-                    state: parent.id,
-                    site: None,
-                    condition: shown,
-                    children: kids.iter().zip([true, false]).map(|(k, d)| (d, k.id)).collect(),
-                });
-                let bad = kids.pop();
-                if let Some(bad) = bad {
-                    self.end_path(bad, error(message));
-                }
-                kids
-            }
-            (false, false) => {
-                self.end_path(st, PathOutcome::Discarded { span, precondition: false });
-                Vec::new()
-            }
-        }
+        self.split_ending(st, ok, failing, span)
     }
 
     /// Splits `st` on `ok`: paths where it cannot hold end as bounded by `bound` (a limit of
     /// the tool, not an error of the program); the states where it holds are returned.
     pub fn bound_guard(&mut self, st: State, ok: &Sym, bound: Bound, span: Span) -> Vec<State> {
-        let cut = PathOutcome::Bounded { bound, span: Some(span) };
+        self.split_ending(st, ok, PathOutcome::Bounded { bound, span: Some(span) }, span)
+    }
+
+    /// Splits `st` on `ok`: the side where it fails ends with `failing`, the states where it
+    /// holds are returned; when neither side is feasible the path is discarded.
+    fn split_ending(
+        &mut self,
+        st: State,
+        ok: &Sym,
+        failing: PathOutcome,
+        span: Span,
+    ) -> Vec<State> {
         match self.feasible_directions(&st, ok) {
             (true, false) => vec![with_fact(st, ok, true)],
             (false, true) => {
-                self.end_path(with_fact(st, ok, false), cut);
+                self.end_path(with_fact(st, ok, false), failing);
                 Vec::new()
             }
             (true, true) => {
@@ -93,8 +73,8 @@ impl Cx<'_> {
                     condition: shown,
                     children: kids.iter().zip([true, false]).map(|(k, d)| (d, k.id)).collect(),
                 });
-                if let Some(over) = kids.pop() {
-                    self.end_path(over, cut);
+                if let Some(bad) = kids.pop() {
+                    self.end_path(bad, failing);
                 }
                 kids
             }
