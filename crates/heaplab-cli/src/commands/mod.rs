@@ -18,6 +18,26 @@ use std::path::Path;
 pub struct Loaded {
     pub file: SourceFile,
     pub analysis: Analysis,
+    /// For a `.java` file: the Java names behind the lowered program.
+    pub java: Option<heaplab_java::JavaMap>,
+}
+
+impl Loaded {
+    /// The program's name for a method the user named: a Java file's `Class.method` (or an
+    /// overload's `Class.method(Type)`) resolves to its lowered target; a `.hl` name is itself.
+    pub fn target(&self, name: &str) -> anyhow::Result<String> {
+        match &self.java {
+            Some(map) => {
+                map.find_target(name).map(|m| m.target.clone()).map_err(|e| anyhow::anyhow!("{e}"))
+            }
+            None => Ok(name.to_string()),
+        }
+    }
+}
+
+/// Whether a path names a Java source file.
+pub fn is_java(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("java"))
 }
 
 /// Reads and analyzes one file. IO problems are errors of the command; problems in the
@@ -27,12 +47,25 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("`{}` is not UTF-8 text", path.display()))?;
     let file = SourceFile::new(path.display().to_string(), text);
-    let mut analysis = analyze(&file);
+    let (mut analysis, java) = if is_java(path) {
+        let j = heaplab_java::analyze(&file);
+        (j.analysis, Some(j.map))
+    } else {
+        let mut a = analyze(&file);
+        if a.has_errors() && heaplab_java::looks_like_java(&file.text) {
+            if let Some(first) = a.diagnostics.iter_mut().find(|d| d.is_error()) {
+                first
+                    .notes
+                    .push("this looks like Java: HeapLab reads Java from `.java` files".into());
+            }
+        }
+        (a, None)
+    };
     if !analysis.has_errors() {
         analysis.diagnostics.extend(predicate_diagnostics(&analysis.program));
         analysis.diagnostics.sort_by_key(|d| (d.span.start, d.severity));
     }
-    Ok(Loaded { file, analysis })
+    Ok(Loaded { file, analysis, java })
 }
 
 /// The largest input file HeapLab reads (programs are a few kilobytes; `/dev/zero` is not).

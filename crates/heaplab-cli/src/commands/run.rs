@@ -187,6 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let solver = SmtPathSolver::new(SmtSolver::new(z3));
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
+    let target = loaded.target(&args.method)?;
     // The explorer's clock starts at its creation: its timeout and the generation deadline are
     // what is left of the bound by then.
     let setup_ms = started.elapsed().as_millis() as u64;
@@ -201,7 +202,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut explorer = Explorer::new(
         program,
         ainfo,
-        &args.method,
+        &target,
         config,
         Box::new(solver),
         Box::new(WallClock::new()),
