@@ -82,11 +82,13 @@ struct Row {
     time_ms: u128,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     let loaded = load(&args.file)?;
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
+    // A Java file's method names resolve to the lowered program's (overloads renamed).
+    args.method = loaded.target(&args.method)?;
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
     let checker = PreChecker::new(program, &args.method, PreMode::Ignore);

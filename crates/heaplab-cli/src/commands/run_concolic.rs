@@ -16,13 +16,15 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     // The time bound counts from here: loading and starting the solvers spend it too.
     let clock = WallClock::new();
     let loaded = load(&args.file)?;
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
+    // A Java file's method names resolve to the lowered program's (overloads renamed).
+    args.method = loaded.target(&args.method)?;
     let program = &loaded.analysis.program;
     let info = &loaded.analysis.info;
     let start = |what: &str| -> anyhow::Result<SmtSolver<Z3Process>> {
