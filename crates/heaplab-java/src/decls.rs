@@ -472,21 +472,39 @@ fn strip_type_args(s: &str) -> String {
 }
 
 impl Decls<'_> {
-    /// The Java erasure of a declared type as test code writes it (`Object`, `Comparable`,
-    /// `LinkedStack.Node`, `int[]`), from the declared bounds (not HeapLab's inferences).
-    pub fn java_erasure(&self, ty: &JType, declared: Option<&str>, scope: Scope) -> String {
+    /// The Java erasure of a declared type (from the declared bounds, not HeapLab's
+    /// inferences): `declared` is the type as written, `ty` what HeapLab resolved it to.
+    pub fn java_erasure(
+        &self,
+        ty: &JType,
+        declared: Option<&str>,
+        scope: Scope,
+    ) -> crate::map::JavaType {
+        use crate::map::JavaType as J;
         match (ty, declared) {
             (JType::Comparable, Some(name)) => match self.find_type_param(name, scope) {
-                Some(p) if !p.declared_comparable => "Object".into(),
-                _ => "Comparable".into(),
+                Some(p) if !p.declared_comparable => J::Object,
+                _ => J::Comparable,
             },
+            (JType::Comparable, None) => J::Comparable,
             (JType::Array(t), d) => {
                 let inner = d.map(|d| d.trim_end().trim_end_matches("[]").trim_end());
-                format!("{}[]", self.java_erasure(t, inner, scope))
+                J::Array(Box::new(self.java_erasure(t, inner, scope)))
             }
-            (JType::Class(c), _) => self.java_name(*c),
-            (JType::Int, Some(d)) => d.trim().to_string(),
-            (t, _) => crate::types::display(t, self),
+            (JType::Class(c), _) => {
+                J::Class { binary: self.binary_name(*c), source: self.java_name(*c) }
+            }
+            (JType::Int, Some(d)) if matches!(d.trim(), "char" | "short" | "byte") => {
+                J::Int(d.trim().to_string())
+            }
+            (JType::Int, _) => J::Int("int".into()),
+            (JType::Boolean, _) => J::Boolean,
+            (JType::Object, _) => J::Object,
+            (JType::Comparator, _) => J::Comparator,
+            (JType::Throwable(n), _) => J::Throwable(
+                crate::jdk::throwable(n).map_or(n.clone(), |t| format!("{}.{}", t.package, t.name)),
+            ),
+            (JType::Void | JType::Null | JType::Unsupported(_), _) => J::Void,
         }
     }
 

@@ -21,7 +21,7 @@ mod names;
 mod spec;
 mod types;
 
-pub use map::{JavaClass, JavaField, JavaMap, JavaMethod};
+pub use map::{JavaClass, JavaField, JavaMap, JavaMethod, JavaType};
 
 use decls::Scope;
 use heaplab_syntax::ast::*;
@@ -401,7 +401,7 @@ fn java_map(
             fields.push(JavaField {
                 name: f.name.clone(),
                 lowered: names::ident(&f.name),
-                java_type: decls.java_erasure(ty, Some(base), scope),
+                ty: decls.java_erasure(ty, Some(base), scope),
             });
         }
         map.classes.push(JavaClass {
@@ -445,7 +445,7 @@ fn java_map(
                         mscope,
                     )
                 }
-                None => "void".into(),
+                None => JavaType::Void,
             };
             let left_out = bad.get(&key).map(|cause| match cause {
                 None => {

@@ -40,9 +40,47 @@ pub struct JavaClass {
 pub struct JavaField {
     pub name: String,
     pub lowered: String,
-    /// Java's erasure of its declared type, as test code writes it (`Object`, `Comparable[]`,
-    /// `LinkedStack.Node`, `int`).
-    pub java_type: String,
+    /// Java's erasure of its declared type (what reflection sees).
+    pub ty: JavaType,
+}
+
+/// A Java type after Java's own erasure (declared bounds, not HeapLab's inferences): what the
+/// JVM sees, so what test code must create and pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JavaType {
+    /// `int`, `char`, `short` or `byte`.
+    Int(String),
+    Boolean,
+    Void,
+    Object,
+    Comparable,
+    /// `java.util.Comparator`.
+    Comparator,
+    /// A class of the file: its binary name (`pkg.Outer$Inner`) and as source names it.
+    Class {
+        binary: String,
+        source: String,
+    },
+    /// A JDK exception, by its full name.
+    Throwable(String),
+    Array(Box<JavaType>),
+}
+
+impl JavaType {
+    /// How Java source writes it (`int`, `Object[]`, `LinkedStack.Node`).
+    pub fn source(&self) -> String {
+        match self {
+            JavaType::Int(p) => p.clone(),
+            JavaType::Boolean => "boolean".into(),
+            JavaType::Void => "void".into(),
+            JavaType::Object => "Object".into(),
+            JavaType::Comparable => "Comparable".into(),
+            JavaType::Comparator => "java.util.Comparator".into(),
+            JavaType::Class { source, .. } => source.clone(),
+            JavaType::Throwable(n) => n.clone(),
+            JavaType::Array(t) => format!("{}[]", t.source()),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -64,14 +102,19 @@ pub struct JavaMethod {
     /// Why HeapLab cannot explore it, when it cannot.
     pub left_out: Option<String>,
     /// Parameter names and Java erased types.
-    pub params: Vec<(String, String)>,
+    pub params: Vec<(String, JavaType)>,
     /// Java erased return type (`void` for a constructor).
-    pub ret: String,
+    pub ret: JavaType,
 }
 
 impl JavaMap {
     pub fn class(&self, lowered: &str) -> Option<&JavaClass> {
         self.classes.iter().find(|c| c.lowered == lowered)
+    }
+
+    /// The method a lowered target names.
+    pub fn method(&self, target: &str) -> Option<&JavaMethod> {
+        self.methods.iter().find(|m| m.target == target)
     }
 
     /// The methods a run can start from (explorable Java methods, not constructors).

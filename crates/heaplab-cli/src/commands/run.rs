@@ -486,6 +486,32 @@ fn write_junit(
     generation: &Generation,
 ) -> anyhow::Result<PathBuf> {
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    if let Some(map) = &loaded.java {
+        // A Java file: tests of the user's own class, next to it in its package.
+        let settings = format!("strategy {}, k = {}", args.strategy, args.k);
+        let input = emit::junit_java::OriginalInput {
+            program: &loaded.analysis.program,
+            map,
+            paths,
+            settings: &settings,
+        };
+        let java = emit::junit_java::junit_for_original(&input, generation);
+        for w in &java.warnings {
+            eprintln!("heaplab: warning: {w}");
+        }
+        let mut first = dir.clone();
+        for (rel, text) in &java.files {
+            let path = dir.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create `{}`", parent.display()))?;
+            }
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
+            first = path;
+        }
+        return Ok(first);
+    }
     let stem = args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("program");
     let package = emit::junit::package_name(stem);
     let input = emit::junit::JunitInput {

@@ -277,11 +277,10 @@ impl Cx<'_> {
     /// arithmetic does not wrap (the inputs are already in range), under `checked` an overflow
     /// discards the path as before.
     fn arith(&self, st: &State) -> Arith {
-        let in_formula = st
-            .frames
-            .last()
-            .and_then(|f| self.code.units.get(f.unit))
-            .is_some_and(|u| !matches!(u.kind, crate::symbolic::code::UnitKind::Function { .. }));
+        let in_formula =
+            st.frames.last().and_then(|f| self.code.units.get(f.unit)).is_some_and(|u| {
+                !matches!(u.kind, crate::symbolic::code::UnitKind::Function { .. })
+            });
         match self.code.ints.wrap_bits() {
             _ if in_formula => Arith::Math,
             Some(bits) => Arith::Wrap(bits),
