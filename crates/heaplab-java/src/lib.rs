@@ -265,6 +265,9 @@ fn synthesized_keys(synth: &BTreeSet<Synth>) -> BTreeSet<String> {
 
 /// How a lowered function is named to a Java user.
 fn java_display(l: &Lowerer, f: &Lowered) -> String {
+    if let (Some(c), None) = (f.ctor_of, f.origin) {
+        return format!("the constructor `{}()`", l.decls.classes[c].name);
+    }
     match f.origin {
         Some((c, m)) => {
             let class = &l.decls.classes[c];
@@ -301,8 +304,7 @@ fn report_left_out(
         let key = f.key();
         let Some(cause) = bad.get(&key) else { continue };
         // A constructor is two functions (its `init` and its factory): report it once.
-        if f.class.is_none() && f.origin.is_some_and(|(c, m)| l.decls.classes[c].methods[m].is_ctor)
-        {
+        if f.class.is_none() && f.ctor_of.is_some() {
             continue;
         }
         let spec = with_spec.contains(&key);

@@ -316,6 +316,20 @@ impl<'t> Lowerer<'t, '_> {
                             self.resolve_expr(cx, &mut fi.value);
                         }
                     }
+                    Atom::Pred { name, args, span } if !cx.preds.contains(&name.name) => {
+                        // `isBST()` at atom level: not a predicate, a call of a method.
+                        let call = Expr {
+                            id: self.id(),
+                            kind: ExprKind::Call {
+                                callee: name.clone(),
+                                args: std::mem::take(args),
+                            },
+                            span: *span,
+                        };
+                        let mut call = call;
+                        self.resolve_expr(cx, &mut call);
+                        *atom = Atom::Pure(call);
+                    }
                     Atom::Pred { args, .. } => {
                         for a in args {
                             self.resolve_expr(cx, a);

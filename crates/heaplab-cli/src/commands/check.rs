@@ -1,6 +1,6 @@
 //! `heaplab check FILE...`
 
-use super::{load, report};
+use super::{load, report_all};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -15,7 +15,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut errors = 0usize;
     for path in &args.files {
         let loaded = load(path)?;
-        report(&loaded);
+        report_all(&loaded);
         errors += loaded.analysis.diagnostics.iter().filter(|d| d.is_error()).count();
     }
     if errors > 0 {

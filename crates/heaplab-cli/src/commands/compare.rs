@@ -88,10 +88,16 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     // A Java file's method names resolve to the lowered program's (overloads renamed).
-    args.method = loaded.target(&args.method)?;
+    args.method = match loaded.target(&args.method) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("heaplab: error: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
-    let checker = PreChecker::new(program, &args.method, PreMode::Ignore);
+    let checker = PreChecker::new(program, ainfo, &args.method, PreMode::Ignore);
     let mut rows = Vec::new();
     // Every name is checked before any strategy runs, so a typo costs no run.
     let mut strategies = Vec::new();

@@ -104,8 +104,31 @@ fn predicate_diagnostics(
     diags
 }
 
-/// Prints a file's diagnostics to stderr; returns true when any is an error.
+/// Prints a file's diagnostics to stderr; returns true when any is an error. A Java file's
+/// warnings (methods left out of the subset) are summed up in one line: `heaplab check` shows
+/// them in full.
 pub fn report(loaded: &Loaded) -> bool {
+    let diags = &loaded.analysis.diagnostics;
+    if loaded.java.is_some() {
+        let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).cloned().collect();
+        if !errors.is_empty() {
+            eprint!("{}", render_all(&errors, &loaded.file));
+        }
+        let warnings = diags.len() - errors.len();
+        if warnings > 0 && errors.is_empty() {
+            eprintln!(
+                "heaplab: {}: {warnings} warnings about code outside the Java subset (heaplab check {} shows them)",
+                loaded.file.name, loaded.file.name
+            );
+        }
+    } else if !diags.is_empty() {
+        eprint!("{}", render_all(diags, &loaded.file));
+    }
+    loaded.analysis.has_errors()
+}
+
+/// Prints every diagnostic of a file (`heaplab check`); returns true when any is an error.
+pub fn report_all(loaded: &Loaded) -> bool {
     let diags = &loaded.analysis.diagnostics;
     if !diags.is_empty() {
         eprint!("{}", render_all(diags, &loaded.file));

@@ -187,7 +187,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let solver = SmtPathSolver::new(SmtSolver::new(z3));
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
-    let target = loaded.target(&args.method)?;
+    let target = match loaded.target(&args.method) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("heaplab: error: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     // The explorer's clock starts at its creation: its timeout and the generation deadline are
     // what is left of the bound by then.
     let setup_ms = started.elapsed().as_millis() as u64;
@@ -492,7 +498,6 @@ fn write_junit(
         let input = emit::junit_java::OriginalInput {
             program: &loaded.analysis.program,
             map,
-            paths,
             settings: &settings,
         };
         let java = emit::junit_java::junit_for_original(&input, generation);

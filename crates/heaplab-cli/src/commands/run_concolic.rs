@@ -24,7 +24,13 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     // A Java file's method names resolve to the lowered program's (overloads renamed).
-    args.method = loaded.target(&args.method)?;
+    args.method = match loaded.target(&args.method) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("heaplab: error: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     let program = &loaded.analysis.program;
     let info = &loaded.analysis.info;
     let start = |what: &str| -> anyhow::Result<SmtSolver<Z3Process>> {

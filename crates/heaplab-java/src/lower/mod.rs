@@ -69,6 +69,8 @@ pub struct Lowered {
     pub origin: Option<(usize, usize)>,
     /// Its `assert` statements and what they call (see `Fn::asserts`).
     pub asserts: Vec<(NodeId, BTreeSet<String>)>,
+    /// For a constructor's `init` method and factory function: the class it constructs.
+    pub ctor_of: Option<usize>,
 }
 
 impl Lowered {
@@ -377,6 +379,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             effects: f.effects,
             origin,
             asserts: f.asserts,
+            ctor_of: None,
         }
     }
 
@@ -524,7 +527,8 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             body: block(stmts, span),
             span,
         };
-        let init = self.finish(Some(class_name.clone()), init, f, m.map(|m| (c, m)));
+        let mut init = self.finish(Some(class_name.clone()), init, f, m.map(|m| (c, m)));
+        init.ctor_of = Some(c);
         // C C_new(params) { C o = new C; o.init(params); return o; }
         let factory_name = self.factory_name(c, m);
         let o = "o";
@@ -573,6 +577,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             effects: true,
             origin: m.map(|m| (c, m)),
             asserts: Vec::new(),
+            ctor_of: Some(c),
         };
         (init, factory)
     }

@@ -18,7 +18,6 @@
 
 use super::junit::JavaFiles;
 use crate::{Expected, GeneratedTest, Generation};
-use heaplab_engine::symbolic::PathResult;
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_java::{JavaMap, JavaType};
 use heaplab_syntax::ast::{ErrorKind, Item, NodeId, Program, Stmt, StmtKind};
@@ -29,8 +28,6 @@ use std::fmt::Write;
 pub struct OriginalInput<'a> {
     pub program: &'a Program,
     pub map: &'a JavaMap,
-    /// The explorer's paths, indexed by [`GeneratedTest::path`] (the thrown exception's class).
-    pub paths: &'a [PathResult],
     /// The strategy and bounds, for the header comment.
     pub settings: &'a str,
 }
@@ -365,12 +362,7 @@ fn test_method(
         Expected::Error(kind) => {
             let class = match kind {
                 ErrorKind::Exception => {
-                    let lowered = input.paths.get(t.path).and_then(|p| match &p.outcome {
-                        heaplab_engine::symbolic::PathOutcome::Error { node, .. } => {
-                            throws.get(node).cloned()
-                        }
-                        _ => None,
-                    });
+                    let lowered = t.error_node.and_then(|n| throws.get(&n).cloned());
                     let Some(lowered) = lowered else {
                         return Err("the exception's class is unknown".into());
                     };
