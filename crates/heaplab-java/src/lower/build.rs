@@ -267,7 +267,7 @@ pub fn block(stmts: Vec<Stmt>, span: Span) -> Block {
 }
 
 /// The locals a statement assigns, anywhere inside it.
-fn assigned_locals(s: &Stmt, acc: &mut HashSet<String>) {
+pub fn assigned_locals(s: &Stmt, acc: &mut HashSet<String>) {
     match &s.kind {
         StmtKind::Assign { target, .. } => {
             acc.insert(target.name.clone());

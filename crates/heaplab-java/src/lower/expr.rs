@@ -8,6 +8,7 @@ use crate::cst::{span_of, text_of};
 use crate::types::JType;
 use heaplab_syntax::ast::*;
 use heaplab_syntax::Span;
+use std::collections::HashSet;
 use tree_sitter::Node;
 
 /// Where a value is stored: a local, a field of an object, an array cell. Object and index are
@@ -637,8 +638,22 @@ impl<'t> Lowerer<'t, '_> {
     /// `this` or locals), so it can be read and written again, or written after statements
     /// that run in between.
     fn stabilize(&mut self, f: &mut Fn, pre: &mut Vec<Stmt>, place: Place) -> LResult<Place> {
-        let stable = |e: &Expr| {
-            matches!(e.kind, ExprKind::This | ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Null)
+        self.stabilize_against(f, pre, place, &HashSet::new())
+    }
+
+    /// [`stabilize`](Self::stabilize), where a local is stable only if `assigned` (what later
+    /// statements assign) does not name it.
+    fn stabilize_against(
+        &mut self,
+        f: &mut Fn,
+        pre: &mut Vec<Stmt>,
+        place: Place,
+        assigned: &HashSet<String>,
+    ) -> LResult<Place> {
+        let stable = |e: &Expr| match &e.kind {
+            ExprKind::This | ExprKind::Int(_) | ExprKind::Null => true,
+            ExprKind::Var(v) => !assigned.contains(&v.name),
+            _ => false,
         };
         Ok(match place {
             Place::Local(n) => Place::Local(n),
@@ -752,8 +767,17 @@ impl<'t> Lowerer<'t, '_> {
         let compound = op != "=";
         let (mut pre, place, ty) = self.place(f, l, compound || value)?;
         let rhs = self.expr(f, r)?;
-        // The place's object and index are evaluated before the right side (Java's order).
-        let place = if rhs.pre.is_empty() { place } else { self.stabilize(f, &mut pre, place)? };
+        // The place's object and index are evaluated before the right side (Java's order): held
+        // in temporaries when the right side's statements could change them.
+        let place = if rhs.pre.is_empty() {
+            place
+        } else {
+            let mut assigned = HashSet::new();
+            for st in &rhs.pre {
+                super::build::assigned_locals(st, &mut assigned);
+            }
+            self.stabilize_against(f, &mut pre, place, &assigned)?
+        };
         let new_value = if compound {
             let bop = match op.as_str() {
                 "+=" => Some(BinOp::Add),
