@@ -157,6 +157,9 @@ fn attach_specs(l: &mut Lowerer, functions: &mut [Lowered], diags: &mut Vec<Diag
     for (i, clauses) in &parsed {
         let comment = &comments[*i];
         for c in clauses {
+            if spec::reported_in(diags, c.body) {
+                continue;
+            }
             match c.keyword.as_str() {
                 "pred" => {
                     if let Some(p) = l.spec_pred(&file, c, comment.class, &pred_names, diags) {
@@ -321,7 +324,10 @@ fn report_left_out(
         } else {
             format!("{who} is left out: it cannot be explored (the rest of the class still is)")
         };
+        // A method with a syntax error was reported by the parser; its lowering adds nothing.
+        let broken = f.origin.is_some_and(|(c, m)| l.decls.classes[c].methods[m].node.has_error());
         match cause {
+            None if broken => {}
             None => {
                 for p in &f.problems {
                     let mut d = make(p.span, p.message.clone()).with_note(consequence.clone());
@@ -368,7 +374,8 @@ fn mark_pure(
                 continue;
             }
             if functions[i].effects {
-                diags.push(Diagnostic::error(*span, format!("a specification calls `{root}`, which changes the heap (through `{k}`)"))
+                let via = if k == *root { String::new() } else { format!(" (through `{k}`)") };
+                diags.push(Diagnostic::error(*span, format!("a specification calls `{root}`, which changes the heap{via}"))
                     .with_note("specifications may call only methods that neither store to fields nor allocate"));
                 break;
             }

@@ -163,7 +163,8 @@ fn padded(rewritten_file: &str, span: Span) -> String {
 }
 
 /// The file's text with every JML comment rewritten (the rest unchanged): what spec clauses
-/// are parsed from.
+/// are parsed from. JML features HeapLab does not read are reported (a clause holding one is
+/// not parsed further: [`reported_in`]).
 pub fn rewrite_file(text: &str, comments: &[Node], diags: &mut Vec<Diagnostic>) -> String {
     let mut out = text.to_string();
     for c in comments {
@@ -582,4 +583,10 @@ pub fn all_comments<'t>(decls: &Decls<'t>) -> Vec<SpecComment<'t>> {
     }
     out.sort_by_key(|c| c.node.start_byte());
     out
+}
+
+/// Whether a diagnostic of `diags` already points inside `span` (a JML feature reported by
+/// [`rewrite`]), so parsing the clause would only repeat it.
+pub fn reported_in(diags: &[Diagnostic], span: Span) -> bool {
+    diags.iter().any(|d| d.span.start >= span.start && d.span.end <= span.end)
 }

@@ -304,6 +304,13 @@ impl<'t> Lowerer<'t, '_> {
             ));
         }
         let ret = self.return_type(class, m);
+        if ret.unsupported().is_some() {
+            let shown = crate::types::display(&ret, self.decls);
+            return Err(f.problem_msg(
+                span,
+                format!("`{name}` returns a `{shown}`, a type outside HeapLab's Java subset"),
+            ));
+        }
         let method = &self.decls.classes[class].methods[m];
         if method.is_static {
             let callee = self.static_fns.get(&(class, m)).cloned().unwrap_or_default();
