@@ -57,9 +57,10 @@ build_wasm() {
   command -v wasm-bindgen >/dev/null \
     || { echo "wasm-bindgen CLI not found: run ./build.sh setup" >&2; return 1; }
   log "wasm engine -> web/pkg"
-  cargo build --release --quiet --target wasm32-unknown-unknown -p heaplab-wasm
+  # The `wasm` profile (Cargo.toml): release with fat LTO and one codegen unit.
+  cargo build --profile wasm --quiet --target wasm32-unknown-unknown -p heaplab-wasm
   wasm-bindgen --target web --out-dir web/pkg \
-    target/wasm32-unknown-unknown/release/heaplab_wasm.wasm
+    target/wasm32-unknown-unknown/wasm/heaplab_wasm.wasm
 }
 
 build() {

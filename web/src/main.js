@@ -143,6 +143,13 @@ async function start() {
   const engine = createEngine({ onEvent: (event) => onEngineEvent(store, event) });
   globalThis.__heaplab.engine = engine;
   const explorer = createExplorer(store, engine);
+  // Opening the Debug tab's SMT console fetches Z3 (where it can run), so that the first script
+  // typed there does not wait for the download.
+  const z3ForConsole = (state) => {
+    if (state.settings.tab === 'debug' && state.isolated && !engine.z3Started) engine.loadZ3();
+  };
+  z3ForConsole(store.getState());
+  store.subscribe(z3ForConsole);
 
   let checkTimer = 0;
   let checkVersion = 0;
@@ -217,6 +224,13 @@ async function start() {
    */
   async function runSmt(text) {
     store.dispatch({ type: 'smt/start' });
+    try {
+      // The first script fetches Z3: the watchdog below is for Z3's answer, not its download.
+      await engine.request('loadZ3');
+    } catch (err) {
+      store.dispatch({ type: 'smt/error', error: err instanceof Cancelled ? 'Cancelled.' : err.message });
+      return;
+    }
     let timedOut = false;
     const watchdog = setTimeout(() => {
       timedOut = true;
@@ -344,7 +358,7 @@ async function start() {
               checkStrategy();
             })
             .catch((err) => store.dispatch({ type: 'log/add', kind: 'engine', text: err.message }));
-          maybeLoadZ3(store, engine);
+          checkZ3Possible(store);
         }
         break;
       case 'run/tests': runTests(); break;
@@ -395,18 +409,16 @@ async function start() {
   registerServiceWorker(store);
 }
 
-let z3Requested = false;
-function maybeLoadZ3(store, engine) {
-  if (z3Requested) return;
-  z3Requested = true;
-  const { isolated } = store.getState();
-  if (!isolated) {
-    showNotIsolated(store);
-    return;
-  }
-  // Z3 is 35 MB: start it once the editor is up and the engine answered, so that typing and
-  // diagnostics never wait for it.
-  engine.loadZ3();
+let z3Checked = false;
+/**
+ * Z3 is 35 MB and most pages never need it: it is fetched (in its own worker, see engine.js) by
+ * the first question the engine cannot decide itself, or when the SMT console opens. Here only
+ * a page where it can never run says so once.
+ */
+function checkZ3Possible(store) {
+  if (z3Checked) return;
+  z3Checked = true;
+  if (!store.getState().isolated) showNotIsolated(store);
 }
 
 function showNotIsolated(store) {
@@ -513,8 +525,9 @@ function registerServiceWorker(store) {
     register();
     return;
   }
-  // Isolated already (heaplab serve): register after Z3 is up so the worker's precache reuses
-  // the browser's HTTP cache instead of downloading Z3 a second time in parallel.
+  // Isolated already (heaplab serve): register once the engine is up, so that the worker's
+  // precache reuses the browser's HTTP cache instead of downloading the engine a second time in
+  // parallel. Z3 is not precached: the service worker keeps it once a question fetched it.
   let done = false;
   const once = () => {
     if (!done) {
@@ -523,7 +536,7 @@ function registerServiceWorker(store) {
     }
   };
   store.subscribe((state) => {
-    if (state.z3.state === 'ready' || state.z3.state === 'error') once();
+    if (state.engine.state === 'ready' || state.engine.state === 'error') once();
   });
   setTimeout(once, 30000);
 }

@@ -82,6 +82,9 @@ export interface ExploreOptions {
   allHeaps?: boolean;
   /** All-heaps mode: the most models asked per path (default 256). */
   heapsPerPath?: number;
+  /** Keep a heap view of every tree node (default true), for `view()`; the Compare tab and the
+   * benches, which never ask for views, pass false (about 5 % of a run). */
+  views?: boolean;
 }
 /** One exploration event. */
 export interface ExploreEvent {
@@ -94,6 +97,16 @@ export interface ExploreEvent {
   /** The 1-based source line of the instruction the event's state was at (a path's end: the
    * construct its outcome blames); null for `stopped`. */
   line: number | null;
+}
+/** One slice of a run (`Exploration.runSlice`). */
+export interface ExploreSlice {
+  /** The events that change the tree (every kind but `solverQuery`), in order. */
+  events: ExploreEvent[];
+  /** Tree nodes with ids from `treeFrom` on. */
+  nodes: TreeNodeJs[];
+  /** Solver queries the slice asked (counted, not converted). */
+  queries: number;
+  over: boolean;
 }
 /** The summary of `heaplab run --format json`, with the same keys. */
 export interface RunSummary {
@@ -484,28 +497,19 @@ impl PathSolver for AsyncPathSolver {
 /// in progress, so the time bound never counts time spent paused (a class discussion between
 /// two Steps, a Pause before Resume).
 #[derive(Clone, Default)]
-struct ActiveTime(Rc<std::cell::Cell<(f64, Option<f64>)>>);
+struct ActiveTime(Rc<std::cell::Cell<(f64, Option<f64>)>>, CoarseNow);
 
 impl ActiveTime {
-    fn now() -> f64 {
-        let now = js_sys::Date::now();
-        if now.is_finite() && now > 0.0 {
-            now
-        } else {
-            0.0
-        }
-    }
-
     fn start(&self) {
         let (spent, running) = self.0.get();
         if running.is_none() {
-            self.0.set((spent, Some(Self::now())));
+            self.0.set((spent, Some(self.1.exact())));
         }
     }
 
     fn stop(&self) {
         if let (spent, Some(since)) = self.0.get() {
-            self.0.set((spent + (Self::now() - since).max(0.0), None));
+            self.0.set((spent + (self.1.exact() - since).max(0.0), None));
         }
     }
 }
@@ -513,8 +517,66 @@ impl ActiveTime {
 impl Clock for ActiveTime {
     fn now_ms(&self) -> u64 {
         let (spent, running) = self.0.get();
-        let current = running.map_or(0.0, |since| (Self::now() - since).max(0.0));
+        let current = running.map_or(0.0, |since| (self.1.now() - since).max(0.0));
         (spent + current) as u64
+    }
+}
+
+/// `Date.now()` read sparingly. The explorer asks its clock at every step and inside long
+/// steps, and each reading is a call out to JS: 3–4 % of a run when every one crossed over. So a
+/// reading is reused for up to `stride` asks, and the stride adapts: it doubles (up to 64) while
+/// readings come less than a millisecond apart and halves when they come further apart, so a
+/// reused reading is never more than about a millisecond old.
+#[derive(Clone, Default)]
+struct CoarseNow(Rc<std::cell::Cell<CoarseState>>);
+
+#[derive(Clone, Copy, Default)]
+struct CoarseState {
+    last: f64,
+    /// Asks answered with `last` since it was read.
+    reused: u32,
+    stride: u32,
+}
+
+impl CoarseNow {
+    const MAX_STRIDE: u32 = 64;
+
+    /// A fresh reading (starting and stopping the clock).
+    fn exact(&self) -> f64 {
+        let now = Self::read();
+        let mut s = self.0.get();
+        s.last = now;
+        s.reused = 0;
+        self.0.set(s);
+        now
+    }
+
+    fn now(&self) -> f64 {
+        let mut s = self.0.get();
+        if s.reused < s.stride {
+            s.reused += 1;
+            self.0.set(s);
+            return s.last;
+        }
+        let now = Self::read();
+        s.stride = if now - s.last < 1.0 {
+            (s.stride * 2).clamp(1, Self::MAX_STRIDE)
+        } else {
+            s.stride / 2
+        };
+        s.last = now;
+        s.reused = 0;
+        self.0.set(s);
+        now
+    }
+
+    fn read() -> f64 {
+        let now = js_sys::Date::now();
+        if now.is_finite() && now > 0.0 {
+            now
+        } else {
+            0.0
+        }
     }
 }
 
@@ -538,6 +600,7 @@ struct Options {
     procedure: Option<bool>,
     all_heaps: Option<bool>,
     heaps_per_path: Option<u32>,
+    views: Option<bool>,
 }
 
 /// The fields of [`Options`], as JS spells them.
@@ -557,6 +620,7 @@ const OPTION_KEYS: &[&str] = &[
     "procedure",
     "allHeaps",
     "heapsPerPath",
+    "views",
 ];
 
 pub(crate) fn fail(kind: &str, message: &str) -> JsValue {
@@ -863,6 +927,11 @@ impl Run {
             batched_calls: self.bridge.borrow().batched_calls as f64,
             z3_wait_ms: self.bridge.borrow().wait_ms,
         }
+    }
+
+    /// Queries answered `unknown` for want of Z3 (see `solverStats().unknownWithoutZ3`).
+    fn unanswered(&self) -> u64 {
+        stats_sub(self.frontend.stats(), self.frontend_adjust).unanswered
     }
 
     fn tree_nodes(&self, start: usize) -> Vec<JsTreeNode> {
@@ -1488,6 +1557,60 @@ async fn next_event(
     }
 }
 
+/// What one `runSlice` hands the page: the events that change the tree, the tree nodes created
+/// since `treeFrom`, how many solver queries were only counted, and whether exploration is over.
+#[derive(Serialize)]
+struct JsSlice {
+    events: Vec<JsEvent>,
+    nodes: Vec<JsTreeNode>,
+    queries: u64,
+    over: bool,
+}
+
+/// Steps for about `budget_ms` of working time (see [`Exploration::run_slice`]). Every event is
+/// taken in Rust; only those the tree shows are converted, and the whole slice crosses into JS
+/// once, as JSON text parsed by the engine of JS (one call instead of one per field).
+async fn slice(
+    run: &Rc<RefCell<Run>>,
+    solve: Option<&Function>,
+    budget_ms: f64,
+    tree_from: u32,
+) -> Result<JsValue, JsValue> {
+    let end = run.borrow().clock.now_ms() as f64 + budget_ms.max(0.0);
+    let mut events = Vec::new();
+    let mut queries = 0;
+    let over = loop {
+        let next = run.borrow_mut().advance()?;
+        match next {
+            Next::Event(placed) => {
+                let r = run.borrow();
+                if let Event::SolverQuery { .. } = placed.event {
+                    queries += 1;
+                    // Without Z3, a query outside the Rust procedure ends the slice there, so
+                    // that the page stops on it (`NoZ3`) with the tree up to it.
+                    if solve.is_none() && r.unanswered() > 0 {
+                        break false;
+                    }
+                } else {
+                    events.push(r.event_js(&placed));
+                }
+                if r.clock.now_ms() as f64 >= end {
+                    break false;
+                }
+            }
+            Next::Resolve(scripts) => {
+                let bridge = Rc::clone(&run.borrow().bridge);
+                resolve(solve, &bridge, scripts).await?;
+            }
+            Next::Explored => break true,
+        }
+    };
+    let r = run.borrow();
+    let out = JsSlice { events, nodes: r.tree_nodes(tree_from as usize), queries, over };
+    let text = serde_json::to_string(&out).map_err(|e| fail("Internal", &e.to_string()))?;
+    js_sys::JSON::parse(&text)
+}
+
 /// Ends exploration: generates and replays the tests (once), resolving on the way the model
 /// queries that need Z3.
 async fn finish(run: &Rc<RefCell<Run>>, solve: Option<&Function>) -> Result<(), JsValue> {
@@ -1563,7 +1686,9 @@ impl Exploration {
         let sites = Lines::new(&analysis.program, &text);
         let method_line = declaration_span(&analysis.program, &method)
             .map(|span| text.line_col(span.start).line as u32);
-        explorer.record_views(VIEW_LIMIT);
+        if options.views.unwrap_or(true) {
+            explorer.record_views(VIEW_LIMIT);
+        }
         let run = Run {
             source,
             file: file_name,
@@ -1640,6 +1765,23 @@ impl Exploration {
                 to_js(&r.summary())
             }
             .await;
+            leave(&run);
+            res
+        })
+    }
+
+    /// Runs for about `budgetMs` milliseconds of work, or to the end (`ExploreSlice`): the
+    /// events the tree shows (solver queries only counted), the tree nodes with ids `treeFrom..`,
+    /// and `over` once exploration is over (then call `runToEnd()` or `step()` for the tests).
+    /// The page's Run takes one slice per batch: the run stays in Rust between the page's
+    /// chances to pause it, and one slice crosses into JS at once.
+    #[wasm_bindgen(js_name = runSlice, unchecked_return_type = "Promise<ExploreSlice>")]
+    pub fn run_slice(&self, budget_ms: f64, tree_from: u32) -> Promise {
+        let run = Rc::clone(&self.run);
+        let solve = self.solve.clone();
+        future_to_promise(async move {
+            enter(&run)?;
+            let res = slice(&run, solve.as_ref(), budget_ms, tree_from).await;
             leave(&run);
             res
         })
