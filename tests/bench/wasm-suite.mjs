@@ -43,7 +43,8 @@ for (const row of native.rows) {
     continue;
   }
   if (!sources.has(row.file)) sources.set(row.file, await readFile(path.join(ROOT, row.file), 'utf8'));
-  const options = { strategy: row.strategy, k: native.k, timeoutMs: capMs, file: row.file, procedure };
+  // No heap views, as native `heaplab bench` keeps none (the Compare tab's rows neither).
+  const options = { strategy: row.strategy, k: native.k, timeoutMs: capMs, file: row.file, procedure, views: false };
   const started = performance.now();
   let summary;
   let st;
