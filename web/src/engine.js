@@ -149,6 +149,10 @@ export function createEngine({ onEvent, workerUrl = 'worker.js', z3WorkerUrl = '
         worker.postMessage({ id, type, ...payload });
       });
     },
+    /** Tells the engine worker something that needs no answer (`exploreAck`). */
+    notify(type, payload = {}) {
+      worker.postMessage({ type, ...payload });
+    },
     /** Starts Z3 now (the SMT console, a retry after a failed load). */
     loadZ3() {
       requestZ3('loadZ3', {}).catch(() => {

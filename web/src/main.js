@@ -486,6 +486,8 @@ function onEngineEvent(store, event) {
     case 'explore':
       store.dispatch({ type: 'explore/batch', runId: event.runId, nodes: event.nodes, events: event.events,
         summary: event.summary, solver: event.solver, status: 'running' });
+      // The worker posts the next batch only once this one is handled (flow control).
+      globalThis.__heaplab.engine.notify('exploreAck', { runId: event.runId });
       break;
     case 'compare':
       store.dispatch({ type: 'compare/progress', current: event.current, rows: event.rows });

@@ -147,6 +147,7 @@ function retire(run) {
   if (!run) return;
   run.paused = true;
   run.retired = true;
+  run.wake?.();
   if (!run.busy) run.ex.free();
 }
 
@@ -239,7 +240,12 @@ async function runBatches(run, runId) {
       return { ...batchOf(run, slice.events, slice.nodes), over: true, ...finished(run) };
     }
     if (run.retired) throw Object.assign(new Error('replaced by a new exploration'), { name: 'Stale' });
+    // At most one batch the page has not handled yet: a page slower than the engine (a loaded
+    // machine) otherwise piled up batches, and a Pause waited behind all of them.
+    while (run.posted > run.acked && !run.paused && !run.retired && !run.stopped) await new Promise((wake) => { run.wake = wake; });
+    if (run.paused) return { over: false, paused: true, ...batchOf(run, slice.events, slice.nodes) };
     post({ type: 'explore', runId, ...batchOf(run, slice.events, slice.nodes) });
+    run.posted += 1;
     await yieldToMessages();
     if (run.paused) return { over: false, paused: true, ...batchOf(run, []) };
   }
@@ -254,6 +260,7 @@ const exploreHandlers = {
     const ex = new wasm.Exploration(source, method, { ...options, file: 'program.hl' }, solve);
     exploration = {
       ex, runId, method, treeCount: 0, paused: false, queries: 0, busy: false, retired: false, withoutZ3: solve === null,
+      posted: 0, acked: 0, wake: null,
     };
     return true;
   },
@@ -291,8 +298,18 @@ const exploreHandlers = {
     });
   },
   async explorePause({ runId }) {
-    if (exploration && exploration.runId === runId) exploration.paused = true;
+    if (exploration && exploration.runId === runId) {
+      exploration.paused = true;
+      exploration.wake?.();
+    }
     return true;
+  },
+  /** The page handled a batch (see runBatches). */
+  async exploreAck({ runId }) {
+    if (exploration && exploration.runId === runId) {
+      exploration.acked += 1;
+      exploration.wake?.();
+    }
   },
   /**
    * Cancel that keeps what was found: exploration stops at the next event and the tests of the
@@ -304,6 +321,7 @@ const exploreHandlers = {
     const run = exploration;
     run.ex.cancel();
     run.stopped = true;
+    run.wake?.();
     if (run.busy) return null;
     return busy(run, async () => {
       const { events, over } = await advance(run, () => false, Infinity);
