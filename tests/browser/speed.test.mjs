@@ -83,11 +83,13 @@ test('Pause and Cancel take effect at the run\'s next batch', async (t) => {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     const at = await page.evaluate(() => globalThis.__batches + 2);
     await page.waitForFunction((n) => globalThis.__batches >= n, at, { timeout: 60000 });
-    const before = await page.evaluate(() => globalThis.__batches);
+    // Batches are counted from the moment the page handles the click itself.
+    await page.evaluate(() => document.addEventListener('click', () => { globalThis.__atClick = globalThis.__batches; },
+      { capture: true, once: true }));
     await page.locator(`#explore-controls button[data-action="explore/${button}"]`).click();
     await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status !== 'running', null,
       { timeout: 60000 });
-    return { batches: (await page.evaluate(() => globalThis.__batches)) - before, ...(await explore(page)) };
+    return { batches: await page.evaluate(() => globalThis.__batches - globalThis.__atClick), ...(await explore(page)) };
   };
   const paused = await pressAfterBatches('pause');
   assert.equal(paused.status, 'paused');
