@@ -6,7 +6,9 @@
 
 use super::{Choice, HeapStrategy, Options, StrategyInfo};
 use crate::symbolic::config::StrategyKind;
+use crate::symbolic::heap::{lazy::LazyHeap, HeapModel};
 use crate::symbolic::state::State;
+use std::rc::Rc;
 
 pub const INFO: StrategyInfo = StrategyInfo {
     name: "lazier",
@@ -22,6 +24,10 @@ pub struct Lazier;
 impl HeapStrategy for Lazier {
     fn info(&self) -> &'static StrategyInfo {
         &INFO
+    }
+
+    fn heap_model(&self) -> Rc<dyn HeapModel> {
+        Rc::new(LazyHeap)
     }
 
     fn options(&self, _state: &State, _class: &str, _budget: i64) -> Options {

@@ -7,7 +7,9 @@
 
 use super::{Choice, HeapStrategy, Options, StrategyInfo};
 use crate::symbolic::config::StrategyKind;
+use crate::symbolic::heap::{lazy::LazyHeap, HeapModel};
 use crate::symbolic::state::State;
+use std::rc::Rc;
 
 pub const INFO: StrategyInfo = StrategyInfo {
     name: "lazy",
@@ -22,6 +24,10 @@ pub struct Lazy;
 impl HeapStrategy for Lazy {
     fn info(&self) -> &'static StrategyInfo {
         &INFO
+    }
+
+    fn heap_model(&self) -> Rc<dyn HeapModel> {
+        Rc::new(LazyHeap)
     }
 
     fn options(&self, state: &State, class: &str, budget: i64) -> Options {
