@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the file loading they share.
 
 pub mod bench;
+pub mod bound_flags;
 pub mod check;
 pub mod compare;
 pub mod csf_table;

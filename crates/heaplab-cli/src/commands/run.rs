@@ -9,11 +9,12 @@
 #[path = "run_concolic.rs"]
 mod concolic;
 
+use super::bound_flags::BoundFlags;
 use super::{load, report};
 use anyhow::Context;
+use heaplab_engine::symbolic::options::{OrderOption, PreOption};
 use heaplab_engine::symbolic::{
-    strategy, Clock, Config, Event, Explorer, PathOutcome, PreMode, SearchOrder, SmtPathSolver,
-    SolverCounts,
+    strategy, Clock, Event, Explorer, Options, PathOutcome, PreMode, SmtPathSolver, SolverCounts,
 };
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_testgen::{emit, generate_within, Generation, HeapsTotal};
@@ -47,32 +48,8 @@ pub struct Args {
     /// Heap strategy (see the table in `heaplab run --help`).
     #[arg(long, default_value = "lazier#", value_parser = clap::builder::PossibleValuesParser::new(strategy::STRATEGIES.iter().map(|s| s.name).chain(["concolic"])))]
     strategy: String,
-    /// Kiasan's reference-chain bound (the receiver has k, its fields k-1, ...).
-    #[arg(long, default_value_t = Config::default().bounds.k)]
-    k: u32,
-    /// Loop iterations (per loop and call) that materialize no heap object.
-    #[arg(long = "loop", default_value_t = Config::default().bounds.loop_iterations)]
-    loop_iterations: u32,
-    /// Deepest call nesting.
-    #[arg(long, default_value_t = Config::default().bounds.call_depth)]
-    call_depth: u32,
-    /// `sl` only: deepest predicate unfolding (JSF's max_depth).
-    #[arg(long, default_value_t = Config::default().bounds.depth)]
-    depth: u32,
-    /// Stop after this many (non-discarded) paths.
-    #[arg(long, default_value_t = Config::default().bounds.max_paths)]
-    max_paths: u64,
-    /// Stop after this many states (nodes of the exploration tree), discarded paths included.
-    #[arg(long, default_value_t = Config::default().bounds.max_states)]
-    max_states: u64,
-    /// The whole run's time bound in milliseconds, exploration, test generation, replay and
-    /// export together (0: no limit). Exploration gets the first three quarters.
-    #[arg(long, default_value_t = Config::default().bounds.timeout_ms.unwrap_or(0))]
-    timeout_ms: u64,
-    /// Stop exploring once the run holds this many more megabytes than at its start (0: no
-    /// limit).
-    #[arg(long, default_value_t = Config::default().bounds.max_memory_mb.unwrap_or(0))]
-    max_memory_mb: u64,
+    #[command(flatten)]
+    bounds: BoundFlags,
     /// What to do with `requires`: assume it at entry, or ignore it and classify each input.
     #[arg(long, value_enum, default_value_t = Pre::Assume)]
     pre: Pre,
@@ -85,9 +62,6 @@ pub struct Args {
     /// one heap per path.
     #[arg(long)]
     all_heaps: bool,
-    /// All-heaps mode: the most models asked per path.
-    #[arg(long, default_value_t = Config::default().bounds.heaps_per_path)]
-    heaps_per_path: u32,
     /// Write the generated tests in this format.
     #[arg(long, value_enum)]
     emit: Option<Emit>,
@@ -153,32 +127,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
-    let info = strategy::by_name(&args.strategy).ok_or_else(|| {
-        anyhow::anyhow!("unknown strategy `{}`\n{}", args.strategy, strategy_table())
+    let options = Options {
+        strategy: Some(args.strategy.clone()),
+        order: args.order.map(|o| match o {
+            Order::Dfs => OrderOption::Dfs,
+            Order::Bfs => OrderOption::Bfs,
+            Order::Mixed => OrderOption::Mixed,
+        }),
+        pre: Some(match args.pre {
+            Pre::Assume => PreOption::Assume,
+            Pre::Ignore => PreOption::Ignore,
+        }),
+        all_heaps: Some(args.all_heaps),
+        sl_completion: None,
+        bounds: args.bounds.0.clone(),
+    };
+    let mut config = options.resolve().map_err(|e| match e.option {
+        "strategy" => anyhow::anyhow!("{e}\n{}", strategy_table()),
+        _ => anyhow::anyhow!("{e}"),
     })?;
-    let mut config = Config::default();
-    config.strategy = info.kind;
-    config.order = match args.order {
-        None | Some(Order::Dfs) => SearchOrder::Dfs,
-        Some(Order::Bfs) => SearchOrder::Bfs,
-        Some(Order::Mixed) => {
-            anyhow::bail!("--order mixed is the `concolic` loop's; the explorer takes dfs or bfs")
-        }
-    };
-    config.pre = match args.pre {
-        Pre::Assume => PreMode::Assume,
-        Pre::Ignore => PreMode::Ignore,
-    };
-    config.bounds.k = args.k;
-    config.bounds.loop_iterations = args.loop_iterations;
-    config.bounds.call_depth = args.call_depth;
-    config.bounds.depth = args.depth;
-    config.bounds.max_paths = args.max_paths;
-    config.bounds.max_states = args.max_states;
-    config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);
-    config.all_heaps = args.all_heaps;
-    config.bounds.heaps_per_path = args.heaps_per_path;
-    let bound_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
+    let info = strategy::info(config.strategy);
+    let bound_ms = config.bounds.timeout_ms;
 
     let mut process = ProcessConfig::default();
     process.program = PathBuf::from(&args.z3);
@@ -241,7 +210,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bounded: Vec<&str> = bounds_hit.iter().map(|b| b.name()).collect();
     let summary = Summary {
         strategy: info.name,
-        k: args.k,
+        k: config.bounds.k,
         feasible: stats.feasible,
         infeasible: stats.infeasible,
         bounded: stats.bounded,

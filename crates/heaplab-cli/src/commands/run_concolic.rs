@@ -46,17 +46,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Box::new(NoClock),
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
+    let bounds = args.bounds.resolve();
     let cfg = ConcolicConfig {
-        depth: args.depth.min(8),
+        depth: bounds.depth.min(8),
         order: match args.order {
             Some(Order::Dfs) => SearchOrder::Dfs,
             Some(Order::Bfs) => SearchOrder::Bfs,
             None | Some(Order::Mixed) => SearchOrder::Mixed,
         },
-        max_runs: usize::try_from(args.max_paths).unwrap_or(usize::MAX).min(10_000),
+        max_runs: usize::try_from(bounds.max_paths).unwrap_or(usize::MAX).min(10_000),
         // What is left of the bound after the setup above.
-        timeout_ms: (args.timeout_ms > 0)
-            .then(|| args.timeout_ms.saturating_sub(clock.0.elapsed().as_millis() as u64).max(1)),
+        timeout_ms: bounds
+            .timeout_ms
+            .map(|ms| ms.saturating_sub(clock.0.elapsed().as_millis() as u64).max(1)),
         ..ConcolicConfig::default()
     };
     let r = concolic::generate(

@@ -27,6 +27,7 @@
 //! Invariant: no IO, no clock of its own (time comes through [`Clock`]), no threads — the
 //! explorer runs the same natively and in wasm.
 
+pub mod bounds;
 pub mod code;
 pub mod concolic;
 pub mod config;
@@ -35,6 +36,7 @@ pub mod events;
 pub mod exec;
 pub mod explorer;
 pub mod heap;
+pub mod options;
 mod order;
 pub mod outcome;
 pub mod shared_list;
@@ -54,6 +56,7 @@ pub use config::{
 pub use events::{Event, ForkKind, Placed, RunStats, TreeNode, ViewAt};
 pub use exec::answers::AnswerCounts;
 pub use explorer::Explorer;
+pub use options::{Options, OptionsError};
 pub use outcome::{PathOutcome, PathResult};
 pub use show::ValView;
 pub use smt::SmtPathSolver;
