@@ -12,8 +12,10 @@ const LAYERS: &[(&str, u32)] = &[
     ("heaplab-logic", 1),
     ("heaplab-engine", 2),
     ("heaplab-testgen", 3),
-    ("heaplab-cli", 4),
-    ("heaplab-wasm", 4),
+    // The report vocabulary (serde types and their schema) both front ends print and return.
+    ("heaplab-report", 4),
+    ("heaplab-cli", 5),
+    ("heaplab-wasm", 5),
 ];
 
 fn workspace_root() -> PathBuf {

@@ -9,10 +9,10 @@ use crate::commands::{load, report};
 use anyhow::Context;
 use heaplab_engine::symbolic::{Config, Explorer, NoClock, SmtPathSolver};
 use heaplab_logic::SmtOracle;
+use heaplab_report::RunSummary;
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_testgen::concolic::{self, ConcolicConfig, SearchOrder};
 use heaplab_testgen::coverage::branches_taken;
-use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -36,17 +36,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let logic_z3 = start("logic")?;
     let mut oracle = SmtOracle::new(&logic_z3);
     let path_solver = SmtPathSolver::new(start("executor")?);
-    // Branch sites of the method and what it calls, from an explorer that is only started.
+    let bounds = args.bounds.resolve();
+    // Branch sites of the method and what it calls, from an explorer that is only started
+    // (with the run's bounds, which the summary reports).
+    let mut sites_config = Config::default();
+    sites_config.bounds = bounds;
     let sites = Explorer::new(
         program,
         info,
         &args.method,
-        Config::default(),
+        sites_config,
         Box::new(SmtPathSolver::new(start("sites")?)),
         Box::new(NoClock),
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
-    let bounds = args.bounds.resolve();
     let cfg = ConcolicConfig {
         depth: bounds.depth.min(8),
         order: match args.order {
@@ -82,29 +85,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let s = &r.stats;
     match args.format {
-        Format::Json => println!(
-            "{}",
-            json!({
-                "method": args.method,
-                "strategy": "concolic",
-                "tests": g.tests.len(),
-                "invalid": g.invalid_inputs(),
-                "errors": g.errors_found(),
-                "covered": valid.len(),
-                "total": total,
-                "phase1Calls": s.phase1_calls,
-                "phase2Calls": s.phase2_calls,
-                "phase1Inputs": s.phase1_inputs,
-                "phase2Inputs": s.phase2_inputs,
-                "runs": s.runs,
-                "prunedUnsat": s.pruned_unsat,
-                "prunedUnknown": s.pruned_unknown,
-                "missedTarget": s.missed_target,
-                "unexploredLeft": s.unexplored_left,
-                "stoppedBy": s.stopped_by,
-                "timeMs": time_ms,
-            })
-        ),
+        Format::Json => {
+            let mut summary =
+                RunSummary::of_concolic(&loaded.file.name, &args.method, &r, &sites, time_ms);
+            summary.emitted = written.as_ref().map(|p| p.display().to_string());
+            crate::commands::print_json(&summary)?;
+        }
         Format::Text => {
             println!("{} with concolic (phase-1 depth {})", args.method, cfg.depth);
             println!(
@@ -124,7 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 println!("  stopped by: {b}");
             }
             println!("  time: {time_ms} ms");
-            if let Some(p) = written {
+            if let Some(p) = &written {
                 println!("  tests written to {}", p.display());
             }
         }
