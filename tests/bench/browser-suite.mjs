@@ -34,6 +34,8 @@ const allRows = process.env.BENCH_BROWSER_ROWS !== 'goals';
 const append = process.env.BENCH_BROWSER_APPEND !== '0';
 
 const native = JSON.parse(await readFile(nativePath, 'utf8'));
+// `heaplab bench --format json` rows are a run summary plus the memory columns.
+native.rows = native.rows.map((r) => ({ ...r.summary, ...r }));
 let nodeRows = new Map();
 try {
   const node = JSON.parse(await readFile(nodePath, 'utf8'));

@@ -16,6 +16,8 @@ import { ROOT } from '../node/helpers.mjs';
 
 const input = process.argv[2] ?? path.join(ROOT, 'bench/results.json');
 const native = JSON.parse(await readFile(input, 'utf8'));
+// `heaplab bench --format json` rows are a run summary plus the memory columns.
+native.rows = native.rows.map((r) => ({ ...r.summary, ...r }));
 const only = process.env.BENCH_WASM_STRATEGIES?.split(',').map((s) => s.trim()).filter(Boolean);
 const capMs = Number(process.env.BENCH_WASM_CAP_MS ?? 20000);
 const procedure = process.env.BENCH_WASM_PROCEDURE !== '0';

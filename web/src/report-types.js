@@ -103,7 +103,7 @@
  * @typedef {Object} EnumerationReport
  * @property {boolean} complete Every model within the bounds was found.
  * @property {number} count
- * @property {boolean} exactly Only models of exactly `max_objects` objects.
+ * @property {(number|null)} [exactly] `--exactly N`: only models of exactly N objects.
  * @property {number} max_depth
  * @property {number} max_objects
  * @property {(Array<ModelReport>|null)} [models] The models (left out with `--count`).

@@ -155,8 +155,8 @@ pub struct EnumerationReport {
     pub schema_version: u32,
     pub count: u64,
     pub max_objects: u64,
-    /// Only models of exactly `max_objects` objects.
-    pub exactly: bool,
+    /// `--exactly N`: only models of exactly N objects.
+    pub exactly: Option<u64>,
     pub max_depth: u32,
     /// Every model within the bounds was found.
     pub complete: bool,
@@ -193,4 +193,28 @@ pub enum ValueReport {
     Bool(bool),
     Ref { r#ref: u64 },
     Null(()),
+}
+
+impl ModelReport {
+    pub fn of(m: &heaplab_logic::Model) -> ModelReport {
+        let value = |v: &heaplab_logic::Value| match v {
+            heaplab_logic::Value::Int(i) => ValueReport::Int(*i),
+            heaplab_logic::Value::Bool(b) => ValueReport::Bool(*b),
+            heaplab_logic::Value::Null => ValueReport::Null(()),
+            heaplab_logic::Value::Ref(o) => ValueReport::Ref { r#ref: *o as u64 },
+        };
+        ModelReport {
+            store: m.store.iter().map(|(k, v)| (k.clone(), value(v))).collect(),
+            objects: m
+                .objects
+                .iter()
+                .enumerate()
+                .map(|(i, o)| ObjectReport {
+                    id: i as u64,
+                    class: o.class.clone(),
+                    fields: o.fields.iter().map(|(f, v)| (f.clone(), value(v))).collect(),
+                })
+                .collect(),
+        }
+    }
 }
