@@ -168,11 +168,6 @@ const LONG_FNS: &[(&str, &str, &str)] = &[
         "one DPLL(T) search loop: propagate, decide, check, backtrack share their trail",
     ),
     (
-        "heaplab-cli/src/commands/run.rs",
-        "run",
-        "the run command's flag handling and output, one arm per format",
-    ),
-    (
         "heaplab-logic/src/baseformula.rs",
         "decide_formula",
         "the base-formula fixed point: rounds, widening and witnesses share the per-pair tables",
@@ -310,4 +305,142 @@ fn size_and_cycle_checks_can_fail() {
     let names: Vec<Vec<String>> =
         circles.iter().map(|c| c.iter().map(|m| modgraph::name(m)).collect()).collect();
     assert_eq!(names, vec![vec!["a".to_string(), "b".to_string()]]);
+}
+
+/// The backticked words of a markdown line (`a`, `b c` → ["a", "b c"]).
+fn backticked(line: &str) -> Vec<&str> {
+    line.split('`').skip(1).step_by(2).collect()
+}
+
+/// The modules ARCHITECTURE.md's "Module map" lists, by crate: `### heaplab-x (...)` headings,
+/// then `- \`path.rs\` — ...` lines.
+fn listed_modules(architecture: &str) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut out: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let start = match architecture.find("\n## Module map") {
+        Some(i) => i + 1,
+        None if architecture.starts_with("## Module map") => 0,
+        None => return out,
+    };
+    let section = &architecture[start..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |e| e + 3);
+    let mut krate = None;
+    for line in section[..end].lines() {
+        if let Some(rest) = line.strip_prefix("### ") {
+            krate = rest.split_whitespace().next().map(str::to_string);
+        } else if let (Some(k), Some(item)) = (&krate, line.strip_prefix("- ")) {
+            if let Some(path) = backticked(item).first() {
+                out.entry(k.clone()).or_default().push(path.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Issue 28 item 7: ARCHITECTURE.md's crate table names every crate of `crates/` (and no other),
+/// its CLI row every subcommand of `heaplab` (and no other), and its module map every source
+/// file of every crate (and no other).
+#[test]
+fn architecture_lists_what_exists() {
+    let root = workspace_root();
+    let architecture = fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut problems = Vec::new();
+    // Crates: the table rows `| layer | \`heaplab-x\` | ... |`.
+    let table: Vec<String> = architecture
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.chars().nth(2).is_some_and(|c| c.is_ascii_digit()))
+        .filter_map(|l| backticked(l).first().map(|s| s.to_string()))
+        .collect();
+    let mut crates: Vec<String> = fs::read_dir(root.join("crates"))
+        .expect("crates/")
+        .flatten()
+        .filter(|e| e.path().join("Cargo.toml").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    crates.sort();
+    for c in &crates {
+        if !table.contains(c) {
+            problems.push(format!("crate {c} is missing from ARCHITECTURE.md's crate table"));
+        }
+    }
+    for c in &table {
+        if !crates.contains(c) {
+            problems.push(format!("ARCHITECTURE.md's crate table names {c}, which does not exist"));
+        }
+    }
+    // CLI commands: the `heaplab-cli` row against the variants of `enum Command` in main.rs.
+    let cli_row = architecture.lines().find(|l| l.starts_with("| ") && l.contains("`heaplab-cli`"));
+    let listed: Vec<&str> =
+        cli_row.map(|l| backticked(l).into_iter().skip(2).collect()).unwrap_or_default();
+    let main = fs::read_to_string(root.join("crates/heaplab-cli/src/main.rs")).unwrap_or_default();
+    let commands = command_names(&main);
+    assert!(commands.len() >= 5, "read only {commands:?} from main.rs");
+    for c in &commands {
+        if !listed.contains(&c.as_str()) {
+            problems
+                .push(format!("`heaplab {c}` is missing from ARCHITECTURE.md's heaplab-cli row"));
+        }
+    }
+    for c in &listed {
+        if !commands.iter().any(|x| x == c) {
+            problems.push(format!("ARCHITECTURE.md's heaplab-cli row names `{c}`, not a command"));
+        }
+    }
+    // Modules: the module map against every crate's `src/`.
+    let listed = listed_modules(&architecture);
+    for c in &crates {
+        let src = root.join("crates").join(c).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        let files: Vec<String> = files
+            .iter()
+            .filter_map(|f| f.strip_prefix(&src).ok())
+            .map(|f| f.to_string_lossy().replace('\\', "/"))
+            .collect();
+        let mapped = listed.get(c).cloned().unwrap_or_default();
+        for f in &files {
+            if !mapped.contains(f) {
+                problems
+                    .push(format!("{c}: module {f} is missing from ARCHITECTURE.md's module map"));
+            }
+        }
+        for m in &mapped {
+            if !files.contains(m) {
+                problems.push(format!(
+                    "{c}: ARCHITECTURE.md's module map lists {m}, which does not exist"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "ARCHITECTURE.md is out of date:\n{}", problems.join("\n"));
+}
+
+/// The subcommands of `heaplab` (clap's kebab-case of `enum Command`'s variants).
+fn command_names(main: &str) -> Vec<String> {
+    let Some(start) = main.find("enum Command {") else { return Vec::new() };
+    let body = &main[start..];
+    let body = &body[..body.find("\n}").unwrap_or(body.len())];
+    body.lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//") && !l.starts_with('#'))
+        .filter_map(|l| l.split('(').next())
+        .filter(|v| v.chars().next().is_some_and(char::is_uppercase))
+        .map(|v| {
+            let mut out = String::new();
+            for (i, ch) in v.chars().enumerate() {
+                if ch.is_uppercase() && i > 0 {
+                    out.push('-');
+                }
+                out.push(ch.to_ascii_lowercase());
+            }
+            out
+        })
+        .collect()
+}
+
+#[test]
+fn architecture_check_sees_a_missing_command() {
+    let main = "enum Command {\n    /// Doc.\n    Check(a::Args),\n    CsfTable(b::Args),\n}\n";
+    assert_eq!(command_names(main), ["check", "csf-table"]);
+    let map = "## Module map\n\n### heaplab-x (`x`)\n\n- `lib.rs` — The crate.\n\n## Next\n";
+    assert_eq!(listed_modules(map).get("heaplab-x").map(Vec::len), Some(1));
 }

@@ -8,7 +8,8 @@ use crate::commands::{
 };
 use crate::outcome::OutcomeReport;
 use crate::summary::RunSummary;
-use heaplab_engine::symbolic::Options;
+use heaplab_engine::symbolic::bounds::BOUNDS;
+use heaplab_engine::symbolic::{strategy, Config, Options};
 use schemars::JsonSchema;
 use serde_json::Value;
 
@@ -137,4 +138,47 @@ fn js_type(s: &Value) -> String {
         },
         _ => "*".into(),
     }
+}
+
+/// The page's copy of the two tables the engine declares once: every bound (its option name,
+/// label, tooltip, help, default, whether the page shows a control) and every strategy
+/// registry row (name, driver, source, description, "Learn more" paragraph, what concerns
+/// it). The page builds its controls, menus, Compare rows, links and "Learn more" from it
+/// (committed as `web/src/vocabulary.js`; `tests/schema.rs` keeps it equal to the tables).
+pub fn vocabulary_js() -> String {
+    let bounds: Vec<Value> = BOUNDS
+        .iter()
+        .map(|b| {
+            serde_json::json!({
+                "name": b.name, "label": b.label, "title": b.title, "help": b.help,
+                "default": b.default_value(), "zero_is_off": b.zero_is_off, "on_page": b.on_page,
+            })
+        })
+        .collect();
+    let strategies: Vec<Value> = strategy::STRATEGIES
+        .iter()
+        .map(|s| {
+            serde_json::json!({
+                "name": s.name, "driver": s.driver.name(), "source": s.paper,
+                "description": s.description, "learn": s.learn,
+                "reads_requires": s.reads_requires, "uses_depth": s.uses_depth,
+                "all_heaps": s.all_heaps,
+            })
+        })
+        .collect();
+    let pretty = |v: &Vec<Value>| serde_json::to_string_pretty(v).unwrap_or_default();
+    let default = strategy::info(Config::default().strategy).name;
+    format!(
+        "// Generated from the engine's bound table and strategy registry by heaplab-report\n\
+         // (tests/schema.rs); do not edit.\n\n\
+         /** Every bound, declared once in heaplab_engine::symbolic::bounds. */\n\
+         export const BOUNDS = {};\n\n\
+         /** Every strategy, in menu order (heaplab_engine::symbolic::strategy::STRATEGIES). */\n\
+         export const STRATEGIES = {};\n\n\
+         /** The strategy a run uses when none is named. */\n\
+         export const DEFAULT_STRATEGY = {};\n",
+        pretty(&bounds),
+        pretty(&strategies),
+        serde_json::to_string(default).unwrap_or_default()
+    )
 }

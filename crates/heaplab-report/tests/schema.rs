@@ -1,9 +1,10 @@
-//! The committed schema (`docs/report.schema.json`) and the page's typedefs
-//! (`web/src/report-types.js`) are what the types generate: a key added, renamed or removed in
+//! The committed schema (`docs/report.schema.json`), the page's typedefs
+//! (`web/src/report-types.js`) and its copy of the bound table and strategy registry
+//! (`web/src/vocabulary.js`) are what the types and tables generate: a key added, renamed or removed in
 //! a type without regenerating them fails here. `UPDATE_EXPECT=1 cargo test -p heaplab-report
 //! --test schema` rewrites both (review the diff).
 
-use heaplab_report::schema::{jsdoc, schema, schema_text};
+use heaplab_report::schema::{jsdoc, schema, schema_text, vocabulary_js};
 use std::path::Path;
 
 fn check(path: &Path, want: &str) {
@@ -24,6 +25,7 @@ fn committed_schema_and_typedefs_match_the_types() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     check(&root.join("docs/report.schema.json"), &schema_text());
     check(&root.join("web/src/report-types.js"), &jsdoc(&schema()));
+    check(&root.join("web/src/vocabulary.js"), &vocabulary_js());
 }
 
 #[test]

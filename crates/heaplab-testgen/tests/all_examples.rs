@@ -44,15 +44,15 @@ fn every_example_method_replays_under_every_strategy() {
         let lines = Lines::new(&a.program, &SourceFile::new(name.clone(), text));
         for target in targets(&a) {
             let mut reachable: Vec<(StrategyKind, BTreeSet<String>, bool)> = Vec::new();
-            for s in STRATEGIES {
+            for (s, kind) in STRATEGIES.iter().filter_map(|s| Some((s, s.kind()?))) {
                 let mut config = Config::default();
-                config.strategy = s.kind;
+                config.strategy = kind;
                 config.bounds.k = 2;
                 config.bounds.max_paths = 100;
                 config.bounds.timeout_ms = None;
                 config.bounds.loop_iterations = 4;
                 config.bounds.call_depth = 16;
-                if s.kind == StrategyKind::Symheap {
+                if kind == StrategyKind::Symheap {
                     // Its cost is in solver queries, not steps: a wall-clock bound keeps CI short
                     // (a run it stops is not compared; its tests still replay).
                     config.bounds.timeout_ms = Some(3_000);
@@ -105,7 +105,7 @@ fn every_example_method_replays_under_every_strategy() {
                     })
                     .collect();
                 let complete = !cut && ex.stopped().is_none() && ex.stats().bounded == 0;
-                if s.kind == StrategyKind::Symheap && !cut && ex.stopped().is_none() {
+                if kind == StrategyKind::Symheap && !cut && ex.stopped().is_none() {
                     // All-heaps mode (issue 15 item 4): every input heap of every path is a
                     // test that replays, with the same outcomes as one heap per path.
                     ex.set_all_heaps(true);
@@ -129,7 +129,7 @@ fn every_example_method_replays_under_every_strategy() {
                     }
                     all_heaps += all.tests.len();
                 }
-                reachable.push((s.kind, outcomes, complete));
+                reachable.push((kind, outcomes, complete));
             }
             let complete: Vec<_> = reachable.iter().filter(|r| r.2).collect();
             if complete.len() == reachable.len() {

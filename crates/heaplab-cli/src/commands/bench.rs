@@ -22,8 +22,8 @@ pub struct Args {
     /// The suite: `examples` (every `.hl` in the folder `examples/`).
     #[arg(long, default_value = "examples")]
     suite: String,
-    /// Comma-separated strategies.
-    #[arg(long, default_value = "lazy,lazier,lazier#,sl,symheap")]
+    /// Comma-separated strategies (default: every registry row the explorer runs).
+    #[arg(long, default_value_t = explorer_strategies())]
     strategies: String,
     /// Kiasan's k (default: the explorer's default).
     #[arg(long, default_value_t = Config::default().bounds.k)]
@@ -62,6 +62,12 @@ pub enum Format {
     Json,
 }
 
+/// The names of the registry rows the explorer runs, in menu order (the bench's columns).
+fn explorer_strategies() -> String {
+    let rows = strategy::STRATEGIES.iter().filter(|s| s.kind().is_some());
+    rows.map(|s| s.name).collect::<Vec<_>>().join(",")
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let dir = PathBuf::from(&args.suite);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -72,7 +78,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     files.sort();
     let strategies: Vec<&str> = args.strategies.split(',').map(str::trim).collect();
     for s in &strategies {
-        strategy::by_name(s).ok_or_else(|| anyhow::anyhow!("unknown strategy `{s}`"))?;
+        strategy::by_name(s).and_then(|s| s.kind()).ok_or_else(|| {
+            anyhow::anyhow!("`{s}` is not a strategy the explorer runs (the bench's)")
+        })?;
     }
     let mut rows = Vec::new();
     let log = args.dump_queries.as_ref().map(|_| Arc::new(Mutex::new(QueryLog::new())));
@@ -128,10 +136,11 @@ fn bench_one(
     log: Option<&Arc<Mutex<QueryLog>>>,
     cache: Option<&SharedCache>,
 ) -> anyhow::Result<Option<BenchRow>> {
-    let info = strategy::by_name(strategy_name)
-        .ok_or_else(|| anyhow::anyhow!("unknown strategy `{strategy_name}`"))?;
+    let kind = strategy::by_name(strategy_name).and_then(|s| s.kind()).ok_or_else(|| {
+        anyhow::anyhow!("`{strategy_name}` is not a strategy the explorer runs (the bench's)")
+    })?;
     let mut config = Config::default();
-    config.strategy = info.kind;
+    config.strategy = kind;
     config.bounds.k = args.k;
     config.bounds.timeout_ms = Some(args.timeout_ms);
     config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);

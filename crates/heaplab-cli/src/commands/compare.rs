@@ -13,9 +13,8 @@
 
 use super::{load, report};
 use anyhow::Context;
-use heaplab_engine::symbolic::{
-    strategy, Clock, Config, Explorer, PreMode, SmtPathSolver, StrategyKind,
-};
+use heaplab_engine::symbolic::strategy::Driver;
+use heaplab_engine::symbolic::{strategy, Clock, Config, Explorer, PreMode, SmtPathSolver};
 use heaplab_report::{CompareReport, RunSummary, SCHEMA_VERSION};
 use heaplab_smt::{ProcessConfig, SharedCache, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_testgen::concretize::PreChecker;
@@ -39,8 +38,9 @@ pub struct Args {
     /// `sl`: deepest predicate unfolding; `concolic`: phase-1 unfolding depth (at most 8).
     #[arg(long, default_value_t = Config::default().bounds.depth)]
     depth: u32,
-    /// Comma-separated strategy names (`concolic` too: CSF, its solver column `p1/p2` calls).
-    #[arg(long, default_value = "lazy,lazier,lazier#,sl,symheap")]
+    /// Comma-separated strategy names (default: every registry row, in menu order; `concolic`'s
+    /// solver column is CSF's `p1/p2` calls).
+    #[arg(long, default_value_t = every_strategy())]
     strategies: String,
     /// Stop each run once it holds this many more megabytes than at its start (0: no limit).
     #[arg(long, default_value_t = Config::default().bounds.max_memory_mb.unwrap_or(0))]
@@ -59,6 +59,11 @@ enum Format {
     Json,
 }
 
+/// Every registry row's name, in menu order.
+fn every_strategy() -> String {
+    strategy::STRATEGIES.iter().map(|s| s.name).collect::<Vec<_>>().join(",")
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let loaded = load(&args.file)?;
     if report(&loaded) {
@@ -73,24 +78,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // One cache of z3's answers for all strategies: equal query texts are equal questions.
     let cache = SharedCache::default();
     for name in args.strategies.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        if name == "concolic" {
-            strategies.push((name, None));
-            continue;
-        }
         let info = strategy::by_name(name).ok_or_else(|| {
             anyhow::anyhow!("unknown strategy `{name}`\n{}", super::run::strategy_table())
         })?;
-        strategies.push((name, Some(info)));
+        strategies.push(info);
     }
     anyhow::ensure!(!strategies.is_empty(), "--strategies names no strategy");
-    for (name, info) in strategies {
-        let Some(info) = info else {
-            rows.push(concolic_row(&args, &loaded.file.name, program, ainfo, &checker)?);
-            continue;
+    for info in strategies {
+        let name = info.name;
+        let kind = match info.driver {
+            Driver::Explorer(kind) => kind,
+            Driver::Concolic => {
+                rows.push(concolic_row(&args, &loaded.file.name, program, ainfo, &checker)?);
+                continue;
+            }
         };
         let mut config = Config::default();
-        config.strategy = info.kind;
-        config.pre = if info.kind == StrategyKind::Sl { PreMode::Assume } else { PreMode::Ignore };
+        config.strategy = kind;
+        config.pre = if info.reads_requires { PreMode::Assume } else { PreMode::Ignore };
         config.bounds.k = args.k;
         config.bounds.depth = args.depth;
         config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);

@@ -13,6 +13,7 @@ use super::bound_flags::BoundFlags;
 use super::{load, report};
 use anyhow::Context;
 use heaplab_engine::symbolic::options::{OrderOption, PreOption};
+use heaplab_engine::symbolic::strategy::Driver;
 use heaplab_engine::symbolic::{
     strategy, Clock, Event, Explorer, Options, PathOutcome, SmtPathSolver,
 };
@@ -45,7 +46,7 @@ pub struct Args {
     #[arg(long)]
     method: String,
     /// Heap strategy (see the table in `heaplab run --help`).
-    #[arg(long, default_value = "lazier#", value_parser = clap::builder::PossibleValuesParser::new(strategy::STRATEGIES.iter().map(|s| s.name).chain(["concolic"])))]
+    #[arg(long, default_value = "lazier#", value_parser = clap::builder::PossibleValuesParser::new(strategy::STRATEGIES.iter().map(|s| s.name)))]
     strategy: String,
     #[command(flatten)]
     bounds: BoundFlags,
@@ -116,17 +117,9 @@ pub fn strategy_table() -> String {
     out
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.strategy == "concolic" {
-        return concolic::run(args);
-    }
-    // The time bound counts from here: loading and starting the solver spend it too.
-    let started = std::time::Instant::now();
-    let loaded = load(&args.file)?;
-    if report(&loaded) {
-        return Ok(ExitCode::FAILURE);
-    }
-    let options = Options {
+/// The one options type of a run, from the flags.
+fn options_of(args: &Args) -> Options {
+    Options {
         strategy: Some(args.strategy.clone()),
         order: args.order.map(|o| match o {
             Order::Dfs => OrderOption::Dfs,
@@ -140,7 +133,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         all_heaps: Some(args.all_heaps),
         sl_completion: None,
         bounds: args.bounds.0.clone(),
-    };
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let options = options_of(&args);
+    let driver = options.driver().map_err(|e| anyhow::anyhow!("{e}\n{}", strategy_table()))?;
+    if driver == Driver::Concolic {
+        return concolic::run(args, &options);
+    }
+    // The time bound counts from here: loading and starting the solver spend it too.
+    let started = std::time::Instant::now();
+    let loaded = load(&args.file)?;
+    if report(&loaded) {
+        return Ok(ExitCode::FAILURE);
+    }
     let mut config = options.resolve().map_err(|e| match e.option {
         "strategy" => anyhow::anyhow!("{e}\n{}", strategy_table()),
         _ => anyhow::anyhow!("{e}"),

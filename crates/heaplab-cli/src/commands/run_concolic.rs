@@ -4,19 +4,19 @@
 //! phase-2 solver calls). Coverage is counted at the explorer's branch sites, on the replays of
 //! the tests with a valid input, as `heaplab compare` counts it.
 
-use super::{write_junit, write_tests, Args, Emit, Format, Order, WallClock};
+use super::{write_junit, write_tests, Args, Emit, Format, WallClock};
 use crate::commands::{load, report};
 use anyhow::Context;
-use heaplab_engine::symbolic::{Config, Explorer, NoClock, SmtPathSolver};
+use heaplab_engine::symbolic::{Config, Explorer, NoClock, Options, SmtPathSolver};
 use heaplab_logic::SmtOracle;
 use heaplab_report::RunSummary;
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
-use heaplab_testgen::concolic::{self, ConcolicConfig, SearchOrder};
+use heaplab_testgen::concolic::{self, ConcolicConfig};
 use heaplab_testgen::coverage::branches_taken;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, options: &Options) -> anyhow::Result<ExitCode> {
     // The time bound counts from here: loading and starting the solvers spend it too.
     let clock = WallClock::new();
     let loaded = load(&args.file)?;
@@ -50,20 +50,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Box::new(NoClock),
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
-    let cfg = ConcolicConfig {
-        depth: bounds.depth.min(8),
-        order: match args.order {
-            Some(Order::Dfs) => SearchOrder::Dfs,
-            Some(Order::Bfs) => SearchOrder::Bfs,
-            None | Some(Order::Mixed) => SearchOrder::Mixed,
-        },
-        max_runs: usize::try_from(bounds.max_paths).unwrap_or(usize::MAX).min(10_000),
-        // What is left of the bound after the setup above.
-        timeout_ms: bounds
-            .timeout_ms
-            .map(|ms| ms.saturating_sub(clock.0.elapsed().as_millis() as u64).max(1)),
-        ..ConcolicConfig::default()
-    };
+    let mut cfg = ConcolicConfig::from_options(options);
+    // What is left of the time bound after the setup above.
+    cfg.timeout_ms =
+        cfg.timeout_ms.map(|ms| ms.saturating_sub(clock.0.elapsed().as_millis() as u64).max(1));
     let r = concolic::generate(
         program,
         info,
@@ -92,8 +82,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             crate::commands::print_json(&summary)?;
         }
         Format::Text => {
-            println!("{} with concolic (phase-1 depth {})", args.method, cfg.depth);
-            println!(
+            crate::say!("{} with concolic (phase-1 depth {})", args.method, cfg.depth);
+            crate::say!(
                 "  tests: {} ({} from phase 1, {} from phase 2), invalid inputs: {}, errors found: {}",
                 g.tests.len(),
                 s.phase1_inputs,
@@ -101,17 +91,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 g.invalid_inputs(),
                 g.errors_found()
             );
-            println!("  branch coverage (valid inputs): {}/{}", valid.len(), total);
-            println!(
+            crate::say!("  branch coverage (valid inputs): {}/{}", valid.len(), total);
+            crate::say!(
                 "  solver calls (#Calls p1/p2): {}/{}; runs {}; nodes pruned {} unsat, {} undecided; unexplored left {}",
                 s.phase1_calls, s.phase2_calls, s.runs, s.pruned_unsat, s.pruned_unknown, s.unexplored_left
             );
             if let Some(b) = s.stopped_by {
-                println!("  stopped by: {b}");
+                crate::say!("  stopped by: {b}");
             }
-            println!("  time: {time_ms} ms");
+            crate::say!("  time: {time_ms} ms");
             if let Some(p) = &written {
-                println!("  tests written to {}", p.display());
+                crate::say!("  tests written to {}", p.display());
             }
         }
     }

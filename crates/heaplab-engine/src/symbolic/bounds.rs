@@ -25,6 +25,8 @@ pub struct BoundSpec {
     pub label: &'static str,
     /// The page's tooltip.
     pub title: &'static str,
+    /// The page has a control for it (the others keep their defaults there).
+    pub on_page: bool,
     /// Whether 0 turns the bound off.
     pub zero_is_off: bool,
     /// Reads the bound from a [`Bounds`] (0 for off).
@@ -75,7 +77,8 @@ macro_rules! bounds {
     ($(
         $(#[doc = $doc:literal])*
         $field:ident: $ty:ty = $default:expr,
-            name $name:literal, label $label:literal, title $title:literal, help $help:literal;
+            name $name:literal, page $page:literal, label $label:literal, title $title:literal,
+            help $help:literal;
     )*) => {
         /// The bounds of one run (declared in [`bounds`](self), one entry per bound).
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +100,7 @@ macro_rules! bounds {
                 help: $help,
                 label: $label,
                 title: $title,
+                on_page: $page,
                 zero_is_off: <$ty as BoundValue>::ZERO_IS_OFF,
                 get: |b: &Bounds| BoundValue::to_u64(b.$field),
                 set: |b: &mut Bounds, v: u64| b.$field = <$ty as BoundValue>::from_u64(v),
@@ -147,30 +151,30 @@ bounds! {
     /// `k` its fields start at `k − 1`, so a BST explored with `k` has height `< k`.
     /// Default: 2.
     k: u32 = 2,
-        name "k", label "k",
+        name "k", page true, label "k",
         title "How many objects deep the input may reach: k = 2 allows chains of two objects from each input reference",
         help "Kiasan's reference-chain bound (the receiver has k, its fields k-1, ...)";
     /// The most iterations per loop (per call) that materialize nothing (Kiasan §3.2: loops that
     /// do discover the heap are bounded by `k`). Default: 10.
     loop_iterations: u32 = 10,
-        name "loop", label "loops",
+        name "loop", page true, label "loops",
         title "How many times a loop may run without reading a new input object before the path is cut",
         help "Loop iterations (per loop and call) that materialize no heap object";
     /// The deepest call nesting, counting the method under test as 1. Default: 32.
     call_depth: u32 = 32,
-        name "call_depth", label "calls",
+        name "call_depth", page false, label "calls",
         title "How deep calls may nest (the method under test is 1)",
         help "Deepest call nesting";
     /// `sl` only: the deepest predicate unfolding (JSF's `max_depth`); instances of `requires`
     /// have depth 1. Default: 8.
     depth: u32 = 8,
-        name "depth", label "depth",
+        name "depth", page true, label "depth",
         title "For sl: how many times a predicate of the precondition may be unfolded along one chain",
         help "`sl` only: deepest predicate unfolding (JSF's max_depth)";
     /// Stop after this many paths have ended (returned, failed or bounded; paths discarded by
     /// `assume` or the precondition do not count). Default: 10 000.
     max_paths: u64 = 10_000,
-        name "max_paths", label "paths",
+        name "max_paths", page true, label "paths",
         title "Stop after this many path ends (paths whose input breaks the precondition do not count)",
         help "Stop after this many (non-discarded) paths";
     /// Stop after this many states (tree nodes). Paths discarded by `requires` do not count
@@ -178,13 +182,13 @@ bounds! {
     /// input (lazy on a tree with linked leaves) grows the tree until memory runs out.
     /// Default: 200 000.
     max_states: u64 = 200_000,
-        name "max_states", label "states",
+        name "max_states", page true, label "states",
         title "Stop after this many states (the circles of the tree)",
         help "Stop after this many states (nodes of the exploration tree), discarded paths included";
     /// Stop exploring after this many milliseconds of the run's [`Clock`](super::Clock);
     /// `None` for no limit. Default: `Some(60_000)`.
     timeout_ms: Option<u64> = Some(60_000),
-        name "timeout_ms", label "time (ms)",
+        name "timeout_ms", page true, label "time (ms)",
         title "Stop after this many milliseconds of work (0: no limit); time spent paused does not count",
         help "The whole run's time bound in milliseconds, exploration, test generation, replay and export together (0: no limit); exploration gets the first three quarters";
     /// Stop exploring once the run holds this many megabytes more than when it started, as
@@ -193,18 +197,18 @@ bounds! {
     /// laptop or in a browser tab (whose wasm memory ends at 2–4 GB) stops with its results
     /// instead of exhausting memory.
     max_memory_mb: Option<u64> = Some(DEFAULT_MAX_MEMORY_MB),
-        name "max_memory_mb", label "memory (MB)",
+        name "max_memory_mb", page false, label "memory (MB)",
         title "Stop once the run holds this many more megabytes than at its start (0: no limit)",
         help "Stop exploring once the run holds this many more megabytes than at its start (0: no limit)";
     /// The most instructions one path may execute (a last-resort guard). Default: 1 000 000.
     steps_per_path: u64 = 1_000_000,
-        name "steps_per_path", label "steps per path",
+        name "steps_per_path", page false, label "steps per path",
         title "The most instructions one path may run (a last-resort guard)",
         help "The most instructions one path may execute";
     /// All-heaps mode ([`Config::all_heaps`](super::Config::all_heaps)): the most models asked
     /// per path (each is one input heap or an isomorphic duplicate). Default: 256.
     heaps_per_path: u32 = 256,
-        name "heaps_per_path", label "heaps per path",
+        name "heaps_per_path", page false, label "heaps per path",
         title "Every-input-heap mode: the most models asked per path",
         help "All-heaps mode: the most models asked per path";
 }

@@ -5,7 +5,7 @@
 
 use super::bounds::BoundOptions;
 use super::config::{Config, PreMode, SearchOrder, SlCompletion};
-use super::strategy::{self, STRATEGIES};
+use super::strategy::{self, Driver, STRATEGIES};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -93,20 +93,35 @@ impl Options {
         self.strategy.as_deref().unwrap_or(strategy::info(Config::default().strategy).name)
     }
 
-    /// The engine's configuration for these options: defaults where they say nothing. A
-    /// strategy the explorer does not run (`concolic`, its own driver) or an order it does not
-    /// know is an error that names the option.
+    /// Who runs the strategy asked for (an unknown name is an error naming `strategy`).
+    pub fn driver(&self) -> Result<Driver, OptionsError> {
+        let name = self.strategy_name();
+        strategy::by_name(name).map(|row| row.driver).ok_or_else(|| {
+            let known: Vec<&str> = STRATEGIES.iter().map(|s| s.name).collect();
+            OptionsError {
+                option: "strategy",
+                message: format!("unknown strategy `{name}` (known: {})", known.join(", ")),
+            }
+        })
+    }
+
+    /// The explorer's configuration for these options: defaults where they say nothing. A
+    /// strategy the explorer does not run (`concolic`, its own driver: see [`Options::driver`])
+    /// or an order it does not know is an error that names the option.
     pub fn resolve(&self) -> Result<Config, OptionsError> {
         let mut config = Config::default();
         let name = self.strategy_name();
-        let Some(row) = strategy::by_name(name) else {
-            let known: Vec<&str> = STRATEGIES.iter().map(|s| s.name).collect();
-            return Err(OptionsError {
-                option: "strategy",
-                message: format!("unknown strategy `{name}` (known: {})", known.join(", ")),
-            });
+        config.strategy = match self.driver()? {
+            Driver::Explorer(kind) => kind,
+            Driver::Concolic => {
+                return Err(OptionsError {
+                    option: "strategy",
+                    message: format!(
+                        "`{name}` has its own driver (the concolic loop), not the explorer"
+                    ),
+                })
+            }
         };
-        config.strategy = row.kind;
         config.order = match self.order {
             None | Some(OrderOption::Dfs) => SearchOrder::Dfs,
             Some(OrderOption::Bfs) => SearchOrder::Bfs,
@@ -146,7 +161,7 @@ mod tests {
         let text = r#"{"strategy": "sl", "pre": "ignore", "bounds": {"k": 3, "timeout_ms": 0}}"#;
         let options: Options = serde_json::from_str(text).expect("valid options");
         let config = options.resolve().expect("resolves");
-        assert_eq!(config.strategy, strategy::by_name("sl").map(|s| s.kind).expect("sl"));
+        assert_eq!(Some(config.strategy), strategy::by_name("sl").and_then(|s| s.kind()));
         assert_eq!((config.bounds.k, config.bounds.timeout_ms), (3, None));
         assert_eq!(config.pre, PreMode::Ignore);
         let bad: Result<Options, _> = serde_json::from_str(r#"{"bounds": {"kk": 3}}"#);

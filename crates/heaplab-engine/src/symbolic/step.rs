@@ -224,7 +224,7 @@ pub trait HeapModel {
     }
 
     /// The input heap shape of the world `model` of a path's final state `st`, as a condition
-    /// whose negation blocks every world with that shape (the all-heaps mode, [`worlds`]);
+    /// whose negation blocks every world with that shape (the all-heaps mode, [`worlds`](super::heap::worlds));
     /// `None` for a model whose paths each have one input heap (the lazy family).
     fn shape_condition(&self, _code: &Compiled, _st: &State, _model: &Model) -> Option<Sym> {
         None

@@ -8,8 +8,9 @@
 //! the same code, with a nondeterministic `Fork` per disjunction, so evaluating a precondition
 //! "like Kiasan's repOK" uses exactly the same machinery, strategies and bounds as the method.
 //!
-//! The compiler trusts the type checker's [`ProgramInfo`] for types and call targets; anything
-//! it cannot make sense of becomes an [`Instr::Invalid`] that ends the path with an engine error
+//! The compiler trusts the type checker's
+//! [`ProgramInfo`](heaplab_syntax::types::ProgramInfo) for types and call targets; anything it
+//! cannot make sense of becomes an [`Instr::Invalid`] that ends the path with an engine error
 //! instead of a panic.
 
 mod bytecode;

@@ -4,6 +4,7 @@
 //!
 //! An option table; no per-path data, no hooks.
 
+use super::Driver;
 use super::{Choice, HeapStrategy, Options, StrategyInfo};
 use crate::symbolic::config::StrategyKind;
 use crate::symbolic::heap::{lazy::LazyHeap, HeapModel};
@@ -12,10 +13,14 @@ use std::rc::Rc;
 
 pub const INFO: StrategyInfo = StrategyInfo {
     name: "lazier",
-    kind: StrategyKind::Lazier,
+    driver: Driver::Explorer(StrategyKind::Lazier),
     paper: "Kiasan (Deng 2007) §3.1.2",
     description:
         "first read: null | symbolic location; aliasing decided at dereference or comparison",
+    learn: "The first read only decides null or \"some object\"; which object it is gets decided when the program compares or follows the reference. (Kiasan thesis, section 3.1.2)",
+    reads_requires: false,
+    uses_depth: false,
+    all_heaps: false,
 };
 
 /// `lazier`: null or a symbolic location.

@@ -23,23 +23,38 @@ pub mod sl;
 pub mod symheap;
 
 pub use super::step::{Choice, HeapStrategy, Labels, Options, PathEnd};
-pub use info::StrategyInfo;
+pub use info::{Driver, StrategyInfo};
 
 use super::code::Compiled;
 use super::config::StrategyKind;
 
-/// Every strategy, in menu order.
+/// Every strategy, in menu order: the CLI's `--strategy` values and help, `heaplab compare`'s
+/// and `heaplab bench`'s rows, the wasm `strategies()`, the page's menus, Compare rows and
+/// "Learn more" all read this table.
 pub const STRATEGIES: &[StrategyInfo] =
-    &[lazy::INFO, lazier::INFO, lazier_sharp::INFO, sl::INFO, symheap::INFO];
+    &[lazy::INFO, lazier::INFO, lazier_sharp::INFO, sl::INFO, symheap::INFO, CONCOLIC];
+
+/// Concolic StarFinder (CSF, papers 001/002): a registry row whose driver is its own, the
+/// concolic loop of `heaplab_testgen::concolic` over the executor (`symbolic::concolic`).
+pub const CONCOLIC: StrategyInfo = StrategyInfo {
+    name: "concolic",
+    driver: Driver::Concolic,
+    paper: "Concolic StarFinder (CSF): concrete runs from models of the precondition, negating branches",
+    description: "inputs from models of requires (phase 1), then runs on concrete inputs, solving for the branches not yet taken (phase 2)",
+    learn: "Concrete runs: the first inputs are models of the precondition's unfoldings; each run follows one concrete input, and the next input is solved for a branch no run has taken yet. Every input satisfies requires. (Concolic StarFinder)",
+    reads_requires: true,
+    uses_depth: true,
+    all_heaps: false,
+};
 
 /// Looks a strategy up by its registry name.
 pub fn by_name(name: &str) -> Option<&'static StrategyInfo> {
     STRATEGIES.iter().find(|s| s.name == name)
 }
 
-/// The registry row of a strategy.
+/// The registry row of an explorer strategy.
 pub fn info(kind: StrategyKind) -> &'static StrategyInfo {
-    match STRATEGIES.iter().find(|s| s.kind == kind) {
+    match STRATEGIES.iter().find(|s| s.kind() == Some(kind)) {
         Some(row) => row,
         None => &STRATEGIES[0],
     }
@@ -66,9 +81,11 @@ mod tests {
         let code = Compiled::default();
         for row in STRATEGIES {
             assert_eq!(by_name(row.name), Some(row));
-            assert_eq!(info(row.kind), row);
-            assert_eq!(make(row.kind, &code).info(), row);
+            let Some(kind) = row.kind() else { continue };
+            assert_eq!(info(kind), row);
+            assert_eq!(make(kind, &code).info(), row);
         }
+        assert_eq!(by_name("concolic").map(|r| r.driver), Some(Driver::Concolic));
         assert_eq!(by_name("eager"), None);
     }
 }

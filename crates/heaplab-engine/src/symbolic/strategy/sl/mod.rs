@@ -60,6 +60,7 @@ pub use data::{
     SlState, Unfolding,
 };
 
+use super::Driver;
 use super::{Choice, HeapStrategy, Labels, Options, PathEnd, StrategyInfo};
 use crate::symbolic::code::{Compiled, UnitId};
 use crate::symbolic::config::{Bound, SlCompletion, StrategyKind};
@@ -77,9 +78,13 @@ use std::rc::Rc;
 
 pub const INFO: StrategyInfo = StrategyInfo {
     name: "sl",
-    kind: StrategyKind::Sl,
+    driver: Driver::Explorer(StrategyKind::Sl),
     paper: "Java StarFinder (JSF, arXiv 1712.06025): lazy initialization with separation logic",
     description: "predicates of `requires` unfold when the program first accesses a reference they cover; other references as lazier#",
+    learn: "The precondition (requires) is a separation-logic formula; its predicates are unfolded when the program first touches a reference they describe, so every input satisfies requires. (Java StarFinder)",
+    reads_requires: true,
+    uses_depth: true,
+    all_heaps: false,
 };
 
 impl Sl {
