@@ -41,6 +41,7 @@
  * @property {(number|null)} [loop] Loop iterations (per loop and call) that materialize no heap object
  * @property {(number|null)} [max_memory_mb] Stop exploring once the run holds this many more megabytes than at its start (0: no limit)
  * @property {(number|null)} [max_paths] Stop after this many (non-discarded) paths
+ * @property {(number|null)} [max_questions] Stop after this many questions about path conditions (0: no limit)
  * @property {(number|null)} [max_states] Stop after this many states (nodes of the exploration tree), discarded paths included
  * @property {(number|null)} [steps_per_path] The most instructions one path may execute
  * @property {(number|null)} [timeout_ms] The whole run's time bound in milliseconds, exploration, test generation, replay and export together (0: no limit); exploration gets the first three quarters

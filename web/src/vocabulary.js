@@ -85,6 +85,15 @@ export const BOUNDS = [
     "zero_is_off": false
   },
   {
+    "default": 0,
+    "help": "Stop after this many questions about path conditions (0: no limit)",
+    "label": "questions",
+    "name": "max_questions",
+    "on_page": false,
+    "title": "Stop after this many questions about path conditions (0: no limit)",
+    "zero_is_off": true
+  },
+  {
     "default": 256,
     "help": "All-heaps mode: the most models asked per path",
     "label": "heaps per path",

@@ -205,6 +205,14 @@ bounds! {
         name "steps_per_path", page false, label "steps per path",
         title "The most instructions one path may run (a last-resort guard)",
         help "The most instructions one path may execute";
+    /// Stop after this many questions about path conditions (sent to the solver, decided
+    /// locally or answered from the cache): a bound on a run's work that, unlike `timeout_ms`,
+    /// stops it at the same point on every machine (tests bound by it). `None` for no limit.
+    /// Default: none.
+    max_questions: Option<u64> = None,
+        name "max_questions", page false, label "questions",
+        title "Stop after this many questions about path conditions (0: no limit)",
+        help "Stop after this many questions about path conditions (0: no limit)";
     /// All-heaps mode ([`Config::all_heaps`](super::Config::all_heaps)): the most models asked
     /// per path (each is one input heap or an isomorphic duplicate). Default: 256.
     heaps_per_path: u32 = 256,

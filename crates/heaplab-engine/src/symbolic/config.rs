@@ -116,6 +116,8 @@ pub enum Bound {
     /// `new T[n]` with `n` above [`MAX_NEW_ARRAY_LEN`]: the interpreter's heap limit could not
     /// hold the array, so no test could replay the path.
     ArrayLength,
+    /// [`Bounds::max_questions`]: the path was still pending when the run stopped.
+    Questions,
 }
 
 /// The longest array `new T[n]` may allocate on a path that goes on: half of the interpreter's
@@ -138,6 +140,7 @@ impl Bound {
             Bound::Timeout => "timeout",
             Bound::Memory => "memory",
             Bound::ArrayLength => "array_length",
+            Bound::Questions => "max_questions",
         }
     }
 }

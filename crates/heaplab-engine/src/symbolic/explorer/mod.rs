@@ -429,6 +429,13 @@ impl Explorer {
         if stats.states >= bounds.max_states && !self.is_done() {
             return Some(Bound::States);
         }
+        if let Some(most) = bounds.max_questions {
+            let asked = self.solver_counts();
+            let asked = asked.sent + asked.decided_locally + asked.cached;
+            if asked >= most && !self.is_done() {
+                return Some(Bound::Questions);
+            }
+        }
         if let Some(t) = bounds.timeout_ms {
             // A heap model may have ended the last path in the middle of a step (symheap).
             let cut_in_step = matches!(
