@@ -14,6 +14,7 @@ const STOP_GRACE_MS = 4000;
  * The engine's run options (`Options` of report-types.js) from the settings: the strategy,
  * the precondition mode and every bound the user filled in (by the bound table's names).
  * Explore and Compare both use it, so that they run the same explorations.
+ * @returns {import('./report-types.js').Options}
  */
 export function exploreOptions(settings, strategies = []) {
   const options = { strategy: settings.strategy || DEFAULT_STRATEGY, pre: settings.pre === 'ignore' ? 'ignore' : 'assume', bounds: {} };
@@ -127,7 +128,7 @@ export function createExplorer(store, engine) {
   // A strategy with its own driver (the registry's `concolic` row) runs through concolicRun.
   const isConcolic = () => {
     const { strategies, settings } = store.getState();
-    return strategyRow(strategies, settings.explore.strategy)?.driver === 'concolic';
+    return strategyRow(strategies, settings.explore.strategy)?.driver === 'concolic_loop';
   };
 
   async function step(mode) {

@@ -107,6 +107,7 @@ function initialExplore(runId) {
     // symheap's "show one concrete world" for the selected node: { node, loading, worlds,
     // more, note, error, index } (explore/worlds, explore/worldsResult, explore/worldNext).
     worlds: null,
+    /** The run summary (`heaplab run --format json`'s document). @type {import('./report-types.js').RunSummary | null} */
     summary: null,
     // Which solver answered how many queries (`Exploration.solverStats()`): decidedInRust,
     // sentToZ3, cacheHits, unknownWithoutZ3...

@@ -159,7 +159,7 @@ export const STRATEGIES = [
   {
     "all_heaps": false,
     "description": "inputs from models of requires (phase 1), then runs on concrete inputs, solving for the branches not yet taken (phase 2)",
-    "driver": "concolic",
+    "driver": "concolic_loop",
     "learn": "Concrete runs: the first inputs are models of the precondition's unfoldings; each run follows one concrete input, and the next input is solved for a branch no run has taken yet. Every input satisfies requires. (Concolic StarFinder)",
     "name": "concolic",
     "reads_requires": true,

@@ -358,7 +358,7 @@ const exploreHandlers = {
     for (const strategy of strategies) {
       post({ type: 'compare', current: strategy, rows });
       // A registry row with its own driver (concolic) runs through concolicRun.
-      if (registry.find((s) => s.name === strategy)?.driver === 'concolic') {
+      if (registry.find((s) => s.name === strategy)?.driver === 'concolic_loop') {
         rows.push(await concolicRow(source, method, { ...options, strategy }));
         continue;
       }

@@ -263,7 +263,7 @@ impl RunSummary {
             schema_version: SCHEMA_VERSION,
             file: file.to_string(),
             method: method.to_string(),
-            strategy: "concolic".to_string(),
+            strategy: strategy::CONCOLIC.name.to_string(),
             k: sites.config().bounds.k,
             // The concolic loop draws its inputs from `requires`.
             pre: pre_name(PreMode::Assume),

@@ -138,7 +138,7 @@ export interface TreeNodeJs {
 }
 /** A row of the strategy registry (`strategies()`), in menu order. */
 export interface StrategyInfoJs {
-  name: string; driver: 'explorer' | 'concolic'; source: string; description: string; learn: string;
+  name: string; driver: 'explorer' | 'concolic_loop'; source: string; description: string; learn: string;
   /** Explores only inputs that satisfy `requires`, whatever `pre` says. */
   reads_requires: boolean;
   /** The `depth` bound concerns it. */
@@ -1145,7 +1145,7 @@ struct JsJunit {
 #[derive(Serialize)]
 struct JsStrategy {
     name: &'static str,
-    /// `explorer` or `concolic` (its own driver: `concolicRun`).
+    /// `explorer` or `concolic_loop` (its own driver: `concolicRun`).
     driver: &'static str,
     source: &'static str,
     description: &'static str,

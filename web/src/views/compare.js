@@ -226,7 +226,10 @@ function summaryRow(r, index) {
   return tr;
 }
 
-/** CSF Table 1's `#Calls`: `p1/p2 16/33`, what the two phases asked the logic's `sat`. */
+/**
+ * CSF Table 1's `#Calls`: `p1/p2 16/33`, what the two phases asked the logic's `sat`.
+ * @param {import('../report-types.js').RunSummary} r a concolic row (its `concolic` counts)
+ */
 function csfCallsCell(r) {
   const { phase1_calls: phase1, phase2_calls: phase2 } = r.concolic;
   const td = cell(`p1/p2 ${phase1}/${phase2}`, 'num cmp-csf-calls',

@@ -136,7 +136,7 @@ export function mount(treeSection, store) {
 
   store.subscribe((state, action) => {
     // Shown for a strategy with its own driver (the registry's concolic row).
-    const concolic = strategyRow(state.strategies, state.settings.explore.strategy)?.driver === 'concolic';
+    const concolic = strategyRow(state.strategies, state.settings.explore.strategy)?.driver === 'concolic_loop';
     el.hidden = !concolic;
     // The sections' own CSS sets `display`, which `hidden` would not override.
     treeSection.style.display = concolic ? 'none' : '';

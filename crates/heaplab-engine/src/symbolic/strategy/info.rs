@@ -16,11 +16,11 @@ pub enum Driver {
 }
 
 impl Driver {
-    /// `explorer` or `concolic`, as the wasm API and the page name the driver.
+    /// `explorer` or `concolic_loop`, as the wasm API and the page name the driver.
     pub fn name(self) -> &'static str {
         match self {
             Driver::Explorer(_) => "explorer",
-            Driver::Concolic => "concolic",
+            Driver::Concolic => "concolic_loop",
         }
     }
 }
