@@ -158,7 +158,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
 /// (`SYMHEAP_EXAMPLE_QUESTIONS` lifts it; a quarter under `./build.sh test --quick`): a count
 /// standing where a 90 s budget stood, so that the same methods are compared on every machine.
 fn example_budget() -> u64 {
-    let full = env_u64("SYMHEAP_EXAMPLE_QUESTIONS", 250_000);
+    let full = env_u64("SYMHEAP_EXAMPLE_QUESTIONS", 120_000);
     if common::quick() {
         full / 4
     } else {
