@@ -482,7 +482,7 @@ function onEngineEvent(store, event) {
     case 'compare':
       store.dispatch({ type: 'compare/progress', current: event.current, rows: event.rows });
       break;
-    case 'concolic':
+    case 'concolicLive':
       store.dispatch({ type: 'concolic/live', runId: event.runId, pass: event.pass, events: event.events });
       break;
     case 'crash':

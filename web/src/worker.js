@@ -403,7 +403,7 @@ const handlers = {
   /**
    * The `concolic` strategy (Concolic StarFinder): the whole run at once, with its event stream,
    * which the page replays run by run (views/concolic.js). Z3's replies are awaited inside.
-   * While it runs, its events are posted as they happen (`{ type: 'concolic', runId, pass,
+   * While it runs, its events are posted as they happen (`{ type: 'concolicLive', runId, pass,
    * events }`, a batch every BATCH_MS, the first at once) so that the page grows the tree live;
    * a new `pass` (a replay after Z3's replies) starts the stream again.
    */
@@ -413,7 +413,7 @@ const handlers = {
     let pass = 0;
     let last = -Infinity;
     const flush = () => {
-      if (batch.length) post({ type: 'concolic', runId, pass, events: batch });
+      if (batch.length) post({ type: 'concolicLive', runId, pass, events: batch });
       batch = [];
       last = performance.now();
     };
