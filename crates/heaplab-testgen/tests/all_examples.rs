@@ -59,13 +59,12 @@ fn every_example_method_replays_under_every_strategy() {
                 config.bounds.loop_iterations = 4;
                 config.bounds.call_depth = 16;
                 if kind == StrategyKind::Symheap {
-                    // Its cost is in solver queries, not steps: a bound on them keeps CI short
-                    // (a run it stops is not compared; its tests still replay). A count, not
-                    // time, so every machine checks the same runs (about what the old 3 s
-                    // bound allowed a debug build).
-                    config.bounds.max_questions = Some(5_000);
-                    // The all-heaps pass below: at most this many models per path.
-                    config.bounds.heaps_per_path = 64;
+                    // Its cost is in solver queries, not steps: a wall-clock bound keeps CI short
+                    // (a run it stops is not compared; its tests still replay).
+                    // FIXME(issue 28 item 6): a time budget; its count version (max_questions,
+                    // models per path) made the run much longer in a loaded measurement and is
+                    // not yet calibrated.
+                    config.bounds.timeout_ms = Some(3_000);
                 }
                 let ex = Explorer::new(
                     &a.program,
@@ -119,9 +118,9 @@ fn every_example_method_replays_under_every_strategy() {
                     // All-heaps mode (issue 15 item 4): every input heap of every path is a
                     // test that replays, with the same outcomes as one heap per path.
                     ex.set_all_heaps(true);
-                    // CI time: `heaps_per_path` models per path at most (a path cut by it says
-                    // so, `heaps_cut`); no time bound.
-                    let all = generate_within(&mut ex, &a.program, &a.info, None)
+                    // CI time: 5 s more at most (a path cut by it says so, `heaps_cut`).
+                    let until = Some(ex.elapsed_ms() + 5_000);
+                    let all = generate_within(&mut ex, &a.program, &a.info, until)
                         .unwrap_or_else(|e| panic!("{at} --all-heaps: {e}"));
                     let kinds = |g: &heaplab_testgen::Generation| -> BTreeSet<String> {
                         g.tests
