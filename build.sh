@@ -57,9 +57,10 @@ build_wasm() {
   command -v wasm-bindgen >/dev/null \
     || { echo "wasm-bindgen CLI not found: run ./build.sh setup" >&2; return 1; }
   log "wasm engine -> web/pkg"
-  cargo build --release --quiet --target wasm32-unknown-unknown -p heaplab-wasm
+  # The `wasm` profile (Cargo.toml): release with fat LTO and one codegen unit.
+  cargo build --profile wasm --quiet --target wasm32-unknown-unknown -p heaplab-wasm
   wasm-bindgen --target web --out-dir web/pkg \
-    target/wasm32-unknown-unknown/release/heaplab_wasm.wasm
+    target/wasm32-unknown-unknown/wasm/heaplab_wasm.wasm
 }
 
 build() {
@@ -109,7 +110,15 @@ test_junit() {
   bash tests/junit/run.sh
 }
 
+# `./build.sh test --quick`: everything, but the heavy test binaries (symheap, all_examples,
+# testgen's concolic, fuzz) run a fixed fraction of their long cases (HEAPLAB_QUICK=1: fewer
+# generated programs, example methods and fuzz seeds, chosen by count, never by time). CI runs
+# `./build.sh test`, all of them.
 test() {
+  if [ "${1:-}" = "--quick" ]; then
+    export HEAPLAB_QUICK=1
+    log "quick: the heavy tests run a fraction of their cases (HEAPLAB_QUICK=1)"
+  fi
   test_rust
   test_junit
   if [ -d crates/heaplab-wasm ] || [ -d tests/node ] || [ -d tests/browser ]; then
@@ -133,7 +142,7 @@ serve() {
 
 help() {
   sed -n '2,3p' "$0"
-  echo "usage: ./build.sh {setup|build|test|bench|serve}"
+  echo "usage: ./build.sh {setup|build|test [--quick]|bench|serve}"
 }
 
 cmd=${1:-help}

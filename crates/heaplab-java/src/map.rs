@@ -151,10 +151,13 @@ impl JavaMap {
             .collect();
         let exact: Vec<&JavaMethod> =
             cands.iter().copied().filter(|m| m.target.rsplit('.').next() == Some(mname)).collect();
-        let chosen = match (cands.as_slice(), exact.as_slice()) {
-            ([one], _) | (_, [one]) => *one,
-            ([], _) => return Err(format!("no method `{name}` in this Java file")),
-            (many, _) => {
+        // Of overloads, the one a spec was written for is the one meant (the public `put`,
+        // not its recursive helper).
+        let with_spec: Vec<&JavaMethod> = cands.iter().copied().filter(|m| m.has_spec).collect();
+        let chosen = match (cands.as_slice(), exact.as_slice(), with_spec.as_slice()) {
+            ([one], _, _) | (_, [one], _) | (_, _, [one]) => *one,
+            ([], _, _) => return Err(format!("no method `{name}` in this Java file")),
+            (many, _, _) => {
                 let list: Vec<String> = many
                     .iter()
                     .map(|m| format!("{}.{} (or {})", m.class, m.signature, m.target))

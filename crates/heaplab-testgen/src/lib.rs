@@ -387,5 +387,6 @@ pub fn bound_hint(bound: Bound) -> &'static str {
         Bound::Depth => "raise --depth",
         Bound::Memory => "raise --max-memory-mb",
         Bound::ArrayLength => "an array longer than the interpreter's heap allows",
+        Bound::Questions => "raise --max-questions",
     }
 }

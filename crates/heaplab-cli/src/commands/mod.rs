@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the file loading they share.
 
 pub mod bench;
+pub mod bound_flags;
 pub mod check;
 pub mod compare;
 pub mod csf_table;
@@ -13,6 +14,32 @@ pub mod test;
 use anyhow::Context;
 use heaplab_syntax::{analyze, diagnostic::render_all, Analysis, SourceFile};
 use std::path::Path;
+
+/// How a command prints what it found: for people, or as one JSON document of the report
+/// vocabulary (`heaplab_report`, schema in `docs/report.schema.json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Prints one JSON document of the report vocabulary on stdout; a closed stdout (`| head`) is
+/// not an error of the command.
+pub fn print_json<T: serde::Serialize>(document: &T) -> anyhow::Result<()> {
+    use std::io::Write;
+    let text = serde_json::to_string_pretty(document)?;
+    let _ = writeln!(std::io::stdout(), "{text}");
+    Ok(())
+}
+
+/// `println!` that ignores a closed stdout instead of panicking.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
 
 /// A source file read from disk together with its analysis.
 pub struct Loaded {

@@ -8,6 +8,7 @@
 //! outside the subset, or one that calls such a method, is left out of the program with a
 //! warning (an error when it has a spec): the rest of the class still explores.
 
+mod assign;
 mod build;
 mod call;
 mod expr;

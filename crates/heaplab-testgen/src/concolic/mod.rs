@@ -28,6 +28,7 @@ use crate::concretize::{replay, Concrete, PreChecker};
 use crate::{find_function, unique_name, Expected, GeneratedTest, Generation, Input, Result};
 use heaplab_engine::symbolic::concolic::preprocess::preprocess;
 use heaplab_engine::symbolic::concolic::{ConcreteInput, Runner};
+use heaplab_engine::symbolic::options::{Options, OrderOption};
 use heaplab_engine::symbolic::{Clock, PathSolver, PreMode, State};
 use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
 use heaplab_logic::{
@@ -94,6 +95,28 @@ pub enum SearchOrder {
     /// tree's rebalancing under a deep phase-1 input), BFS the shallow directions many runs
     /// left behind (an AVL tree's rotations near the root).
     Mixed,
+}
+
+impl ConcolicConfig {
+    /// A `concolic` run's settings from the one options type the CLI's flags, the wasm API and
+    /// the page's controls produce: the phase-1 depth is the `depth` bound (at most 8), the run
+    /// cap `max_paths` (at most 10 000), the time bound `timeout_ms`, and the order `mixed`
+    /// (DFS and BFS picks in turn) unless `dfs` or `bfs` is asked.
+    pub fn from_options(options: &Options) -> ConcolicConfig {
+        let mut bounds = heaplab_engine::symbolic::Bounds::default();
+        options.bounds.apply(&mut bounds);
+        ConcolicConfig {
+            depth: bounds.depth.min(8),
+            order: match options.order {
+                Some(OrderOption::Dfs) => SearchOrder::Dfs,
+                Some(OrderOption::Bfs) => SearchOrder::Bfs,
+                None | Some(OrderOption::Mixed) => SearchOrder::Mixed,
+            },
+            max_runs: usize::try_from(bounds.max_paths).unwrap_or(usize::MAX).min(10_000),
+            timeout_ms: bounds.timeout_ms,
+            ..ConcolicConfig::default()
+        }
+    }
 }
 
 impl Default for ConcolicConfig {

@@ -254,12 +254,26 @@ fn test_method(
     throws: &HashMap<NodeId, String>,
     t: &GeneratedTest,
 ) -> Result<String, String> {
-    let map = input.map;
-    let heap = &t.input.heap;
-    let mut b = Builder { map, names: BTreeMap::new() };
+    let mut b = Builder { map: input.map, names: BTreeMap::new() };
     let mut out = String::new();
     let _ = writeln!(out, "    @Test\n    void {}() throws Throwable {{", t.name);
-    // The input heap: allocate every object, then set the fields (cycles are fine).
+    build_input(&mut out, &mut b, method, t)?;
+    let call = call_of(&b, method, t)?;
+    expectation(&mut out, &b, method, throws, t, &call)?;
+    out.push_str("    }\n\n");
+    Ok(out)
+}
+
+/// The statements that build the test's input heap: allocate every object, then set the
+/// fields (cycles are fine).
+fn build_input(
+    out: &mut String,
+    b: &mut Builder,
+    method: &heaplab_java::JavaMethod,
+    t: &GeneratedTest,
+) -> Result<(), String> {
+    let map = b.map;
+    let heap = &t.input.heap;
     let slots = array_slots(map, heap, &t.input.args, &method.params);
     for (id, _) in heap.objects() {
         b.names.insert(id, format!("o{}", id.index() + 1));
@@ -288,7 +302,7 @@ fn test_method(
                 },
             }
         };
-        let _ = writeln!(out, "        Object {n} = {make};");
+        let _ = writeln!(*out, "        Object {n} = {make};");
     }
     for (id, o) in heap.objects() {
         let n = b.names[&id].clone();
@@ -300,7 +314,7 @@ fn test_method(
                 if is_default(v) {
                     continue;
                 }
-                let _ = writeln!(out, "        Array.set({n}, {i}, {});", b.value(v, Some(&elem)));
+                let _ = writeln!(*out, "        Array.set({n}, {i}, {});", b.value(v, Some(&elem)));
             }
             continue;
         }
@@ -310,10 +324,19 @@ fn test_method(
         for (f, v) in &o.fields {
             let Some((java, ty)) = b.field_type(&o.class, f) else { continue };
             let ty = ty.clone();
-            let _ = writeln!(out, "        set({n}, {}, {});", quote(java), b.value(v, Some(&ty)));
+            let _ = writeln!(*out, "        set({n}, {}, {});", quote(java), b.value(v, Some(&ty)));
         }
     }
-    // The call.
+    Ok(())
+}
+
+/// The reflective call of the method under test on the input.
+fn call_of(
+    b: &Builder,
+    method: &heaplab_java::JavaMethod,
+    t: &GeneratedTest,
+) -> Result<String, String> {
+    let map = b.map;
     let declaring =
         map.classes.iter().find(|c| c.name == method.class && c.lowered == method.lowered_class);
     let Some(declaring) = declaring else { return Err("its class is not in the Java file".into()) };
@@ -332,6 +355,20 @@ fn test_method(
     });
     call_args.push(format!("new Object[] {{{}}}", args.join(", ")));
     let call = format!("call({})", call_args.join(", "));
+    Ok(call)
+}
+
+/// The call and what the test expects of it: the value returned and the heap after it, or the
+/// exception thrown.
+fn expectation(
+    out: &mut String,
+    b: &Builder,
+    method: &heaplab_java::JavaMethod,
+    throws: &HashMap<NodeId, String>,
+    t: &GeneratedTest,
+    call: &str,
+) -> Result<(), String> {
+    let map = b.map;
     match &t.expected {
         Expected::Returned(v) => {
             let returns = !matches!(method.ret, JavaType::Void);
@@ -357,7 +394,7 @@ fn test_method(
                     }
                 }
             }
-            final_heap(&mut out, &b, t, result);
+            final_heap(out, b, t, result);
         }
         Expected::Error(kind) => {
             let class = match kind {
@@ -388,9 +425,8 @@ fn test_method(
                         "        // HeapLab: the method's `ensures` does not hold after this call."
                     );
                     let _ = writeln!(out, "        {call};");
-                    final_heap(&mut out, &b, t, None);
-                    out.push_str("    }\n\n");
-                    return Ok(out);
+                    final_heap(out, b, t, None);
+                    return Ok(());
                 }
                 other => {
                     return Err(format!(
@@ -410,8 +446,7 @@ fn test_method(
             );
         }
     }
-    out.push_str("    }\n\n");
-    Ok(out)
+    Ok(())
 }
 
 fn is_default(v: &Value) -> bool {

@@ -20,10 +20,10 @@ mod ops;
 mod resume;
 
 use super::heap::Heap;
+use super::limits::Limits;
 use super::outcome::{Coverage, LimitKind, Outcome, RuntimeError};
 use super::tables::Tables;
 use super::value::{ObjId, Value};
-use super::Limits;
 use crate::error::Error;
 use heaplab_syntax::ast::{
     BinOp, Block, ErrorKind, Expr, ExprKind, NodeId, Stmt, StmtKind, TypeExpr,

@@ -9,7 +9,8 @@ use super::stack::{
 use super::{Cx, Succ, Then};
 use crate::symbolic::code::{Const, Instr, OperandKind, SlotType, Unit, UnitId};
 use crate::symbolic::config::{Bound, MAX_NEW_ARRAY_LEN};
-use crate::symbolic::explorer::{Event, PathOutcome};
+use crate::symbolic::events::Event;
+use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{Frame, LoopCount, SValue, State, VarOrigin};
 use crate::symbolic::term::Sym;
 use crate::symbolic::view::disjunct_formulas;
@@ -251,7 +252,7 @@ impl Cx<'_> {
         };
         let ok = Sym::le(&Sym::int(0), &len);
         let message =
-            format!("allocating an array of length {}", crate::symbolic::view::show_sym(&st, &len));
+            format!("allocating an array of length {}", crate::symbolic::show::show_sym(&st, &len));
         let live = self.guard(st, &ok, ErrorKind::NegativeArraySize, node, span, &message);
         // An array no replay could allocate (the interpreter's heap limit) cuts the path.
         let fits = Sym::le(&len, &Sym::int(MAX_NEW_ARRAY_LEN));
