@@ -10,6 +10,8 @@ const LAYERS: &[(&str, u32)] = &[
     ("heaplab-syntax", 0),
     ("heaplab-smt", 0),
     ("heaplab-logic", 1),
+    // The Java front end lowers to heaplab-syntax's program; it knows nothing above it.
+    ("heaplab-java", 1),
     ("heaplab-engine", 2),
     ("heaplab-testgen", 3),
     // The report vocabulary (serde types and their schema) both front ends print and return.

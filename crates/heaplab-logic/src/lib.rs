@@ -26,6 +26,7 @@ pub mod arith;
 pub mod baseformula;
 pub mod basepair;
 pub mod check;
+pub mod code_facts;
 pub mod convert;
 pub mod diagnostics;
 pub mod enumerate;

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The suite: `examples` (every `.hl` in the folder `examples/`).
+    /// The suite: a folder; every `.hl` and `.java` file in it (default `examples/`).
     #[arg(long, default_value = "examples")]
     suite: String,
     /// Comma-separated strategies (default: every registry row the explorer runs).
@@ -73,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .with_context(|| format!("cannot read the suite folder `{}`", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
+        .filter(|p| p.extension().is_some_and(|x| x == "hl" || x == "java"))
         .collect();
     files.sort();
     let strategies: Vec<&str> = args.strategies.split(',').map(str::trim).collect();

@@ -1,6 +1,6 @@
 //! `heaplab check FILE...` (`--format json`: a `CheckReport`).
 
-use super::{load, report, Format};
+use super::{load, report_all, Format};
 use heaplab_report::commands::CheckedFile;
 use heaplab_report::{CheckReport, DiagnosticReport, SCHEMA_VERSION};
 use std::path::PathBuf;
@@ -22,7 +22,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for path in &args.files {
         let loaded = load(path)?;
         if args.format == Format::Text {
-            report(&loaded);
+            report_all(&loaded);
         }
         errors += loaded.analysis.diagnostics.iter().filter(|d| d.is_error()).count();
         let diagnostics = loaded.analysis.diagnostics.iter();

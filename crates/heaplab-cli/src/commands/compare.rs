@@ -64,14 +64,22 @@ fn every_strategy() -> String {
     strategy::STRATEGIES.iter().map(|s| s.name).collect::<Vec<_>>().join(",")
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     let loaded = load(&args.file)?;
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
+    // A Java file's method names resolve to the lowered program's (overloads renamed).
+    args.method = match loaded.target(&args.method) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("heaplab: error: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
-    let checker = PreChecker::new(program, &args.method, PreMode::Ignore);
+    let checker = PreChecker::new(program, ainfo, &args.method, PreMode::Ignore);
     let mut rows = Vec::new();
     // Every name is checked before any strategy runs, so a typo costs no run.
     let mut strategies = Vec::new();

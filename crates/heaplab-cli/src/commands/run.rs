@@ -161,6 +161,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let solver = SmtPathSolver::new(SmtSolver::new(z3));
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
+    let target = match loaded.target(&args.method) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("heaplab: error: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     // The explorer's clock starts at its creation: its timeout and the generation deadline are
     // what is left of the bound by then.
     let setup_ms = started.elapsed().as_millis() as u64;
@@ -175,7 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut explorer = Explorer::new(
         program,
         ainfo,
-        &args.method,
+        &target,
         config,
         Box::new(solver),
         Box::new(WallClock::new()),
@@ -347,6 +354,36 @@ fn write_junit(
     generation: &Generation,
 ) -> anyhow::Result<PathBuf> {
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    if let Some(map) = &loaded.java {
+        // A Java file: tests of the user's own class, next to it in its package.
+        let k = args
+            .bounds
+            .0
+            .k
+            .unwrap_or(u64::from(heaplab_engine::symbolic::Config::default().bounds.k));
+        let settings = format!("strategy {}, k = {k}", args.strategy);
+        let input = emit::junit_java::OriginalInput {
+            program: &loaded.analysis.program,
+            map,
+            settings: &settings,
+        };
+        let java = emit::junit_java::junit_for_original(&input, generation);
+        for w in &java.warnings {
+            eprintln!("heaplab: warning: {w}");
+        }
+        let mut first = dir.clone();
+        for (rel, text) in &java.files {
+            let path = dir.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create `{}`", parent.display()))?;
+            }
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
+            first = path;
+        }
+        return Ok(first);
+    }
     let stem = args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("program");
     let package = emit::junit::package_name(stem);
     let input = emit::junit::JunitInput {

@@ -16,13 +16,21 @@ use heaplab_testgen::coverage::branches_taken;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub fn run(args: Args, options: &Options) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
     // The time bound counts from here: loading and starting the solvers spend it too.
     let clock = WallClock::new();
     let loaded = load(&args.file)?;
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
+    // A Java file's method names resolve to the lowered program's (overloads renamed).
+    args.method = match loaded.target(&args.method) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("heaplab: error: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     let program = &loaded.analysis.program;
     let info = &loaded.analysis.info;
     let start = |what: &str| -> anyhow::Result<SmtSolver<Z3Process>> {

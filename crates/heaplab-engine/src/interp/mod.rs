@@ -126,6 +126,22 @@ impl<'p> Interpreter<'p> {
         outcome
     }
 
+    /// Evaluates an expression on the current heap with `this` (of class `class`) and named
+    /// locals bound: a pure fact of a `requires` on a concrete input.
+    pub fn eval_in(
+        &mut self,
+        expr: &'p Expr,
+        this: Option<ObjId>,
+        class: Option<&'p str>,
+        locals: Vec<(&'p str, Value)>,
+    ) -> Result<Outcome> {
+        let mut m =
+            Machine::new(&self.tables, self.info, self.limits, &mut self.heap, &mut self.coverage);
+        let outcome = m.eval_in(expr, this, class, locals);
+        self.steps = m.steps;
+        outcome
+    }
+
     /// Executes a block at the top level (how a `test` body runs); completes with `Void`.
     pub fn run_block(&mut self, block: &Block) -> Result<Outcome> {
         let mut m =

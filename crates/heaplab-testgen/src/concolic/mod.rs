@@ -154,6 +154,9 @@ pub struct ConcolicStats {
     pub phase1_models: usize,
     /// Tests phase 1 produced (identical inputs are run and emitted once).
     pub phase1_inputs: usize,
+    /// Inputs not run because the `requires`' code facts (a `pure` method call such as
+    /// `isBST()`, an array cell) do not hold on them.
+    pub code_fact_discards: usize,
     /// New tests phase 2 produced.
     pub phase2_inputs: usize,
     /// Concrete runs in all.
@@ -250,6 +253,7 @@ impl SplitMix {
 pub fn precondition(
     defs: &Defs,
     program: &Program,
+    info: &ProgramInfo,
     target: &str,
 ) -> std::result::Result<(Formula, Vec<(String, Sort)>), String> {
     let Some((class, decl)) = find_function(program, target) else {
@@ -266,6 +270,11 @@ pub fn precondition(
     let formula = match decl.requires.as_slice() {
         [] => Formula { free: free.clone(), disjuncts: vec![heaplab_logic::SymHeap::default()] },
         [one] => {
+            // Facts the logic does not read (a call of a `pure` method, an array cell) are not
+            // part of the formula inputs come from; the loop checks them on each input.
+            let is_pred = |n: &str| defs.preds.contains_key(n);
+            let split = heaplab_logic::code_facts::split_code_facts(one, info, &is_pred);
+            let one = split.as_ref().map_or(one, |(rest, _)| rest);
             let mut fresh = heaplab_logic::Fresh::new();
             heaplab_logic::convert::convert_formula(defs, one, &free, &mut fresh)
                 .map_err(|e| e.to_string())?
@@ -379,7 +388,7 @@ pub fn generate_observed(
         Some(TypeExpr::Class(c)) => c.name.clone(),
         _ => "void".to_string(),
     };
-    let Ok((pre, roots)) = precondition(&defs, program, target) else {
+    let Ok((pre, roots)) = precondition(&defs, program, info, target) else {
         return Ok(ConcolicRun { generation, stats, events: Vec::new() });
     };
     let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
@@ -414,7 +423,7 @@ pub fn generate_observed(
     } else {
         None
     };
-    let checker = PreChecker::new(program, target, PreMode::Ignore);
+    let checker = PreChecker::new(program, info, target, PreMode::Ignore);
     let method_short = target.rsplit('.').next().unwrap_or(target).to_string();
     let mut taken: BTreeSet<String> = program
         .items
@@ -593,6 +602,11 @@ pub fn generate_observed(
             continue;
         }
         seen_inputs.push(input.clone());
+        if !checker.code_facts_hold(&input) {
+            // The `requires`' code facts (e.g. `isBST()`) rule it out, as at entry.
+            stats.code_fact_discards += 1;
+            continue;
+        }
         let i = generation.tests.len();
         let name = unique_name(&format!("gen_{method_short}_{i}"), &mut taken);
         let Some(expected) = run_input(program, info, target, &input)? else {
@@ -600,7 +614,7 @@ pub fn generate_observed(
             continue;
         };
         let concrete = Concrete { input, expected, final_fields: Vec::new() };
-        let (final_heap, covered) = replay(program, info, target, &name, &concrete)?;
+        let (final_heap, covered, error_node) = replay(program, info, target, &name, &concrete)?;
         let validity = checker.classify(&concrete.input);
         if phase == 2 {
             stats.phase2_inputs += 1;
@@ -613,6 +627,7 @@ pub fn generate_observed(
             final_heap,
             validity,
             k_cut: false,
+            error_node,
             statements: covered.statements.into_iter().collect(),
             branches: covered.branches.into_iter().collect(),
         });

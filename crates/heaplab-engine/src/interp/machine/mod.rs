@@ -184,6 +184,24 @@ impl<'a> Machine<'a> {
         self.run()
     }
 
+    /// Evaluates an expression with `this` and named locals bound (a `requires` fact on a
+    /// concrete input: `this` and the parameters).
+    pub fn eval_in(
+        &mut self,
+        expr: &'a Expr,
+        this: Option<ObjId>,
+        class: Option<&'a str>,
+        locals: Vec<(&'a str, Value)>,
+    ) -> Result<Outcome, Error> {
+        let mut frame = Frame::top(None);
+        frame.this = this;
+        frame.class = class;
+        frame.locals = locals;
+        self.frames.push(frame);
+        self.tasks.push(Task::Eval(expr));
+        self.run()
+    }
+
     /// Executes a block at the top level (a test body); `return` in it ends the block.
     pub fn exec_block(&mut self, block: &'a Block) -> Result<Outcome, Error> {
         self.frames.push(Frame::top(Some(0)));
