@@ -24,6 +24,7 @@ mod value;
 
 pub use heap::{Heap, Object};
 pub use limits::Limits;
+pub use machine::ENSURES_FORMULA_NODE;
 pub use outcome::{kind_text, Coverage, LimitKind, Outcome, RuntimeError, TestResult};
 pub use value::{ObjId, Value};
 
@@ -53,7 +54,7 @@ impl<'p> Interpreter<'p> {
         Interpreter {
             info,
             limits,
-            tables: Tables::build(program),
+            tables: Tables::build(program, info),
             heap: Heap::new(),
             coverage: Coverage::default(),
             steps: 0,

@@ -16,6 +16,8 @@
 
 mod arrays;
 mod calls;
+mod post;
+pub use post::ENSURES_FORMULA_NODE;
 mod ops;
 mod resume;
 
@@ -101,6 +103,7 @@ enum Task<'a> {
     StoreOld(NodeId),
     FrameExit,
     CheckEnsures(&'a Expr),
+    CheckPost(&'a crate::interp::tables::Post),
     PopFrame,
 }
 
@@ -342,6 +345,7 @@ impl<'a> Machine<'a> {
             }
             Task::FrameExit => self.frame_exit(),
             Task::CheckEnsures(e) => self.check_ensures(e),
+            Task::CheckPost(p) => self.check_post(p),
             Task::PopFrame => self.pop_frame(),
         }
     }
