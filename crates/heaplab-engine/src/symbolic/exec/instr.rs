@@ -723,6 +723,7 @@ mod wrap_tests {
     /// A counter wrapped at every step of a loop (`i++` forty times under `java32`) stays a
     /// query of linear size that the local decider settles: each step is one Euclidean `mod`.
     #[test]
+    #[allow(clippy::unwrap_used)]
     fn wrapped_counters_stay_small_and_decidable() {
         let x = Sym::var(0, Sort::Int);
         let mut w = x.clone();
