@@ -24,8 +24,8 @@ mod value;
 
 pub use heap::{Heap, Object};
 pub use limits::Limits;
-pub use machine::ENSURES_FORMULA_NODE;
 pub use outcome::{kind_text, Coverage, LimitKind, Outcome, RuntimeError, TestResult};
+pub use tables::ENSURES_FORMULA_NODE;
 pub use value::{ObjId, Value};
 
 use crate::error::{Error, Result};

@@ -1,9 +1,16 @@
 //! Name tables built once per program: classes, top-level functions, methods, tests, and for
 //! each function the `old(...)` subexpressions of its `ensures` (evaluated at entry).
 
-use heaplab_syntax::ast::{ClassDecl, Expr, ExprKind, FunctionDecl, Ints, Item, Program, TestDecl};
+use heaplab_syntax::ast::{
+    ClassDecl, Expr, ExprKind, FunctionDecl, Ints, Item, NodeId, Program, TestDecl,
+};
 use heaplab_syntax::types::ProgramInfo;
 use std::collections::HashMap;
+
+/// The node a failed `ensures` formula reports (a formula has no node id of its own); test
+/// generation reads it to tell such a failure, which the symbolic executor does not predict,
+/// from a failed `ensures` expression.
+pub const ENSURES_FORMULA_NODE: NodeId = NodeId(u32::MAX - 1);
 
 /// A function or method with what the interpreter needs at each call.
 pub(crate) struct FnEntry<'p> {

@@ -16,9 +16,8 @@
 
 mod arrays;
 mod calls;
-mod post;
-pub use post::ENSURES_FORMULA_NODE;
 mod ops;
+mod post;
 mod resume;
 
 use super::heap::Heap;

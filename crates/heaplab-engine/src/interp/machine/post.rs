@@ -4,15 +4,10 @@
 //! does not read (a call of a `pure` method, an array cell) run as expressions first.
 
 use super::{fail, internal, Machine, Step, Task};
-use crate::interp::tables::Post;
+use crate::interp::tables::{Post, ENSURES_FORMULA_NODE};
 use crate::interp::value::Value;
 use heaplab_logic::{CheckLimits, Verdict};
-use heaplab_syntax::ast::{ErrorKind, NodeId};
-
-/// The node a failed `ensures` formula reports (a formula has no node id of its own); test
-/// generation reads it to tell such a failure, which the symbolic executor does not predict,
-/// from a failed `ensures` expression.
-pub const ENSURES_FORMULA_NODE: NodeId = NodeId(u32::MAX - 1);
+use heaplab_syntax::ast::ErrorKind;
 
 impl<'a> Machine<'a> {
     /// Schedules the checks of a function's `ensures` formulas (before the frame pops).
