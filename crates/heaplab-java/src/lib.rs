@@ -247,6 +247,12 @@ fn attach_clause(
         if let Some(f) = l.spec_formula(file, c.body, &mut cx, diags) {
             functions[idx].decl.requires.push(f);
         }
+    } else if spec::mentions_pred(file, c.body, cx.preds) {
+        // `ensures bst(this.root)`: a predicate is a postcondition, checked at exit on the
+        // heap the method leaves (the same invariant as the `requires`, written once).
+        if let Some(f) = l.spec_formula(file, c.body, &mut cx, diags) {
+            functions[idx].decl.ensures_formulas.push(f);
+        }
     } else if let Some(e) = l.spec_expr(file, c.body, &mut cx, diags) {
         functions[idx].decl.ensures.push(e);
     }

@@ -155,6 +155,20 @@ fn push_clause(out: &mut Vec<Clause>, text: &str, from: usize, to: usize, base: 
 }
 
 /// Text of the same byte offsets as the file: blanks, then `body`.
+/// Whether the clause at `span` calls one of the predicates (`name(` as a whole word): then it
+/// is a separation-logic formula, not a boolean expression.
+pub fn mentions_pred(rewritten_file: &str, span: Span, preds: &BTreeSet<String>) -> bool {
+    let text = rewritten_file.get(span.start as usize..span.end as usize).unwrap_or("");
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    preds.iter().any(|p| {
+        text.match_indices(p.as_str()).any(|(i, _)| {
+            let before = text[..i].chars().next_back().is_none_or(|c| !word(c) && c != '.');
+            let after = text[i + p.len()..].trim_start().starts_with('(');
+            before && after
+        })
+    })
+}
+
 fn padded(rewritten_file: &str, span: Span) -> String {
     let (a, b) = (span.start as usize, span.end as usize);
     let mut s = " ".repeat(a);
@@ -260,7 +274,7 @@ impl<'t> Lowerer<'t, '_> {
         let mut e = e.filter(|_| !had_errors)?;
         bump_ids_expr(&e, &mut self.next_id);
         self.resolve_expr(cx, &mut e);
-        Some(e)
+        Some(self.guard_olds(cx, e))
     }
 
     /// A Java type name written in a spec (`Node`, `Item`, `int`, `bool`).
@@ -445,6 +459,172 @@ impl<'t> Lowerer<'t, '_> {
     }
 
     /// The Java type of a (resolved) spec expression, where it is simple to tell.
+    /// JML evaluates `\old(e)` at entry; where `e` would throw there (a null dereference, an
+    /// index out of bounds, a division by zero), the clause is not checked on that path: each
+    /// `\old(e)` becomes `\old(ok ? e : default)` and the clause `!\old(ok) || clause`, with
+    /// `ok` the conditions under which `e` does not throw.
+    fn guard_olds(&mut self, cx: &SpecCx, e: Expr) -> Expr {
+        let mut oks = Vec::new();
+        let e = self.guard_olds_in(cx, e, &mut oks);
+        let span = e.span;
+        let Some(all) = self.conjoin(oks, span) else { return e };
+        let old_all = self.mk(ExprKind::Old(Box::new(all)), span);
+        let not = self.mk(ExprKind::Unary { op: UnOp::Not, operand: Box::new(old_all) }, span);
+        self.mk(ExprKind::Binary { op: BinOp::Or, lhs: Box::new(not), rhs: Box::new(e) }, span)
+    }
+
+    fn guard_olds_in(&mut self, cx: &SpecCx, mut e: Expr, oks: &mut Vec<Expr>) -> Expr {
+        if let ExprKind::Old(inner) = e.kind {
+            let span = e.span;
+            let mut conds = Vec::new();
+            self.throw_conditions(&inner, &mut conds);
+            let (Some(ok), Some(default)) =
+                (self.conjoin(conds, span), self.default_of(cx, &inner))
+            else {
+                return Expr { kind: ExprKind::Old(inner), ..e };
+            };
+            oks.push(self.copy(&ok));
+            let guarded = self.mk(
+                ExprKind::Cond {
+                    cond: Box::new(ok),
+                    then_expr: inner,
+                    else_expr: Box::new(default),
+                },
+                span,
+            );
+            return Expr { kind: ExprKind::Old(Box::new(guarded)), ..e };
+        }
+        for c in children_mut(&mut e) {
+            let taken = std::mem::replace(
+                c,
+                Expr { id: NodeId(u32::MAX), kind: ExprKind::Null, span: Span::default() },
+            );
+            *c = self.guard_olds_in(cx, taken, oks);
+        }
+        e
+    }
+
+    /// The conditions under which evaluating `e` throws nothing, in evaluation order.
+    fn throw_conditions(&mut self, e: &Expr, out: &mut Vec<Expr>) {
+        let span = e.span;
+        let non_null = |l: &mut Self, x: &Expr| {
+            let x = l.copy(x);
+            let null = l.mk(ExprKind::Null, span);
+            l.mk(ExprKind::Binary { op: BinOp::Ne, lhs: Box::new(x), rhs: Box::new(null) }, span)
+        };
+        match &e.kind {
+            ExprKind::Field { object, .. } => {
+                self.throw_conditions(object, out);
+                if !matches!(object.kind, ExprKind::This) {
+                    out.push(non_null(self, object));
+                }
+            }
+            ExprKind::MethodCall { receiver, args, .. } => {
+                self.throw_conditions(receiver, out);
+                if !matches!(receiver.kind, ExprKind::This) {
+                    out.push(non_null(self, receiver));
+                }
+                args.iter().for_each(|a| self.throw_conditions(a, out));
+            }
+            ExprKind::Index { array, index } => {
+                self.throw_conditions(array, out);
+                out.push(non_null(self, array));
+                self.throw_conditions(index, out);
+                let (i1, i2, a) = (self.copy(index), self.copy(index), self.copy(array));
+                let zero = self.mk(ExprKind::Int(0), span);
+                let len = self.mk(
+                    ExprKind::Field {
+                        object: Box::new(a),
+                        field: Ident { name: "length".into(), span },
+                    },
+                    span,
+                );
+                out.push(self.mk(
+                    ExprKind::Binary { op: BinOp::Le, lhs: Box::new(zero), rhs: Box::new(i1) },
+                    span,
+                ));
+                out.push(self.mk(
+                    ExprKind::Binary { op: BinOp::Lt, lhs: Box::new(i2), rhs: Box::new(len) },
+                    span,
+                ));
+            }
+            ExprKind::Binary { op: BinOp::Div | BinOp::Mod, lhs, rhs } => {
+                self.throw_conditions(lhs, out);
+                self.throw_conditions(rhs, out);
+                let (d, zero) = (self.copy(rhs), self.mk(ExprKind::Int(0), span));
+                out.push(self.mk(
+                    ExprKind::Binary { op: BinOp::Ne, lhs: Box::new(d), rhs: Box::new(zero) },
+                    span,
+                ));
+            }
+            // Short-circuit operators and `?:` evaluate their operands conditionally: guarding
+            // them whole would be wrong, so `\old` over them stays unguarded.
+            ExprKind::Binary { op: BinOp::And | BinOp::Or, .. } | ExprKind::Cond { .. } => {
+                out.push(self.mk(ExprKind::Bool(false), span));
+            }
+            k => {
+                for c in k.children() {
+                    self.throw_conditions(c, out);
+                }
+            }
+        }
+    }
+
+    /// `c1 && c2 && …`; `None` for no condition (or one that cannot be stated).
+    fn conjoin(&mut self, conds: Vec<Expr>, span: Span) -> Option<Expr> {
+        if conds.iter().any(|c| matches!(c.kind, ExprKind::Bool(false))) {
+            return None;
+        }
+        conds.into_iter().reduce(|a, b| {
+            self.mk(ExprKind::Binary { op: BinOp::And, lhs: Box::new(a), rhs: Box::new(b) }, span)
+        })
+    }
+
+    /// A value of `e`'s type that evaluates without effects (`0`, `false`, `null`).
+    fn default_of(&mut self, cx: &SpecCx, e: &Expr) -> Option<Expr> {
+        let span = e.span;
+        let kind = match &e.kind {
+            ExprKind::Binary { op, .. } => match op {
+                BinOp::Add
+                | BinOp::Sub
+                | BinOp::Mul
+                | BinOp::Div
+                | BinOp::Mod
+                | BinOp::Shl
+                | BinOp::Shr => ExprKind::Int(0),
+                _ => ExprKind::Bool(false),
+            },
+            ExprKind::Unary { op: UnOp::Neg, .. } | ExprKind::Int(_) => ExprKind::Int(0),
+            ExprKind::Unary { op: UnOp::Not, .. } | ExprKind::Bool(_) => ExprKind::Bool(false),
+            ExprKind::Field { field, .. } if field.name == "length" => ExprKind::Int(0),
+            _ => match self.spec_expr_type(cx, e)? {
+                JType::Int => ExprKind::Int(0),
+                JType::Boolean => ExprKind::Bool(false),
+                t if t.is_reference() => ExprKind::Null,
+                _ => return None,
+            },
+        };
+        Some(self.mk(kind, span))
+    }
+
+    fn mk(&mut self, kind: ExprKind, span: Span) -> Expr {
+        Expr { id: self.id(), kind, span }
+    }
+
+    /// A copy of an expression with fresh node ids.
+    fn copy(&mut self, e: &Expr) -> Expr {
+        let mut c = e.clone();
+        self.renumber(&mut c);
+        c
+    }
+
+    fn renumber(&mut self, e: &mut Expr) {
+        e.id = self.id();
+        for c in children_mut(e) {
+            self.renumber(c);
+        }
+    }
+
     fn spec_expr_type(&self, cx: &SpecCx, e: &Expr) -> Option<JType> {
         match &e.kind {
             ExprKind::This => cx.class.map(JType::Class),

@@ -79,6 +79,7 @@ fn math_function(l: &mut Lowerer, name: &str, span: Span) -> FunctionDecl {
         params,
         requires: Vec::new(),
         ensures: Vec::new(),
+        ensures_formulas: Vec::new(),
         body: Block { stmts: vec![ret], span },
         span,
     }
@@ -97,6 +98,7 @@ fn equals_method(l: &mut Lowerer, class: &str, span: Span) -> FunctionDecl {
         params: vec![Param { ty: TypeExpr::Class(ident(class, span)), name: ident("other", span) }],
         requires: Vec::new(),
         ensures: Vec::new(),
+        ensures_formulas: Vec::new(),
         body: Block { stmts: vec![ret], span },
         span,
     }
@@ -145,6 +147,7 @@ fn compare_to_method(l: &mut Lowerer, span: Span) -> FunctionDecl {
         }],
         requires: Vec::new(),
         ensures: Vec::new(),
+        ensures_formulas: Vec::new(),
         body: Block { stmts: vec![ret], span },
         span,
     }

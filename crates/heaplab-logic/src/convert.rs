@@ -255,6 +255,8 @@ impl HeapBuilder<'_> {
             ExprKind::Bool(b) => Term::Bool(*b),
             ExprKind::Null => Term::Null,
             ExprKind::This => self.var("this", e.span)?,
+            // An `ensures` formula's `result`: the caller binds it like a parameter.
+            ExprKind::Result => self.var("result", e.span)?,
             ExprKind::Var(id) => self.var(&id.name, id.span)?,
             ExprKind::Field { object, field } => {
                 let obj = self.term(object)?;

@@ -190,6 +190,10 @@ pub struct FunctionDecl {
     /// `ensures e` clauses, in order; each is an executable boolean expression that may use
     /// `result` and `old(e)`.
     pub ensures: Vec<Expr>,
+    /// `ensures F` clauses whose `F` is a separation-logic formula (`bst(this.root, lo, hi)`,
+    /// `exists …`, a points-to): checked on the final heap by the logic's model checker. They
+    /// may use `result`, not `old`.
+    pub ensures_formulas: Vec<Formula>,
     pub body: Block,
     pub span: Span,
 }

@@ -76,6 +76,7 @@ pub fn order_classes(span: Span, id: &mut dyn FnMut() -> NodeId) -> Vec<ClassDec
         ],
         requires: Vec::new(),
         ensures: Vec::new(),
+        ensures_formulas: Vec::new(),
         body: Block { stmts: vec![ret], span },
         span,
     };

@@ -58,13 +58,15 @@ enum Mode {
     Ensures,
     /// A `requires` formula.
     Requires,
+    /// An `ensures` that is a formula: as `requires`, and `result` is in scope.
+    EnsuresFormula,
     /// The body of a predicate.
     PredBody,
 }
 
 impl Mode {
     fn is_formula(self) -> bool {
-        matches!(self, Mode::Requires | Mode::PredBody)
+        matches!(self, Mode::Requires | Mode::EnsuresFormula | Mode::PredBody)
     }
 }
 
@@ -192,6 +194,7 @@ mod tests {
             params,
             requires: vec![],
             ensures: vec![],
+            ensures_formulas: vec![],
             body: block(body),
             span: Span::default(),
         })

@@ -84,6 +84,9 @@ struct Parser<'a> {
     formula_tokens: u32,
     /// Spans of the lexer's diagnostics (skipped characters, bad literals).
     lex_errors: Vec<Span>,
+    /// The names declared with `pred` anywhere in the text: a bare call of one in an `ensures`
+    /// is a predicate instance, so that clause is a formula.
+    pred_names: std::collections::HashSet<String>,
 }
 
 use TokenKind as T;
@@ -92,7 +95,14 @@ impl<'a> Parser<'a> {
     fn new(text: &'a str, base: u32) -> Parser<'a> {
         let (tokens, diags) = lex(text);
         let lex_errors = diags.iter().map(|d| d.span).collect();
+        let pred_names = tokens
+            .windows(2)
+            .filter(|w| w[0].kind == T::Pred && w[1].kind == T::Ident)
+            .filter_map(|w| text.get(w[1].span.start as usize..w[1].span.end as usize))
+            .map(str::to_string)
+            .collect();
         Parser {
+            pred_names,
             lex_errors,
             text,
             tokens,
@@ -536,11 +546,15 @@ impl<'a> Parser<'a> {
         let params = self.params()?;
         let mut requires = Vec::new();
         let mut ensures = Vec::new();
+        let mut ensures_formulas = Vec::new();
         loop {
             if self.eat(T::Requires) {
                 requires.push(self.formula()?);
             } else if self.eat(T::Ensures) {
-                ensures.push(self.expr()?);
+                match self.ensures_clause()? {
+                    Ok(e) => ensures.push(e),
+                    Err(f) => ensures_formulas.push(f),
+                }
             } else {
                 break;
             }
@@ -556,9 +570,37 @@ impl<'a> Parser<'a> {
             params,
             requires,
             ensures,
+            ensures_formulas,
             body,
             span: self.span_from(start),
         })
+    }
+
+    /// An `ensures` clause: an expression (`Ok`), or a formula (`Err`) when it is one — a bare
+    /// instance of a predicate of the file (`ensures bst(this.root, lo, hi)`), or text that is
+    /// no expression (`exists …`, a points-to, `*` between heap parts).
+    fn ensures_clause(&mut self) -> PResult<Result<Expr, Formula>> {
+        let saved = (self.pos, self.diags.len(), self.next_id, self.formula_tokens);
+        let e = self.expr();
+        let ends = matches!(self.token().kind, T::Requires | T::Ensures | T::LBrace | T::Eof);
+        if let (Ok(e), true, true) = (&e, ends, self.diags.len() == saved.1) {
+            if let ExprKind::Call { callee, args } = &e.kind {
+                if self.pred_names.contains(&callee.name) {
+                    let atom =
+                        Atom::Pred { name: callee.clone(), args: args.clone(), span: e.span };
+                    let heap = SymbolicHeap { exists: Vec::new(), atoms: vec![atom], span: e.span };
+                    return Ok(Err(Formula { disjuncts: vec![heap], span: e.span }));
+                }
+            }
+        }
+        if e.is_ok() && ends && self.diags.len() == saved.1 {
+            return e.map(Ok);
+        }
+        self.pos = saved.0;
+        self.diags.truncate(saved.1);
+        self.next_id = saved.2;
+        self.formula_tokens = saved.3;
+        self.formula().map(Err)
     }
 
     fn params(&mut self) -> PResult<Vec<Param>> {

@@ -147,7 +147,7 @@ fn function(out: &mut String, f: &FunctionDecl, level: usize) {
         out.push_str("pure ");
     }
     out.push_str(&format!("{} {}({})", type_expr(&f.return_type), f.name.name, params(&f.params)));
-    if f.requires.is_empty() && f.ensures.is_empty() {
+    if f.requires.is_empty() && f.ensures.is_empty() && f.ensures_formulas.is_empty() {
         out.push(' ');
     } else {
         for r in &f.requires {
@@ -161,6 +161,12 @@ fn function(out: &mut String, f: &FunctionDecl, level: usize) {
             indent(out, level + 1);
             out.push_str("ensures ");
             out.push_str(&expr(e));
+        }
+        for f in &f.ensures_formulas {
+            out.push('\n');
+            indent(out, level + 1);
+            out.push_str("ensures ");
+            out.push_str(&formula(f));
         }
         out.push('\n');
         indent(out, level);

@@ -306,7 +306,7 @@ pub fn generate_within(
                 continue;
             }
         };
-        for (i, concrete) in concretes.into_iter().enumerate() {
+        for (i, mut concrete) in concretes.into_iter().enumerate() {
             // The first heap of a path keeps the path's name; others are numbered after it.
             let name = if i == 0 {
                 name.clone()
@@ -314,7 +314,7 @@ pub fn generate_within(
                 unique_name(&format!("{name}_h{}", i + 1), &mut taken)
             };
             let (final_heap, covered, error_node) =
-                concretize::replay(program, info, &target, &name, &concrete)?;
+                concretize::replay(program, info, &target, &name, &mut concrete)?;
             let validity = checker.classify(&concrete.input);
             tests.push(GeneratedTest {
                 name,

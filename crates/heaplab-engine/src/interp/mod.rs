@@ -25,6 +25,7 @@ mod value;
 pub use heap::{Heap, Object};
 pub use limits::Limits;
 pub use outcome::{kind_text, Coverage, LimitKind, Outcome, RuntimeError, TestResult};
+pub use tables::ENSURES_FORMULA_NODE;
 pub use value::{ObjId, Value};
 
 use crate::error::{Error, Result};
@@ -53,7 +54,7 @@ impl<'p> Interpreter<'p> {
         Interpreter {
             info,
             limits,
-            tables: Tables::build(program),
+            tables: Tables::build(program, info),
             heap: Heap::new(),
             coverage: Coverage::default(),
             steps: 0,

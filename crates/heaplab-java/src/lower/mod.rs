@@ -418,6 +418,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             params,
             requires: Vec::new(),
             ensures: Vec::new(),
+            ensures_formulas: Vec::new(),
             body,
             span: span_of(&method.node),
         };
@@ -525,6 +526,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             params: params.clone(),
             requires: Vec::new(),
             ensures: Vec::new(),
+            ensures_formulas: Vec::new(),
             body: block(stmts, span),
             span,
         };
@@ -565,6 +567,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
                 .collect(),
             requires: Vec::new(),
             ensures: Vec::new(),
+            ensures_formulas: Vec::new(),
             body: block(vec![decl, call, ret], span),
             span,
         };

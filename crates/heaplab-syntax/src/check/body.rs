@@ -48,6 +48,10 @@ impl Checker {
             let mut cx = make_ctx(Mode::Requires);
             self.formula(&mut cx, formula);
         }
+        for formula in &f.ensures_formulas {
+            let mut cx = make_ctx(Mode::EnsuresFormula);
+            self.formula(&mut cx, formula);
+        }
         for ensures in &f.ensures {
             let mut cx = make_ctx(Mode::Ensures);
             let ty = self.expr(&mut cx, ensures);

@@ -49,7 +49,7 @@ impl Checker {
                 }
             },
             ExprKind::Result => {
-                if cx.mode != Mode::Ensures {
+                if !matches!(cx.mode, Mode::Ensures | Mode::EnsuresFormula) {
                     self.diags.push(Diagnostic::error(
                         e.span,
                         "`result` can only be used in `ensures` clauses",
@@ -159,7 +159,12 @@ impl Checker {
             }
             ExprKind::New { class, fields } => self.new_object(cx, e, class, fields),
             ExprKind::Old(inner) => {
-                if cx.mode != Mode::Ensures {
+                if cx.mode == Mode::EnsuresFormula {
+                    self.diags.push(Diagnostic::error(
+                        e.span,
+                        "`old(…)` cannot be used in an `ensures` that is a formula (it is checked on the final heap)",
+                    ).with_note("state the old value with an `ensures` expression of its own"));
+                } else if cx.mode != Mode::Ensures {
                     self.diags.push(Diagnostic::error(
                         e.span,
                         "`old(…)` can only be used in `ensures` clauses",
@@ -601,7 +606,7 @@ impl Checker {
 fn pure_place(cx: &Ctx) -> Option<String> {
     match cx.mode {
         Mode::Ensures => Some("an `ensures` clause".to_string()),
-        Mode::Requires | Mode::PredBody => Some("a formula".to_string()),
+        Mode::Requires | Mode::EnsuresFormula | Mode::PredBody => Some("a formula".to_string()),
         Mode::Code if cx.is_pure => Some(format!("`pure` function `{}`", cx.owner)),
         Mode::Code => None,
     }

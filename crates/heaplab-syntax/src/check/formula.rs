@@ -104,7 +104,7 @@ impl Checker {
         let method = cx
             .class
             .as_ref()
-            .filter(|_| cx.mode == Mode::Requires)
+            .filter(|_| matches!(cx.mode, Mode::Requires | Mode::EnsuresFormula))
             .and_then(|c| self.globals.classes.get(c).map(|sig| (c, sig)))
             .and_then(|(c, sig)| sig.method(&name.name).map(|m| (c.clone(), m.clone())));
         let found = match method {

@@ -613,8 +613,9 @@ pub fn generate_observed(
             generation.unknown.push(i);
             continue;
         };
-        let concrete = Concrete { input, expected, final_fields: Vec::new() };
-        let (final_heap, covered, error_node) = replay(program, info, target, &name, &concrete)?;
+        let mut concrete = Concrete { input, expected, final_fields: Vec::new() };
+        let (final_heap, covered, error_node) =
+            replay(program, info, target, &name, &mut concrete)?;
         let validity = checker.classify(&concrete.input);
         if phase == 2 {
             stats.phase2_inputs += 1;

@@ -42,6 +42,8 @@ impl<'a> Machine<'a> {
         // `ensures` sees the parameters, not the body's locals.
         frame.locals.truncate(decl.params.len());
         self.tasks.push(Task::PopFrame);
+        // Formulas are checked after the expressions (tasks run last pushed first).
+        self.schedule_post(&entry.post);
         for ens in decl.ensures.iter().rev() {
             self.tasks.push(Task::CheckEnsures(ens));
             self.tasks.push(Task::Eval(ens));

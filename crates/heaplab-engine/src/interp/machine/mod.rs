@@ -17,6 +17,7 @@
 mod arrays;
 mod calls;
 mod ops;
+mod post;
 mod resume;
 
 use super::heap::Heap;
@@ -101,6 +102,7 @@ enum Task<'a> {
     StoreOld(NodeId),
     FrameExit,
     CheckEnsures(&'a Expr),
+    CheckPost(&'a crate::interp::tables::Post),
     PopFrame,
 }
 
@@ -342,6 +344,7 @@ impl<'a> Machine<'a> {
             }
             Task::FrameExit => self.frame_exit(),
             Task::CheckEnsures(e) => self.check_ensures(e),
+            Task::CheckPost(p) => self.check_post(p),
             Task::PopFrame => self.pop_frame(),
         }
     }

@@ -1,0 +1,62 @@
+//! `ensures` clauses that are separation-logic formulas (`ensures bst(this.root, lo, hi)`),
+//! checked on return: the final heap and the store (`this`, the parameters, `result`) become a
+//! model, and the logic's model checker decides the formula on it. Its pure facts the logic
+//! does not read (a call of a `pure` method, an array cell) run as expressions first.
+
+use super::{fail, internal, Machine, Step, Task};
+use crate::interp::tables::{Post, ENSURES_FORMULA_NODE};
+use crate::interp::value::Value;
+use heaplab_logic::{CheckLimits, Verdict};
+use heaplab_syntax::ast::ErrorKind;
+
+impl<'a> Machine<'a> {
+    /// Schedules the checks of a function's `ensures` formulas (before the frame pops).
+    pub(super) fn schedule_post(&mut self, post: &'a [Post]) {
+        for p in post.iter().rev() {
+            self.tasks.push(Task::CheckPost(p));
+            for fact in p.code.iter().rev() {
+                self.tasks.push(Task::CheckEnsures(fact));
+                self.tasks.push(Task::Eval(fact));
+            }
+        }
+    }
+
+    pub(super) fn check_post(&mut self, post: &'a Post) -> Step {
+        let (Some(defs), Some(formula)) = (&self.tables.defs, &post.logic) else { return Ok(()) };
+        let frame = self.frame(post.span)?;
+        let conv = |v: &Value| match v {
+            Value::Int(n) => heaplab_logic::Value::Int(*n),
+            Value::Bool(b) => heaplab_logic::Value::Bool(*b),
+            Value::Ref(Some(id)) => heaplab_logic::Value::Ref(id.index()),
+            _ => heaplab_logic::Value::Null,
+        };
+        let mut model = heaplab_logic::Model::default();
+        for (_, o) in self.heap.objects() {
+            model.objects.push(heaplab_logic::Object {
+                class: o.class.clone(),
+                fields: o.fields.iter().map(|(f, v)| (f.clone(), conv(v))).collect(),
+            });
+        }
+        for root in &post.roots {
+            let v = match root.as_str() {
+                "this" => frame.this.map(|t| Value::Ref(Some(t))),
+                "result" => frame.result,
+                name => frame.locals.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| *v),
+            };
+            let Some(v) = v else { return Err(internal(post.span, format!("`{root}` unbound"))) };
+            model.store.insert(root.clone(), conv(&v));
+        }
+        let roots: Vec<&str> = post.roots.iter().map(String::as_str).collect();
+        let model = model.restrict_to_reachable(&roots);
+        match heaplab_logic::satisfies(defs, &model, formula, CheckLimits::default()) {
+            Ok(Verdict::Fails) => Err(fail(
+                ErrorKind::EnsuresFailed,
+                post.span,
+                ENSURES_FORMULA_NODE,
+                format!("the postcondition `{}` does not hold on return", post.text),
+            )),
+            // Undecided within the checker's limits: not a failure of the program.
+            Ok(_) | Err(_) => Ok(()),
+        }
+    }
+}
