@@ -139,6 +139,12 @@ fn tdiv(a: Term, c: i64) -> Term {
     Term::ite(Term::ge(a.clone(), Term::Int(0)), Term::div(a, c), Term::neg(Term::div(neg_a, c)))
 }
 
+/// Whether a `floor_mod` (a wrap) occurs in `s` within `depth` levels.
+fn wraps_within(s: &Sym, depth: u32) -> bool {
+    s.as_floor_mod().is_some()
+        || (depth > 0 && s.node().children().any(|c| wraps_within(c, depth - 1)))
+}
+
 /// `Sym` to a linear `heaplab_smt` term; `None` when it is not linear.
 pub fn to_term(s: &Sym) -> Option<Term> {
     Some(match s.node() {
@@ -157,7 +163,10 @@ pub fn to_term(s: &Sym) -> Option<Term> {
             Some(c) if c != 0 => tdiv(to_term(a)?, c),
             _ => return None,
         },
-        Node::Rem(..) if s.as_floor_mod().is_some() => {
+        // A wrap of a wrapped value (a loop counter under `ints java32`) is one Euclidean `mod`:
+        // spelled out with truncating remainders, as a single wrap still is, its dividend would
+        // be written four times per step and the query would grow exponentially.
+        Node::Rem(..) if s.as_floor_mod().is_some_and(|(x, _)| wraps_within(x, 8)) => {
             let (x, m) = s.as_floor_mod()?;
             Term::modulo(to_term(x)?, m)
         }
