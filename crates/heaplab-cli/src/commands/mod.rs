@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod compare;
 pub mod csf_table;
+pub mod duel;
 pub mod exec;
 pub mod run;
 pub mod sat;
