@@ -21,7 +21,9 @@ import * as heapView from './views/heap.js';
 import * as genTestsView from './views/gentests.js';
 import * as compareView from './views/compare.js';
 import * as learnView from './views/learn.js';
+import * as duelView from './views/duel.js';
 import { createExplorer } from './explorer.js';
+import { splitDuel, composeDuel } from './duel.js';
 
 const CHECK_DELAY_MS = 250;
 // The SMT console's time limit for Z3.
@@ -34,11 +36,14 @@ globalThis.__heaplab = { marks };
 
 const params = new URLSearchParams(location.search);
 // `?embed=explore` (or `tests`, `logic`; `1` is `tests`): one compact tab for a course page.
-const EMBED_TABS = { 1: 'tests', tests: 'tests', explore: 'explore', logic: 'logic' };
+const EMBED_TABS = { 1: 'tests', tests: 'tests', explore: 'explore', logic: 'logic', duel: 'duel' };
 const embedTab = EMBED_TABS[params.get('embed')] ?? null;
 const embed = embedTab !== null;
 const inIframe = window.self !== window.top;
-const TABS = ['tests', 'explore', 'compare', 'logic', 'debug'];
+const TABS = ['tests', 'explore', 'compare', 'logic', 'duel', 'debug'];
+// A duel stops after this many paths on which the two differ: the first clues are what a
+// student needs, and they come long before the whole exploration would end.
+const DUEL_CLUES = 3;
 // Settings a link may carry in its query (`?tab=explore&method=BST.insert&strategy=sl`).
 const LINK_KEYS = ['method', 'strategy', 'pre', 'k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs'];
 
@@ -85,11 +90,34 @@ async function initialProgram(examplesPromise) {
   return { snap: { source, settings: {} }, from: 'example', linkError };
 }
 
+/** A duel a snapshot carries (`{ method, reference, k, hidden }`), checked; else null. */
+function duelOfSnapshot(snap) {
+  const d = snap?.duel;
+  if (!d || typeof d !== 'object') return null;
+  if (typeof d.method !== 'string' || typeof d.reference !== 'string' || typeof d.hidden !== 'string') return null;
+  return { method: d.method, reference: d.reference, k: Number.isInteger(d.k) ? d.k : 3, hidden: d.hidden };
+}
+
+/**
+ * The program and duel of an opened program: a duel the snapshot carries; else, for a program
+ * that arrives by a link or an example, its `// @duel` part is taken out of the editor and kept
+ * hidden; a program of the student's own (the last session) keeps its marked part in view.
+ */
+function programOf(snap, from) {
+  const carried = duelOfSnapshot(snap);
+  if (carried) return { source: snap.source, duel: carried };
+  const split = splitDuel(snap.source);
+  if (!split) return { source: snap.source, duel: null };
+  if (from === 'link' || from === 'example') return { source: split.visible, duel: { ...split.spec, hidden: split.hidden } };
+  return { source: snap.source, duel: { ...split.spec, hidden: '' } };
+}
+
 async function start() {
   document.body.classList.toggle('embed', embed);
   if (embed) document.body.dataset.embed = embedTab;
   const examplesPromise = loadExamples();
-  const { snap, linkError } = await initialProgram(examplesPromise);
+  const { snap, linkError, from } = await initialProgram(examplesPromise);
+  const opened = programOf(snap, from);
   const settings = { ...snap.settings };
   const readOnly = params.get('readonly') === '1';
   if (params.get('debug') === '1') settings.tab = 'debug';
@@ -102,7 +130,9 @@ async function start() {
     if (params.has(key)) linked[key] = params.get(key);
   }
   if (Object.keys(linked).length > 0) settings.explore = { ...(settings.explore ?? {}), ...linked };
-  const store = createStore(initialState({ source: snap.source, settings, embed, embedTab, inIframe, readOnly }));
+  if (settings.tab === 'duel' && !opened.duel) settings.tab = 'tests';
+  if (!embed && opened.duel && from !== 'local' && opened.duel.hidden) settings.tab = 'duel';
+  const store = createStore(initialState({ source: opened.source, settings, embed, embedTab, inIframe, readOnly, duel: opened.duel }));
   globalThis.__heaplab.store = store;
 
   const $ = (sel) => document.querySelector(sel);
@@ -114,7 +144,7 @@ async function start() {
   if (!embed) learnView.mount($('#learn'), store);
   const panels = {
     tests: $('#panel-tests'), explore: $('#panel-explore'), compare: $('#panel-compare'),
-    logic: $('#panel-logic'), debug: $('#panel-debug'),
+    logic: $('#panel-logic'), duel: $('#panel-duel'), debug: $('#panel-debug'),
   };
   tabsView.mount($('#tabs'), store, panels);
   // The Explore and Compare tabs widen the side pane (style: body[data-tab]).
@@ -127,6 +157,7 @@ async function start() {
   heapView.mount($('#explore-heap'), store);
   genTestsView.mount($('#explore-tests'), store);
   compareView.mount(panels.compare, store);
+  duelView.mount(panels.duel, store);
   logicView.mount(panels.logic, store);
   debugView.mount(panels.debug, store);
   statusView.mount($('#status'), store);
@@ -200,6 +231,56 @@ async function start() {
     }
   }
 
+  /**
+   * A duel: the student's method against the reference on the same inputs (heaplab duel). The
+   * worker explores the product program and stops after DUEL_CLUES differing paths; the clues
+   * are the inputs the interpreter confirmed.
+   */
+  async function runDuel() {
+    const state = store.getState();
+    if (!state.duel || state.engine.state !== 'ready') return;
+    // Dispatched from a subscriber, `duel/start` is applied after this function returns: the
+    // run's id is chosen here.
+    const { duel } = state;
+    const runId = duel.runId + 1;
+    store.dispatch({ type: 'duel/start', runId });
+    try {
+      const verdict = await engine.request('duel', {
+        source: composeDuel(state.source, duel.hidden), method: duel.method, reference: duel.reference,
+        k: duel.k, maxClues: DUEL_CLUES, runId,
+      });
+      store.dispatch({ type: 'duel/done', runId, verdict });
+    } catch (err) {
+      store.dispatch({ type: 'duel/error', runId, error: err instanceof Cancelled ? 'Cancelled.' : err.message, kind: err.kind ?? '' });
+    }
+  }
+
+  /** The duel of a program just opened (null: none; a hidden one of the previous program ends). */
+  function setDuel(duel) {
+    if (duel) store.dispatch({ type: 'duel/set', duel });
+    else store.dispatch({ type: 'duel/clear' });
+    // After the editor has the new text (dispatched next by the caller).
+    if (duel) setTimeout(revealDuelMethod, 0);
+  }
+
+  /** Shows the duel's method in the editor (the part the student edits). */
+  function revealDuelMethod() {
+    const { duel, source } = store.getState();
+    if (!duel) return;
+    const name = duel.method.split('.').pop();
+    const index = source.split('\n').findIndex((l) => new RegExp(`\\b${name}\\s*\\(`).test(l));
+    if (index >= 0) store.dispatch({ type: 'editor/goto', line: index + 1, focus: false });
+  }
+  revealDuelMethod();
+
+  /** The instructor's own editor: a `// @duel` part typed there makes (or ends) the duel. */
+  function duelFromEditor(state) {
+    if (state.duel?.hidden) return;
+    const split = splitDuel(state.source);
+    if (split) store.dispatch({ type: 'duel/set', duel: { ...split.spec, hidden: '' } });
+    else if (state.duel) store.dispatch({ type: 'duel/clear' });
+  }
+
   async function runLogic(enumerate) {
     const { source, settings } = store.getState();
     if (!settings.formula.trim()) {
@@ -251,7 +332,9 @@ async function start() {
 
   async function openExample(file) {
     try {
-      const source = await fetchText(`examples/${file}`);
+      const program = programOf({ source: await fetchText(`examples/${file}`), settings: {} }, 'example');
+      const { source } = program;
+      setDuel(program.duel);
       store.dispatch({ type: 'editor/replace', source });
       // The choice goes to the URL, so the address bar is a link to this example (until an edit).
       linkSource = source;
@@ -274,8 +357,10 @@ async function start() {
       const shared = await fromUrl(location.href);
       const named = shared ? null : exampleFromUrl(location.href);
       if (!shared && !named) return;
-      const source = shared ? shared.source : await fetchText(`examples/${named}`);
+      const program = programOf(shared ?? { source: await fetchText(`examples/${named}`), settings: {} }, shared ? 'link' : 'example');
+      const { source } = program;
       linkSource = source;
+      setDuel(program.duel);
       if (shared?.settings) {
         const { explore, ...rest } = shared.settings;
         store.dispatch({ type: 'settings/set', settings: {
@@ -344,8 +429,13 @@ async function start() {
       case 'source/changed':
         clearTimeout(checkTimer);
         checkTimer = setTimeout(checkNow, CHECK_DELAY_MS);
+        duelFromEditor(state);
         persist();
         break;
+      case 'duel/clear':
+        if (state.settings.tab === 'duel') store.dispatch({ type: 'settings/set', settings: { tab: 'tests' } });
+        break;
+      case 'run/duel': runDuel(); break;
       case 'settings/set':
         persist();
         break;
@@ -371,7 +461,7 @@ async function start() {
         break;
       case 'run/cancel': {
         // Only an exploration running: stop it and keep its tests, as the Explore tab's Cancel.
-        const others = [state.tests.status, state.logic.status, state.smt.status, state.compare.status].includes('running');
+        const others = [state.tests.status, state.logic.status, state.smt.status, state.compare.status, state.duel?.status].includes('running');
         if (!others && ['running', 'paused'].includes(state.explore.status)) {
           store.dispatch({ type: 'explore/cancel' });
           break;
@@ -492,6 +582,9 @@ function onEngineEvent(store, event) {
     case 'compare':
       store.dispatch({ type: 'compare/progress', current: event.current, rows: event.rows });
       break;
+    case 'duel':
+      store.dispatch({ type: 'duel/progress', runId: event.runId, progress: event.progress });
+      break;
     case 'concolic':
       store.dispatch({ type: 'concolic/live', runId: event.runId, pass: event.pass, events: event.events });
       break;
@@ -508,15 +601,19 @@ function onEngineEvent(store, event) {
 
 /**
  * The service worker caches every asset for offline use and, on static hosts that cannot send
- * COOP/COEP headers, adds them. Without isolation the page reloads once when the worker takes
- * control (guarded so that it can never loop).
+ * COOP/COEP headers, adds them. Without isolation a top-level page reloads once when the worker
+ * takes control (guarded so that it can never loop). Embedded frames register it too, once the
+ * engine is up, so that a course page's embeds load offline after one visit.
  */
 function registerServiceWorker(store) {
-  if (!('serviceWorker' in navigator) || embed && inIframe) return;
+  if (!('serviceWorker' in navigator)) return;
   const register = () => navigator.serviceWorker.register('sw.js').catch((err) => {
     store.dispatch({ type: 'log/add', kind: 'sw', text: `service worker not registered: ${err.message}` });
   });
-  if (!store.getState().isolated) {
+  // A frame never reloads for isolation (the page around it decides that), but it registers the
+  // worker too, so that a course page's embed works offline once visited (the browser keeps
+  // that registration for the course page's site).
+  if (!store.getState().isolated && !inIframe) {
     const key = 'heaplab:reloaded-for-isolation';
     navigator.serviceWorker.addEventListener('controllerchange', () => {
       if (!sessionStorage.getItem(key)) {

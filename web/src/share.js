@@ -19,7 +19,11 @@ const megabytes = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 export function snapshot(state) {
   const { tab, formula, maxObjects, explore } = state.settings;
   // `explore`: the method, strategy and bounds, so a link opens the same exploration setup.
-  return { v: 1, source: state.source, settings: { tab, formula, maxObjects, explore } };
+  const snap = { v: 1, source: state.source, settings: { tab, formula, maxObjects, explore } };
+  // A duel whose reference is hidden travels with the link (compressed like the program).
+  const d = state.duel;
+  if (d?.hidden) snap.duel = { method: d.method, reference: d.reference, k: d.k, hidden: d.hidden };
+  return snap;
 }
 
 export function loadLocal() {
@@ -116,7 +120,8 @@ export async function decodeSnapshot(text) {
 /** The example named in a URL's fragment (`#example=bst.hl`), or null. */
 export function exampleFromUrl(url) {
   const name = new URLSearchParams(new URL(url).hash.slice(1)).get('example');
-  return name && /^[\w.-]+\.hl$/.test(name) ? name : null;
+  // `duels/NAME.hl`: the duels of examples/duels/.
+  return name && /^(duels\/)?[\w-][\w.-]*\.hl$/.test(name) ? name : null;
 }
 
 /** The snapshot in a URL's fragment, or null when there is none; throws on a damaged link. */
@@ -139,7 +144,7 @@ export async function shareUrl(base, snap, { embed = false } = {}) {
 }
 
 /** Height of the embedded frame per tab: Explore needs room for the tree and the heap. */
-const EMBED_HEIGHTS = { explore: 720, tests: 480, logic: 520 };
+const EMBED_HEIGHTS = { explore: 720, tests: 480, logic: 520, duel: 640 };
 
 /**
  * The `<iframe>` a course page pastes to embed `url`. `allow="cross-origin-isolated"` lets the

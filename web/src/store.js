@@ -3,7 +3,7 @@
 // so any bug reproduces from one state snapshot plus the actions that followed.
 
 /** The state of a page that has just started. */
-export function initialState({ source = '', settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false } = {}) {
+export function initialState({ source = '', settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false, duel = null } = {}) {
   return {
     source,
     settings: {
@@ -45,11 +45,29 @@ export function initialState({ source = '', settings = {}, embed = false, embedT
     methods: [], // methods and functions of the program that an exploration can start from
     explore: initialExplore(0),
     compare: { status: 'idle', method: '', rows: [], error: '', current: '', source: null, pre: 'assume' },
+    // A duel (duel.js): the student's method against a reference, `hidden` when the reference
+    // came with a link and is kept out of the editor ('' when it is in the editor's text).
+    duel: duel ? initialDuel(duel) : null,
     notice: null, // { id, kind: 'error' | 'info', title, text, actions: [{ label, action }] }
   };
 }
 
 const LOG_LIMIT = 200;
+
+/** A duel that has not run: `{ method, reference, k, hidden }` and no result. */
+function initialDuel({ method, reference, k = 3, hidden = '' }, runId = 0) {
+  return {
+    method, reference, k, hidden,
+    status: 'idle', // idle | running | done | error
+    runId,
+    progress: null, // { differ, agree, referenceFails, open }
+    verdict: null, // DuelVerdict (crates/heaplab-wasm/src/duel.rs)
+    error: '',
+    errorKind: '',
+    // The editor's program the result describes (an edit makes it stale).
+    source: null,
+  };
+}
 
 /** Whether a result (`{ source }`) was computed from another program than the editor's. */
 export function isStale(state, result) {
@@ -325,6 +343,25 @@ function reduce(state, action) {
       return { ...state, compare: { ...state.compare, status: 'done', rows: action.rows, current: '' } };
     case 'compare/error':
       return { ...state, compare: { ...state.compare, status: 'error', error: action.error, errorKind: action.kind ?? '', current: '' } };
+    case 'duel/set': {
+      // The same duel keeps its result (an edit of the program only marks it stale).
+      const d = state.duel;
+      const same = d && d.method === action.duel.method && d.reference === action.duel.reference &&
+        d.k === action.duel.k && d.hidden === (action.duel.hidden ?? '');
+      return same ? state : { ...state, duel: initialDuel(action.duel, (d?.runId ?? 0) + 1) };
+    }
+    case 'duel/clear':
+      return state.duel ? { ...state, duel: null } : state;
+    case 'duel/k':
+      return state.duel ? { ...state, duel: { ...state.duel, k: action.k } } : state;
+    case 'duel/start':
+      return state.duel ? { ...state, duel: { ...state.duel, status: 'running', runId: action.runId, progress: null, verdict: null, error: '', errorKind: '', source: state.source } } : state;
+    case 'duel/progress':
+      return state.duel?.runId === action.runId ? { ...state, duel: { ...state.duel, progress: action.progress } } : state;
+    case 'duel/done':
+      return state.duel?.runId === action.runId ? { ...state, duel: { ...state.duel, status: 'done', verdict: action.verdict, progress: action.verdict.progress ?? state.duel.progress } } : state;
+    case 'duel/error':
+      return state.duel?.runId === action.runId ? { ...state, duel: { ...state.duel, status: 'error', error: action.error, errorKind: action.kind ?? '' } } : state;
     case 'log/add': {
       const entry = { time: Date.now(), kind: action.kind, text: action.text };
       return { ...state, log: [...state.log, entry].slice(-LOG_LIMIT) };

@@ -744,19 +744,19 @@ pub(crate) fn checked(file: &SourceFile) -> Result<Analysis, JsValue> {
 }
 
 /// Everything of one run; borrowed only between awaits.
-struct Run {
+pub(crate) struct Run {
     source: String,
     file: String,
     method: String,
     strategy: &'static str,
-    analysis: Analysis,
-    explorer: Explorer,
+    pub(crate) analysis: Analysis,
+    pub(crate) explorer: Explorer,
     bridge: Shared,
     /// The path solver's frontend, for `solverStats()`, and the counts of undone steps.
     frontend: Rc<Frontend>,
     frontend_adjust: Stats,
     bounds_hit: BTreeSet<Bound>,
-    generation: Option<Generation>,
+    pub(crate) generation: Option<Generation>,
     /// Where each statement of the program is, once tests exist (their `lines`, `coverage()`).
     lines: Option<Lines>,
     /// Where each statement and branch site starts, for the line of a branch event.
@@ -1642,7 +1642,7 @@ async fn finish(run: &Rc<RefCell<Run>>, solve: Option<&Function>) -> Result<(), 
 /// ```
 #[wasm_bindgen]
 pub struct Exploration {
-    run: Rc<RefCell<Run>>,
+    pub(crate) run: Rc<RefCell<Run>>,
     solve: Option<Function>,
 }
 

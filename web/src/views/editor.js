@@ -86,7 +86,9 @@ export function mount(el, store) {
       case 'editor/goto': {
         const line = view.state.doc.line(Math.min(Math.max(1, action.line), view.state.doc.lines));
         view.dispatch({ selection: { anchor: line.from }, scrollIntoView: true });
-        view.focus();
+        // `focus: false` only shows the line (a duel opening at the student's method), leaving
+        // the keyboard where it was: an embed must not take focus from its course page.
+        if (action.focus !== false) view.focus();
         break;
       }
       case 'diagnostics/set': {

@@ -150,8 +150,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Event::PathEnd { path, .. } => {
                 let compiled = std::rc::Rc::clone(explorer.compiled());
-                let kind =
-                    explorer.paths().get(*path).map(|p| duel::classify(&product, &compiled, p));
+                let kind = explorer
+                    .paths()
+                    .get(*path)
+                    .map(|p| duel::classify(&product.reference, &compiled, p));
                 if kind == Some(PathKind::Differ) {
                     differing += 1;
                 }

@@ -67,14 +67,15 @@ pub enum PathKind {
     Open,
 }
 
-/// The kind of a path of the product program (`compiled`: the explorer's code).
-pub fn classify(product: &Product, compiled: &Compiled, path: &PathResult) -> PathKind {
+/// The kind of a path of the product program (`compiled`: the explorer's code; `reference`:
+/// [`Product::reference`]).
+pub fn classify(reference: &str, compiled: &Compiled, path: &PathResult) -> PathKind {
     match &path.outcome {
         PathOutcome::Returned(_) => PathKind::Agree,
         PathOutcome::Error { .. } => {
             let running = path.state.frames.iter().any(|f| {
                 matches!(compiled.units.get(f.unit).map(|u| &u.kind),
-                    Some(UnitKind::Function { class, name }) if target_name(class.as_deref(), name) == product.reference)
+                    Some(UnitKind::Function { class, name }) if target_name(class.as_deref(), name) == reference)
             });
             if running {
                 PathKind::ReferenceFails
@@ -148,7 +149,8 @@ pub fn verdict(
     let mut v = Verdict::default();
     let file = SourceFile::new("input.hl", source.to_string());
     let checker = PreChecker::new(product_program, &product.target, PreMode::Ignore);
-    let kinds: Vec<PathKind> = paths.iter().map(|p| classify(product, compiled, p)).collect();
+    let kinds: Vec<PathKind> =
+        paths.iter().map(|p| classify(&product.reference, compiled, p)).collect();
     v.agreeing_paths = kinds.iter().filter(|k| **k == PathKind::Agree).count();
     v.reference_failures = kinds.iter().filter(|k| **k == PathKind::ReferenceFails).count();
     for test in &generation.tests {
