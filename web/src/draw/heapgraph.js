@@ -433,6 +433,9 @@ function render(container, scene, m, compact) {
     const fresh = !g.parentNode;
     g.replaceChildren(...drawNode(node, scene.highlight, m));
     setNodeData(g, node, scene.highlight);
+    // The position twice: as the SVG attribute, which an exported copy keeps (it drops the
+    // page's CSS), and as CSS, which the browser can animate between steps (and which wins).
+    g.setAttribute('transform', `translate(${f(node.x)},${f(node.y)})`);
     g.style.transform = `translate(${node.x}px, ${node.y}px)`;
     if (fresh) {
       nodeLayer.append(g);
