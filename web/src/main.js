@@ -114,6 +114,7 @@ function programOf(snap, from) {
 
 async function start() {
   document.body.classList.toggle('embed', embed);
+  document.documentElement.classList.toggle('embed', embed);
   if (embed) document.body.dataset.embed = embedTab;
   const examplesPromise = loadExamples();
   const { snap, linkError, from } = await initialProgram(examplesPromise);

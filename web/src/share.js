@@ -143,8 +143,13 @@ export async function shareUrl(base, snap, { embed = false } = {}) {
   return url.href;
 }
 
-/** Height of the embedded frame per tab: Explore needs room for the tree and the heap. */
-const EMBED_HEIGHTS = { explore: 720, tests: 480, logic: 520, duel: 640 };
+/**
+ * Height of the embedded frame per tab, so that what the tab shows fits without scrolling, in a
+ * wide page (the program beside the tab) and in a narrow course column (the program above it):
+ * Explore its controls, the tree and the heap; Logic the formula and its answer; a duel the
+ * Check button and the first clue (tests/browser/embed.test.mjs checks each).
+ */
+export const EMBED_HEIGHTS = { explore: 900, tests: 520, logic: 680, duel: 680 };
 
 /**
  * The `<iframe>` a course page pastes to embed `url`. `allow="cross-origin-isolated"` lets the

@@ -85,10 +85,15 @@ export function mount(el, store) {
       }
       case 'editor/goto': {
         const line = view.state.doc.line(Math.min(Math.max(1, action.line), view.state.doc.lines));
+        // `focus: false` only shows the line, near the top (a duel opening at the student's
+        // method), leaving the keyboard where it was: an embed must not take focus from its
+        // course page.
+        if (action.focus === false) {
+          view.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: 'start', yMargin: 24 }) });
+          break;
+        }
         view.dispatch({ selection: { anchor: line.from }, scrollIntoView: true });
-        // `focus: false` only shows the line (a duel opening at the student's method), leaving
-        // the keyboard where it was: an embed must not take focus from its course page.
-        if (action.focus !== false) view.focus();
+        view.focus();
         break;
       }
       case 'diagnostics/set': {

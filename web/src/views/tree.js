@@ -173,6 +173,8 @@ function createTreeView(el, store) {
     styleVersion: 0,
     t: { k: 1, x: 0, y: 0 }, // screen = layout * k + (x, y)
     placed: false, // the initial transform has been chosen
+    status: 'idle', // the exploration's status at the last sync
+    fitPending: false, // fit once the finished run's tree is laid out and the canvas has a size
     following: true, // pan to the newest nodes as they arrive
     elements: new Map(), // id -> { g, link, lv, sv, labels }
     mode: 'detail',
@@ -196,6 +198,13 @@ function createTreeView(el, store) {
       s.seenVersion = tree.version;
       s.seenLength = tree.nodes.length;
       styleChanged = true;
+    }
+    // A run that just ended fits the tree once its last nodes are laid out (unless the user
+    // has moved it meanwhile): a finished tree is shown whole, or at a readable size.
+    if (ex.status !== s.status) {
+      if (ex.status === 'done' && s.status !== 'done' && s.following) s.fitPending = true;
+      s.status = ex.status;
+      schedule();
     }
     // A finished run has no "newest" nodes any more: drop their highlight.
     if (ex.status === 'done' && s.freshFrom < s.nodes.length) {
@@ -236,6 +245,7 @@ function createTreeView(el, store) {
     s.layoutVersion++;
     s.placed = false;
     s.following = true;
+    s.fitPending = false;
     s.overview = null;
     overviewLayer.replaceChildren();
     clearDetail();
@@ -258,6 +268,10 @@ function createTreeView(el, store) {
       } else if (!layoutTimer) {
         layoutTimer = setTimeout(() => { layoutTimer = 0; schedule(); }, s.nextLayoutAt - now);
       }
+    }
+    if (s.fitPending && s.nodes.length === s.layout.count && s.layout.count > 0 && size().width > 0) {
+      s.fitPending = false;
+      fit();
     }
     render();
   }
@@ -816,6 +830,9 @@ function createTreeView(el, store) {
     const box = entries[entries.length - 1].contentRect;
     canvas = { width: Math.round(box.width), height: Math.round(box.height) };
     if (!s.placed && s.layout.count > 0) placeInitially();
+    // The canvas often changes size as a run ends (the tests appear below it): a finished tree
+    // the user has not moved is fitted again.
+    if (s.status === 'done' && s.following) s.fitPending = true;
     schedule();
   }).observe(svg);
 
