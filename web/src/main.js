@@ -4,7 +4,9 @@
 
 import { createStore, initialState } from './store.js';
 import { createEngine, Cancelled } from './engine.js';
-import { snapshot, loadLocal, saveLocal, fromUrl, shareUrl, exampleFromUrl, iframeSnippet } from './share.js';
+import {
+  snapshot, loadLocal, saveLocal, fromUrl, shareUrl, exampleFromUrl, iframeSnippet, loadRecent, rememberProgram,
+} from './share.js';
 import * as editorView from './views/editor.js';
 import * as controlsView from './views/controls.js';
 import * as examplesView from './views/examples.js';
@@ -22,6 +24,7 @@ import * as genTestsView from './views/gentests.js';
 import * as compareView from './views/compare.js';
 import * as learnView from './views/learn.js';
 import * as duelView from './views/duel.js';
+import * as recentView from './views/recent.js';
 import { createExplorer } from './explorer.js';
 import { splitDuel, composeDuel } from './duel.js';
 
@@ -119,6 +122,12 @@ async function start() {
   const examplesPromise = loadExamples();
   const { snap, linkError, from } = await initialProgram(examplesPromise);
   const opened = programOf(snap, from);
+  // A link opens beside the work saved in this browser, never over it: that program goes to
+  // the recent list first (and a notice below offers it back).
+  const saved = embed ? null : loadLocal();
+  const keptAside = (from === 'link' || from === 'example') && saved && saved.source.trim() !== '' &&
+    saved.source !== snap.source && saved.source !== opened.source;
+  const keptEntry = keptAside ? rememberProgram(saved)[0] : null;
   const settings = { ...snap.settings };
   const readOnly = params.get('readonly') === '1';
   if (params.get('debug') === '1') settings.tab = 'debug';
@@ -133,7 +142,9 @@ async function start() {
   if (Object.keys(linked).length > 0) settings.explore = { ...(settings.explore ?? {}), ...linked };
   if (settings.tab === 'duel' && !opened.duel) settings.tab = 'tests';
   if (!embed && opened.duel && from !== 'local' && opened.duel.hidden) settings.tab = 'duel';
-  const store = createStore(initialState({ source: opened.source, settings, embed, embedTab, inIframe, readOnly, duel: opened.duel }));
+  const store = createStore(initialState({
+    source: opened.source, settings, embed, embedTab, inIframe, readOnly, duel: opened.duel, recent: embed ? [] : loadRecent(),
+  }));
   globalThis.__heaplab.store = store;
 
   const $ = (sel) => document.querySelector(sel);
@@ -143,6 +154,7 @@ async function start() {
   controlsView.mount($('#controls'), store);
   if (!embed) examplesView.mount($('#examples'), store);
   if (!embed) learnView.mount($('#learn'), store);
+  if (!embed) recentView.mount($('#recent'), store);
   const panels = {
     tests: $('#panel-tests'), explore: $('#panel-explore'), compare: $('#panel-compare'),
     logic: $('#panel-logic'), duel: $('#panel-duel'), debug: $('#panel-debug'),
@@ -163,6 +175,9 @@ async function start() {
   debugView.mount(panels.debug, store);
   statusView.mount($('#status'), store);
 
+  if (keptEntry) {
+    store.dispatch({ type: 'notice/show', notice: keptNotice(keptEntry, from === 'link' ? 'the shared program' : 'the linked example') });
+  }
   if (linkError) {
     store.dispatch({ type: 'notice/show', notice: {
       id: 'link', kind: 'error', title: 'This share link could not be read',
@@ -200,9 +215,58 @@ async function start() {
     }
   }
 
+  // The program as it was last opened (an example, a link, a recent program), to tell whether
+  // the editor holds edits; null for the student's own program from the last session.
+  let baseline = from === 'local' ? null : opened.source;
+  const edited = () => {
+    const { source } = store.getState();
+    return source.trim() !== '' && source !== baseline;
+  };
+
+  /** Keeps the editor's program in the recent list (before something replaces it). */
+  function keepCurrent(except) {
+    const state = store.getState();
+    if (state.source.trim() === '' || state.source === except) return null;
+    const list = rememberProgram(snapshot(state));
+    store.dispatch({ type: 'recent/set', recent: list });
+    return list[0]?.snap.source === state.source ? list[0] : null;
+  }
+
+  /**
+   * Replaces the editor's program with `program` (`{ source, duel }`, settings applied by the
+   * caller), the old one kept in the recent list. Returns the recent entry holding the old one.
+   */
+  function replaceProgram(program) {
+    const kept = embed ? null : keepCurrent(program.source);
+    baseline = program.source;
+    setDuel(program.duel);
+    store.dispatch({ type: 'editor/replace', source: program.source });
+    store.dispatch({ type: 'tests/reset' });
+    store.dispatch({ type: 'explore/reset' });
+    return kept;
+  }
+
+  /** Opens a program of the recent list (the editor's goes to the list in its place). */
+  function openRecent(id) {
+    const entry = store.getState().recent.find((r) => r.id === id);
+    if (!entry) return;
+    const { snap } = entry;
+    const program = programOf(snap, 'recent');
+    if (snap.settings) {
+      const { explore, tab, ...rest } = snap.settings;
+      store.dispatch({ type: 'settings/set', settings: {
+        ...rest, ...(explore ? { explore: { ...store.getState().settings.explore, ...explore } } : {}),
+      } });
+    }
+    replaceProgram(program);
+    linkSource = null;
+    if (/^#(p|example)=/.test(location.hash)) history.replaceState(null, '', location.pathname + location.search);
+    store.dispatch({ type: 'notice/dismiss', id: 'kept' });
+  }
+
   let persistTimer = 0;
   // The program the link in the address bar (`#p=`, `#example=`) describes.
-  let linkSource = /^#(p|example)=/.test(location.hash) ? snap.source : null;
+  let linkSource = /^#(p|example)=/.test(location.hash) ? opened.source : null;
   function persist() {
     // A share link in the address bar no longer describes the edited program; drop it so that a
     // reload brings back the edits (kept in localStorage) rather than the old link.
@@ -331,17 +395,31 @@ async function start() {
     }
   }
 
-  async function openExample(file) {
+  /**
+   * Opens an example of the gallery. Over edits it asks first; either way the program it
+   * replaces goes to the recent list.
+   */
+  async function openExample(file, confirmed) {
+    if (!confirmed && edited()) {
+      const title = store.getState().examples.find((e) => e.file === file)?.title ?? file;
+      store.dispatch({ type: 'notice/show', notice: {
+        id: 'replace', kind: 'info', title: `Open “${title}” in place of your program?`,
+        text: 'Your program has changes. It will be kept in Recent programs, where you can open it again.',
+        actions: [
+          { label: 'Open the example', action: { type: 'example/open', file, confirmed: true } },
+          { label: 'Keep my program', action: { type: 'notice/dismiss', id: 'replace' } },
+        ],
+      } });
+      return;
+    }
+    store.dispatch({ type: 'notice/dismiss', id: 'replace' });
     try {
       const program = programOf({ source: await fetchText(`examples/${file}`), settings: {} }, 'example');
       const { source } = program;
-      setDuel(program.duel);
-      store.dispatch({ type: 'editor/replace', source });
+      replaceProgram(program);
       // The choice goes to the URL, so the address bar is a link to this example (until an edit).
       linkSource = source;
       if (!embed) history.replaceState(null, '', `${location.pathname}${location.search}#example=${file}`);
-      store.dispatch({ type: 'tests/reset' });
-      store.dispatch({ type: 'explore/reset' });
     } catch (err) {
       store.dispatch({ type: 'notice/show', notice: {
         id: 'example', kind: 'error', title: 'The example could not be loaded', text: err.message,
@@ -360,8 +438,8 @@ async function start() {
       if (!shared && !named) return;
       const program = programOf(shared ?? { source: await fetchText(`examples/${named}`), settings: {} }, shared ? 'link' : 'example');
       const { source } = program;
+      if (source === store.getState().source) return;
       linkSource = source;
-      setDuel(program.duel);
       if (shared?.settings) {
         const { explore, ...rest } = shared.settings;
         store.dispatch({ type: 'settings/set', settings: {
@@ -369,9 +447,9 @@ async function start() {
         } });
         checkStrategy();
       }
-      store.dispatch({ type: 'editor/replace', source });
-      store.dispatch({ type: 'tests/reset' });
-      store.dispatch({ type: 'explore/reset' });
+      // The program in the editor goes to the recent list, and the notice offers it back.
+      const kept = replaceProgram(program);
+      if (kept) store.dispatch({ type: 'notice/show', notice: keptNotice(kept, shared ? 'the shared program' : 'the linked example') });
     } catch (err) {
       store.dispatch({ type: 'notice/show', notice: {
         id: 'link', kind: 'error', title: 'This share link could not be read',
@@ -471,7 +549,8 @@ async function start() {
         explorer.cancelled();
         break;
       }
-      case 'example/open': openExample(action.file); break;
+      case 'example/open': openExample(action.file, action.confirmed); break;
+      case 'recent/open': openRecent(action.id); break;
       case 'share/create': share(); break;
       case 'share/embedCode': embedCode(action.tab); break;
       case 'link/openFull':
@@ -498,6 +577,15 @@ async function start() {
   });
 
   registerServiceWorker(store);
+}
+
+/** The notice after a link replaced the editor's program: where that program went. */
+function keptNotice(entry, what) {
+  return {
+    id: 'kept', kind: 'info', title: `Opened ${what}`,
+    text: `Your program “${entry.title}” is kept in Recent programs.`,
+    actions: [{ label: 'Back to my program', action: { type: 'recent/open', id: entry.id } }],
+  };
 }
 
 let z3Checked = false;

@@ -43,6 +43,60 @@ export function saveLocal(snap) {
   }
 }
 
+// ---- recent programs ---------------------------------------------------------------------------
+// Every program the editor held before something replaced it (a share link, an example, another
+// recent program) is kept here, newest first, so that no link or menu ever loses work.
+
+const RECENT_KEY = 'heaplab:recent:v1';
+/** How many programs the list keeps. */
+export const RECENT_LIMIT = 12;
+
+/** The recent programs: `[{ id, title, savedAt, snap }]`, newest first. */
+export function loadRecent() {
+  try {
+    const list = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
+    return Array.isArray(list) ? list.filter((r) => r && typeof r.snap?.source === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveRecent(list) {
+  try {
+    localStorage.setItem(RECENT_KEY, JSON.stringify(list));
+    return true;
+  } catch {
+    // Storage full or disabled: the list stays as it was.
+    return false;
+  }
+}
+
+/**
+ * A program's name in the list: the first line of its leading comment, else its first class or
+ * function, else "Untitled program".
+ */
+export function programTitle(source) {
+  const text = String(source ?? '');
+  const comment = /^\s*\/\/\s*(\S.*)$/m.exec(text.split('\n').find((l) => l.trim() !== '') ?? '');
+  if (comment) return comment[1].trim().slice(0, 80);
+  const decl = /\b(class|pred)\s+([A-Za-z_]\w*)|\b[A-Za-z_]\w*\s+([A-Za-z_]\w*)\s*\(/.exec(text);
+  if (decl) return decl[2] ? `${decl[1]} ${decl[2]}` : `${decl[3]}(…)`;
+  return 'Untitled program';
+}
+
+/**
+ * Puts `snap` first in the recent list (the same program text is kept once) and returns the new
+ * list; an empty program is not kept.
+ */
+export function rememberProgram(snap, now = Date.now()) {
+  const list = loadRecent();
+  if (!snap || typeof snap.source !== 'string' || snap.source.trim() === '') return list;
+  const rest = list.filter((r) => r.snap.source !== snap.source);
+  const entry = { id: `r${now.toString(36)}${Math.random().toString(36).slice(2, 6)}`, title: programTitle(snap.source), savedAt: now, snap };
+  const next = [entry, ...rest].slice(0, RECENT_LIMIT);
+  return saveRecent(next) ? next : list;
+}
+
 function toBase64Url(bytes) {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) {

@@ -3,7 +3,7 @@
 // so any bug reproduces from one state snapshot plus the actions that followed.
 
 /** The state of a page that has just started. */
-export function initialState({ source = '', settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false, duel = null } = {}) {
+export function initialState({ source = '', settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false, duel = null, recent = [] } = {}) {
   return {
     source,
     settings: {
@@ -48,6 +48,9 @@ export function initialState({ source = '', settings = {}, embed = false, embedT
     // A duel (duel.js): the student's method against a reference, `hidden` when the reference
     // came with a link and is kept out of the editor ('' when it is in the editor's text).
     duel: duel ? initialDuel(duel) : null,
+    // The programs the editor held before a link, an example or another program replaced them
+    // (share.js `loadRecent`): `[{ id, title, savedAt, snap }]`, newest first.
+    recent,
     notice: null, // { id, kind: 'error' | 'info', title, text, actions: [{ label, action }] }
   };
 }
@@ -350,6 +353,8 @@ function reduce(state, action) {
         d.k === action.duel.k && d.hidden === (action.duel.hidden ?? '');
       return same ? state : { ...state, duel: initialDuel(action.duel, (d?.runId ?? 0) + 1) };
     }
+    case 'recent/set':
+      return { ...state, recent: action.recent };
     case 'duel/clear':
       return state.duel ? { ...state, duel: null } : state;
     case 'duel/k':
