@@ -2,6 +2,8 @@
 // actions and never import one another; one reducer below says how every action changes state,
 // so any bug reproduces from one state snapshot plus the actions that followed.
 
+import { named, optionWords, plainLabel } from './words.js';
+
 /** The state of a page that has just started. */
 export function initialState({ source = '', settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false, duel = null, recent = [] } = {}) {
   return {
@@ -143,11 +145,19 @@ function changesOf(event) {
       const unfold = d.fork === 'disjunct' && /^unfold /.test(d.target);
       const target = unfold ? d.target.replace(/^unfold /, '').replace(/ \(depth.*$/, '') : d.target;
       const kind = unfold ? 'unfold' : d.fork === 'resolve' ? 'resolve' : 'lazyInit';
-      return (d.children ?? []).map((node, i) => ({ node, change: { kind, target, option: d.options?.[i] ?? '' } }));
+      // `target` and `option` in learner words; the engine's own (`ref2`, `o1.root`, `loc1`) kept
+      // for the code that finds them in a heap view.
+      return (d.children ?? []).map((node, i) => ({
+        node,
+        change: {
+          kind, target: named(target, event.names), option: optionWords(d.options?.[i] ?? '', event.names),
+          engineTarget: target, engineOption: d.options?.[i] ?? '',
+        },
+      }));
     }
     case 'branch':
       return (d.children ?? []).map(({ direction, node }) => ({
-        node, change: { kind: 'branch', target: d.condition, option: String(direction) },
+        node, change: { kind: 'branch', target: named(d.condition, event.names), option: String(direction), engineTarget: d.condition },
       }));
     case 'disjuncts':
       // The option is the node's own label (`disjunct 3`): pruned disjuncts leave gaps.
@@ -160,22 +170,7 @@ function changesOf(event) {
   }
 }
 
-/**
- * A tree label in words: the engine names the unknowns it has not decided yet (`ref1` may be
- * null or an object, `loc1` is some object); `ref1 = loc1` becomes `ref1 is an object (loc1)`.
- */
-export function plainLabel(label) {
-  const text = String(label ?? '');
-  let m = /^(\w+) = null$/.exec(text);
-  if (m) return `${m[1]} is null`;
-  m = /^(ref\d+) = (loc\d+)$/.exec(text);
-  if (m) return `${m[1]} is an object (${m[2]})`;
-  m = /^((?:ref|loc)\d+) = (o\d+)$/.exec(text);
-  if (m) return `${m[1]} is ${m[2]}`;
-  m = /^disjunct (\d+)$/.exec(text);
-  if (m) return `case ${m[1]}`;
-  return text;
-}
+export { plainLabel };
 
 /**
  * Adds a batch from the worker to the tree: `nodes` (TreeNodeJs, new since the last batch) and
@@ -189,6 +184,8 @@ function growTree(tree, nodes, events) {
   }
   for (const e of events) {
     for (const { node, change } of changesOf(e)) {
+      // The forking event names the objects of its state: the children's labels in those words.
+      if (all[node] && e.names) all[node].label = plainLabel(all[node].engineLabel, e.names);
       if (all[node]) all[node].change = change.option === null ? { ...change, option: all[node].label } : change;
       // A branch's children start at the branch's line.
       if (all[node] && e.kind === 'branch' && e.line) all[node].line = e.line;

@@ -1000,6 +1000,12 @@ impl Run {
     fn event_js(&self, placed: &Placed) -> JsEvent {
         let mut js = self.event_js_unplaced(&placed.event);
         js.line = self.event_line(placed);
+        if let Event::LazyInit { state, .. } | Event::Branch { state, .. } = &placed.event {
+            // Views are kept for the first VIEW_LIMIT nodes only, which bounds this work too.
+            if (state.0 as usize) < VIEW_LIMIT {
+                js.names = self.explorer.view(*state).map(|v| inspect::access_paths(&v));
+            }
+        }
         js
     }
 
@@ -1007,6 +1013,7 @@ impl Run {
         let node = |s: &heaplab_engine::symbolic::StateId| Some(s.0);
         match event {
             Event::Start { state, method } => JsEvent {
+                names: None,
                 kind: "start",
                 node: node(state),
                 parent: None,
@@ -1015,6 +1022,7 @@ impl Run {
                 details: Details::Start { method: method.clone() },
             },
             Event::LazyInit { state, target, options, children, kind, k_cut } => JsEvent {
+                names: None,
                 kind: "lazyInit",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -1029,6 +1037,7 @@ impl Run {
                 },
             },
             Event::Branch { state, site, condition, children } => JsEvent {
+                names: None,
                 kind: "branch",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -1044,6 +1053,7 @@ impl Run {
                 },
             },
             Event::Disjuncts { state, children, formulas } => JsEvent {
+                names: None,
                 kind: "disjuncts",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -1055,6 +1065,7 @@ impl Run {
                 },
             },
             Event::SlModel { state, formula, model } => JsEvent {
+                names: None,
                 kind: "slModel",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -1063,6 +1074,7 @@ impl Run {
                 details: Details::SlModel { formula: formula.clone(), model: model.clone() },
             },
             Event::SolverQuery { state, query, answer, local } => JsEvent {
+                names: None,
                 kind: "solverQuery",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -1081,6 +1093,7 @@ impl Run {
                 };
                 let (kind, colour) = outcome_name(outcome);
                 JsEvent {
+                    names: None,
                     kind: "pathEnd",
                     node: node(state),
                     parent: self.parent_of(state.0),
@@ -1112,6 +1125,7 @@ impl Run {
                 }
             }
             Event::Stopped { bound } => JsEvent {
+                names: None,
                 kind: "stopped",
                 node: None,
                 parent: None,
@@ -1121,6 +1135,7 @@ impl Run {
             },
             // Never returned by `advance`; kept total for the match.
             Event::SolverPending => JsEvent {
+                names: None,
                 kind: "solverPending",
                 node: None,
                 parent: None,
@@ -1236,6 +1251,11 @@ struct JsEvent {
     /// declaration (`start`), the branch's condition (`branch`), the statement a path ended at
     /// (`pathEnd` with an error, a cut or a failed assumption). `null` for the others.
     line: Option<u32>,
+    /// For the events that fork (`lazyInit`, `branch`): the learner's name of each object and
+    /// open reference of the forking state (`ref3` → `this.root.left`), from its view
+    /// ([`inspect::access_paths`]); absent when no view of that state is kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    names: Option<std::collections::BTreeMap<String, String>>,
 }
 
 #[derive(Serialize)]
