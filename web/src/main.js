@@ -217,7 +217,8 @@ async function start() {
 
   // The program as it was last opened (an example, a link, a recent program), to tell whether
   // the editor holds edits; null for the student's own program from the last session.
-  let baseline = from === 'local' ? null : opened.source;
+  // (The saved session says whether it held edits; older saves count as edited.)
+  let baseline = from === 'local' && snap.edited !== false ? null : opened.source;
   const edited = () => {
     const { source } = store.getState();
     return source.trim() !== '' && source !== baseline;
@@ -277,7 +278,7 @@ async function start() {
     clearTimeout(persistTimer);
     persistTimer = setTimeout(async () => {
       const snap = snapshot(store.getState());
-      if (!embed) saveLocal(snap);
+      if (!embed) saveLocal({ ...snap, edited: edited() });
       else store.dispatch({ type: 'share/ready', url: await shareUrl(location.href, snap), quiet: true });
     }, 400);
   }

@@ -73,19 +73,25 @@ export function describeHeap(view, note = '') {
     ...(view.roots ?? []).map((r) => [r.name, r.value]),
     ...(top?.locals ?? []).filter((l) => !(view.roots ?? []).some((r) => r.name === l.name)).map((l) => [l.name, l.value]),
   ];
-  // First the name of everything reachable: the first path, breadth first.
+  // First the name of everything reachable: the first path, breadth first from the inputs,
+  // then from the locals (an input object keeps its input path).
   const named = new Map();
   const order = [];
-  const queue = [...starts];
-  while (queue.length > 0) {
-    const [path, value] = queue.shift();
-    order.push([path, value]);
-    if (!isRef(value) || named.has(value.id)) continue;
-    named.set(value.id, path);
-    for (const f of objects.get(String(value.id))?.fields ?? []) {
-      if (isRef(f.value) && !named.has(f.value.id)) queue.push([`${path}.${f.name}`, f.value]);
+  const walk = (start) => {
+    const queue = [...start];
+    while (queue.length > 0) {
+      const [path, value] = queue.shift();
+      order.push([path, value]);
+      if (!isRef(value) || named.has(value.id)) continue;
+      named.set(value.id, path);
+      for (const f of objects.get(String(value.id))?.fields ?? []) {
+        if (isRef(f.value) && !named.has(f.value.id)) queue.push([`${path}.${f.name}`, f.value]);
+      }
     }
-  }
+  };
+  const inputs = (view.roots ?? []).length;
+  walk(starts.slice(0, inputs));
+  walk(starts.slice(inputs));
   // Integers over inputs name them as the program does (`o2.key` is `this.root.key`).
   const words = (text) => String(text).replace(/\b(o\d+)\b/g, (id) => named.get(id) ?? id);
   const kind = (value, path) => {
