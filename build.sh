@@ -110,7 +110,15 @@ test_junit() {
   bash tests/junit/run.sh
 }
 
+# `./build.sh test --quick`: everything, but the heavy test binaries (symheap, all_examples,
+# testgen's concolic, fuzz) run a fixed fraction of their long cases (HEAPLAB_QUICK=1: fewer
+# generated programs, example methods and fuzz seeds, chosen by count, never by time). CI runs
+# `./build.sh test`, all of them.
 test() {
+  if [ "${1:-}" = "--quick" ]; then
+    export HEAPLAB_QUICK=1
+    log "quick: the heavy tests run a fraction of their cases (HEAPLAB_QUICK=1)"
+  fi
   test_rust
   test_junit
   if [ -d crates/heaplab-wasm ] || [ -d tests/node ] || [ -d tests/browser ]; then
@@ -134,7 +142,7 @@ serve() {
 
 help() {
   sed -n '2,3p' "$0"
-  echo "usage: ./build.sh {setup|build|test|bench|serve}"
+  echo "usage: ./build.sh {setup|build|test [--quick]|bench|serve}"
 }
 
 cmd=${1:-help}

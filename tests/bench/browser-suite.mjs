@@ -42,6 +42,8 @@ const allRows = process.env.BENCH_BROWSER_ROWS !== 'goals';
 const append = process.env.BENCH_BROWSER_APPEND !== '0';
 
 const native = JSON.parse(await readFile(nativePath, 'utf8'));
+// `heaplab bench --format json` rows are a run summary plus the memory columns.
+native.rows = native.rows.map((r) => ({ ...r.summary, ...r }));
 let nodeRows = new Map();
 try {
   const node = JSON.parse(await readFile(nodePath, 'utf8'));
@@ -93,7 +95,7 @@ await pkg.default({ module_or_path: await readFile(path.join(ROOT, 'web/pkg/heap
 const bridge = await import(path.join(ROOT, 'web/src/z3-bridge.js'));
 await bridge.solve('(check-sat)');
 async function nodeRun(row) {
-  const options = { strategy: row.strategy, k: row.k, timeoutMs: capMs, file: row.file, views: false };
+  const options = { strategy: row.strategy, bounds: { k: row.k, timeout_ms: capMs }, file: row.file, views: false };
   const started = performance.now();
   const ex = new pkg.Exploration(await source(row.file), row.method, JSON.stringify(options), bridge.solve);
   try {
@@ -147,7 +149,7 @@ const marks = await page.evaluate(() => globalThis.__heaplab.marks);
 
 /** The Compare tab's request for one strategy, timed in the page. */
 async function browserEngine(row) {
-  const options = { k: row.k, timeoutMs: capMs };
+  const options = { bounds: { k: row.k, timeout_ms: capMs } };
   return page.evaluate(async ({ src, method, options, strategy }) => {
     const started = performance.now();
     const [r] = await globalThis.__heaplab.engine.request('compare', { source: src, method, options, strategies: [strategy] });
@@ -162,7 +164,7 @@ async function browserEngine(row) {
 let runs = 0;
 async function browserExplore(row) {
   runs += 1;
-  const options = { strategy: row.strategy, k: row.k, timeoutMs: capMs };
+  const options = { strategy: row.strategy, bounds: { k: row.k, timeout_ms: capMs } };
   return page.evaluate(async ({ src, method, options, runId }) => {
     const engine = globalThis.__heaplab.engine;
     const started = performance.now();

@@ -27,6 +27,7 @@ import * as duelView from './views/duel.js';
 import * as recentView from './views/recent.js';
 import { createExplorer } from './explorer.js';
 import { splitDuel, composeDuel } from './duel.js';
+import { BOUNDS, DEFAULT_STRATEGY } from './vocabulary.js';
 
 const CHECK_DELAY_MS = 250;
 // The SMT console's time limit for Z3.
@@ -47,8 +48,11 @@ const TABS = ['tests', 'explore', 'compare', 'logic', 'duel', 'debug'];
 // A duel stops after this many paths on which the two differ: the first clues are what a
 // student needs, and they come long before the whole exploration would end.
 const DUEL_CLUES = 3;
-// Settings a link may carry in its query (`?tab=explore&method=BST.insert&strategy=sl`).
-const LINK_KEYS = ['method', 'strategy', 'pre', 'k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs'];
+// Settings a link may carry in its query (`?tab=explore&method=BST.insert&strategy=sl&k=3`):
+// the method, strategy, precondition mode and each bound the page shows, by its option name.
+const LINK_KEYS = ['method', 'strategy', 'pre', ...BOUNDS.filter((b) => b.on_page).map((b) => b.name)];
+// Links made before the bound table spelled bounds in camelCase (`maxPaths`); they still work.
+const linkKey = (key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 async function fetchText(url) {
   const res = await fetch(url);
@@ -136,8 +140,8 @@ async function start() {
   // (with #example=bst.hl for the program).
   if (TABS.includes(params.get('tab')) && !embed) settings.tab = params.get('tab');
   const linked = {};
-  for (const key of LINK_KEYS) {
-    if (params.has(key)) linked[key] = params.get(key);
+  for (const [key, value] of params) {
+    if (LINK_KEYS.includes(linkKey(key))) linked[linkKey(key)] = value;
   }
   if (Object.keys(linked).length > 0) settings.explore = { ...(settings.explore ?? {}), ...linked };
   if (settings.tab === 'duel' && !opened.duel) settings.tab = 'tests';
@@ -465,7 +469,7 @@ async function start() {
     const { strategies, settings } = store.getState();
     const asked = settings.explore.strategy;
     if (strategies.length === 0 || strategies.some((s) => s.name === asked)) return;
-    const fallback = strategies.find((s) => s.name === 'lazier#')?.name ?? strategies[0].name;
+    const fallback = strategies.find((s) => s.name === DEFAULT_STRATEGY)?.name ?? strategies[0].name;
     store.dispatch({ type: 'settings/set', settings: { explore: { ...settings.explore, strategy: fallback } } });
     store.dispatch({ type: 'notice/show', notice: {
       id: 'strategy', kind: 'error', title: `Unknown strategy “${asked}”`,
@@ -675,7 +679,7 @@ function onEngineEvent(store, event) {
     case 'duel':
       store.dispatch({ type: 'duel/progress', runId: event.runId, progress: event.progress });
       break;
-    case 'concolic':
+    case 'concolicLive':
       store.dispatch({ type: 'concolic/live', runId: event.runId, pass: event.pass, events: event.events });
       break;
     case 'crash':

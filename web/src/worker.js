@@ -342,10 +342,12 @@ const exploreHandlers = {
   async compare({ source, method, options, strategies }) {
     await engineReady;
     const rows = [];
+    const registry = wasm.strategies();
     for (const strategy of strategies) {
       post({ type: 'compare', current: strategy, rows });
-      if (strategy === 'concolic') {
-        rows.push(await concolicRow(source, method, options));
+      // A registry row with its own driver (concolic) runs through concolicRun.
+      if (registry.find((s) => s.name === strategy)?.driver === 'concolic_loop') {
+        rows.push(await concolicRow(source, method, { ...options, strategy }));
         continue;
       }
       // The same options as an exploration in the Explore tab, the precondition mode included,
@@ -368,36 +370,14 @@ const exploreHandlers = {
 };
 
 /**
- * The `concolic` row of a comparison, with the columns and numbers `heaplab compare` gives it:
- * runs as its paths, tests, invalid inputs (the model checker's), errors, coverage by every test
- * and by valid ones, CSF's `#Calls` (phase 1 / phase 2), wall time. The same options as the
+ * The concolic row of a comparison: its run summary (the keys of `heaplab compare`'s rows;
+ * CSF's `#Calls` under `concolic`), Z3's questions, wall time. The same options as the
  * Explore tab's concolic run (phase-1 depth, run cap, time bound); `requires` is always used.
  */
 async function concolicRow(source, method, options) {
-  const run = {};
-  if (options.depth !== undefined) run.depth = options.depth;
-  if (options.maxPaths) run.maxRuns = options.maxPaths;
-  if (options.timeoutMs !== undefined) run.timeoutMs = options.timeoutMs;
   const started = performance.now();
-  const r = await wasm.concolicRun(source, method, run, solverForExploration());
-  const s = r.summary;
-  return {
-    strategy: 'concolic',
-    pre: 'assume',
-    paths: s.runs,
-    paths_feasible: s.runs,
-    runs: s.runs,
-    tests: s.tests,
-    invalid_inputs: s.invalid,
-    errors: s.errors,
-    branches_covered: s.coveredAll,
-    branches_covered_valid: s.covered,
-    branches_total: s.total,
-    csf_calls: { phase1: s.phase1Calls, phase2: s.phase2Calls },
-    stopped_by: s.stoppedBy,
-    solver: { sentToZ3: s.sentToZ3 },
-    time_ms: Math.round(performance.now() - started),
-  };
+  const r = await wasm.concolicRun(source, method, options, solverForExploration());
+  return { ...r.summary, solver: { sentToZ3: r.sent_to_z3 }, time_ms: Math.round(performance.now() - started) };
 }
 
 // ---- duels -------------------------------------------------------------------------------------
@@ -451,12 +431,12 @@ const handlers = {
   /** The strategy registry and default bounds, for the controls. */
   async info() {
     await engineReady;
-    return { strategies: wasm.strategies(), defaults: wasm.defaults() };
+    return { strategies: wasm.strategies() };
   },
   /**
    * The `concolic` strategy (Concolic StarFinder): the whole run at once, with its event stream,
    * which the page replays run by run (views/concolic.js). Z3's replies are awaited inside.
-   * While it runs, its events are posted as they happen (`{ type: 'concolic', runId, pass,
+   * While it runs, its events are posted as they happen (`{ type: 'concolicLive', runId, pass,
    * events }`, a batch every BATCH_MS, the first at once) so that the page grows the tree live;
    * a new `pass` (a replay after Z3's replies) starts the stream again.
    */
@@ -466,7 +446,7 @@ const handlers = {
     let pass = 0;
     let last = -Infinity;
     const flush = () => {
-      if (batch.length) post({ type: 'concolic', runId, pass, events: batch });
+      if (batch.length) post({ type: 'concolicLive', runId, pass, events: batch });
       batch = [];
       last = performance.now();
     };

@@ -5,7 +5,6 @@
 mod common;
 
 use common::heaplab;
-use std::time::Instant;
 
 const LOGIC: &str = "crates/heaplab-cli/tests/data/logic.hl";
 const KORAT: &str = "tests/bench/korat.hl";
@@ -69,7 +68,6 @@ fn the_search_order_is_an_option() {
 
 #[test]
 fn sat_has_a_time_limit() {
-    let started = Instant::now();
     let out = sat(
         LOGIC,
         "tree(x) * tree(y) * deep(z, 5000)",
@@ -84,9 +82,9 @@ fn sat_has_a_time_limit() {
             "300",
         ],
     );
+    // The search stops itself at the limit, long before the work limit, and says which bound
+    // stopped it (no wall time is asserted: issue 28).
     assert!(out.starts_with("unknown") && out.contains("time limit"), "{out}");
-    // Generous: the search stops itself at the limit, long before the work limit.
-    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
 }
 
 #[test]

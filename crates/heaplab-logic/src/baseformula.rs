@@ -40,7 +40,7 @@ use crate::basepair::{instantiate, is_ref, project, unfold_witness, Pair, MAX_WI
 use crate::error::Result;
 use crate::formula::{CmpOp, Defs, Formula, PredApp, Pure, Sort, SymHeap, Term, Var};
 use crate::normalize::TermUf;
-use crate::sat::PureOracle;
+use crate::oracle::PureOracle;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Exact rounds before widening.

@@ -32,7 +32,7 @@ use crate::arith::{decide, PureResult};
 use crate::error::Result;
 use crate::formula::{CmpOp, Defs, Formula, PredApp, Pure, Sort, SymHeap, Term, Var};
 use crate::normalize::TermUf;
-use crate::sat::PureOracle;
+use crate::oracle::PureOracle;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One side of a (dis)equality in a pair: `null` or a reference parameter (by index).

@@ -118,6 +118,7 @@ pub fn duel_verdict(
         &source,
         &product,
         &r.analysis.program,
+        &r.analysis.info,
         compiled,
         r.explorer.paths(),
         generation,

@@ -1,16 +1,18 @@
 //! HeapLab's JS API: the Rust engine compiled to wasm.
 //!
 //! This file only wires modules to JS; each feature lives in its own module with its own
-//! `#[wasm_bindgen]` exports and JS-shaped result structs (engine types never derive
-//! `Serialize`). To add an API: write `src/<feature>.rs`, declare it below, and follow
-//! [`solver_bridge`] for the patterns (a JS `Error` with a `kind` for every failure, camelCase
-//! plain objects for results).
+//! `#[wasm_bindgen]` exports. Options come in as the engine's `Options` (plus `file` and
+//! `procedure`); run summaries go out as `heaplab_report::RunSummary`, the document `heaplab run
+//! --format json` prints (snake_case, typed for the page by web/src/report-types.js). Results
+//! the report vocabulary does not cover yet (events, views, tests) are JS-shaped structs here.
+//! To add an API: write `src/<feature>.rs`, declare it below, and follow [`solver_bridge`] for
+//! the patterns (a JS `Error` with a `kind` for every failure).
 //!
 //! Modules:
 //! - [`explore`]: the `Exploration` class: symbolic execution of one method (`step`,
 //!   `runToEnd`, `tests`, `tree`, `view`, `coverage`, `cancel`), the same explorer and test
 //!   generation as `heaplab run`, with Z3 wasm answering through the explorer's pending-solver
-//!   protocol; `strategies()` and `defaults()` for the page's controls. `inspect` holds the JS
+//!   protocol; `strategies()` (the registry) and `bounds()` (the bound table) for the page. `inspect` holds the JS
 //!   shapes of heap views and coverage.
 //! - [`concolic`]: `concolicRun`, the `concolic` strategy (Concolic StarFinder) over Z3 wasm by
 //!   restart-and-replay: the synchronous driver is re-run with Z3's replies cached.

@@ -169,7 +169,7 @@ export function mount(el, store) {
 function noInputSatisfiesRequires(summary, options) {
   if (!summary || summary.paths_feasible > 0 || summary.paths_bounded > 0) return false;
   if ((options?.pre ?? summary.pre) === 'ignore') return false;
-  return (summary.paths_precondition_discarded ?? 0) > 0 || (summary.sl_no_model ?? 0) > 0;
+  return (summary.paths_precondition_discarded ?? 0) > 0 || (summary.sl?.no_model ?? 0) > 0;
 }
 
 function renderCount(count, explore) {

@@ -7,10 +7,12 @@
 //! Thin: `heaplab_testgen::duel` writes the product program and judges the inputs; this file
 //! explores the product with the explorer, as `heaplab run` does, and prints.
 
+use super::bound_flags::BoundFlags;
 use super::{load, report};
 use anyhow::Context;
+use heaplab_engine::symbolic::options::PreOption;
 use heaplab_engine::symbolic::{
-    strategy, Clock, Config, Event, Explorer, PathOutcome, PreMode, SmtPathSolver,
+    strategy, Clock, Event, Explorer, Options, PathOutcome, SmtPathSolver,
 };
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_syntax::{analyze, diagnostic::render_all, SourceFile};
@@ -24,7 +26,7 @@ use std::process::ExitCode;
 
 /// The k of a duel when `--k` is not given: heaps with reference chains of three, which is
 /// what a course's duel promises ("no difference up to k = 3").
-pub const DEFAULT_K: u32 = 3;
+pub const DEFAULT_K: u64 = 3;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,33 +39,15 @@ pub struct Args {
     /// receiver (`insertRef(BST self, int x)`), or a function when `--method` is one.
     #[arg(long)]
     reference: String,
-    /// Kiasan's reference-chain bound on the inputs compared.
-    #[arg(long, default_value_t = DEFAULT_K)]
-    k: u32,
-    /// Heap strategy of the exploration.
-    #[arg(long, default_value = "lazier#", value_parser = clap::builder::PossibleValuesParser::new(strategy::STRATEGIES.iter().map(|s| s.name)))]
+    /// Heap strategy of the exploration (one the explorer runs).
+    #[arg(long, default_value = "lazier#", value_parser = clap::builder::PossibleValuesParser::new(strategy::STRATEGIES.iter().filter(|s| s.kind().is_some()).map(|s| s.name)))]
     strategy: String,
+    /// The exploration's bounds; a duel's `--k` is 3 unless given.
+    #[command(flatten)]
+    bounds: BoundFlags,
     /// Stop after finding this many paths on which the two differ (0: explore everything).
     #[arg(long, default_value_t = 3)]
     clues: usize,
-    /// Loop iterations (per loop and call) that materialize no heap object.
-    #[arg(long = "loop", default_value_t = Config::default().bounds.loop_iterations)]
-    loop_iterations: u32,
-    /// Deepest call nesting (the generated copies and comparisons are recursive).
-    #[arg(long, default_value_t = Config::default().bounds.call_depth)]
-    call_depth: u32,
-    /// `sl` only: deepest predicate unfolding.
-    #[arg(long, default_value_t = Config::default().bounds.depth)]
-    depth: u32,
-    /// Stop after this many paths.
-    #[arg(long, default_value_t = Config::default().bounds.max_paths)]
-    max_paths: u64,
-    /// Stop after this many states.
-    #[arg(long, default_value_t = Config::default().bounds.max_states)]
-    max_states: u64,
-    /// The whole duel's time bound in milliseconds (0: no limit).
-    #[arg(long, default_value_t = Config::default().bounds.timeout_ms.unwrap_or(0))]
-    timeout_ms: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -103,18 +87,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             render_all(&analysis.diagnostics, &product_file)
         );
     }
-    let info = strategy::by_name(&args.strategy)
-        .ok_or_else(|| anyhow::anyhow!("unknown strategy `{}`", args.strategy))?;
-    let mut config = Config::default();
-    config.strategy = info.kind;
-    config.pre = PreMode::Assume;
-    config.bounds.k = args.k;
-    config.bounds.loop_iterations = args.loop_iterations;
-    config.bounds.call_depth = args.call_depth;
-    config.bounds.depth = args.depth;
-    config.bounds.max_paths = args.max_paths;
-    config.bounds.max_states = args.max_states;
-    let bound_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
+    let mut bounds = args.bounds.0.clone();
+    if bounds.get("k").is_none() {
+        bounds.set("k", DEFAULT_K);
+    }
+    let options = Options {
+        strategy: Some(args.strategy.clone()),
+        pre: Some(PreOption::Assume),
+        bounds,
+        ..Options::default()
+    };
+    let mut config = options.resolve().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let k = config.bounds.k;
+    let bound_ms = config.bounds.timeout_ms;
     let setup_ms = started.elapsed().as_millis() as u64;
     let (explore_bound, deadline_ms) = match bound_ms {
         Some(total) => {
@@ -174,6 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &loaded.file.text,
         &product,
         &analysis.program,
+        &analysis.info,
         &compiled,
         explorer.paths(),
         &generation,
@@ -181,7 +167,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stats = explorer.stats().clone();
     let mut limits: Vec<String> = Vec::new();
     if stats.k_cut {
-        limits.push(format!("k = {} (inputs with longer reference chains were not tried)", args.k));
+        limits.push(format!("k = {} (inputs with longer reference chains were not tried)", k));
     }
     for b in &bounds_hit {
         limits.push(format!("{} ({})", b.name(), heaplab_testgen::bound_hint(*b)));
@@ -215,8 +201,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "file": loaded.file.name,
                 "method": args.method,
                 "reference": args.reference,
-                "strategy": info.name,
-                "k": args.k,
+                "strategy": args.strategy.as_str(),
+                "k": k,
                 "differ": verdict.differ(),
                 "clues": clues,
                 "paths_agreeing": verdict.agreeing_paths,
@@ -232,7 +218,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Format::Text => out(&text_report(
             &args,
-            info.name,
+            k,
             &verdict,
             &limits,
             unknown,
@@ -258,7 +244,7 @@ fn out(text: &str) {
 
 fn text_report(
     args: &Args,
-    strategy: &str,
+    k: u32,
     verdict: &duel::Verdict,
     limits: &[String],
     unknown: usize,
@@ -266,8 +252,8 @@ fn text_report(
     time_ms: u64,
 ) -> String {
     let mut s = format!(
-        "duel: {} against the reference {} ({strategy}, k = {})\n",
-        args.method, args.reference, args.k
+        "duel: {} against the reference {} ({}, k = {k})\n",
+        args.method, args.reference, args.strategy
     );
     if verdict.differ() {
         s.push_str(&format!(
@@ -293,7 +279,7 @@ fn text_report(
     } else {
         s.push_str(&format!(
             "no difference up to k = {}: {} path{} compared, every input on each{}\n",
-            args.k,
+            k,
             verdict.agreeing_paths,
             if verdict.agreeing_paths == 1 { "" } else { "s" },
             if limits.is_empty() { String::new() } else { " within the bounds below".to_string() }

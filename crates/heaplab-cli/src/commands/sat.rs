@@ -10,12 +10,13 @@ use super::{load, report};
 use heaplab_logic::convert::parse_query;
 use heaplab_logic::{
     enumerate_with, sat_with, satisfies, CheckLimits, Defs, EnumConfig, IntEquivalence, Model,
-    NoSolver, Order, PureOracle, SatResult, SearchBounds, SmtOracle, Value, Verdict,
+    NoSolver, Order, PureOracle, SatResult, SearchBounds, SmtOracle, Verdict,
 };
+use heaplab_report::commands::{EnumerationReport, ModelReport};
+use heaplab_report::{SatReport, SCHEMA_VERSION};
 use heaplab_smt::{ProcessConfig, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_syntax::diagnostic::render_all;
 use heaplab_syntax::SourceFile;
-use serde_json::{json, Value as Json};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -189,18 +190,17 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
                 );
             }
             Format::Json => {
-                let mut out = json!({
-                    "count": res.models.len(),
-                    "maxObjects": n,
-                    "exactly": args.exactly,
-                    "maxDepth": bounds.max_depth,
-                    "complete": !res.incomplete,
-                    "stoppedBy": res.stopped_by,
-                    "ms": started.elapsed().as_millis() as u64,
-                });
-                if !args.count {
-                    out["models"] = Json::Array(res.models.iter().map(model_json).collect());
-                }
+                let out = EnumerationReport {
+                    schema_version: SCHEMA_VERSION,
+                    count: res.models.len() as u64,
+                    max_objects: n as u64,
+                    exactly: args.exactly.map(|e| e as u64),
+                    max_depth: bounds.max_depth,
+                    complete: !res.incomplete,
+                    stopped_by: res.stopped_by.clone(),
+                    time_ms: started.elapsed().as_millis() as u64,
+                    models: (!args.count).then(|| res.models.iter().map(ModelReport::of).collect()),
+                };
                 outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
             }
         }
@@ -233,12 +233,23 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
             SatResult::Unknown(why) => outln!(buf, "unknown: {why}"),
         },
         Format::Json => {
+            let verdict = |result: &str| SatReport {
+                schema_version: SCHEMA_VERSION,
+                result: result.to_string(),
+                model: None,
+                checked: None,
+                reason: None,
+            };
             let out = match &res {
-                SatResult::Sat(m) => {
-                    json!({ "result": "sat", "model": model_json(m), "checked": true })
+                SatResult::Sat(m) => SatReport {
+                    model: Some(ModelReport::of(m)),
+                    checked: Some(true),
+                    ..verdict("sat")
+                },
+                SatResult::Unsat => verdict("unsat"),
+                SatResult::Unknown(why) => {
+                    SatReport { reason: Some(why.clone()), ..verdict("unknown") }
                 }
-                SatResult::Unsat => json!({ "result": "unsat" }),
-                SatResult::Unknown(why) => json!({ "result": "unknown", "reason": why }),
             };
             outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
         }
@@ -259,29 +270,4 @@ fn recheck(defs: &Defs, m: &Model, formula: &heaplab_logic::Formula) -> anyhow::
             anyhow::bail!("internal error: the model checker does not accept the model:\n{m}")
         }
     }
-}
-
-fn value_json(v: &Value) -> Json {
-    match v {
-        Value::Int(i) => json!(i),
-        Value::Bool(b) => json!(b),
-        Value::Null => Json::Null,
-        Value::Ref(o) => json!({ "ref": o }),
-    }
-}
-
-fn model_json(m: &Model) -> Json {
-    let store: serde_json::Map<String, Json> =
-        m.store.iter().map(|(k, v)| (k.clone(), value_json(v))).collect();
-    let objects: Vec<Json> = m
-        .objects
-        .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            let fields: serde_json::Map<String, Json> =
-                o.fields.iter().map(|(f, v)| (f.clone(), value_json(v))).collect();
-            json!({ "id": i, "class": o.class, "fields": fields })
-        })
-        .collect();
-    json!({ "store": store, "objects": objects })
 }

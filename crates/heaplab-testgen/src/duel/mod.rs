@@ -142,13 +142,14 @@ pub fn verdict(
     source: &str,
     product: &Product,
     product_program: &Program,
+    product_info: &ProgramInfo,
     compiled: &Compiled,
     paths: &[PathResult],
     generation: &Generation,
 ) -> Verdict {
     let mut v = Verdict::default();
     let file = SourceFile::new("input.hl", source.to_string());
-    let checker = PreChecker::new(product_program, &product.target, PreMode::Ignore);
+    let checker = PreChecker::new(product_program, product_info, &product.target, PreMode::Ignore);
     let kinds: Vec<PathKind> =
         paths.iter().map(|p| classify(&product.reference, compiled, p)).collect();
     v.agreeing_paths = kinds.iter().filter(|k| **k == PathKind::Agree).count();
