@@ -12,7 +12,7 @@ use super::{load, report};
 use anyhow::Context;
 use heaplab_engine::symbolic::options::PreOption;
 use heaplab_engine::symbolic::{
-    strategy, Clock, Event, Explorer, Options, PathOutcome, SmtPathSolver,
+    strategy, Bound, Clock, Event, Explorer, Options, PathOutcome, SmtPathSolver,
 };
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_syntax::{analyze, diagnostic::render_all, SourceFile};
@@ -87,28 +87,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             render_all(&analysis.diagnostics, &product_file)
         );
     }
-    let mut bounds = args.bounds.0.clone();
-    if bounds.get("k").is_none() {
-        bounds.set("k", DEFAULT_K);
-    }
-    let options = Options {
-        strategy: Some(args.strategy.clone()),
-        pre: Some(PreOption::Assume),
-        bounds,
-        ..Options::default()
-    };
-    let mut config = options.resolve().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (config, deadline_ms) = config_of(&args, started)?;
     let k = config.bounds.k;
-    let bound_ms = config.bounds.timeout_ms;
-    let setup_ms = started.elapsed().as_millis() as u64;
-    let (explore_bound, deadline_ms) = match bound_ms {
-        Some(total) => {
-            let (explore, whole) = super::run::shares(total);
-            (Some(explore.saturating_sub(setup_ms).max(1)), Some(whole.saturating_sub(setup_ms)))
-        }
-        None => (None, None),
-    };
-    config.bounds.timeout_ms = explore_bound;
 
     let mut process = ProcessConfig::default();
     process.program = PathBuf::from(&args.z3);
@@ -125,31 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
 
-    let mut bounds_hit = BTreeSet::new();
-    let mut differing = 0usize;
-    let mut stopped_at_clues = false;
-    while let Some(event) = explorer.step() {
-        match &event {
-            Event::PathEnd { outcome: PathOutcome::Bounded { bound, .. }, .. } => {
-                bounds_hit.insert(*bound);
-            }
-            Event::PathEnd { path, .. } => {
-                let compiled = std::rc::Rc::clone(explorer.compiled());
-                let kind = explorer
-                    .paths()
-                    .get(*path)
-                    .map(|p| duel::classify(&product.reference, &compiled, p));
-                if kind == Some(PathKind::Differ) {
-                    differing += 1;
-                }
-            }
-            _ => {}
-        }
-        if args.clues > 0 && differing >= args.clues {
-            stopped_at_clues = true;
-            break;
-        }
-    }
+    let (bounds_hit, stopped_at_clues) = search(&mut explorer, &product.reference, args.clues);
     let generation = generate_within(&mut explorer, &analysis.program, &analysis.info, deadline_ms)
         .context("test generation failed")?;
     let compiled = std::rc::Rc::clone(explorer.compiled());
@@ -167,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stats = explorer.stats().clone();
     let mut limits: Vec<String> = Vec::new();
     if stats.k_cut {
-        limits.push(format!("k = {} (inputs with longer reference chains were not tried)", k));
+        limits.push(format!("k = {k} (inputs with longer reference chains were not tried)"));
     }
     for b in &bounds_hit {
         limits.push(format!("{} ({})", b.name(), heaplab_testgen::bound_hint(*b)));
@@ -177,55 +133,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             limits.push(s);
         }
     }
-    let unknown = generation.unknown.len() + generation.out_of_time.len();
-    let internal = stats.internal_errors;
-    let time_ms = started.elapsed().as_millis() as u64;
-
+    let found = Found {
+        k,
+        verdict: &verdict,
+        limits,
+        unknown: generation.unknown.len() + generation.out_of_time.len(),
+        stopped_at_clues,
+        states: stats.states,
+        time_ms: started.elapsed().as_millis() as u64,
+    };
     match args.format {
         Format::Json => {
-            let clues: Vec<_> = verdict
-                .clues
-                .iter()
-                .map(|c| {
-                    json!({
-                        "test": c.test,
-                        "input": c.input_text,
-                        "student": c.student,
-                        "reference": c.reference,
-                        "differences": c.differences,
-                        "input_satisfies_requires": c.validity.is_valid(),
-                    })
-                })
-                .collect();
-            let v = json!({
-                "file": loaded.file.name,
-                "method": args.method,
-                "reference": args.reference,
-                "strategy": args.strategy.as_str(),
-                "k": k,
-                "differ": verdict.differ(),
-                "clues": clues,
-                "paths_agreeing": verdict.agreeing_paths,
-                "paths_reference_fails": verdict.reference_failures,
-                "paths_without_input": unknown,
-                "stopped_after_clues": stopped_at_clues,
-                "limited_by": limits,
-                "unconfirmed": verdict.unconfirmed,
-                "states": stats.states,
-                "time_ms": time_ms,
-            });
-            out(&serde_json::to_string_pretty(&v)?);
+            out(&serde_json::to_string_pretty(&json_report(&args, &loaded.file.name, &found))?)
         }
-        Format::Text => out(&text_report(
-            &args,
-            k,
-            &verdict,
-            &limits,
-            unknown,
-            stopped_at_clues,
-            time_ms,
-        )),
+        Format::Text => out(&text_report(&args, &found)),
     }
+    let internal = stats.internal_errors;
     std::mem::forget(explorer);
     if internal > 0 || !verdict.unconfirmed.is_empty() {
         eprintln!(
@@ -237,20 +160,118 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(if verdict.differ() { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
+/// The explorer's configuration from the flags (a duel's k is 3 unless given), its time bound
+/// shared between exploring and test generation as `heaplab run` does; and the deadline.
+fn config_of(
+    args: &Args,
+    started: std::time::Instant,
+) -> anyhow::Result<(heaplab_engine::symbolic::Config, Option<u64>)> {
+    let mut bounds = args.bounds.0.clone();
+    if bounds.get("k").is_none() {
+        bounds.set("k", DEFAULT_K);
+    }
+    let options = Options {
+        strategy: Some(args.strategy.clone()),
+        pre: Some(PreOption::Assume),
+        bounds,
+        ..Options::default()
+    };
+    let mut config = options.resolve().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let setup_ms = started.elapsed().as_millis() as u64;
+    let (explore_bound, deadline_ms) = match config.bounds.timeout_ms {
+        Some(total) => {
+            let (explore, whole) = super::run::shares(total);
+            (Some(explore.saturating_sub(setup_ms).max(1)), Some(whole.saturating_sub(setup_ms)))
+        }
+        None => (None, None),
+    };
+    config.bounds.timeout_ms = explore_bound;
+    Ok((config, deadline_ms))
+}
+
+/// Explores until the end, or until `clues` paths (0: no limit) showed a difference; returns
+/// the bounds that cut paths and whether the search stopped at the clues.
+fn search(explorer: &mut Explorer, reference: &str, clues: usize) -> (BTreeSet<Bound>, bool) {
+    let mut bounds_hit = BTreeSet::new();
+    let mut differing = 0usize;
+    while let Some(event) = explorer.step() {
+        match &event {
+            Event::PathEnd { outcome: PathOutcome::Bounded { bound, .. }, .. } => {
+                bounds_hit.insert(*bound);
+            }
+            Event::PathEnd { path, .. } => {
+                let compiled = std::rc::Rc::clone(explorer.compiled());
+                let kind =
+                    explorer.paths().get(*path).map(|p| duel::classify(reference, &compiled, p));
+                if kind == Some(PathKind::Differ) {
+                    differing += 1;
+                }
+            }
+            _ => {}
+        }
+        if clues > 0 && differing >= clues {
+            return (bounds_hit, true);
+        }
+    }
+    (bounds_hit, false)
+}
+
+/// What a duel found, for the report.
+struct Found<'a> {
+    k: u32,
+    verdict: &'a duel::Verdict,
+    /// The bounds that limited the search, in words.
+    limits: Vec<String>,
+    /// Paths that got no input (no model, or out of time).
+    unknown: usize,
+    stopped_at_clues: bool,
+    states: u64,
+    time_ms: u64,
+}
+
+fn json_report(args: &Args, file: &str, f: &Found) -> serde_json::Value {
+    let clues: Vec<_> = f
+        .verdict
+        .clues
+        .iter()
+        .map(|c| {
+            json!({
+                "test": c.test,
+                "input": c.input_text,
+                "student": c.student,
+                "reference": c.reference,
+                "differences": c.differences,
+                "input_satisfies_requires": c.validity.is_valid(),
+            })
+        })
+        .collect();
+    json!({
+        "file": file,
+        "method": args.method,
+        "reference": args.reference,
+        "strategy": args.strategy.as_str(),
+        "k": f.k,
+        "differ": f.verdict.differ(),
+        "clues": clues,
+        "paths_agreeing": f.verdict.agreeing_paths,
+        "paths_reference_fails": f.verdict.reference_failures,
+        "paths_without_input": f.unknown,
+        "stopped_after_clues": f.stopped_at_clues,
+        "limited_by": f.limits,
+        "unconfirmed": f.verdict.unconfirmed,
+        "states": f.states,
+        "time_ms": f.time_ms,
+    })
+}
+
 fn out(text: &str) {
     // A closed pipe (`| head`) must not abort the report.
     let _ = writeln!(std::io::stdout(), "{}", text.trim_end());
 }
 
-fn text_report(
-    args: &Args,
-    k: u32,
-    verdict: &duel::Verdict,
-    limits: &[String],
-    unknown: usize,
-    stopped_at_clues: bool,
-    time_ms: u64,
-) -> String {
+fn text_report(args: &Args, found: &Found) -> String {
+    let Found { k, verdict, limits, unknown, stopped_at_clues, time_ms, .. } = found;
+    let (k, unknown, stopped_at_clues) = (*k, *unknown, *stopped_at_clues);
     let mut s = format!(
         "duel: {} against the reference {} ({}, k = {k})\n",
         args.method, args.reference, args.strategy

@@ -187,6 +187,63 @@ pub fn build(
     }) {
         return Err(DuelError::Reserved(text_of(source, t.span).to_string()));
     }
+    let sides = sides(program, method, reference)?;
+    let Sides { m_class, m_decl, r_decl, call, .. } = sides;
+    let (requires, names) = precondition(source, &sides);
+
+    let receiver_ty =
+        m_class.and_then(|mc| class(program, mc)).map(|c| TypeExpr::Class(c.name.clone()));
+    let mut root_types: Vec<&TypeExpr> = m_decl.params.iter().map(|p| &p.ty).collect();
+    root_types.extend(receiver_ty.as_ref());
+    root_types.push(&m_decl.return_type);
+    let classes = reachable_classes(program, &root_types)?;
+    let user: Vec<&ClassDecl> = classes.iter().copied().filter(|c| !is_builtin(c)).collect();
+    let copied = |t: &TypeExpr| -> Option<String> {
+        match t {
+            TypeExpr::Class(c) if user.iter().any(|u| u.name.name == c.name) => {
+                Some(c.name.clone())
+            }
+            _ => None,
+        }
+    };
+    let check = check_method(CheckParts {
+        m_class,
+        m_decl,
+        r_decl,
+        call,
+        names: &names,
+        requires: &requires,
+        exceptions: &thrown_classes(source),
+        copied: &copied,
+    });
+    let helpers = helpers(&user, method, reference);
+    let (text, target, check_span, helpers_at) =
+        assemble(program, source, m_class, &check, &helpers)?;
+    Ok(Product {
+        source: text,
+        target,
+        method: method.to_string(),
+        reference: reference.to_string(),
+        call,
+        check_span,
+        helpers_at,
+    })
+}
+
+/// The two methods of a duel and how the reference is called.
+struct Sides<'p> {
+    m_class: Option<&'p str>,
+    m_decl: &'p FunctionDecl,
+    r_decl: &'p FunctionDecl,
+    call: RefCall,
+    /// The student's parameters and the reference's that correspond to them, as (type, name).
+    m_sig: Vec<(String, String)>,
+    r_sig: Vec<(String, String)>,
+}
+
+/// Finds both methods and checks that they can be compared (same parameter types after the
+/// receiver, same return type).
+fn sides<'p>(program: &'p Program, method: &str, reference: &str) -> Result<Sides<'p>, DuelError> {
     let (m_class, m_decl) = find_function(program, method)
         .ok_or_else(|| DuelError::NotFound { role: "method", name: method.to_string() })?;
     let (r_class, r_decl) = find_function(program, reference)
@@ -236,12 +293,17 @@ pub fn build(
             describe_signature(&r_sig, &r_ret)
         )));
     }
+    Ok(Sides { m_class, m_decl, r_decl, call, m_sig, r_sig })
+}
 
-    // The precondition: the reference's (it defines the valid inputs), else the student's.
-    let (requires, names): (Vec<String>, Vec<String>) = if !r_decl.requires.is_empty() {
+/// The generated method's `requires` clauses and parameter names: the reference's (it defines
+/// the valid inputs; its receiver parameter becomes `this`), else the student's.
+fn precondition(source: &str, sides: &Sides) -> (Vec<String>, Vec<String>) {
+    let Sides { m_decl, r_decl, call, m_sig, r_sig, .. } = sides;
+    if !r_decl.requires.is_empty() {
         let mut texts: Vec<String> =
             r_decl.requires.iter().map(|f| text_of(source, f.span).to_string()).collect();
-        if call == RefCall::FunctionWithReceiver {
+        if *call == RefCall::FunctionWithReceiver {
             let receiver = &r_decl.params[0].name.name;
             texts = texts.iter().map(|t| rename(t, receiver, "this")).collect();
         }
@@ -249,37 +311,19 @@ pub fn build(
     } else {
         let texts = m_decl.requires.iter().map(|f| text_of(source, f.span).to_string()).collect();
         (texts, m_sig.iter().map(|(_, n)| n.clone()).collect())
-    };
+    }
+}
 
-    let receiver_ty =
-        m_class.and_then(|mc| class(program, mc)).map(|c| TypeExpr::Class(c.name.clone()));
-    let mut root_types: Vec<&TypeExpr> = m_decl.params.iter().map(|p| &p.ty).collect();
-    root_types.extend(receiver_ty.as_ref());
-    root_types.push(&m_decl.return_type);
-    let classes = reachable_classes(program, &root_types)?;
-    let user: Vec<&ClassDecl> = classes.iter().copied().filter(|c| !is_builtin(c)).collect();
-    let copied = |t: &TypeExpr| -> Option<String> {
-        match t {
-            TypeExpr::Class(c) if user.iter().any(|u| u.name.name == c.name) => {
-                Some(c.name.clone())
-            }
-            _ => None,
-        }
-    };
-
-    let check = check_method(CheckParts {
-        m_class,
-        m_decl,
-        r_decl,
-        call,
-        names: &names,
-        requires: &requires,
-        exceptions: &thrown_classes(source),
-        copied: &copied,
-    });
-    let helpers = helpers(&user, method, reference);
-
-    // The checking method goes before the closing brace of the student's class, on its line.
+/// The product's text: the checking method before the closing brace of the student's class,
+/// on its line (a function's: after the program), then the helpers. Returns the text, the
+/// target, the checking method's byte range and where the appended helpers start.
+fn assemble(
+    program: &Program,
+    source: &str,
+    m_class: Option<&str>,
+    check: &str,
+    helpers: &str,
+) -> Result<(String, String, (usize, usize), usize), DuelError> {
     let (mut text, check_span, target) = match m_class {
         Some(mc) => {
             let c = class(program, mc)
@@ -294,7 +338,7 @@ pub fn build(
             text.push_str(&source[..close]);
             let start = text.len();
             text.push(' ');
-            text.push_str(&check);
+            text.push_str(check);
             text.push(' ');
             let end = text.len();
             text.push_str(&source[close..]);
@@ -307,20 +351,12 @@ pub fn build(
     }
     let helpers_at = text.len();
     if m_class.is_none() {
-        text.push_str(&check);
+        text.push_str(check);
         text.push('\n');
     }
-    text.push_str(&helpers);
+    text.push_str(helpers);
     let check_span = if m_class.is_none() { (helpers_at, text.len()) } else { check_span };
-    Ok(Product {
-        source: text,
-        target,
-        method: method.to_string(),
-        reference: reference.to_string(),
-        call,
-        check_span,
-        helpers_at,
-    })
+    Ok((text, target, check_span, helpers_at))
 }
 
 struct CheckParts<'a> {
