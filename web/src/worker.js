@@ -394,7 +394,8 @@ async function duel({ source, method, reference, k, maxClues, runId }) {
   await engineReady;
   const product = wasm.duelProgram(source, method, reference);
   const solve = solverForExploration();
-  const options = { strategy: 'lazier#', pre: 'assume', k, views: false, file: 'duel.hl' };
+  // The engine's run options (report-types.js Options): bounds go under `bounds`.
+  const options = { strategy: 'lazier#', pre: 'assume', bounds: { k }, views: false, file: 'duel.hl' };
   const ex = new wasm.Exploration(product.source, product.target, options, solve);
   try {
     let stoppedEarly = false;
