@@ -8,6 +8,8 @@
 //   heaplab_wasm_bg.wasm            the engine, from web/pkg (wasm-bindgen, see build_wasm)
 //   z3-built.js, z3-built.wasm      Z3, copied as they are from node_modules/z3-solver/build
 //   examples/*.hl, examples/index.json   the gallery: file, title and one-line description
+//   examples/duels/*.hl                  the duels (a `// @duel` part: see src/duel.js), in the
+//                                        index as `duels/NAME.hl` with `duel: true`
 //   style.css    src/style.css with the views' stylesheets it @imports, one bundle
 //   index.html
 //   FILE.br, FILE.gz  brotli and gzip copies of every asset, for servers that send precompressed
@@ -128,6 +130,13 @@ async function main() {
   const examplesDir = join(root, 'examples');
   const index = await examplesIndex(examplesDir);
   for (const { file } of index) await copyFile(join(examplesDir, file), join(dist, 'examples', file));
+  if (await exists(join(examplesDir, 'duels'))) {
+    await mkdir(join(dist, 'examples', 'duels'), { recursive: true });
+    for (const entry of await examplesIndex(join(examplesDir, 'duels'))) {
+      await copyFile(join(examplesDir, 'duels', entry.file), join(dist, 'examples', 'duels', entry.file));
+      index.push({ ...entry, file: `duels/${entry.file}`, duel: true });
+    }
+  }
   await writeFile(join(dist, 'examples', 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
 
   const common = {

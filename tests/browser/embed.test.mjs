@@ -173,3 +173,87 @@ test('the Share menu\'s embed code, pasted into a course page, shows that progra
   assert.equal(await frame.getByRole('tab').count(), 0);
   assert.deepEqual(browser.errors, []);
 });
+
+// The heights the Share menu's snippets give each tab (web/src/share.js), checked the way a course
+// page shows them: in a wide page and in a 760 px column, what the tab is for must be on screen
+// without scrolling anything, and the tree must fit itself after a run.
+test('each embed snippet\'s height shows what its tab is for, wide and in a narrow column', async (t) => {
+  const { EMBED_HEIGHTS } = await import(join(ROOT, 'web', 'src', 'share.js'));
+  const heaplab = await startStatic({ headers: ISOLATION_HEADERS });
+  const pages = {};
+  const TABS = { explore: 'bst.hl', tests: 'bst.hl', logic: 'bst.hl', duel: 'duels/bst-insert.hl' };
+  for (const width of [1200, 760]) {
+    for (const [tab, example] of Object.entries(TABS)) {
+      pages[`/${tab}-${width}.html`] = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+        <title>Course</title></head><body style="margin:16px"><main style="width:${width}px">
+        <iframe id="f" src="${heaplab.url}?embed=${tab}&method=BST.insert#example=${example}" title="HeapLab"
+          width="100%" height="${EMBED_HEIGHTS[tab]}" style="border:1px solid #ccc"></iframe></main></body></html>`;
+    }
+  }
+  const host = await startStatic({ pages });
+  const browser = await launch({ viewport: { width: 1300, height: 1000 } });
+  t.after(async () => {
+    await browser.close();
+    await host.stop();
+    await heaplab.stop();
+  });
+  const { page } = browser;
+  /** The parts of the frame's page that must be wholly on screen (at least `min` px tall). */
+  const visible = (inner, selectors) => inner.evaluate((list) => list.map(([sel, min]) => {
+    const el = document.querySelector(sel);
+    if (!el) return `${sel}: missing`;
+    const r = el.getBoundingClientRect();
+    if (r.height < min) return `${sel}: ${Math.round(r.height)} px tall, wants ${min}`;
+    if (r.top < 0 || r.bottom > innerHeight + 0.5) return `${sel}: at ${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight}`;
+    return null;
+  }).filter(Boolean), selectors);
+  for (const width of [1200, 760]) {
+    for (const tab of Object.keys(TABS)) {
+      const where = `${tab} at ${width} px`;
+      await page.goto(`${host.url}${tab}-${width}.html`);
+      const frame = page.frameLocator('#f');
+      await frame.getByText('Engine ready', { exact: true }).waitFor({ timeout: 30000 });
+      const inner = page.frames().find((f) => f.url().startsWith(heaplab.url));
+      await inner.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+      let wanted;
+      if (tab === 'explore') {
+        await frame.getByRole('button', { name: 'Run', exact: true }).click();
+        await inner.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 60000 });
+        wanted = [['[data-action="explore/run"]', 20], ['.tree-canvas', 140], ['.tree-legend', 10], ['.explore-heap', 120]];
+        // The tree fits itself after the run: its root is inside the canvas.
+        await inner.waitForFunction(() => {
+          const canvas = document.querySelector('.tree-canvas').getBoundingClientRect();
+          const root = document.querySelector('.tn[data-node="0"] .tn-dot')?.getBoundingClientRect();
+          return root && root.left >= canvas.left && root.right <= canvas.right && root.top >= canvas.top && root.bottom <= canvas.bottom;
+        }, null, { timeout: 5000 }).catch(() => assert.fail(`${where}: the tree's root is outside its canvas after the run`));
+      } else if (tab === 'tests') {
+        await frame.getByRole('button', { name: /Run tests/ }).click();
+        await inner.waitForFunction(() => globalThis.__heaplab.store.getState().tests.status === 'done');
+        wanted = [['table.results tbody tr', 16], ['#panel-tests .summary', 10]];
+      } else if (tab === 'logic') {
+        await frame.getByLabel('Formula').fill('bst(t, 0, 10)');
+        await frame.getByRole('button', { name: 'Enumerate models' }).click();
+        await inner.waitForFunction(() => globalThis.__heaplab.store.getState().logic.status === 'done', null, { timeout: 60000 });
+        wanted = [['#formula', 20], ['.logic-form button[data-mode=sat]', 20]];
+        // The answer gets room: the panel shows at least 200 px of it without scrolling.
+        const room = await inner.evaluate(() => {
+          const out = document.querySelector('.logic-output').getBoundingClientRect();
+          const panel = document.querySelector('#panel-logic').getBoundingClientRect();
+          return Math.min(panel.bottom, innerHeight) - out.top;
+        });
+        assert.ok(room >= 200, `${where}: the answer has ${Math.round(room)} px`);
+      } else {
+        await frame.getByRole('button', { name: 'Check my method' }).click();
+        await inner.waitForFunction(() => globalThis.__heaplab.store.getState().duel.status === 'done', null, { timeout: 60000 });
+        wanted = [['[data-duel-run]', 20], ['.duel-status', 10], ['.duel-clue h3', 10]];
+        // The student's method is in view in the editor.
+        await frame.locator('.cm-line', { hasText: 'void insert(int x)' }).waitFor();
+      }
+      assert.deepEqual((await visible(inner, wanted)).map((m) => `${where}: ${m}`), []);
+      // The frame's page itself never scrolls: each part scrolls inside.
+      const scrolls = await inner.evaluate(() => document.scrollingElement.scrollHeight - innerHeight);
+      assert.ok(scrolls <= 1, `${where}: the page scrolls by ${scrolls} px`);
+    }
+  }
+  assert.deepEqual(browser.errors, []);
+});

@@ -70,7 +70,7 @@ test('an unsatisfiable precondition is named, not "no path reached the end"', as
   assert.deepEqual(browser.errors, []);
 });
 
-test('the SMT console numbers error lines per query and stops at its time limit', async (t) => {
+test('the SMT console numbers error lines per query, starts each from a fresh solver, and stops at its time limit', async (t) => {
   const { page, browser } = await openWith(t, '?debug=1');
   await waitForZ3(page);
   const input = page.getByLabel('SMT-LIB query');
@@ -87,6 +87,14 @@ test('the SMT console numbers error lines per query and stops at its time limit'
     assert.match(text, /^sat/);
     assert.match(text, /line:? 4\b/, `asked ${i + 1} times, the error is still on line 4: ${text}`);
   }
+  // Each query starts from a fresh solver: a script cut off by a missing parenthesis (which
+  // swallows what HeapLab appends to close its scope) or leaving a `(push)` open leaves nothing
+  // behind, so the corrected script may declare `x` again.
+  const broken = await ask('(declare-const x Int)\n(push 1)\n(declare-const y Int)\n(assert (> x 1)\n(check-sat)\n');
+  assert.doesNotMatch(broken, /^sat/, broken);
+  const fixed = await ask('(declare-const x Int)\n(declare-const y Int)\n(assert (> x y))\n(check-sat)\n');
+  assert.doesNotMatch(fixed, /already declared/, fixed);
+  assert.match(fixed, /^sat\s*$/, fixed);
   // x³ + y³ + z³ = 42 is far beyond Z3: its time limit answers unknown instead of a hang.
   const started = Date.now();
   const hard = await ask('(declare-const x Int)\n(declare-const y Int)\n(declare-const z Int)\n' +

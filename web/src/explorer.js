@@ -165,7 +165,7 @@ export function createExplorer(store, engine) {
     const n = explore().tree.nodes[node];
     if (!n || n.parent === null || n.change?.kind !== 'resolve') return [];
     const parent = await engine.request('exploreView', { runId, node: n.parent });
-    const id = n.change.target;
+    const id = n.change.engineTarget ?? n.change.target;
     const holders = [];
     for (const o of parent?.objects ?? []) {
       for (const f of o.fields) if (f.value?.id === id) holders.push({ object: o.id, field: f.name });

@@ -4,7 +4,9 @@
 
 import { createStore, initialState } from './store.js';
 import { createEngine, Cancelled } from './engine.js';
-import { snapshot, loadLocal, saveLocal, fromUrl, shareUrl, exampleFromUrl, iframeSnippet } from './share.js';
+import {
+  snapshot, loadLocal, saveLocal, fromUrl, shareUrl, exampleFromUrl, iframeSnippet, loadRecent, rememberProgram,
+} from './share.js';
 import * as editorView from './views/editor.js';
 import * as controlsView from './views/controls.js';
 import * as examplesView from './views/examples.js';
@@ -21,7 +23,10 @@ import * as heapView from './views/heap.js';
 import * as genTestsView from './views/gentests.js';
 import * as compareView from './views/compare.js';
 import * as learnView from './views/learn.js';
+import * as duelView from './views/duel.js';
+import * as recentView from './views/recent.js';
 import { createExplorer } from './explorer.js';
+import { splitDuel, composeDuel } from './duel.js';
 import { BOUNDS, DEFAULT_STRATEGY } from './vocabulary.js';
 
 const CHECK_DELAY_MS = 250;
@@ -35,11 +40,14 @@ globalThis.__heaplab = { marks };
 
 const params = new URLSearchParams(location.search);
 // `?embed=explore` (or `tests`, `logic`; `1` is `tests`): one compact tab for a course page.
-const EMBED_TABS = { 1: 'tests', tests: 'tests', explore: 'explore', logic: 'logic' };
+const EMBED_TABS = { 1: 'tests', tests: 'tests', explore: 'explore', logic: 'logic', duel: 'duel' };
 const embedTab = EMBED_TABS[params.get('embed')] ?? null;
 const embed = embedTab !== null;
 const inIframe = window.self !== window.top;
-const TABS = ['tests', 'explore', 'compare', 'logic', 'debug'];
+const TABS = ['tests', 'explore', 'compare', 'logic', 'duel', 'debug'];
+// A duel stops after this many paths on which the two differ: the first clues are what a
+// student needs, and they come long before the whole exploration would end.
+const DUEL_CLUES = 3;
 // Settings a link may carry in its query (`?tab=explore&method=BST.insert&strategy=sl&k=3`):
 // the method, strategy, precondition mode and each bound the page shows, by its option name.
 const LINK_KEYS = ['method', 'strategy', 'pre', ...BOUNDS.filter((b) => b.on_page).map((b) => b.name)];
@@ -89,11 +97,41 @@ async function initialProgram(examplesPromise) {
   return { snap: { source, settings: {} }, from: 'example', linkError };
 }
 
+/** A duel a snapshot carries (`{ method, reference, k, hidden }`), checked; else null. */
+function duelOfSnapshot(snap) {
+  const d = snap?.duel;
+  if (!d || typeof d !== 'object') return null;
+  if (typeof d.method !== 'string' || typeof d.reference !== 'string' || typeof d.hidden !== 'string') return null;
+  return { method: d.method, reference: d.reference, k: Number.isInteger(d.k) ? d.k : 3, hidden: d.hidden };
+}
+
+/**
+ * The program and duel of an opened program: a duel the snapshot carries; else, for a program
+ * that arrives by a link or an example, its `// @duel` part is taken out of the editor and kept
+ * hidden; a program of the student's own (the last session) keeps its marked part in view.
+ */
+function programOf(snap, from) {
+  const carried = duelOfSnapshot(snap);
+  if (carried) return { source: snap.source, duel: carried };
+  const split = splitDuel(snap.source);
+  if (!split) return { source: snap.source, duel: null };
+  if (from === 'link' || from === 'example') return { source: split.visible, duel: { ...split.spec, hidden: split.hidden } };
+  return { source: snap.source, duel: { ...split.spec, hidden: '' } };
+}
+
 async function start() {
   document.body.classList.toggle('embed', embed);
+  document.documentElement.classList.toggle('embed', embed);
   if (embed) document.body.dataset.embed = embedTab;
   const examplesPromise = loadExamples();
-  const { snap, linkError } = await initialProgram(examplesPromise);
+  const { snap, linkError, from } = await initialProgram(examplesPromise);
+  const opened = programOf(snap, from);
+  // A link opens beside the work saved in this browser, never over it: that program goes to
+  // the recent list first (and a notice below offers it back).
+  const saved = embed ? null : loadLocal();
+  const keptAside = (from === 'link' || from === 'example') && saved && saved.source.trim() !== '' &&
+    saved.source !== snap.source && saved.source !== opened.source;
+  const keptEntry = keptAside ? rememberProgram(saved)[0] : null;
   const settings = { ...snap.settings };
   const readOnly = params.get('readonly') === '1';
   if (params.get('debug') === '1') settings.tab = 'debug';
@@ -106,7 +144,11 @@ async function start() {
     if (LINK_KEYS.includes(linkKey(key))) linked[linkKey(key)] = value;
   }
   if (Object.keys(linked).length > 0) settings.explore = { ...(settings.explore ?? {}), ...linked };
-  const store = createStore(initialState({ source: snap.source, settings, embed, embedTab, inIframe, readOnly }));
+  if (settings.tab === 'duel' && !opened.duel) settings.tab = 'tests';
+  if (!embed && opened.duel && from !== 'local' && opened.duel.hidden) settings.tab = 'duel';
+  const store = createStore(initialState({
+    source: opened.source, settings, embed, embedTab, inIframe, readOnly, duel: opened.duel, recent: embed ? [] : loadRecent(),
+  }));
   globalThis.__heaplab.store = store;
 
   const $ = (sel) => document.querySelector(sel);
@@ -116,9 +158,10 @@ async function start() {
   controlsView.mount($('#controls'), store);
   if (!embed) examplesView.mount($('#examples'), store);
   if (!embed) learnView.mount($('#learn'), store);
+  if (!embed) recentView.mount($('#recent'), store);
   const panels = {
     tests: $('#panel-tests'), explore: $('#panel-explore'), compare: $('#panel-compare'),
-    logic: $('#panel-logic'), debug: $('#panel-debug'),
+    logic: $('#panel-logic'), duel: $('#panel-duel'), debug: $('#panel-debug'),
   };
   tabsView.mount($('#tabs'), store, panels);
   // The Explore and Compare tabs widen the side pane (style: body[data-tab]).
@@ -131,10 +174,14 @@ async function start() {
   heapView.mount($('#explore-heap'), store);
   genTestsView.mount($('#explore-tests'), store);
   compareView.mount(panels.compare, store);
+  duelView.mount(panels.duel, store);
   logicView.mount(panels.logic, store);
   debugView.mount(panels.debug, store);
   statusView.mount($('#status'), store);
 
+  if (keptEntry) {
+    store.dispatch({ type: 'notice/show', notice: keptNotice(keptEntry, from === 'link' ? 'the shared program' : 'the linked example') });
+  }
   if (linkError) {
     store.dispatch({ type: 'notice/show', notice: {
       id: 'link', kind: 'error', title: 'This share link could not be read',
@@ -172,9 +219,59 @@ async function start() {
     }
   }
 
+  // The program as it was last opened (an example, a link, a recent program), to tell whether
+  // the editor holds edits; null for the student's own program from the last session.
+  // (The saved session says whether it held edits; older saves count as edited.)
+  let baseline = from === 'local' && snap.edited !== false ? null : opened.source;
+  const edited = () => {
+    const { source } = store.getState();
+    return source.trim() !== '' && source !== baseline;
+  };
+
+  /** Keeps the editor's program in the recent list (before something replaces it). */
+  function keepCurrent(except) {
+    const state = store.getState();
+    if (state.source.trim() === '' || state.source === except) return null;
+    const list = rememberProgram(snapshot(state));
+    store.dispatch({ type: 'recent/set', recent: list });
+    return list[0]?.snap.source === state.source ? list[0] : null;
+  }
+
+  /**
+   * Replaces the editor's program with `program` (`{ source, duel }`, settings applied by the
+   * caller), the old one kept in the recent list. Returns the recent entry holding the old one.
+   */
+  function replaceProgram(program) {
+    const kept = embed ? null : keepCurrent(program.source);
+    baseline = program.source;
+    setDuel(program.duel);
+    store.dispatch({ type: 'editor/replace', source: program.source });
+    store.dispatch({ type: 'tests/reset' });
+    store.dispatch({ type: 'explore/reset' });
+    return kept;
+  }
+
+  /** Opens a program of the recent list (the editor's goes to the list in its place). */
+  function openRecent(id) {
+    const entry = store.getState().recent.find((r) => r.id === id);
+    if (!entry) return;
+    const { snap } = entry;
+    const program = programOf(snap, 'recent');
+    if (snap.settings) {
+      const { explore, tab, ...rest } = snap.settings;
+      store.dispatch({ type: 'settings/set', settings: {
+        ...rest, ...(explore ? { explore: { ...store.getState().settings.explore, ...explore } } : {}),
+      } });
+    }
+    replaceProgram(program);
+    linkSource = null;
+    if (/^#(p|example)=/.test(location.hash)) history.replaceState(null, '', location.pathname + location.search);
+    store.dispatch({ type: 'notice/dismiss', id: 'kept' });
+  }
+
   let persistTimer = 0;
   // The program the link in the address bar (`#p=`, `#example=`) describes.
-  let linkSource = /^#(p|example)=/.test(location.hash) ? snap.source : null;
+  let linkSource = /^#(p|example)=/.test(location.hash) ? opened.source : null;
   function persist() {
     // A share link in the address bar no longer describes the edited program; drop it so that a
     // reload brings back the edits (kept in localStorage) rather than the old link.
@@ -185,7 +282,7 @@ async function start() {
     clearTimeout(persistTimer);
     persistTimer = setTimeout(async () => {
       const snap = snapshot(store.getState());
-      if (!embed) saveLocal(snap);
+      if (!embed) saveLocal({ ...snap, edited: edited() });
       else store.dispatch({ type: 'share/ready', url: await shareUrl(location.href, snap), quiet: true });
     }, 400);
   }
@@ -202,6 +299,56 @@ async function start() {
     } catch (err) {
       store.dispatch({ type: 'tests/error', error: err instanceof Cancelled ? 'Cancelled.' : err.message });
     }
+  }
+
+  /**
+   * A duel: the student's method against the reference on the same inputs (heaplab duel). The
+   * worker explores the product program and stops after DUEL_CLUES differing paths; the clues
+   * are the inputs the interpreter confirmed.
+   */
+  async function runDuel() {
+    const state = store.getState();
+    if (!state.duel || state.engine.state !== 'ready') return;
+    // Dispatched from a subscriber, `duel/start` is applied after this function returns: the
+    // run's id is chosen here.
+    const { duel } = state;
+    const runId = duel.runId + 1;
+    store.dispatch({ type: 'duel/start', runId });
+    try {
+      const verdict = await engine.request('duel', {
+        source: composeDuel(state.source, duel.hidden), method: duel.method, reference: duel.reference,
+        k: duel.k, maxClues: DUEL_CLUES, runId,
+      });
+      store.dispatch({ type: 'duel/done', runId, verdict });
+    } catch (err) {
+      store.dispatch({ type: 'duel/error', runId, error: err instanceof Cancelled ? 'Cancelled.' : err.message, kind: err.kind ?? '' });
+    }
+  }
+
+  /** The duel of a program just opened (null: none; a hidden one of the previous program ends). */
+  function setDuel(duel) {
+    if (duel) store.dispatch({ type: 'duel/set', duel });
+    else store.dispatch({ type: 'duel/clear' });
+    // After the editor has the new text (dispatched next by the caller).
+    if (duel) setTimeout(revealDuelMethod, 0);
+  }
+
+  /** Shows the duel's method in the editor (the part the student edits). */
+  function revealDuelMethod() {
+    const { duel, source } = store.getState();
+    if (!duel) return;
+    const name = duel.method.split('.').pop();
+    const index = source.split('\n').findIndex((l) => new RegExp(`\\b${name}\\s*\\(`).test(l));
+    if (index >= 0) store.dispatch({ type: 'editor/goto', line: index + 1, focus: false });
+  }
+  revealDuelMethod();
+
+  /** The instructor's own editor: a `// @duel` part typed there makes (or ends) the duel. */
+  function duelFromEditor(state) {
+    if (state.duel?.hidden) return;
+    const split = splitDuel(state.source);
+    if (split) store.dispatch({ type: 'duel/set', duel: { ...split.spec, hidden: '' } });
+    else if (state.duel) store.dispatch({ type: 'duel/clear' });
   }
 
   async function runLogic(enumerate) {
@@ -253,15 +400,31 @@ async function start() {
     }
   }
 
-  async function openExample(file) {
+  /**
+   * Opens an example of the gallery. Over edits it asks first; either way the program it
+   * replaces goes to the recent list.
+   */
+  async function openExample(file, confirmed) {
+    if (!confirmed && edited()) {
+      const title = store.getState().examples.find((e) => e.file === file)?.title ?? file;
+      store.dispatch({ type: 'notice/show', notice: {
+        id: 'replace', kind: 'info', title: `Open “${title}” in place of your program?`,
+        text: 'Your program has changes. It will be kept in Recent programs, where you can open it again.',
+        actions: [
+          { label: 'Open the example', action: { type: 'example/open', file, confirmed: true } },
+          { label: 'Keep my program', action: { type: 'notice/dismiss', id: 'replace' } },
+        ],
+      } });
+      return;
+    }
+    store.dispatch({ type: 'notice/dismiss', id: 'replace' });
     try {
-      const source = await fetchText(`examples/${file}`);
-      store.dispatch({ type: 'editor/replace', source });
+      const program = programOf({ source: await fetchText(`examples/${file}`), settings: {} }, 'example');
+      const { source } = program;
+      replaceProgram(program);
       // The choice goes to the URL, so the address bar is a link to this example (until an edit).
       linkSource = source;
       if (!embed) history.replaceState(null, '', `${location.pathname}${location.search}#example=${file}`);
-      store.dispatch({ type: 'tests/reset' });
-      store.dispatch({ type: 'explore/reset' });
     } catch (err) {
       store.dispatch({ type: 'notice/show', notice: {
         id: 'example', kind: 'error', title: 'The example could not be loaded', text: err.message,
@@ -278,7 +441,9 @@ async function start() {
       const shared = await fromUrl(location.href);
       const named = shared ? null : exampleFromUrl(location.href);
       if (!shared && !named) return;
-      const source = shared ? shared.source : await fetchText(`examples/${named}`);
+      const program = programOf(shared ?? { source: await fetchText(`examples/${named}`), settings: {} }, shared ? 'link' : 'example');
+      const { source } = program;
+      if (source === store.getState().source) return;
       linkSource = source;
       if (shared?.settings) {
         const { explore, ...rest } = shared.settings;
@@ -287,9 +452,9 @@ async function start() {
         } });
         checkStrategy();
       }
-      store.dispatch({ type: 'editor/replace', source });
-      store.dispatch({ type: 'tests/reset' });
-      store.dispatch({ type: 'explore/reset' });
+      // The program in the editor goes to the recent list, and the notice offers it back.
+      const kept = replaceProgram(program);
+      if (kept) store.dispatch({ type: 'notice/show', notice: keptNotice(kept, shared ? 'the shared program' : 'the linked example') });
     } catch (err) {
       store.dispatch({ type: 'notice/show', notice: {
         id: 'link', kind: 'error', title: 'This share link could not be read',
@@ -348,8 +513,13 @@ async function start() {
       case 'source/changed':
         clearTimeout(checkTimer);
         checkTimer = setTimeout(checkNow, CHECK_DELAY_MS);
+        duelFromEditor(state);
         persist();
         break;
+      case 'duel/clear':
+        if (state.settings.tab === 'duel') store.dispatch({ type: 'settings/set', settings: { tab: 'tests' } });
+        break;
+      case 'run/duel': runDuel(); break;
       case 'settings/set':
         persist();
         break;
@@ -375,7 +545,7 @@ async function start() {
         break;
       case 'run/cancel': {
         // Only an exploration running: stop it and keep its tests, as the Explore tab's Cancel.
-        const others = [state.tests.status, state.logic.status, state.smt.status, state.compare.status].includes('running');
+        const others = [state.tests.status, state.logic.status, state.smt.status, state.compare.status, state.duel?.status].includes('running');
         if (!others && ['running', 'paused'].includes(state.explore.status)) {
           store.dispatch({ type: 'explore/cancel' });
           break;
@@ -384,7 +554,8 @@ async function start() {
         explorer.cancelled();
         break;
       }
-      case 'example/open': openExample(action.file); break;
+      case 'example/open': openExample(action.file, action.confirmed); break;
+      case 'recent/open': openRecent(action.id); break;
       case 'share/create': share(); break;
       case 'share/embedCode': embedCode(action.tab); break;
       case 'link/openFull':
@@ -411,6 +582,15 @@ async function start() {
   });
 
   registerServiceWorker(store);
+}
+
+/** The notice after a link replaced the editor's program: where that program went. */
+function keptNotice(entry, what) {
+  return {
+    id: 'kept', kind: 'info', title: `Opened ${what}`,
+    text: `Your program “${entry.title}” is kept in Recent programs.`,
+    actions: [{ label: 'Back to my program', action: { type: 'recent/open', id: entry.id } }],
+  };
 }
 
 let z3Checked = false;
@@ -496,6 +676,9 @@ function onEngineEvent(store, event) {
     case 'compare':
       store.dispatch({ type: 'compare/progress', current: event.current, rows: event.rows });
       break;
+    case 'duel':
+      store.dispatch({ type: 'duel/progress', runId: event.runId, progress: event.progress });
+      break;
     case 'concolicLive':
       store.dispatch({ type: 'concolic/live', runId: event.runId, pass: event.pass, events: event.events });
       break;
@@ -512,15 +695,19 @@ function onEngineEvent(store, event) {
 
 /**
  * The service worker caches every asset for offline use and, on static hosts that cannot send
- * COOP/COEP headers, adds them. Without isolation the page reloads once when the worker takes
- * control (guarded so that it can never loop).
+ * COOP/COEP headers, adds them. Without isolation a top-level page reloads once when the worker
+ * takes control (guarded so that it can never loop). Embedded frames register it too, once the
+ * engine is up, so that a course page's embeds load offline after one visit.
  */
 function registerServiceWorker(store) {
-  if (!('serviceWorker' in navigator) || embed && inIframe) return;
+  if (!('serviceWorker' in navigator)) return;
   const register = () => navigator.serviceWorker.register('sw.js').catch((err) => {
     store.dispatch({ type: 'log/add', kind: 'sw', text: `service worker not registered: ${err.message}` });
   });
-  if (!store.getState().isolated) {
+  // A frame never reloads for isolation (the page around it decides that), but it registers the
+  // worker too, so that a course page's embed works offline once visited (the browser keeps
+  // that registration for the course page's site).
+  if (!store.getState().isolated && !inIframe) {
     const key = 'heaplab:reloaded-for-isolation';
     navigator.serviceWorker.addEventListener('controllerchange', () => {
       if (!sessionStorage.getItem(key)) {

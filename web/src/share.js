@@ -19,7 +19,11 @@ const megabytes = (n) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 export function snapshot(state) {
   const { tab, formula, maxObjects, explore } = state.settings;
   // `explore`: the method, strategy and bounds, so a link opens the same exploration setup.
-  return { v: 1, source: state.source, settings: { tab, formula, maxObjects, explore } };
+  const snap = { v: 1, source: state.source, settings: { tab, formula, maxObjects, explore } };
+  // A duel whose reference is hidden travels with the link (compressed like the program).
+  const d = state.duel;
+  if (d?.hidden) snap.duel = { method: d.method, reference: d.reference, k: d.k, hidden: d.hidden };
+  return snap;
 }
 
 export function loadLocal() {
@@ -37,6 +41,60 @@ export function saveLocal(snap) {
   } catch {
     // Storage full or disabled (private mode): the program simply does not persist.
   }
+}
+
+// ---- recent programs ---------------------------------------------------------------------------
+// Every program the editor held before something replaced it (a share link, an example, another
+// recent program) is kept here, newest first, so that no link or menu ever loses work.
+
+const RECENT_KEY = 'heaplab:recent:v1';
+/** How many programs the list keeps. */
+export const RECENT_LIMIT = 12;
+
+/** The recent programs: `[{ id, title, savedAt, snap }]`, newest first. */
+export function loadRecent() {
+  try {
+    const list = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
+    return Array.isArray(list) ? list.filter((r) => r && typeof r.snap?.source === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveRecent(list) {
+  try {
+    localStorage.setItem(RECENT_KEY, JSON.stringify(list));
+    return true;
+  } catch {
+    // Storage full or disabled: the list stays as it was.
+    return false;
+  }
+}
+
+/**
+ * A program's name in the list: the first line of its leading comment, else its first class or
+ * function, else "Untitled program".
+ */
+export function programTitle(source) {
+  const text = String(source ?? '');
+  const comment = /^\s*\/\/\s*(\S.*)$/m.exec(text.split('\n').find((l) => l.trim() !== '') ?? '');
+  if (comment) return comment[1].trim().slice(0, 80);
+  const decl = /\b(class|pred)\s+([A-Za-z_]\w*)|\b[A-Za-z_]\w*\s+([A-Za-z_]\w*)\s*\(/.exec(text);
+  if (decl) return decl[2] ? `${decl[1]} ${decl[2]}` : `${decl[3]}(…)`;
+  return 'Untitled program';
+}
+
+/**
+ * Puts `snap` first in the recent list (the same program text is kept once) and returns the new
+ * list; an empty program is not kept.
+ */
+export function rememberProgram(snap, now = Date.now()) {
+  const list = loadRecent();
+  if (!snap || typeof snap.source !== 'string' || snap.source.trim() === '') return list;
+  const rest = list.filter((r) => r.snap.source !== snap.source);
+  const entry = { id: `r${now.toString(36)}${Math.random().toString(36).slice(2, 6)}`, title: programTitle(snap.source), savedAt: now, snap };
+  const next = [entry, ...rest].slice(0, RECENT_LIMIT);
+  return saveRecent(next) ? next : list;
 }
 
 function toBase64Url(bytes) {
@@ -116,7 +174,8 @@ export async function decodeSnapshot(text) {
 /** The example named in a URL's fragment (`#example=bst.hl`), or null. */
 export function exampleFromUrl(url) {
   const name = new URLSearchParams(new URL(url).hash.slice(1)).get('example');
-  return name && /^[\w.-]+\.hl$/.test(name) ? name : null;
+  // `duels/NAME.hl`: the duels of examples/duels/.
+  return name && /^(duels\/)?[\w-][\w.-]*\.hl$/.test(name) ? name : null;
 }
 
 /** The snapshot in a URL's fragment, or null when there is none; throws on a damaged link. */
@@ -138,8 +197,13 @@ export async function shareUrl(base, snap, { embed = false } = {}) {
   return url.href;
 }
 
-/** Height of the embedded frame per tab: Explore needs room for the tree and the heap. */
-const EMBED_HEIGHTS = { explore: 720, tests: 480, logic: 520 };
+/**
+ * Height of the embedded frame per tab, so that what the tab shows fits without scrolling, in a
+ * wide page (the program beside the tab) and in a narrow course column (the program above it):
+ * Explore its controls, the tree and the heap; Logic the formula and its answer; a duel the
+ * Check button and the first clue (tests/browser/embed.test.mjs checks each).
+ */
+export const EMBED_HEIGHTS = { explore: 900, tests: 520, logic: 680, duel: 680 };
 
 /**
  * The `<iframe>` a course page pastes to embed `url`. `allow="cross-origin-isolated"` lets the

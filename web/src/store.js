@@ -2,6 +2,7 @@
 // actions and never import one another; one reducer below says how every action changes state,
 // so any bug reproduces from one state snapshot plus the actions that followed.
 
+import { named, optionWords, plainLabel } from './words.js';
 import { BOUNDS, DEFAULT_STRATEGY } from './vocabulary.js';
 
 /** The bounds the page has controls for (the engine's table marks them), each unset. */
@@ -13,7 +14,7 @@ export function strategyRow(strategies, name) {
 }
 
 /** The state of a page that has just started. */
-export function initialState({ source = '', settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false } = {}) {
+export function initialState({ source = '', settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false, duel = null, recent = [] } = {}) {
   return {
     source,
     settings: {
@@ -55,11 +56,32 @@ export function initialState({ source = '', settings = {}, embed = false, embedT
     methods: [], // methods and functions of the program that an exploration can start from
     explore: initialExplore(0),
     compare: { status: 'idle', method: '', rows: [], error: '', current: '', source: null, pre: 'assume' },
+    // A duel (duel.js): the student's method against a reference, `hidden` when the reference
+    // came with a link and is kept out of the editor ('' when it is in the editor's text).
+    duel: duel ? initialDuel(duel) : null,
+    // The programs the editor held before a link, an example or another program replaced them
+    // (share.js `loadRecent`): `[{ id, title, savedAt, snap }]`, newest first.
+    recent,
     notice: null, // { id, kind: 'error' | 'info', title, text, actions: [{ label, action }] }
   };
 }
 
 const LOG_LIMIT = 200;
+
+/** A duel that has not run: `{ method, reference, k, hidden }` and no result. */
+function initialDuel({ method, reference, k = 3, hidden = '' }, runId = 0) {
+  return {
+    method, reference, k, hidden,
+    status: 'idle', // idle | running | done | error
+    runId,
+    progress: null, // { differ, agree, referenceFails, open }
+    verdict: null, // DuelVerdict (crates/heaplab-wasm/src/duel.rs)
+    error: '',
+    errorKind: '',
+    // The editor's program the result describes (an edit makes it stale).
+    source: null,
+  };
+}
 
 /** Whether a result (`{ source }`) was computed from another program than the editor's. */
 export function isStale(state, result) {
@@ -126,11 +148,19 @@ function changesOf(event) {
       const unfold = d.fork === 'disjunct' && /^unfold /.test(d.target);
       const target = unfold ? d.target.replace(/^unfold /, '').replace(/ \(depth.*$/, '') : d.target;
       const kind = unfold ? 'unfold' : d.fork === 'resolve' ? 'resolve' : 'lazyInit';
-      return (d.children ?? []).map((node, i) => ({ node, change: { kind, target, option: d.options?.[i] ?? '' } }));
+      // `target` and `option` in learner words; the engine's own (`ref2`, `o1.root`, `loc1`) kept
+      // for the code that finds them in a heap view.
+      return (d.children ?? []).map((node, i) => ({
+        node,
+        change: {
+          kind, target: named(target, event.names), option: optionWords(d.options?.[i] ?? '', event.names),
+          engineTarget: target, engineOption: d.options?.[i] ?? '',
+        },
+      }));
     }
     case 'branch':
       return (d.children ?? []).map(({ direction, node }) => ({
-        node, change: { kind: 'branch', target: d.condition, option: String(direction) },
+        node, change: { kind: 'branch', target: named(d.condition, event.names), option: String(direction), engineTarget: d.condition },
       }));
     case 'disjuncts':
       // The option is the node's own label (`disjunct 3`): pruned disjuncts leave gaps.
@@ -143,22 +173,7 @@ function changesOf(event) {
   }
 }
 
-/**
- * A tree label in words: the engine names the unknowns it has not decided yet (`ref1` may be
- * null or an object, `loc1` is some object); `ref1 = loc1` becomes `ref1 is an object (loc1)`.
- */
-export function plainLabel(label) {
-  const text = String(label ?? '');
-  let m = /^(\w+) = null$/.exec(text);
-  if (m) return `${m[1]} is null`;
-  m = /^(ref\d+) = (loc\d+)$/.exec(text);
-  if (m) return `${m[1]} is an object (${m[2]})`;
-  m = /^((?:ref|loc)\d+) = (o\d+)$/.exec(text);
-  if (m) return `${m[1]} is ${m[2]}`;
-  m = /^disjunct (\d+)$/.exec(text);
-  if (m) return `case ${m[1]}`;
-  return text;
-}
+export { plainLabel };
 
 /**
  * Adds a batch from the worker to the tree: `nodes` (TreeNodeJs, new since the last batch) and
@@ -172,6 +187,8 @@ function growTree(tree, nodes, events) {
   }
   for (const e of events) {
     for (const { node, change } of changesOf(e)) {
+      // The forking event names the objects of its state: the children's labels in those words.
+      if (all[node] && e.names) all[node].label = plainLabel(all[node].engineLabel, e.names);
       if (all[node]) all[node].change = change.option === null ? { ...change, option: all[node].label } : change;
       // A branch's children start at the branch's line.
       if (all[node] && e.kind === 'branch' && e.line) all[node].line = e.line;
@@ -328,6 +345,27 @@ function reduce(state, action) {
       return { ...state, compare: { ...state.compare, status: 'done', rows: action.rows, current: '' } };
     case 'compare/error':
       return { ...state, compare: { ...state.compare, status: 'error', error: action.error, errorKind: action.kind ?? '', current: '' } };
+    case 'duel/set': {
+      // The same duel keeps its result (an edit of the program only marks it stale).
+      const d = state.duel;
+      const same = d && d.method === action.duel.method && d.reference === action.duel.reference &&
+        d.k === action.duel.k && d.hidden === (action.duel.hidden ?? '');
+      return same ? state : { ...state, duel: initialDuel(action.duel, (d?.runId ?? 0) + 1) };
+    }
+    case 'recent/set':
+      return { ...state, recent: action.recent };
+    case 'duel/clear':
+      return state.duel ? { ...state, duel: null } : state;
+    case 'duel/k':
+      return state.duel ? { ...state, duel: { ...state.duel, k: action.k } } : state;
+    case 'duel/start':
+      return state.duel ? { ...state, duel: { ...state.duel, status: 'running', runId: action.runId, progress: null, verdict: null, error: '', errorKind: '', source: state.source } } : state;
+    case 'duel/progress':
+      return state.duel?.runId === action.runId ? { ...state, duel: { ...state.duel, progress: action.progress } } : state;
+    case 'duel/done':
+      return state.duel?.runId === action.runId ? { ...state, duel: { ...state.duel, status: 'done', verdict: action.verdict, progress: action.verdict.progress ?? state.duel.progress } } : state;
+    case 'duel/error':
+      return state.duel?.runId === action.runId ? { ...state, duel: { ...state.duel, status: 'error', error: action.error, errorKind: action.kind ?? '' } } : state;
     case 'log/add': {
       const entry = { time: Date.now(), kind: action.kind, text: action.text };
       return { ...state, log: [...state.log, entry].slice(-LOG_LIMIT) };

@@ -380,10 +380,55 @@ async function concolicRow(source, method, options) {
   return { ...r.summary, solver: { sentToZ3: r.sent_to_z3 }, time_ms: Math.round(performance.now() - started) };
 }
 
+// ---- duels -------------------------------------------------------------------------------------
+
+/**
+ * A duel (heaplab duel): the product program of the student's method and the reference
+ * (`duelProgram`) explored like any method, a slice at a time, with the count of differing paths
+ * posted after each (`{ type: 'duel', runId, progress }`); after `maxClues` of them the
+ * exploration stops, its tests are generated, and `duelVerdict` replays each input on the
+ * original program in the interpreter. Without Z3, a query outside the Rust procedure stops the
+ * duel with `NoZ3`, as an exploration does.
+ */
+async function duel({ source, method, reference, k, maxClues, runId }) {
+  await engineReady;
+  const product = wasm.duelProgram(source, method, reference);
+  const solve = solverForExploration();
+  // The engine's run options (report-types.js Options): bounds go under `bounds`.
+  const options = { strategy: 'lazier#', pre: 'assume', bounds: { k }, views: false, file: 'duel.hl' };
+  const ex = new wasm.Exploration(product.source, product.target, options, solve);
+  try {
+    let stoppedEarly = false;
+    for (;;) {
+      // No tree nodes: a duel shows no tree.
+      const slice = await ex.runSlice(BATCH_MS, 0x7fffffff);
+      if (solve === null && ex.solverStats().unknownWithoutZ3 > 0) throw noZ3();
+      const progress = wasm.duelProgress(ex, reference);
+      post({ type: 'duel', runId, progress });
+      if (slice.over) break;
+      if (maxClues > 0 && progress.differ >= maxClues) {
+        stoppedEarly = true;
+        ex.cancel();
+        break;
+      }
+      await yieldToMessages();
+    }
+    const summary = await ex.runToEnd(0);
+    if (solve === null && ex.solverStats().unknownWithoutZ3 > 0) throw noZ3();
+    const verdict = wasm.duelVerdict(ex, source, method, reference);
+    // A slice can end many differing paths at once: the first few clues are shown.
+    const clues = maxClues > 0 ? verdict.clues.slice(0, maxClues) : verdict.clues;
+    return { ...verdict, clues, cluesFound: verdict.clues.length, stoppedEarly, k, summary, progress: wasm.duelProgress(ex, reference) };
+  } finally {
+    ex.free();
+  }
+}
+
 // ---- requests ---------------------------------------------------------------------------------
 
 const handlers = {
   ...exploreHandlers,
+  duel,
   /** The strategy registry and default bounds, for the controls. */
   async info() {
     await engineReady;

@@ -125,6 +125,22 @@ export function solve(text) {
   return res;
 }
 
+/**
+ * Clears every declaration, assertion, scope and option of the context (`(reset)`): the SMT
+ * console runs each query on a fresh solver, whatever the previous query left (an unclosed
+ * parenthesis swallows the closing `(pop 1)`, a `(push)` of its own stays open).
+ * @returns {Promise<void>}
+ */
+export function reset() {
+  const run = async () => {
+    const { api, ctx } = await initZ3();
+    await evalScript(api, ctx, RESET).catch(() => {});
+  };
+  const res = queue.then(run, run);
+  queue = res.catch(() => {});
+  return res;
+}
+
 /** Stops Z3's worker threads so that node can exit. */
 export async function shutdown() {
   if (ready === null) return;

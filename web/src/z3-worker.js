@@ -15,7 +15,7 @@
 //    `{ id, ok, result | error, name }`; the worker also says `{ type: 'ready' }` on every port
 //    once Z3 answers, so that the engine knows it may ask without waiting.
 
-import { initZ3, solve } from './z3-bridge.js';
+import { initZ3, reset, solve } from './z3-bridge.js';
 
 // Emscripten's glue and z3-solver expect a `global`; a worker has only `self`/`globalThis`.
 globalThis.global = globalThis;
@@ -146,13 +146,22 @@ const handlers = {
    */
   async smt({ text, timeoutMs = SMT_TIMEOUT_MS }) {
     const started = performance.now();
+    // A fresh solver for every query (declarations of the last one would clash), and none of
+    // this one's leftovers (its time limit, an unclosed scope) for the engine's next queries.
+    await load();
+    await reset();
     const probe = await solveCounted('(heaplab-line-probe)');
     const at = /line:? (\d+)/.exec(probe);
     // The probe is the second line of its wrapped script (after the push), and the script it
     // is wrapped in ends two lines later; the console's script starts one line after that, with
     // the push and the time-limit line first.
     const first = at ? Number(at[1]) + 1 + 2 : null;
-    const answer = await solveCounted(`(set-option :timeout ${timeoutMs})\n${text}`);
+    let answer;
+    try {
+      answer = await solveCounted(`(set-option :timeout ${timeoutMs})\n${text}`);
+    } finally {
+      await reset();
+    }
     const fixed = first === null ? answer
       : answer.replace(/\bline(:?) (\d+)/g, (m, colon, n) => `line${colon} ${Math.max(1, Number(n) - first)}`);
     log('smt', `${text.trim()}\n;; => ${fixed.trim()} (${Math.round(performance.now() - started)} ms)`);

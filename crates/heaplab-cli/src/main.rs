@@ -43,6 +43,13 @@ enum Command {
         after_help = "Example:\n  heaplab compare examples/bst.hl --method BST.insert --format json"
     )]
     Compare(commands::compare::Args),
+    /// A duel: does a method behave like a reference on every valid input up to the bounds?
+    /// Prints the inputs on which they differ and exits 1; exits 0 when none exists up to the
+    /// bounds (naming the bounds that limited the search); 2 when the duel cannot run.
+    #[command(
+        after_help = "Example:\n  heaplab duel examples/duels/bst-insert.hl --method BST.insert --reference insertRef --k 3"
+    )]
+    Duel(commands::duel::Args),
     /// Decide satisfiability of a separation-logic formula; print a model or enumerate models.
     #[command(
         after_help = "Examples:\n  heaplab sat examples/bst.hl --formula 'bst(x, 0, 100)'\n  heaplab sat examples/bst.hl --formula 'bst(x, 0, 100)' --enumerate 3 --count"
@@ -75,6 +82,7 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(args),
         Command::Compare(args) => commands::compare::run(args),
         Command::Sat(args) => commands::sat::run(args),
+        Command::Duel(args) => commands::duel::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::CsfTable(args) => commands::csf_table::run(args),

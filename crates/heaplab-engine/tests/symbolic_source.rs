@@ -102,3 +102,60 @@ fn disjunct_events_carry_the_instantiated_cases_of_bst() {
     assert!(node.contains("lo < k") && node.contains("k < hi"), "{node}");
     assert!(!node.starts_with("t ->"), "t is instantiated: {node}");
 }
+
+/// Where each path of `target` ends, as the text the span starts with, per outcome kind.
+fn path_end_places(file: &str, target: &str, strategy: StrategyKind) -> Vec<(String, String)> {
+    use heaplab_engine::symbolic::PathOutcome;
+    let a = common::load(file);
+    let text =
+        std::fs::read_to_string(format!("{}/../../examples/{file}", env!("CARGO_MANIFEST_DIR")))
+            .expect("example");
+    let mut ex = explorer(&a, target, strategy);
+    let mut out = Vec::new();
+    while let Some(Placed { event, span }) = ex.step_placed() {
+        let Event::PathEnd { outcome, .. } = &event else { continue };
+        let span = match outcome {
+            PathOutcome::Discarded { span, .. } | PathOutcome::Error { span, .. } => *span,
+            _ => span.unwrap_or_else(|| panic!("{event:?} has no span")),
+        };
+        let kind = match outcome {
+            PathOutcome::Returned(_) => "returned",
+            PathOutcome::Discarded { .. } => "discarded",
+            _ => "other",
+        };
+        let line_start = text[..span.start as usize].rfind('\n').map_or(0, |i| i + 1);
+        let line_end =
+            text[span.start as usize..].find('\n').map_or(text.len(), |i| i + span.start as usize);
+        out.push((kind.to_string(), text[line_start..line_end].trim().to_string()));
+    }
+    out
+}
+
+#[test]
+fn a_returned_path_ends_at_its_return_and_a_pruned_one_where_its_state_was() {
+    // SLL.remove has `ensures` clauses (checked at the closing brace, calling `member` and
+    // `len`): each returned path still ends on the line of the `return` it took.
+    for strategy in [StrategyKind::Sl, StrategyKind::LazierSharp] {
+        let places = path_end_places("sll.hl", "SLL.remove", strategy);
+        let returned: Vec<&String> =
+            places.iter().filter(|(k, _)| k == "returned").map(|(_, l)| l).collect();
+        assert!(returned.len() >= 4, "{strategy:?}: {places:?}");
+        for line in &returned {
+            assert!(line.contains("return"), "{strategy:?}: a returned path ends at `{line}`");
+        }
+        for line in ["return false;", "return true;"] {
+            assert!(
+                returned.iter().any(|l| l.ends_with(line)),
+                "{strategy:?}: some path ends at `{line}`"
+            );
+        }
+        // `sl` prunes resolutions that would violate `requires`: such a path ends inside the
+        // predicate that rejected it, never at the file's first line (a comment).
+        for (kind, line) in &places {
+            assert!(
+                !line.starts_with("//"),
+                "{strategy:?}: a {kind} path ends on a comment: {line}"
+            );
+        }
+    }
+}

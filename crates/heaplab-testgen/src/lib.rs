@@ -21,6 +21,7 @@
 pub mod concolic;
 pub mod concretize;
 pub mod coverage;
+pub mod duel;
 pub mod emit;
 
 use heaplab_engine::symbolic::{Bound, Explorer, PathResult};
@@ -116,7 +117,7 @@ pub struct GeneratedTest {
 }
 
 /// A type as the source writes it (`int`, `Node`, `Object[]`, `void`).
-fn type_as_written(t: &TypeExpr) -> String {
+pub(crate) fn type_as_written(t: &TypeExpr) -> String {
     match t {
         TypeExpr::Int(_) => "int".to_string(),
         TypeExpr::Bool(_) => "bool".to_string(),

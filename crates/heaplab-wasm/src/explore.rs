@@ -674,18 +674,18 @@ pub(crate) fn checked(file: &SourceFile) -> Result<Analysis, JsValue> {
 }
 
 /// Everything of one run; borrowed only between awaits.
-struct Run {
+pub(crate) struct Run {
     source: String,
     file: String,
     method: String,
-    analysis: Analysis,
-    explorer: Explorer,
+    pub(crate) analysis: Analysis,
+    pub(crate) explorer: Explorer,
     bridge: Shared,
     /// The path solver's frontend, for `solverStats()`, and the counts of undone steps.
     frontend: Rc<Frontend>,
     frontend_adjust: Stats,
     bounds_hit: BTreeSet<Bound>,
-    generation: Option<Generation>,
+    pub(crate) generation: Option<Generation>,
     /// Where each statement of the program is, once tests exist (their `lines`, `coverage()`).
     lines: Option<Lines>,
     /// Where each statement and branch site starts, for the line of a branch event.
@@ -867,6 +867,12 @@ impl Run {
     fn event_js(&self, placed: &Placed) -> JsEvent {
         let mut js = self.event_js_unplaced(&placed.event);
         js.line = self.event_line(placed);
+        if let Event::LazyInit { state, .. } | Event::Branch { state, .. } = &placed.event {
+            // Views are kept for the first VIEW_LIMIT nodes only, which bounds this work too.
+            if (state.0 as usize) < VIEW_LIMIT {
+                js.names = self.explorer.view(*state).map(|v| inspect::access_paths(&v));
+            }
+        }
         js
     }
 
@@ -874,6 +880,7 @@ impl Run {
         let node = |s: &heaplab_engine::symbolic::StateId| Some(s.0);
         match event {
             Event::Start { state, method } => JsEvent {
+                names: None,
                 kind: "start",
                 node: node(state),
                 parent: None,
@@ -882,6 +889,7 @@ impl Run {
                 details: Details::Start { method: method.clone() },
             },
             Event::LazyInit { state, target, options, children, kind, k_cut } => JsEvent {
+                names: None,
                 kind: "lazyInit",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -896,6 +904,7 @@ impl Run {
                 },
             },
             Event::Branch { state, site, condition, children } => JsEvent {
+                names: None,
                 kind: "branch",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -911,6 +920,7 @@ impl Run {
                 },
             },
             Event::Disjuncts { state, children, formulas } => JsEvent {
+                names: None,
                 kind: "disjuncts",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -922,6 +932,7 @@ impl Run {
                 },
             },
             Event::SlModel { state, formula, model } => JsEvent {
+                names: None,
                 kind: "slModel",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -930,6 +941,7 @@ impl Run {
                 details: Details::SlModel { formula: formula.clone(), model: model.clone() },
             },
             Event::SolverQuery { state, query, answer, local } => JsEvent {
+                names: None,
                 kind: "solverQuery",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -948,6 +960,7 @@ impl Run {
                 };
                 let (kind, colour) = outcome_name(outcome);
                 JsEvent {
+                    names: None,
                     kind: "pathEnd",
                     node: node(state),
                     parent: self.parent_of(state.0),
@@ -979,6 +992,7 @@ impl Run {
                 }
             }
             Event::Stopped { bound } => JsEvent {
+                names: None,
                 kind: "stopped",
                 node: None,
                 parent: None,
@@ -988,6 +1002,7 @@ impl Run {
             },
             // Never returned by `advance`; kept total for the match.
             Event::SolverPending => JsEvent {
+                names: None,
                 kind: "solverPending",
                 node: None,
                 parent: None,
@@ -1044,6 +1059,11 @@ struct JsEvent {
     /// declaration (`start`), the branch's condition (`branch`), the statement a path ended at
     /// (`pathEnd` with an error, a cut or a failed assumption). `null` for the others.
     line: Option<u32>,
+    /// For the events that fork (`lazyInit`, `branch`): the learner's name of each object and
+    /// open reference of the forking state (`ref3` → `this.root.left`), from its view
+    /// ([`inspect::access_paths`]); absent when no view of that state is kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    names: Option<std::collections::BTreeMap<String, String>>,
 }
 
 #[derive(Serialize)]
@@ -1465,7 +1485,7 @@ async fn finish(run: &Rc<RefCell<Run>>, solve: Option<&Function>) -> Result<(), 
 /// ```
 #[wasm_bindgen]
 pub struct Exploration {
-    run: Rc<RefCell<Run>>,
+    pub(crate) run: Rc<RefCell<Run>>,
     solve: Option<Function>,
 }
 

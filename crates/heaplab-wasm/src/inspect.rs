@@ -261,3 +261,50 @@ pub(crate) fn coverage(c: &LineCoverage) -> JsCoverage {
             .collect(),
     }
 }
+
+/// The learner's name of every object, open reference and location of `v`: the variable or
+/// field path that reaches it (`this.root.left`), from the method's inputs first (breadth first,
+/// so the shortest path wins), then from the locals of the call stack, innermost frame first.
+/// Ids no path reaches are left out (the page keeps the engine's name for them).
+pub(crate) fn access_paths(v: &HeapView) -> std::collections::BTreeMap<String, String> {
+    use std::collections::{BTreeMap, HashMap, VecDeque};
+    const MAX_NAMES: usize = 400;
+    let objects: HashMap<&str, &heaplab_engine::symbolic::view::ObjView> =
+        v.objects.iter().map(|o| (o.id.as_str(), o)).collect();
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    let walk = |start: Vec<(String, &ValView)>, names: &mut BTreeMap<String, String>| {
+        let mut queue: VecDeque<(String, &ValView)> = start.into();
+        while let Some((path, value)) = queue.pop_front() {
+            if names.len() >= MAX_NAMES {
+                return;
+            }
+            let id = match value {
+                ValView::Obj(id) | ValView::SymRef(id) | ValView::SymLoc(id) => id,
+                _ => continue,
+            };
+            if names.contains_key(id) {
+                continue;
+            }
+            names.insert(id.clone(), path.clone());
+            if let Some(o) = objects.get(id.as_str()) {
+                for (field, fv) in &o.fields {
+                    let sub = if field.starts_with('[') {
+                        format!("{path}{field}")
+                    } else {
+                        format!("{path}.{field}")
+                    };
+                    queue.push_back((sub, fv));
+                }
+            }
+        }
+    };
+    walk(v.roots.iter().map(|(n, val)| (n.clone(), val)).collect(), &mut names);
+    let locals: Vec<(String, &ValView)> = v
+        .frames
+        .iter()
+        .rev()
+        .flat_map(|f| f.locals.iter().map(|(n, val)| (n.clone(), val)))
+        .collect();
+    walk(locals, &mut names);
+    names
+}

@@ -16,6 +16,9 @@
 //!   shapes of heap views and coverage.
 //! - [`concolic`]: `concolicRun`, the `concolic` strategy (Concolic StarFinder) over Z3 wasm by
 //!   restart-and-replay: the synchronous driver is re-run with Z3's replies cached.
+//! - [`duel`]: `duelProgram`, `duelProgress`, `duelVerdict`: a student's method against a
+//!   reference, as `heaplab duel` (the product program explored by an `Exploration`, the clues
+//!   replayed on the original program by the interpreter).
 //! - [`program`]: the editor's API: `check` (diagnostics in UTF-16 positions), `runTests` (the
 //!   `test` blocks in the interpreter) and `satQuery` (satisfiability and enumeration of a
 //!   separation-logic formula, as `heaplab sat`).
@@ -25,6 +28,7 @@
 use wasm_bindgen::prelude::*;
 
 pub mod concolic;
+pub mod duel;
 pub mod explore;
 mod inspect;
 pub mod program;

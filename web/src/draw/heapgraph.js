@@ -52,8 +52,88 @@ export function drawHeap(container, view, { highlight = null, compact = false } 
   const m = compact ? METRICS.compact : METRICS.full;
   const scene = buildScene(view ?? emptyView(), m);
   markHighlight(scene, view ?? emptyView(), highlight);
+  scene.words = describeHeap(view ?? emptyView(), scene.highlight.note);
   layoutScene(scene, m);
   render(container, scene, m, compact);
+}
+
+/**
+ * The heap in words, for a screen reader (the picture's label): every object named by the
+ * variable or field that reaches it, with its class and values, breadth first from the inputs,
+ * then the locals of the innermost call, then what the step changed: `Heap: this is a BST, root
+ * this.root; this.root is a Node, key 3, left null, right not known yet; x is 5`.
+ */
+export function describeHeap(view, note = '') {
+  const MAX_OBJECTS = 30;
+  const objects = new Map((view.objects ?? []).map((o) => [String(o.id), o]));
+  const isRef = (v) => ['obj', 'symref', 'symloc'].includes(v?.kind);
+  const frames = view.frames ?? [];
+  const top = frames[frames.length - 1];
+  const starts = [
+    ...(view.roots ?? []).map((r) => [r.name, r.value]),
+    ...(top?.locals ?? []).filter((l) => !(view.roots ?? []).some((r) => r.name === l.name)).map((l) => [l.name, l.value]),
+  ];
+  // First the name of everything reachable: the first path, breadth first from the inputs,
+  // then from the locals (an input object keeps its input path).
+  const named = new Map();
+  const order = [];
+  const walk = (start) => {
+    const queue = [...start];
+    while (queue.length > 0) {
+      const [path, value] = queue.shift();
+      order.push([path, value]);
+      if (!isRef(value) || named.has(value.id)) continue;
+      named.set(value.id, path);
+      for (const f of objects.get(String(value.id))?.fields ?? []) {
+        if (isRef(f.value) && !named.has(f.value.id)) queue.push([`${path}.${f.name}`, f.value]);
+      }
+    }
+  };
+  const inputs = (view.roots ?? []).length;
+  walk(starts.slice(0, inputs));
+  walk(starts.slice(inputs));
+  // Integers over inputs name them as the program does (`o2.key` is `this.root.key`).
+  const words = (text) => String(text).replace(/\b(o\d+)\b/g, (id) => named.get(id) ?? id);
+  const kind = (value, path) => {
+    const first = named.get(value?.id);
+    if (isRef(value) && first && first !== path) return `the same object as ${first}`;
+    switch (value?.kind) {
+      case 'null': return 'null';
+      case 'void': return 'nothing';
+      case 'unread': return 'not read yet';
+      case 'int': case 'bool': return words(value.text) === path ? `the input ${path}` : words(value.text);
+      case 'symref': return 'not known yet (null or an object)';
+      case 'symloc': return 'an object not known yet';
+      case 'obj': return article(objects.get(String(value.id))?.class ?? 'object');
+      default: return value?.text ?? '?';
+    }
+  };
+  const sentences = [];
+  const told = new Set();
+  for (const [path, value] of order) {
+    if (sentences.length >= MAX_OBJECTS) {
+      sentences.push(`and ${order.length - MAX_OBJECTS} more`);
+      break;
+    }
+    if (isRef(value) && told.has(value.id) && named.get(value.id) === path) continue;
+    const obj = value?.kind === 'obj' && named.get(value.id) === path ? objects.get(String(value.id)) : null;
+    if (isRef(value)) told.add(value.id);
+    if (!obj) {
+      sentences.push(`${path} is ${kind(value, path)}`);
+      continue;
+    }
+    const fields = (obj.fields ?? []).map((f) => {
+      const sub = `${path}.${f.name}`;
+      return `${f.name} ${isRef(f.value) && named.get(f.value.id) === sub ? sub : kind(f.value, sub)}`;
+    });
+    sentences.push(`${path} is ${kind(value, path)}${fields.length ? `, ${fields.join(', ')}` : ''}`);
+  }
+  const text = sentences.length ? sentences.join('; ') : 'empty';
+  return `Heap: ${text}${note ? `. ${note}` : ''}`;
+}
+
+function article(word) {
+  return /^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`;
 }
 
 /**
@@ -277,8 +357,9 @@ function markHighlight(scene, view, change) {
     if (value?.kind === 'obj') mark(`obj:${value.id}`);
     if (value?.kind === 'symref' || value?.kind === 'symloc') mark(`sym:${value.id}`);
   };
-  const target = String(change.target ?? '');
-  const option = String(change.option ?? '');
+  // The engine's names (`o1.root`, `ref2`) are what the view's keys use.
+  const target = String(change.engineTarget ?? change.target ?? '');
+  const option = String(change.engineOption ?? change.option ?? '');
   const optionId = /(o|ref|loc)\d+\s*$/.exec(option)?.[0].trim();
   if (change.kind === 'lazyInit' || change.kind === 'resolve') {
     const param = /^param\s+(.+)$/.exec(target);
@@ -336,10 +417,10 @@ function markHolders(scene, id) {
 
 function describeChange(change) {
   switch (change.kind) {
-    case 'lazyInit': return `initialized ${change.target} = ${change.option}`;
-    case 'resolve': return `resolved ${change.target} = ${change.option}`;
-    case 'unfold': return `unfolded ${change.target}`;
-    case 'branch': return `branch ${change.target}${change.option ? `: ${change.option}` : ''}`;
+    case 'lazyInit': return `this step read ${change.target}: ${change.option}`;
+    case 'resolve': return `this step decided ${change.target}: ${change.option}`;
+    case 'unfold': return `this step unfolded ${change.target}`;
+    case 'branch': return `this step took the branch ${change.target}${change.option ? `: ${change.option}` : ''}`;
     case 'disjunct': return `case ${change.option || change.target}`;
     default: return '';
   }
@@ -421,7 +502,7 @@ function render(container, scene, m, compact) {
   svg.setAttribute('width', String(width));
   svg.setAttribute('height', String(height));
   svg.setAttribute('font-size', String(m.font));
-  svg.setAttribute('aria-label', describeScene(scene));
+  svg.setAttribute('aria-label', scene.words ?? describeScene(scene));
   const nodeLayer = svg.querySelector('.hg-nodes');
   const edgeLayer = svg.querySelector('.hg-edges');
   const animate = reuse && !compact;
@@ -433,6 +514,9 @@ function render(container, scene, m, compact) {
     const fresh = !g.parentNode;
     g.replaceChildren(...drawNode(node, scene.highlight, m));
     setNodeData(g, node, scene.highlight);
+    // The position twice: as the SVG attribute, which an exported copy keeps (it drops the
+    // page's CSS), and as CSS, which the browser can animate between steps (and which wins).
+    g.setAttribute('transform', `translate(${f(node.x)},${f(node.y)})`);
     g.style.transform = `translate(${node.x}px, ${node.y}px)`;
     if (fresh) {
       nodeLayer.append(g);

@@ -87,16 +87,19 @@ const parser = {
 
 export const heaplabLanguage = StreamLanguage.define(parser);
 
+// Colours are the page's variables (style.css, `--hl-*`), one set per theme, each at least
+// WCAG AA's 4.5:1 on the editor, on its highlighted lines and on the current line of a step
+// (tests/browser/access.test.mjs checks them with axe-core).
 const style = HighlightStyle.define([
-  { tag: t.keyword, color: '#7c3aed', fontWeight: '600' },
-  { tag: t.typeName, color: '#0e7490' },
-  { tag: t.className, color: '#0e7490' },
-  { tag: t.atom, color: '#b45309' },
-  { tag: t.number, color: '#b45309' },
-  { tag: t.comment, color: '#6b7280', fontStyle: 'italic' },
-  { tag: t.operator, color: '#be185d' },
-  { tag: t.definition(t.variableName), color: '#1d4ed8', fontWeight: '600' },
-  { tag: t.function(t.variableName), color: '#1d4ed8' },
+  { tag: t.keyword, color: 'var(--hl-keyword)', fontWeight: '600' },
+  { tag: t.typeName, color: 'var(--hl-type)' },
+  { tag: t.className, color: 'var(--hl-type)' },
+  { tag: t.atom, color: 'var(--hl-atom)' },
+  { tag: t.number, color: 'var(--hl-atom)' },
+  { tag: t.comment, color: 'var(--hl-comment)', fontStyle: 'italic' },
+  { tag: t.operator, color: 'var(--hl-operator)' },
+  { tag: t.definition(t.variableName), color: 'var(--hl-function)', fontWeight: '600' },
+  { tag: t.function(t.variableName), color: 'var(--hl-function)' },
 ]);
 
 // Names declared in the program, for completion: classes, predicates, functions and fields.

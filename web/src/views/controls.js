@@ -22,6 +22,7 @@ export function mount(el, store) {
             <h4>Embed in a course page</h4>
             <label>Show <select data-embed-tab aria-label="Tab to embed">
               <option value="explore">Explore</option><option value="tests">Tests</option><option value="logic">Logic</option>
+              <option value="duel" data-duel-option hidden>Duel (reference hidden)</option>
             </select></label>
             <button type="button" data-embed-code>Copy embed code</button>
             <textarea data-embed-snippet aria-label="Embed code" rows="4" readonly hidden></textarea>
@@ -60,8 +61,10 @@ export function mount(el, store) {
   store.subscribe((state, action) => {
     const busy = state.tests.status === 'running' || state.logic.status === 'running' ||
       state.smt.status === 'running' || state.explore.status === 'running' ||
-      state.explore.status === 'starting' || state.compare.status === 'running';
+      state.explore.status === 'starting' || state.compare.status === 'running' || state.duel?.status === 'running';
     cancel.disabled = !busy;
+    const duelOption = el.querySelector('[data-duel-option]');
+    if (duelOption) duelOption.hidden = !state.duel;
     run.disabled = state.engine.state !== 'ready';
     run.setAttribute('aria-busy', String(state.tests.status === 'running'));
     if (action.type === 'share/ready') {

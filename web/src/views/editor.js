@@ -8,7 +8,9 @@ import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter,
   drawSelection, highlightSpecialChars, gutter, GutterMarker, Decoration,
 } from '@codemirror/view';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import {
+  defaultKeymap, history, historyKeymap, indentWithTab, simplifySelection, temporarilySetTabFocusMode,
+} from '@codemirror/commands';
 import { bracketMatching, indentOnInput, foldGutter, foldKeymap } from '@codemirror/language';
 import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
 import { searchKeymap, highlightSelectionMatches } from '@codemirror/search';
@@ -18,7 +20,7 @@ import { heaplab } from '../lang/heaplab.js';
 const theme = EditorView.theme({
   '&': { height: '100%', fontSize: '14px', backgroundColor: 'var(--editor-bg)' },
   '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.5' },
-  '.cm-gutters': { backgroundColor: 'var(--editor-gutter)', borderRight: '1px solid var(--line)' },
+  '.cm-gutters': { backgroundColor: 'var(--editor-gutter)', color: 'var(--muted)', borderRight: '1px solid var(--line)' },
   '.cm-activeLine': { backgroundColor: 'rgba(124, 58, 237, 0.05)' },
   '.cm-activeLineGutter': { backgroundColor: 'rgba(124, 58, 237, 0.08)' },
   '&.cm-focused': { outline: 'none' },
@@ -31,7 +33,15 @@ export function mount(el, store) {
   const readOnly = new Compartment();
   const runKeys = keymap.of([
     { key: 'Mod-Enter', preventDefault: true, run: () => (store.dispatch({ type: 'run/tests' }), true) },
+    // Tab indents, so Escape is the way out: the next Tab (within two seconds) moves the
+    // focus on instead of indenting, as the hint below the editor says.
+    { key: 'Escape', run: (view) => { simplifySelection(view); return temporarilySetTabFocusMode(view); } },
   ]);
+  // The way out of the editor, said when it has the focus and read with the editor's label.
+  const hint = document.createElement('p');
+  hint.id = 'editor-hint';
+  hint.className = 'editor-hint';
+  hint.innerHTML = 'Press <kbd>Esc</kbd> then <kbd>Tab</kbd> to leave the editor (<kbd>Tab</kbd> indents while you type).';
   const view = new EditorView({
     parent: el,
     state: EditorState.create({
@@ -61,7 +71,9 @@ export function mount(el, store) {
           ...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap,
           ...foldKeymap, ...lintKeymap, indentWithTab,
         ]),
-        EditorView.contentAttributes.of({ 'aria-label': 'Program editor' }),
+        // tabindex: the content is focusable anyway (contenteditable); saying so lets checkers
+        // see that the scrolling editor can be reached from the keyboard.
+        EditorView.contentAttributes.of({ 'aria-label': 'Program editor', 'aria-describedby': 'editor-hint', tabindex: '0' }),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
           version += 1;
@@ -70,6 +82,7 @@ export function mount(el, store) {
       ],
     }),
   });
+  el.after(hint);
 
   store.subscribe((state, action) => {
     switch (action.type) {
@@ -85,6 +98,13 @@ export function mount(el, store) {
       }
       case 'editor/goto': {
         const line = view.state.doc.line(Math.min(Math.max(1, action.line), view.state.doc.lines));
+        // `focus: false` only shows the line, near the top (a duel opening at the student's
+        // method), leaving the keyboard where it was: an embed must not take focus from its
+        // course page.
+        if (action.focus === false) {
+          view.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: 'start', yMargin: 24 }) });
+          break;
+        }
         view.dispatch({ selection: { anchor: line.from }, scrollIntoView: true });
         view.focus();
         break;

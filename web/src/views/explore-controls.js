@@ -4,6 +4,7 @@
 
 import { defaultMethod, isStale, strategyRow } from '../store.js';
 import { BOUNDS } from '../vocabulary.js';
+import { named, optionWords } from '../words.js';
 
 /** The bounds the page has a control for, from the engine's one bound table. */
 const PAGE_BOUNDS = BOUNDS.filter((b) => b.on_page);
@@ -35,11 +36,13 @@ export function describeEvent(event) {
     case 'start': return `${at}start ${d.method ?? event.label}`;
     case 'slModel': return `${at}the rest of the input is built from a solution of ${d.formula}: ${d.model}`;
     case 'lazyInit': {
-      if (d.fork === 'resolve') return `${at}decide what ${d.target} is: ${(d.options ?? []).join(' | ')}`;
-      if (d.fork === 'disjunct') return `${at}${d.target}: ${(d.options ?? []).join(' | ')}`;
-      return `${at}read ${d.target} for the first time: ${(d.options ?? []).join(' | ')}`;
+      const target = named(d.target, event.names);
+      const options = (d.options ?? []).map((o) => optionWords(o, event.names)).join(' | ');
+      if (d.fork === 'resolve') return `${at}decide what ${target} is: ${options}`;
+      if (d.fork === 'disjunct') return `${at}${target}: ${options}`;
+      return `${at}read ${target} for the first time: ${options}`;
     }
-    case 'branch': return `${at}branch on ${d.condition}`;
+    case 'branch': return `${at}branch on ${named(d.condition, event.names)}`;
     case 'disjuncts': {
       const cases = `${at}${(d.children ?? []).length} cases of a formula`;
       return d.formulas?.length ? `${cases}: ${d.formulas.join('  |  ')}` : cases;

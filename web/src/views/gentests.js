@@ -220,7 +220,10 @@ function card(test, total, heaps) {
   li.dataset.name = test.name;
   li.dataset.outcome = test.outcome;
   li.dataset.validity = test.validity;
-  li.setAttribute('aria-label', `Test ${test.name}`);
+  // What a screen reader says of the card: the test, how it ends, and its input (the picture's
+  // own label words the heap).
+  const ends = test.outcome === 'returned' ? `returns ${test.expected}` : `ends with ${String(test.expected).replaceAll('_', ' ')}`;
+  li.setAttribute('aria-label', `Test ${test.name}: ${ends}${VALIDITY[test.validity] ? `, input ${VALIDITY[test.validity].text}` : ''}`);
 
   const head = el('div', 'gt-card-head');
   const pin = el('button', 'gt-pin link');

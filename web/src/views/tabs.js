@@ -6,6 +6,8 @@ const TABS = [
   { id: 'explore', label: 'Explore' },
   { id: 'compare', label: 'Compare' },
   { id: 'logic', label: 'Logic' },
+  // Only while the program holds a duel (state.duel).
+  { id: 'duel', label: 'Duel' },
   { id: 'debug', label: 'Debug' },
 ];
 
@@ -34,23 +36,26 @@ export function mount(el, store, panels) {
   });
 
   el.addEventListener('keydown', (e) => {
-    const i = buttons.indexOf(document.activeElement);
+    const shown = buttons.filter((b) => !b.hidden);
+    const i = shown.indexOf(document.activeElement);
     if (i < 0 || !['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
     e.preventDefault();
-    const next = e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1
-      : (i + (e.key === 'ArrowRight' ? 1 : -1) + buttons.length) % buttons.length;
-    buttons[next].focus();
-    store.dispatch({ type: 'settings/set', settings: { tab: TABS[next].id } });
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? shown.length - 1
+      : (i + (e.key === 'ArrowRight' ? 1 : -1) + shown.length) % shown.length;
+    shown[next].focus();
+    store.dispatch({ type: 'settings/set', settings: { tab: TABS[buttons.indexOf(shown[next])].id } });
   });
 
-  function render(tab) {
+  function render(state) {
+    const tab = state.settings.tab;
     TABS.forEach(({ id }, i) => {
       const selected = id === tab;
+      buttons[i].hidden = id === 'duel' && !state.duel;
       buttons[i].setAttribute('aria-selected', String(selected));
       buttons[i].tabIndex = selected ? 0 : -1;
       panels[id].hidden = !selected;
     });
   }
-  render(store.getState().settings.tab);
-  store.subscribe((state) => render(state.settings.tab));
+  render(store.getState());
+  store.subscribe((state) => render(state));
 }

@@ -125,6 +125,12 @@ export function mount(el, store) {
       <svg class="tree-svg" role="tree" aria-label="Execution tree" tabindex="0"
         aria-describedby="tree-help">
         <defs>
+          <linearGradient id="tree-fade-gradient" x1="0" x2="1" y1="0" y2="0">
+            <stop offset="0.8" stop-color="white"/><stop offset="1" stop-color="white" stop-opacity="0"/>
+          </linearGradient>
+          <mask id="tree-fade" maskContentUnits="objectBoundingBox">
+            <rect width="1" height="1" fill="url(#tree-fade-gradient)"/>
+          </mask>
           <pattern id="tree-stripes" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
             <rect width="4" height="4" class="tree-stripe-bg"/><rect width="2" height="4" class="tree-stripe"/>
           </pattern>
@@ -173,6 +179,8 @@ function createTreeView(el, store) {
     styleVersion: 0,
     t: { k: 1, x: 0, y: 0 }, // screen = layout * k + (x, y)
     placed: false, // the initial transform has been chosen
+    status: 'idle', // the exploration's status at the last sync
+    fitPending: false, // fit once the finished run's tree is laid out and the canvas has a size
     following: true, // pan to the newest nodes as they arrive
     elements: new Map(), // id -> { g, link, lv, sv, labels }
     mode: 'detail',
@@ -196,6 +204,13 @@ function createTreeView(el, store) {
       s.seenVersion = tree.version;
       s.seenLength = tree.nodes.length;
       styleChanged = true;
+    }
+    // A run that just ended fits the tree once its last nodes are laid out (unless the user
+    // has moved it meanwhile): a finished tree is shown whole, or at a readable size.
+    if (ex.status !== s.status) {
+      if (ex.status === 'done' && s.status !== 'done' && s.following) s.fitPending = true;
+      s.status = ex.status;
+      schedule();
     }
     // A finished run has no "newest" nodes any more: drop their highlight.
     if (ex.status === 'done' && s.freshFrom < s.nodes.length) {
@@ -236,6 +251,7 @@ function createTreeView(el, store) {
     s.layoutVersion++;
     s.placed = false;
     s.following = true;
+    s.fitPending = false;
     s.overview = null;
     overviewLayer.replaceChildren();
     clearDetail();
@@ -258,6 +274,10 @@ function createTreeView(el, store) {
       } else if (!layoutTimer) {
         layoutTimer = setTimeout(() => { layoutTimer = 0; schedule(); }, s.nextLayoutAt - now);
       }
+    }
+    if (s.fitPending && s.nodes.length === s.layout.count && s.layout.count > 0 && size().width > 0) {
+      s.fitPending = false;
+      fit();
     }
     render();
   }
@@ -532,7 +552,7 @@ function createTreeView(el, store) {
     // The edge into the node lives in the links layer, so the group's box (what a click on
     // the node aims at) is just the node and its label.
     g.innerHTML = '<rect class="tn-hit"/><text class="tn-label"/>'
-      + '<circle class="tn-dot"/><text class="tn-out"/><title></title>';
+      + '<circle class="tn-dot"/><text class="tn-out" aria-hidden="true"/><title></title>';
     return g;
   }
 
@@ -573,6 +593,9 @@ function createTreeView(el, store) {
         label.setAttribute('text-anchor', 'end');
         label.textContent = cut(text, 28);
       }
+      // A cut label fades out instead of ending in "…": what is shown stays a part of the
+      // item's name (the aria-label has it whole), as WCAG's "label in name" asks.
+      label.classList.toggle('tn-cut', label.textContent.length < text.length);
     } else {
       label.textContent = '';
     }
@@ -597,7 +620,9 @@ function createTreeView(el, store) {
     g.setAttribute('aria-selected', String(selected));
     g.setAttribute('aria-level', String(s.layout.depth[id] + 1));
     const what = leaf ? `, ${OUTCOMES[outcome]?.title ?? outcome}` : open ? ', not explored yet' : '';
-    g.setAttribute('aria-label', `Node ${id}: ${node.label || 'start'}${what}`);
+    const kids = node.children?.length ?? 0;
+    const below = !leaf && kids > 0 ? `, ${kids} branch${kids === 1 ? '' : 'es'} below` : '';
+    g.setAttribute('aria-label', `Node ${id}${node.line ? `, line ${node.line}` : ''}: ${node.label || 'start'}${what}${below}`);
     g.querySelector('title').textContent = [node.label || 'start', node.change?.formula, node.line ? `line ${node.line}` : null, node.text].filter(Boolean).join('\n');
   }
 
@@ -816,6 +841,9 @@ function createTreeView(el, store) {
     const box = entries[entries.length - 1].contentRect;
     canvas = { width: Math.round(box.width), height: Math.round(box.height) };
     if (!s.placed && s.layout.count > 0) placeInitially();
+    // The canvas often changes size as a run ends (the tests appear below it): a finished tree
+    // the user has not moved is fitted again.
+    if (s.status === 'done' && s.following) s.fitPending = true;
     schedule();
   }).observe(svg);
 
@@ -836,5 +864,9 @@ function nodeDomId(id) {
 }
 
 function cut(text, max) {
-  return text.length <= max ? text : `${text.slice(0, Math.max(1, max - 1))}…`;
+  // Whole words only (a screen reader's name must hold the shown words); a first word longer
+  // than the room is shown whole and fades out.
+  if (text.length <= max) return text;
+  const space = text.lastIndexOf(' ', max);
+  return space > 0 ? text.slice(0, space) : text.split(' ')[0];
 }

@@ -5,6 +5,7 @@ pub mod bound_flags;
 pub mod check;
 pub mod compare;
 pub mod csf_table;
+pub mod duel;
 pub mod exec;
 pub mod run;
 pub mod sat;

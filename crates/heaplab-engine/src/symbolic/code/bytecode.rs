@@ -263,6 +263,8 @@ pub struct Unit {
     pub callees: BTreeSet<UnitId>,
     /// The `catch` clauses of the unit, innermost `try` first.
     pub handlers: Vec<Handler>,
+    /// Where the `ensures` clauses are checked (every return jumps there), if the unit has any.
+    pub ensures_at: Option<usize>,
 }
 
 impl Unit {

@@ -56,6 +56,7 @@ pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
         branch_sites: Vec::new(),
         callees: BTreeSet::new(),
         handlers: Vec::new(),
+        ensures_at: None,
     };
     for (class, f) in &fn_decls {
         let id = out.units.len();
@@ -197,6 +198,7 @@ fn compile_function(
     }
     if let Some(slot) = cx.result_slot {
         let epilogue = cx.code.len();
+        cx.ensures_at = Some(epilogue);
         for at in cx.return_jumps.split_off(epilogue_jumps_start) {
             cx.code[at] = Instr::Jump(epilogue);
         }
@@ -292,6 +294,8 @@ struct Cx<'a> {
     continues: Vec<Vec<usize>>,
     olds: HashMap<NodeId, Slot>,
     result_slot: Option<Slot>,
+    /// See [`Unit::ensures_at`].
+    ensures_at: Option<usize>,
     return_jumps: Vec<usize>,
     branch_sites: Vec<NodeId>,
     callees: BTreeSet<UnitId>,
@@ -318,6 +322,7 @@ impl<'a> Cx<'a> {
             continues: Vec::new(),
             olds: HashMap::new(),
             result_slot: None,
+            ensures_at: None,
             return_jumps: Vec::new(),
             branch_sites: Vec::new(),
             callees: BTreeSet::new(),
@@ -346,6 +351,7 @@ impl<'a> Cx<'a> {
             branch_sites: self.branch_sites,
             callees: self.callees,
             handlers: self.handlers,
+            ensures_at: self.ensures_at,
         }
     }
 

@@ -78,6 +78,7 @@ pub fn add_entry_unit(
     entry_unit.spans = vec![unit.span; entry.len()];
     entry_unit.code = entry;
     entry_unit.handlers = Vec::new();
+    entry_unit.ensures_at = None;
     entry_unit.slot_types = unit.params.iter().map(|(_, t)| t.clone()).collect();
     entry_unit.slot_names = unit.params.iter().map(|(n, _)| n.clone()).collect();
     entry_unit.branch_sites = Vec::new();

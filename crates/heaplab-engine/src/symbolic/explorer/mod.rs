@@ -284,17 +284,41 @@ impl Explorer {
         self.rec.pending.is_empty() && self.rec.current.is_none() && self.rec.worklist.is_empty()
     }
 
-    /// The source span of the instruction `st`'s top frame is at; in the driver, the place of
-    /// the state's previous step (its `return`), if the previous step ran the same state.
+    /// The source span of the instruction `st`'s top frame is at. In the driver, the place of
+    /// the method under test's last step before it returned (its `return`, or the closing brace
+    /// it fell off), when `st` is the state that took that step or a state forked from it: the
+    /// checks of `ensures` after a `return` (compiled at the closing brace, possibly calling
+    /// functions and forking) are not that place.
     fn place_of(&mut self, st: &State) -> Option<Span> {
         let frame = st.frames.last()?;
-        let in_driver = Some(frame.unit) == self.rec.entry;
-        let span = match self.rec.last {
-            Some((id, span)) if in_driver && id == st.id => Some(span),
-            _ => self.exec.code.units.get(frame.unit)?.span_at(frame.pc),
-        };
-        self.rec.last = span.map(|s| (st.id, s));
+        if Some(frame.unit) == self.rec.entry {
+            if let Some((id, span)) = self.rec.last {
+                if self.descends_from(st, id) {
+                    return Some(span);
+                }
+            }
+        }
+        let unit = self.exec.code.units.get(frame.unit)?;
+        let span = unit.span_at(frame.pc);
+        let checking_ensures = unit.ensures_at.is_some_and(|at| frame.pc >= at);
+        if st.frames.len() == 2 && frame.unit == self.exec.method && !checking_ensures {
+            self.rec.last = span.map(|s| (st.id, s));
+        }
         span
+    }
+
+    /// Whether `st` is the state `id` or a descendant of it within a few forks.
+    fn descends_from(&self, st: &State, id: StateId) -> bool {
+        const MAX_FORKS: usize = 64;
+        let mut at = Some(st.id);
+        for _ in 0..MAX_FORKS {
+            match at {
+                Some(a) if a == id => return true,
+                Some(a) => at = self.rec.tree.get(a.0 as usize).and_then(|n| n.parent),
+                None => return false,
+            }
+        }
+        false
     }
 
     /// Runs until a path ends; `None` when exploration is complete.

@@ -25,9 +25,10 @@ pub struct Record {
     /// The source of the instruction being executed: placed on the events and tree nodes the
     /// step reports (set by the driver before each step).
     pub at: Option<Span>,
-    /// The state the last step ran and its place, so that the run's driver (the code around
-    /// the method under test, placed at its declaration) keeps the place of the `return` that
-    /// led there: a path that returns ends at its `return`.
+    /// The last step of the method under test's own frame outside its `ensures` checks: the
+    /// state and its place, so that the run's driver (the code around the method under test,
+    /// placed at its declaration) keeps the place of the `return` that led there: a path that
+    /// returns ends at its `return` (see `Explorer::place_of`).
     pub last: Option<(StateId, Span)>,
     /// The driver's unit (see `entry`).
     pub entry: Option<UnitId>,
@@ -114,7 +115,14 @@ impl Sink for Record {
         &mut self.stats
     }
 
-    fn record(&mut self, mut st: State, outcome: PathOutcome) {
+    fn record(&mut self, mut st: State, mut outcome: PathOutcome) {
+        // A heap model that prunes a resolution (`sl`: one that would violate the
+        // precondition) knows no source position: the path ends where its state was.
+        if let (PathOutcome::Discarded { span, .. }, Some(at)) = (&mut outcome, self.at) {
+            if *span == Span::default() {
+                *span = at;
+            }
+        }
         match &outcome {
             PathOutcome::Returned(_) | PathOutcome::Error { .. } => {
                 self.stats.feasible += 1;
