@@ -11,53 +11,777 @@
 //! constraints; other integer facts such as `s == v + s1` are kept in the consistency check and
 //! dropped from the projection, which only loses precision).
 //!
-//! Two fixed points:
+//! One predicate cluster at a time ([`crate::cluster`]), callees first, two fixed points:
 //! - **Exact rounds** (Kleene iteration, semi-naive): round `r` derives every element whose
 //!   derivation has depth `r`. For `lsn(x, y, n)` round `r` gives `n == r`, so a query
-//!   `lsn(x, null, n) & n == 40` finds a consistent choice at round 41, and unfolding along the
-//!   derivations gives a heap without instances ([`Decision::Witness`]) that `sat` solves into
-//!   a model (re-checked by the model checker). When a round adds nothing, the elements cover
+//!   `lsn(x, null, n) & n == 40` finds a consistent choice among the elements of round 40, and
+//!   unfolding along the derivations gives a heap without instances that `sat` solves into a
+//!   model (re-checked by the model checker). When a round adds nothing, the elements cover
 //!   every unfolding: no consistent choice for the query is then a proof of unsatisfiability.
-//! - **Widening**, when the exact rounds do not converge within [`MAX_ROUNDS`] (lengths, sums
-//!   and heights grow without bound): the elements of each pair are joined (the loosest of each
-//!   bound), and a bound that still moves after another round is dropped (standard widening on
-//!   difference bounds, so it terminates). The result is inductive, so it over-approximates
-//!   every unfolding: no consistent choice for the query is again a proof.
+//! - **Widening**, when the exact rounds do not converge within [`ProofCaps::max_rounds`]
+//!   (lengths, sums and heights grow without bound): the elements of each pair are joined (the
+//!   loosest of each bound), and a bound that still moves after another round is dropped
+//!   (standard widening on difference bounds, so it terminates). The result is inductive, so
+//!   it over-approximates every unfolding: no consistent choice for the query is again a proof.
 //!
 //!   The widening keeps only difference bounds, so periodic facts are added back as
 //!   congruences (`n ≡ 0 (mod 2)` for `even`'s non-empty lists), found from the exact elements
 //!   and kept when inductive ([`congruences`]): `even(x, n) & n == 7` is proved unsat.
 //!
+//! A cluster's callers use its exact elements when they converged, its widened ones otherwise
+//! (they cover every unfolding either way). Choices are made with [`crate::combine`]'s
+//! incremental reference check first; the integers are decided once a choice is complete.
+//!
 //! Incomplete, and then the answer is [`Decision::Open`] saying why: facts that are neither
 //! difference bounds nor congruences (`s == n * (n + 1) / 2` for the sum `1 + … + n`) are lost
-//! by the widening; caps on rounds, elements, combinations and checks; a witness whose
-//! non-difference arithmetic has no model. Congruence checks need the oracle (an undecided
-//! one drops the congruence). Unsatisfiability is only claimed from an over-approximation, so
-//! it is sound.
+//! by the widening; caps ([`ProofCaps`]); a witness whose non-difference arithmetic has no
+//! model. Congruence checks need the oracle (an undecided one drops the congruence).
+//! Unsatisfiability is only claimed from an over-approximation, so it is sound. The widened
+//! elements also guide models too large for exact rounds ([`crate::grow`]).
 
 use crate::arith::{decide, difference, PureResult};
-use crate::basepair::{instantiate, is_ref, project, unfold_witness, Pair, MAX_WITNESS_UNFOLDINGS};
+use crate::basepair::{instantiate, Pair, MAX_WITNESS_UNFOLDINGS};
+use crate::caps::{Cap, ProofCaps};
+use crate::combine::{search, Budget, Choice, Prepared, PreparedBodies, Stop};
 use crate::error::Result;
 use crate::formula::{CmpOp, Defs, Formula, PredApp, Pure, Sort, SymHeap, Term, Var};
-use crate::normalize::TermUf;
+use crate::halt::{Halt, Interrupt};
 use crate::sat::PureOracle;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Exact rounds before widening.
-pub const MAX_ROUNDS: usize = 64;
-/// Elements per predicate, at most.
-const MAX_ELEMENTS: usize = 400;
-/// Combinations of elements per disjunct and round, and consistency checks in all, at most.
-const MAX_COMBINATIONS: usize = 20_000;
-const MAX_CHECKS: usize = 40_000;
 /// Widening iterations, at most (each drops a bound or adds a pair, so few are needed).
 const MAX_WIDENINGS: usize = 40;
+
+/// Witnesses of the exact elements tried for a query, at most.
+const MAX_WITNESSES: usize = 8;
+
+/// The answer of [`decide_formula`].
+pub enum Decision {
+    /// Proved: no model at any unfolding depth.
+    Unsat,
+    /// A model, found by solving a witness ([`decide_formula`]'s `solve`).
+    Sat(crate::model::Model),
+    /// Not decided; says why.
+    Open(String),
+    /// The caller's bound stopped it.
+    Halted(Halt),
+}
+
+/// Solves a witness (a heap without instances) into a model, or `None` when it has none.
+pub type Solve<'a> = dyn FnMut(&Formula, &mut dyn PureOracle, &mut Interrupt<'_>) -> Result<Option<crate::model::Model>>
+    + 'a;
+
+/// The integer parameters of a predicate (their indices in the parameter list).
+pub(crate) fn int_params(params: &[(Var, Sort)]) -> Vec<usize> {
+    params.iter().enumerate().filter(|(_, (_, s))| *s == Sort::Int).map(|(i, _)| i).collect()
+}
+
+/// A base element: a pair with bounds on the integer parameters, and (after widening) the
+/// congruences kept for it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Element {
+    pub pair: Pair,
+    pub dbm: Dbm,
+    pub cong: Vec<Cong>,
+}
+
+/// A predicate's elements: the exact ones with their round and derivation, and the widened
+/// ones when the exact rounds did not converge.
+#[derive(Default)]
+pub(crate) struct Summary {
+    pub exact: Vec<Element>,
+    index: HashMap<Element, u32>,
+    pub round: Vec<usize>,
+    /// For each exact element: the disjunct and the (exact) elements chosen for its instances.
+    pub derived: Vec<Option<(usize, Vec<u32>)>>,
+    pub widened: Option<Vec<Element>>,
+    /// Why the elements are not known to cover every unfolding (a cap, an unstable widening).
+    pub incomplete: Option<String>,
+}
+
+impl Summary {
+    /// The elements callers use: widened when there are, else exact.
+    pub fn elements(&self) -> &[Element] {
+        self.widened.as_deref().unwrap_or(&self.exact)
+    }
+}
+
+/// Every cluster's summaries, and the work done.
+pub(crate) struct Summaries<'d> {
+    defs: &'d Defs,
+    caps: ProofCaps,
+    pub preds: BTreeMap<String, Summary>,
+    prepared: PreparedBodies,
+    checks: usize,
+}
+
+/// Decides `formula` with the base formulas: each consistent choice of exact elements for the
+/// formula's instances gives a heap without instances that `solve` is asked to solve (a model,
+/// or `None` when its arithmetic contradicts); the first model is the answer. No consistent
+/// choice among the elements of complete clusters is a proof of unsatisfiability.
+pub fn decide_formula(
+    defs: &Defs,
+    formula: &Formula,
+    oracle: &mut dyn PureOracle,
+    solve: &mut Solve<'_>,
+    caps: &ProofCaps,
+    interrupt: &mut Interrupt<'_>,
+) -> Result<Decision> {
+    let mut s = match summarize(defs, formula, oracle, caps, interrupt)? {
+        Ok(s) => s,
+        Err(d) => return Ok(d),
+    };
+    // Witnesses from the exact elements, earliest rounds first.
+    let mut rejected = false;
+    for d in &formula.disjuncts {
+        let sorts = query_sorts(formula, d);
+        let prepared = Prepared::new(d, &sorts, &[], &param_refs(defs, d));
+        let mut witnesses = Vec::new();
+        let res = s.choose(
+            d,
+            &prepared,
+            &sorts,
+            None,
+            Pick::Exact,
+            oracle,
+            interrupt,
+            true,
+            &mut |_, _, _, ids| {
+                witnesses.push(ids.to_vec());
+                witnesses.len() < MAX_WITNESSES
+            },
+        )?;
+        if let Err(stop) = res {
+            return Ok(stopped(stop));
+        }
+        for ids in witnesses {
+            let Some(heap) = s.unfold(d, &ids) else {
+                // A child widened: no derivation to unfold.
+                rejected = true;
+                continue;
+            };
+            let f = Formula { free: formula.free.clone(), disjuncts: vec![heap] };
+            match solve(&f, oracle, interrupt)? {
+                Some(m) => return Ok(Decision::Sat(m)),
+                None => rejected = true,
+            }
+        }
+    }
+    // Over all elements (widened where the exact rounds did not converge).
+    let widened = s.preds.values().any(|p| p.widened.is_some());
+    for d in &formula.disjuncts {
+        let sorts = query_sorts(formula, d);
+        let prepared = Prepared::new(d, &sorts, &[], &param_refs(defs, d));
+        let mut any = false;
+        let res = s.choose(
+            d,
+            &prepared,
+            &sorts,
+            None,
+            Pick::Final,
+            oracle,
+            interrupt,
+            true,
+            &mut |_, _, _, _| {
+                any = true;
+                false
+            },
+        )?;
+        if let Err(stop) = res {
+            return Ok(stopped(stop));
+        }
+        if any {
+            return Ok(Decision::Open(if widened {
+                format!(
+                    "the base formulas did not converge in {} rounds (a parameter grows without bound), no witness within them has a model, and their widening (difference bounds and congruences modulo at most {MAX_MODULUS}) admits the query",
+                    caps.max_rounds
+                )
+            } else if rejected {
+                "the base formulas admit the query, but the arithmetic of every witness unfolding contradicts (facts beyond difference bounds)".into()
+            } else {
+                "the base formulas admit the query".into()
+            }));
+        }
+    }
+    let clusters = crate::cluster::of_formula(defs, formula);
+    if let Some(why) =
+        clusters.iter().flatten().find_map(|n| s.preds.get(n).and_then(|p| p.incomplete.clone()))
+    {
+        return Ok(Decision::Open(format!(
+            "no choice of the base elements admits the query, but {why}"
+        )));
+    }
+    Ok(Decision::Unsat)
+}
+
+fn stopped(stop: Stop) -> Decision {
+    match stop {
+        Stop::Halt(h) => Decision::Halted(h),
+        Stop::Cap(cap) => Decision::Open(format!("stopped by {cap}")),
+    }
+}
+
+fn query_sorts(formula: &Formula, d: &SymHeap) -> BTreeMap<Var, Sort> {
+    let mut s: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
+    s.extend(d.exists.iter().cloned());
+    s
+}
+
+/// The summaries of every cluster `formula` reaches; `Err` when the caller's bound stopped
+/// them (a cap leaves its cluster incomplete instead).
+pub(crate) fn summarize<'d>(
+    defs: &'d Defs,
+    formula: &Formula,
+    oracle: &mut dyn PureOracle,
+    caps: &ProofCaps,
+    interrupt: &mut Interrupt<'_>,
+) -> Result<std::result::Result<Summaries<'d>, Decision>> {
+    let mut s = Summaries {
+        defs,
+        caps: *caps,
+        preds: BTreeMap::new(),
+        prepared: BTreeMap::new(),
+        checks: 0,
+    };
+    for cluster in crate::cluster::of_formula(defs, formula) {
+        match s.cluster(&cluster, oracle, interrupt)? {
+            Ok(()) => {}
+            Err(Stop::Halt(h)) => return Ok(Err(Decision::Halted(h))),
+            Err(Stop::Cap(cap)) => {
+                let why = format!("the base elements are incomplete: stopped by {cap}");
+                for n in &cluster {
+                    if let Some(p) = s.preds.get_mut(n) {
+                        p.incomplete.get_or_insert(why.clone());
+                    }
+                }
+            }
+        }
+    }
+    Ok(Ok(s))
+}
+
+/// Which elements a choice takes from each predicate.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pick {
+    /// The exact elements (witnesses).
+    Exact,
+    /// Exact where converged, widened where not.
+    Final,
+}
+
+impl crate::combine::Candidate for Element {
+    fn pair(&self) -> &Pair {
+        &self.pair
+    }
+}
+
+/// Which parameters of each instance's predicate are references.
+fn param_refs(defs: &Defs, d: &SymHeap) -> Vec<Vec<bool>> {
+    d.preds
+        .iter()
+        .map(|app| {
+            defs.preds.get(&app.name).map_or_else(
+                || vec![false; app.args.len()],
+                |def| def.params.iter().map(|(_, s)| matches!(s, Sort::Ref(_))).collect(),
+            )
+        })
+        .collect()
+}
+
+/// Called on each consistent choice with the reference classes, the facts, the sorts (with
+/// the congruences' fresh variables) and the element ids; returns whether to go on.
+type OnChoice<'a> = dyn FnMut(&Choice, &[Pure], &BTreeMap<Var, Sort>, &[u32]) -> bool + 'a;
+
+/// A choice found in a round: predicate, element, disjunct, derivation.
+type Found = (String, Element, usize, Option<Vec<u32>>);
+
+impl Summaries<'_> {
+    /// The elements of `cluster`'s members (its callees are done): exact rounds, then
+    /// widening and congruences if they do not converge.
+    fn cluster(
+        &mut self,
+        cluster: &[String],
+        oracle: &mut dyn PureOracle,
+        interrupt: &mut Interrupt<'_>,
+    ) -> Result<std::result::Result<(), Stop>> {
+        let defs = self.defs;
+        for name in cluster {
+            let Some(def) = defs.preds.get(name) else { continue };
+            let mut prep = Vec::new();
+            for d in &def.body {
+                let mut sorts: BTreeMap<Var, Sort> = def.params.iter().cloned().collect();
+                sorts.extend(d.exists.iter().cloned());
+                prep.push((Prepared::new(d, &sorts, &def.params, &param_refs(defs, d)), sorts));
+            }
+            self.prepared.insert(name.clone(), prep);
+            self.preds.insert(name.clone(), Summary::default());
+        }
+        let mut lo: BTreeMap<String, usize> = cluster.iter().map(|n| (n.clone(), 0)).collect();
+        let mut hi = lo.clone();
+        for round in 0..self.caps.max_rounds {
+            let mut found: Vec<Found> = Vec::new();
+            for name in cluster {
+                let Some(def) = defs.preds.get(name) else { continue };
+                for (j, d) in def.body.iter().enumerate() {
+                    let recursive: Vec<usize> = (0..d.preds.len())
+                        .filter(|k| cluster.contains(&d.preds[*k].name))
+                        .collect();
+                    let splits: Vec<Option<usize>> = match (round, recursive.is_empty()) {
+                        (0, true) => vec![None],
+                        (0, false) | (_, true) => Vec::new(),
+                        _ => (0..recursive.len()).map(Some).collect(),
+                    };
+                    for split in splits {
+                        let ranges: Vec<(usize, usize)> = d
+                            .preds
+                            .iter()
+                            .enumerate()
+                            .map(|(k, app)| {
+                                let len = self.preds.get(&app.name).map_or(0, |p| p.exact.len());
+                                let (Some(t), Some(pos)) =
+                                    (split, recursive.iter().position(|r| *r == k))
+                                else {
+                                    return (0, len);
+                                };
+                                let (l, h) = (lo[&app.name], hi[&app.name]);
+                                match pos.cmp(&t) {
+                                    std::cmp::Ordering::Less => (0, l),
+                                    std::cmp::Ordering::Equal => (l, h),
+                                    std::cmp::Ordering::Greater => (0, h),
+                                }
+                            })
+                            .collect();
+                        let Some((prepared, sorts)) =
+                            self.prepared.get(name).and_then(|p| p.get(j)).cloned()
+                        else {
+                            continue;
+                        };
+                        let params = &def.params;
+                        let res = self.choose(
+                            d,
+                            &prepared,
+                            &sorts,
+                            Some(&ranges),
+                            Pick::Exact,
+                            oracle,
+                            interrupt,
+                            false,
+                            &mut |c, facts, s, ids| {
+                                if let Some(dbm) = project_ints(params, facts, s) {
+                                    let el = Element {
+                                        pair: c.project(&prepared),
+                                        dbm,
+                                        cong: Vec::new(),
+                                    };
+                                    found.push((name.clone(), el, j, Some(ids.to_vec())));
+                                }
+                                true
+                            },
+                        )?;
+                        if let Err(stop) = res {
+                            return Ok(Err(stop));
+                        }
+                    }
+                }
+            }
+            let mut new = false;
+            for (name, el, j, ids) in found {
+                let Some(p) = self.preds.get_mut(&name) else { continue };
+                if p.index.contains_key(&el) {
+                    continue;
+                }
+                p.index.insert(el.clone(), p.exact.len() as u32);
+                p.exact.push(el);
+                p.round.push(round);
+                p.derived.push(ids.map(|ids| (j, ids)));
+                new = true;
+                if p.exact.len() > self.caps.max_elements {
+                    return Ok(Err(Stop::Cap(Cap::Elements(self.caps.max_elements))));
+                }
+            }
+            if !new {
+                // A round that adds nothing: the exact fixed point over the callees' exact
+                // elements, complete when theirs are.
+                let callees_exact = cluster.iter().all(|n| {
+                    defs.preds.get(n).is_some_and(|def| {
+                        def.body.iter().flat_map(|d| &d.preds).all(|a| {
+                            cluster.contains(&a.name)
+                                || self.preds.get(&a.name).is_some_and(|p| p.widened.is_none())
+                        })
+                    })
+                });
+                if callees_exact {
+                    return Ok(Ok(()));
+                }
+                break;
+            }
+            for name in cluster {
+                let len = self.preds.get(name).map_or(0, |p| p.exact.len());
+                lo.insert(name.clone(), hi[name]);
+                hi.insert(name.clone(), len);
+            }
+        }
+        self.widen(cluster, oracle, interrupt)
+    }
+
+    /// Joins each member's exact elements per pair and widens until inductive, then adds the
+    /// inductive congruences.
+    fn widen(
+        &mut self,
+        cluster: &[String],
+        oracle: &mut dyn PureOracle,
+        interrupt: &mut Interrupt<'_>,
+    ) -> Result<std::result::Result<(), Stop>> {
+        let defs = self.defs;
+        let mut abs: BTreeMap<String, BTreeMap<Pair, Dbm>> = BTreeMap::new();
+        for name in cluster {
+            let m = abs.entry(name.clone()).or_default();
+            for el in self.preds.get(name).map_or(&[][..], |p| &p.exact[..]) {
+                let e = m.entry(el.pair.clone()).or_insert_with(|| el.dbm.clone());
+                *e = e.join(&el.dbm);
+            }
+        }
+        let mut stable = false;
+        for _ in 0..MAX_WIDENINGS {
+            self.set_widened(&abs, &BTreeMap::new());
+            let mut post: Vec<(String, Pair, Dbm)> = Vec::new();
+            for name in cluster {
+                let Some(def) = defs.preds.get(name) else { continue };
+                for j in 0..def.body.len() {
+                    let Some((prepared, sorts)) =
+                        self.prepared.get(name).and_then(|p| p.get(j)).cloned()
+                    else {
+                        continue;
+                    };
+                    let res = self.choose(
+                        &def.body[j],
+                        &prepared,
+                        &sorts,
+                        None,
+                        Pick::Final,
+                        oracle,
+                        interrupt,
+                        false,
+                        &mut |c, facts, s, _| {
+                            if let Some(dbm) = project_ints(&def.params, facts, s) {
+                                post.push((name.clone(), c.project(&prepared), dbm));
+                            }
+                            true
+                        },
+                    )?;
+                    if let Err(stop) = res {
+                        return Ok(Err(stop));
+                    }
+                }
+            }
+            let mut changed = false;
+            for (name, pair, dbm) in post {
+                let m = abs.entry(name).or_default();
+                match m.get(&pair) {
+                    None => {
+                        m.insert(pair, dbm);
+                        changed = true;
+                    }
+                    Some(cur) if !cur.contains(&dbm) => {
+                        let w = cur.widen(&cur.join(&dbm));
+                        m.insert(pair, w);
+                        changed = true;
+                    }
+                    Some(_) => {}
+                }
+            }
+            if !changed {
+                stable = true;
+                break;
+            }
+        }
+        if !stable {
+            let why = format!(
+                "the widening of the base formulas did not stabilize in {MAX_WIDENINGS} rounds"
+            );
+            for n in cluster {
+                if let Some(p) = self.preds.get_mut(n) {
+                    p.incomplete = Some(why.clone());
+                }
+            }
+            return Ok(Ok(()));
+        }
+        let cong = match self.congruences(cluster, &abs, oracle, interrupt)? {
+            Ok(c) => c,
+            Err(stop) => return Ok(Err(stop)),
+        };
+        self.set_widened(&abs, &cong);
+        Ok(Ok(()))
+    }
+
+    fn set_widened(&mut self, abs: &BTreeMap<String, BTreeMap<Pair, Dbm>>, cong: &Congruences) {
+        for (name, m) in abs {
+            if let Some(p) = self.preds.get_mut(name) {
+                p.widened = Some(
+                    m.iter()
+                        .map(|(pair, dbm)| Element {
+                            pair: pair.clone(),
+                            dbm: dbm.clone(),
+                            cong: cong
+                                .get(&(name.clone(), pair.clone()))
+                                .cloned()
+                                .unwrap_or_default(),
+                        })
+                        .collect(),
+                );
+            }
+        }
+    }
+
+    /// Congruences of the widened elements (the widening keeps only difference bounds): a
+    /// candidate `x_i ≡ r (mod g)` per pair where the exact elements' values of `x_i` agree
+    /// modulo `g` (the gcd of their differences, up to [`MAX_MODULUS`]), kept when inductive
+    /// (Houdini: every consistent choice of widened elements with the surviving congruences,
+    /// projected on that pair, implies it; asked of the oracle, an undecided check drops it).
+    /// What survives holds of every unfolding, so adding it keeps the over-approximation sound.
+    fn congruences(
+        &mut self,
+        cluster: &[String],
+        abs: &BTreeMap<String, BTreeMap<Pair, Dbm>>,
+        oracle: &mut dyn PureOracle,
+        interrupt: &mut Interrupt<'_>,
+    ) -> Result<std::result::Result<Congruences, Stop>> {
+        let defs = self.defs;
+        let mut values: BTreeMap<(String, Pair, usize), Option<Vec<i128>>> = BTreeMap::new();
+        for name in cluster {
+            for el in self.preds.get(name).map_or(&[][..], |p| &p.exact[..]) {
+                for i in 1..=el.dbm.k {
+                    let v = match (el.dbm.get(i, 0), el.dbm.get(0, i)) {
+                        (Some(hi), Some(lo)) if hi == -lo => Some(hi),
+                        _ => None,
+                    };
+                    let e = values
+                        .entry((name.clone(), el.pair.clone(), i))
+                        .or_insert(Some(Vec::new()));
+                    match (e.as_mut(), v) {
+                        (Some(vs), Some(v)) => vs.push(v),
+                        _ => *e = None,
+                    }
+                }
+            }
+        }
+        fn gcd(a: i128, b: i128) -> i128 {
+            if b == 0 {
+                a.abs()
+            } else {
+                gcd(b, a % b)
+            }
+        }
+        let mut cong: Congruences = BTreeMap::new();
+        for ((name, pair, i), vs) in values {
+            let Some(vs) = vs.filter(|v| v.len() >= 2) else { continue };
+            let g = vs.iter().fold(0, |acc, v| gcd(acc, v - vs[0]));
+            if !(2..=i128::from(MAX_MODULUS)).contains(&g) {
+                continue;
+            }
+            let (Ok(r), Ok(g)) = (i64::try_from(vs[0].rem_euclid(g)), i64::try_from(g)) else {
+                continue;
+            };
+            cong.entry((name, pair)).or_default().push(Cong { i, r, g });
+        }
+        // Houdini: drop what is not inductive until nothing is dropped.
+        loop {
+            self.set_widened(abs, &cong);
+            let mut refuted: BTreeSet<(String, Pair, usize)> = BTreeSet::new();
+            for name in cluster {
+                let Some(def) = defs.preds.get(name) else { continue };
+                let ints: Vec<Term> = int_params(&def.params)
+                    .into_iter()
+                    .map(|i| Term::Var(def.params[i].0.clone()))
+                    .collect();
+                for j in 0..def.body.len() {
+                    let Some((prepared, sorts)) =
+                        self.prepared.get(name).and_then(|p| p.get(j)).cloned()
+                    else {
+                        continue;
+                    };
+                    let mut results = Vec::new();
+                    let res = self.choose(
+                        &def.body[j],
+                        &prepared,
+                        &sorts,
+                        None,
+                        Pick::Final,
+                        oracle,
+                        interrupt,
+                        false,
+                        &mut |c, facts, s, _| {
+                            results.push((c.project(&prepared), facts.to_vec(), s.clone()));
+                            true
+                        },
+                    )?;
+                    if let Err(stop) = res {
+                        return Ok(Err(stop));
+                    }
+                    for (pair, facts, local) in results {
+                        let cands =
+                            cong.get(&(name.clone(), pair.clone())).cloned().unwrap_or_default();
+                        for c in cands {
+                            let mut s = local.clone();
+                            let t = &ints[c.i - 1];
+                            let others = (0..c.g)
+                                .filter(|r| *r != c.r)
+                                .map(|r| congruent(t, r, c.g, &mut s));
+                            let mut q = facts.clone();
+                            q.push(Pure::Or(others.collect()));
+                            self.checks += 1;
+                            if self.checks > self.caps.max_element_checks {
+                                return Ok(Err(Stop::Cap(Cap::ElementChecks(
+                                    self.caps.max_element_checks,
+                                ))));
+                            }
+                            let holds = match decide(&q, &s) {
+                                PureResult::Unknown => oracle.check(&q, &s)? == PureResult::Unsat,
+                                r => r == PureResult::Unsat,
+                            };
+                            if !holds {
+                                refuted.insert((name.clone(), pair.clone(), c.i));
+                            }
+                        }
+                    }
+                }
+            }
+            if refuted.is_empty() {
+                return Ok(Ok(cong));
+            }
+            for (name, pair, i) in refuted {
+                if let Some(cs) = cong.get_mut(&(name, pair)) {
+                    cs.retain(|c| c.i != i);
+                }
+            }
+        }
+    }
+
+    /// Calls `on` with each consistent choice of elements for the instances of `d`: instance
+    /// `k` takes an element of its predicate in `ranges[k]` (all of them when `None`), from
+    /// the exact or the final elements (`pick`). `query`: an undecided arithmetic check asks
+    /// the oracle, else it counts as consistent.
+    #[allow(clippy::too_many_arguments)]
+    fn choose(
+        &mut self,
+        d: &SymHeap,
+        prepared: &Prepared,
+        sorts: &BTreeMap<Var, Sort>,
+        ranges: Option<&[(usize, usize)]>,
+        pick: Pick,
+        oracle: &mut dyn PureOracle,
+        interrupt: &mut Interrupt<'_>,
+        query: bool,
+        on: &mut OnChoice<'_>,
+    ) -> Result<std::result::Result<(), Stop>> {
+        let defs = self.defs;
+        let lists: Vec<&[Element]> = d
+            .preds
+            .iter()
+            .map(|app| {
+                self.preds.get(&app.name).map_or(&[][..], |p| match pick {
+                    Pick::Exact => &p.exact[..],
+                    Pick::Final => p.elements(),
+                })
+            })
+            .collect();
+        let all: Vec<(usize, usize)> = lists.iter().map(|l| (0, l.len())).collect();
+        let ranges = ranges.unwrap_or(&all);
+        let mut checks = self.checks;
+        let mut budget = Budget {
+            checks: &mut checks,
+            max: self.caps.max_element_checks,
+            cap: Cap::ElementChecks,
+            interrupt,
+        };
+        let res = search(prepared, &lists, ranges, &mut budget, &mut |c, ids| {
+            let mut local = sorts.clone();
+            let mut facts = d.pure.clone();
+            let mut cells: Vec<Term> = d.points_to.iter().map(|p| p.ptr.clone()).collect();
+            for (k, app) in d.preds.iter().enumerate() {
+                let el = &lists[k][ids[k] as usize];
+                let (fs, alloc) = instantiate(app, &el.pair);
+                facts.extend(fs);
+                cells.extend(alloc);
+                let args = int_args(defs, app);
+                facts.extend(el.dbm.facts(&args));
+                for cg in &el.cong {
+                    facts.push(congruent(&args[cg.i], cg.r, cg.g, &mut local));
+                }
+                facts.extend(crate::invariant::instance(defs, &defs.invariants, app));
+            }
+            for (i, c) in cells.iter().enumerate() {
+                facts.push(Pure::ne(c.clone(), Term::Null));
+                for c2 in &cells[i + 1..] {
+                    facts.push(Pure::ne(c.clone(), c2.clone()));
+                }
+            }
+            let ok = match decide(&facts, &local) {
+                PureResult::Unknown if query => oracle.check(&facts, &local)? != PureResult::Unsat,
+                PureResult::Unknown => true,
+                r => r != PureResult::Unsat,
+            };
+            Ok(!ok || on(c, &facts, &local, ids))
+        });
+        self.checks = checks;
+        res
+    }
+
+    /// Unfolds every instance of `d` along the derivation of its chosen exact element,
+    /// recursively; `None` past [`MAX_WITNESS_UNFOLDINGS`] or through a widened element.
+    fn unfold(&self, d: &SymHeap, chosen: &[u32]) -> Option<SymHeap> {
+        let mut fresh = crate::formula::Fresh::new();
+        fresh.avoid(d.all_vars().iter());
+        fresh.avoid(d.exists.iter().map(|(v, _)| v));
+        let mut out = SymHeap { preds: Vec::new(), ..d.clone() };
+        let mut work: Vec<(PredApp, u32)> =
+            d.preds.iter().cloned().zip(chosen.iter().copied()).collect();
+        let mut unfoldings = 0;
+        while let Some((app, id)) = work.pop() {
+            unfoldings += 1;
+            if unfoldings > MAX_WITNESS_UNFOLDINGS {
+                return None;
+            }
+            let def = self.defs.preds.get(&app.name)?;
+            let (j, children) = self.preds.get(&app.name)?.derived.get(id as usize)?.as_ref()?;
+            let part =
+                crate::unfold::instantiate(def, &app.args, 0, &mut fresh).into_iter().nth(*j)?;
+            out.exists.extend(part.exists);
+            out.points_to.extend(part.points_to);
+            out.pure.extend(part.pure);
+            work.extend(part.preds.into_iter().zip(children.iter().copied()));
+        }
+        Some(out)
+    }
+}
+
+/// The congruences kept per predicate and pair.
+type Congruences = BTreeMap<(String, Pair), Vec<Cong>>;
+
+/// `x_i ≡ r (mod g)` for the `i`-th integer parameter (1-based, as in [`Dbm`]), `0 <= r < g`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Cong {
+    pub i: usize,
+    pub r: i64,
+    pub g: i64,
+}
+
+/// Moduli tried, at most: periods of the usual patterns (even/odd, every third).
+const MAX_MODULUS: i64 = 8;
+
+/// `t - r == g * k` for a fresh `k`, added to `sorts`.
+fn congruent(t: &Term, r: i64, g: i64, sorts: &mut BTreeMap<Var, Sort>) -> Pure {
+    let k = format!("__cong{}", sorts.len());
+    sorts.insert(k.clone(), Sort::Int);
+    let lhs = Term::Sub(Box::new(t.clone()), Box::new(Term::Int(r)));
+    Pure::eq(lhs, Term::Mul(Box::new(Term::Int(g)), Box::new(Term::Var(k))))
+}
 
 /// Difference bounds over `k` integer parameters: `b[i * (k + 1) + j] = Some(c)` says
 /// `x_i - x_j <= c`, where index 0 is the constant zero and index `i > 0` the `i`-th integer
 /// parameter. Kept closed (every bound tight), so equal sets of integer points compare equal.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Dbm {
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Dbm {
     k: usize,
     b: Vec<Option<i128>>,
 }
@@ -116,491 +840,6 @@ impl Dbm {
             }
         }
         out
-    }
-}
-
-/// A base element: a pair with bounds on the integer parameters.
-type Element = (Pair, Dbm);
-
-/// How an element was first derived: the disjunct and the elements chosen for its instances.
-type Derivations = BTreeMap<(String, Element), (usize, Vec<Element>)>;
-
-/// The answer of [`decide_formula`].
-pub enum Decision {
-    /// Proved: no model at any unfolding depth.
-    Unsat,
-    /// A model, found by solving a witness ([`decide_formula`]'s `solve`).
-    Sat(crate::model::Model),
-    /// Not decided; says why.
-    Open(String),
-}
-
-/// Solves a witness (a heap without instances) into a model, or `None` when it has none.
-pub type Solve<'a> =
-    dyn FnMut(&Formula, &mut dyn PureOracle) -> Result<Option<crate::model::Model>> + 'a;
-
-/// The integer parameters of a predicate (their indices in the parameter list).
-fn int_params(params: &[(Var, Sort)]) -> Vec<usize> {
-    params.iter().enumerate().filter(|(_, (_, s))| *s == Sort::Int).map(|(i, _)| i).collect()
-}
-
-/// Decides `formula` with the base formulas: each consistent choice of elements for the
-/// formula's instances gives a heap without instances that `solve` is asked to solve (a model,
-/// or `None` when its arithmetic contradicts); the first model is the answer.
-pub fn decide_formula(
-    defs: &Defs,
-    formula: &Formula,
-    oracle: &mut dyn PureOracle,
-    solve: &mut Solve<'_>,
-) -> Result<Decision> {
-    let mut st = State {
-        defs,
-        oracle,
-        checks: 0,
-        derivations: BTreeMap::new(),
-        ask_oracle: false,
-        cong: BTreeMap::new(),
-    };
-    let mut elements: BTreeMap<String, BTreeMap<Element, usize>> =
-        defs.preds.keys().map(|n| (n.clone(), BTreeMap::new())).collect();
-    let mut rejected_witness = false;
-    let mut converged = false;
-    for round in 0..MAX_ROUNDS {
-        // Semi-naive: a combination is new when it uses an element of the last round.
-        let fresh_from = round.saturating_sub(1);
-        let mut added = Vec::new();
-        for (name, def) in &defs.preds {
-            for (j, d) in def.body.iter().enumerate() {
-                let mut sorts: BTreeMap<Var, Sort> = def.params.iter().cloned().collect();
-                sorts.extend(d.exists.iter().cloned());
-                let res = st.combinations(
-                    d,
-                    &sorts,
-                    &elements,
-                    fresh_from,
-                    round,
-                    &mut |uf, facts, _, chosen| {
-                        if let Some(dbm) = project_ints(&def.params, facts, &sorts) {
-                            let pair = project(&def.params, uf, facts);
-                            added.push((name.clone(), (pair, dbm), j, chosen));
-                        }
-                        Ok(true)
-                    },
-                )?;
-                if let Err(why) = res {
-                    return Ok(Decision::Open(why));
-                }
-            }
-        }
-        let mut changed = false;
-        for (name, el, j, chosen) in added {
-            let set = elements.entry(name.clone()).or_default();
-            if !set.contains_key(&el) {
-                set.insert(el.clone(), round);
-                st.derivations.insert((name.clone(), el), (j, chosen));
-                changed = true;
-                if set.len() > MAX_ELEMENTS {
-                    return Ok(Decision::Open(format!(
-                        "predicate `{name}` has more than {MAX_ELEMENTS} base elements"
-                    )));
-                }
-            }
-        }
-        // Ask the query with the new elements: a consistent choice is a witness to solve.
-        let sorts: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
-        for d in &formula.disjuncts {
-            let mut s = sorts.clone();
-            s.extend(d.exists.iter().cloned());
-            let mut witnesses = Vec::new();
-            st.ask_oracle = true;
-            let res =
-                st.combinations(d, &s, &elements, round, round + 1, &mut |_, _, _, chosen| {
-                    witnesses.push(chosen);
-                    Ok(witnesses.len() < 8)
-                })?;
-            st.ask_oracle = false;
-            if let Err(why) = res {
-                return Ok(Decision::Open(why));
-            }
-            for chosen in witnesses {
-                let Some(heap) = unfold_witness(defs, &st.derivations, d, chosen) else {
-                    return Ok(Decision::Open(format!(
-                        "a witness needs more than {MAX_WITNESS_UNFOLDINGS} unfoldings"
-                    )));
-                };
-                let f = Formula { free: formula.free.clone(), disjuncts: vec![heap] };
-                match solve(&f, &mut *st.oracle)? {
-                    Some(m) => return Ok(Decision::Sat(m)),
-                    None => rejected_witness = true,
-                }
-            }
-        }
-        if !changed {
-            converged = true;
-            break;
-        }
-    }
-    if converged {
-        return Ok(if rejected_witness {
-            Decision::Open(
-                "the base formulas admit the query, but the arithmetic of every witness unfolding contradicts (facts beyond difference bounds)"
-                    .into(),
-            )
-        } else {
-            Decision::Unsat
-        });
-    }
-    // Widening: one element per pair, joined and widened until inductive.
-    let mut abs: BTreeMap<String, BTreeMap<Pair, Dbm>> = BTreeMap::new();
-    for (name, set) in &elements {
-        let m = abs.entry(name.clone()).or_default();
-        for (pair, dbm) in set.keys() {
-            let e = m.entry(pair.clone()).or_insert_with(|| dbm.clone());
-            *e = e.join(dbm);
-        }
-    }
-    let mut stable = false;
-    for _ in 0..MAX_WIDENINGS {
-        let current: BTreeMap<String, BTreeMap<Element, usize>> = abs
-            .iter()
-            .map(|(n, m)| (n.clone(), m.iter().map(|(p, d)| ((p.clone(), d.clone()), 0)).collect()))
-            .collect();
-        let mut post = Vec::new();
-        for (name, def) in &defs.preds {
-            for d in &def.body {
-                let mut sorts: BTreeMap<Var, Sort> = def.params.iter().cloned().collect();
-                sorts.extend(d.exists.iter().cloned());
-                let res = st.combinations(d, &sorts, &current, 0, 1, &mut |uf, facts, _, _| {
-                    if let Some(dbm) = project_ints(&def.params, facts, &sorts) {
-                        post.push((name.clone(), project(&def.params, uf, facts), dbm));
-                    }
-                    Ok(true)
-                })?;
-                if let Err(why) = res {
-                    return Ok(Decision::Open(why));
-                }
-            }
-        }
-        let mut changed = false;
-        for (name, pair, dbm) in post {
-            let m = abs.entry(name).or_default();
-            match m.get(&pair) {
-                None => {
-                    m.insert(pair, dbm);
-                    changed = true;
-                }
-                Some(cur) if !cur.contains(&dbm) => {
-                    let w = cur.widen(&cur.join(&dbm));
-                    m.insert(pair, w);
-                    changed = true;
-                }
-                Some(_) => {}
-            }
-        }
-        if !changed {
-            stable = true;
-            break;
-        }
-    }
-    if !stable {
-        return Ok(Decision::Open(format!(
-            "the base formulas did not converge in {MAX_ROUNDS} rounds, nor their widening in {MAX_WIDENINGS}"
-        )));
-    }
-    let current: BTreeMap<String, BTreeMap<Element, usize>> = abs
-        .iter()
-        .map(|(n, m)| (n.clone(), m.iter().map(|(p, d)| ((p.clone(), d.clone()), 0)).collect()))
-        .collect();
-    if let Err(why) = congruences(&mut st, &elements, &current)? {
-        return Ok(Decision::Open(why));
-    }
-    st.ask_oracle = true;
-    for d in &formula.disjuncts {
-        let mut s: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
-        s.extend(d.exists.iter().cloned());
-        let mut any = false;
-        let res = st.combinations(d, &s, &current, 0, 1, &mut |_, _, _, _| {
-            any = true;
-            Ok(false)
-        })?;
-        if let Err(why) = res {
-            return Ok(Decision::Open(why));
-        }
-        if any {
-            return Ok(Decision::Open(format!(
-                "the base formulas did not converge in {MAX_ROUNDS} rounds (a parameter grows without bound), no witness within them has a model, and their widening (difference bounds and congruences modulo at most {MAX_MODULUS}) admits the query"
-            )));
-        }
-    }
-    Ok(Decision::Unsat)
-}
-
-/// Congruences of the widened elements (the widening keeps only difference bounds): a
-/// candidate `x_i ≡ r (mod g)` per pair where the exact elements' values of `x_i` agree modulo
-/// `g` (the gcd of their differences, up to [`MAX_MODULUS`]), kept when inductive (Houdini:
-/// every consistent choice of widened elements with the surviving congruences, projected on
-/// that pair, implies it; asked of the oracle, an undecided check drops it). What survives
-/// holds of every unfolding, so adding it keeps the over-approximation sound.
-fn congruences(
-    st: &mut State<'_>,
-    elements: &BTreeMap<String, BTreeMap<Element, usize>>,
-    current: &BTreeMap<String, BTreeMap<Element, usize>>,
-) -> Result<std::result::Result<(), String>> {
-    // Candidates from the exact elements' constant values.
-    let mut values: BTreeMap<(String, Pair, usize), Option<Vec<i128>>> = BTreeMap::new();
-    for (name, set) in elements {
-        for (pair, dbm) in set.keys() {
-            for i in 1..=dbm.k {
-                let v = match (dbm.get(i, 0), dbm.get(0, i)) {
-                    (Some(hi), Some(lo)) if hi == -lo => Some(hi),
-                    _ => None,
-                };
-                let e = values.entry((name.clone(), pair.clone(), i)).or_insert(Some(Vec::new()));
-                match (e.as_mut(), v) {
-                    (Some(vs), Some(v)) => vs.push(v),
-                    _ => *e = None,
-                }
-            }
-        }
-    }
-    fn gcd(a: i128, b: i128) -> i128 {
-        if b == 0 {
-            a.abs()
-        } else {
-            gcd(b, a % b)
-        }
-    }
-    for ((name, pair, i), vs) in values {
-        let Some(vs) = vs.filter(|v| v.len() >= 2) else { continue };
-        let g = vs.iter().fold(0, |acc, v| gcd(acc, v - vs[0]));
-        if !(2..=i128::from(MAX_MODULUS)).contains(&g) {
-            continue;
-        }
-        let (Ok(r), Ok(g)) = (i64::try_from(vs[0].rem_euclid(g)), i64::try_from(g)) else {
-            continue;
-        };
-        st.cong.entry((name, pair)).or_default().push(Cong { i, r, g });
-    }
-    // Houdini: drop what is not inductive until nothing is dropped.
-    let defs = st.defs;
-    loop {
-        let mut refuted: BTreeSet<(String, Pair, usize)> = BTreeSet::new();
-        for (name, def) in &defs.preds {
-            let ints: Vec<Term> = int_params(&def.params)
-                .into_iter()
-                .map(|i| Term::Var(def.params[i].0.clone()))
-                .collect();
-            for d in &def.body {
-                let mut sorts: BTreeMap<Var, Sort> = def.params.iter().cloned().collect();
-                sorts.extend(d.exists.iter().cloned());
-                let mut results = Vec::new();
-                let res =
-                    st.combinations(d, &sorts, current, 0, 1, &mut |uf, facts, local, _| {
-                        results.push((
-                            project(&def.params, uf, facts),
-                            facts.to_vec(),
-                            local.clone(),
-                        ));
-                        Ok(true)
-                    })?;
-                if let Err(why) = res {
-                    return Ok(Err(why));
-                }
-                for (pair, facts, local) in results {
-                    let cands =
-                        st.cong.get(&(name.clone(), pair.clone())).cloned().unwrap_or_default();
-                    for c in cands {
-                        let mut s = local.clone();
-                        let t = &ints[c.i - 1];
-                        let others =
-                            (0..c.g).filter(|r| *r != c.r).map(|r| congruent(t, r, c.g, &mut s));
-                        let mut q = facts.clone();
-                        q.push(Pure::Or(others.collect()));
-                        st.checks += 1;
-                        let holds = match decide(&q, &s) {
-                            PureResult::Unknown => st.oracle.check(&q, &s)? == PureResult::Unsat,
-                            r => r == PureResult::Unsat,
-                        };
-                        if !holds {
-                            refuted.insert((name.clone(), pair.clone(), c.i));
-                        }
-                    }
-                }
-            }
-        }
-        if refuted.is_empty() {
-            return Ok(Ok(()));
-        }
-        for (name, pair, i) in refuted {
-            if let Some(cs) = st.cong.get_mut(&(name, pair)) {
-                cs.retain(|c| c.i != i);
-            }
-        }
-        if st.checks > MAX_CHECKS {
-            return Ok(Err(format!("more than {MAX_CHECKS} consistency checks of base elements")));
-        }
-    }
-}
-
-/// A consistent choice: reference classes, facts, and the sorts with the fresh variables.
-type Consistent = (TermUf, Vec<Pure>, BTreeMap<Var, Sort>);
-
-struct State<'a> {
-    defs: &'a Defs,
-    oracle: &'a mut dyn PureOracle,
-    checks: usize,
-    derivations: Derivations,
-    /// Whether an undecided check goes to the oracle (the query's checks), or counts as
-    /// consistent (the predicates' bodies: their checks are many, and the solver is slow).
-    ask_oracle: bool,
-    /// Congruences of the widened elements, per predicate and pair (after the widening).
-    cong: BTreeMap<(String, Pair), Vec<Cong>>,
-}
-
-/// `x_i ≡ r (mod g)` for the `i`-th integer parameter (1-based, as in [`Dbm`]), `0 <= r < g`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Cong {
-    i: usize,
-    r: i64,
-    g: i64,
-}
-
-/// Moduli tried, at most: periods of the usual patterns (even/odd, every third).
-const MAX_MODULUS: i64 = 8;
-
-/// `t - r == g * k` for a fresh `k`, added to `sorts`.
-fn congruent(t: &Term, r: i64, g: i64, sorts: &mut BTreeMap<Var, Sort>) -> Pure {
-    let k = format!("__cong{}", sorts.len());
-    sorts.insert(k.clone(), Sort::Int);
-    let lhs = Term::Sub(Box::new(t.clone()), Box::new(Term::Int(r)));
-    Pure::eq(lhs, Term::Mul(Box::new(Term::Int(g)), Box::new(Term::Var(k))))
-}
-
-/// Called on each consistent choice with the reference classes, the facts and the chosen
-/// elements; returns whether to go on.
-type OnChoice<'a> =
-    dyn FnMut(&mut TermUf, &[Pure], &BTreeMap<Var, Sort>, Vec<Element>) -> Result<bool> + 'a;
-
-impl State<'_> {
-    /// Calls `f` on each consistent choice of elements for the instances of `d` that uses at
-    /// least one element introduced in a round in `from..to` (all of them when `from == 0`).
-    fn combinations(
-        &mut self,
-        d: &SymHeap,
-        sorts: &BTreeMap<Var, Sort>,
-        elements: &BTreeMap<String, BTreeMap<Element, usize>>,
-        from: usize,
-        to: usize,
-        f: &mut OnChoice<'_>,
-    ) -> Result<std::result::Result<(), String>> {
-        let choices: Vec<Vec<(&Element, usize)>> = d
-            .preds
-            .iter()
-            .map(|app| {
-                elements
-                    .get(&app.name)
-                    .map(|s| s.iter().filter(|(_, r)| **r < to).map(|(e, r)| (e, *r)).collect())
-                    .unwrap_or_default()
-            })
-            .collect();
-        if choices.iter().any(Vec::is_empty) {
-            return Ok(Ok(()));
-        }
-        if d.preds.is_empty() && from > 0 {
-            return Ok(Ok(())); // Derived in round 0 already.
-        }
-        let total: usize = choices
-            .iter()
-            .map(Vec::len)
-            .try_fold(1usize, |a, n| a.checked_mul(n))
-            .unwrap_or(usize::MAX);
-        if total > MAX_COMBINATIONS {
-            return Ok(Err(format!(
-                "more than {MAX_COMBINATIONS} combinations of base elements in one disjunct"
-            )));
-        }
-        let mut index = vec![0usize; choices.len()];
-        loop {
-            let chosen: Vec<(&Element, usize)> =
-                (0..choices.len()).map(|k| choices[k][index[k]]).collect();
-            if from == 0 || chosen.iter().any(|(_, r)| *r >= from) {
-                if let Some((mut uf, all, local)) = self.consistent(d, sorts, &chosen)? {
-                    let els = chosen.iter().map(|(e, _)| (*e).clone()).collect();
-                    if !f(&mut uf, &all, &local, els)? {
-                        return Ok(Ok(()));
-                    }
-                }
-                if self.checks > MAX_CHECKS {
-                    return Ok(Err(format!(
-                        "more than {MAX_CHECKS} consistency checks of base elements"
-                    )));
-                }
-            }
-            let mut k = 0;
-            loop {
-                if k == index.len() {
-                    return Ok(Ok(()));
-                }
-                index[k] += 1;
-                if index[k] < choices[k].len() {
-                    break;
-                }
-                index[k] = 0;
-                k += 1;
-            }
-        }
-    }
-
-    /// The reference classes and facts of `d` with `chosen` for its instances, when they may
-    /// hold (an undecided check counts as consistent: everything over-approximates).
-    fn consistent(
-        &mut self,
-        d: &SymHeap,
-        sorts: &BTreeMap<Var, Sort>,
-        chosen: &[(&Element, usize)],
-    ) -> Result<Option<Consistent>> {
-        let mut local = sorts.clone();
-        let sorts = &mut local;
-        let mut facts = d.pure.clone();
-        let mut cells: Vec<Term> = d.points_to.iter().map(|p| p.ptr.clone()).collect();
-        for (app, ((pair, dbm), _)) in d.preds.iter().zip(chosen) {
-            let (fs, alloc) = instantiate(app, pair);
-            facts.extend(fs);
-            cells.extend(alloc);
-            let args = int_args(self.defs, app);
-            facts.extend(dbm.facts(&args));
-            for c in self.cong.get(&(app.name.clone(), pair.clone())).into_iter().flatten() {
-                facts.push(congruent(&args[c.i], c.r, c.g, sorts));
-            }
-            facts.extend(crate::invariant::instance(self.defs, &self.defs.invariants, app));
-        }
-        for (i, c) in cells.iter().enumerate() {
-            facts.push(Pure::ne(c.clone(), Term::Null));
-            for c2 in &cells[i + 1..] {
-                facts.push(Pure::ne(c.clone(), c2.clone()));
-            }
-        }
-        self.checks += 1;
-        let ok = match decide(&facts, sorts) {
-            PureResult::Unknown if self.ask_oracle => {
-                self.oracle.check(&facts, sorts)? != PureResult::Unsat
-            }
-            PureResult::Unknown => true,
-            r => r != PureResult::Unsat,
-        };
-        if !ok {
-            return Ok(None);
-        }
-        let mut uf = TermUf::default();
-        for p in &facts {
-            if let Pure::Cmp(CmpOp::Eq, a, b) = p {
-                if is_ref(a, sorts) && is_ref(b, sorts) && !uf.union(a, b) {
-                    return Ok(None);
-                }
-            }
-        }
-        facts.extend(cells.iter().map(|c| Pure::Cmp(CmpOp::Lt, Term::Null, c.clone())));
-        Ok(Some((uf, facts, local)))
     }
 }
 

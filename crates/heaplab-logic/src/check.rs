@@ -25,8 +25,9 @@
 //! Limits: when facts tie several unknowns together, the values tried are a heuristic; if no
 //! choice works and such a choice was involved, the answer is `Unknown`, never a wrong `Fails`.
 //! Existential pointers constrained only by pure facts may also take a dangling (unallocated)
-//! location, as in standard separation-logic semantics. The search is bounded by `max_steps`;
-//! exhausting it yields `Unknown`.
+//! location, as in standard separation-logic semantics: a new one, or one another existential
+//! already took (two existentials may name the same location outside the heap). The search is
+//! bounded by `max_steps`; exhausting it yields `Unknown`.
 
 use crate::error::{Error, Result};
 use crate::formula::{
@@ -49,11 +50,15 @@ pub enum Verdict {
 pub struct CheckLimits {
     /// Search steps (propagation rounds and branches) before giving up. Default: 200 000.
     pub max_steps: usize,
+    /// Bytes of the search states waiting on the stack, at most (estimated: each holds a copy
+    /// of what is left to match and of which objects are taken), so the checker's memory is
+    /// bounded however it branches. Default: 256 MB.
+    pub max_pending_bytes: usize,
 }
 
 impl Default for CheckLimits {
     fn default() -> Self {
-        CheckLimits { max_steps: 200_000 }
+        CheckLimits { max_steps: 200_000, max_pending_bytes: 256 << 20 }
     }
 }
 
@@ -64,6 +69,18 @@ pub fn satisfies(
     model: &Model,
     formula: &Formula,
     limits: CheckLimits,
+) -> Result<Verdict> {
+    satisfies_within(defs, model, formula, limits, &mut crate::halt::never)
+}
+
+/// [`satisfies`] within the caller's bounds (time, memory): `interrupt` is asked at every
+/// step, and a bound it names makes the verdict `Unknown`, naming it.
+pub fn satisfies_within(
+    defs: &Defs,
+    model: &Model,
+    formula: &Formula,
+    limits: CheckLimits,
+    interrupt: &mut crate::halt::Interrupt<'_>,
 ) -> Result<Verdict> {
     for (v, _) in &formula.free {
         if !model.store.contains_key(v) {
@@ -79,7 +96,17 @@ pub fn satisfies(
             }
         }
     }
-    let mut search = Search { defs, model, steps: 0, limits, approx: false, fresh: Fresh::new() };
+    let mut search = Search {
+        defs,
+        model,
+        steps: 0,
+        limits,
+        approx: false,
+        fresh: Fresh::new(),
+        interrupt,
+        stopped: None,
+        halted: false,
+    };
     let mut unknown = None;
     for d in &formula.disjuncts {
         let mut names: Vec<Var> = d.all_vars().into_iter().collect();
@@ -104,7 +131,13 @@ pub fn satisfies(
             Found::Yes => return Ok(Verdict::Holds),
             Found::No => {}
             Found::Budget => {
-                unknown = Some(format!("search bound of {} steps reached", limits.max_steps))
+                unknown = Some(match search.stopped.take() {
+                    Some(why) => why,
+                    None => format!("search bound of {} steps reached", limits.max_steps),
+                });
+                if search.halted {
+                    break;
+                }
             }
         }
     }
@@ -141,13 +174,27 @@ struct State {
     pure: Vec<Pure>,
 }
 
-struct Search<'a> {
+struct Search<'a, 'i> {
     defs: &'a Defs,
     model: &'a Model,
     steps: usize,
     limits: CheckLimits,
     approx: bool,
     fresh: Fresh,
+    interrupt: &'a mut crate::halt::Interrupt<'i>,
+    /// Why a bound other than the steps stopped the search (its memory, the caller's bound).
+    stopped: Option<String>,
+    /// The caller's bound fired: nothing more is tried.
+    halted: bool,
+}
+
+impl State {
+    /// A rough size in bytes: what a copy of this state holds.
+    fn bytes(&self) -> usize {
+        256 + self.avail.len()
+            + 64 * (self.env.len() + self.sorts.len() + self.pts.len() + self.preds.len())
+            + 96 * self.pure.len()
+    }
 }
 
 /// A three-valued evaluation result.
@@ -296,32 +343,58 @@ struct Bounds {
     conflict: bool,
 }
 
-impl Search<'_> {
+impl Search<'_, '_> {
     /// Depth-first search with an explicit stack, so long structures cannot overflow the call
     /// stack. Siblings are pushed in reverse so the first disjunct is tried first.
     fn solve(&mut self, init: State) -> Found {
+        let mut pending = init.bytes();
         let mut stack = vec![init];
         let mut res = Found::No;
         while let Some(st) = stack.pop() {
+            pending = pending.saturating_sub(st.bytes());
             match self.step(st) {
                 Step::Done(Found::Yes) => return Found::Yes,
                 Step::Done(Found::Budget) => {
                     res = Found::Budget;
-                    if self.steps > self.limits.max_steps {
+                    if self.steps > self.limits.max_steps || self.halted {
                         return Found::Budget;
                     }
                 }
                 Step::Done(Found::No) => {}
-                Step::Branch(children) => stack.extend(children.into_iter().rev()),
+                Step::Branch(children) => {
+                    pending += children.iter().map(State::bytes).sum::<usize>();
+                    if pending > self.limits.max_pending_bytes {
+                        self.stopped = Some(format!(
+                            "its search states outgrew {} MB",
+                            self.limits.max_pending_bytes >> 20
+                        ));
+                        return Found::Budget;
+                    }
+                    stack.extend(children.into_iter().rev());
+                }
             }
         }
         res
     }
 
+    /// Counts a step; `false` once the steps or the caller's bound are spent.
+    fn tick(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps > self.limits.max_steps {
+            return false;
+        }
+        if !self.halted {
+            if let Some(h) = (self.interrupt)() {
+                self.halted = true;
+                self.stopped = Some(format!("stopped by {h}"));
+            }
+        }
+        !self.halted
+    }
+
     fn step(&mut self, mut st: State) -> Step {
         loop {
-            self.steps += 1;
-            if self.steps > self.limits.max_steps {
+            if !self.tick() {
                 return Step::Done(Found::Budget);
             }
             match self.propagate(&mut st) {
@@ -335,37 +408,49 @@ impl Search<'_> {
         if st.pts.len() > unconsumed {
             return Step::Done(Found::No);
         }
-        // Unfold a predicate instance, preferring one whose reference argument has a value.
+        // Unfold a predicate instance: among the first few waiting, the one with the fewest
+        // disjuncts that what is known leaves standing (none: this state fails; one: no
+        // branching), then one whose reference argument has a value. Choosing the most
+        // constrained instance first keeps a wrong branch from running on past the fact that
+        // refutes it (a gate of a counter whose inputs are only known to be non-null).
         if !st.preds.is_empty() {
-            let idx = st
-                .preds
-                .iter()
-                .position(|p| {
-                    p.args
-                        .iter()
-                        .any(|a| matches!(eval(a, &st.env), Some(Value::Ref(_) | Value::Null)))
-                })
-                .unwrap_or(0);
-            let app = st.preds.remove(idx);
-            let Some(def) = self.defs.preds.get(&app.name) else {
-                return Step::Done(Found::No);
-            };
-            // Disjuncts refuted by what is already known are dropped before the state is
-            // copied; when a single one survives, the state is moved, not copied (this keeps
-            // checking a long list linear).
-            let mut parts = Vec::new();
-            for d in &def.body {
-                let part = instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
-                let refuted = part.pure.iter().any(|p| matches!(eval_pure(p, &st.env), Tri::False))
-                    || part.points_to.iter().any(|pt| match eval(&pt.ptr, &st.env) {
-                        Some(Value::Ref(o)) => !st.avail.get(o).copied().unwrap_or(false),
-                        Some(_) => true,
-                        None => false,
-                    });
-                if !refuted {
-                    parts.push(part);
+            let nonnull = nonnull_vars(&st);
+            let mut best: Option<(usize, bool, usize, Vec<SymHeap>)> = None;
+            for idx in 0..st.preds.len().min(SELECT_AMONG) {
+                let app = &st.preds[idx];
+                let Some(def) = self.defs.preds.get(&app.name) else {
+                    return Step::Done(Found::No);
+                };
+                let bound = app
+                    .args
+                    .iter()
+                    .any(|a| matches!(eval(a, &st.env), Some(Value::Ref(_) | Value::Null)));
+                // Disjuncts refuted by what is already known are dropped before the state is
+                // copied; when a single one survives, the state is moved, not copied (this
+                // keeps checking a long list linear).
+                let mut parts = Vec::new();
+                for d in &def.body {
+                    let part =
+                        instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
+                    if !self.refuted(&part, &st, &nonnull, LOOKAHEAD) {
+                        parts.push(part);
+                    }
+                }
+                let better = match &best {
+                    None => true,
+                    Some((n, b, _, _)) => parts.len() < *n || (parts.len() == *n && bound && !b),
+                };
+                if better {
+                    // None left: this state fails; one: as good as any (no branching).
+                    let done = parts.len() <= 1;
+                    best = Some((parts.len(), bound, idx, parts));
+                    if done {
+                        break;
+                    }
                 }
             }
+            let Some((_, _, idx, parts)) = best else { return Step::Done(Found::No) };
+            st.preds.remove(idx);
             let mut children = Vec::new();
             let last = parts.len().saturating_sub(1);
             let mut st = Some(st);
@@ -384,7 +469,11 @@ impl Search<'_> {
                 next.sorts.extend(part.exists.iter().cloned());
                 next.pts.extend(part.points_to);
                 next.preds.extend(part.preds);
-                next.pure.extend(part.pure);
+                for p in part.pure {
+                    if !next.pure.contains(&p) {
+                        next.pure.push(p);
+                    }
+                }
                 children.push(next);
             }
             return Step::Branch(children);
@@ -404,6 +493,37 @@ impl Search<'_> {
         }
         // Objects still available are outside the footprint: unclaimed, and allowed.
         Step::Done(self.solve_pure(st))
+    }
+
+    /// Whether what the state knows refutes a disjunct: a fact that evaluates to false, a
+    /// points-to at `null` or at an object already taken, `x == null` for an `x` known not to
+    /// be `null`, or (looking `depth` levels into its instances) an instance every disjunct of
+    /// which is refuted so.
+    fn refuted(&mut self, part: &SymHeap, st: &State, nonnull: &BTreeSet<Var>, depth: u32) -> bool {
+        let direct = part.pure.iter().any(|p| match p {
+            Pure::Cmp(CmpOp::Eq, Term::Var(v), Term::Null)
+            | Pure::Cmp(CmpOp::Eq, Term::Null, Term::Var(v))
+                if nonnull.contains(v) =>
+            {
+                true
+            }
+            p => matches!(eval_pure(p, &st.env), Tri::False),
+        }) || part.points_to.iter().any(|pt| match eval(&pt.ptr, &st.env) {
+            Some(Value::Ref(o)) => !st.avail.get(o).copied().unwrap_or(false),
+            Some(_) => true,
+            None => false,
+        });
+        if direct || depth == 0 {
+            return direct;
+        }
+        let defs = self.defs;
+        part.preds.iter().any(|app| {
+            let Some(def) = defs.preds.get(&app.name) else { return true };
+            def.body.iter().all(|d| {
+                let sub = instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
+                self.refuted(&sub, st, nonnull, depth - 1)
+            })
+        })
     }
 
     /// One round of deterministic propagation. `Some(true)`: progress; `Some(false)`: nothing
@@ -469,8 +589,7 @@ impl Search<'_> {
 
     /// No spatial obligations left: find values for the remaining unknowns of the pure facts.
     fn solve_pure(&mut self, st: State) -> Found {
-        self.steps += 1;
-        if self.steps > self.limits.max_steps {
+        if !self.tick() {
             return Found::Budget;
         }
         let mut unknown = BTreeSet::new();
@@ -489,10 +608,23 @@ impl Search<'_> {
             let cands: Vec<Value> = match st.sorts.get(v) {
                 Some(Sort::Bool) => vec![Value::Bool(false), Value::Bool(true)],
                 _ => {
-                    let mut c = vec![Value::Null];
-                    c.extend((0..self.model.objects.len()).map(Value::Ref));
-                    // A dangling location, different from every object.
-                    c.push(Value::Ref(usize::MAX - self.steps));
+                    // A new location outside the heap first (it meets every disequality),
+                    // then the ones other existentials already took (they may share one),
+                    // then `null` and the objects. Up to renaming of the new locations,
+                    // these are all the values a reference can take.
+                    let n = self.model.objects.len();
+                    let mut c = vec![Value::Ref(usize::MAX - self.steps)];
+                    let taken: BTreeSet<usize> = st
+                        .env
+                        .values()
+                        .filter_map(|x| match x {
+                            Value::Ref(o) if *o >= n => Some(*o),
+                            _ => None,
+                        })
+                        .collect();
+                    c.extend(taken.into_iter().map(Value::Ref));
+                    c.push(Value::Null);
+                    c.extend((0..n).map(Value::Ref));
                     c
                 }
             };
@@ -592,6 +724,20 @@ impl Search<'_> {
         for c in cands {
             let mut next = st.clone();
             next.env.insert(v.clone(), c);
+            // Equalities with one unknown left are solved at once, so a chain `x1 == x2 ==
+            // x3` follows the first choice instead of branching on every member.
+            let mut solved = true;
+            while solved {
+                solved = false;
+                for p in &next.pure {
+                    if let Pure::Cmp(CmpOp::Eq, a, b) = p {
+                        if let Some((w, val)) = solve_eq(a, b, &next.env) {
+                            next.env.insert(w, val);
+                            solved = true;
+                        }
+                    }
+                }
+            }
             if next.pure.iter().any(|p| matches!(eval_pure(p, &next.env), Tri::False)) {
                 continue;
             }
@@ -603,6 +749,29 @@ impl Search<'_> {
         }
         res
     }
+}
+
+/// Waiting instances compared when choosing the next to unfold, at most.
+const SELECT_AMONG: usize = 16;
+
+/// Levels of instances looked into when deciding whether a disjunct is refuted.
+const LOOKAHEAD: u32 = 2;
+
+/// The unbound variables the state's facts say are not `null` (`x != null`).
+fn nonnull_vars(st: &State) -> BTreeSet<Var> {
+    let mut out = BTreeSet::new();
+    for p in &st.pure {
+        if let Pure::Cmp(CmpOp::Ne, a, b) = p {
+            for (x, y) in [(a, b), (b, a)] {
+                if let (Term::Var(v), Term::Null) = (x, y) {
+                    if !st.env.contains_key(v) {
+                        out.insert(v.clone());
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `a == b` with exactly one unknown variable, solvable exactly: its value.

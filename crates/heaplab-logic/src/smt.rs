@@ -18,11 +18,14 @@ pub struct SmtOracle<'a> {
     solver: &'a dyn smt::Solver,
     /// Queries sent to the solver.
     pub queries: u64,
+    /// The solver's time limit per query, in milliseconds (a caller with a deadline cuts it
+    /// to what is left). Default: [`smt::Query::DEFAULT_TIMEOUT_MS`].
+    pub timeout_ms: u32,
 }
 
 impl<'a> SmtOracle<'a> {
     pub fn new(solver: &'a dyn smt::Solver) -> SmtOracle<'a> {
-        SmtOracle { solver, queries: 0 }
+        SmtOracle { solver, queries: 0, timeout_ms: smt::Query::DEFAULT_TIMEOUT_MS }
     }
 }
 
@@ -48,7 +51,8 @@ impl PureOracle for SmtOracle<'_> {
             assertions
                 .push(pure(f, &vars).ok_or_else(|| Error::Solver(format!("cannot encode `{f}`")))?);
         }
-        let query = smt::Query::new(assertions).want(vars.values().cloned());
+        let query =
+            smt::Query::new(assertions).want(vars.values().cloned()).timeout_ms(self.timeout_ms);
         self.queries += 1;
         let answer =
             smt::block_on(self.solver.check(&query)).map_err(|e| Error::Solver(e.to_string()))?;

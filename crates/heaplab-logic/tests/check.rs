@@ -111,7 +111,8 @@ fn search_is_bounded() {
     let defs = common::defs();
     let f = common::query(&defs, "loop(x)");
     let m = Model { objects: vec![], store: store(&[("x", Value::Null)]), ..Default::default() };
-    let v = satisfies(&defs, &m, &f, CheckLimits { max_steps: 1000 }).expect("check");
+    let v = satisfies(&defs, &m, &f, CheckLimits { max_steps: 1000, ..CheckLimits::default() })
+        .expect("check");
     assert!(matches!(v, Verdict::Unknown(_)), "{v:?}");
 }
 
@@ -125,4 +126,24 @@ fn long_lists() {
     let m = Model { objects, store: store(&[("x", Value::Ref(0))]), ..Default::default() };
     assert_eq!(verdict("sll(x)", &m), Verdict::Holds);
     assert_eq!(verdict("sorted(x, 0)", &m), Verdict::Holds);
+}
+
+/// Issue 31's reproducer: existentials may share a location outside the footprint. The empty
+/// model satisfies `exists L x1, L x2. x1 == x2 & x2 != null` (both name one dangling
+/// location); the checker used to offer each existential a new location of its own only.
+#[test]
+fn existentials_may_share_a_dangling_location() {
+    let empty = Model::default();
+    assert_eq!(verdict("exists L x1, L x2. x1 == x2 & x2 != null", &empty), Verdict::Holds);
+    assert_eq!(
+        verdict("exists L x1, L x2, L x3. x1 == x3 & x2 == x3 & x1 != null & x2 != x1", &empty),
+        Verdict::Fails
+    );
+    // Shared with an object of the heap, or distinct from every one of them.
+    let one = Model { objects: vec![l(1, Value::Null)], ..Default::default() };
+    assert_eq!(
+        verdict("exists L x1, L x2, L x3. x1 == x2 & x2 != null & x3 != x1 & x3 != null", &one),
+        Verdict::Holds
+    );
+    assert_eq!(verdict("exists L x1, L x2. x1 -> L { next: x2 } & x2 == x1", &one), Verdict::Fails);
 }
