@@ -108,10 +108,10 @@ impl Summary {
 
 /// Every cluster's summaries, and the work done.
 pub(crate) struct Summaries<'d> {
-    defs: &'d Defs,
+    pub defs: &'d Defs,
     caps: ProofCaps,
     pub preds: BTreeMap<String, Summary>,
-    prepared: PreparedBodies,
+    pub prepared: PreparedBodies,
     checks: usize,
 }
 
@@ -131,12 +131,15 @@ pub fn decide_formula(
         Ok(s) => s,
         Err(d) => return Ok(d),
     };
-    // Witnesses from the exact elements, earliest rounds first.
+    // Witnesses from the exact elements, earliest rounds first. Each pass over the query has
+    // its own budget of checks; a pass that spends it leaves the next one to answer.
     let mut rejected = false;
+    let mut spent = None;
     for d in &formula.disjuncts {
         let sorts = query_sorts(formula, d);
         let prepared = Prepared::new(d, &sorts, &[], &param_refs(defs, d));
         let mut witnesses = Vec::new();
+        s.checks = 0;
         let res = s.choose(
             d,
             &prepared,
@@ -151,8 +154,10 @@ pub fn decide_formula(
                 witnesses.len() < MAX_WITNESSES
             },
         )?;
-        if let Err(stop) = res {
-            return Ok(stopped(stop));
+        match res {
+            Err(Stop::Halt(h)) => return Ok(Decision::Halted(h)),
+            Err(Stop::Cap(cap)) => spent = Some(cap),
+            Ok(()) => {}
         }
         for ids in witnesses {
             let Some(heap) = s.unfold(d, &ids) else {
@@ -173,6 +178,7 @@ pub fn decide_formula(
         let sorts = query_sorts(formula, d);
         let prepared = Prepared::new(d, &sorts, &[], &param_refs(defs, d));
         let mut any = false;
+        s.checks = 0;
         let res = s.choose(
             d,
             &prepared,
@@ -191,16 +197,38 @@ pub fn decide_formula(
             return Ok(stopped(stop));
         }
         if any {
-            return Ok(Decision::Open(if widened {
-                format!(
+            // Beyond the exact rounds' witnesses (too deep, or their arithmetic was dropped by
+            // the projection): grow a model from the summaries, step by step.
+            match crate::grow::grow(&s, formula, oracle, caps.max_unfoldings, interrupt)? {
+                Ok(Some(m)) => return Ok(Decision::Sat(m)),
+                Ok(None) => {}
+                Err(Stop::Halt(h)) => return Ok(Decision::Halted(h)),
+                Err(Stop::Cap(cap)) => {
+                    return Ok(Decision::Open(format!(
+                        "the base formulas admit the query, and growing a model from them was stopped by {cap}"
+                    )))
+                }
+            }
+        }
+        if any {
+            let witnesses = match spent {
+                Some(cap) => format!(
+                    "; the search for a witness among the exact elements was stopped by {cap}"
+                ),
+                None => String::new(),
+            };
+            return Ok(Decision::Open(
+                if widened {
+                    format!(
                     "the base formulas did not converge in {} rounds (a parameter grows without bound), no witness within them has a model, and their widening (difference bounds and congruences modulo at most {MAX_MODULUS}) admits the query",
                     caps.max_rounds
                 )
-            } else if rejected {
-                "the base formulas admit the query, but the arithmetic of every witness unfolding contradicts (facts beyond difference bounds)".into()
-            } else {
-                "the base formulas admit the query".into()
-            }));
+                } else if rejected {
+                    "the base formulas admit the query, but the arithmetic of every witness unfolding contradicts (facts beyond difference bounds)".to_string()
+                } else {
+                    "the base formulas admit the query".to_string()
+                } + &witnesses,
+            ));
         }
     }
     let clusters = crate::cluster::of_formula(defs, formula);
@@ -276,7 +304,7 @@ impl crate::combine::Candidate for Element {
 }
 
 /// Which parameters of each instance's predicate are references.
-fn param_refs(defs: &Defs, d: &SymHeap) -> Vec<Vec<bool>> {
+pub(crate) fn param_refs(defs: &Defs, d: &SymHeap) -> Vec<Vec<bool>> {
     d.preds
         .iter()
         .map(|app| {
@@ -385,9 +413,11 @@ impl Summaries<'_> {
                 }
             }
             let mut new = false;
+            let mut full = false;
             for (name, el, j, ids) in found {
                 let Some(p) = self.preds.get_mut(&name) else { continue };
-                if p.index.contains_key(&el) {
+                if p.index.contains_key(&el) || p.exact.len() >= self.caps.max_elements {
+                    full |= p.exact.len() >= self.caps.max_elements;
                     continue;
                 }
                 p.index.insert(el.clone(), p.exact.len() as u32);
@@ -395,9 +425,11 @@ impl Summaries<'_> {
                 p.round.push(round);
                 p.derived.push(ids.map(|ids| (j, ids)));
                 new = true;
-                if p.exact.len() > self.caps.max_elements {
-                    return Ok(Err(Stop::Cap(Cap::Elements(self.caps.max_elements))));
-                }
+            }
+            if full {
+                // As many exact elements as allowed (trees' sizes multiply fast): the
+                // widening covers the rest.
+                break;
             }
             if !new {
                 // A round that adds nothing: the exact fixed point over the callees' exact
@@ -770,7 +802,7 @@ pub(crate) struct Cong {
 const MAX_MODULUS: i64 = 8;
 
 /// `t - r == g * k` for a fresh `k`, added to `sorts`.
-fn congruent(t: &Term, r: i64, g: i64, sorts: &mut BTreeMap<Var, Sort>) -> Pure {
+pub(crate) fn congruent(t: &Term, r: i64, g: i64, sorts: &mut BTreeMap<Var, Sort>) -> Pure {
     let k = format!("__cong{}", sorts.len());
     sorts.insert(k.clone(), Sort::Int);
     let lhs = Term::Sub(Box::new(t.clone()), Box::new(Term::Int(r)));
@@ -829,7 +861,7 @@ impl Dbm {
     }
 
     /// The bounds said of the arguments `terms` (index 0 is zero).
-    fn facts(&self, terms: &[Term]) -> Vec<Pure> {
+    pub(crate) fn facts(&self, terms: &[Term]) -> Vec<Pure> {
         let mut out = Vec::new();
         for i in 0..=self.k {
             for j in 0..=self.k {
@@ -844,7 +876,7 @@ impl Dbm {
 }
 
 /// Zero, then the arguments of `app` for its predicate's integer parameters.
-fn int_args(defs: &Defs, app: &PredApp) -> Vec<Term> {
+pub(crate) fn int_args(defs: &Defs, app: &PredApp) -> Vec<Term> {
     let mut out = vec![Term::Int(0)];
     if let Some(def) = defs.preds.get(&app.name) {
         for i in int_params(&def.params) {

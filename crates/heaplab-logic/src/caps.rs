@@ -14,9 +14,9 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ProofCaps {
-    /// Base pairs of one predicate, at most. Default: 65 536.
+    /// Base pairs of one predicate, at most. Default: 262 144.
     pub max_pairs: usize,
-    /// Consistency checks of base pairs in one cluster, at most. Default: 2 000 000.
+    /// Consistency checks of base pairs in one cluster, at most. Default: 10 000 000.
     pub max_checks: usize,
     /// Exact rounds of the base formulas before they widen. Default: 64.
     pub max_rounds: usize,
@@ -32,8 +32,8 @@ pub struct ProofCaps {
 impl Default for ProofCaps {
     fn default() -> Self {
         ProofCaps {
-            max_pairs: 65_536,
-            max_checks: 2_000_000,
+            max_pairs: 262_144,
+            max_checks: 10_000_000,
             max_rounds: 64,
             max_elements: 400,
             max_element_checks: 40_000,

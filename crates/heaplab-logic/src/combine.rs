@@ -13,6 +13,7 @@
 
 use crate::basepair::{Pair, Rep};
 use crate::formula::{CmpOp, Pure, Sort, SymHeap, Term, Var};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 /// A disjunct ready for choices.
@@ -301,6 +302,118 @@ impl Choice {
     }
 }
 
+/// Candidate lists shorter than this are tried in full, without their index.
+const INDEX_FROM: usize = 32;
+
+/// What a pair says of one parameter's nullness, or the choice of one argument's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Status {
+    Unknown,
+    Null,
+    NonNull,
+}
+
+impl Pair {
+    /// Its status for each parameter (non-references: unknown).
+    fn statuses(&self) -> Vec<Status> {
+        self.rep
+            .iter()
+            .map(|r| match r {
+                Some(Rep::Null) => Status::Null,
+                Some(r) if self.alloc.contains(r) || self.ne.contains(&(Rep::Null, *r)) => {
+                    Status::NonNull
+                }
+                _ => Status::Unknown,
+            })
+            .collect()
+    }
+}
+
+impl Choice {
+    /// The nullness the choice so far gives each of `args` (`None`: not a reference).
+    fn statuses(&self, args: &[Option<usize>]) -> Vec<Status> {
+        let mut nonnull: std::collections::BTreeSet<usize> =
+            self.cells.iter().map(|c| self.find(*c)).collect();
+        for &(a, b) in &self.ne {
+            let (ra, rb) = (self.find(a), self.find(b));
+            if ra == 0 {
+                nonnull.insert(rb);
+            } else if rb == 0 {
+                nonnull.insert(ra);
+            }
+        }
+        args.iter()
+            .map(|a| match a.map(|n| self.find(n)) {
+                Some(0) => Status::Null,
+                Some(r) if nonnull.contains(&r) => Status::NonNull,
+                _ => Status::Unknown,
+            })
+            .collect()
+    }
+}
+
+/// One index of [`SigIndex`]: how far the list is indexed, the ids by their statuses at the
+/// positions, and the ids with an unknown status there.
+type ByPositions = (usize, std::collections::HashMap<Vec<Status>, Vec<u32>>, Vec<u32>);
+
+/// The pairs of one predicate indexed by the nullness of some of their parameters, built as
+/// lookups ask for them and extended as the list grows.
+#[derive(Default)]
+pub(crate) struct SigIndex {
+    /// Each pair's statuses, computed once.
+    sigs: Vec<Vec<Status>>,
+    /// Per set of positions (a bit mask): how far the list is indexed, the pairs whose statuses
+    /// at those positions are all known (by them), and the others (tried always).
+    maps: std::collections::HashMap<u64, ByPositions>,
+}
+
+impl SigIndex {
+    /// The ids in `lo..hi` whose statuses agree with the known `statuses` (`None`: nothing is
+    /// known, every id is a candidate).
+    fn lookup<C: Candidate>(
+        &mut self,
+        list: &[C],
+        statuses: &[Status],
+        lo: usize,
+        hi: usize,
+    ) -> Option<Vec<u32>> {
+        let positions: Vec<usize> =
+            (0..statuses.len().min(64)).filter(|i| statuses[*i] != Status::Unknown).collect();
+        if positions.is_empty() {
+            return None;
+        }
+        while self.sigs.len() < hi {
+            let sig = list[self.sigs.len()].pair().statuses();
+            self.sigs.push(sig);
+        }
+        let mask = positions.iter().fold(0u64, |m, i| m | (1 << i));
+        let (built, exact, wild) = self.maps.entry(mask).or_default();
+        while *built < hi {
+            let sig = &self.sigs[*built];
+            let key: Vec<Status> =
+                positions.iter().map(|i| sig.get(*i).copied().unwrap_or(Status::Unknown)).collect();
+            if key.contains(&Status::Unknown) {
+                wild.push(*built as u32);
+            } else {
+                exact.entry(key).or_default().push(*built as u32);
+            }
+            *built += 1;
+        }
+        let want: Vec<Status> = positions.iter().map(|i| statuses[*i]).collect();
+        let mut ids: Vec<u32> = exact.get(&want).cloned().unwrap_or_default();
+        ids.extend(wild.iter().copied().filter(|id| {
+            let sig = &self.sigs[*id as usize];
+            positions.iter().all(|i| {
+                let (p, a) = (sig.get(*i).copied().unwrap_or(Status::Unknown), statuses[*i]);
+                p == Status::Unknown || p == a
+            })
+        }));
+        ids.retain(|id| (lo..hi).contains(&(*id as usize)));
+        ids.sort_unstable();
+        Some(ids)
+    }
+}
+
 /// Why a computation stopped early: the caller's bound, or a cap.
 pub(crate) enum Stop {
     Halt(crate::halt::Halt),
@@ -351,14 +464,31 @@ pub(crate) fn search<C: Candidate>(
     budget: &mut Budget<'_, '_>,
     leaf: &mut Leaf<'_>,
 ) -> crate::error::Result<Result<(), Stop>> {
+    let Some(choice) = Choice::start(prepared) else { return Ok(Ok(())) };
+    search_from(prepared, choice, lists, ranges, &[], budget, leaf)
+}
+
+/// [`search`] from a choice already begun (with facts of the caller's: the arguments' values),
+/// with an index of the candidates of some instances (`indexes[k]`, by their arguments'
+/// nullness): where the choice so far says which arguments are `null`, only the pairs that
+/// agree are tried (a counter's successor relation has a pair per value, and a value fixes
+/// its successor).
+pub(crate) fn search_from<C: Candidate>(
+    prepared: &Prepared,
+    mut choice: Choice,
+    lists: &[&[C]],
+    ranges: &[(usize, usize)],
+    indexes: &[Option<&RefCell<SigIndex>>],
+    budget: &mut Budget<'_, '_>,
+    leaf: &mut Leaf<'_>,
+) -> crate::error::Result<Result<(), Stop>> {
     if ranges.iter().any(|(l, h)| l >= h) {
         return Ok(Ok(()));
     }
-    let Some(mut choice) = Choice::start(prepared) else { return Ok(Ok(())) };
     let mut order: Vec<usize> = (0..ranges.len()).collect();
     order.sort_by_key(|k| ranges[*k].1 - ranges[*k].0);
     let mut ids = vec![0u32; ranges.len()];
-    let mut s = Walk { prepared, lists, ranges, order: &order, budget, leaf };
+    let mut s = Walk { prepared, lists, ranges, order: &order, indexes, budget, leaf };
     Ok(s.go(0, &mut choice, &mut ids)?.map(|_| ()))
 }
 
@@ -367,6 +497,7 @@ struct Walk<'a, 'b, 'c, 'i, C> {
     lists: &'a [&'a [C]],
     ranges: &'a [(usize, usize)],
     order: &'a [usize],
+    indexes: &'a [Option<&'a RefCell<SigIndex>>],
     budget: &'a mut Budget<'b, 'i>,
     leaf: &'a mut Leaf<'c>,
 }
@@ -383,7 +514,23 @@ impl<C: Candidate> Walk<'_, '_, '_, '_, C> {
         }
         let k = self.order[depth];
         let (lo, hi) = self.ranges[k];
-        for id in lo..hi {
+        let indexed = match self.indexes.get(k).copied().flatten() {
+            Some(index) if hi - lo > INDEX_FROM => {
+                let statuses = choice.statuses(&self.prepared.args[k]);
+                index.borrow_mut().lookup(self.lists[k], &statuses, lo, hi)
+            }
+            _ => None,
+        };
+        let all: Vec<u32>;
+        let ids_to_try: &[u32] = match &indexed {
+            Some(v) => v,
+            None => {
+                all = (lo as u32..hi as u32).collect();
+                &all
+            }
+        };
+        for &id in ids_to_try {
+            let id = id as usize;
             if let Some(stop) = self.budget.spend() {
                 return Ok(Err(stop));
             }

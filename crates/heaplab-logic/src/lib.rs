@@ -29,6 +29,7 @@
 pub mod arith;
 pub mod baseformula;
 pub mod basepair;
+mod build;
 pub mod caps;
 pub mod check;
 pub mod cluster;
@@ -38,6 +39,7 @@ pub mod diagnostics;
 pub mod enumerate;
 pub mod error;
 pub mod formula;
+mod grow;
 pub mod halt;
 pub mod invariant;
 pub mod model;

@@ -34,7 +34,10 @@ use crate::formula::{
     CmpOp, Defs, Formula, Fresh, PointsTo, PredApp, Pure, Sort, SymHeap, Term, Var,
 };
 use crate::model::{Model, Value};
+use refs::{Refs, Side};
 use std::collections::{BTreeMap, BTreeSet};
+
+mod refs;
 
 /// The answer of the model checker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,6 +109,9 @@ pub fn satisfies_within(
         interrupt,
         stopped: None,
         halted: false,
+        wide: false,
+        standing: std::collections::HashMap::new(),
+        chains: 0,
     };
     let mut unknown = None;
     for d in &formula.disjuncts {
@@ -124,8 +130,19 @@ pub fn satisfies_within(
             sorts,
             avail: vec![true; model.objects.len()],
             pts: d.points_to.clone(),
-            preds: d.preds.clone(),
+            preds: d
+                .preds
+                .iter()
+                .cloned()
+                .map(|mut p| {
+                    search.chains += 1;
+                    p.depth = search.chains;
+                    p
+                })
+                .collect(),
             pure: d.pure.clone(),
+            refs: Refs::default(),
+            chains: BTreeMap::new(),
         };
         match search.solve(st) {
             Found::Yes => return Ok(Verdict::Holds),
@@ -143,6 +160,11 @@ pub fn satisfies_within(
     }
     if let Some(why) = unknown {
         return Ok(Verdict::Unknown(why));
+    }
+    if search.wide {
+        return Ok(Verdict::Unknown(
+            "an existential integer would need a value beyond 64 bits, which the checker's integers cannot hold".into(),
+        ));
     }
     if search.approx {
         return Ok(Verdict::Unknown(
@@ -172,6 +194,11 @@ struct State {
     pts: Vec<PointsTo>,
     preds: Vec<PredApp>,
     pure: Vec<Pure>,
+    /// What the facts say of the references without a location yet.
+    refs: Refs,
+    /// Per chain of unfoldings that took one instance for another and no cell (its id is the
+    /// instance's `depth`, which the checker does not otherwise use): the instances met.
+    chains: BTreeMap<u32, Vec<InstanceKey>>,
 }
 
 struct Search<'a, 'i> {
@@ -186,6 +213,81 @@ struct Search<'a, 'i> {
     stopped: Option<String>,
     /// The caller's bound fired: nothing more is tried.
     halted: bool,
+    /// Some existential needed an integer beyond 64 bits, which a model cannot hold.
+    wide: bool,
+    /// How many disjuncts of an instance stand, by what is known of its arguments.
+    standing: std::collections::HashMap<InstanceKey, usize>,
+    /// Chain ids given out.
+    chains: u32,
+}
+
+/// What the standing disjuncts of an instance depend on: the predicate, and per argument its
+/// value (with whether an object is still free) or its class (with whether it is known not to
+/// be `null`), and which pairs of arguments are known to differ.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct InstanceKey {
+    pred: String,
+    args: Vec<ArgKey>,
+    differ: Vec<(u8, u8)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum ArgKey {
+    Value(Value, bool),
+    Class(String, bool),
+    /// A class only this instance mentions: where it first appears, and whether it is known
+    /// not to be `null`.
+    Local(u8, bool),
+    Open,
+}
+
+/// Entries of the instance cache, at most (it is cleared past that).
+const MAX_STANDING: usize = 100_000;
+
+/// `local`: an argument whose class of unbound variables nothing but this instance mentions
+/// (a fresh existential of an unfolding, perhaps known not to be `null`) is keyed by what is
+/// known of it and where it first appears among the arguments, whatever its name.
+fn instance_key(app: &PredApp, st: &State, local: bool) -> InstanceKey {
+    let sides: Vec<Option<Side>> = app.args.iter().map(|a| st.side(a)).collect();
+    let mut first: BTreeMap<String, u8> = BTreeMap::new();
+    let args = app
+        .args
+        .iter()
+        .zip(&sides)
+        .enumerate()
+        .map(|(i, (a, side))| match side {
+            Some(Side::Value(v)) => {
+                let free = matches!(v, Value::Ref(o) if st.avail.get(*o).copied().unwrap_or(false));
+                ArgKey::Value(v.clone(), free)
+            }
+            Some(Side::Class(c)) => {
+                let root = st.refs.find(c);
+                let nonnull = st.refs.equal(&Side::Class(c.clone()), &Side::Value(Value::Null))
+                    == Some(false);
+                if local && st.local_class(&root, app) {
+                    let at = *first.entry(root).or_insert(i as u8);
+                    ArgKey::Local(at, nonnull)
+                } else {
+                    ArgKey::Class(root, nonnull)
+                }
+            }
+            None => match eval(a, &st.env) {
+                Some(v) => ArgKey::Value(v, false),
+                None => ArgKey::Open,
+            },
+        })
+        .collect();
+    let mut differ = Vec::new();
+    for i in 0..sides.len() {
+        for j in i + 1..sides.len() {
+            if let (Some(x), Some(y)) = (&sides[i], &sides[j]) {
+                if st.refs.equal(x, y) == Some(false) {
+                    differ.push((i as u8, j as u8));
+                }
+            }
+        }
+    }
+    InstanceKey { pred: app.name.clone(), args, differ }
 }
 
 impl State {
@@ -193,6 +295,7 @@ impl State {
     fn bytes(&self) -> usize {
         256 + self.avail.len()
             + 64 * (self.env.len() + self.sorts.len() + self.pts.len() + self.preds.len())
+            + 160 * self.refs.len()
             + 96 * self.pure.len()
     }
 }
@@ -210,27 +313,41 @@ fn eval(t: &Term, env: &BTreeMap<Var, Value>) -> Option<Value> {
         Term::Null => Value::Null,
         Term::Int(i) => Value::Int(*i),
         Term::Bool(b) => Value::Bool(*b),
-        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) => {
-            let (Value::Int(x), Value::Int(y)) = (eval(a, env)?, eval(b, env)?) else {
-                return None;
-            };
-            Value::Int(match t {
-                Term::Add(..) => x.checked_add(y)?,
-                Term::Sub(..) => x.checked_sub(y)?,
-                _ => x.checked_mul(y)?,
-            })
-        }
-        Term::Neg(a) => {
-            let Value::Int(x) = eval(a, env)? else { return None };
-            Value::Int(x.checked_neg()?)
+        Term::Add(..) | Term::Sub(..) | Term::Mul(..) | Term::Neg(..) => {
+            Value::Int(i64::try_from(num(t, env)?).ok()?)
         }
     })
+}
+
+/// An integer term's value, computed exactly in `i128`: the model's integers are `i64`, but
+/// `v + 1` at `v == i64::MAX` is an integer too (the logic's integers are mathematical).
+fn num(t: &Term, env: &BTreeMap<Var, Value>) -> Option<i128> {
+    match t {
+        Term::Var(v) => match env.get(v)? {
+            Value::Int(i) => Some(i128::from(*i)),
+            _ => None,
+        },
+        Term::Int(i) => Some(i128::from(*i)),
+        Term::Add(a, b) => num(a, env)?.checked_add(num(b, env)?),
+        Term::Sub(a, b) => num(a, env)?.checked_sub(num(b, env)?),
+        Term::Mul(a, b) => num(a, env)?.checked_mul(num(b, env)?),
+        Term::Neg(a) => num(a, env)?.checked_neg(),
+        Term::Null | Term::Bool(_) => None,
+    }
 }
 
 fn eval_pure(p: &Pure, env: &BTreeMap<Var, Value>) -> Tri {
     match p {
         Pure::Const(b) => tri(*b),
         Pure::Cmp(op, a, b) => {
+            if let (Some(x), Some(y)) = (num(a, env), num(b, env)) {
+                return tri(match op {
+                    CmpOp::Eq => x == y,
+                    CmpOp::Ne => x != y,
+                    CmpOp::Lt => x < y,
+                    CmpOp::Le => x <= y,
+                });
+            }
             let (Some(x), Some(y)) = (eval(a, env), eval(b, env)) else { return Tri::Open };
             match op {
                 CmpOp::Eq => tri(x == y),
@@ -289,42 +406,189 @@ fn tri(b: bool) -> Tri {
     }
 }
 
-/// `t` as `Σ c·v + k` over the variables without a value; `None` if not linear or not int.
-fn linear(t: &Term, env: &BTreeMap<Var, Value>) -> Option<(BTreeMap<Var, i64>, i64)> {
+impl State {
+    /// A reference term as a value, or as its class when it has no location yet; `None` for
+    /// terms that are not references.
+    fn side(&self, t: &Term) -> Option<Side> {
+        match t {
+            Term::Null => Some(Side::Value(Value::Null)),
+            Term::Var(v) => match self.env.get(v) {
+                Some(x @ (Value::Ref(_) | Value::Null)) => Some(Side::Value(x.clone())),
+                Some(_) => None,
+                None => {
+                    matches!(self.sorts.get(v), Some(Sort::Ref(_))).then(|| Side::Class(v.clone()))
+                }
+            },
+            _ => None,
+        }
+    }
+
+    /// [`eval_pure`], with the reference classes deciding (dis)equalities of references that
+    /// have no location yet.
+    fn eval(&self, p: &Pure) -> Tri {
+        match p {
+            Pure::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) => {
+                if let (Some(x), Some(y)) = (self.side(a), self.side(b)) {
+                    return match self.refs.equal(&x, &y) {
+                        Some(eq) => tri(eq == (*op == CmpOp::Eq)),
+                        None => Tri::Open,
+                    };
+                }
+                eval_pure(p, &self.env)
+            }
+            Pure::Not(q) => match self.eval(q) {
+                Tri::True => Tri::False,
+                Tri::False => Tri::True,
+                Tri::Open => Tri::Open,
+            },
+            Pure::And(ps) => {
+                let mut open = false;
+                for q in ps {
+                    match self.eval(q) {
+                        Tri::False => return Tri::False,
+                        Tri::Open => open = true,
+                        Tri::True => {}
+                    }
+                }
+                if open {
+                    Tri::Open
+                } else {
+                    Tri::True
+                }
+            }
+            Pure::Or(ps) => {
+                let mut open = false;
+                for q in ps {
+                    match self.eval(q) {
+                        Tri::True => return Tri::True,
+                        Tri::Open => open = true,
+                        Tri::False => {}
+                    }
+                }
+                if open {
+                    Tri::Open
+                } else {
+                    Tri::False
+                }
+            }
+            p => eval_pure(p, &self.env),
+        }
+    }
+
+    /// Whether the class `root` of unbound variables is mentioned by no waiting obligation but
+    /// `app` (which is not waiting any more) and differs from no other class.
+    fn local_class(&self, root: &str, app: &PredApp) -> bool {
+        if !self.refs.alone(root) {
+            return false;
+        }
+        let members = self.refs.members_of(root);
+        let mentioned = |t: &Term| members.iter().any(|m| t.mentions(m));
+        let _ = app;
+        !self.pts.iter().any(|pt| mentioned(&pt.ptr) || pt.fields.iter().any(|(_, t)| mentioned(t)))
+            && !self.preds.iter().any(|p| p.args.iter().any(mentioned))
+            && !self.pure.iter().any(|p| {
+                let mut vs = BTreeSet::new();
+                p.free_vars(&mut vs);
+                members.iter().any(|m| vs.contains(m))
+            })
+    }
+
+    /// Drops what no waiting obligation mentions any more: values, sorts and classes of the
+    /// existentials of the unfoldings done, so a long derivation's states stay small (and
+    /// so do their copies when the search branches).
+    fn collect_garbage(&mut self) {
+        let mut live: BTreeSet<Var> = BTreeSet::new();
+        for pt in &self.pts {
+            pt.ptr.free_vars(&mut live);
+            pt.fields.iter().for_each(|(_, t)| t.free_vars(&mut live));
+        }
+        for app in &self.preds {
+            app.args.iter().for_each(|t| t.free_vars(&mut live));
+        }
+        self.pure.iter().for_each(|p| p.free_vars(&mut live));
+        self.env.retain(|v, _| live.contains(v));
+        self.sorts.retain(|v, _| live.contains(v));
+        self.refs.retain(&live);
+        let chains: BTreeSet<u32> = self.preds.iter().map(|p| p.depth).collect();
+        self.chains.retain(|c, _| chains.contains(c));
+    }
+
+    /// Binds `v` (and, for a reference, its whole class) to `val`; `false` when a fact of the
+    /// classes forbids it.
+    fn assign(&mut self, v: &Var, val: Value) -> bool {
+        if !matches!(self.sorts.get(v), Some(Sort::Ref(_)))
+            || !matches!(val, Value::Ref(_) | Value::Null)
+        {
+            self.env.insert(v.clone(), val);
+            return true;
+        }
+        let Some(members) = self.refs.bind(v, &val) else { return false };
+        for m in members {
+            self.env.insert(m, val.clone());
+        }
+        self.env.insert(v.clone(), val);
+        true
+    }
+
+    /// Takes an open (dis)equality of references into the classes; `None`: not one,
+    /// `Some(false)`: it contradicts them.
+    fn absorb(&mut self, p: &Pure) -> Option<bool> {
+        let Pure::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = p else { return None };
+        let (x, y) = (self.side(a)?, self.side(b)?);
+        Some(match (op, x, y) {
+            (CmpOp::Eq, Side::Class(x), Side::Class(y)) => self.refs.union(&x, &y),
+            (CmpOp::Eq, Side::Class(x), Side::Value(v))
+            | (CmpOp::Eq, Side::Value(v), Side::Class(x)) => self.assign(&x, v),
+            (_, Side::Class(x), Side::Class(y)) => self.refs.differ(&x, &y),
+            (_, Side::Class(x), Side::Value(v)) | (_, Side::Value(v), Side::Class(x)) => {
+                self.refs.differ_from(&x, v);
+                true
+            }
+            (_, Side::Value(x), Side::Value(y)) => (x == y) == (*op == CmpOp::Eq),
+        })
+    }
+}
+
+/// `t` as `Σ c·v + k` over the variables without a value (exactly, in `i128`); `None` if not
+/// linear, not an integer, or too large.
+fn linear(t: &Term, env: &BTreeMap<Var, Value>) -> Option<(BTreeMap<Var, i128>, i128)> {
     Some(match t {
         Term::Var(v) => match env.get(v) {
-            Some(Value::Int(i)) => (BTreeMap::new(), *i),
+            Some(Value::Int(i)) => (BTreeMap::new(), i128::from(*i)),
             Some(_) => return None,
             None => (BTreeMap::from([(v.clone(), 1)]), 0),
         },
-        Term::Int(i) => (BTreeMap::new(), *i),
+        Term::Int(i) => (BTreeMap::new(), i128::from(*i)),
         Term::Add(a, b) | Term::Sub(a, b) => {
             let (mut ca, ka) = linear(a, env)?;
             let (cb, kb) = linear(b, env)?;
             let sign = if matches!(t, Term::Sub(..)) { -1 } else { 1 };
             for (v, c) in cb {
-                *ca.entry(v).or_insert(0) += sign * c;
+                let e = ca.entry(v).or_insert(0);
+                *e = e.checked_add(c.checked_mul(sign)?)?;
             }
             ca.retain(|_, c| *c != 0);
-            (ca, ka.checked_add(sign * kb)?)
+            (ca, ka.checked_add(kb.checked_mul(sign)?)?)
         }
         Term::Neg(a) => {
-            let (c, k) = linear(a, env)?;
-            (c.into_iter().map(|(v, c)| (v, -c)).collect(), k.checked_neg()?)
+            let (ca, k) = linear(a, env)?;
+            let ca =
+                ca.into_iter().map(|(v, c)| Some((v, c.checked_neg()?))).collect::<Option<_>>()?;
+            (ca, k.checked_neg()?)
         }
         Term::Mul(a, b) => {
             let (ca, ka) = linear(a, env)?;
             let (cb, kb) = linear(b, env)?;
+            let scale = |c: BTreeMap<Var, i128>, by: i128| -> Option<BTreeMap<Var, i128>> {
+                c.into_iter()
+                    .map(|(v, x)| Some((v, x.checked_mul(by)?)))
+                    .filter(|r| r.as_ref().is_none_or(|(_, x)| *x != 0))
+                    .collect()
+            };
             if ca.is_empty() {
-                (
-                    cb.into_iter().map(|(v, c)| (v, c * ka)).filter(|(_, c)| *c != 0).collect(),
-                    ka.checked_mul(kb)?,
-                )
+                (scale(cb, ka)?, ka.checked_mul(kb)?)
             } else if cb.is_empty() {
-                (
-                    ca.into_iter().map(|(v, c)| (v, c * kb)).filter(|(_, c)| *c != 0).collect(),
-                    ka.checked_mul(kb)?,
-                )
+                (scale(ca, kb)?, ka.checked_mul(kb)?)
             } else {
                 return None;
             }
@@ -336,10 +600,10 @@ fn linear(t: &Term, env: &BTreeMap<Var, Value>) -> Option<(BTreeMap<Var, i64>, i
 /// Facts about one unknown integer variable from single-variable constraints.
 #[derive(Default)]
 struct Bounds {
-    lo: Option<i64>,
-    hi: Option<i64>,
-    exact: Option<i64>,
-    excluded: BTreeSet<i64>,
+    lo: Option<i128>,
+    hi: Option<i128>,
+    exact: Option<i128>,
+    excluded: BTreeSet<i128>,
     conflict: bool,
 }
 
@@ -414,8 +678,7 @@ impl Search<'_, '_> {
         // constrained instance first keeps a wrong branch from running on past the fact that
         // refutes it (a gate of a counter whose inputs are only known to be non-null).
         if !st.preds.is_empty() {
-            let nonnull = nonnull_vars(&st);
-            let mut best: Option<(usize, bool, usize, Vec<SymHeap>)> = None;
+            let mut best: Option<(usize, bool, usize, Option<Vec<SymHeap>>)> = None;
             for idx in 0..st.preds.len().min(SELECT_AMONG) {
                 let app = &st.preds[idx];
                 let Some(def) = self.defs.preds.get(&app.name) else {
@@ -425,32 +688,95 @@ impl Search<'_, '_> {
                     .args
                     .iter()
                     .any(|a| matches!(eval(a, &st.env), Some(Value::Ref(_) | Value::Null)));
-                // Disjuncts refuted by what is already known are dropped before the state is
-                // copied; when a single one survives, the state is moved, not copied (this
-                // keeps checking a long list linear).
-                let mut parts = Vec::new();
-                for d in &def.body {
-                    let part =
-                        instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
-                    if !self.refuted(&part, &st, &nonnull, LOOKAHEAD) {
-                        parts.push(part);
+                // How many disjuncts stand depends only on what is known of the arguments:
+                // an instance met before with the same knowledge is not looked into again.
+                let key = instance_key(app, &st, false);
+                let (count, parts) = match self.standing.get(&key) {
+                    Some(n) => (*n, None),
+                    None => {
+                        // Disjuncts refuted by what is already known are dropped before the
+                        // state is copied; when a single one survives, the state is moved,
+                        // not copied (this keeps checking a long list linear).
+                        let mut parts = Vec::new();
+                        for d in &def.body {
+                            let part = instantiate_body(
+                                def.params.as_slice(),
+                                d,
+                                &app.args,
+                                &mut self.fresh,
+                            );
+                            if !self.refuted(&part, &st, LOOKAHEAD) {
+                                parts.push(part);
+                            }
+                        }
+                        // What every disjunct left standing says of the arguments (`z ==
+                        // null` for an and-gate whose inputs are both null) holds without
+                        // choosing one: it is learnt, and the search goes on from it
+                        // without branching.
+                        if parts.len() > 1 {
+                            let learnt: Vec<Pure> = self
+                                .common_facts(&parts, &app.args, LOOKAHEAD)
+                                .into_iter()
+                                .filter(|p| matches!(st.eval(p), Tri::Open))
+                                .collect();
+                            if !learnt.is_empty() {
+                                st.pure.extend(learnt);
+                                return Step::Branch(vec![st]);
+                            }
+                        }
+                        if self.standing.len() >= MAX_STANDING {
+                            self.standing.clear();
+                        }
+                        self.standing.insert(key, parts.len());
+                        (parts.len(), Some(parts))
                     }
-                }
+                };
                 let better = match &best {
                     None => true,
-                    Some((n, b, _, _)) => parts.len() < *n || (parts.len() == *n && bound && !b),
+                    Some((n, b, _, _)) => count < *n || (count == *n && bound && !b),
                 };
                 if better {
                     // None left: this state fails; one: as good as any (no branching).
-                    let done = parts.len() <= 1;
-                    best = Some((parts.len(), bound, idx, parts));
+                    let done = count <= 1;
+                    best = Some((count, bound, idx, parts));
                     if done {
                         break;
                     }
                 }
             }
+            let best = best.map(|(n, b, idx, parts)| {
+                let parts = parts.unwrap_or_else(|| {
+                    let app = &st.preds[idx];
+                    let def = &self.defs.preds[&app.name];
+                    let mut parts = Vec::new();
+                    for d in &def.body {
+                        let part =
+                            instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
+                        if !self.refuted(&part, &st, LOOKAHEAD) {
+                            parts.push(part);
+                        }
+                    }
+                    parts
+                });
+                (n, b, idx, parts)
+            });
             let Some((_, _, idx, parts)) = best else { return Step::Done(Found::No) };
-            st.preds.remove(idx);
+            // Before the state is copied (or now and then on a long single path), what no
+            // obligation mentions goes; the instance being unfolded still holds its
+            // arguments, which its disjuncts mention.
+            if parts.len() > 1 || self.steps.is_multiple_of(64) {
+                st.collect_garbage();
+            }
+            // An instance met again along a chain of unfoldings that took one instance for
+            // another and no cell (`S1(x, y, z)` ⇒ `S2(x, y, z, c)` ⇒ `S1(x, y, z)`), with
+            // the same knowledge of its arguments: whatever derivation goes on from here
+            // could have gone on from the first, so this branch adds nothing.
+            let app = st.preds.remove(idx);
+            let chain = app.depth;
+            let key = instance_key(&app, &st, true);
+            if st.chains.get(&chain).is_some_and(|c| c.contains(&key)) {
+                return Step::Done(Found::No);
+            }
             let mut children = Vec::new();
             let last = parts.len().saturating_sub(1);
             let mut st = Some(st);
@@ -467,8 +793,19 @@ impl Search<'_, '_> {
                     }
                 };
                 next.sorts.extend(part.exists.iter().cloned());
+                let mut preds = part.preds;
+                if part.points_to.is_empty() && preds.len() == 1 {
+                    // The chain goes on through the one instance.
+                    next.chains.entry(chain).or_default().push(key.clone());
+                    preds[0].depth = chain;
+                } else {
+                    for p in &mut preds {
+                        self.chains += 1;
+                        p.depth = self.chains;
+                    }
+                }
                 next.pts.extend(part.points_to);
-                next.preds.extend(part.preds);
+                next.preds.extend(preds);
                 for p in part.pure {
                     if !next.pure.contains(&p) {
                         next.pure.push(p);
@@ -485,8 +822,9 @@ impl Search<'_, '_> {
             for (o, obj) in self.model.objects.iter().enumerate() {
                 if st.avail[o] && obj.class == pt.class {
                     let mut next = st.clone();
-                    next.env.insert(v.clone(), Value::Ref(o));
-                    children.push(next);
+                    if next.assign(v, Value::Ref(o)) {
+                        children.push(next);
+                    }
                 }
             }
             return Step::Branch(children);
@@ -495,24 +833,17 @@ impl Search<'_, '_> {
         Step::Done(self.solve_pure(st))
     }
 
-    /// Whether what the state knows refutes a disjunct: a fact that evaluates to false, a
-    /// points-to at `null` or at an object already taken, `x == null` for an `x` known not to
-    /// be `null`, or (looking `depth` levels into its instances) an instance every disjunct of
+    /// Whether what the state knows refutes a disjunct: a fact that evaluates to false (the
+    /// reference classes included: `x == null` for an `x` known not to be `null`), a
+    /// points-to at `null` or at an object already taken, or (looking `depth` levels into its instances) an instance every disjunct of
     /// which is refuted so.
-    fn refuted(&mut self, part: &SymHeap, st: &State, nonnull: &BTreeSet<Var>, depth: u32) -> bool {
-        let direct = part.pure.iter().any(|p| match p {
-            Pure::Cmp(CmpOp::Eq, Term::Var(v), Term::Null)
-            | Pure::Cmp(CmpOp::Eq, Term::Null, Term::Var(v))
-                if nonnull.contains(v) =>
-            {
-                true
-            }
-            p => matches!(eval_pure(p, &st.env), Tri::False),
-        }) || part.points_to.iter().any(|pt| match eval(&pt.ptr, &st.env) {
-            Some(Value::Ref(o)) => !st.avail.get(o).copied().unwrap_or(false),
-            Some(_) => true,
-            None => false,
-        });
+    fn refuted(&mut self, part: &SymHeap, st: &State, depth: u32) -> bool {
+        let direct = part.pure.iter().any(|p| matches!(st.eval(p), Tri::False))
+            || part.points_to.iter().any(|pt| match eval(&pt.ptr, &st.env) {
+                Some(Value::Ref(o)) => !st.avail.get(o).copied().unwrap_or(false),
+                Some(_) => true,
+                None => false,
+            });
         if direct || depth == 0 {
             return direct;
         }
@@ -521,9 +852,51 @@ impl Search<'_, '_> {
             let Some(def) = defs.preds.get(&app.name) else { return true };
             def.body.iter().all(|d| {
                 let sub = instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
-                self.refuted(&sub, st, nonnull, depth - 1)
+                self.refuted(&sub, st, depth - 1)
             })
         })
+    }
+
+    /// The facts `x == null` / `x != null` on the arguments `args` that every part implies
+    /// (its own facts, and those of instances with a single disjunct, `depth` levels down).
+    fn common_facts(&mut self, parts: &[SymHeap], args: &[Term], depth: u32) -> Vec<Pure> {
+        let mut common: Option<BTreeSet<Pure>> = None;
+        for part in parts {
+            let mut facts = BTreeSet::new();
+            self.implied(part, args, depth, &mut facts);
+            common = Some(match common {
+                None => facts,
+                Some(c) => c.intersection(&facts).cloned().collect(),
+            });
+            if common.as_ref().is_some_and(BTreeSet::is_empty) {
+                return Vec::new();
+            }
+        }
+        common.unwrap_or_default().into_iter().collect()
+    }
+
+    /// Collects into `acc` the nullness facts on `args` a part implies.
+    fn implied(&mut self, part: &SymHeap, args: &[Term], depth: u32, acc: &mut BTreeSet<Pure>) {
+        for p in &part.pure {
+            if let Pure::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = p {
+                for (x, y) in [(a, b), (b, a)] {
+                    if *y == Term::Null && matches!(x, Term::Var(_)) && args.contains(x) {
+                        acc.insert(Pure::cmp(*op, x.clone(), Term::Null));
+                    }
+                }
+            }
+        }
+        if depth == 0 {
+            return;
+        }
+        let defs = self.defs;
+        for app in &part.preds {
+            let Some(def) = defs.preds.get(&app.name) else { continue };
+            if let [d] = def.body.as_slice() {
+                let sub = instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
+                self.implied(&sub, args, depth - 1, acc);
+            }
+        }
     }
 
     /// One round of deterministic propagation. `Some(true)`: progress; `Some(false)`: nothing
@@ -548,7 +921,9 @@ impl Search<'_, '_> {
                 let val = obj.field(f)?.clone();
                 match t {
                     Term::Var(v) if !st.env.contains_key(v) => {
-                        st.env.insert(v.clone(), val);
+                        if !st.assign(v, val) {
+                            return None;
+                        }
                     }
                     _ => match eval(t, &st.env) {
                         Some(x) if x == val => {}
@@ -562,22 +937,43 @@ impl Search<'_, '_> {
             }
             progress = true;
         }
-        // Pure facts: evaluate, or solve an equality with one unknown.
+        // Pure facts: evaluate, take (dis)equalities of references into the classes, or
+        // solve an equality with one unknown.
         let mut j = 0;
         while j < st.pure.len() {
-            match eval_pure(&st.pure[j], &st.env) {
+            match st.eval(&st.pure[j]) {
                 Tri::False => return None,
                 Tri::True => {
                     st.pure.remove(j);
                     progress = true;
                 }
                 Tri::Open => {
-                    if let Pure::Cmp(CmpOp::Eq, a, b) = &st.pure[j] {
-                        if let Some((v, val)) = solve_eq(a, b, &st.env) {
-                            st.env.insert(v, val);
+                    let fact = st.pure[j].clone();
+                    match st.absorb(&fact) {
+                        Some(true) => {
                             st.pure.remove(j);
                             progress = true;
                             continue;
+                        }
+                        Some(false) => return None,
+                        None => {}
+                    }
+                    if let Pure::Cmp(CmpOp::Eq, a, b) = &st.pure[j] {
+                        match solve_eq(a, b, &st.env) {
+                            Some(Solved::Value(v, val)) => {
+                                if !st.assign(&v, val) {
+                                    return None;
+                                }
+                                st.pure.remove(j);
+                                progress = true;
+                                continue;
+                            }
+                            Some(Solved::NoInteger) => return None,
+                            Some(Solved::Wide) => {
+                                self.wide = true;
+                                return None;
+                            }
+                            None => {}
                         }
                     }
                     j += 1;
@@ -648,7 +1044,7 @@ impl Search<'_, '_> {
                 *c.entry(v).or_insert(0) -= k;
             }
             c.retain(|_, k| *k != 0);
-            let k = kb - ka; // Σ c·v  op  k
+            let Some(k) = kb.checked_sub(ka) else { continue }; // Σ c·v  op  k
             if c.len() != 1 {
                 multi.extend(c.keys().cloned());
                 continue;
@@ -670,13 +1066,16 @@ impl Search<'_, '_> {
                 }
                 CmpOp::Lt | CmpOp::Le => {
                     // coef·v < k  ⇔  coef·v ≤ k − 1.
-                    let k = if *op == CmpOp::Lt { k - 1 } else { k };
+                    let Some(k) = (if *op == CmpOp::Lt { k.checked_sub(1) } else { Some(k) })
+                    else {
+                        continue;
+                    };
                     if coef > 0 {
                         let hi = k.div_euclid(coef);
                         b.hi = Some(b.hi.map_or(hi, |h| h.min(hi)));
                     } else {
                         // coef < 0: v ≥ ceil(k / coef) = −floor(k / −coef).
-                        let lo = -(k.div_euclid(-coef));
+                        let Some(lo) = k.div_euclid(-coef).checked_neg() else { continue };
                         b.lo = Some(b.lo.map_or(lo, |l| l.max(lo)));
                     }
                 }
@@ -711,10 +1110,17 @@ impl Search<'_, '_> {
             b.lo.is_none_or(|l| *x >= l) && b.hi.is_none_or(|h| *x <= h) && !b.excluded.contains(x)
         });
         cands.dedup();
+        // A value beyond 64 bits is an integer the model cannot hold: not a refutation.
+        let wide = cands.iter().any(|x| i64::try_from(*x).is_err());
+        let cands: Vec<Value> =
+            cands.into_iter().filter_map(|x| i64::try_from(x).ok()).map(Value::Int).collect();
         let guessed = multi.contains(&v) && b.exact.is_none();
-        let res = self.branch(st, v, cands.into_iter().map(Value::Int).collect());
+        let res = self.branch(st, v, cands);
         if res == Found::No && guessed {
             self.approx = true;
+        }
+        if res == Found::No && wide {
+            self.wide = true;
         }
         res
     }
@@ -723,22 +1129,31 @@ impl Search<'_, '_> {
         let mut res = Found::No;
         for c in cands {
             let mut next = st.clone();
-            next.env.insert(v.clone(), c);
+            if !next.assign(&v, c) {
+                continue;
+            }
             // Equalities with one unknown left are solved at once, so a chain `x1 == x2 ==
             // x3` follows the first choice instead of branching on every member.
             let mut solved = true;
-            while solved {
+            let mut refuted = false;
+            while solved && !refuted {
                 solved = false;
-                for p in &next.pure {
-                    if let Pure::Cmp(CmpOp::Eq, a, b) = p {
-                        if let Some((w, val)) = solve_eq(a, b, &next.env) {
-                            next.env.insert(w, val);
+                for i in 0..next.pure.len() {
+                    let Pure::Cmp(CmpOp::Eq, a, b) = &next.pure[i] else { continue };
+                    match solve_eq(a, b, &next.env) {
+                        Some(Solved::Value(w, val)) => {
+                            if !next.assign(&w, val) {
+                                refuted = true;
+                                break;
+                            }
                             solved = true;
                         }
+                        Some(Solved::Wide) => self.wide = true,
+                        _ => {}
                     }
                 }
             }
-            if next.pure.iter().any(|p| matches!(eval_pure(p, &next.env), Tri::False)) {
+            if refuted || next.pure.iter().any(|p| matches!(next.eval(p), Tri::False)) {
                 continue;
             }
             match self.solve_pure(next) {
@@ -752,35 +1167,18 @@ impl Search<'_, '_> {
 }
 
 /// Waiting instances compared when choosing the next to unfold, at most.
-const SELECT_AMONG: usize = 16;
+const SELECT_AMONG: usize = 64;
 
 /// Levels of instances looked into when deciding whether a disjunct is refuted.
 const LOOKAHEAD: u32 = 2;
 
-/// The unbound variables the state's facts say are not `null` (`x != null`).
-fn nonnull_vars(st: &State) -> BTreeSet<Var> {
-    let mut out = BTreeSet::new();
-    for p in &st.pure {
-        if let Pure::Cmp(CmpOp::Ne, a, b) = p {
-            for (x, y) in [(a, b), (b, a)] {
-                if let (Term::Var(v), Term::Null) = (x, y) {
-                    if !st.env.contains_key(v) {
-                        out.insert(v.clone());
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 /// `a == b` with exactly one unknown variable, solvable exactly: its value.
-fn solve_eq(a: &Term, b: &Term, env: &BTreeMap<Var, Value>) -> Option<(Var, Value)> {
+fn solve_eq(a: &Term, b: &Term, env: &BTreeMap<Var, Value>) -> Option<Solved> {
     for (x, y) in [(a, b), (b, a)] {
         if let Term::Var(v) = x {
             if !env.contains_key(v) {
                 if let Some(val) = eval(y, env) {
-                    return Some((v.clone(), val));
+                    return Some(Solved::Value(v.clone(), val));
                 }
             }
         }
@@ -789,7 +1187,8 @@ fn solve_eq(a: &Term, b: &Term, env: &BTreeMap<Var, Value>) -> Option<(Var, Valu
     let (cb, kb) = linear(b, env)?;
     let mut c = ca;
     for (v, k) in cb {
-        *c.entry(v).or_insert(0) -= k;
+        let e = c.entry(v).or_insert(0);
+        *e = e.checked_sub(k)?;
     }
     c.retain(|_, k| *k != 0);
     if c.len() != 1 {
@@ -798,10 +1197,21 @@ fn solve_eq(a: &Term, b: &Term, env: &BTreeMap<Var, Value>) -> Option<(Var, Valu
     let (v, coef) = c.into_iter().next()?;
     let k = kb.checked_sub(ka)?;
     if k % coef != 0 {
-        // No integer solution: bind to a value that makes the fact false.
-        return Some((v, Value::Int(i64::MIN)));
+        return Some(Solved::NoInteger);
     }
-    Some((v, Value::Int(k / coef)))
+    Some(match i64::try_from(k / coef) {
+        Ok(x) => Solved::Value(v, Value::Int(x)),
+        Err(_) => Solved::Wide,
+    })
+}
+
+/// What solving `a == b` for its one unknown gave.
+enum Solved {
+    Value(Var, Value),
+    /// No integer solves it: the fact is false.
+    NoInteger,
+    /// The solution lies beyond 64 bits, where the model has no values: not decided.
+    Wide,
 }
 
 /// A predicate body disjunct with fresh existentials and parameters replaced by `args`.
