@@ -129,6 +129,7 @@ pub fn satisfies_within(
             env,
             sorts,
             avail: vec![true; model.objects.len()],
+            unconsumed: model.objects.len(),
             pts: d.points_to.clone(),
             preds: d
                 .preds
@@ -191,6 +192,8 @@ struct State {
     env: BTreeMap<Var, Value>,
     sorts: BTreeMap<Var, Sort>,
     avail: Vec<bool>,
+    /// How many of `avail` are still true (counted as objects are taken, not recounted).
+    unconsumed: usize,
     pts: Vec<PointsTo>,
     preds: Vec<PredApp>,
     pure: Vec<Pure>,
@@ -668,8 +671,7 @@ impl Search<'_, '_> {
             }
             break;
         }
-        let unconsumed = st.avail.iter().filter(|a| **a).count();
-        if st.pts.len() > unconsumed {
+        if st.pts.len() > st.unconsumed {
             return Step::Done(Found::No);
         }
         // Unfold a predicate instance: among the first few waiting, the one with the fewest
@@ -916,6 +918,7 @@ impl Search<'_, '_> {
                 return None;
             }
             st.avail[o] = false;
+            st.unconsumed -= 1;
             let pt = st.pts.remove(i);
             for (f, t) in &pt.fields {
                 let val = obj.field(f)?.clone();
