@@ -259,8 +259,7 @@ fn korat_counts_binary_trees_and_red_black_trees() {
 fn last_answer(stdout: &str) -> String {
     stdout
         .lines()
-        .filter(|l| l.starts_with("sat") || l.starts_with("unsat") || l.starts_with("unknown"))
-        .last()
+        .rfind(|l| l.starts_with("sat") || l.starts_with("unsat") || l.starts_with("unknown"))
         .unwrap_or("")
         .to_string()
 }
