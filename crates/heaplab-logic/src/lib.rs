@@ -6,7 +6,8 @@
 //!   substitution with fresh renaming, printing); [`convert`] builds it from the AST.
 //! - [`normalize`]: cheap syntactic simplification and contradiction detection.
 //! - [`unfold`]: unfolding of predicate instances and JSF's least fixed point of base unfoldings.
-//! - [`check`]: the model checker (concrete heap ⊨ formula), independent of the generator.
+//! - [`check`]: the model checker (concrete heap ⊨ formula), independent of the generator;
+//!   references without a location are kept as equality classes (`check::refs`).
 //! - [`invariant`]: integer facts every instance of a predicate implies (pruning the search).
 //! - [`search`]: bounded breadth-first unfolding shared by [`sat`] and [`enumerate`].
 //! - [`arith`]: the pure part in Rust: references by union-find, difference logic exactly;
@@ -16,7 +17,9 @@
 //!   models built along the pairs' derivations; one predicate [`cluster`] at a time, each
 //!   choice checked incrementally (`combine`), within the [`caps`];
 //!   [`baseformula`]: S2S-style base formulas over the integer parameters (difference bounds
-//!   per pair, by fixed point with widening), proving unsat and witnessing deep models.
+//!   per pair, by fixed point with widening), proving unsat and witnessing deep models; models
+//!   beyond their exact rounds are grown from their summaries (`grow`); `build` holds the
+//!   models built step by step.
 //! - [`diagnostics`]: warnings about predicate definitions the checker cannot see.
 //! - [`smtlib`]: SL-COMP's input format (separation logic in SMT-LIB) read into [`Defs`] and
 //!   queries; [`halt`]: the caller's time and memory bounds, asked by every long loop.
