@@ -26,10 +26,10 @@
 //!
 //!   The widening keeps only difference bounds, so periodic facts are added back as
 //!   congruences (`n ≡ 0 (mod 2)` for `even`'s non-empty lists), found from the exact elements
-//!   and kept when inductive ([`congruences`]): `even(x, n) & n == 7` is proved unsat.
+//!   and kept when inductive (`Summaries::congruences`): `even(x, n) & n == 7` is proved unsat.
 //!
 //! A cluster's callers use its exact elements when they converged, its widened ones otherwise
-//! (they cover every unfolding either way). Choices are made with [`crate::combine`]'s
+//! (they cover every unfolding either way). Choices are made with `combine`'s
 //! incremental reference check first; the integers are decided once a choice is complete.
 //!
 //! Incomplete, and then the answer is [`Decision::Open`] saying why: facts that are neither
@@ -37,7 +37,7 @@
 //! by the widening; caps ([`ProofCaps`]); a witness whose non-difference arithmetic has no
 //! model. Congruence checks need the oracle (an undecided one drops the congruence).
 //! Unsatisfiability is only claimed from an over-approximation, so it is sound. The widened
-//! elements also guide models too large for exact rounds ([`crate::grow`]).
+//! elements also guide models too large for exact rounds (`grow`).
 
 use crate::arith::{decide, difference, PureResult};
 use crate::basepair::{instantiate, Pair, MAX_WITNESS_UNFOLDINGS};

@@ -16,7 +16,7 @@
 //! - one predicate cluster at a time ([`crate::cluster`]), callees first, so predicates the
 //!   query does not reach cost nothing and a capped cluster leaves the others exact;
 //! - semi-naively: a round only makes the choices that use a pair found in the round before;
-//! - each choice incrementally ([`crate::combine`]): the instances take their pairs one at a
+//! - each choice incrementally (`combine`): the instances take their pairs one at a
 //!   time (the one with fewest candidates first), and a union-find with undo drops a choice as
 //!   soon as it merges two classes said to differ or two cells, with every choice below it.
 //!   Facts beyond reference (dis)equalities (integers, disjunctions) are decided by
