@@ -13,7 +13,8 @@ wasm_bindgen_version() {
 }
 
 # Debian packages the project needs. Checked first so a set-up machine does no apt work.
-APT_PACKAGES=(z3 chromium junit5 default-jdk-headless)
+# clang compiles tree-sitter's Java grammar (C) for wasm32 (the Java front end in the page).
+APT_PACKAGES=(z3 chromium junit5 default-jdk-headless clang)
 
 setup() {
   local missing=()
@@ -52,14 +53,32 @@ build_native() {
   cargo build --release --quiet
 }
 
+# The folder of C headers that tree-sitter ships for wasm32 (in the tree-sitter-language crate).
+wasm_c_include() {
+  cargo metadata --format-version 1 --filter-platform wasm32-unknown-unknown 2>/dev/null \
+    | node -e '
+      let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+        const p = JSON.parse(s).packages.find((p) => p.name === "tree-sitter-language");
+        if (!p) process.exit(1);
+        console.log(require("path").join(require("path").dirname(p.manifest_path), "wasm", "include"));
+      });' \
+    || { echo "cannot find the tree-sitter-language crate (cargo metadata)" >&2; return 1; }
+}
+
 build_wasm() {
   [ -d crates/heaplab-wasm ] || return 0
   command -v wasm-bindgen >/dev/null \
     || { echo "wasm-bindgen CLI not found: run ./build.sh setup" >&2; return 1; }
   log "wasm engine -> web/pkg"
-  cargo build --release --quiet --target wasm32-unknown-unknown -p heaplab-wasm
+  # tree-sitter's C for wasm32-unknown-unknown: clang with the tree-sitter-language crate's
+  # minimal libc headers (no imports); the crate's folder comes from cargo.
+  local ts_include
+  ts_include=$(wasm_c_include) || return 1
+  # The `wasm` profile (Cargo.toml): release with fat LTO and one codegen unit.
+  CFLAGS_wasm32_unknown_unknown="-I$ts_include" \
+    cargo build --profile wasm --quiet --target wasm32-unknown-unknown -p heaplab-wasm
   wasm-bindgen --target web --out-dir web/pkg \
-    target/wasm32-unknown-unknown/release/heaplab_wasm.wasm
+    target/wasm32-unknown-unknown/wasm/heaplab_wasm.wasm
 }
 
 build() {
@@ -109,7 +128,15 @@ test_junit() {
   bash tests/junit/run.sh
 }
 
+# `./build.sh test --quick`: everything, but the heavy test binaries (symheap, all_examples,
+# testgen's concolic, fuzz) run a fixed fraction of their long cases (HEAPLAB_QUICK=1: fewer
+# generated programs, example methods and fuzz seeds, chosen by count, never by time). CI runs
+# `./build.sh test`, all of them.
 test() {
+  if [ "${1:-}" = "--quick" ]; then
+    export HEAPLAB_QUICK=1
+    log "quick: the heavy tests run a fraction of their cases (HEAPLAB_QUICK=1)"
+  fi
   test_rust
   test_junit
   if [ -d crates/heaplab-wasm ] || [ -d tests/node ] || [ -d tests/browser ]; then
@@ -133,7 +160,7 @@ serve() {
 
 help() {
   sed -n '2,3p' "$0"
-  echo "usage: ./build.sh {setup|build|test|bench|serve}"
+  echo "usage: ./build.sh {setup|build|test [--quick]|bench|serve}"
 }
 
 cmd=${1:-help}

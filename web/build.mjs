@@ -1,7 +1,9 @@
 // Builds the static site in web/dist: `node build.mjs` (run by `./build.sh build`).
 //
 //   main.js      the page (src/main.js and its views), an ES module bundle
-//   worker.js    the engine worker, a classic script bundle (it importScripts Z3's glue)
+//   worker.js    the engine worker, a classic script bundle (the wasm engine; no Z3)
+//   z3-worker.js the Z3 worker, a classic script bundle (it importScripts Z3's glue); started
+//                only when something needs Z3
 //   sw.js        the service worker, with the asset list and a content hash baked in
 //   heaplab_wasm_bg.wasm            the engine, from web/pkg (wasm-bindgen, see build_wasm)
 //   z3-built.js, z3-built.wasm      Z3, copied as they are from node_modules/z3-solver/build
@@ -159,29 +161,48 @@ async function main() {
     // wasm-bindgen's glue mentions import.meta.url, which a classic worker lacks; we always pass
     // the wasm URL explicitly, but give it the worker's URL so nothing is left undefined.
     banner: { js: 'var __heaplabWorkerUrl = self.location.href;' },
-    define: { 'import.meta.url': '__heaplabWorkerUrl', __Z3_WASM_BYTES__: String(z3WasmBytes) },
+    define: { 'import.meta.url': '__heaplabWorkerUrl' },
+  });
+  await build({
+    ...common,
+    entryPoints: [join(web, 'src', 'z3-worker.js')],
+    outfile: join(dist, 'z3-worker.js'),
+    format: 'iife',
+    platform: 'browser',
+    define: { __Z3_WASM_BYTES__: String(z3WasmBytes) },
   });
 
-  // The service worker last: it lists (and hashes) everything above.
+  // The service worker last: it lists (and hashes) everything above. Z3 is not precached (a
+  // first visit must not download it); the service worker keeps it, under its own version, once
+  // a question fetched it.
   const assets = ['./', 'index.html', 'style.css', 'main.js', 'worker.js', 'heaplab_wasm_bg.wasm',
-    'z3-built.js', 'z3-built.wasm', 'examples/index.json', ...index.map(({ file }) => `examples/${file}`)];
-  const hash = createHash('sha256');
-  for (const asset of assets.slice(1)) hash.update(asset).update(await readFile(join(dist, asset)));
-  const version = hash.digest('hex').slice(0, 16);
+    'examples/index.json', ...index.map(({ file }) => `examples/${file}`)];
+  const z3Assets = ['z3-worker.js', 'z3-built.js', 'z3-built.wasm'];
+  const digest = async (list) => {
+    const hash = createHash('sha256');
+    for (const asset of list) hash.update(asset).update(await readFile(join(dist, asset)));
+    return hash.digest('hex').slice(0, 16);
+  };
+  const version = await digest(assets.slice(1));
+  const z3Version = await digest(z3Assets);
   await build({
     ...common,
     entryPoints: [join(web, 'src', 'sw.js')],
     outfile: join(dist, 'sw.js'),
     format: 'iife',
     platform: 'browser',
-    define: { __ASSETS__: JSON.stringify(assets), __VERSION__: JSON.stringify(version) },
+    define: {
+      __ASSETS__: JSON.stringify(assets), __VERSION__: JSON.stringify(version),
+      __Z3_ASSETS__: JSON.stringify(z3Assets), __Z3_VERSION__: JSON.stringify(z3Version),
+    },
   });
 
+  const files = [...assets.slice(1), ...z3Assets, 'sw.js'];
   let total = 0;
-  for (const asset of [...assets.slice(1), 'sw.js']) total += (await stat(join(dist, asset))).size;
-  const packed = await precompress(dist, [...assets.slice(1), 'sw.js']);
+  for (const asset of files) total += (await stat(join(dist, asset))).size;
+  const packed = await precompress(dist, files);
   const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
-  console.log(`web/dist: ${assets.length} assets, ${mb(total)} (brotli ${mb(packed.br)}, gzip ${mb(packed.gz)}), version ${version}, ${index.length} examples`);
+  console.log(`web/dist: ${files.length + 1} assets, ${mb(total)} (brotli ${mb(packed.br)}, gzip ${mb(packed.gz)}), version ${version}, ${index.length} examples`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

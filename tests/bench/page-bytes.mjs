@@ -1,5 +1,6 @@
 // Bytes over the wire of a page visit, for the bench scripts (web-budget.mjs, browser-suite.mjs):
-// Resource Timing in the page and in the engine worker (which fetches the wasm engine and Z3).
+// Resource Timing in the page, in the engine worker (which fetches the wasm engine) and, once it
+// started, in the Z3 worker (which fetches Z3).
 // `transferSize` is headers plus the compressed body, 0 when the answer came from a cache or the
 // service worker.
 
@@ -9,8 +10,10 @@ export async function transferred(page) {
     const resources = performance.getEntriesByType('resource')
       .map((e) => ({ name: e.name, transferSize: e.transferSize }));
     const nav = performance.getEntriesByType('navigation')[0];
-    const worker = await globalThis.__heaplab.engine.request('resources');
-    return [{ name: location.href, transferSize: nav?.transferSize ?? 0 }, ...resources, ...worker];
+    const { engine } = globalThis.__heaplab;
+    const worker = await engine.request('resources');
+    const z3 = engine.z3Started ? await engine.request('z3Resources') : [];
+    return [{ name: location.href, transferSize: nav?.transferSize ?? 0 }, ...resources, ...worker, ...z3];
   });
 }
 

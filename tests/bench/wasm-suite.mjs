@@ -16,6 +16,8 @@ import { ROOT } from '../node/helpers.mjs';
 
 const input = process.argv[2] ?? path.join(ROOT, 'bench/results.json');
 const native = JSON.parse(await readFile(input, 'utf8'));
+// `heaplab bench --format json` rows are a run summary plus the memory columns.
+native.rows = native.rows.map((r) => ({ ...r.summary, ...r }));
 const only = process.env.BENCH_WASM_STRATEGIES?.split(',').map((s) => s.trim()).filter(Boolean);
 const capMs = Number(process.env.BENCH_WASM_CAP_MS ?? 20000);
 const procedure = process.env.BENCH_WASM_PROCEDURE !== '0';
@@ -43,7 +45,8 @@ for (const row of native.rows) {
     continue;
   }
   if (!sources.has(row.file)) sources.set(row.file, await readFile(path.join(ROOT, row.file), 'utf8'));
-  const options = { strategy: row.strategy, k: native.k, timeoutMs: capMs, file: row.file, procedure };
+  // No heap views, as native `heaplab bench` keeps none (the Compare tab's rows neither).
+  const options = { strategy: row.strategy, bounds: { k: native.k, timeout_ms: capMs }, file: row.file, procedure, views: false };
   const started = performance.now();
   let summary;
   let st;

@@ -57,12 +57,13 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
   const native = JSON.parse((await run(HEAPLAB, ['run', join(ROOT, 'examples', 'bst.hl'), '--method', 'BST.remove',
     '--strategy', 'concolic', '--format', 'json'], { maxBuffer: 1 << 26 })).stdout);
   const summary = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.summary);
-  for (const k of ['tests', 'covered', 'total', 'invalid', 'runs', 'phase1Inputs', 'phase2Inputs']) {
-    assert.equal(summary[k], native[k], k);
+  // The page's summary is the CLI's run summary (the loop's counts under `concolic`).
+  for (const k of ['tests', 'branches_covered_valid', 'branches_total', 'invalid_inputs', 'concolic']) {
+    assert.deepEqual(summary[k], native[k], k);
   }
   const counts = page.locator('[data-cc-counts]');
   const range = page.getByRole('slider', { name: 'Run' });
-  assert.equal(await range.getAttribute('max'), String(native.runs - 1));
+  assert.equal(await range.getAttribute('max'), String(native.concolic.runs - 1));
 
   // The tree after a phase-1 run (the slider), then run by run with the "Run ▶" button: some
   // node is unexplored after one run and explored after a later phase-2 run (an input the
@@ -82,7 +83,7 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
     return /phase 2/.test(await page.locator('[data-cc-input] h4').first().textContent());
   };
   // Phase 1's runs come first: the last of them, by bisection.
-  let [lo, hi] = [0, native.runs - 1];
+  let [lo, hi] = [0, native.concolic.runs - 1];
   assert.equal(await isPhase2(lo), false);
   assert.equal(await isPhase2(hi), true);
   while (hi - lo > 1) {
@@ -92,7 +93,7 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
   }
   const first = lo;
   await showRun(first);
-  for (let r = first; r < native.runs && !covered; r += 1) {
+  for (let r = first; r < native.concolic.runs && !covered; r += 1) {
     if (r > first) await next.click();
     assert.equal(await range.inputValue(), String(r));
     const s = await states();
@@ -108,7 +109,7 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
   t.diagnostic(`stepped to run ${covered?.exploredAt} in ${Date.now() - clicked} ms since Run`);
   assert.ok(covered, 'an unexplored node is later explored');
   assert.ok(covered.exploredAt > covered.unexploredAt);
-  assert.ok(covered.exploredAt >= native.phase1Inputs, 'phase 2 starts after the phase-1 inputs');
+  assert.ok(covered.exploredAt >= native.concolic.phase1_inputs, 'phase 2 starts after the phase-1 inputs');
   // The node covered is on the run's path (bold) and its input is shown.
   assert.match(await page.locator(`[data-cc-tree] [data-node="${covered.node}"]`).getAttribute('class'), /cc-path/);
   assert.match(await page.locator('[data-cc-input]').textContent(), /Run \d+: phase/);
@@ -118,7 +119,7 @@ test('concolic on BST.remove: an unexplored node of the constraint tree is cover
 
   // After the last run the tree has what the run left: nothing unexplored (as the CLI says).
   await page.getByRole('button', { name: 'Last run' }).click();
-  assert.equal(Number(await counts.getAttribute('data-unexplored')), native.unexploredLeft);
+  assert.equal(Number(await counts.getAttribute('data-unexplored')), native.concolic.unexplored_left);
   assert.ok(Number(await counts.getAttribute('data-pruned')) > 0);
   // The tests panel lists the tests.
   const tests = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tests.length);

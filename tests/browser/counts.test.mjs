@@ -20,11 +20,11 @@ const STRATEGIES = ['lazy', 'lazier', 'lazier#', 'sl'];
 // (tests/node/concolic.test.mjs compares it with the CLI).
 const PICKER = [...STRATEGIES, 'symheap', 'concolic'];
 // Small bounds that every example finishes within (no timeout, whose cut would differ).
-const BOUNDS = { k: 2, depth: 8, maxPaths: 400 };
+const BOUNDS = { k: 2, depth: 8, max_paths: 400 };
 
 async function cliTests(file, method, strategy) {
   const { stdout } = await run(HEAPLAB, ['run', file, '--method', method, '--strategy', strategy,
-    '--k', String(BOUNDS.k), '--depth', String(BOUNDS.depth), '--max-paths', String(BOUNDS.maxPaths),
+    '--k', String(BOUNDS.k), '--depth', String(BOUNDS.depth), '--max-paths', String(BOUNDS.max_paths),
     '--format', 'json'], { maxBuffer: 1 << 26 });
   return JSON.parse(stdout);
 }
@@ -49,7 +49,7 @@ test('the playground and the CLI generate the same number of tests for every exa
           const engine = globalThis.__heaplab.engine;
           await engine.request('exploreStart', { source: src, method, options, runId: id });
           return (await engine.request('exploreRun', { runId: id })).summary;
-        }, { src: source, method: name, options: { strategy, ...BOUNDS }, id: runId })
+        }, { src: source, method: name, options: { strategy, bounds: BOUNDS }, id: runId })
           .catch((err) => assert.fail(`${file} ${name} ${strategy}: ${err.message}\n${browser.errors.join('\n')}`));
         const cli = await cliTests(join(ROOT, 'examples', file), name, strategy);
         compared += 1;

@@ -107,8 +107,13 @@ export async function launch({ viewport = { width: 1360, height: 860 }, serviceW
   };
 }
 
-/** Waits until the status line says Z3 is ready (a real query answered by Z3 wasm). */
+/**
+ * Asks for Z3 (as opening the SMT console does: a page loads it only when something needs it)
+ * and waits until the status line says it is ready (a real query answered by Z3 wasm).
+ */
 export async function waitForZ3(page, timeout = 120000) {
+  await page.waitForFunction(() => globalThis.__heaplab?.engine, null, { timeout });
+  await page.evaluate(() => globalThis.__heaplab.engine.loadZ3());
   await page.getByText('Z3 ready', { exact: true }).waitFor({ timeout });
 }
 

@@ -3,7 +3,8 @@
 # (`heaplab run --emit junit`, lazier#: --pre assume at k = 2, --pre ignore at k = 1), compile them with javac against Debian's JUnit 5
 # console standalone jar, run them, and fail unless every test passes. Called by
 # `./build.sh test` (test_junit). Needs target/release/heaplab (or HEAPLAB=...). Last, the
-# export of a few hundred random programs is compiled and run the same way.
+# export of a few hundred random programs is compiled and run the same way, and the Java
+# examples through tests/junit/java.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 JAR=${JUNIT_JAR:-/usr/share/java/junit-platform-console-standalone.jar}
@@ -61,3 +62,6 @@ java -jar "$JAR" --class-path "$out/classes" --scan-class-path --disable-banner 
   --details=summary >"$out/junit.log" 2>&1 || { cat "$out/junit.log"; echo "JUnit: failures (generated programs)" >&2; exit 1; }
 grep -E "tests (found|successful|failed)" "$out/junit.log"
 grep -q "\[ *0 tests failed" "$out/junit.log"
+
+# The Java front end: JUnit tests of the user's own Java classes (examples/java).
+bash tests/junit/java.sh

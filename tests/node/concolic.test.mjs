@@ -38,10 +38,10 @@ async function cli(file, method) {
   return { summary: JSON.parse(stdout), json: await readFile(path.join(out, name), 'utf8') };
 }
 
-// The keys that do not depend on timing or on which solver answered.
-const KEYS = ['tests', 'invalid', 'errors', 'covered', 'total', 'phase1Calls', 'phase2Calls',
-  'phase1Inputs', 'phase2Inputs', 'runs', 'prunedUnsat', 'prunedUnknown', 'missedTarget',
-  'unexploredLeft', 'stoppedBy'];
+// The run summary's keys that do not depend on timing, on which solver answered or on the
+// file's name (`concolic` holds the loop's counts: runs, CSF's #Calls, pruned nodes...).
+const KEYS = ['strategy', 'tests', 'invalid_inputs', 'errors', 'branches_covered', 'branches_covered_valid',
+  'branches_total', 'stopped_by', 'concolic'];
 
 // Replays the event stream: node key -> 'explored' | 'unexplored' | 'pruned'.
 function rebuild(events) {
@@ -68,17 +68,17 @@ for (const [file, method, needsZ3] of CASES) {
     const native = await cli(file, method);
     const source = await readFile(path.join(ROOT, file), 'utf8');
     const live = [];
-    const r = await engine.concolicRun(source, method, { timeoutMs: 0 }, bridge.solve, (e) => live.push(e));
+    const r = await engine.concolicRun(source, method, { bounds: { timeout_ms: 0 } }, bridge.solve, (e) => live.push(e));
     // The events streamed while it ran: the last pass's are exactly the events returned (a
     // pass replayed after Z3's replies starts again), and each new input comes with its test.
     const last = Math.max(...live.map((l) => l.pass));
-    assert.equal(last, r.summary.passes, `${method}: the last pass streamed is the one returned`);
+    assert.equal(last, r.passes, `${method}: the last pass streamed is the one returned`);
     const final = live.filter((l) => l.pass === last);
     assert.deepEqual(final.map((l) => l.event), r.events, `${method}: streamed events = returned events`);
     for (const l of final.filter((x) => x.event.kind === 'newInput')) {
       assert.deepEqual(l.test, r.tests.find((t) => t.name === l.event.test), `${method}: ${l.event.test}`);
     }
-    assert.ok(r.events.some((e) => e.kind === 'solved' && e.formula.length > 0) || r.summary.phase2Inputs === 0);
+    assert.ok(r.events.some((e) => e.kind === 'solved' && e.formula.length > 0) || r.summary.concolic.phase2_inputs === 0);
     for (const k of KEYS) assert.deepEqual(r.summary[k], native.summary[k], `${method}: ${k}`);
     // The same tests where the Rust procedure chose every model. Where Z3 chose some (hash32's
     // wrapped conditions, solved in phase 2), native z3 and Z3 wasm are different builds and
@@ -91,8 +91,8 @@ for (const [file, method, needsZ3] of CASES) {
     const java = r.junit.files.map((f) => f.text).join('\n');
     assert.equal((java.match(/@Test/g) || []).length, r.tests.length);
     assert.equal(r.phases.length, r.tests.length);
-    assert.equal(r.summary.passes > 1, needsZ3, `${method}: ${r.summary.passes} passes`);
-    assert.equal(r.summary.sentToZ3 > 0, needsZ3, `${method}: ${r.summary.sentToZ3} scripts sent to Z3`);
+    assert.equal(r.passes > 1, needsZ3, `${method}: ${r.passes} passes`);
+    assert.equal(r.sent_to_z3 > 0, needsZ3, `${method}: ${r.sent_to_z3} scripts sent to Z3`);
     // Every test replays in the interpreter (an independent oracle of the expected outcomes).
     const hl = path.join(tmp, `${method}.hl`);
     await writeFile(hl, r.hl);
@@ -100,10 +100,10 @@ for (const [file, method, needsZ3] of CASES) {
     assert.match(stdout, new RegExp(`${r.tests.length + (source.match(/^test /gm) || []).length} passed`));
     // The events rebuild the constraint tree: as many runs as the summary says, nothing left
     // unexplored (as the summary says), and new inputs named after tests.
-    assert.equal(r.events.filter((e) => e.kind === 'runInput').length, r.summary.runs);
+    assert.equal(r.events.filter((e) => e.kind === 'runInput').length, r.summary.concolic.runs);
     const tree = rebuild(r.events);
     const left = [...tree.values()].filter((s) => s === 'unexplored').length;
-    assert.equal(left, r.summary.unexploredLeft);
+    assert.equal(left, r.summary.concolic.unexplored_left);
     const names = new Set(r.tests.map((t) => t.name));
     for (const e of r.events.filter((e) => e.kind === 'newInput')) assert.ok(names.has(e.test), e.test);
   });
@@ -112,10 +112,10 @@ for (const [file, method, needsZ3] of CASES) {
 test('concolicRun without Z3 still runs, and bad options are said', async () => {
   const source = await readFile(path.join(ROOT, 'examples/sll.hl'), 'utf8');
   const r = await engine.concolicRun(source, 'SLL.remove', {}, null);
-  assert.equal(r.summary.invalid, 0);
+  assert.equal(r.summary.invalid_inputs, 0);
   assert.ok(r.tests.length > 0);
-  assert.equal(r.summary.passes, 1);
-  await assert.rejects(engine.concolicRun(source, 'SLL.remove', { order: 'sideways' }, null), /order: `sideways`/);
+  assert.equal(r.passes, 1);
+  await assert.rejects(engine.concolicRun(source, 'SLL.remove', { order: 'sideways' }, null), /sideways/);
   await assert.rejects(engine.concolicRun(source, 'SLL.nope', {}, null), (e) => e.kind === 'BadMethod');
 });
 
@@ -123,11 +123,12 @@ test('concolicRun without Z3 still runs, and bad options are said', async () => 
 // (the Compare and Explore tabs pass the page's bound), and what was found is still checked.
 test('concolicRun stops on its time bound, with valid tests so far', async () => {
   const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
-  const full = await engine.concolicRun(source, 'BST.remove', { timeoutMs: 0 }, bridge.solve);
-  assert.equal(full.summary.stoppedBy, null);
-  const cut = await engine.concolicRun(source, 'BST.remove', { timeoutMs: 300 }, bridge.solve);
-  assert.equal(cut.summary.stoppedBy, 'time');
-  assert.ok(cut.summary.runs < full.summary.runs, `${cut.summary.runs} runs < ${full.summary.runs}`);
-  assert.equal(cut.summary.invalid, 0);
-  assert.ok(cut.summary.coveredAll >= cut.summary.covered);
+  const full = await engine.concolicRun(source, 'BST.remove', { bounds: { timeout_ms: 0 } }, bridge.solve);
+  assert.equal(full.summary.stopped_by, null);
+  const cut = await engine.concolicRun(source, 'BST.remove', { bounds: { timeout_ms: 300 } }, bridge.solve);
+  assert.equal(cut.summary.stopped_by, 'time');
+  const runs = (r) => r.summary.concolic.runs;
+  assert.ok(runs(cut) < runs(full), `${runs(cut)} runs < ${runs(full)}`);
+  assert.equal(cut.summary.invalid_inputs, 0);
+  assert.ok(cut.summary.branches_covered >= cut.summary.branches_covered_valid);
 });

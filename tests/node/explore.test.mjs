@@ -55,7 +55,7 @@ async function cli(file, method, strategy, k) {
 
 async function wasm(file, method, strategy, k) {
   const source = await readFile(path.join(ROOT, file), 'utf8');
-  const ex = new engine.Exploration(source, method, JSON.stringify({ strategy, k, file }), solve);
+  const ex = new engine.Exploration(source, method, JSON.stringify({ strategy, bounds: { k }, file }), solve);
   const summary = await ex.runToEnd(0);
   return { ex, summary };
 }
@@ -138,7 +138,7 @@ test('symheap all-heaps mode: one test per input heap, as the CLI and as lazy ha
   const file = 'examples/heapsummary.hl';
   const method = 'LinkedList.run1';
   const source = await readFile(path.join(ROOT, file), 'utf8');
-  const ex = new engine.Exploration(source, method, { strategy: 'symheap', k: 2, allHeaps: true, file }, solve);
+  const ex = new engine.Exploration(source, method, { strategy: 'symheap', bounds: { k: 2 }, all_heaps: true, file }, solve);
   const summary = await ex.runToEnd(0);
   const { stdout } = await run(
     HEAPLAB,
@@ -156,10 +156,10 @@ test('symheap all-heaps mode: one test per input heap, as the CLI and as lazy ha
   assert.equal(summary.tests, summary.all_heaps.heaps);
   assert.ok(summary.tests > summary.paths_feasible, `${summary.tests} heaps from ${summary.paths_feasible} paths`);
   // Without the option: one test per path, and no all_heaps key (as the CLI without the flag).
-  const plain = new engine.Exploration(source, method, { strategy: 'symheap', k: 2, file }, solve);
+  const plain = new engine.Exploration(source, method, { strategy: 'symheap', bounds: { k: 2 }, file }, solve);
   const one = await plain.runToEnd(0);
   assert.equal(one.tests, one.paths_feasible);
-  assert.equal('all_heaps' in one, false);
+  assert.equal(one.all_heaps, null);
   // Every heap's test passes when the interpreter runs it.
   const out = path.join(tmp, 'heapsummary_run1_allheaps.hl');
   await writeFile(out, ex.testsHl());
@@ -204,13 +204,13 @@ test('step() yields the event stream, tree() the states, then null', async () =>
 
 test('runToEnd(maxEvents) resumes; cancel() stops with a summary', async () => {
   const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
-  const ex = new engine.Exploration(source, 'BST.insert', '{"k": 2}', solve);
+  const ex = new engine.Exploration(source, 'BST.insert', '{"bounds": {"k": 2}}', solve);
   assert.equal(await ex.runToEnd(5), null);
   let summary = null;
   while (summary === null) summary = await ex.runToEnd(50);
   assert.equal(summary.tests, 21);
 
-  const cancelled = new engine.Exploration(source, 'BST.insert', { k: 3 }, solve);
+  const cancelled = new engine.Exploration(source, 'BST.insert', { bounds: { k: 3 } }, solve);
   const pending = cancelled.runToEnd(0);
   cancelled.cancel();
   const partial = await pending;
@@ -254,55 +254,49 @@ test('errors are JS Errors with a kind', async () => {
 
 // `heaplab run --help` states the strategy names and every default bound: the page's menus
 // must offer the same.
-test('strategies() and defaults() are the CLI\'s', async () => {
+test('strategies() and bounds() are the CLI\'s', async () => {
   const { stdout: help } = await run(HEAPLAB, ['run', '--help'], { cwd: ROOT });
   const option = (flag) => {
     const at = help.indexOf(`      ${flag} `);
     assert.ok(at >= 0, flag);
     return help.slice(at, help.indexOf('\n      --', at + 1));
   };
-  // `concolic` is a second driver (issue 16), not an explorer strategy: wasm runs it with
-  // `concolicRun` (tests/node/concolic.test.mjs), not `Exploration`, so the list leaves it out.
-  const CLI_ONLY = ['concolic'];
-  const possible = option('--strategy').match(/\[possible values: ([^\]]*)\]/)[1].split(', ')
-    .filter((name) => !CLI_ONLY.includes(name));
+  // Every registry row: the explorer's run in an `Exploration`, the concolic driver's in
+  // `concolicRun` (tests/node/concolic.test.mjs).
+  const possible = option('--strategy').match(/\[possible values: ([^\]]*)\]/)[1].split(', ');
   const rows = engine.strategies();
   assert.deepEqual(rows.map((r) => r.name), possible);
   for (const r of rows) {
-    assert.ok(r.source.length > 0 && r.description.length > 0, r.name);
-    new engine.Exploration('class A { int f(int x) { return x; } }', 'A.f', { strategy: r.name }, solve);
+    assert.ok(r.source.length > 0 && r.description.length > 0 && r.learn.length > 0, r.name);
+    if (r.driver === 'explorer') {
+      new engine.Exploration('class A { int f(int x) { return x; } }', 'A.f', { strategy: r.name }, solve);
+    }
   }
   const cliDefault = (flag) => Number(option(flag).match(/\[default: (\d+)\]/)[1]);
-  assert.deepEqual(engine.defaults(), {
-    k: cliDefault('--k'),
-    depth: cliDefault('--depth'),
-    loop: cliDefault('--loop'),
-    callDepth: cliDefault('--call-depth'),
-    maxPaths: cliDefault('--max-paths'),
-    maxStates: cliDefault('--max-states'),
-    timeoutMs: cliDefault('--timeout-ms'),
-    maxMemoryMb: cliDefault('--max-memory-mb'),
-  });
+  const bounds = engine.bounds();
+  assert.ok(bounds.length >= 8, JSON.stringify(bounds));
+  for (const b of bounds) assert.equal(b.default, cliDefault(`--${b.name.replaceAll('_', '-')}`), b.name);
+  const defaultOf = (name) => bounds.find((b) => b.name === name).default;
   const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
-  const ex = new engine.Exploration(source, 'BST.isEmpty', { strategy: 'sl', depth: 1 }, solve);
+  const ex = new engine.Exploration(source, 'BST.isEmpty', { strategy: 'sl', bounds: { depth: 1 } }, solve);
   const summary = await ex.runToEnd(0);
   const native = await run(HEAPLAB, ['run', 'examples/bst.hl', '--method', 'BST.isEmpty', '--strategy', 'sl', '--depth', '1', '--format', 'json'], { cwd: ROOT });
   assert.equal(summary.paths, JSON.parse(native.stdout).paths);
-  assert.equal(summary.k, engine.defaults().k);
+  assert.equal(summary.k, defaultOf('k'));
 });
 
 // Issue 21: the module counts its allocations, so a memory bound stops an exploration that
 // would grow past it (the page's worker trapped instead) and names the bound.
-test('maxMemoryMb stops an exploration on the memory bound', async () => {
+test('max_memory_mb stops an exploration on the memory bound', async () => {
   const source = await readFile(path.join(ROOT, 'examples/avl.hl'), 'utf8');
-  const opts = { strategy: 'lazy', k: 3, maxStates: 100000000, timeoutMs: 0 };
-  const ex = new engine.Exploration(source, 'AvlTree.insert', { ...opts, maxMemoryMb: 16 }, solve);
+  const bounds = { k: 3, max_states: 100000000, timeout_ms: 0, max_memory_mb: 16 };
+  const ex = new engine.Exploration(source, 'AvlTree.insert', { strategy: 'lazy', bounds }, solve);
   const summary = await ex.runToEnd(0);
   assert.deepEqual(summary.bounds_hit.includes('memory'), true, JSON.stringify(summary.bounds_hit));
   // A small run stays under the same bound. (AvlTree.isEmpty is not small: its repOK
   // precondition alone explores thousands of paths, and the page keeps every one.)
   const bst = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
-  const small = new engine.Exploration(bst, 'BST.isEmpty', { strategy: 'lazy', maxMemoryMb: 16 }, solve);
+  const small = new engine.Exploration(bst, 'BST.isEmpty', { strategy: 'lazy', bounds: { max_memory_mb: 16 } }, solve);
   const done = await small.runToEnd(0);
   assert.deepEqual(done.bounds_hit, [], JSON.stringify(done));
 });
@@ -315,7 +309,7 @@ const fieldOf = (view, obj, name) => {
 
 test('view(): a lazy-initialization child shows the field it initialized', async () => {
   const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
-  const ex = new engine.Exploration(source, 'BST.insert', { strategy: 'lazy', k: 1 }, solve);
+  const ex = new engine.Exploration(source, 'BST.insert', { strategy: 'lazy', bounds: { k: 1 } }, solve);
   let checked = 0;
   for (;;) {
     const e = await ex.step();
@@ -360,7 +354,7 @@ test('view(): a lazy-initialization child shows the field it initialized', async
 
 test('view(): lazier# resolutions, path conditions by name, sl predicates', async () => {
   const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
-  const ex = new engine.Exploration(source, 'BST.insert', { strategy: 'lazier#', k: 2 }, solve);
+  const ex = new engine.Exploration(source, 'BST.insert', { strategy: 'lazier#', bounds: { k: 2 } }, solve);
   let resolved = 0;
   for (;;) {
     const e = await ex.step();
@@ -385,7 +379,7 @@ test('view(): lazier# resolutions, path conditions by name, sl predicates', asyn
   }
   assert.ok(named > 0);
 
-  const sl = new engine.Exploration(source, 'BST.insert', { strategy: 'sl', k: 1 }, solve);
+  const sl = new engine.Exploration(source, 'BST.insert', { strategy: 'sl', bounds: { k: 1 } }, solve);
   const instances = [];
   for (;;) {
     const e = await sl.step();
@@ -427,7 +421,7 @@ test('coverage() and tests\' lines: statements the replay ran, branches as the s
     assert.ok(at >= 0, needle);
     return source.slice(0, at).split('\n').length;
   };
-  const ex = new engine.Exploration(source, 'BST.insert', { k: 2 }, solve);
+  const ex = new engine.Exploration(source, 'BST.insert', { bounds: { k: 2 } }, solve);
   assert.equal(ex.coverage(), null);
   const summary = await ex.runToEnd(0);
   const cov = ex.coverage();
@@ -458,7 +452,7 @@ test('coverage() and tests\' lines: statements the replay ran, branches as the s
 
 test('testsJunit(stem) writes what `heaplab run --emit junit` writes', async () => {
   const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
-  const ex = new engine.Exploration(source, 'BST.insert', { k: 1 }, solve);
+  const ex = new engine.Exploration(source, 'BST.insert', { bounds: { k: 1 } }, solve);
   assert.equal(ex.testsJunit('bst'), null);
   await ex.runToEnd(0);
   const out = await mkdtemp(path.join(tmp, 'junit-'));

@@ -63,7 +63,7 @@ const RUNS = [
 for (const [file, method, strategy, k] of RUNS) {
   test(`${method} ${strategy} k=${k} without Z3 gives the tests it gives with Z3`, async () => {
     const source = await readFile(path.join(ROOT, file), 'utf8');
-    const options = JSON.stringify({ strategy, k, file });
+    const options = JSON.stringify({ strategy, bounds: { k }, file });
     const withZ3 = new lab.engine.Exploration(source, method, options, lab.bridge.solve);
     const a = await withZ3.runToEnd(0);
     const alone = new lab.engine.Exploration(source, method, options, null);
@@ -85,7 +85,7 @@ for (const [file, method, strategy, k] of RUNS) {
 test('with the procedure off, Z3 wasm answers and the end-of-run models go in batched calls', async () => {
   const file = 'examples/bst.hl';
   const source = await readFile(path.join(ROOT, file), 'utf8');
-  const base = { strategy: 'lazier#', k: 2, file };
+  const base = { strategy: 'lazier#', bounds: { k: 2 }, file };
   const rust = new lab.engine.Exploration(source, 'BST.insert', base, lab.bridge.solve);
   const a = await rust.runToEnd(0);
   const z3 = new lab.engine.Exploration(source, 'BST.insert', { ...base, procedure: false }, lab.bridge.solve);

@@ -12,7 +12,7 @@ const lab = engineAndBridge();
 
 async function explore(strategy) {
   const source = await readFile(path.join(ROOT, 'examples', 'heapsummary.hl'), 'utf8');
-  const ex = new lab.engine.Exploration(source, 'LinkedList.run1', { strategy, k: 3, file: 'heapsummary.hl' }, lab.bridge.solve);
+  const ex = new lab.engine.Exploration(source, 'LinkedList.run1', { strategy, bounds: { k: 3 }, file: 'heapsummary.hl' }, lab.bridge.solve);
   await ex.runToEnd(0);
   return ex;
 }

@@ -4,26 +4,27 @@
 // the worker (worker.js, "symbolic exploration"); this module only keeps which run is current.
 
 import { Cancelled } from './engine.js';
-import { exploreMethod } from './store.js';
-
-const BOUND_KEYS = ['k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs'];
+import { exploreMethod, strategyRow } from './store.js';
+import { BOUNDS, DEFAULT_STRATEGY } from './vocabulary.js';
 // Cancel asks the worker to stop and keep the tests found so far; a worker that does not answer
 // within this time (a long Z3 query) is restarted instead, and the tests are lost.
 const STOP_GRACE_MS = 4000;
 
 /**
- * ExploreOptions from the settings: the strategy, the precondition mode and every bound the
- * user filled in. Explore and Compare both use it, so that they run the same explorations.
+ * The engine's run options (`Options` of report-types.js) from the settings: the strategy,
+ * the precondition mode and every bound the user filled in (by the bound table's names).
+ * Explore and Compare both use it, so that they run the same explorations.
+ * @returns {import('./report-types.js').Options}
  */
-export function exploreOptions(settings) {
-  const options = { strategy: settings.strategy || 'lazier#', pre: settings.pre === 'ignore' ? 'ignore' : 'assume' };
-  for (const key of BOUND_KEYS) {
-    const text = String(settings[key] ?? '').trim();
-    if (text !== '' && Number.isFinite(Number(text))) options[key] = Math.max(0, Math.floor(Number(text)));
+export function exploreOptions(settings, strategies = []) {
+  const options = { strategy: settings.strategy || DEFAULT_STRATEGY, pre: settings.pre === 'ignore' ? 'ignore' : 'assume', bounds: {} };
+  for (const { name } of BOUNDS) {
+    const text = String(settings[name] ?? '').trim();
+    if (text !== '' && Number.isFinite(Number(text))) options.bounds[name] = Math.max(0, Math.floor(Number(text)));
   }
-  // symheap's all-heaps mode: a test for every distinct input heap of a path. The other
-  // strategies have one heap per path, so the option means nothing to them.
-  if (options.strategy === 'symheap' && settings.allHeaps === true) options.allHeaps = true;
+  // The all-heaps mode (a test for every distinct input heap of a path) concerns only the
+  // strategies whose paths can have several heaps (the registry says which).
+  if (strategyRow(strategies, options.strategy)?.all_heaps && settings.allHeaps === true) options.all_heaps = true;
   return options;
 }
 
@@ -62,10 +63,10 @@ export function createExplorer(store, engine) {
   async function ensureStarted() {
     const ex = explore();
     if (ex.runId === started && (ex.status === 'paused' || ex.status === 'running')) return ex.runId;
-    const { source, settings } = store.getState();
+    const { source, settings, strategies } = store.getState();
     const method = exploreMethod(store.getState());
     if (!method) throw new Error('The program has no method to explore.');
-    const options = exploreOptions(settings.explore);
+    const options = exploreOptions(settings.explore, strategies);
     store.dispatch({ type: 'explore/start', method, strategy: options.strategy, options });
     const { runId } = explore();
     await engine.request('exploreStart', { source, method, options, runId });
@@ -100,28 +101,23 @@ export function createExplorer(store, engine) {
       store.dispatch({ type: 'explore/error', error: 'The program has no method to explore.' });
       return;
     }
-    const options = exploreOptions(settings.explore);
-    store.dispatch({ type: 'explore/start', method, strategy: 'concolic', options });
+    const options = exploreOptions(settings.explore, store.getState().strategies);
+    store.dispatch({ type: 'explore/start', method, strategy: options.strategy, options });
     const { runId } = explore();
     started = -1;
     inWorker = -1;
     store.dispatch({ type: 'concolic/start', runId, method });
     store.dispatch({ type: 'explore/status', runId, status: 'running' });
-    const run = {};
-    // The Compare tab's concolic row passes the same (worker.js concolicRow).
-    if (options.depth !== undefined) run.depth = options.depth;
-    if (options.maxPaths) run.maxRuns = options.maxPaths;
-    if (options.timeoutMs !== undefined) run.timeoutMs = options.timeoutMs;
+    // The same options as an exploration (the Compare tab's concolic row passes them too):
+    // the loop reads the order, the depth bound (phase 1), max_paths (runs) and timeout_ms.
     try {
-      const res = await engine.request('concolicRun', { source, method, options: run, runId });
+      const res = await engine.request('concolicRun', { source, method, options, runId });
       if (explore().runId !== runId) return;
       store.dispatch({ type: 'concolic/done', runId, result: res });
       const m = store.getState().methods.find((x) => x.name === method);
       const tests = res.tests.map((t) => ({ ...t, params: m?.params ?? [] }));
-      // The keys the status line reads from an exploration's summary, beside concolic's own.
-      const s = res.summary;
-      const summary = { ...s, invalid_inputs: s.invalid, branches_covered: s.covered, branches_total: s.total,
-        time_ms: s.timeMs, bounds_hit: s.stoppedBy ? [s.stoppedBy] : [], paths_feasible: 0 };
+      // The run summary has an exploration's keys (report-types.js RunSummary).
+      const summary = res.summary;
       store.dispatch({ type: 'explore/done', runId, summary, tests, coverage: null,
         downloads: { hl: res.hl, json: res.json, junit: res.junit } });
     } catch (err) {
@@ -129,7 +125,11 @@ export function createExplorer(store, engine) {
     }
   }
 
-  const isConcolic = () => store.getState().settings.explore.strategy === 'concolic';
+  // A strategy with its own driver (the registry's `concolic` row) runs through concolicRun.
+  const isConcolic = () => {
+    const { strategies, settings } = store.getState();
+    return strategyRow(strategies, settings.explore.strategy)?.driver === 'concolic_loop';
+  };
 
   async function step(mode) {
     if (isConcolic()) return concolic();
@@ -263,10 +263,10 @@ export function createExplorer(store, engine) {
       store.dispatch({ type: 'compare/error', error: 'The program has no method to compare strategies on.' });
       return;
     }
-    const options = exploreOptions(settings.explore);
+    const options = exploreOptions(settings.explore, strategies);
     delete options.strategy;
     // Compare's rows count one test per path, as `heaplab compare` does.
-    delete options.allHeaps;
+    delete options.all_heaps;
     store.dispatch({ type: 'compare/start', method, pre: options.pre });
     try {
       const rows = await engine.request('compare', {

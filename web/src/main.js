@@ -22,6 +22,7 @@ import * as genTestsView from './views/gentests.js';
 import * as compareView from './views/compare.js';
 import * as learnView from './views/learn.js';
 import { createExplorer } from './explorer.js';
+import { BOUNDS, DEFAULT_STRATEGY } from './vocabulary.js';
 
 const CHECK_DELAY_MS = 250;
 // The SMT console's time limit for Z3.
@@ -39,8 +40,11 @@ const embedTab = EMBED_TABS[params.get('embed')] ?? null;
 const embed = embedTab !== null;
 const inIframe = window.self !== window.top;
 const TABS = ['tests', 'explore', 'compare', 'logic', 'debug'];
-// Settings a link may carry in its query (`?tab=explore&method=BST.insert&strategy=sl`).
-const LINK_KEYS = ['method', 'strategy', 'pre', 'k', 'depth', 'loop', 'maxPaths', 'maxStates', 'timeoutMs'];
+// Settings a link may carry in its query (`?tab=explore&method=BST.insert&strategy=sl&k=3`):
+// the method, strategy, precondition mode and each bound the page shows, by its option name.
+const LINK_KEYS = ['method', 'strategy', 'pre', ...BOUNDS.filter((b) => b.on_page).map((b) => b.name)];
+// Links made before the bound table spelled bounds in camelCase (`maxPaths`); they still work.
+const linkKey = (key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 async function fetchText(url) {
   const res = await fetch(url);
@@ -98,8 +102,8 @@ async function start() {
   // (with #example=bst.hl for the program).
   if (TABS.includes(params.get('tab')) && !embed) settings.tab = params.get('tab');
   const linked = {};
-  for (const key of LINK_KEYS) {
-    if (params.has(key)) linked[key] = params.get(key);
+  for (const [key, value] of params) {
+    if (LINK_KEYS.includes(linkKey(key))) linked[linkKey(key)] = value;
   }
   if (Object.keys(linked).length > 0) settings.explore = { ...(settings.explore ?? {}), ...linked };
   const store = createStore(initialState({ source: snap.source, settings, embed, embedTab, inIframe, readOnly }));
@@ -143,6 +147,13 @@ async function start() {
   const engine = createEngine({ onEvent: (event) => onEngineEvent(store, event) });
   globalThis.__heaplab.engine = engine;
   const explorer = createExplorer(store, engine);
+  // Opening the Debug tab's SMT console fetches Z3 (where it can run), so that the first script
+  // typed there does not wait for the download.
+  const z3ForConsole = (state) => {
+    if (state.settings.tab === 'debug' && state.isolated && !engine.z3Started) engine.loadZ3();
+  };
+  z3ForConsole(store.getState());
+  store.subscribe(z3ForConsole);
 
   let checkTimer = 0;
   let checkVersion = 0;
@@ -217,6 +228,13 @@ async function start() {
    */
   async function runSmt(text) {
     store.dispatch({ type: 'smt/start' });
+    try {
+      // The first script fetches Z3: the watchdog below is for Z3's answer, not its download.
+      await engine.request('loadZ3');
+    } catch (err) {
+      store.dispatch({ type: 'smt/error', error: err instanceof Cancelled ? 'Cancelled.' : err.message });
+      return;
+    }
     let timedOut = false;
     const watchdog = setTimeout(() => {
       timedOut = true;
@@ -286,7 +304,7 @@ async function start() {
     const { strategies, settings } = store.getState();
     const asked = settings.explore.strategy;
     if (strategies.length === 0 || strategies.some((s) => s.name === asked)) return;
-    const fallback = strategies.find((s) => s.name === 'lazier#')?.name ?? strategies[0].name;
+    const fallback = strategies.find((s) => s.name === DEFAULT_STRATEGY)?.name ?? strategies[0].name;
     store.dispatch({ type: 'settings/set', settings: { explore: { ...settings.explore, strategy: fallback } } });
     store.dispatch({ type: 'notice/show', notice: {
       id: 'strategy', kind: 'error', title: `Unknown strategy “${asked}”`,
@@ -344,7 +362,7 @@ async function start() {
               checkStrategy();
             })
             .catch((err) => store.dispatch({ type: 'log/add', kind: 'engine', text: err.message }));
-          maybeLoadZ3(store, engine);
+          checkZ3Possible(store);
         }
         break;
       case 'run/tests': runTests(); break;
@@ -395,18 +413,16 @@ async function start() {
   registerServiceWorker(store);
 }
 
-let z3Requested = false;
-function maybeLoadZ3(store, engine) {
-  if (z3Requested) return;
-  z3Requested = true;
-  const { isolated } = store.getState();
-  if (!isolated) {
-    showNotIsolated(store);
-    return;
-  }
-  // Z3 is 35 MB: start it once the editor is up and the engine answered, so that typing and
-  // diagnostics never wait for it.
-  engine.loadZ3();
+let z3Checked = false;
+/**
+ * Z3 is 35 MB and most pages never need it: it is fetched (in its own worker, see engine.js) by
+ * the first question the engine cannot decide itself, or when the SMT console opens. Here only
+ * a page where it can never run says so once.
+ */
+function checkZ3Possible(store) {
+  if (z3Checked) return;
+  z3Checked = true;
+  if (!store.getState().isolated) showNotIsolated(store);
 }
 
 function showNotIsolated(store) {
@@ -474,11 +490,13 @@ function onEngineEvent(store, event) {
     case 'explore':
       store.dispatch({ type: 'explore/batch', runId: event.runId, nodes: event.nodes, events: event.events,
         summary: event.summary, solver: event.solver, status: 'running' });
+      // The worker posts the next batch only once this one is handled (flow control).
+      globalThis.__heaplab.engine.notify('exploreAck', { runId: event.runId });
       break;
     case 'compare':
       store.dispatch({ type: 'compare/progress', current: event.current, rows: event.rows });
       break;
-    case 'concolic':
+    case 'concolicLive':
       store.dispatch({ type: 'concolic/live', runId: event.runId, pass: event.pass, events: event.events });
       break;
     case 'crash':
@@ -513,8 +531,9 @@ function registerServiceWorker(store) {
     register();
     return;
   }
-  // Isolated already (heaplab serve): register after Z3 is up so the worker's precache reuses
-  // the browser's HTTP cache instead of downloading Z3 a second time in parallel.
+  // Isolated already (heaplab serve): register once the engine is up, so that the worker's
+  // precache reuses the browser's HTTP cache instead of downloading the engine a second time in
+  // parallel. Z3 is not precached: the service worker keeps it once a question fetched it.
   let done = false;
   const once = () => {
     if (!done) {
@@ -523,7 +542,7 @@ function registerServiceWorker(store) {
     }
   };
   store.subscribe((state) => {
-    if (state.z3.state === 'ready' || state.z3.state === 'error') once();
+    if (state.engine.state === 'ready' || state.engine.state === 'error') once();
   });
   setTimeout(once, 30000);
 }

@@ -2,6 +2,16 @@
 // actions and never import one another; one reducer below says how every action changes state,
 // so any bug reproduces from one state snapshot plus the actions that followed.
 
+import { BOUNDS, DEFAULT_STRATEGY } from './vocabulary.js';
+
+/** The bounds the page has controls for (the engine's table marks them), each unset. */
+const PAGE_BOUNDS_EMPTY = Object.fromEntries(BOUNDS.filter((b) => b.on_page).map((b) => [b.name, '']));
+
+/** The registry row named `name` among `strategies`, if any. */
+export function strategyRow(strategies, name) {
+  return strategies.find((s) => s.name === name) ?? null;
+}
+
 /** The state of a page that has just started. */
 export function initialState({ source = '', settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false } = {}) {
   return {
@@ -16,7 +26,8 @@ export function initialState({ source = '', settings = {}, embed = false, embedT
         // pre: how `requires` is used, the same in Explore and Compare: 'assume' (only inputs
         // that satisfy it are explored) or 'ignore' (every input; tests then say which inputs
         // violate it).
-        method: '', strategy: 'lazier#', pre: 'assume', allHeaps: false, k: '', depth: '', loop: '', maxPaths: '', maxStates: '', timeoutMs: '',
+        // Each bound the page shows, by its option name (vocabulary.js); '' is the default.
+        method: '', strategy: DEFAULT_STRATEGY, pre: 'assume', allHeaps: false, ...PAGE_BOUNDS_EMPTY,
         ...(typeof settings.explore === 'object' && settings.explore !== null ? settings.explore : {}),
       },
     },
@@ -40,8 +51,7 @@ export function initialState({ source = '', settings = {}, embed = false, embedT
     logic: { status: 'idle', result: null, error: '' },
     smt: { status: 'idle', answer: '', error: '' },
     log: [], // debug log entries { time, kind, text }
-    strategies: [], // [{ name, source, description }] from the engine's registry
-    defaults: null, // the engine's default bounds { k, depth, loop, callDepth, maxPaths, timeoutMs }
+    strategies: [], // the engine's registry rows (`strategies()`, as vocabulary.js STRATEGIES)
     methods: [], // methods and functions of the program that an exploration can start from
     explore: initialExplore(0),
     compare: { status: 'idle', method: '', rows: [], error: '', current: '', source: null, pre: 'assume' },
@@ -97,6 +107,7 @@ function initialExplore(runId) {
     // symheap's "show one concrete world" for the selected node: { node, loading, worlds,
     // more, note, error, index } (explore/worlds, explore/worldsResult, explore/worldNext).
     worlds: null,
+    /** The run summary (`heaplab run --format json`'s document). @type {import('./report-types.js').RunSummary | null} */
     summary: null,
     // Which solver answered how many queries (`Exploration.solverStats()`): decidedInRust,
     // sentToZ3, cacheHits, unknownWithoutZ3...
@@ -106,13 +117,6 @@ function initialExplore(runId) {
     downloads: null,
   };
 }
-
-/** The Explore tab's entry for the `concolic` driver (run by `concolicRun`, not `Exploration`). */
-export const CONCOLIC = {
-  name: 'concolic',
-  source: 'Concolic StarFinder (CSF)',
-  description: 'inputs from the precondition\'s unfoldings, then concrete runs that record a shared constraint tree; each unexplored branch is solved for a new input',
-};
 
 /** What distinguishes each child of a forking event from its siblings (see the spec of `change`). */
 function changesOf(event) {
@@ -227,8 +231,7 @@ function reduce(state, action) {
     case 'smt/error':
       return { ...state, smt: { status: 'error', answer: '', error: action.error } };
     case 'engine/info':
-      // `concolic` is a second driver (issue 16), not an explorer strategy: the page adds it.
-      return { ...state, strategies: [...action.strategies, CONCOLIC], defaults: action.defaults };
+      return { ...state, strategies: action.strategies };
     case 'methods/set':
       return { ...state, methods: action.methods };
     case 'explore/start':

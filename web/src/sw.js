@@ -1,18 +1,30 @@
 // HeapLab's service worker: offline use and cross-origin isolation on any static host.
 //
-// 1. Offline: on install it caches every asset of the build (the page, the bundles, the wasm
-//    engine, Z3's z3-built.js/.wasm, the examples); afterwards same-origin GETs are answered from
-//    that cache first, so the page loads with the network off. A new build has a new VERSION,
-//    which makes the browser install the new worker and drop the old cache.
+// 1. Offline: on install it caches every asset of the build but Z3 (the page, the bundles, the
+//    wasm engine, the examples); afterwards same-origin GETs are answered from that cache first,
+//    so the page loads with the network off. Z3 (z3-worker.js, z3-built.js/.wasm, 35 MB) is
+//    fetched only when a question needs it; the first time it is, it goes into a cache of its own
+//    (Z3_CACHE), so it too works offline from then on. A new build has a new VERSION, which
+//    makes the browser install the new worker and drop the old cache; Z3's cache is kept as long
+//    as Z3 itself did not change (its own Z3_VERSION).
 // 2. Isolation: Z3 needs SharedArrayBuffer, so the page must be cross-origin isolated. Hosts that
 //    cannot send COOP/COEP (GitHub Pages and the like) get them added here: every response this
 //    worker hands out is re-wrapped with the headers. The page reloads once after the first
 //    install when it was not isolated (see registerServiceWorker in main.js).
 
-/* global __ASSETS__, __VERSION__ */
+/* global __ASSETS__, __VERSION__, __Z3_ASSETS__, __Z3_VERSION__ */
 const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : 'dev';
 const ASSETS = typeof __ASSETS__ !== 'undefined' ? __ASSETS__ : [];
 const CACHE = `heaplab-${VERSION}`;
+const Z3_VERSION = typeof __Z3_VERSION__ === 'string' ? __Z3_VERSION__ : 'dev';
+const Z3_ASSETS = typeof __Z3_ASSETS__ !== 'undefined' ? __Z3_ASSETS__ : [];
+const Z3_CACHE = `heaplab-z3-${Z3_VERSION}`;
+
+/** Z3's files, by path relative to the worker's scope. */
+function isZ3(url) {
+  const scope = new URL('./', self.location.href).href;
+  return Z3_ASSETS.some((asset) => url === new URL(asset, scope).href);
+}
 
 const ISOLATION_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -34,7 +46,7 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) {
-      if (key.startsWith('heaplab-') && key !== CACHE) await caches.delete(key);
+      if (key.startsWith('heaplab-') && key !== CACHE && key !== Z3_CACHE) await caches.delete(key);
     }
     await self.clients.claim();
   })());
@@ -49,7 +61,7 @@ function withIsolation(response) {
 }
 
 async function answer(request) {
-  const cache = await caches.open(CACHE);
+  const cache = await caches.open(isZ3(request.url.split(/[?#]/)[0]) ? Z3_CACHE : CACHE);
   const isPage = request.mode === 'navigate';
   // The page itself is one file whatever its query (?embed=1) or fragment (#p=...).
   const cached = isPage

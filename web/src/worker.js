@@ -1,20 +1,14 @@
-// The engine worker: the HeapLab engine (Rust compiled to wasm) and Z3 (wasm, loaded lazily).
-// Bundled as a classic script (not a module worker) because Z3's Emscripten glue, z3-built.js,
-// must be loaded with importScripts as its own file: its pthreads start new workers from it.
+// The engine worker: the HeapLab engine (Rust compiled to wasm). Z3 lives in a worker of its own
+// (z3-worker.js), which engine.js starts only once something needs it; this worker asks it
+// through a MessagePort (`z3port`, a MessageChannel between the two workers) and never waits for
+// it to start a run: most questions are decided by the engine itself.
 //
 // Protocol (see engine.js): requests `{ id, type, ...payload }` get one answer
-// `{ id, ok, result | error, errorName, crashed }`; events `{ type: 'engine' | 'z3' | 'log', ... }`
-// are pushed without an id.
+// `{ id, ok, result | error, errorName, crashed }`; events `{ type: 'log' | 'z3need' | 'z3wait'
+// | 'explore' | ..., ... }` are pushed without an id. `z3need` asks engine.js for Z3 (the first
+// query that needs it).
 
 import initEngine, * as wasm from '../pkg/heaplab_wasm.js';
-import { initZ3, solve } from './z3-bridge.js';
-
-// Emscripten's glue and z3-solver expect a `global`; a worker has only `self`/`globalThis`.
-globalThis.global = globalThis;
-
-/* global __Z3_WASM_BYTES__ */
-// The uncompressed size of z3-built.wasm, written in by build.mjs, for the progress bar.
-const Z3_WASM_BYTES = typeof __Z3_WASM_BYTES__ === 'number' ? __Z3_WASM_BYTES__ : 0;
 
 const post = (message) => self.postMessage(message);
 const log = (kind, text) => post({ type: 'log', kind, text });
@@ -41,81 +35,46 @@ const engineReady = (async () => {
   post({ type: 'engine', state: 'ready', version, ms: Math.round(performance.now() - started) });
 })();
 
-// ---- Z3 ---------------------------------------------------------------------------------------
+// ---- Z3, in its own worker --------------------------------------------------------------------
 
-let z3Loading = null;
-let z3Ready = false;
-// The SMT console's time limit for Z3 (its `:timeout` option; check-sat then says unknown).
-const SMT_TIMEOUT_MS = 10000;
 // Each question to Z3 reruns the logic's search from the start; past this many, stop asking.
 const MAX_Z3_ROUNDS = 200;
 
-/** Downloads z3-built.wasm ourselves so that the page can show progress. */
-async function fetchWithProgress(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  const total = Z3_WASM_BYTES || Number(response.headers.get('Content-Length')) || 0;
-  if (!response.body) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const chunks = [];
-  let loaded = 0;
-  let lastPost = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.length;
-    const now = performance.now();
-    if (now - lastPost > 100) {
-      lastPost = now;
-      post({ type: 'z3', state: 'downloading', loaded, total });
+// The port to the Z3 worker (engine.js sends it first thing), whether Z3 said it is ready, and
+// the scripts waiting for its answer.
+let z3Port = null;
+let z3Ready = false;
+let z3Asked = false;
+let nextZ3Id = 1;
+const z3Pending = new Map();
+
+function attachZ3(port) {
+  z3Port = port;
+  port.onmessage = ({ data }) => {
+    if (data?.type === 'ready') {
+      z3Ready = true;
+      return;
     }
-  }
-  post({ type: 'z3', state: 'downloading', loaded, total: Math.max(total, loaded) });
-  const bytes = new Uint8Array(loaded);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+    const waiter = z3Pending.get(data.id);
+    if (!waiter) return;
+    z3Pending.delete(data.id);
+    if (data.ok) waiter.resolve(data.result);
+    else waiter.reject(Object.assign(new Error(data.error), { name: data.name || 'Error' }));
+  };
 }
 
-function loadZ3() {
-  if (z3Loading) return z3Loading;
-  z3Loading = (async () => {
-    const started = performance.now();
-    if (typeof SharedArrayBuffer === 'undefined' || self.crossOriginIsolated === false) {
-      throw Object.assign(new Error('SharedArrayBuffer is not available: the page is not cross-origin isolated'), {
-        name: 'NotIsolated',
-      });
-    }
-    post({ type: 'z3', state: 'downloading', loaded: 0, total: Z3_WASM_BYTES });
-    const scriptUrl = new URL('z3-built.js', self.location.href).href;
-    const wasmUrl = new URL('z3-built.wasm', self.location.href).href;
-    const binary = await fetchWithProgress(wasmUrl);
-    post({ type: 'z3', state: 'starting' });
-    importScripts(scriptUrl);
-    // z3-built.js defines `initZ3(moduleArg)`. In a worker it cannot find its own URL (there is
-    // no document.currentScript), so tell it where it lives for its pthread workers, and hand
-    // it the bytes we already downloaded.
-    const emscriptenInit = globalThis.initZ3;
-    globalThis.initZ3 = (moduleArg = {}) =>
-      emscriptenInit({ mainScriptUrlOrBlob: scriptUrl, wasmBinary: binary, ...moduleArg });
-    await initZ3();
-    // A real query, so that "ready" means Z3 answers.
-    const answer = (await solve('(declare-const x Int)(assert (> x 1))(check-sat)')).trim();
-    if (answer !== 'sat') throw new Error(`Z3 answered "${answer}" to a trivial query`);
-    const ms = Math.round(performance.now() - started);
-    z3Ready = true;
-    post({ type: 'z3', state: 'ready', ms });
-    log('z3', `Z3 ready in ${ms} ms`);
-  })();
-  z3Loading.catch((err) => {
-    z3Loading = null;
-    post({ type: 'z3', state: 'error', name: err?.name ?? 'Error', message: String(err?.message ?? err) });
+/** One script to Z3; the first one asks engine.js to start the Z3 worker. */
+function askZ3(text) {
+  if (!z3Port) return Promise.reject(new Error('no channel to the Z3 worker'));
+  if (!z3Asked) {
+    z3Asked = true;
+    post({ type: 'z3need' });
+  }
+  const id = nextZ3Id++;
+  return new Promise((resolve, reject) => {
+    z3Pending.set(id, { resolve, reject });
+    z3Port.postMessage({ id, text });
   });
-  return z3Loading;
 }
 
 /**
@@ -139,23 +98,21 @@ const NO_Z3 = 'This step needs Z3, the solver for the questions HeapLab cannot d
   'and Z3 cannot run here: the page embedding HeapLab is not cross-origin isolated.';
 
 /**
- * The solve function explorations get: Z3 is loaded in the background, so an exploration starts
- * at once; a query that needs Z3 before it is ready waits for it here (the page says so), and
+ * The solve function explorations get: an exploration starts at once, whether or not Z3 exists
+ * yet; a query that reaches Z3 before it is ready waits for it here (the page says so), and
  * where Z3 cannot run, the query fails with `NoZ3` instead of waiting forever.
  */
 let z3Queries = 0;
 async function solveWhenReady(text) {
   if (!z3Possible()) throw Object.assign(new Error(NO_Z3), { name: 'NoZ3' });
   z3Queries += 1;
-  if (!z3Ready) {
-    post({ type: 'z3wait', waiting: true });
-    try {
-      await loadZ3();
-    } finally {
-      post({ type: 'z3wait', waiting: false });
-    }
+  if (z3Ready) return askZ3(text);
+  post({ type: 'z3wait', waiting: true });
+  try {
+    return await askZ3(text);
+  } finally {
+    post({ type: 'z3wait', waiting: false });
   }
-  return solve(text);
 }
 
 // ---- symbolic exploration ------------------------------------------------------------------------
@@ -190,6 +147,7 @@ function retire(run) {
   if (!run) return;
   run.paused = true;
   run.retired = true;
+  run.wake?.();
   if (!run.busy) run.ex.free();
 }
 
@@ -204,9 +162,11 @@ async function busy(run, work) {
   }
 }
 
-/** Everything a batch carries: the kept events, the tree nodes created since the last batch. */
-function batchOf(run, events) {
-  const nodes = run.ex.treeSince(run.treeCount);
+/**
+ * Everything a batch carries: the kept events, the tree nodes created since the last batch
+ * (`nodes`, when a slice brought them already), the summary and solver counts.
+ */
+function batchOf(run, events, nodes = run.ex.treeSince(run.treeCount)) {
   run.treeCount += nodes.length;
   const summary = run.ex.summary();
   // Which solver answered how many queries (decided in Rust, by Z3, remembered; unknown
@@ -263,13 +223,29 @@ async function advance(run, stop, deadline, queries = false) {
   }
 }
 
-/** Runs until the end or a pause, posting a batch every BATCH_MS (see exploreRun). */
+/**
+ * Runs until the end or a pause, posting a batch every BATCH_MS (see exploreRun). Each batch is
+ * one `runSlice` of the engine: the run stays in Rust for BATCH_MS, and what the tree needs
+ * comes back at once; between slices the worker reads its messages, so a pause or a stop gets
+ * through within one slice.
+ */
 async function runBatches(run, runId) {
   for (;;) {
-    const { events, over } = await advance(run, () => run.paused, performance.now() + BATCH_MS);
-    if (over) return { ...batchOf(run, events), over: true, ...finished(run) };
+    const slice = await run.ex.runSlice(BATCH_MS, run.treeCount);
+    run.queries += slice.queries;
+    checkFragment(run);
+    if (slice.over) {
+      // Generates the tests (resolving their models with Z3 where needed).
+      await run.ex.runToEnd(0);
+      return { ...batchOf(run, slice.events, slice.nodes), over: true, ...finished(run) };
+    }
     if (run.retired) throw Object.assign(new Error('replaced by a new exploration'), { name: 'Stale' });
-    post({ type: 'explore', runId, ...batchOf(run, events) });
+    // At most one batch the page has not handled yet: a page slower than the engine (a loaded
+    // machine) otherwise piled up batches, and a Pause waited behind all of them.
+    while (run.posted > run.acked && !run.paused && !run.retired && !run.stopped) await new Promise((wake) => { run.wake = wake; });
+    if (run.paused) return { over: false, paused: true, ...batchOf(run, slice.events, slice.nodes) };
+    post({ type: 'explore', runId, ...batchOf(run, slice.events, slice.nodes) });
+    run.posted += 1;
     await yieldToMessages();
     if (run.paused) return { over: false, paused: true, ...batchOf(run, []) };
   }
@@ -284,6 +260,7 @@ const exploreHandlers = {
     const ex = new wasm.Exploration(source, method, { ...options, file: 'program.hl' }, solve);
     exploration = {
       ex, runId, method, treeCount: 0, paused: false, queries: 0, busy: false, retired: false, withoutZ3: solve === null,
+      posted: 0, acked: 0, wake: null,
     };
     return true;
   },
@@ -321,8 +298,18 @@ const exploreHandlers = {
     });
   },
   async explorePause({ runId }) {
-    if (exploration && exploration.runId === runId) exploration.paused = true;
+    if (exploration && exploration.runId === runId) {
+      exploration.paused = true;
+      exploration.wake?.();
+    }
     return true;
+  },
+  /** The page handled a batch (see runBatches). */
+  async exploreAck({ runId }) {
+    if (exploration && exploration.runId === runId) {
+      exploration.acked += 1;
+      exploration.wake?.();
+    }
   },
   /**
    * Cancel that keeps what was found: exploration stops at the next event and the tests of the
@@ -334,6 +321,7 @@ const exploreHandlers = {
     const run = exploration;
     run.ex.cancel();
     run.stopped = true;
+    run.wake?.();
     if (run.busy) return null;
     return busy(run, async () => {
       const { events, over } = await advance(run, () => false, Infinity);
@@ -354,17 +342,20 @@ const exploreHandlers = {
   async compare({ source, method, options, strategies }) {
     await engineReady;
     const rows = [];
+    const registry = wasm.strategies();
     for (const strategy of strategies) {
       post({ type: 'compare', current: strategy, rows });
-      if (strategy === 'concolic') {
-        rows.push(await concolicRow(source, method, options));
+      // A registry row with its own driver (concolic) runs through concolicRun.
+      if (registry.find((s) => s.name === strategy)?.driver === 'concolic_loop') {
+        rows.push(await concolicRow(source, method, { ...options, strategy }));
         continue;
       }
       // The same options as an exploration in the Explore tab, the precondition mode included,
       // so that a row and the Explore tab's run agree.
       const pre = options.pre ?? 'assume';
       const solve = solverForExploration();
-      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: 'program.hl' }, solve);
+      // No heap views: a row never shows one.
+      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: 'program.hl', views: false }, solve);
       try {
         const summary = await ex.runToEnd();
         const solver = ex.solverStats();
@@ -379,36 +370,14 @@ const exploreHandlers = {
 };
 
 /**
- * The `concolic` row of a comparison, with the columns and numbers `heaplab compare` gives it:
- * runs as its paths, tests, invalid inputs (the model checker's), errors, coverage by every test
- * and by valid ones, CSF's `#Calls` (phase 1 / phase 2), wall time. The same options as the
+ * The concolic row of a comparison: its run summary (the keys of `heaplab compare`'s rows;
+ * CSF's `#Calls` under `concolic`), Z3's questions, wall time. The same options as the
  * Explore tab's concolic run (phase-1 depth, run cap, time bound); `requires` is always used.
  */
 async function concolicRow(source, method, options) {
-  const run = {};
-  if (options.depth !== undefined) run.depth = options.depth;
-  if (options.maxPaths) run.maxRuns = options.maxPaths;
-  if (options.timeoutMs !== undefined) run.timeoutMs = options.timeoutMs;
   const started = performance.now();
-  const r = await wasm.concolicRun(source, method, run, solverForExploration());
-  const s = r.summary;
-  return {
-    strategy: 'concolic',
-    pre: 'assume',
-    paths: s.runs,
-    paths_feasible: s.runs,
-    runs: s.runs,
-    tests: s.tests,
-    invalid_inputs: s.invalid,
-    errors: s.errors,
-    branches_covered: s.coveredAll,
-    branches_covered_valid: s.covered,
-    branches_total: s.total,
-    csf_calls: { phase1: s.phase1Calls, phase2: s.phase2Calls },
-    stopped_by: s.stoppedBy,
-    solver: { sentToZ3: s.sentToZ3 },
-    time_ms: Math.round(performance.now() - started),
-  };
+  const r = await wasm.concolicRun(source, method, options, solverForExploration());
+  return { ...r.summary, solver: { sentToZ3: r.sent_to_z3 }, time_ms: Math.round(performance.now() - started) };
 }
 
 // ---- requests ---------------------------------------------------------------------------------
@@ -418,12 +387,12 @@ const handlers = {
   /** The strategy registry and default bounds, for the controls. */
   async info() {
     await engineReady;
-    return { strategies: wasm.strategies(), defaults: wasm.defaults() };
+    return { strategies: wasm.strategies() };
   },
   /**
    * The `concolic` strategy (Concolic StarFinder): the whole run at once, with its event stream,
    * which the page replays run by run (views/concolic.js). Z3's replies are awaited inside.
-   * While it runs, its events are posted as they happen (`{ type: 'concolic', runId, pass,
+   * While it runs, its events are posted as they happen (`{ type: 'concolicLive', runId, pass,
    * events }`, a batch every BATCH_MS, the first at once) so that the page grows the tree live;
    * a new `pass` (a replay after Z3's replies) starts the stream again.
    */
@@ -433,7 +402,7 @@ const handlers = {
     let pass = 0;
     let last = -Infinity;
     const flush = () => {
-      if (batch.length) post({ type: 'concolic', runId, pass, events: batch });
+      if (batch.length) post({ type: 'concolicLive', runId, pass, events: batch });
       batch = [];
       last = performance.now();
     };
@@ -476,7 +445,7 @@ const handlers = {
     for (let queries = 0; queries < MAX_Z3_ROUNDS; queries += 1) {
       const res = wasm.satQuery(source, formula, { ...options, answers });
       if (res.kind !== 'pending') return { ...res, solver: 'z3', queries };
-      answers[res.script] = await solve(res.script);
+      answers[res.script] = await askZ3(res.script);
       log('smt', `${res.script.trim()}\n;; => ${answers[res.script].trim()}`);
     }
     const res = wasm.satQuery(source, formula, options);
@@ -485,30 +454,6 @@ const handlers = {
   async syntax({ source }) {
     await engineReady;
     return wasm.syntaxDump(source);
-  },
-  /**
-   * The SMT console: one script, with Z3's own time limit, and error line numbers counted from
-   * the script's first line (Z3's parser keeps counting lines across the scripts of one context,
-   * so a probe just before the script says where it starts).
-   */
-  async smt({ text, timeoutMs = SMT_TIMEOUT_MS }) {
-    await loadZ3();
-    const started = performance.now();
-    const probe = await solve('(heaplab-line-probe)');
-    const at = /line:? (\d+)/.exec(probe);
-    // The probe is the second line of its wrapped script (after the push), and the script it
-    // is wrapped in ends two lines later; the console's script starts one line after that, with
-    // the push and the time-limit line first.
-    const first = at ? Number(at[1]) + 1 + 2 : null;
-    const answer = await solve(`(set-option :timeout ${timeoutMs})\n${text}`);
-    const fixed = first === null ? answer
-      : answer.replace(/\bline(:?) (\d+)/g, (m, colon, n) => `line${colon} ${Math.max(1, Number(n) - first)}`);
-    log('smt', `${text.trim()}\n;; => ${fixed.trim()} (${Math.round(performance.now() - started)} ms)`);
-    return fixed;
-  },
-  async loadZ3() {
-    await loadZ3();
-    return true;
   },
   /** What this worker downloaded (Resource Timing), for the budget script and the debug panel. */
   async resources() {
@@ -534,7 +479,11 @@ self.addEventListener('unhandledrejection', (event) => {
   fatal(event.reason);
 });
 
-self.onmessage = async ({ data }) => {
+self.onmessage = async ({ data, ports }) => {
+  if (data?.type === 'z3port') {
+    attachZ3(ports[0]);
+    return;
+  }
   const { id, type } = data;
   const handler = handlers[type];
   try {

@@ -42,11 +42,12 @@ fn run_concolic_emits_valid_tests_that_pass() {
     assert!(ok, "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
     assert_eq!(json["strategy"], "concolic");
-    assert_eq!(json["invalid"], 0);
+    assert_eq!(json["invalid_inputs"], 0);
     // sll has two disjuncts: CSF's phase-1 #Calls at depth 1.
-    assert_eq!(json["phase1Calls"], 2);
-    assert!(json["phase2Calls"].as_u64().expect("phase2Calls") > 0);
-    assert!(json["tests"].as_u64().expect("tests") > json["phase1Inputs"].as_u64().unwrap_or(0));
+    let cc = &json["concolic"];
+    assert_eq!(cc["phase1_calls"], 2);
+    assert!(cc["phase2_calls"].as_u64().expect("phase2_calls") > 0);
+    assert!(json["tests"].as_u64().expect("tests") > cc["phase1_inputs"].as_u64().unwrap_or(0));
     let file = dir.join("sll_SLL_remove_tests.hl");
     let (ok, stdout, stderr) = heaplab(&["test", file.to_str().expect("utf-8")]);
     assert!(ok, "{stdout}{stderr}");
@@ -73,8 +74,8 @@ fn compare_lists_concolic_with_its_phase_calls() {
     let (sl, cc) = (&rows[0], &rows[1]);
     assert_eq!(cc["strategy"], "concolic");
     assert_eq!(cc["invalid_inputs"], 0);
-    assert!(cc["csf_calls"]["phase1"].as_u64().expect("phase1") > 0);
-    assert!(sl["csf_calls"].is_null());
+    assert!(cc["concolic"]["phase1_calls"].as_u64().expect("phase1_calls") > 0);
+    assert!(sl["concolic"].is_null());
     let valid = |r: &serde_json::Value| r["branches_covered_valid"].as_u64().expect("covered");
     assert!(valid(cc) >= valid(sl), "concolic covers at least sl's directions on SLL.remove");
 }
@@ -227,8 +228,8 @@ fn compare_sweep() {
                 "| {name} | {target} | {sl_cov}/{total} | {cc_cov}/{total} | {invalid} | {} | {} | {}/{} | {:.1} | {stopped} |\n",
                 n(&cc["tests"]),
                 n(&cc["concolic"]["runs"]),
-                n(&cc["csf_calls"]["phase1"]),
-                n(&cc["csf_calls"]["phase2"]),
+                n(&cc["concolic"]["phase1_calls"]),
+                n(&cc["concolic"]["phase2_calls"]),
                 n(&cc["time_ms"]) as f64 / 1000.0,
             );
             eprint!("{row}");

@@ -84,3 +84,27 @@ fn bad_method_is_a_clear_error() {
     let out = heaplab(&["run", "examples/bst.hl", "--method", "BST.insert", "--strategy", "eager"]);
     assert!(!out.status.success());
 }
+
+/// `--max-questions` (a bound declared once in the engine's table; the flag comes from it):
+/// the run stops after that many questions about path conditions and says which bound stopped
+/// it, at the same point on every machine.
+#[test]
+fn max_questions_stops_a_run_by_count() {
+    let args = ["run", "examples/bst.hl", "--method", "BST.insert", "--strategy", "lazy"];
+    let all = json(&heaplab(&[&args[..], &["--format", "json"]].concat()));
+    let asked = |v: &serde_json::Value| {
+        let c = &v["solver_calls"];
+        ["sent", "decided_locally", "cached"]
+            .iter()
+            .map(|k| c[k].as_u64().unwrap_or(0))
+            .sum::<u64>()
+    };
+    assert!(asked(&all) > 100, "{all}");
+    assert_eq!(all["stopped_by"], serde_json::Value::Null);
+    let cut =
+        json(&heaplab(&[&args[..], &["--max-questions", "100", "--format", "json"]].concat()));
+    let by = cut["stopped_by"].as_str().unwrap_or_default();
+    assert!(by.starts_with("max_questions"), "{cut}");
+    assert!(cut["bounds_hit"].as_array().is_some_and(|b| b.contains(&"max_questions".into())));
+    assert!(cut["paths_feasible"].as_u64() < all["paths_feasible"].as_u64(), "{cut}");
+}

@@ -91,8 +91,8 @@ fn the_search_order_is_an_option() {
     assert!(out.starts_with("sat (the model checker accepts the model)"), "{out}");
 }
 
-/// A search that would run for hours stops on the time limit and names it with its value (the
-/// bench measures how close to it: tests/bench/sat-bounds.sh); so does an enumeration.
+/// A search that would run for hours stops on the time limit and names it with its value (no
+/// wall time is asserted: issue 28); so does an enumeration.
 #[test]
 fn sat_has_a_time_limit() {
     let heavy = [
@@ -376,7 +376,7 @@ fn the_smaller_defects() {
         heaplab(&["sat", LOGIC, "--formula", f, "--max-check-steps", "1", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["checked"], false, "{json}");
-    assert!(json["uncheckedReason"].as_str().is_some_and(|r| r.contains("1 steps")), "{json}");
+    assert!(json["unchecked_reason"].as_str().is_some_and(|r| r.contains("1 steps")), "{json}");
     let out = sat(LOGIC, "x -> L { val: v, next: null }", &["--ints", "-1..1", "--count"]);
     assert_eq!(out.trim(), "3");
     let out = heaplab(&["sat", LOGIC, "--formula", "x1 != x2"]);

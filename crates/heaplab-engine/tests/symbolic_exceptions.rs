@@ -69,8 +69,8 @@ fn every_strategy_reaches_the_same_caught_and_uncaught_outcomes() {
         ("Stack.whichUnderflow", expect(&[("returned 0", 3), ("returned 1", 1)])),
     ];
     for (target, want) in cases {
-        for s in STRATEGIES {
-            let got = outcomes(target, s.kind);
+        for (s, kind) in STRATEGIES.iter().filter_map(|s| Some((s, s.kind()?))) {
+            let got = outcomes(target, kind);
             assert_eq!(got, want, "{target} under {}", s.name);
         }
     }

@@ -4,7 +4,8 @@
 
 mod common;
 
-use heaplab_engine::symbolic::view::{HeapView, SymKind, ValView, ViewAt};
+use heaplab_engine::symbolic::view::{HeapView, SymKind, ValView};
+use heaplab_engine::symbolic::ViewAt;
 use heaplab_engine::symbolic::{
     Config, Event, Explorer, ForkKind, NoClock, PathSolver, StateId, StrategyKind,
 };

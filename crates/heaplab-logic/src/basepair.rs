@@ -44,27 +44,11 @@ use crate::error::Result;
 use crate::formula::{Defs, Formula, PredApp, Pure, Sort, SymHeap, Term, Var};
 use crate::halt::{Halt, Interrupt};
 use crate::model::{Model, Value};
-use crate::sat::PureOracle;
+use crate::oracle::PureOracle;
 use std::collections::{BTreeMap, HashMap};
 
-/// One side of a (dis)equality in a pair: `null` or a reference parameter (by index).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum Rep {
-    Null,
-    Param(u16),
-}
-
-/// A base pair over a predicate's parameters.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct Pair {
-    /// For each parameter (reference ones; `None` for the others): its class, named by `null`
-    /// or by the first parameter in it.
-    pub rep: Vec<Option<Rep>>,
-    /// Disequalities between classes (ordered pairs of representatives), sorted.
-    pub ne: Vec<(Rep, Rep)>,
-    /// Classes that are allocated cells, sorted.
-    pub alloc: Vec<Rep>,
-}
+/// The pairs themselves are `combine`'s (it makes the choices over them).
+pub(crate) use crate::combine::{Pair, Rep};
 
 /// The answer of [`decide_shape`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,10 +11,28 @@
 //! references this check is exact; what is kept aside is asked of the pure procedure (and the
 //! solver) only when a whole choice stands.
 
-use crate::basepair::{Pair, Rep};
 use crate::formula::{CmpOp, Pure, Sort, SymHeap, Term, Var};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+
+/// One side of a (dis)equality in a pair: `null` or a reference parameter (by index).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Rep {
+    Null,
+    Param(u16),
+}
+
+/// A base pair over a predicate's parameters.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Pair {
+    /// For each parameter (reference ones; `None` for the others): its class, named by `null`
+    /// or by the first parameter in it.
+    pub rep: Vec<Option<Rep>>,
+    /// Disequalities between classes (ordered pairs of representatives), sorted.
+    pub ne: Vec<(Rep, Rep)>,
+    /// Classes that are allocated cells, sorted.
+    pub alloc: Vec<Rep>,
+}
 
 /// A disjunct ready for choices.
 #[derive(Clone, Debug)]

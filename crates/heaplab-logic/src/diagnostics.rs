@@ -19,7 +19,8 @@
 //! budget is spent gets no warning (warnings are never wrong, only sometimes missing).
 
 use crate::formula::{Defs, Formula, PredDef};
-use crate::sat::{sat_with, PureOracle, SatResult};
+use crate::oracle::PureOracle;
+use crate::sat::{sat_with, SatResult};
 use crate::search::{Order, SearchBounds};
 use heaplab_syntax::ast::{self, Item};
 use heaplab_syntax::Diagnostic;

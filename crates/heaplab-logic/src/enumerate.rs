@@ -15,8 +15,8 @@ use crate::error::Result;
 use crate::formula::{CmpOp, Defs, Formula, Pure, Sort, Term};
 use crate::halt::{Halt, Interrupt};
 use crate::model::{IntEquivalence, Model};
+use crate::oracle::PureOracle;
 use crate::sat::describe_cuts;
-use crate::sat::PureOracle;
 use crate::search::{build_model, Base, Cut, Explorer, Order, SearchBounds};
 use std::collections::BTreeSet;
 

@@ -121,7 +121,7 @@ pub struct Defs {
     pub preds: BTreeMap<String, PredDef>,
     /// Integer facts every instance of a predicate implies, over its parameters
     /// ([`crate::invariant`]); filled by [`Defs::from_program`], empty means "nothing known".
-    pub invariants: BTreeMap<String, crate::invariant::Invariant>,
+    pub invariants: BTreeMap<String, Vec<Pure>>,
 }
 
 impl Defs {

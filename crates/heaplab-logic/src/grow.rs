@@ -18,16 +18,16 @@
 //! [`ProofCaps::max_unfoldings`](crate::caps::ProofCaps) and asks the caller's interrupt.
 
 use crate::arith::{decide, PureResult, PureValue};
-use crate::baseformula::{congruent, int_args, Element, Summaries};
 use crate::basepair::instantiate;
 use crate::build::{Builder, Loc};
 use crate::caps::Cap;
 use crate::combine::{search_from, Budget, Choice, Prepared, Stop};
+use crate::elements::{congruent, int_args, param_refs, Element, Summaries};
 use crate::error::Result;
 use crate::formula::{Defs, Formula, Pure, Sort, SymHeap, Term, Var};
 use crate::halt::Interrupt;
 use crate::model::{Model, Value};
-use crate::sat::PureOracle;
+use crate::oracle::PureOracle;
 use std::collections::BTreeMap;
 
 /// Candidate checks per step, at most (a step normally needs a handful).
@@ -54,7 +54,7 @@ pub(crate) fn grow(
     for d in &formula.disjuncts {
         let mut sorts: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
         sorts.extend(d.exists.iter().cloned());
-        let prepared = Prepared::new(d, &sorts, &[], &crate::baseformula::param_refs(defs, d));
+        let prepared = Prepared::new(d, &sorts, &[], &param_refs(defs, d));
         let Some(start) = Choice::start(&prepared) else { continue };
         let step = match pick(defs, d, &prepared, start, &sorts, &[], &lists, oracle, interrupt)? {
             Ok(Some(step)) => step,

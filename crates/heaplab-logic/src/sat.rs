@@ -13,26 +13,11 @@
 use crate::arith::{decide, PureResult};
 use crate::caps::ProofCaps;
 use crate::error::Result;
-use crate::formula::{Defs, Formula, Pure, Sort, Var};
+use crate::formula::{Defs, Formula};
 use crate::halt::{Halt, Interrupt};
 use crate::model::Model;
+use crate::oracle::PureOracle;
 use crate::search::{build_model, facts, Cut, Cuts, Explorer, Order, SearchBounds};
-use std::collections::BTreeMap;
-
-/// Decides pure facts the Rust procedure could not ([`PureResult::Unknown`]): the SMT solver.
-pub trait PureOracle {
-    fn check(&mut self, facts: &[Pure], sorts: &BTreeMap<Var, Sort>) -> Result<PureResult>;
-}
-
-/// An oracle that knows no more than the Rust procedure (everything outside difference logic
-/// stays unknown). Useful where no solver is available.
-pub struct NoSolver;
-
-impl PureOracle for NoSolver {
-    fn check(&mut self, _facts: &[Pure], _sorts: &BTreeMap<Var, Sort>) -> Result<PureResult> {
-        Ok(PureResult::Unknown)
-    }
-}
 
 /// The answer of [`sat`].
 #[derive(Clone, Debug, PartialEq, Eq)]

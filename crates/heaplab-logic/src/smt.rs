@@ -9,7 +9,7 @@
 use crate::arith::{PureResult, PureValue};
 use crate::error::{Error, Result};
 use crate::formula::{CmpOp, Pure, Sort, Term, Var};
-use crate::sat::PureOracle;
+use crate::oracle::PureOracle;
 use heaplab_smt as smt;
 use std::collections::{BTreeMap, BTreeSet};
 

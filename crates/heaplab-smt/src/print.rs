@@ -1,9 +1,18 @@
 //! SMT-LIB2 printing: terms, symbols and the one script shape every query uses.
 
 use std::collections::BTreeSet;
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 use crate::term::{Term, Var};
+
+impl fmt::Display for Term {
+    /// SMT-LIB2 syntax, the same text the solver receives.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_term(&mut s, self);
+        f.write_str(&s)
+    }
+}
 
 /// Characters allowed in an SMT-LIB2 simple symbol besides letters and digits.
 const SYMBOL_PUNCT: &str = "~!@$%^&*_-+=<>.?/";

@@ -7,8 +7,34 @@ use crate::error::{Result, SolverError};
 use crate::model::{Model, Value};
 use crate::print::symbol_content;
 use crate::sexp::{parse_all, Sexp};
-use crate::solver::Answer;
 use crate::term::{CmpOp, Sort, Term, Var};
+
+/// The solver's verdict on a query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Satisfiable; the model has a value for every variable in [`Query::want`](crate::solver::Query::want).
+    Sat(Model),
+    Unsat,
+    /// The solver gave up; the string is its reason (e.g. `"timeout"`, `"incomplete"`).
+    Unknown(String),
+}
+
+impl Answer {
+    pub fn is_sat(&self) -> bool {
+        matches!(self, Answer::Sat(_))
+    }
+    pub fn is_unsat(&self) -> bool {
+        matches!(self, Answer::Unsat)
+    }
+    /// `"sat"`, `"unsat"` or `"unknown"`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Answer::Sat(_) => "sat",
+            Answer::Unsat => "unsat",
+            Answer::Unknown(_) => "unknown",
+        }
+    }
+}
 
 fn malformed(msg: impl Into<String>) -> SolverError {
     SolverError::Malformed(msg.into())

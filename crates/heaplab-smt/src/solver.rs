@@ -11,41 +11,14 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
 use crate::error::Result;
-use crate::model::Model;
 use crate::print::build_script;
 use crate::response::parse_check_response;
+pub use crate::response::Answer;
 use crate::sexp::check_balanced;
 use crate::term::{Term, Var};
 
 /// A heap-allocated future borrowing from `'a`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
-
-/// The solver's verdict on a query.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
-    /// Satisfiable; the model has a value for every variable in [`Query::want`].
-    Sat(Model),
-    Unsat,
-    /// The solver gave up; the string is its reason (e.g. `"timeout"`, `"incomplete"`).
-    Unknown(String),
-}
-
-impl Answer {
-    pub fn is_sat(&self) -> bool {
-        matches!(self, Answer::Sat(_))
-    }
-    pub fn is_unsat(&self) -> bool {
-        matches!(self, Answer::Unsat)
-    }
-    /// `"sat"`, `"unsat"` or `"unknown"`.
-    pub fn status(&self) -> &'static str {
-        match self {
-            Answer::Sat(_) => "sat",
-            Answer::Unsat => "unsat",
-            Answer::Unknown(_) => "unknown",
-        }
-    }
-}
 
 /// One satisfiability question: is the conjunction of `assertions` satisfiable, and if so,
 /// what values do the variables in `want` take?

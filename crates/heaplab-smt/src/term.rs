@@ -5,7 +5,6 @@
 //! [`crate::SolverFrontend`] uses it to answer trivial queries without Z3.
 
 use std::collections::{BTreeSet, HashMap};
-use std::fmt;
 use std::hash::BuildHasher;
 
 use rustc_hash::FxBuildHasher;
@@ -435,14 +434,5 @@ fn junction(mut stack: Vec<Term>, is_and: bool) -> Term {
         1 => out.pop().unwrap_or(Term::Bool(is_and)),
         _ if is_and => Term::And(out),
         _ => Term::Or(out),
-    }
-}
-
-impl fmt::Display for Term {
-    /// SMT-LIB2 syntax, the same text the solver receives.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::new();
-        crate::print::write_term(&mut s, self);
-        f.write_str(&s)
     }
 }

@@ -96,7 +96,7 @@ pub fn replay(
     target: &str,
     test: &str,
     c: &Concrete,
-) -> Result<(Heap, Coverage)> {
+) -> Result<(Heap, Coverage, Option<heaplab_syntax::ast::NodeId>)> {
     let mut interp = Interpreter::new(program, info, Limits::default());
     interp.set_heap(c.input.heap.clone());
     let (_, name) = heaplab_engine::symbolic::explorer::split_target(target);
@@ -115,6 +115,10 @@ pub fn replay(
         (Expected::Error(k), Outcome::Error(e)) if *k == e.kind => {}
         (e, o) => return Err(mismatch(describe_expected(e), o.summary())),
     }
+    let error_node = match &outcome {
+        Outcome::Error(e) => Some(e.node),
+        _ => None,
+    };
     let coverage = interp.take_coverage();
     let heap = interp.into_heap();
     for (id, field, v) in &c.final_fields {
@@ -129,7 +133,7 @@ pub fn replay(
             ));
         }
     }
-    Ok((heap, coverage))
+    Ok((heap, coverage, error_node))
 }
 
 pub fn describe_expected(e: &Expected) -> String {
@@ -139,8 +143,10 @@ pub fn describe_expected(e: &Expected) -> String {
     }
 }
 
-/// Classifies inputs against the method's `requires` with the logic's model checker.
-pub struct PreChecker {
+/// Classifies inputs against the method's `requires` with the logic's model checker. Pure
+/// facts the logic does not read (a call of a `pure` method, an array cell or length:
+/// [`heaplab_logic::code_facts`]) are evaluated by the interpreter on the concrete input.
+pub struct PreChecker<'p> {
     mode: PreMode,
     defs: heaplab_logic::Defs,
     formula: Option<heaplab_logic::Formula>,
@@ -148,10 +154,25 @@ pub struct PreChecker {
     problem: Option<String>,
     has_requires: bool,
     roots: Vec<String>,
+    code: Option<CodeFacts<'p>>,
 }
 
-impl PreChecker {
-    pub fn new(program: &Program, target: &str, mode: PreMode) -> PreChecker {
+/// The code facts of a `requires`, and what evaluating them needs.
+struct CodeFacts<'p> {
+    program: &'p Program,
+    info: &'p ProgramInfo,
+    facts: Vec<heaplab_syntax::ast::Expr>,
+    class: Option<&'p str>,
+    params: Vec<&'p str>,
+}
+
+impl<'p> PreChecker<'p> {
+    pub fn new(
+        program: &'p Program,
+        info: &'p ProgramInfo,
+        target: &str,
+        mode: PreMode,
+    ) -> PreChecker<'p> {
         let (defs, _) = heaplab_logic::Defs::from_program(program);
         let mut checker = PreChecker {
             mode,
@@ -160,6 +181,7 @@ impl PreChecker {
             problem: None,
             has_requires: false,
             roots: Vec::new(),
+            code: None,
         };
         let Some((class, decl)) = crate::find_function(program, target) else { return checker };
         checker.has_requires = !decl.requires.is_empty();
@@ -177,9 +199,28 @@ impl PreChecker {
         match decl.requires.as_slice() {
             [] => {}
             [one] => {
+                let is_pred = |n: &str| checker.defs.preds.contains_key(n);
+                let split = heaplab_logic::code_facts::split_code_facts(one, info, &is_pred);
+                let logic_part = match &split {
+                    Some((rest, facts)) => {
+                        checker.code = Some(CodeFacts {
+                            program,
+                            info,
+                            facts: facts.clone(),
+                            class,
+                            params: decl.params.iter().map(|p| p.name.name.as_str()).collect(),
+                        });
+                        rest
+                    }
+                    None => one,
+                };
                 let mut fresh = heaplab_logic::Fresh::new();
-                match heaplab_logic::convert::convert_formula(&checker.defs, one, &free, &mut fresh)
-                {
+                match heaplab_logic::convert::convert_formula(
+                    &checker.defs,
+                    logic_part,
+                    &free,
+                    &mut fresh,
+                ) {
                     Ok(f) => checker.formula = Some(f),
                     Err(e) => checker.problem = Some(e.to_string()),
                 }
@@ -187,6 +228,22 @@ impl PreChecker {
             _ => checker.problem = Some("several `requires` clauses are not checked yet".into()),
         }
         checker
+    }
+
+    /// Whether the `requires`' code facts hold on `input` (true when it has none): `false`
+    /// when one is false or fails (a null dereference while evaluating it, as at entry).
+    pub fn code_facts_hold(&self, input: &Input) -> bool {
+        let Some(code) = &self.code else { return true };
+        let mut interp = Interpreter::new(code.program, code.info, Limits::default());
+        interp.set_heap(input.heap.clone());
+        let locals: Vec<(&str, Value)> =
+            code.params.iter().copied().zip(input.args.iter().copied()).collect();
+        code.facts.iter().all(|fact| {
+            matches!(
+                interp.eval_in(fact, input.receiver, code.class, locals.clone()),
+                Ok(Outcome::Returned(Value::Bool(true)))
+            )
+        })
     }
 
     pub fn classify(&self, input: &Input) -> Validity {
@@ -223,6 +280,7 @@ impl PreChecker {
         let roots: Vec<&str> = self.roots.iter().map(String::as_str).collect();
         let model = model.restrict_to_reachable(&roots);
         match heaplab_logic::satisfies(&self.defs, &model, formula, CheckLimits::default()) {
+            Ok(Verdict::Holds) if !self.code_facts_hold(input) => Validity::Invalid,
             Ok(Verdict::Holds) => Validity::Valid,
             Ok(Verdict::Fails) => Validity::Invalid,
             Ok(Verdict::Unknown(why)) => Validity::Unknown(why),

@@ -8,6 +8,7 @@
 //! `test name expects KIND { ... }`.
 
 pub mod junit;
+pub mod junit_java;
 
 use crate::{Expected, GeneratedTest, Generation, Validity};
 use heaplab_engine::{Heap, ObjId, Value};

@@ -105,6 +105,9 @@ pub struct GeneratedTest {
     pub validity: Validity,
     /// The k bound removed a fresh-object option on this path.
     pub k_cut: bool,
+    /// Where the replayed call stopped with an error: the failing statement or expression (for
+    /// an uncaught exception, its `throw`, which names the class).
+    pub error_node: Option<NodeId>,
     /// The statements the replayed call executed (see [`coverage`] for their lines).
     pub statements: BTreeSet<NodeId>,
     /// The branch directions the replayed call took (the node of the `if`, `while`, `?:`,
@@ -239,7 +242,7 @@ pub fn generate_within(
     deadline_ms: Option<u64>,
 ) -> Result<Generation> {
     let target = explorer_target(explorer);
-    let checker = concretize::PreChecker::new(program, &target, explorer.config().pre);
+    let checker = concretize::PreChecker::new(program, info, &target, explorer.config().pre);
     // Positions, not copies: a timed-out run can end with many thousands of paths, and each
     // is copied only when its turn comes.
     let feasible: Vec<usize> = (0..explorer.paths().len())
@@ -310,7 +313,7 @@ pub fn generate_within(
             } else {
                 unique_name(&format!("{name}_h{}", i + 1), &mut taken)
             };
-            let (final_heap, covered) =
+            let (final_heap, covered, error_node) =
                 concretize::replay(program, info, &target, &name, &concrete)?;
             let validity = checker.classify(&concrete.input);
             tests.push(GeneratedTest {
@@ -321,6 +324,7 @@ pub fn generate_within(
                 final_heap,
                 validity,
                 k_cut: path.state.k_cut,
+                error_node,
                 statements: covered.statements.into_iter().collect(),
                 branches: covered.branches.into_iter().collect(),
             });
@@ -383,5 +387,6 @@ pub fn bound_hint(bound: Bound) -> &'static str {
         Bound::Depth => "raise --depth",
         Bound::Memory => "raise --max-memory-mb",
         Bound::ArrayLength => "an array longer than the interpreter's heap allows",
+        Bound::Questions => "raise --max-questions",
     }
 }

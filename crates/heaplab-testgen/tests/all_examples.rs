@@ -34,6 +34,7 @@ fn every_example_method_replays_under_every_strategy() {
         })
         .collect();
     let mut disagreements = Vec::new();
+    let mut index = 0;
     let mut runs = 0;
     let mut compared = 0;
     let mut all_heaps = 0;
@@ -43,18 +44,26 @@ fn every_example_method_replays_under_every_strategy() {
         let text = std::fs::read_to_string(&file).expect("example");
         let lines = Lines::new(&a.program, &SourceFile::new(name.clone(), text));
         for target in targets(&a) {
+            // `./build.sh test --quick`: every fourth method (CI runs them all).
+            index += 1;
+            if common::quick() && index % 4 != 1 {
+                continue;
+            }
             let mut reachable: Vec<(StrategyKind, BTreeSet<String>, bool)> = Vec::new();
-            for s in STRATEGIES {
+            for (s, kind) in STRATEGIES.iter().filter_map(|s| Some((s, s.kind()?))) {
                 let mut config = Config::default();
-                config.strategy = s.kind;
+                config.strategy = kind;
                 config.bounds.k = 2;
                 config.bounds.max_paths = 100;
                 config.bounds.timeout_ms = None;
                 config.bounds.loop_iterations = 4;
                 config.bounds.call_depth = 16;
-                if s.kind == StrategyKind::Symheap {
+                if kind == StrategyKind::Symheap {
                     // Its cost is in solver queries, not steps: a wall-clock bound keeps CI short
                     // (a run it stops is not compared; its tests still replay).
+                    // FIXME(issue 28 item 6): a time budget; its count version (max_questions,
+                    // models per path) made the run much longer in a loaded measurement and is
+                    // not yet calibrated.
                     config.bounds.timeout_ms = Some(3_000);
                 }
                 let ex = Explorer::new(
@@ -105,7 +114,7 @@ fn every_example_method_replays_under_every_strategy() {
                     })
                     .collect();
                 let complete = !cut && ex.stopped().is_none() && ex.stats().bounded == 0;
-                if s.kind == StrategyKind::Symheap && !cut && ex.stopped().is_none() {
+                if kind == StrategyKind::Symheap && !cut && ex.stopped().is_none() {
                     // All-heaps mode (issue 15 item 4): every input heap of every path is a
                     // test that replays, with the same outcomes as one heap per path.
                     ex.set_all_heaps(true);
@@ -129,7 +138,7 @@ fn every_example_method_replays_under_every_strategy() {
                     }
                     all_heaps += all.tests.len();
                 }
-                reachable.push((s.kind, outcomes, complete));
+                reachable.push((kind, outcomes, complete));
             }
             let complete: Vec<_> = reachable.iter().filter(|r| r.2).collect();
             if complete.len() == reachable.len() {
@@ -150,6 +159,7 @@ fn every_example_method_replays_under_every_strategy() {
     eprintln!(
         "{runs} runs, {compared} methods compared across strategies, {all_heaps} symheap tests in all-heaps mode"
     );
-    assert!(only.is_some() || compared > 20, "most methods finish within the bounds");
+    let least = if common::quick() { 5 } else { 20 };
+    assert!(only.is_some() || compared > least, "most methods finish within the bounds");
     assert!(disagreements.is_empty(), "{disagreements:#?}");
 }

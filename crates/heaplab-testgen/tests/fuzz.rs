@@ -1,7 +1,8 @@
 //! Fuzzing, bounded for CI: one seeded target per entry point reachable from here (parser and
 //! checker, interpreter, `sat`, explorer per strategy, the emitters), each a fixed number of
-//! cases that also stops at a time budget, plus the hostile inputs of issue 21 as regression
-//! cases. Seeds are fixed, so a failure names a seed that reproduces it.
+//! cases (a count, never a time budget, so a slow machine checks as much as a fast one; an
+//! eighth of them under `./build.sh test --quick`), plus the hostile inputs of issue 21 as
+//! regression cases. Seeds are fixed, so a failure names a seed that reproduces it.
 //!
 //! The properties: nothing panics; diagnostics stay small; an explorer's tests replay (a
 //! mismatch is an `Err` from generation) and every feasible path is a test, unknown, or out of
@@ -11,7 +12,7 @@
 mod common;
 mod programs;
 
-use heaplab_engine::symbolic::{strategy, Config, Explorer, NoClock, PreMode, StrategyKind};
+use heaplab_engine::symbolic::{strategy, Config, Explorer, NoClock, PreMode};
 use heaplab_engine::{eval_call, run_tests, Limits};
 use heaplab_logic::convert::parse_query;
 use heaplab_logic::{
@@ -24,32 +25,23 @@ use heaplab_testgen::emit::junit::{junit, JunitInput};
 use heaplab_testgen::{emit, generate};
 use programs::{random_program, Rng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// Runs `case` for seeds `0..cases` or until `budget` has passed; fails with the seed of the
-/// first panic or failed property. Returns how many cases ran.
-fn fuzz(
-    name: &str,
-    cases: u64,
-    budget: Duration,
-    mut case: impl FnMut(u64) -> Result<(), String>,
-) -> u64 {
+/// Runs `case` for seeds `0..cases` (an eighth of them, at least 10, under `--quick`); fails
+/// with the seed of the first panic or failed property. Returns how many cases ran.
+fn fuzz(name: &str, cases: u64, mut case: impl FnMut(u64) -> Result<(), String>) -> u64 {
+    let cases = if common::quick() { (cases / 8).max(10) } else { cases };
     let start = Instant::now();
-    let mut ran = 0;
     for seed in 0..cases {
-        if start.elapsed() > budget {
-            break;
-        }
         match catch_unwind(AssertUnwindSafe(|| case(seed))) {
             Ok(Ok(())) => {}
             Ok(Err(msg)) => panic!("{name}, seed {seed}: {msg}"),
             Err(_) => panic!("{name}, seed {seed}: panicked"),
         }
-        ran += 1;
     }
-    eprintln!("{name}: {ran} cases in {:?}", start.elapsed());
-    assert!(ran >= cases.min(10), "{name}: only {ran} cases ran within {budget:?}");
-    ran
+    // The time is printed for people tuning the counts; nothing depends on it.
+    eprintln!("{name}: {cases} cases in {:?}", start.elapsed());
+    cases
 }
 
 /// Mutates `text` a few times: deletions, duplications, swaps, hostile tokens.
@@ -145,7 +137,7 @@ fn parser_and_checker_survive_mutated_and_hostile_programs() {
     }
     let mut sources = examples();
     sources.extend((0..20).map(|s| random_program(1000 + s).0));
-    fuzz("parser+checker", 4000, Duration::from_secs(30), |seed| {
+    fuzz("parser+checker", 4000, |seed| {
         let mut rng = Rng::new(seed);
         let base = rng.pick(&sources).clone();
         let text = mutate(&base, &mut rng);
@@ -162,7 +154,7 @@ fn parser_and_checker_survive_mutated_and_hostile_programs() {
 #[test]
 fn interpreter_runs_random_programs_within_its_limits() {
     let mut returned = 0;
-    fuzz("interpreter", 2000, Duration::from_secs(30), |seed| {
+    fuzz("interpreter", 2000, |seed| {
         let (text, target) = random_program(seed);
         let file = SourceFile::new("g.hl", text);
         let a = analyze(&file);
@@ -210,8 +202,9 @@ fn interpreter_runs_random_programs_within_its_limits() {
 /// the `.hl` export checks clean and passes `run_tests`; JUnit and JSON emit without a panic.
 #[test]
 fn explorer_per_strategy_and_emitters_agree_with_the_interpreter() {
-    let strategies: Vec<_> = strategy::STRATEGIES.iter().collect();
-    fuzz("explorer+emitters", 240, Duration::from_secs(90), |seed| {
+    // The registry rows the explorer runs (the concolic driver has its own tests).
+    let strategies: Vec<_> = strategy::STRATEGIES.iter().filter(|s| s.kind().is_some()).collect();
+    fuzz("explorer+emitters", 240, |seed| {
         let (text, target) = random_program(500 + seed);
         let a = analyze(&SourceFile::new("g.hl", text.clone()));
         if a.has_errors() {
@@ -219,8 +212,8 @@ fn explorer_per_strategy_and_emitters_agree_with_the_interpreter() {
         }
         let info = strategies[seed as usize % strategies.len()];
         let mut config = Config::default();
-        config.strategy = info.kind;
-        config.pre = if info.kind == StrategyKind::Sl { PreMode::Assume } else { PreMode::Ignore };
+        config.strategy = info.kind().unwrap_or(config.strategy);
+        config.pre = if info.reads_requires { PreMode::Assume } else { PreMode::Ignore };
         config.bounds.k = 1;
         config.bounds.loop_iterations = 2;
         config.bounds.max_paths = 30;
@@ -293,7 +286,7 @@ fn sat_models_satisfy_their_random_formulas() {
         "a > 9223372036854775806",
     ];
     let (mut parsed, mut models) = (0, 0);
-    fuzz("sat", 1000, Duration::from_secs(30), |seed| {
+    fuzz("sat", 1000, |seed| {
         let mut rng = Rng::new(seed);
         let mut parts = Vec::new();
         for _ in 0..1 + rng.below(3) {

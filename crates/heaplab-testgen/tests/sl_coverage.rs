@@ -60,7 +60,7 @@ fn run(a: &heaplab_syntax::Analysis, target: &str, strategy: StrategyKind, pre: 
     let mut ex = common::explore(a, target, config);
     let generation = generate(&mut ex, &a.program, &a.info)
         .unwrap_or_else(|e| panic!("{target} {strategy:?}: {e}"));
-    let checker = PreChecker::new(&a.program, target, PreMode::Ignore);
+    let checker = PreChecker::new(&a.program, &a.info, target, PreMode::Ignore);
     let validity: Vec<Validity> =
         generation.tests.iter().map(|t| checker.classify(&t.input)).collect();
     let all = branches_taken(&ex, &generation.tests);
@@ -163,7 +163,7 @@ fn sl_models_agree_with_completing_by_running() {
     for name in files {
         let a = common::load(&name);
         for target in targets_with_requires(&a) {
-            let checker = PreChecker::new(&a.program, &target, PreMode::Ignore);
+            let checker = PreChecker::new(&a.program, &a.info, &target, PreMode::Ignore);
             let mut found = Vec::new();
             for completion in [SlCompletion::Model, SlCompletion::Run] {
                 let mut config = Config::default();
@@ -250,7 +250,7 @@ fn traces(ex: &heaplab_engine::symbolic::Explorer, g: &Generation) -> BTreeSet<T
 fn aatree_insert_k3_sl_reaches_every_lazier_sharp_outcome() {
     let a = common::load("aatree.hl");
     let target = "AATree.insert";
-    let checker = PreChecker::new(&a.program, target, PreMode::Ignore);
+    let checker = PreChecker::new(&a.program, &a.info, target, PreMode::Ignore);
     let mut found = Vec::new();
     for strategy in [StrategyKind::LazierSharp, StrategyKind::Sl] {
         let mut config = Config::default();

@@ -41,7 +41,7 @@ fn sl_inputs_with_undescribed_elements_are_valid() {
     let a = analyze(&SourceFile::new("bag.hl".to_string(), PROGRAM.to_string()));
     assert!(!a.has_errors(), "{:?}", a.diagnostics);
     let target = "Bag.sumPositive";
-    let checker = PreChecker::new(&a.program, target, PreMode::Ignore);
+    let checker = PreChecker::new(&a.program, &a.info, target, PreMode::Ignore);
     for (strategy, pre) in
         [(StrategyKind::Sl, PreMode::Assume), (StrategyKind::Lazy, PreMode::Ignore)]
     {
@@ -136,7 +136,7 @@ fn sl_inputs_of_the_object_element_subjects_are_valid() {
         let a = common::load(file);
         for m in methods {
             let target = format!("{class}.{m}");
-            let checker = PreChecker::new(&a.program, &target, PreMode::Ignore);
+            let checker = PreChecker::new(&a.program, &a.info, &target, PreMode::Ignore);
             let mut config = Config::default();
             config.strategy = StrategyKind::Sl;
             config.bounds.k = k;

@@ -18,35 +18,24 @@ use heaplab_engine::symbolic::{
     Clock, Config, Explorer, PathSolver, SatAnswer, SolverCounts, Sort, Sym,
 };
 use heaplab_logic::SmtOracle;
+use heaplab_report::RunSummary;
 use heaplab_smt::{NoZ3, SmtSolver, SolverFrontend};
 use heaplab_syntax::SourceFile;
-use heaplab_testgen::concolic::{self, ConcolicConfig, ConcolicEvent, SearchOrder};
-use heaplab_testgen::coverage::{branches_taken, Lines};
+use heaplab_testgen::concolic::{self, ConcolicConfig, ConcolicEvent};
+use heaplab_testgen::coverage::Lines;
 use heaplab_testgen::emit;
 use js_sys::{Function, Promise};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use crate::explore::{
-    checked, fail, resolve, test_js, to_js, AsyncPathSolver, Backend, Bridge, JsTest,
-    ReplayTransport, Shared,
+    checked, fail, parse_options, resolve, test_js, to_js, AsyncPathSolver, Backend, Bridge,
+    JsTest, ReplayTransport, Shared,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
-/** Options of `concolicRun` (the CLI's flags of `heaplab run --strategy concolic`). */
-export interface ConcolicOptions {
-  /** Phase-1 unfolding depth (`--depth`, at most 8; default 8, as the CLI's). */
-  depth?: number;
-  /** Which unexplored node is tried next (`--order`; default 'mixed', DFS and BFS in turn, as the CLI's). */
-  order?: 'dfs' | 'bfs' | 'mixed';
-  /** At most this many concrete runs (`--max-paths`, at most 10000; default 10000). */
-  maxRuns?: number;
-  /** Stop after this many milliseconds of wall time, every pass and Z3 wait included (absent:
-   * the engine's default bound, 60 s, as the CLI's; 0: no bound). */
-  timeoutMs?: number;
-}
 /** One step of the concolic loop; `node` is the path of child indices from the entry. */
 export type ConcolicEventJs =
   | { kind: 'runInput'; run: number; phase: number }
@@ -58,13 +47,14 @@ export type ConcolicEventJs =
   | { kind: 'solve'; outcome: 'model' | 'unsat' | 'undecided' }
   | { kind: 'solved'; formula: string }
   | { kind: 'newInput'; test: string };
-/** What `concolicRun` resolves to. `summary` has the keys of `heaplab run --strategy concolic
- * --format json` (without `timeMs`'s meaning changing: wall time of the final pass), plus
- * `passes` (generation runs, one more per batch of Z3 replies awaited), `sentToZ3` and
- * `coveredAll` (directions covered by every test, `heaplab compare`'s `branches_covered`;
- * `covered` counts valid inputs only). */
+/** What `concolicRun` resolves to. `summary` is the run summary of `heaplab run --strategy
+ * concolic --format json` (`RunSummary` in web/src/report-types.js; `time_ms`: wall time of
+ * the final pass); `passes` counts generation runs (one more per batch of Z3 replies awaited),
+ * `sent_to_z3` the questions Z3 answered. */
 export interface ConcolicResult {
-  summary: Record<string, number | string | null>;
+  summary: RunSummary;
+  passes: number;
+  sent_to_z3: number;
   tests: GeneratedTestJs[];
   /** Test index to phase (1 or 2). */
   phases: number[];
@@ -86,15 +76,6 @@ export interface ConcolicLiveEvent {
 
 /// At most this many generation passes (each after a batch of Z3 replies).
 const MAX_PASSES: usize = 200;
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Options {
-    depth: Option<u32>,
-    order: Option<String>,
-    max_runs: Option<f64>,
-    timeout_ms: Option<f64>,
-}
 
 /// Milliseconds since the run started, from the JS clock.
 struct JsClock(f64);
@@ -167,10 +148,12 @@ fn event_js(e: &ConcolicEvent) -> JsEvent {
     }
 }
 
+/// What `concolicRun` resolves to (`ConcolicResult`), snake_case as its summary.
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 struct JsResult {
-    summary: serde_json::Value,
+    summary: RunSummary,
+    passes: usize,
+    sent_to_z3: usize,
     tests: Vec<JsTest>,
     phases: Vec<u8>,
     hl: String,
@@ -181,32 +164,6 @@ struct JsResult {
     events: Vec<JsEvent>,
 }
 
-fn config(o: &Options) -> Result<ConcolicConfig, JsValue> {
-    let order = match o.order.as_deref() {
-        Some("dfs") => SearchOrder::Dfs,
-        Some("bfs") => SearchOrder::Bfs,
-        // `heaplab run --strategy concolic`'s default, so that the page and the CLI agree.
-        None | Some("mixed") => SearchOrder::Mixed,
-        Some(other) => {
-            return Err(fail(
-                "BadOptions",
-                &format!("order: `{other}` is not `dfs`, `bfs` or `mixed`"),
-            ))
-        }
-    };
-    let d = ConcolicConfig::default();
-    Ok(ConcolicConfig {
-        depth: o.depth.unwrap_or(8).min(8),
-        order,
-        max_runs: o.max_runs.map_or(10_000, |n| n.clamp(0.0, 10_000.0) as usize),
-        timeout_ms: match o.timeout_ms {
-            None => Config::default().bounds.timeout_ms,
-            Some(t) => (t > 0.0).then_some(t as u64),
-        },
-        ..d
-    })
-}
-
 /// Runs CSF on `method` of `source` (see the module docs); resolves to `ConcolicResult`.
 /// `solve`: the host's Z3 function, or `null` (then queries outside the Rust procedure's
 /// fragment read `unknown`, as in an `Exploration` without Z3). `onEvent`, if given, is called
@@ -215,29 +172,27 @@ fn config(o: &Options) -> Result<ConcolicConfig, JsValue> {
 pub fn concolic_run(
     source: String,
     method: String,
-    #[wasm_bindgen(unchecked_param_type = "ConcolicOptions | undefined")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ExploreOptions | undefined")] options: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SmtSolveFn | null | undefined")] solve: Option<Function>,
     #[wasm_bindgen(js_name = onEvent, unchecked_param_type = "((e: ConcolicLiveEvent) => void) | null | undefined")]
     on_event: Option<Function>,
 ) -> Promise {
     future_to_promise(async move {
-        let options: Options = if options.is_undefined() || options.is_null() {
-            Options::default()
-        } else {
-            serde_wasm_bindgen::from_value(options)
-                .map_err(|e| fail("BadOptions", &format!("bad options: {e}")))?
-        };
-        let cfg = config(&options)?;
+        // The same options as an `Exploration` (the Explore and Compare tabs pass theirs).
+        let request = parse_options(options)?;
+        let cfg = ConcolicConfig::from_options(&request.options);
         let file = SourceFile::new("program.hl", source.as_str());
         let analysis = checked(&file)?;
         let program = &analysis.program;
         let info = &analysis.info;
         // Branch sites of the method and what it calls, from an explorer that is only started.
+        let mut sites_config = Config::default();
+        request.options.bounds.apply(&mut sites_config.bounds);
         let sites = Explorer::new(
             program,
             info,
             &method,
-            Config::default(),
+            sites_config,
             Box::new(PassSolver(AsyncPathSolver::new(Rc::default(), false, true))),
             Box::new(heaplab_engine::symbolic::NoClock),
         )
@@ -305,33 +260,8 @@ pub fn concolic_run(
         };
         let g = &run.generation;
         let s = &run.stats;
-        let valid = branches_taken(&sites, g.tests.iter().filter(|t| t.validity.is_valid()));
-        let all = branches_taken(&sites, &g.tests);
-        let total = sites.branch_coverage().1;
-        let sent = bridge.borrow().replies.len();
-        let summary = serde_json::json!({
-            "method": method,
-            "strategy": "concolic",
-            "tests": g.tests.len(),
-            "invalid": g.invalid_inputs(),
-            "errors": g.errors_found(),
-            "covered": valid.len(),
-            "coveredAll": all.len(),
-            "total": total,
-            "phase1Calls": s.phase1_calls,
-            "phase2Calls": s.phase2_calls,
-            "phase1Inputs": s.phase1_inputs,
-            "phase2Inputs": s.phase2_inputs,
-            "runs": s.runs,
-            "prunedUnsat": s.pruned_unsat,
-            "prunedUnknown": s.pruned_unknown,
-            "missedTarget": s.missed_target,
-            "unexploredLeft": s.unexplored_left,
-            "stoppedBy": s.stopped_by,
-            "timeMs": time_ms,
-            "passes": passes,
-            "sentToZ3": sent,
-        });
+        let summary = RunSummary::of_concolic("program.hl", &method, &run, &sites, time_ms);
+        let sent_to_z3 = bridge.borrow().replies.len();
         // JUnit as the CLI's concolic run writes it: no explorer paths behind the tests.
         let stem: String =
             method.chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).collect();
@@ -355,6 +285,8 @@ pub fn concolic_run(
         };
         let out = JsResult {
             summary,
+            passes,
+            sent_to_z3,
             tests: g.tests.iter().map(|t| test_js(g, Some(&lines), t)).collect(),
             phases: s.phase_of_test.clone(),
             hl: emit::hl(&source, g),

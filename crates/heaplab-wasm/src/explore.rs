@@ -32,11 +32,13 @@ use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
 use heaplab_engine::symbolic::{
+    bounds::BOUNDS,
     smt::{read_model, read_whole_model, to_term, wanted},
-    strategy, Bound, Clock, Config, Event, Explorer, ForkKind, Model, PathOutcome, PathSolver,
-    Placed, PreMode, SatAnswer, SearchOrder, SolverCounts, Sort, StateId, Sym,
+    strategy, Bound, Clock, Event, Explorer, ForkKind, Model, Options, PathOutcome, PathSolver,
+    Placed, SatAnswer, SolverCounts, Sort, StateId, Sym,
 };
 use heaplab_engine::{Heap, ObjId, Value};
+use heaplab_report::RunSummary;
 use heaplab_smt::{
     batch_script, split_batch_reply, Answer, BoxFuture, NoZ3, Query, SmtSolver, Solver,
     SolverError, SolverFrontend, Stats, Transport, Var,
@@ -45,7 +47,7 @@ use heaplab_syntax::{analyze, Analysis, SourceFile, Span};
 use heaplab_testgen::coverage::Lines;
 use heaplab_testgen::{emit, generate, Expected, GeneratedTest, Generation, Validity};
 use js_sys::{Function, Promise};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
@@ -55,34 +57,15 @@ use crate::solver_bridge::{to_js_error, JsStats, JsTransport};
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
 /** Options of an Exploration (JSON text or an object); every field is optional. */
-export interface ExploreOptions {
-  /** A name of `strategies()`. */
-  strategy?: 'lazy' | 'lazier' | 'lazier#' | 'sl' | 'symheap';
-  k?: number;
-  /** `sl` only: the deepest predicate unfolding. */
-  depth?: number;
-  loop?: number;
-  callDepth?: number;
-  maxPaths?: number;
-  /** Stop after this many states (tree nodes). */
-  maxStates?: number;
-  /** 0: no limit. */
-  timeoutMs?: number;
-  /** Stop once the run holds this many more megabytes than at its start; 0: no limit. */
-  maxMemoryMb?: number;
-  pre?: 'assume' | 'ignore';
-  order?: 'dfs' | 'bfs';
-  /** The file name reported in the summary (as `heaplab run` reports its argument). */
-  file?: string;
-  /** Decide queries with the Rust procedure before Z3 (default true); false sends Z3 every
-   * query the engine and the equality shortcut leave (for measurements). */
-  procedure?: boolean;
-  /** All-heaps mode (`heaplab run --all-heaps`): a test for every distinct input heap of each
-   * path, not one per path. Only `symheap` has paths with more than one heap. */
-  allHeaps?: boolean;
-  /** All-heaps mode: the most models asked per path (default 256). */
-  heapsPerPath?: number;
-}
+/** What `new Exploration` and `concolicRun` take: the engine's run options (`Options` in
+ * web/src/report-types.js, generated from docs/report.schema.json: `strategy`, `pre`,
+ * `order`, `all_heaps`, `sl_completion`, `bounds: { k, depth, loop, ... }` with the names of
+ * `bounds()`), plus `file` (the file name reported in the summary) and `procedure` (false: Z3
+ * gets every query the engine leaves, for measurements) and `views` (default true: keep a heap
+ * view of every tree node for `view()`; the Compare tab and the benches pass false). `concolicRun` reads `order`
+ * (default `mixed`), and of the bounds `depth` (phase 1), `max_paths` (runs) and
+ * `timeout_ms`. */
+export type ExploreOptions = Record<string, unknown>;
 /** One exploration event. */
 export interface ExploreEvent {
   kind: 'start' | 'lazyInit' | 'branch' | 'disjuncts' | 'slModel' | 'solverQuery' | 'pathEnd' | 'stopped';
@@ -94,6 +77,16 @@ export interface ExploreEvent {
   /** The 1-based source line of the instruction the event's state was at (a path's end: the
    * construct its outcome blames); null for `stopped`. */
   line: number | null;
+}
+/** One slice of a run (`Exploration.runSlice`). */
+export interface ExploreSlice {
+  /** The events that change the tree (every kind but `solverQuery`), in order. */
+  events: ExploreEvent[];
+  /** Tree nodes with ids from `treeFrom` on. */
+  nodes: TreeNodeJs[];
+  /** Solver queries the slice asked (counted, not converted). */
+  queries: number;
+  over: boolean;
 }
 /** The summary of `heaplab run --format json`, with the same keys. */
 export interface RunSummary {
@@ -155,11 +148,19 @@ export interface TreeNodeJs {
   line: number | null;
 }
 /** A row of the strategy registry (`strategies()`), in menu order. */
-export interface StrategyInfoJs { name: string; source: string; description: string; }
-/** The default bounds (`defaults()`); `timeoutMs` 0 means no limit. */
-export interface BoundsJs {
-  k: number; depth: number; loop: number; callDepth: number; maxPaths: number; maxStates: number; timeoutMs: number;
-  maxMemoryMb: number;
+export interface StrategyInfoJs {
+  name: string; driver: 'explorer' | 'concolic_loop'; source: string; description: string; learn: string;
+  /** Explores only inputs that satisfy `requires`, whatever `pre` says. */
+  reads_requires: boolean;
+  /** The `depth` bound concerns it. */
+  uses_depth: boolean;
+  /** The every-input-heap mode concerns it. */
+  all_heaps: boolean;
+}
+/** A bound (`bounds()`): its key in `options.bounds`, the page's label and tooltip, the CLI's
+ * help, its default (0: no limit where `zero_is_off`). */
+export interface BoundJs {
+  name: string; label: string; title: string; help: string; default: number; zero_is_off: boolean;
 }
 /** A value in a heap view. `int`/`bool` texts name inputs by origin: `x + 1`, `o1.key`. */
 export type Val =
@@ -484,28 +485,19 @@ impl PathSolver for AsyncPathSolver {
 /// in progress, so the time bound never counts time spent paused (a class discussion between
 /// two Steps, a Pause before Resume).
 #[derive(Clone, Default)]
-struct ActiveTime(Rc<std::cell::Cell<(f64, Option<f64>)>>);
+struct ActiveTime(Rc<std::cell::Cell<(f64, Option<f64>)>>, CoarseNow);
 
 impl ActiveTime {
-    fn now() -> f64 {
-        let now = js_sys::Date::now();
-        if now.is_finite() && now > 0.0 {
-            now
-        } else {
-            0.0
-        }
-    }
-
     fn start(&self) {
         let (spent, running) = self.0.get();
         if running.is_none() {
-            self.0.set((spent, Some(Self::now())));
+            self.0.set((spent, Some(self.1.exact())));
         }
     }
 
     fn stop(&self) {
         if let (spent, Some(since)) = self.0.get() {
-            self.0.set((spent + (Self::now() - since).max(0.0), None));
+            self.0.set((spent + (self.1.exact() - since).max(0.0), None));
         }
     }
 }
@@ -513,51 +505,81 @@ impl ActiveTime {
 impl Clock for ActiveTime {
     fn now_ms(&self) -> u64 {
         let (spent, running) = self.0.get();
-        let current = running.map_or(0.0, |since| (Self::now() - since).max(0.0));
+        let current = running.map_or(0.0, |since| (self.1.now() - since).max(0.0));
         (spent + current) as u64
     }
 }
 
-/// Options from JS (see `ExploreOptions`).
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Options {
-    strategy: Option<String>,
-    k: Option<u32>,
-    depth: Option<u32>,
-    #[serde(rename = "loop")]
-    loop_iterations: Option<u32>,
-    call_depth: Option<u32>,
-    max_paths: Option<u64>,
-    max_states: Option<u64>,
-    timeout_ms: Option<u64>,
-    max_memory_mb: Option<u64>,
-    pre: Option<String>,
-    order: Option<String>,
-    file: Option<String>,
-    procedure: Option<bool>,
-    all_heaps: Option<bool>,
-    heaps_per_path: Option<u32>,
+/// `Date.now()` read sparingly. The explorer asks its clock at every step and inside long
+/// steps, and each reading is a call out to JS: 3–4 % of a run when every one crossed over. So a
+/// reading is reused for up to `stride` asks, and the stride adapts: it doubles (up to 64) while
+/// readings come less than a millisecond apart and halves when they come further apart, so a
+/// reused reading is never more than about a millisecond old.
+#[derive(Clone, Default)]
+struct CoarseNow(Rc<std::cell::Cell<CoarseState>>);
+
+#[derive(Clone, Copy, Default)]
+struct CoarseState {
+    last: f64,
+    /// Asks answered with `last` since it was read.
+    reused: u32,
+    stride: u32,
 }
 
-/// The fields of [`Options`], as JS spells them.
-const OPTION_KEYS: &[&str] = &[
-    "strategy",
-    "k",
-    "depth",
-    "loop",
-    "callDepth",
-    "maxPaths",
-    "maxStates",
-    "timeoutMs",
-    "maxMemoryMb",
-    "pre",
-    "order",
-    "file",
-    "procedure",
-    "allHeaps",
-    "heapsPerPath",
-];
+impl CoarseNow {
+    const MAX_STRIDE: u32 = 64;
+
+    /// A fresh reading (starting and stopping the clock).
+    fn exact(&self) -> f64 {
+        let now = Self::read();
+        let mut s = self.0.get();
+        s.last = now;
+        s.reused = 0;
+        self.0.set(s);
+        now
+    }
+
+    fn now(&self) -> f64 {
+        let mut s = self.0.get();
+        if s.reused < s.stride {
+            s.reused += 1;
+            self.0.set(s);
+            return s.last;
+        }
+        let now = Self::read();
+        s.stride = if now - s.last < 1.0 {
+            (s.stride * 2).clamp(1, Self::MAX_STRIDE)
+        } else {
+            s.stride / 2
+        };
+        s.last = now;
+        s.reused = 0;
+        self.0.set(s);
+        now
+    }
+
+    fn read() -> f64 {
+        let now = js_sys::Date::now();
+        if now.is_finite() && now > 0.0 {
+            now
+        } else {
+            0.0
+        }
+    }
+}
+
+/// What `new Exploration` takes: the engine's run options (`Options` of
+/// docs/report.schema.json: `strategy`, `pre`, `order`, `all_heaps`, `bounds: { k, ... }`)
+/// plus keys of this front end: `file` (the name views and tests give the program),
+/// `procedure` (false: every query to Z3, for measurements) and `views` (false: keep no heap
+/// views; about 5 % of a run).
+pub(crate) struct Request {
+    pub(crate) options: Options,
+    pub(crate) file: Option<String>,
+    pub(crate) procedure: Option<bool>,
+    /// Keep a heap view of every tree node (default true), for `view()`.
+    pub(crate) views: Option<bool>,
+}
 
 pub(crate) fn fail(kind: &str, message: &str) -> JsValue {
     let err = js_sys::Error::new(message);
@@ -571,84 +593,56 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| fail("Internal", &e.to_string()))
 }
 
-fn parse_options(options: JsValue) -> Result<Options, JsValue> {
+/// Reads a `Request` from an object or JSON text (`undefined` / `null`: the defaults).
+pub(crate) fn parse_options(options: JsValue) -> Result<Request, JsValue> {
+    let none = Request { options: Options::default(), file: None, procedure: None, views: None };
     if options.is_undefined() || options.is_null() {
-        return Ok(Options::default());
+        return Ok(none);
     }
     let options = match options.as_string() {
-        Some(text) if text.trim().is_empty() => return Ok(Options::default()),
+        Some(text) if text.trim().is_empty() => return Ok(none),
         Some(text) => {
             js_sys::JSON::parse(&text).map_err(|_| fail("BadOptions", "options: not valid JSON"))?
         }
         None => options,
     };
-    // serde_wasm_bindgen reads only the declared fields: reject the others here.
-    if let Some(obj) = options.dyn_ref::<js_sys::Object>() {
-        for key in js_sys::Object::keys(obj).iter().filter_map(|k| k.as_string()) {
-            if !OPTION_KEYS.contains(&key.as_str()) {
-                return Err(fail(
-                    "BadOptions",
-                    &format!("options: unknown field `{key}` (one of {})", OPTION_KEYS.join(", ")),
-                ));
-            }
-        }
-    } else {
+    let Some(obj) = options.dyn_ref::<js_sys::Object>() else {
         return Err(fail("BadOptions", "options: expected an object or JSON text"));
-    }
-    serde_wasm_bindgen::from_value(options)
-        .map_err(|e| fail("BadOptions", &format!("options: {e}")))
-}
-
-fn config_of(o: &Options) -> Result<(Config, &'static str), JsValue> {
-    let mut config = Config::default();
-    let name = o.strategy.as_deref().unwrap_or("lazier#");
-    let info = strategy::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = strategy::STRATEGIES.iter().map(|s| s.name).collect();
-        fail("BadOptions", &format!("unknown strategy `{name}` (one of {})", names.join(", ")))
-    })?;
-    config.strategy = info.kind;
-    config.pre = match o.pre.as_deref() {
-        None | Some("assume") => PreMode::Assume,
-        Some("ignore") => PreMode::Ignore,
-        Some(other) => {
-            return Err(fail("BadOptions", &format!("pre: `{other}` (assume or ignore)")))
-        }
     };
-    config.order = match o.order.as_deref() {
-        None | Some("dfs") => SearchOrder::Dfs,
-        Some("bfs") => SearchOrder::Bfs,
-        Some(other) => return Err(fail("BadOptions", &format!("order: `{other}` (dfs or bfs)"))),
+    // The front end's own keys come off a copy; the rest must be the engine's `Options`, whose
+    // serde refuses an unknown key.
+    let rest = js_sys::Object::assign(&js_sys::Object::new(), obj);
+    let take = |key: &str| {
+        let key = JsValue::from_str(key);
+        let v = js_sys::Reflect::get(&rest, &key).unwrap_or(JsValue::UNDEFINED);
+        let _ = js_sys::Reflect::delete_property(&rest, &key);
+        v
     };
-    let b = &mut config.bounds;
-    if let Some(k) = o.k {
-        b.k = k;
-    }
-    if let Some(d) = o.depth {
-        b.depth = d;
-    }
-    if let Some(n) = o.loop_iterations {
-        b.loop_iterations = n;
-    }
-    if let Some(n) = o.call_depth {
-        b.call_depth = n;
-    }
-    if let Some(n) = o.max_paths {
-        b.max_paths = n;
-    }
-    if let Some(n) = o.max_states {
-        b.max_states = n;
-    }
-    if let Some(ms) = o.timeout_ms {
-        b.timeout_ms = (ms > 0).then_some(ms);
-    }
-    if let Some(mb) = o.max_memory_mb {
-        b.max_memory_mb = (mb > 0).then_some(mb);
-    }
-    if let Some(n) = o.heaps_per_path {
-        b.heaps_per_path = n;
-    }
-    config.all_heaps = o.all_heaps.unwrap_or(false);
-    Ok((config, info.name))
+    let (file, procedure, views) = (take("file"), take("procedure"), take("views"));
+    // Through JSON text: serde_wasm_bindgen reads only the declared fields of a JS object, and
+    // serde_json refuses an undeclared one (`deny_unknown_fields`), nested `bounds` included.
+    let text = js_sys::JSON::stringify(&rest)
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| fail("BadOptions", "options: not JSON data"))?;
+    let options: Options =
+        serde_json::from_str(&text).map_err(|e| fail("BadOptions", &format!("options: {e}")))?;
+    let bad = |what: &str| fail("BadOptions", &format!("options: `{what}` has the wrong type"));
+    Ok(Request {
+        options,
+        file: match file.is_undefined() || file.is_null() {
+            true => None,
+            false => Some(file.as_string().ok_or_else(|| bad("file"))?),
+        },
+        procedure: match procedure.is_undefined() || procedure.is_null() {
+            true => None,
+            false => Some(procedure.as_bool().ok_or_else(|| bad("procedure"))?),
+        },
+        views: match views.is_undefined() || views.is_null() {
+            true => None,
+            false => Some(views.as_bool().ok_or_else(|| bad("views"))?),
+        },
+    })
 }
 
 /// The analysis of a program that checks (predicates included, as `heaplab run` requires).
@@ -684,7 +678,6 @@ struct Run {
     source: String,
     file: String,
     method: String,
-    strategy: &'static str,
     analysis: Analysis,
     explorer: Explorer,
     bridge: Shared,
@@ -779,76 +772,14 @@ impl Run {
         Ok(Vec::new())
     }
 
-    fn summary(&self) -> JsSummary {
-        let stats = self.explorer.stats();
-        let counts = self.explorer.solver_counts();
-        let (covered, total) = self.explorer.branch_coverage();
-        let (tests, invalid, errors) = match &self.generation {
-            Some(g) => (g.tests.len(), g.invalid_inputs(), g.errors_found()),
-            None => (0, 0, 0),
-        };
-        let (paths_unknown, paths_untested_out_of_time) = match &self.generation {
-            Some(g) => (g.unknown.len(), g.out_of_time.len()),
-            None => (0, 0),
-        };
-        let stopped_by = match &self.generation {
-            Some(g) => g.stopped_by(self.explorer.stopped()),
-            None => self.explorer.stopped().map(|b| b.name().to_string()),
-        };
-        // As `heaplab compare`'s br_valid: only tests whose input satisfies `requires`.
-        let covered_valid = match &self.generation {
-            Some(g) => heaplab_testgen::coverage::branches_taken(
-                &self.explorer,
-                g.tests.iter().filter(|t| t.validity.is_valid()),
-            )
-            .len(),
-            None => 0,
-        };
-        JsSummary {
-            file: self.file.clone(),
-            method: self.method.clone(),
-            strategy: self.strategy,
-            k: self.explorer.config().bounds.k,
-            pre: if self.explorer.config().pre == PreMode::Assume { "assume" } else { "ignore" },
-            paths: stats.feasible + stats.infeasible + stats.bounded,
-            paths_feasible: stats.feasible,
-            paths_infeasible: stats.infeasible,
-            paths_bounded: stats.bounded,
-            paths_precondition_discarded: stats.precondition_discarded,
-            bounds_hit: self.bounds_hit.iter().map(|b| b.name()).collect(),
-            k_bound_reached: stats.k_cut,
-            states: stats.states,
-            tests,
-            invalid_inputs: invalid,
-            errors,
-            branches_covered: covered,
-            branches_covered_valid: covered_valid,
-            branches_total: total,
-            solver_calls: JsCounts {
-                sent: counts.sent,
-                decided_locally: counts.decided_locally,
-                cached: counts.cached,
-                failed: counts.failed,
-            },
-            time_ms: self.explorer.elapsed_ms(),
-            internal_errors: stats.internal_errors,
-            sl_models: stats.sl_models,
-            sl_no_model: stats.sl_no_model,
-            sl_run_completions: stats.sl_run_completions,
-            paths_unknown,
-            paths_untested_out_of_time,
-            stopped_by,
-            all_heaps: self.explorer.config().all_heaps.then(|| {
-                let h = self.generation.as_ref().map(|g| g.heaps_total()).unwrap_or_default();
-                JsHeaps {
-                    heaps: h.heaps,
-                    duplicates: h.duplicates,
-                    model_queries: h.queries,
-                    paths_cut: h.paths_cut,
-                    cut_by: h.cut_by,
-                }
-            }),
-        }
+    /// The run summary, as `heaplab run --format json` prints it.
+    fn summary(&self) -> RunSummary {
+        RunSummary::of_exploration(
+            &self.file,
+            &self.method,
+            &self.explorer,
+            self.generation.as_ref(),
+        )
     }
 
     fn solver_stats(&self) -> JsExploreStats {
@@ -863,6 +794,11 @@ impl Run {
             batched_calls: self.bridge.borrow().batched_calls as f64,
             z3_wait_ms: self.bridge.borrow().wait_ms,
         }
+    }
+
+    /// Queries answered `unknown` for want of Z3 (see `solverStats().unknownWithoutZ3`).
+    fn unanswered(&self) -> u64 {
+        stats_sub(self.frontend.stats(), self.frontend_adjust).unanswered
     }
 
     fn tree_nodes(&self, start: usize) -> Vec<JsTreeNode> {
@@ -1097,65 +1033,6 @@ struct JsExploreStats {
 }
 
 #[derive(Serialize)]
-struct JsCounts {
-    sent: u64,
-    decided_locally: u64,
-    cached: u64,
-    failed: u64,
-}
-
-/// The keys of `heaplab run --format json` (snake_case on purpose).
-#[derive(Serialize)]
-struct JsSummary {
-    file: String,
-    method: String,
-    strategy: &'static str,
-    k: u32,
-    pre: &'static str,
-    paths: u64,
-    paths_feasible: u64,
-    paths_infeasible: u64,
-    paths_bounded: u64,
-    /// Of `paths_infeasible`: paths discarded because their input violates `requires`.
-    paths_precondition_discarded: u64,
-    bounds_hit: Vec<&'static str>,
-    k_bound_reached: bool,
-    states: u64,
-    tests: usize,
-    invalid_inputs: usize,
-    errors: usize,
-    branches_covered: usize,
-    /// Branch directions covered by the tests whose input satisfies `requires`.
-    branches_covered_valid: usize,
-    branches_total: usize,
-    solver_calls: JsCounts,
-    time_ms: u64,
-    internal_errors: u64,
-    sl_models: u64,
-    sl_no_model: u64,
-    sl_run_completions: u64,
-    /// Feasible paths without a test because the solver gave no model (as the CLI's JSON).
-    paths_unknown: usize,
-    /// Feasible paths left without a test because the time bound passed during generation.
-    paths_untested_out_of_time: usize,
-    /// The bound that stopped the run early, in the CLI's words; `null` when it ran to the end.
-    stopped_by: Option<String>,
-    /// All-heaps mode only, with the keys of `heaplab run --all-heaps --format json`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    all_heaps: Option<JsHeaps>,
-}
-
-/// [`heaplab_testgen::HeapsTotal`] as the CLI's JSON spells it.
-#[derive(Serialize)]
-struct JsHeaps {
-    heaps: usize,
-    duplicates: usize,
-    model_queries: u64,
-    paths_cut: usize,
-    cut_by: Vec<&'static str>,
-}
-
-#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct JsEvent {
     kind: &'static str,
@@ -1336,52 +1213,67 @@ struct JsJunit {
     warnings: Vec<String>,
 }
 
+/// A registry row as the page reads it (`StrategyInfoJs`).
 #[derive(Serialize)]
 struct JsStrategy {
     name: &'static str,
+    /// `explorer` or `concolic_loop` (its own driver: `concolicRun`).
+    driver: &'static str,
     source: &'static str,
     description: &'static str,
+    learn: &'static str,
+    reads_requires: bool,
+    uses_depth: bool,
+    all_heaps: bool,
 }
 
-/// The strategy registry (`StrategyInfoJs[]`), in menu order: what `strategy` accepts.
+/// The strategy registry (`StrategyInfoJs[]`), in menu order: every list the page shows (the
+/// strategy menu, the Compare tab's rows, "Learn more") reads it.
 #[wasm_bindgen(unchecked_return_type = "StrategyInfoJs[]")]
 pub fn strategies() -> Result<JsValue, JsValue> {
     let rows: Vec<JsStrategy> = strategy::STRATEGIES
         .iter()
-        .map(|s| JsStrategy { name: s.name, source: s.paper, description: s.description })
+        .map(|s| JsStrategy {
+            name: s.name,
+            driver: s.driver.name(),
+            source: s.paper,
+            description: s.description,
+            learn: s.learn,
+            reads_requires: s.reads_requires,
+            uses_depth: s.uses_depth,
+            all_heaps: s.all_heaps,
+        })
         .collect();
     to_js(&rows)
 }
 
+/// A bound as the page shows it (`BoundJs`).
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsBounds {
-    k: u32,
-    depth: u32,
-    #[serde(rename = "loop")]
-    loop_iterations: u32,
-    call_depth: u32,
-    max_paths: u64,
-    max_states: u64,
-    timeout_ms: u64,
-    max_memory_mb: u64,
+struct JsBound {
+    name: &'static str,
+    label: &'static str,
+    title: &'static str,
+    help: &'static str,
+    default: u64,
+    zero_is_off: bool,
 }
 
-/// The bounds an exploration uses when its options leave them out (`BoundsJs`), as
-/// `heaplab run` does.
-#[wasm_bindgen(unchecked_return_type = "BoundsJs")]
-pub fn defaults() -> Result<JsValue, JsValue> {
-    let b = Config::default().bounds;
-    to_js(&JsBounds {
-        k: b.k,
-        depth: b.depth,
-        loop_iterations: b.loop_iterations,
-        call_depth: b.call_depth,
-        max_paths: b.max_paths,
-        max_states: b.max_states,
-        timeout_ms: b.timeout_ms.unwrap_or(0),
-        max_memory_mb: b.max_memory_mb.unwrap_or(0),
-    })
+/// Every bound, declared once in the engine (`heaplab_engine::symbolic::bounds`): its name in
+/// `options.bounds`, the page's label and tooltip, the CLI's help, the default.
+#[wasm_bindgen(unchecked_return_type = "BoundJs[]")]
+pub fn bounds() -> Result<JsValue, JsValue> {
+    let rows: Vec<JsBound> = BOUNDS
+        .iter()
+        .map(|b| JsBound {
+            name: b.name,
+            label: b.label,
+            title: b.title,
+            help: b.help,
+            default: b.default_value(),
+            zero_is_off: b.zero_is_off,
+        })
+        .collect();
+    to_js(&rows)
 }
 
 /// Sends one script to the host and stores the reply.
@@ -1488,6 +1380,60 @@ async fn next_event(
     }
 }
 
+/// What one `runSlice` hands the page: the events that change the tree, the tree nodes created
+/// since `treeFrom`, how many solver queries were only counted, and whether exploration is over.
+#[derive(Serialize)]
+struct JsSlice {
+    events: Vec<JsEvent>,
+    nodes: Vec<JsTreeNode>,
+    queries: u64,
+    over: bool,
+}
+
+/// Steps for about `budget_ms` of working time (see [`Exploration::run_slice`]). Every event is
+/// taken in Rust; only those the tree shows are converted, and the whole slice crosses into JS
+/// once, as JSON text parsed by the engine of JS (one call instead of one per field).
+async fn slice(
+    run: &Rc<RefCell<Run>>,
+    solve: Option<&Function>,
+    budget_ms: f64,
+    tree_from: u32,
+) -> Result<JsValue, JsValue> {
+    let end = run.borrow().clock.now_ms() as f64 + budget_ms.max(0.0);
+    let mut events = Vec::new();
+    let mut queries = 0;
+    let over = loop {
+        let next = run.borrow_mut().advance()?;
+        match next {
+            Next::Event(placed) => {
+                let r = run.borrow();
+                if let Event::SolverQuery { .. } = placed.event {
+                    queries += 1;
+                    // Without Z3, a query outside the Rust procedure ends the slice there, so
+                    // that the page stops on it (`NoZ3`) with the tree up to it.
+                    if solve.is_none() && r.unanswered() > 0 {
+                        break false;
+                    }
+                } else {
+                    events.push(r.event_js(&placed));
+                }
+                if r.clock.now_ms() as f64 >= end {
+                    break false;
+                }
+            }
+            Next::Resolve(scripts) => {
+                let bridge = Rc::clone(&run.borrow().bridge);
+                resolve(solve, &bridge, scripts).await?;
+            }
+            Next::Explored => break true,
+        }
+    };
+    let r = run.borrow();
+    let out = JsSlice { events, nodes: r.tree_nodes(tree_from as usize), queries, over };
+    let text = serde_json::to_string(&out).map_err(|e| fail("Internal", &e.to_string()))?;
+    js_sys::JSON::parse(&text)
+}
+
 /// Ends exploration: generates and replays the tests (once), resolving on the way the model
 /// queries that need Z3.
 async fn finish(run: &Rc<RefCell<Run>>, solve: Option<&Function>) -> Result<(), JsValue> {
@@ -1541,14 +1487,15 @@ impl Exploration {
             Function,
         >,
     ) -> Result<Exploration, JsValue> {
-        let options = parse_options(options)?;
-        let (config, strategy) = config_of(&options)?;
-        let file_name = options.file.clone().unwrap_or_else(|| "input.hl".to_string());
+        let request = parse_options(options)?;
+        let config =
+            request.options.resolve().map_err(|e| fail("BadOptions", &format!("options: {e}")))?;
+        let file_name = request.file.clone().unwrap_or_else(|| "input.hl".to_string());
         let text = SourceFile::new(file_name.clone(), source.clone());
         let analysis = checked(&text)?;
         let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
         let clock = ActiveTime::default();
-        let procedure = options.procedure.unwrap_or(true);
+        let procedure = request.procedure.unwrap_or(true);
         let solver = AsyncPathSolver::new(Rc::clone(&bridge), solve.is_some(), procedure);
         let frontend = Rc::clone(&solver.frontend);
         let mut explorer = Explorer::new(
@@ -1563,12 +1510,13 @@ impl Exploration {
         let sites = Lines::new(&analysis.program, &text);
         let method_line = declaration_span(&analysis.program, &method)
             .map(|span| text.line_col(span.start).line as u32);
-        explorer.record_views(VIEW_LIMIT);
+        if request.views.unwrap_or(true) {
+            explorer.record_views(VIEW_LIMIT);
+        }
         let run = Run {
             source,
             file: file_name,
             method,
-            strategy,
             analysis,
             explorer,
             bridge,
@@ -1640,6 +1588,23 @@ impl Exploration {
                 to_js(&r.summary())
             }
             .await;
+            leave(&run);
+            res
+        })
+    }
+
+    /// Runs for about `budgetMs` milliseconds of work, or to the end (`ExploreSlice`): the
+    /// events the tree shows (solver queries only counted), the tree nodes with ids `treeFrom..`,
+    /// and `over` once exploration is over (then call `runToEnd()` or `step()` for the tests).
+    /// The page's Run takes one slice per batch: the run stays in Rust between the page's
+    /// chances to pause it, and one slice crosses into JS at once.
+    #[wasm_bindgen(js_name = runSlice, unchecked_return_type = "Promise<ExploreSlice>")]
+    pub fn run_slice(&self, budget_ms: f64, tree_from: u32) -> Promise {
+        let run = Rc::clone(&self.run);
+        let solve = self.solve.clone();
+        future_to_promise(async move {
+            enter(&run)?;
+            let res = slice(&run, solve.as_ref(), budget_ms, tree_from).await;
             leave(&run);
             res
         })

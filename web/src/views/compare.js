@@ -4,6 +4,10 @@
 // compared everywhere.
 
 import { exploreMethod, isStale } from '../store.js';
+import { BOUNDS } from '../vocabulary.js';
+
+/** Each bound's default, from the engine's one bound table. */
+const DEFAULTS = Object.fromEntries(BOUNDS.map((b) => [b.name, b.default]));
 
 /** The precondition modes, as the Explore tab names them. */
 const PRE_TEXT = { assume: 'only inputs that satisfy requires', ignore: 'every input, then check requires' };
@@ -87,7 +91,7 @@ export function mount(el, store) {
     if (compare.status === 'running' && last.status !== 'running') ranWith = { ...settings };
 
     const method = exploreMethod(state);
-    what.textContent = describeTarget(method, settings, state.defaults);
+    what.textContent = describeTarget(method, settings, DEFAULTS);
     preSel.value = settings.pre === 'ignore' ? 'ignore' : 'assume';
     preSel.disabled = compare.status === 'running';
     const stale = compare.status === 'done' && (isStale(state, compare) || (compare.pre ?? 'assume') !== preSel.value);
@@ -100,7 +104,7 @@ export function mount(el, store) {
     progress.max = Math.max(1, strategies.length);
     progress.value = compare.rows.length;
     // A live region: only real changes are written, so nothing is announced twice.
-    const said = statusText(compare, strategies, ranWith, state.defaults);
+    const said = statusText(compare, strategies, ranWith, DEFAULTS);
     if (status.textContent !== said) status.textContent = said;
     error.hidden = compare.status !== 'error';
     if (error.textContent !== (compare.error ?? '')) error.textContent = compare.error ?? '';
@@ -118,7 +122,7 @@ export function mount(el, store) {
   // Renders only when something it shows changed (the store replaces what it changes).
   let inputs = [];
   const update = (state) => {
-    const now = [state.compare, state.settings.explore, state.methods, state.strategies, state.defaults, state.engine.state, state.source];
+    const now = [state.compare, state.settings.explore, state.methods, state.strategies, state.engine.state, state.source];
     if (now.every((v, i) => v === inputs[i])) return;
     inputs = now;
     render(state);
@@ -141,8 +145,8 @@ function boundsText(s, defaults) {
   const k = value('k');
   const depth = value('depth');
   const loop = value('loop');
-  const maxPaths = value('maxPaths');
-  const timeoutMs = value('timeoutMs');
+  const maxPaths = value('max_paths');
+  const timeoutMs = value('timeout_ms');
   if (k != null) parts.push(`k = ${k}`);
   if (depth != null) parts.push(`depth = ${depth}`);
   if (loop != null) parts.push(`loops = ${loop}`);
@@ -199,8 +203,8 @@ function summaryRow(r, index) {
   tr.append(
     strategyCell(r.strategy, index),
     cell(r.pre === 'ignore' ? 'every input' : 'satisfying requires', '', PRE_TEXT[r.pre] ?? r.pre),
-    r.csf_calls
-      ? cell(r.runs, 'num', `${r.runs} concrete runs${r.stopped_by ? `, stopped by the ${r.stopped_by} bound` : ''}`)
+    r.concolic
+      ? cell(r.concolic.runs, 'num', `${r.concolic.runs} concrete runs${r.stopped_by ? `, stopped by the ${r.stopped_by} bound` : ''}`)
       : cell(r.paths_feasible ?? r.paths, 'num', `${r.paths_feasible} feasible, ${r.paths_infeasible} infeasible, ${r.paths_bounded} bounded`),
     cell(r.tests, 'num'),
     cell(r.invalid_inputs, r.invalid_inputs > 0 ? 'num cmp-bad' : 'num'),
@@ -211,7 +215,7 @@ function summaryRow(r, index) {
     // concolic: CSF's #Calls (p1/p2), as `heaplab compare` prints it. Others: the worker's
     // solverStats() when it has them (decided in Rust counts the engine's own decisions too),
     // else the summary's solver_calls.
-    r.csf_calls ? csfCallsCell(r)
+    r.concolic ? csfCallsCell(r)
     : r.solver
       ? cell(r.solver.sentToZ3 ?? 0, 'num',
         `${r.solver.sentToZ3 ?? 0} sent to Z3, ${r.solver.decidedInRust ?? 0} decided by HeapLab, ${r.solver.cacheHits ?? 0} remembered`)
@@ -222,9 +226,12 @@ function summaryRow(r, index) {
   return tr;
 }
 
-/** CSF Table 1's `#Calls`: `p1/p2 16/33`, what the two phases asked the logic's `sat`. */
+/**
+ * CSF Table 1's `#Calls`: `p1/p2 16/33`, what the two phases asked the logic's `sat`.
+ * @param {import('../report-types.js').RunSummary} r a concolic row (its `concolic` counts)
+ */
 function csfCallsCell(r) {
-  const { phase1, phase2 } = r.csf_calls;
+  const { phase1_calls: phase1, phase2_calls: phase2 } = r.concolic;
   const td = cell(`p1/p2 ${phase1}/${phase2}`, 'num cmp-csf-calls',
     `CSF's #Calls: ${phase1} solver calls in phase 1 (the precondition's unfoldings), ${phase2} in phase 2 (the concolic loop); ${r.solver?.sentToZ3 ?? 0} questions sent to Z3`);
   td.dataset.phase1 = String(phase1);

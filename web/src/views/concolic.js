@@ -9,6 +9,8 @@
 // unexplored while it is only a child some run left untaken, pruned once its formulas gave no
 // model. Shown instead of the execution tree and heap while the strategy is `concolic`.
 
+import { strategyRow } from '../store.js';
+
 const STATE_WORDS = { explored: 'explored', unexplored: 'unexplored', pruned: 'pruned' };
 const PLAY_MS = 250;
 const LIVE_MIN_MS = 250;
@@ -133,7 +135,8 @@ export function mount(treeSection, store) {
   }
 
   store.subscribe((state, action) => {
-    const concolic = state.settings.explore.strategy === 'concolic';
+    // Shown for a strategy with its own driver (the registry's concolic row).
+    const concolic = strategyRow(state.strategies, state.settings.explore.strategy)?.driver === 'concolic_loop';
     el.hidden = !concolic;
     // The sections' own CSS sets `display`, which `hidden` would not override.
     treeSection.style.display = concolic ? 'none' : '';
@@ -169,7 +172,7 @@ export function mount(treeSection, store) {
         delete el.dataset.live;
         starts = result.events.flatMap((e, i) => (e.kind === 'runInput' ? [i] : []));
         range.max = String(Math.max(0, starts.length - 1));
-        status.textContent = summaryText(result.summary);
+        status.textContent = summaryText(result);
         show(0);
         break;
       case 'explore/error':
@@ -340,9 +343,13 @@ function triedText(tried) {
   return `${tried.length} node${tried.length === 1 ? '' : 's'} (${parts})${solved ? `; solved node ${solved.node} for the next input` : ''}`;
 }
 
-function summaryText(s) {
-  return `${s.tests} tests (${s.phase1Inputs} from phase 1, ${s.phase2Inputs} from phase 2), ` +
-    `branch coverage by valid inputs ${s.covered}/${s.total}, ${s.invalid} invalid; ` +
-    `${s.runs} runs, solver calls p1/p2 ${s.phase1Calls}/${s.phase2Calls}, ` +
-    `pruned ${s.prunedUnsat} unsat + ${s.prunedUnknown} undecided; Z3 asked ${s.sentToZ3} times`;
+/** A concolicRun result's summary line (`summary` is a RunSummary; its loop's counts under
+ * `concolic`). */
+function summaryText(result) {
+  const s = result.summary;
+  const c = s.concolic;
+  return `${s.tests} tests (${c.phase1_inputs} from phase 1, ${c.phase2_inputs} from phase 2), ` +
+    `branch coverage by valid inputs ${s.branches_covered_valid}/${s.branches_total}, ${s.invalid_inputs} invalid; ` +
+    `${c.runs} runs, solver calls p1/p2 ${c.phase1_calls}/${c.phase2_calls}, ` +
+    `pruned ${c.pruned_unsat} unsat + ${c.pruned_unknown} undecided; Z3 asked ${result.sent_to_z3} times`;
 }

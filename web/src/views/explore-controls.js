@@ -2,17 +2,11 @@
 // defaults shown as placeholders), the Run / Step / Step over / Pause / Cancel buttons, and a
 // progress line (paths, tests, solver calls so far; the bound that stopped the run).
 
-import { defaultMethod, isStale } from '../store.js';
+import { defaultMethod, isStale, strategyRow } from '../store.js';
+import { BOUNDS } from '../vocabulary.js';
 
-
-const BOUNDS = [
-  { key: 'k', label: 'k', title: 'How many objects deep the input may reach: k = 2 allows chains of two objects from each input reference' },
-  { key: 'depth', label: 'depth', title: 'For sl: how many times a predicate of the precondition may be unfolded along one chain' },
-  { key: 'loop', label: 'loops', title: 'How many times a loop may run without reading a new input object before the path is cut' },
-  { key: 'maxPaths', label: 'paths', title: 'Stop after this many path ends (paths whose input breaks the precondition do not count)' },
-  { key: 'maxStates', label: 'states', title: 'Stop after this many states (the circles of the tree)' },
-  { key: 'timeoutMs', label: 'time (ms)', title: 'Stop after this many milliseconds of work (0: no limit); time spent paused does not count' },
-];
+/** The bounds the page has a control for, from the engine's one bound table. */
+const PAGE_BOUNDS = BOUNDS.filter((b) => b.on_page);
 
 /** How `requires` is used, the same choice in Explore and Compare. */
 export const PRE_MODES = [
@@ -20,14 +14,6 @@ export const PRE_MODES = [
   { value: 'ignore', text: 'every input, then check requires', title: 'Explore every input; tests whose input breaks requires are marked “invalid input”' },
 ];
 
-/** What each strategy does, in plain words (the papers are under Learn more). */
-const STRATEGY_HELP = {
-  lazy: 'lazy: the first time the program reads an unknown reference, try null, each object seen so far of its type, and a new object.',
-  lazier: 'lazier: the first read gives null or “some object”; which object it is gets decided only when the program compares or follows it.',
-  'lazier#': 'lazier#: the first read gives an unknown reference; whether it is null is decided only when the program follows it or tests it.',
-  sl: 'sl: the precondition’s predicates are unfolded when the program first touches a reference they describe, so only inputs that satisfy requires are built.',
-  symheap: 'symheap: a read gives a reference that may be null, a new object or any earlier one, each under a guard; nothing forks until the program compares references or tests for null.',
-};
 
 const STATUS_TEXT = {
   idle: 'Not started.',
@@ -129,7 +115,7 @@ export function mount(el, store) {
   const buttons = Object.fromEntries([...el.querySelectorAll('[data-action]')].map((b) => [b.dataset.action, b]));
 
   const inputs = {};
-  for (const { key, label, title } of BOUNDS) {
+  for (const { name: key, label, title } of PAGE_BOUNDS) {
     const wrap = document.createElement('label');
     wrap.title = title;
     wrap.append(`${label} `);
@@ -182,16 +168,18 @@ export function mount(el, store) {
     }
     strategySel.value = chosen.strategy;
     preSel.value = chosen.pre === 'ignore' ? 'ignore' : 'assume';
-    const info = strategies.find((s) => s.name === chosen.strategy);
-    help.textContent = STRATEGY_HELP[chosen.strategy] ?? (info ? `${info.name}: ${info.description}` : '');
-    for (const [key, input] of Object.entries(inputs)) {
+    // What the strategy does, in plain words (the registry's "Learn more" paragraph, without
+    // its source, which Learn more gives).
+    const info = strategyRow(strategies, chosen.strategy);
+    help.textContent = info ? `${info.name}: ${info.learn.replace(/ \([^()]*\)$/, '')}` : '';
+    for (const { name: key, default: fallback } of PAGE_BOUNDS) {
+      const input = inputs[key];
       if (document.activeElement !== input) input.value = chosen[key] ?? '';
-      const fallback = state.defaults?.[key];
-      input.placeholder = fallback === undefined || fallback === null ? '–' : String(fallback);
+      input.placeholder = String(fallback);
     }
-    inputs.depth.closest('label').hidden = chosen.strategy !== 'sl';
+    inputs.depth.closest('label').hidden = !info?.uses_depth;
     allHeapsBox.checked = chosen.allHeaps === true;
-    allHeapsBox.closest('label').hidden = chosen.strategy !== 'symheap';
+    allHeapsBox.closest('label').hidden = !info?.all_heaps;
   }
 
   function renderProgress(state) {
@@ -206,8 +194,8 @@ export function mount(el, store) {
     if (s) {
       // One name per count, as the tree and the Compare tab say it.
       const ends = explore.tree.nodes.reduce((n, node) => n + (node?.outcome ? 1 : 0), 0);
-      // `concolic` runs inputs concretely: runs instead of states and path ends.
-      if (explore.strategy === 'concolic') parts.push(plural(s.runs, 'run'));
+      // The concolic loop runs inputs concretely: runs instead of states and path ends.
+      if (s.concolic) parts.push(plural(s.concolic.runs, 'run'));
       else {
         parts.push(plural(s.states, 'state'));
         parts.push(plural(ends, 'path end'));

@@ -16,6 +16,9 @@ const VALIDITY = {
   unknown: { text: 'unknown', title: 'Whether the input satisfies `requires` was not decided.' },
 };
 
+/** Test cards made at once; the next ones as the list is scrolled. */
+const CARD_PAGE = 40;
+
 export function mount(el, store) {
   el.classList.add('gentests');
   el.innerHTML = `
@@ -31,11 +34,13 @@ export function mount(el, store) {
     </div>
     <p class="gt-junit-note" hidden></p>
     <ol class="gt-list" aria-labelledby="gt-title"></ol>
+    <button type="button" class="gt-more" hidden></button>
   `;
   const count = el.querySelector('.gt-count');
   const downloads = el.querySelector('.gt-downloads');
   const junitNote = el.querySelector('.gt-junit-note');
   const list = el.querySelector('.gt-list');
+  const more = el.querySelector('.gt-more');
 
   // The pinned test (its name) and the test whose lines the editor shows right now.
   let pinned = null;
@@ -119,8 +124,28 @@ export function mount(el, store) {
     if (explore.tests !== shownTests) {
       shownTests = explore.tests;
       heaps.reset();
-      list.replaceChildren(...explore.tests.map((t) => card(t, explore.tests.length, heaps)));
+      list.replaceChildren();
+      appendCards();
     }
+  }
+
+  // Cards are made CARD_PAGE at a time, the next ones when the list's end scrolls into view (or
+  // "Show more" is pressed): a run can yield hundreds of tests, and making every card at once
+  // held the page for half a second and kept thousands of elements nobody scrolled to.
+  function appendCards() {
+    const tests = shownTests ?? [];
+    const from = list.children.length;
+    const to = Math.min(tests.length, from + CARD_PAGE);
+    list.append(...tests.slice(from, to).map((t) => card(t, tests.length, heaps)));
+    const left = tests.length - to;
+    more.hidden = left === 0;
+    more.textContent = `Show more tests (${left} more)`;
+  }
+  more.addEventListener('click', appendCards);
+  if (typeof IntersectionObserver === 'function') {
+    new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && !more.hidden) appendCards();
+    }, { rootMargin: '200px' }).observe(more);
   }
 
   // The reducer replaces `state.explore` whenever any part of it changes.
@@ -144,7 +169,7 @@ export function mount(el, store) {
 function noInputSatisfiesRequires(summary, options) {
   if (!summary || summary.paths_feasible > 0 || summary.paths_bounded > 0) return false;
   if ((options?.pre ?? summary.pre) === 'ignore') return false;
-  return (summary.paths_precondition_discarded ?? 0) > 0 || (summary.sl_no_model ?? 0) > 0;
+  return (summary.paths_precondition_discarded ?? 0) > 0 || (summary.sl?.no_model ?? 0) > 0;
 }
 
 function renderCount(count, explore) {

@@ -1,6 +1,9 @@
 // "Learn more": the one place for background and references. Labels, tooltips and notes
 // elsewhere say what things do in plain words; where the ideas come from (the papers behind
-// each strategy and example) is said here, once, in a dialog opened from the header.
+// each strategy and example) is said here, once, in a dialog opened from the header. The
+// strategies' paragraphs are the engine registry's (vocabulary.js), so every strategy is here.
+
+import { STRATEGIES } from '../vocabulary.js';
 
 const PAPERS = [
   {
@@ -33,13 +36,6 @@ const PAPERS = [
     text: 'Mark Allen Weiss. Data Structures and Algorithm Analysis in Java.',
     about: 'The textbook code of the stack, BST, AVL and AA-tree examples.',
   },
-];
-
-const STRATEGIES = [
-  ['lazy', 'The first time the program reads a reference nobody has set, HeapLab tries every possibility: null, each object of that type seen so far, and a new object.', 'Khurshid, Păsăreanu and Visser 2003; Kiasan thesis, section 3.1'],
-  ['lazier', 'The first read only decides null or "some object"; which object it is gets decided when the program compares or follows the reference.', 'Kiasan thesis, section 3.1.2'],
-  ['lazier#', 'The first read decides nothing; whether the reference is null is decided when the program follows or tests it. Fewest cases of the three.', 'Kiasan thesis, section 3.1.3'],
-  ['sl', 'The precondition (requires) is a separation-logic formula; its predicates are unfolded when the program first touches a reference they describe, so every input satisfies requires.', 'Java StarFinder'],
 ];
 
 export function mount(el, store) {
@@ -85,10 +81,12 @@ export function mount(el, store) {
   el.querySelector('[data-learn]').addEventListener('click', () => dialog.showModal());
   el.querySelector('[data-close]').addEventListener('click', () => dialog.close());
   const strategies = el.querySelector('.learn-strategies');
-  for (const [name, text, source] of STRATEGIES) {
+  for (const { name, learn } of STRATEGIES) {
     strategies.append(Object.assign(document.createElement('dt'), { textContent: name }));
     const dd = document.createElement('dd');
-    dd.append(`${text} `, Object.assign(document.createElement('span'), { className: 'learn-source', textContent: `(${source})` }));
+    // The paragraph ends with its source in parentheses, shown quieter.
+    const [, text, source] = learn.match(/^(.*) (\([^()]*\))$/) ?? [null, learn, ''];
+    dd.append(`${text} `, Object.assign(document.createElement('span'), { className: 'learn-source', textContent: source }));
     strategies.append(dd);
   }
   const papers = el.querySelector('.learn-papers');

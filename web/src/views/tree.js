@@ -16,7 +16,8 @@ const COL = 172; // px between two depths: room for an edge label
 const ROW = 26; // px between two sibling leaves
 const STUB = 16; // the horizontal stub out of a parent before its edges fan out
 const CHAR_W = 6.7; // width of one 11px monospace character, to cut labels to their edge
-const DETAIL_LIMIT = 800; // more visible nodes than this: draw the overview instead
+const DETAIL_LIMIT = 400; // more visible nodes than this: draw the overview instead
+const NEW_PER_FRAME = 60; // node elements made per frame at most (the rest in the next frames)
 const LABEL_MIN_SCALE = 0.45; // below this zoom, labels are unreadable: leave them out
 const READABLE_K = 0.8; // Fit never zooms out further than this: labels stay readable
 const MIN_K = 0.01;
@@ -296,8 +297,12 @@ function createTreeView(el, store) {
   }
 
   // ---- geometry ---------------------------------------------------------------------------------
+  // The canvas size, kept by the ResizeObserver below: reading clientWidth after the frame's
+  // DOM changes forced a style and layout pass each time (a sixth of a big run's main thread).
+  let canvas = null;
   function size() {
-    return { width: svg.clientWidth, height: svg.clientHeight };
+    canvas ??= { width: svg.clientWidth, height: svg.clientHeight };
+    return canvas;
   }
 
   function toScreen(id) {
@@ -488,9 +493,16 @@ function createTreeView(el, store) {
       }
     }
     const labels = s.t.k >= LABEL_MIN_SCALE;
+    let created = 0;
     for (const id of ids) {
       let entry = s.elements.get(id);
       if (!entry) {
+        // A frame makes at most NEW_PER_FRAME elements (style and layout grow with them); the
+        // rest come in the next frames, so a burst of nodes never holds the page.
+        if (created++ >= NEW_PER_FRAME) {
+          schedule();
+          continue;
+        }
         entry = { g: createNodeElement(id), link: document.createElementNS(SVG_NS, 'path'), lv: -1, sv: -1, labels: null };
         entry.link.setAttribute('class', 'tn-link');
         entry.link.dataset.link = String(id);
@@ -800,7 +812,9 @@ function createTreeView(el, store) {
   }
 
   // Panels start hidden (tabs): lay out again once the canvas gets a size.
-  new ResizeObserver(() => {
+  new ResizeObserver((entries) => {
+    const box = entries[entries.length - 1].contentRect;
+    canvas = { width: Math.round(box.width), height: Math.round(box.height) };
     if (!s.placed && s.layout.count > 0) placeInitially();
     schedule();
   }).observe(svg);

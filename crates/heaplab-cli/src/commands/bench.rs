@@ -9,19 +9,21 @@
 use super::load;
 use anyhow::Context;
 use heaplab_engine::symbolic::{strategy, Config, Explorer, SmtPathSolver};
+use heaplab_report::commands::BenchRow;
+use heaplab_report::summary::SlReport;
+use heaplab_report::{BenchReport, RunSummary, SCHEMA_VERSION};
 use heaplab_smt::{ProcessConfig, QueryLog, SharedCache, SmtSolver, SolverFrontend, Z3Process};
-use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The suite: `examples` (every `.hl` in the folder `examples/`).
+    /// The suite: a folder; every `.hl` and `.java` file in it (default `examples/`).
     #[arg(long, default_value = "examples")]
     suite: String,
-    /// Comma-separated strategies.
-    #[arg(long, default_value = "lazy,lazier,lazier#,sl,symheap")]
+    /// Comma-separated strategies (default: every registry row the explorer runs).
+    #[arg(long, default_value_t = explorer_strategies())]
     strategies: String,
     /// Kiasan's k (default: the explorer's default).
     #[arg(long, default_value_t = Config::default().bounds.k)]
@@ -60,28 +62,10 @@ pub enum Format {
     Json,
 }
 
-struct Row {
-    file: String,
-    method: String,
-    strategy: String,
-    paths: u64,
-    bounded: u64,
-    timed_out: bool,
-    tests: usize,
-    invalid: usize,
-    errors: usize,
-    covered: usize,
-    total: usize,
-    sent: u64,
-    local: u64,
-    cached: u64,
-    time_ms: u64,
-    peak_kb: u64,
-    peak_raise_kb: u64,
-    /// `sl`: paths completed from a model of the remaining formula / by running the bodies.
-    sl_models: u64,
-    sl_no_model: u64,
-    sl_run_completions: u64,
+/// The names of the registry rows the explorer runs, in menu order (the bench's columns).
+fn explorer_strategies() -> String {
+    let rows = strategy::STRATEGIES.iter().filter(|s| s.kind().is_some());
+    rows.map(|s| s.name).collect::<Vec<_>>().join(",")
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -89,12 +73,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .with_context(|| format!("cannot read the suite folder `{}`", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "hl"))
+        .filter(|p| p.extension().is_some_and(|x| x == "hl" || x == "java"))
         .collect();
     files.sort();
     let strategies: Vec<&str> = args.strategies.split(',').map(str::trim).collect();
     for s in &strategies {
-        strategy::by_name(s).ok_or_else(|| anyhow::anyhow!("unknown strategy `{s}`"))?;
+        strategy::by_name(s).and_then(|s| s.kind()).ok_or_else(|| {
+            anyhow::anyhow!("`{s}` is not a strategy the explorer runs (the bench's)")
+        })?;
     }
     let mut rows = Vec::new();
     let log = args.dump_queries.as_ref().map(|_| Arc::new(Mutex::new(QueryLog::new())));
@@ -149,11 +135,12 @@ fn bench_one(
     strategy_name: &str,
     log: Option<&Arc<Mutex<QueryLog>>>,
     cache: Option<&SharedCache>,
-) -> anyhow::Result<Option<Row>> {
-    let info = strategy::by_name(strategy_name)
-        .ok_or_else(|| anyhow::anyhow!("unknown strategy `{strategy_name}`"))?;
+) -> anyhow::Result<Option<BenchRow>> {
+    let kind = strategy::by_name(strategy_name).and_then(|s| s.kind()).ok_or_else(|| {
+        anyhow::anyhow!("`{strategy_name}` is not a strategy the explorer runs (the bench's)")
+    })?;
     let mut config = Config::default();
-    config.strategy = info.kind;
+    config.strategy = kind;
     config.bounds.k = args.k;
     config.bounds.timeout_ms = Some(args.timeout_ms);
     config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);
@@ -202,30 +189,18 @@ fn bench_one(
         .with_context(|| format!("test generation for {target} ({strategy_name})"))?;
     let time_ms = start.elapsed().as_millis() as u64;
     let after = peak_rss_kb();
-    let stats = explorer.stats().clone();
-    let counts = explorer.solver_counts();
-    let (covered, total) = explorer.branch_coverage();
-    Ok(Some(Row {
-        file: file.display().to_string(),
-        method: target.to_string(),
-        strategy: strategy_name.to_string(),
-        paths: stats.feasible + stats.infeasible + stats.bounded,
-        bounded: stats.bounded,
+    let mut summary = RunSummary::of_exploration(
+        &file.display().to_string(),
+        target,
+        &explorer,
+        Some(&generation),
+    );
+    summary.time_ms = time_ms;
+    Ok(Some(BenchRow {
+        summary,
         timed_out,
-        tests: generation.tests.len(),
-        invalid: generation.invalid_inputs(),
-        errors: generation.errors_found(),
-        covered,
-        total,
-        sent: counts.sent,
-        local: counts.decided_locally,
-        cached: counts.cached,
-        time_ms,
-        peak_kb: after,
-        peak_raise_kb: after.saturating_sub(before),
-        sl_models: stats.sl_models,
-        sl_no_model: stats.sl_no_model,
-        sl_run_completions: stats.sl_run_completions,
+        peak_rss_kb: after,
+        peak_rss_raise_kb: after.saturating_sub(before),
     }))
 }
 
@@ -249,7 +224,7 @@ impl heaplab_engine::symbolic::Clock for Clock {
     }
 }
 
-fn markdown(args: &Args, rows: &[Row]) -> String {
+fn markdown(args: &Args, rows: &[BenchRow]) -> String {
     let mut out = format!(
         "# HeapLab bench: suite `{}`, k = {}, {} ms cap per run\n\n",
         args.suite, args.k, args.timeout_ms
@@ -257,26 +232,27 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
     out.push_str("Native engine, z3 process. Peak memory is the process-wide `VmHWM` after the run (it only grows down the table) and, in parentheses, how much this run raised it.\n\n");
     out.push_str("| file | method | strategy | paths (bounded) | tests | invalid | errors | branches | Z3 sent / decided in Rust / cached | time ms | peak MB (+kB) |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for r in rows {
+    for row in rows {
+        let r = &row.summary;
         out.push_str(&format!(
             "| {} | {} | {} | {} ({}){} | {} | {} | {} | {}/{} | {} / {} / {} | {} | {:.1} (+{}) |\n",
             r.file.rsplit('/').next().unwrap_or(&r.file),
             r.method,
             r.strategy.replace('#', "\\#"),
             r.paths,
-            r.bounded,
-            if r.timed_out { " timeout" } else { "" },
+            r.paths_bounded,
+            if row.timed_out { " timeout" } else { "" },
             r.tests,
-            r.invalid,
+            r.invalid_inputs,
             r.errors,
-            r.covered,
-            r.total,
-            r.sent,
-            r.local,
-            r.cached,
+            r.branches_covered,
+            r.branches_total,
+            r.solver_calls.sent,
+            r.solver_calls.decided_locally,
+            r.solver_calls.cached,
             r.time_ms,
-            r.peak_kb as f64 / 1024.0,
-            r.peak_raise_kb
+            row.peak_rss_kb as f64 / 1024.0,
+            row.peak_rss_raise_kb
         ));
     }
     let (sent, local, cached) = totals(rows);
@@ -288,14 +264,14 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
         local,
         cached
     ));
-    let sl: Vec<&Row> = rows.iter().filter(|r| r.strategy == "sl").collect();
+    let sl: Vec<_> = rows.iter().filter_map(|r| r.summary.sl).collect();
     if !sl.is_empty() {
-        let sum = |f: fn(&Row) -> u64| sl.iter().map(|r| f(r)).sum::<u64>();
+        let sum = |f: fn(&SlReport) -> u64| sl.iter().map(f).sum::<u64>();
         out.push_str(&format!(
             "\n`sl` path ends with predicate instances left: {} inputs from a model of the remaining formula, {} without a model (discarded), {} completed by running the bodies instead.\n",
-            sum(|r| r.sl_models),
-            sum(|r| r.sl_no_model),
-            sum(|r| r.sl_run_completions),
+            sum(|r| r.models),
+            sum(|r| r.no_model),
+            sum(|r| r.run_completions),
         ));
     }
     out.push_str(
@@ -305,34 +281,19 @@ fn markdown(args: &Args, rows: &[Row]) -> String {
 }
 
 /// Queries sent to Z3, decided in Rust and answered from the cache, over all rows.
-fn totals(rows: &[Row]) -> (u64, u64, u64) {
-    rows.iter().fold((0, 0, 0), |(s, l, c), r| (s + r.sent, l + r.local, c + r.cached))
+fn totals(rows: &[BenchRow]) -> (u64, u64, u64) {
+    rows.iter()
+        .map(|r| r.summary.solver_calls)
+        .fold((0, 0, 0), |(s, l, c), r| (s + r.sent, l + r.decided_locally, c + r.cached))
 }
 
-fn json_rows(args: &Args, rows: &[Row]) -> String {
-    let (sent, local, cached) = totals(rows);
-    let rows: Vec<_> = rows
-        .iter()
-        .map(|r| {
-            json!({
-                "engine": "native",
-                "file": r.file, "method": r.method, "strategy": r.strategy,
-                "paths": r.paths, "paths_bounded": r.bounded, "timed_out": r.timed_out,
-                "tests": r.tests, "invalid_inputs": r.invalid, "errors": r.errors,
-                "branches_covered": r.covered, "branches_total": r.total,
-                "solver_calls": {"sent": r.sent, "decided_locally": r.local, "cached": r.cached},
-                "time_ms": r.time_ms,
-                "peak_rss_kb": r.peak_kb, "peak_rss_raise_kb": r.peak_raise_kb,
-                "sl_models": r.sl_models, "sl_no_model": r.sl_no_model,
-                "sl_run_completions": r.sl_run_completions,
-            })
-        })
-        .collect();
-    let v = json!({
-        "suite": args.suite, "k": args.k, "timeout_ms": args.timeout_ms,
-        "solver_totals": {"sent": sent, "decided_locally": local, "cached": cached},
-        "peak_memory": "process-wide VmHWM after each run (monotone over the bench)",
-        "rows": rows,
-    });
-    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+fn json_rows(args: &Args, rows: &[BenchRow]) -> String {
+    let report = BenchReport {
+        schema_version: SCHEMA_VERSION,
+        suite: args.suite.clone(),
+        k: args.k,
+        timeout_ms: args.timeout_ms,
+        rows: rows.to_vec(),
+    };
+    serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
 }

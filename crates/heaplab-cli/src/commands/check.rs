@@ -1,6 +1,8 @@
-//! `heaplab check FILE...`
+//! `heaplab check FILE...` (`--format json`: a `CheckReport`).
 
-use super::{load, report};
+use super::{load, report_all, Format};
+use heaplab_report::commands::CheckedFile;
+use heaplab_report::{CheckReport, DiagnosticReport, SCHEMA_VERSION};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -9,20 +11,32 @@ pub struct Args {
     /// HeapLab source files (.hl).
     #[arg(required = true)]
     files: Vec<PathBuf>,
+    /// Output format: diagnostics as text on stderr, or one JSON document on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut errors = 0usize;
+    let mut files = Vec::new();
     for path in &args.files {
         let loaded = load(path)?;
-        report(&loaded);
+        if args.format == Format::Text {
+            report_all(&loaded);
+        }
         errors += loaded.analysis.diagnostics.iter().filter(|d| d.is_error()).count();
+        let diagnostics = loaded.analysis.diagnostics.iter();
+        files.push(CheckedFile {
+            file: loaded.file.name.clone(),
+            diagnostics: diagnostics.map(|d| DiagnosticReport::of(d, &loaded.file)).collect(),
+        });
     }
-    if errors > 0 {
+    if args.format == Format::Json {
+        let report = CheckReport { schema_version: SCHEMA_VERSION, files, errors: errors as u64 };
+        super::print_json(&report)?;
+    } else if errors > 0 {
         let plural = if errors == 1 { "" } else { "s" };
         eprintln!("{errors} error{plural}");
-        Ok(ExitCode::FAILURE)
-    } else {
-        Ok(ExitCode::SUCCESS)
     }
+    Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }

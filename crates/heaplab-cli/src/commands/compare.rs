@@ -13,14 +13,13 @@
 
 use super::{load, report};
 use anyhow::Context;
-use heaplab_engine::symbolic::{
-    strategy, Clock, Config, Explorer, PreMode, SmtPathSolver, StrategyKind,
-};
+use heaplab_engine::symbolic::strategy::Driver;
+use heaplab_engine::symbolic::{strategy, Clock, Config, Explorer, PreMode, SmtPathSolver};
+use heaplab_report::{CompareReport, RunSummary, SCHEMA_VERSION};
 use heaplab_smt::{ProcessConfig, SharedCache, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_testgen::concretize::PreChecker;
 use heaplab_testgen::coverage::branches_taken;
 use heaplab_testgen::{generate, Validity};
-use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,8 +38,9 @@ pub struct Args {
     /// `sl`: deepest predicate unfolding; `concolic`: phase-1 unfolding depth (at most 8).
     #[arg(long, default_value_t = Config::default().bounds.depth)]
     depth: u32,
-    /// Comma-separated strategy names (`concolic` too: CSF, its solver column `p1/p2` calls).
-    #[arg(long, default_value = "lazy,lazier,lazier#,sl,symheap")]
+    /// Comma-separated strategy names (default: every registry row, in menu order; `concolic`'s
+    /// solver column is CSF's `p1/p2` calls).
+    #[arg(long, default_value_t = every_strategy())]
     strategies: String,
     /// Stop each run once it holds this many more megabytes than at its start (0: no limit).
     #[arg(long, default_value_t = Config::default().bounds.max_memory_mb.unwrap_or(0))]
@@ -59,61 +59,51 @@ enum Format {
     Json,
 }
 
-struct Row {
-    strategy: &'static str,
-    pre: &'static str,
-    paths: u64,
-    bounded: u64,
-    tests: usize,
-    /// Feasible paths the solver gave no model for (no test).
-    unknown: usize,
-    invalid: usize,
-    errors: usize,
-    covered: usize,
-    /// Directions covered by the tests whose input satisfies `requires`.
-    covered_valid: usize,
-    total: usize,
-    solver_sent: u64,
-    solver_local: u64,
-    /// `concolic` only: CSF's `#Calls`, phase-1 and phase-2 solver calls.
-    csf_calls: Option<(usize, usize)>,
-    /// `concolic` only: the loop's counts (why it stopped, pruned nodes, missed targets).
-    concolic: Option<heaplab_testgen::concolic::ConcolicStats>,
-    time_ms: u128,
+/// Every registry row's name, in menu order.
+fn every_strategy() -> String {
+    strategy::STRATEGIES.iter().map(|s| s.name).collect::<Vec<_>>().join(",")
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     let loaded = load(&args.file)?;
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
+    // A Java file's method names resolve to the lowered program's (overloads renamed).
+    args.method = match loaded.target(&args.method) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("heaplab: error: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
-    let checker = PreChecker::new(program, &args.method, PreMode::Ignore);
+    let checker = PreChecker::new(program, ainfo, &args.method, PreMode::Ignore);
     let mut rows = Vec::new();
     // Every name is checked before any strategy runs, so a typo costs no run.
     let mut strategies = Vec::new();
     // One cache of z3's answers for all strategies: equal query texts are equal questions.
     let cache = SharedCache::default();
     for name in args.strategies.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        if name == "concolic" {
-            strategies.push((name, None));
-            continue;
-        }
         let info = strategy::by_name(name).ok_or_else(|| {
             anyhow::anyhow!("unknown strategy `{name}`\n{}", super::run::strategy_table())
         })?;
-        strategies.push((name, Some(info)));
+        strategies.push(info);
     }
     anyhow::ensure!(!strategies.is_empty(), "--strategies names no strategy");
-    for (name, info) in strategies {
-        let Some(info) = info else {
-            rows.push(concolic_row(&args, program, ainfo, &checker)?);
-            continue;
+    for info in strategies {
+        let name = info.name;
+        let kind = match info.driver {
+            Driver::Explorer(kind) => kind,
+            Driver::Concolic => {
+                rows.push(concolic_row(&args, &loaded.file.name, program, ainfo, &checker)?);
+                continue;
+            }
         };
         let mut config = Config::default();
-        config.strategy = info.kind;
-        config.pre = if info.kind == StrategyKind::Sl { PreMode::Assume } else { PreMode::Ignore };
+        config.strategy = kind;
+        config.pre = if info.reads_requires { PreMode::Assume } else { PreMode::Ignore };
         config.bounds.k = args.k;
         config.bounds.depth = args.depth;
         config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);
@@ -144,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         explorer.run_to_end();
         let generation = generate(&mut explorer, program, ainfo)
             .with_context(|| format!("test generation failed for `{name}`"))?;
-        let time_ms = started.elapsed().as_millis();
+        let time_ms = started.elapsed().as_millis() as u64;
         // Every input goes through the model checker, whatever the strategy did with `requires`.
         let validity: Vec<Validity> =
             generation.tests.iter().map(|t| checker.classify(&t.input)).collect();
@@ -158,74 +148,42 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     && **v != Validity::Invalid
             })
             .count();
-        let stats = explorer.stats().clone();
-        let counts = explorer.solver_counts();
-        let (covered, total) = explorer.branch_coverage();
         let valid_tests =
             generation.tests.iter().zip(&validity).filter(|(_, v)| v.is_valid()).map(|(t, _)| t);
         let covered_valid = branches_taken(&explorer, valid_tests).len();
-        rows.push(Row {
-            strategy: info.name,
-            pre: if config.pre == PreMode::Assume { "assume" } else { "ignore" },
-            paths: stats.feasible,
-            bounded: stats.bounded,
-            tests: generation.tests.len(),
-            unknown: generation.unknown.len(),
-            invalid,
-            errors,
-            covered,
-            covered_valid,
-            total,
-            solver_sent: counts.sent,
-            solver_local: counts.decided_locally,
-            csf_calls: None,
-            concolic: None,
-            time_ms,
-        });
+        let mut row = RunSummary::of_exploration(
+            &loaded.file.name,
+            &args.method,
+            &explorer,
+            Some(&generation),
+        );
+        // Every input went through the model checker above, whatever the strategy did with
+        // `requires`: those verdicts, and the coverage of the valid inputs, are the row's.
+        row.invalid_inputs = invalid as u64;
+        row.errors = errors as u64;
+        row.branches_covered_valid = covered_valid as u64;
+        row.time_ms = time_ms;
+        rows.push(row);
     }
     let mut out = std::io::stdout();
     if args.format == Format::Json {
-        let v = json!({
-            "method": args.method,
-            "k": args.k,
-            "depth": args.depth,
-            "strategies": rows.iter().map(|r| json!({
-                "strategy": r.strategy,
-                "pre": r.pre,
-                "paths": r.paths,
-                "paths_bounded": r.bounded,
-                "tests": r.tests,
-                "paths_unknown": r.unknown,
-                "invalid_inputs": r.invalid,
-                "errors": r.errors,
-                "branches_covered": r.covered,
-                "branches_covered_valid": r.covered_valid,
-                "branches_total": r.total,
-                "solver_calls": { "sent": r.solver_sent, "decided_locally": r.solver_local },
-                "csf_calls": r.csf_calls.map(|(p1, p2)| json!({ "phase1": p1, "phase2": p2 })),
-                "concolic": r.concolic.as_ref().map(|s| json!({
-                    "runs": s.runs,
-                    "stopped_by": s.stopped_by,
-                    "phase1_inputs": s.phase1_inputs,
-                    "phase2_inputs": s.phase2_inputs,
-                    "pruned_unsat": s.pruned_unsat,
-                    "pruned_unknown": s.pruned_unknown,
-                    "missed_target": s.missed_target,
-                    "diverged": s.diverged,
-                    "unexplored_left": s.unexplored_left,
-                })),
-                "time_ms": r.time_ms,
-            })).collect::<Vec<_>>(),
-        });
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&v)?);
+        let report = CompareReport {
+            schema_version: SCHEMA_VERSION,
+            file: loaded.file.name.clone(),
+            method: args.method.clone(),
+            k: args.k,
+            depth: args.depth,
+            strategies: rows,
+        };
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
     } else {
         let _ = writeln!(out, "{} (k = {}, depth = {})", args.method, args.k, args.depth);
         let _ = writeln!(
             out,
-            "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8} {:>7}",
+            "{:<9} {:<7} {:>8} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8} {:>7}",
             "strategy",
             "pre",
-            "paths",
+            "feasible",
             "bounded",
             "tests",
             "invalid",
@@ -239,22 +197,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for r in &rows {
             let _ = writeln!(
                 out,
-                "{:<9} {:<7} {:>6} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8} {:>7}",
+                "{:<9} {:<7} {:>8} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8} {:>7}",
                 r.strategy,
                 r.pre,
-                r.paths,
-                r.bounded,
+                r.paths_feasible,
+                r.paths_bounded,
                 r.tests,
-                r.invalid,
+                r.invalid_inputs,
                 r.errors,
-                format!("{}/{}", r.covered, r.total),
-                format!("{}/{}", r.covered_valid, r.total),
-                match r.csf_calls {
-                    Some((p1, p2)) => format!("p1/p2 {p1}/{p2}"),
-                    None => format!("{}+{}", r.solver_sent, r.solver_local),
+                format!("{}/{}", r.branches_covered, r.branches_total),
+                format!("{}/{}", r.branches_covered_valid, r.branches_total),
+                match &r.concolic {
+                    Some(c) => format!("p1/p2 {}/{}", c.phase1_calls, c.phase2_calls),
+                    None => format!("{}+{}", r.solver_calls.sent, r.solver_calls.decided_locally),
                 },
                 r.time_ms,
-                r.unknown
+                r.paths_unknown
             );
         }
     }
@@ -266,10 +224,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// `#Calls` (phase 1 / phase 2).
 fn concolic_row(
     args: &Args,
+    file: &str,
     program: &heaplab_syntax::ast::Program,
     ainfo: &heaplab_syntax::types::ProgramInfo,
     checker: &PreChecker,
-) -> anyhow::Result<Row> {
+) -> anyhow::Result<RunSummary> {
     let start = || -> anyhow::Result<SmtSolver<Z3Process>> {
         let mut process = ProcessConfig::default();
         process.program = PathBuf::from(&args.z3);
@@ -311,28 +270,14 @@ fn concolic_row(
         &Wall(started),
     )
     .context("test generation failed for `concolic`")?;
-    let time_ms = started.elapsed().as_millis();
+    let time_ms = started.elapsed().as_millis() as u64;
     let g = &r.generation;
     let validity: Vec<Validity> = g.tests.iter().map(|t| checker.classify(&t.input)).collect();
     let valid = g.tests.iter().zip(&validity).filter(|(_, v)| v.is_valid()).map(|(t, _)| t);
-    Ok(Row {
-        strategy: "concolic",
-        pre: "assume",
-        paths: r.stats.runs as u64,
-        bounded: 0,
-        tests: g.tests.len(),
-        unknown: g.unknown.len(),
-        invalid: validity.iter().filter(|v| **v == Validity::Invalid).count(),
-        errors: g.errors_found(),
-        covered: branches_taken(&sites, &g.tests).len(),
-        covered_valid: branches_taken(&sites, valid).len(),
-        total: sites.branch_coverage().1,
-        solver_sent: 0,
-        solver_local: 0,
-        csf_calls: Some((r.stats.phase1_calls, r.stats.phase2_calls)),
-        concolic: Some(r.stats.clone()),
-        time_ms,
-    })
+    let mut row = RunSummary::of_concolic(file, &args.method, &r, &sites, time_ms);
+    row.invalid_inputs = validity.iter().filter(|v| **v == Validity::Invalid).count() as u64;
+    row.branches_covered_valid = branches_taken(&sites, valid).len() as u64;
+    Ok(row)
 }
 
 /// Milliseconds since the row's run started.

@@ -4,8 +4,9 @@
 //! would reject in it and the interpreter would silently accept (a field initialized twice,
 //! `old`, `result` or `_` outside a contract) is rejected here first ([`call_diagnostics`]).
 
-use super::{load, report};
+use super::{load, report, Format};
 use heaplab_engine::{eval_call, Limits, Outcome};
+use heaplab_report::{ExecReport, OutcomeReport, SCHEMA_VERSION};
 use heaplab_syntax::ast::{Expr, ExprKind};
 use heaplab_syntax::diagnostic::render_all;
 use heaplab_syntax::parser::parse_expr_with_base;
@@ -26,6 +27,9 @@ pub struct Args {
     /// Interpreter step limit.
     #[arg(long, default_value_t = Limits::default().steps)]
     steps: u64,
+    /// Output format: the value (or the failure) as text, or an `ExecReport` JSON document.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
 }
 
 /// Node ids of the `--call` expression start here, far above any id the file's parse uses.
@@ -61,26 +65,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Err(other) => return Err(other.into()),
     };
-    let code = match &outcome {
-        Outcome::Returned(value) => {
-            println!("{}", heap.display_value(value));
-            ExitCode::SUCCESS
-        }
-        other => {
-            // Errors inside the --call text carry spans of the call, not of the file.
-            let source = if other.span().is_some_and(|s| s.start < args.call.len() as u32)
-                && other.node_id().is_some_and(|id| id.0 >= CALL_ID_BASE)
-            {
-                &call_file
-            } else {
-                &loaded.file
-            };
-            println!("{}", other.describe(source));
-            ExitCode::FAILURE
-        }
+    let source = if outcome.span().is_some_and(|s| s.start < args.call.len() as u32)
+        && outcome.node_id().is_some_and(|id| id.0 >= CALL_ID_BASE)
+    {
+        &call_file
+    } else {
+        &loaded.file
     };
+    let (text, code) = match &outcome {
+        Outcome::Returned(value) => (heap.display_value(value), ExitCode::SUCCESS),
+        other => (other.describe(source), ExitCode::FAILURE),
+    };
+    if args.format == Format::Json {
+        let report = ExecReport {
+            schema_version: SCHEMA_VERSION,
+            file: loaded.file.name.clone(),
+            call: args.call.clone(),
+            value: matches!(outcome, Outcome::Returned(_)).then(|| text.clone()),
+            outcome: OutcomeReport::of_run(&outcome, text, source),
+            heap: args.heap.then(|| heap.render()),
+        };
+        super::print_json(&report)?;
+        return Ok(code);
+    }
+    crate::say!("{text}");
     if args.heap {
-        print!("{}", heap.render());
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), "{}", heap.render());
     }
     Ok(code)
 }

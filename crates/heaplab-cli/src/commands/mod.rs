@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the file loading they share.
 
 pub mod bench;
+pub mod bound_flags;
 pub mod check;
 pub mod compare;
 pub mod csf_table;
@@ -14,10 +15,56 @@ use anyhow::Context;
 use heaplab_syntax::{analyze, diagnostic::render_all, Analysis, SourceFile};
 use std::path::Path;
 
+/// How a command prints what it found: for people, or as one JSON document of the report
+/// vocabulary (`heaplab_report`, schema in `docs/report.schema.json`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Prints one JSON document of the report vocabulary on stdout; a closed stdout (`| head`) is
+/// not an error of the command.
+pub fn print_json<T: serde::Serialize>(document: &T) -> anyhow::Result<()> {
+    use std::io::Write;
+    let text = serde_json::to_string_pretty(document)?;
+    let _ = writeln!(std::io::stdout(), "{text}");
+    Ok(())
+}
+
+/// `println!` that ignores a closed stdout instead of panicking.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// A source file read from disk together with its analysis.
 pub struct Loaded {
     pub file: SourceFile,
     pub analysis: Analysis,
+    /// For a `.java` file: the Java names behind the lowered program.
+    pub java: Option<heaplab_java::JavaMap>,
+}
+
+impl Loaded {
+    /// The program's name for a method the user named: a Java file's `Class.method` (or an
+    /// overload's `Class.method(Type)`) resolves to its lowered target; a `.hl` name is itself.
+    pub fn target(&self, name: &str) -> anyhow::Result<String> {
+        match &self.java {
+            Some(map) => {
+                map.find_target(name).map(|m| m.target.clone()).map_err(|e| anyhow::anyhow!("{e}"))
+            }
+            None => Ok(name.to_string()),
+        }
+    }
+}
+
+/// Whether a path names a Java source file.
+pub fn is_java(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("java"))
 }
 
 /// Reads and analyzes one file. IO problems are errors of the command; problems in the
@@ -27,12 +74,25 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("`{}` is not UTF-8 text", path.display()))?;
     let file = SourceFile::new(path.display().to_string(), text);
-    let mut analysis = analyze(&file);
+    let (mut analysis, java) = if is_java(path) {
+        let j = heaplab_java::analyze(&file);
+        (j.analysis, Some(j.map))
+    } else {
+        let mut a = analyze(&file);
+        if a.has_errors() && heaplab_java::looks_like_java(&file.text) {
+            if let Some(first) = a.diagnostics.iter_mut().find(|d| d.is_error()) {
+                first
+                    .notes
+                    .push("this looks like Java: HeapLab reads Java from `.java` files".into());
+            }
+        }
+        (a, None)
+    };
     if !analysis.has_errors() {
         analysis.diagnostics.extend(predicate_diagnostics(&analysis.program));
         analysis.diagnostics.sort_by_key(|d| (d.span.start, d.severity));
     }
-    Ok(Loaded { file, analysis })
+    Ok(Loaded { file, analysis, java })
 }
 
 /// The largest input file HeapLab reads (programs are a few kilobytes; `/dev/zero` is not).
@@ -71,8 +131,31 @@ fn predicate_diagnostics(
     diags
 }
 
-/// Prints a file's diagnostics to stderr; returns true when any is an error.
+/// Prints a file's diagnostics to stderr; returns true when any is an error. A Java file's
+/// warnings (methods left out of the subset) are summed up in one line: `heaplab check` shows
+/// them in full.
 pub fn report(loaded: &Loaded) -> bool {
+    let diags = &loaded.analysis.diagnostics;
+    if loaded.java.is_some() {
+        let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).cloned().collect();
+        if !errors.is_empty() {
+            eprint!("{}", render_all(&errors, &loaded.file));
+        }
+        let warnings = diags.len() - errors.len();
+        if warnings > 0 && errors.is_empty() {
+            eprintln!(
+                "heaplab: {}: {warnings} warnings about code outside the Java subset (heaplab check {} shows them)",
+                loaded.file.name, loaded.file.name
+            );
+        }
+    } else if !diags.is_empty() {
+        eprint!("{}", render_all(diags, &loaded.file));
+    }
+    loaded.analysis.has_errors()
+}
+
+/// Prints every diagnostic of a file (`heaplab check`); returns true when any is an error.
+pub fn report_all(loaded: &Loaded) -> bool {
     let diags = &loaded.analysis.diagnostics;
     if !diags.is_empty() {
         eprint!("{}", render_all(diags, &loaded.file));

@@ -9,16 +9,17 @@
 #[path = "run_concolic.rs"]
 mod concolic;
 
+use super::bound_flags::BoundFlags;
 use super::{load, report};
 use anyhow::Context;
+use heaplab_engine::symbolic::options::{OrderOption, PreOption};
+use heaplab_engine::symbolic::strategy::Driver;
 use heaplab_engine::symbolic::{
-    strategy, Clock, Config, Event, Explorer, PathOutcome, PreMode, SearchOrder, SmtPathSolver,
-    SolverCounts,
+    strategy, Clock, Event, Explorer, Options, PathOutcome, SmtPathSolver,
 };
+use heaplab_report::RunSummary;
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
-use heaplab_testgen::{emit, generate_within, Generation, HeapsTotal};
-use serde_json::json;
-use std::collections::BTreeSet;
+use heaplab_testgen::{emit, generate_within, Generation};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,34 +46,10 @@ pub struct Args {
     #[arg(long)]
     method: String,
     /// Heap strategy (see the table in `heaplab run --help`).
-    #[arg(long, default_value = "lazier#", value_parser = clap::builder::PossibleValuesParser::new(strategy::STRATEGIES.iter().map(|s| s.name).chain(["concolic"])))]
+    #[arg(long, default_value = "lazier#", value_parser = clap::builder::PossibleValuesParser::new(strategy::STRATEGIES.iter().map(|s| s.name)))]
     strategy: String,
-    /// Kiasan's reference-chain bound (the receiver has k, its fields k-1, ...).
-    #[arg(long, default_value_t = Config::default().bounds.k)]
-    k: u32,
-    /// Loop iterations (per loop and call) that materialize no heap object.
-    #[arg(long = "loop", default_value_t = Config::default().bounds.loop_iterations)]
-    loop_iterations: u32,
-    /// Deepest call nesting.
-    #[arg(long, default_value_t = Config::default().bounds.call_depth)]
-    call_depth: u32,
-    /// `sl` only: deepest predicate unfolding (JSF's max_depth).
-    #[arg(long, default_value_t = Config::default().bounds.depth)]
-    depth: u32,
-    /// Stop after this many (non-discarded) paths.
-    #[arg(long, default_value_t = Config::default().bounds.max_paths)]
-    max_paths: u64,
-    /// Stop after this many states (nodes of the exploration tree), discarded paths included.
-    #[arg(long, default_value_t = Config::default().bounds.max_states)]
-    max_states: u64,
-    /// The whole run's time bound in milliseconds, exploration, test generation, replay and
-    /// export together (0: no limit). Exploration gets the first three quarters.
-    #[arg(long, default_value_t = Config::default().bounds.timeout_ms.unwrap_or(0))]
-    timeout_ms: u64,
-    /// Stop exploring once the run holds this many more megabytes than at its start (0: no
-    /// limit).
-    #[arg(long, default_value_t = Config::default().bounds.max_memory_mb.unwrap_or(0))]
-    max_memory_mb: u64,
+    #[command(flatten)]
+    bounds: BoundFlags,
     /// What to do with `requires`: assume it at entry, or ignore it and classify each input.
     #[arg(long, value_enum, default_value_t = Pre::Assume)]
     pre: Pre,
@@ -85,9 +62,6 @@ pub struct Args {
     /// one heap per path.
     #[arg(long)]
     all_heaps: bool,
-    /// All-heaps mode: the most models asked per path.
-    #[arg(long, default_value_t = Config::default().bounds.heaps_per_path)]
-    heaps_per_path: u32,
     /// Write the generated tests in this format.
     #[arg(long, value_enum)]
     emit: Option<Emit>,
@@ -143,9 +117,30 @@ pub fn strategy_table() -> String {
     out
 }
 
+/// The one options type of a run, from the flags.
+fn options_of(args: &Args) -> Options {
+    Options {
+        strategy: Some(args.strategy.clone()),
+        order: args.order.map(|o| match o {
+            Order::Dfs => OrderOption::Dfs,
+            Order::Bfs => OrderOption::Bfs,
+            Order::Mixed => OrderOption::Mixed,
+        }),
+        pre: Some(match args.pre {
+            Pre::Assume => PreOption::Assume,
+            Pre::Ignore => PreOption::Ignore,
+        }),
+        all_heaps: Some(args.all_heaps),
+        sl_completion: None,
+        bounds: args.bounds.0.clone(),
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.strategy == "concolic" {
-        return concolic::run(args);
+    let options = options_of(&args);
+    let driver = options.driver().map_err(|e| anyhow::anyhow!("{e}\n{}", strategy_table()))?;
+    if driver == Driver::Concolic {
+        return concolic::run(args, &options);
     }
     // The time bound counts from here: loading and starting the solver spend it too.
     let started = std::time::Instant::now();
@@ -153,32 +148,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
-    let info = strategy::by_name(&args.strategy).ok_or_else(|| {
-        anyhow::anyhow!("unknown strategy `{}`\n{}", args.strategy, strategy_table())
+    let mut config = options.resolve().map_err(|e| match e.option {
+        "strategy" => anyhow::anyhow!("{e}\n{}", strategy_table()),
+        _ => anyhow::anyhow!("{e}"),
     })?;
-    let mut config = Config::default();
-    config.strategy = info.kind;
-    config.order = match args.order {
-        None | Some(Order::Dfs) => SearchOrder::Dfs,
-        Some(Order::Bfs) => SearchOrder::Bfs,
-        Some(Order::Mixed) => {
-            anyhow::bail!("--order mixed is the `concolic` loop's; the explorer takes dfs or bfs")
-        }
-    };
-    config.pre = match args.pre {
-        Pre::Assume => PreMode::Assume,
-        Pre::Ignore => PreMode::Ignore,
-    };
-    config.bounds.k = args.k;
-    config.bounds.loop_iterations = args.loop_iterations;
-    config.bounds.call_depth = args.call_depth;
-    config.bounds.depth = args.depth;
-    config.bounds.max_paths = args.max_paths;
-    config.bounds.max_states = args.max_states;
-    config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);
-    config.all_heaps = args.all_heaps;
-    config.bounds.heaps_per_path = args.heaps_per_path;
-    let bound_ms = (args.timeout_ms > 0).then_some(args.timeout_ms);
+    let bound_ms = config.bounds.timeout_ms;
 
     let mut process = ProcessConfig::default();
     process.program = PathBuf::from(&args.z3);
@@ -187,6 +161,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let solver = SmtPathSolver::new(SmtSolver::new(z3));
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
+    let target = match loaded.target(&args.method) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("heaplab: error: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     // The explorer's clock starts at its creation: its timeout and the generation deadline are
     // what is left of the bound by then.
     let setup_ms = started.elapsed().as_millis() as u64;
@@ -201,18 +182,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut explorer = Explorer::new(
         program,
         ainfo,
-        &args.method,
+        &target,
         config,
         Box::new(solver),
         Box::new(WallClock::new()),
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
 
-    let mut bounds_hit = BTreeSet::new();
     while let Some(event) = explorer.step() {
-        if let Event::PathEnd { outcome: PathOutcome::Bounded { bound, .. }, .. } = &event {
-            bounds_hit.insert(*bound);
-        }
         if args.trace {
             let line = trace_line(&explorer, &event, &loaded.file);
             // A closed pipe (`| head`) must not abort the run.
@@ -226,8 +203,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let explore_ms = explorer.elapsed_ms();
     let generation = generate_within(&mut explorer, program, ainfo, deadline_ms)
         .context("test generation failed")?;
-    let time_ms = explorer.elapsed_ms();
-    let stopped_by = generation.stopped_by(explorer.stopped());
 
     let written = match args.emit {
         Some(Emit::Junit) => Some(write_junit(&args, &loaded, explorer.paths(), &generation)?),
@@ -235,90 +210,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
 
-    let stats = explorer.stats().clone();
-    let counts = explorer.solver_counts();
-    let (covered, total) = explorer.branch_coverage();
-    let bounded: Vec<&str> = bounds_hit.iter().map(|b| b.name()).collect();
-    let summary = Summary {
-        strategy: info.name,
-        k: args.k,
-        feasible: stats.feasible,
-        infeasible: stats.infeasible,
-        bounded: stats.bounded,
-        tests: generation.tests.len(),
-        unknown: generation.unknown.len(),
-        out_of_time: generation.out_of_time.len(),
-        stopped_by: stopped_by.clone(),
-        invalid: generation.invalid_inputs(),
-        errors: generation.errors_found(),
-        covered,
-        total,
-        counts,
-        time_ms,
-        explore_ms,
-        k_cut: stats.k_cut,
-        states: stats.states,
-        internal: stats.internal_errors,
-        sl_models: stats.sl_models,
-        sl_no_model: stats.sl_no_model,
-        sl_run_completions: stats.sl_run_completions,
-        all_heaps: args.all_heaps.then(|| generation.heaps_total()),
-    };
+    let mut summary =
+        RunSummary::of_exploration(&loaded.file.name, &args.method, &explorer, Some(&generation));
+    summary.emitted = written.as_ref().map(|p| p.display().to_string());
     match args.format {
-        Format::Json => {
-            let mut v = json!({
-                "file": loaded.file.name,
-                "method": args.method,
-                "strategy": summary.strategy,
-                "k": summary.k,
-                "pre": if config.pre == PreMode::Assume { "assume" } else { "ignore" },
-                "paths": summary.feasible + summary.infeasible + summary.bounded,
-                "paths_feasible": summary.feasible,
-                "paths_infeasible": summary.infeasible,
-                "paths_bounded": summary.bounded,
-                "bounds_hit": bounded,
-                "k_bound_reached": summary.k_cut,
-                "states": summary.states,
-                "tests": summary.tests,
-                "paths_unknown": summary.unknown,
-                "paths_untested_out_of_time": summary.out_of_time,
-                "stopped_by": summary.stopped_by,
-                "invalid_inputs": summary.invalid,
-                "errors": summary.errors,
-                "branches_covered": summary.covered,
-                "branches_total": summary.total,
-                "solver_calls": {
-                    "sent": summary.counts.sent,
-                    "decided_locally": summary.counts.decided_locally,
-                    "cached": summary.counts.cached,
-                    "failed": summary.counts.failed,
-                },
-                "time_ms": summary.time_ms,
-                "internal_errors": summary.internal,
-                // `sl`: how the paths that ended with folded instances got their input.
-                "sl_models": summary.sl_models,
-                "sl_no_model": summary.sl_no_model,
-                "sl_run_completions": summary.sl_run_completions,
-            });
-            if let (Some(h), Some(obj)) = (&summary.all_heaps, v.as_object_mut()) {
-                obj.insert(
-                    "all_heaps".into(),
-                    json!({
-                        "heaps": h.heaps,
-                        "duplicates": h.duplicates,
-                        "model_queries": h.queries,
-                        "paths_cut": h.paths_cut,
-                        "cut_by": h.cut_by,
-                    }),
-                );
-            }
-            if let (Some(path), Some(obj)) = (&written, v.as_object_mut()) {
-                obj.insert("emitted".into(), json!(path.display().to_string()));
-            }
-            out!("{}", serde_json::to_string_pretty(&v)?);
-        }
+        Format::Json => out!("{}", serde_json::to_string_pretty(&summary)?),
         Format::Text => {
-            outp!("{}", summary.text(&args.method, &bounded));
+            outp!("{}", summary_text(&summary, explore_ms));
             if let Some(path) = &written {
                 out!("tests written to {}", path.display());
             }
@@ -352,108 +250,79 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // time bound (60 000 states), for memory the exit returns anyway. The solver's process
     // ends too: its input closes with ours.
     std::mem::forget(explorer);
-    Ok(if summary.internal > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if summary.internal_errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
-struct Summary {
-    strategy: &'static str,
-    k: u32,
-    feasible: u64,
-    infeasible: u64,
-    bounded: u64,
-    tests: usize,
-    /// Feasible paths the solver gave no model for.
-    unknown: usize,
-    /// Feasible paths left without a test when the time bound passed.
-    out_of_time: usize,
-    stopped_by: Option<String>,
-    invalid: usize,
-    errors: usize,
-    covered: usize,
-    total: usize,
-    counts: SolverCounts,
-    time_ms: u64,
-    explore_ms: u64,
-    k_cut: bool,
-    states: u64,
-    internal: u64,
-    sl_models: u64,
-    sl_no_model: u64,
-    sl_run_completions: u64,
-    all_heaps: Option<HeapsTotal>,
-}
-
-impl Summary {
-    fn text(&self, method: &str, bounded: &[&str]) -> String {
-        let mut s = String::new();
-        s.push_str(&format!("{method} with {} (k = {})\n", self.strategy, self.k));
-        s.push_str(&format!(
-            "paths: {} feasible, {} infeasible, {} bounded{}\n",
-            self.feasible,
-            self.infeasible,
-            self.bounded,
-            if bounded.is_empty() {
+/// The summary for a person (`--format text`).
+fn summary_text(s: &RunSummary, explore_ms: u64) -> String {
+    let mut t = String::new();
+    t.push_str(&format!("{} with {} (k = {})\n", s.method, s.strategy, s.k));
+    t.push_str(&format!(
+        "paths: {} feasible, {} infeasible, {} bounded{}\n",
+        s.paths_feasible,
+        s.paths_infeasible,
+        s.paths_bounded,
+        if s.bounds_hit.is_empty() {
+            String::new()
+        } else {
+            format!(" (by {})", s.bounds_hit.join(", "))
+        }
+    ));
+    if s.k_bound_reached {
+        t.push_str("k bound reached: coverage is complete only for heaps within k\n");
+    }
+    t.push_str(&format!(
+        "tests: {} ({} with invalid inputs), errors found: {}\n",
+        s.tests, s.invalid_inputs, s.errors
+    ));
+    if s.paths_unknown > 0 {
+        t.push_str(&format!(
+            "unknown: {} feasible paths without a test (the solver gave no model)\n",
+            s.paths_unknown
+        ));
+    }
+    if let Some(h) = &s.all_heaps {
+        t.push_str(&format!(
+            "all heaps: {} input heaps, {} isomorphic duplicates, {} model queries{}\n",
+            h.heaps,
+            h.duplicates,
+            h.model_queries,
+            if h.paths_cut == 0 {
                 String::new()
             } else {
-                format!(" (by {})", bounded.join(", "))
+                format!(
+                    "; {} paths cut by {} (raise --heaps-per-path / --timeout-ms)",
+                    h.paths_cut,
+                    h.cut_by.join(", ")
+                )
             }
         ));
-        if self.k_cut {
-            s.push_str("k bound reached: coverage is complete only for heaps within k\n");
-        }
-        s.push_str(&format!(
-            "tests: {} ({} with invalid inputs), errors found: {}\n",
-            self.tests, self.invalid, self.errors
-        ));
-        if self.unknown > 0 {
-            s.push_str(&format!(
-                "unknown: {} feasible paths without a test (the solver gave no model)\n",
-                self.unknown
-            ));
-        }
-        if let Some(h) = &self.all_heaps {
-            s.push_str(&format!(
-                "all heaps: {} input heaps, {} isomorphic duplicates, {} model queries{}\n",
-                h.heaps,
-                h.duplicates,
-                h.queries,
-                if h.paths_cut == 0 {
-                    String::new()
-                } else {
-                    format!(
-                        "; {} paths cut by {} (raise --heaps-per-path / --timeout-ms)",
-                        h.paths_cut,
-                        h.cut_by.join(", ")
-                    )
-                }
-            ));
-        }
-        if let Some(bound) = &self.stopped_by {
-            s.push_str(&format!("stopped by: {bound}\n"));
-        }
-        if self.out_of_time > 0 {
-            s.push_str(&format!(
-                "out of time: {} feasible paths without a test (raise --timeout-ms)\n",
-                self.out_of_time
-            ));
-        }
-        s.push_str(&format!("branches: {}/{} covered\n", self.covered, self.total));
-        s.push_str(&format!(
-            "solver: {} sent, {} decided locally, {} cached\n",
-            self.counts.sent, self.counts.decided_locally, self.counts.cached
-        ));
-        s.push_str(&format!(
-            "states: {}, time: {} ms ({} ms exploring)\n",
-            self.states, self.time_ms, self.explore_ms
-        ));
-        if self.internal > 0 {
-            s.push_str(&format!(
-                "internal errors: {} (a bug in HeapLab; please report)\n",
-                self.internal
-            ));
-        }
-        s
     }
+    if let Some(bound) = &s.stopped_by {
+        t.push_str(&format!("stopped by: {bound}\n"));
+    }
+    if s.paths_untested_out_of_time > 0 {
+        t.push_str(&format!(
+            "out of time: {} feasible paths without a test (raise --timeout-ms)\n",
+            s.paths_untested_out_of_time
+        ));
+    }
+    t.push_str(&format!("branches: {}/{} covered\n", s.branches_covered, s.branches_total));
+    t.push_str(&format!(
+        "solver: {} sent, {} decided locally, {} cached\n",
+        s.solver_calls.sent, s.solver_calls.decided_locally, s.solver_calls.cached
+    ));
+    t.push_str(&format!(
+        "states: {}, time: {} ms ({explore_ms} ms exploring)\n",
+        s.states, s.time_ms
+    ));
+    if s.internal_errors > 0 {
+        t.push_str(&format!(
+            "internal errors: {} (a bug in HeapLab; please report)\n",
+            s.internal_errors
+        ));
+    }
+    t
 }
 
 fn write_tests(
@@ -485,6 +354,36 @@ fn write_junit(
     generation: &Generation,
 ) -> anyhow::Result<PathBuf> {
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
+    if let Some(map) = &loaded.java {
+        // A Java file: tests of the user's own class, next to it in its package.
+        let k = args
+            .bounds
+            .0
+            .k
+            .unwrap_or(u64::from(heaplab_engine::symbolic::Config::default().bounds.k));
+        let settings = format!("strategy {}, k = {k}", args.strategy);
+        let input = emit::junit_java::OriginalInput {
+            program: &loaded.analysis.program,
+            map,
+            settings: &settings,
+        };
+        let java = emit::junit_java::junit_for_original(&input, generation);
+        for w in &java.warnings {
+            eprintln!("heaplab: warning: {w}");
+        }
+        let mut first = dir.clone();
+        for (rel, text) in &java.files {
+            let path = dir.join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create `{}`", parent.display()))?;
+            }
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
+            first = path;
+        }
+        return Ok(first);
+    }
     let stem = args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("program");
     let package = emit::junit::package_name(stem);
     let input = emit::junit::JunitInput {

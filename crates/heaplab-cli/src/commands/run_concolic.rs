@@ -4,25 +4,33 @@
 //! phase-2 solver calls). Coverage is counted at the explorer's branch sites, on the replays of
 //! the tests with a valid input, as `heaplab compare` counts it.
 
-use super::{write_junit, write_tests, Args, Emit, Format, Order, WallClock};
+use super::{write_junit, write_tests, Args, Emit, Format, WallClock};
 use crate::commands::{load, report};
 use anyhow::Context;
-use heaplab_engine::symbolic::{Config, Explorer, NoClock, SmtPathSolver};
+use heaplab_engine::symbolic::{Config, Explorer, NoClock, Options, SmtPathSolver};
 use heaplab_logic::SmtOracle;
+use heaplab_report::RunSummary;
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
-use heaplab_testgen::concolic::{self, ConcolicConfig, SearchOrder};
+use heaplab_testgen::concolic::{self, ConcolicConfig};
 use heaplab_testgen::coverage::branches_taken;
-use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
     // The time bound counts from here: loading and starting the solvers spend it too.
     let clock = WallClock::new();
     let loaded = load(&args.file)?;
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
+    // A Java file's method names resolve to the lowered program's (overloads renamed).
+    args.method = match loaded.target(&args.method) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("heaplab: error: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
     let program = &loaded.analysis.program;
     let info = &loaded.analysis.info;
     let start = |what: &str| -> anyhow::Result<SmtSolver<Z3Process>> {
@@ -36,29 +44,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let logic_z3 = start("logic")?;
     let mut oracle = SmtOracle::new(&logic_z3);
     let path_solver = SmtPathSolver::new(start("executor")?);
-    // Branch sites of the method and what it calls, from an explorer that is only started.
+    let bounds = args.bounds.resolve();
+    // Branch sites of the method and what it calls, from an explorer that is only started
+    // (with the run's bounds, which the summary reports).
+    let mut sites_config = Config::default();
+    sites_config.bounds = bounds;
     let sites = Explorer::new(
         program,
         info,
         &args.method,
-        Config::default(),
+        sites_config,
         Box::new(SmtPathSolver::new(start("sites")?)),
         Box::new(NoClock),
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
-    let cfg = ConcolicConfig {
-        depth: args.depth.min(8),
-        order: match args.order {
-            Some(Order::Dfs) => SearchOrder::Dfs,
-            Some(Order::Bfs) => SearchOrder::Bfs,
-            None | Some(Order::Mixed) => SearchOrder::Mixed,
-        },
-        max_runs: usize::try_from(args.max_paths).unwrap_or(usize::MAX).min(10_000),
-        // What is left of the bound after the setup above.
-        timeout_ms: (args.timeout_ms > 0)
-            .then(|| args.timeout_ms.saturating_sub(clock.0.elapsed().as_millis() as u64).max(1)),
-        ..ConcolicConfig::default()
-    };
+    let mut cfg = ConcolicConfig::from_options(options);
+    // What is left of the time bound after the setup above.
+    cfg.timeout_ms =
+        cfg.timeout_ms.map(|ms| ms.saturating_sub(clock.0.elapsed().as_millis() as u64).max(1));
     let r = concolic::generate(
         program,
         info,
@@ -80,32 +83,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let s = &r.stats;
     match args.format {
-        Format::Json => println!(
-            "{}",
-            json!({
-                "method": args.method,
-                "strategy": "concolic",
-                "tests": g.tests.len(),
-                "invalid": g.invalid_inputs(),
-                "errors": g.errors_found(),
-                "covered": valid.len(),
-                "total": total,
-                "phase1Calls": s.phase1_calls,
-                "phase2Calls": s.phase2_calls,
-                "phase1Inputs": s.phase1_inputs,
-                "phase2Inputs": s.phase2_inputs,
-                "runs": s.runs,
-                "prunedUnsat": s.pruned_unsat,
-                "prunedUnknown": s.pruned_unknown,
-                "missedTarget": s.missed_target,
-                "unexploredLeft": s.unexplored_left,
-                "stoppedBy": s.stopped_by,
-                "timeMs": time_ms,
-            })
-        ),
+        Format::Json => {
+            let mut summary =
+                RunSummary::of_concolic(&loaded.file.name, &args.method, &r, &sites, time_ms);
+            summary.emitted = written.as_ref().map(|p| p.display().to_string());
+            crate::commands::print_json(&summary)?;
+        }
         Format::Text => {
-            println!("{} with concolic (phase-1 depth {})", args.method, cfg.depth);
-            println!(
+            crate::say!("{} with concolic (phase-1 depth {})", args.method, cfg.depth);
+            crate::say!(
                 "  tests: {} ({} from phase 1, {} from phase 2), invalid inputs: {}, errors found: {}",
                 g.tests.len(),
                 s.phase1_inputs,
@@ -113,17 +99,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 g.invalid_inputs(),
                 g.errors_found()
             );
-            println!("  branch coverage (valid inputs): {}/{}", valid.len(), total);
-            println!(
+            crate::say!("  branch coverage (valid inputs): {}/{}", valid.len(), total);
+            crate::say!(
                 "  solver calls (#Calls p1/p2): {}/{}; runs {}; nodes pruned {} unsat, {} undecided; unexplored left {}",
                 s.phase1_calls, s.phase2_calls, s.runs, s.pruned_unsat, s.pruned_unknown, s.unexplored_left
             );
             if let Some(b) = s.stopped_by {
-                println!("  stopped by: {b}");
+                crate::say!("  stopped by: {b}");
             }
-            println!("  time: {time_ms} ms");
-            if let Some(p) = written {
-                println!("  tests written to {}", p.display());
+            crate::say!("  time: {time_ms} ms");
+            if let Some(p) = &written {
+                crate::say!("  tests written to {}", p.display());
             }
         }
     }

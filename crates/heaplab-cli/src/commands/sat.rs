@@ -16,12 +16,13 @@ use heaplab_logic::smtlib;
 use heaplab_logic::{
     enumerate_with, satisfies_within, solve, CheckLimits, Defs, EnumConfig, Formula, Halt,
     IntEquivalence, Model, Order, ProofCaps, PureOracle, SatConfig, SatResult, SearchBounds,
-    SmtOracle, Value, Verdict,
+    SmtOracle, Verdict,
 };
+use heaplab_report::commands::{EnumerationReport, ModelReport};
+use heaplab_report::{SatFileReport, SatReport, SCHEMA_VERSION};
 use heaplab_smt::{ProcessConfig, Query, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_syntax::diagnostic::render_all;
 use heaplab_syntax::SourceFile;
-use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -324,10 +325,11 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
             outln!(buf, "{}", serde_json::to_string_pretty(&answers[0].json(started))?);
         }
         Format::Json => {
-            let out = json!({
-                "status": status,
-                "answers": answers.iter().map(|a| a.json(started)).collect::<Vec<_>>(),
-            });
+            let out = SatFileReport {
+                schema_version: SCHEMA_VERSION,
+                status,
+                answers: answers.iter().map(|a| a.json(started)).collect(),
+            };
             outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
         }
     }
@@ -460,11 +462,19 @@ impl Answer {
     }
 
     /// `checked`: whether the model checker accepted the model (`true`), or could not decide
-    /// it within its bounds (`false`, with `uncheckedReason`); `stoppedBy`: the run's time or
+    /// it within its bounds (`false`, with `unchecked_reason`); `stopped_by`: the run's time or
     /// memory bound when one stopped it.
-    fn json(&self, started: Instant) -> Json {
-        let stopped = self.halted.map(|h| h.to_string());
-        let ms = started.elapsed().as_millis() as u64;
+    fn json(&self, started: Instant) -> SatReport {
+        let verdict = |result: &str| SatReport {
+            schema_version: SCHEMA_VERSION,
+            result: result.to_string(),
+            model: None,
+            checked: None,
+            unchecked_reason: None,
+            reason: None,
+            stopped_by: self.halted.map(|h| h.to_string()),
+            time_ms: started.elapsed().as_millis() as u64,
+        };
         match &self.result {
             SatResult::Sat(m) => {
                 let (checked, why) = match &self.check {
@@ -472,12 +482,16 @@ impl Answer {
                     Some(Verdict::Unknown(why)) => (false, Some(why.clone())),
                     _ => (false, None),
                 };
-                json!({ "result": "sat", "model": model_json(m), "checked": checked,
-                        "uncheckedReason": why, "stoppedBy": stopped, "ms": ms })
+                SatReport {
+                    model: Some(ModelReport::of(m)),
+                    checked: Some(checked),
+                    unchecked_reason: why,
+                    ..verdict("sat")
+                }
             }
-            SatResult::Unsat => json!({ "result": "unsat", "stoppedBy": stopped, "ms": ms }),
+            SatResult::Unsat => verdict("unsat"),
             SatResult::Unknown(why) => {
-                json!({ "result": "unknown", "reason": why, "stoppedBy": stopped, "ms": ms })
+                SatReport { reason: Some(why.clone()), ..verdict("unknown") }
             }
         }
     }
@@ -598,19 +612,18 @@ fn enumerate(
             );
         }
         Format::Json => {
-            let mut out = json!({
-                "count": res.models.len(),
-                "maxObjects": n,
-                "exactly": args.exactly,
-                "maxDepth": bounds.max_depth,
-                "complete": !res.incomplete,
-                "stoppedBy": res.stopped_by,
-                "unchecked": unchecked,
-                "ms": started.elapsed().as_millis() as u64,
-            });
-            if !args.count {
-                out["models"] = Json::Array(res.models.iter().map(model_json).collect());
-            }
+            let out = EnumerationReport {
+                schema_version: SCHEMA_VERSION,
+                count: res.models.len() as u64,
+                max_objects: n as u64,
+                exactly: args.exactly.map(|e| e as u64),
+                max_depth: bounds.max_depth,
+                complete: !res.incomplete,
+                stopped_by: res.stopped_by.clone(),
+                unchecked,
+                time_ms: started.elapsed().as_millis() as u64,
+                models: (!args.count).then(|| res.models.iter().map(ModelReport::of).collect()),
+            };
             outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
         }
     }
@@ -618,30 +631,4 @@ fn enumerate(
         eprintln!("note: the enumeration is incomplete: stopped by {why}");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn value_json(v: &Value) -> Json {
-    match v {
-        Value::Int(i) => json!(i),
-        Value::Bool(b) => json!(b),
-        Value::Null => Json::Null,
-        Value::Ref(o) => json!({ "ref": o }),
-    }
-}
-
-/// A model as JSON; objects outside the formula's footprint say so (`"unclaimed": true`).
-fn model_json(m: &Model) -> Json {
-    let store: serde_json::Map<String, Json> =
-        m.store.iter().map(|(k, v)| (k.clone(), value_json(v))).collect();
-    let objects: Vec<Json> = m
-        .objects
-        .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            let fields: serde_json::Map<String, Json> =
-                o.fields.iter().map(|(f, v)| (f.clone(), value_json(v))).collect();
-            json!({ "id": i, "class": o.class, "fields": fields, "unclaimed": m.unclaimed.contains(&i) })
-        })
-        .collect();
-    json!({ "store": store, "objects": objects })
 }

@@ -1,7 +1,10 @@
-//! `heaplab test FILE...`: runs every `test` block in the concrete interpreter.
+//! `heaplab test FILE...`: runs every `test` block in the concrete interpreter
+//! (`--format json`: a `TestReport`).
 
-use super::{load, report};
+use super::{load, report, Format};
 use heaplab_engine::{run_tests, Limits};
+use heaplab_report::commands::CheckedFile;
+use heaplab_report::{DiagnosticReport, OutcomeReport, TestReport, TestResultReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,18 +19,39 @@ pub struct Args {
     /// Interpreter step limit per test.
     #[arg(long, default_value_t = Limits::default().steps)]
     steps: u64,
+    /// Output format: one line per test, or one JSON document.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let limits = Limits { steps: args.steps, ..Limits::default() };
-    let (mut passed, mut failed) = (0usize, 0usize);
+    let text = args.format == Format::Text;
+    let mut out = TestReport {
+        schema_version: heaplab_report::SCHEMA_VERSION,
+        tests: Vec::new(),
+        passed: 0,
+        failed: 0,
+        broken_files: Vec::new(),
+    };
     for path in &args.files {
         let loaded = load(path)?;
-        if report(&loaded) {
+        let broken = if text { report(&loaded) } else { loaded.analysis.has_errors() };
+        if broken {
             // A file that does not check cannot be run; count it as one failure so the
             // summary line never reports success for a broken file.
-            println!("FAIL {} (does not type-check; see the errors above)", loaded.file.name);
-            failed += 1;
+            if text {
+                crate::say!(
+                    "FAIL {} (does not type-check; see the errors above)",
+                    loaded.file.name
+                );
+            }
+            out.failed += 1;
+            let diagnostics = loaded.analysis.diagnostics.iter();
+            out.broken_files.push(CheckedFile {
+                file: loaded.file.name.clone(),
+                diagnostics: diagnostics.map(|d| DiagnosticReport::of(d, &loaded.file)).collect(),
+            });
             continue;
         }
         let results = run_tests(&loaded.analysis.program, &loaded.analysis.info, limits);
@@ -40,14 +64,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let pos = loaded.file.line_col(result.span.start);
             let name = format!("{}:{}: {}", loaded.file.name, pos.line, result.name);
             if result.passed {
-                passed += 1;
-                println!("ok   {name}");
+                out.passed += 1;
+                if text {
+                    crate::say!("ok   {name}");
+                }
             } else {
-                failed += 1;
-                println!("FAIL {name}: {}", result.describe(&loaded.file));
+                out.failed += 1;
+                if text {
+                    crate::say!("FAIL {name}: {}", result.describe(&loaded.file));
+                }
             }
+            let outcome = result
+                .outcome
+                .as_ref()
+                .ok()
+                .map(|o| OutcomeReport::of_run(o, o.describe(&loaded.file), &loaded.file));
+            out.tests.push(TestResultReport {
+                file: loaded.file.name.clone(),
+                name: result.name.clone(),
+                line: pos.line as u32,
+                passed: result.passed,
+                outcome,
+                message: result.message.clone(),
+                steps: result.steps,
+            });
         }
     }
-    println!("{passed} passed, {failed} failed");
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    if text {
+        crate::say!("{} passed, {} failed", out.passed, out.failed);
+    } else {
+        super::print_json(&out)?;
+    }
+    Ok(if out.failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }

@@ -16,12 +16,14 @@
 //!   checker decides it). `ensures` is: `old(e)` subexpressions are evaluated at entry.
 
 mod heap;
+mod limits;
 mod machine;
 mod outcome;
 mod tables;
 mod value;
 
 pub use heap::{Heap, Object};
+pub use limits::Limits;
 pub use outcome::{kind_text, Coverage, LimitKind, Outcome, RuntimeError, TestResult};
 pub use value::{ObjId, Value};
 
@@ -30,31 +32,6 @@ use heaplab_syntax::ast::{Block, Expr, Program, TestDecl};
 use heaplab_syntax::types::ProgramInfo;
 use machine::Machine;
 use tables::Tables;
-
-/// The interpreter's limits. A run that reaches one ends with
-/// [`ErrorKind::BoundExhausted`](heaplab_syntax::ast::ErrorKind::BoundExhausted) naming it
-/// (see [`RuntimeError::limit`]).
-/// Not `#[non_exhaustive]`: callers write `Limits { steps, ..Limits::default() }`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// The most steps one run may take; a step is one expression evaluated or one statement
-    /// executed. Stops infinite loops. Default: 1 000 000.
-    pub steps: u64,
-    /// The most nested calls one run may make (the top-level test block or expression is not
-    /// counted). Stops infinite recursion. Default: 1 000.
-    pub call_depth: u32,
-    /// The most heap cells (one per object plus one per field, [`Heap::cells`]) the heap may
-    /// hold; `new` past it ends the run. Stops a program from exhausting memory (in the page,
-    /// a worker trap) well before the step limit would: a million steps can allocate a million
-    /// objects of 500 fields. Default: 2 000 000 (some 150 MB).
-    pub heap_cells: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits { steps: 1_000_000, call_depth: 1_000, heap_cells: 2_000_000 }
-    }
-}
 
 /// Runs code of one program on a heap that persists between runs.
 ///
@@ -145,6 +122,22 @@ impl<'p> Interpreter<'p> {
         let mut m =
             Machine::new(&self.tables, self.info, self.limits, &mut self.heap, &mut self.coverage);
         let outcome = m.eval(expr);
+        self.steps = m.steps;
+        outcome
+    }
+
+    /// Evaluates an expression on the current heap with `this` (of class `class`) and named
+    /// locals bound: a pure fact of a `requires` on a concrete input.
+    pub fn eval_in(
+        &mut self,
+        expr: &'p Expr,
+        this: Option<ObjId>,
+        class: Option<&'p str>,
+        locals: Vec<(&'p str, Value)>,
+    ) -> Result<Outcome> {
+        let mut m =
+            Machine::new(&self.tables, self.info, self.limits, &mut self.heap, &mut self.coverage);
+        let outcome = m.eval_in(expr, this, class, locals);
         self.steps = m.steps;
         outcome
     }

@@ -45,66 +45,7 @@ pub enum PreMode {
     Ignore,
 }
 
-/// The bounds of one run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Bounds {
-    /// Kiasan's reference-chain bound. Input roots (`this`, reference parameters) have budget
-    /// `k`; an object materialized from a field of an object with budget `m` gets `m − 1` and may
-    /// only be created when `m > 0`. Null and aliasing are always allowed. With the receiver at
-    /// `k` its fields start at `k − 1`, so a BST explored with `k` has height `< k`.
-    /// Default: 2.
-    pub k: u32,
-    /// The most iterations per loop (per call) that materialize nothing (Kiasan §3.2: loops that
-    /// do discover the heap are bounded by `k`). Default: 10.
-    pub loop_iterations: u32,
-    /// The deepest call nesting, counting the method under test as 1. Default: 32.
-    pub call_depth: u32,
-    /// Stop after this many paths have ended (returned, failed or bounded; paths discarded by
-    /// `assume` or the precondition do not count). Default: 10 000.
-    pub max_paths: u64,
-    /// Stop after this many states (tree nodes). Paths discarded by `requires` do not count
-    /// toward `max_paths`, so without this bound a precondition that rejects almost every
-    /// input (lazy on a tree with linked leaves) grows the tree until memory runs out.
-    pub max_states: u64,
-    /// Stop exploring after this many milliseconds of the run's [`Clock`](super::Clock);
-    /// `None` for no limit. Default: `Some(60_000)`.
-    pub timeout_ms: Option<u64>,
-    /// Stop exploring once the run holds this many megabytes more than when it started, as
-    /// counted by the front end's allocator ([`crate::memory`]); `None` for no limit, and no
-    /// effect where no meter is installed. Default: `Some(1024)`, so that a run on a 2-core
-    /// laptop or in a browser tab (whose wasm memory ends at 2–4 GB) stops with its results
-    /// instead of exhausting memory.
-    pub max_memory_mb: Option<u64>,
-    /// The most instructions one path may execute (a last-resort guard). Default: 1 000 000.
-    pub steps_per_path: u64,
-    /// `sl` only: the deepest predicate unfolding (JSF's `max_depth`); instances of `requires`
-    /// have depth 1. Default: 8.
-    pub depth: u32,
-    /// All-heaps mode ([`Config::all_heaps`]): the most models asked per path (each is one
-    /// input heap or an isomorphic duplicate). Default: 256.
-    pub heaps_per_path: u32,
-}
-
-/// The default of [`Bounds::max_memory_mb`].
-pub const DEFAULT_MAX_MEMORY_MB: u64 = 1024;
-
-impl Default for Bounds {
-    fn default() -> Bounds {
-        Bounds {
-            k: 2,
-            loop_iterations: 10,
-            call_depth: 32,
-            max_paths: 10_000,
-            max_states: 200_000,
-            timeout_ms: Some(60_000),
-            max_memory_mb: Some(DEFAULT_MAX_MEMORY_MB),
-            steps_per_path: 1_000_000,
-            depth: 8,
-            heaps_per_path: 256,
-        }
-    }
-}
+pub use super::bounds::{Bounds, DEFAULT_MAX_MEMORY_MB};
 
 /// The configuration of one symbolic run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,6 +116,8 @@ pub enum Bound {
     /// `new T[n]` with `n` above [`MAX_NEW_ARRAY_LEN`]: the interpreter's heap limit could not
     /// hold the array, so no test could replay the path.
     ArrayLength,
+    /// [`Bounds::max_questions`]: the path was still pending when the run stopped.
+    Questions,
 }
 
 /// The longest array `new T[n]` may allocate on a path that goes on: half of the interpreter's
@@ -197,6 +140,7 @@ impl Bound {
             Bound::Timeout => "timeout",
             Bound::Memory => "memory",
             Bound::ArrayLength => "array_length",
+            Bound::Questions => "max_questions",
         }
     }
 }

@@ -27,18 +27,24 @@
 //! Invariant: no IO, no clock of its own (time comes through [`Clock`]), no threads — the
 //! explorer runs the same natively and in wasm.
 
+pub mod bounds;
 pub mod code;
 pub mod concolic;
 pub mod config;
 mod dbm;
+pub mod events;
 pub mod exec;
 pub mod explorer;
 pub mod heap;
+pub mod options;
 mod order;
+pub mod outcome;
 pub mod shared_list;
+pub mod show;
 pub mod smt;
 pub mod solve;
 pub mod state;
+pub mod step;
 pub mod strategy;
 pub mod term;
 pub mod view;
@@ -47,13 +53,15 @@ pub mod view_symheap;
 pub use config::{
     Bound, Bounds, Clock, Config, NoClock, PreMode, SearchOrder, SlCompletion, StrategyKind,
 };
+pub use events::{Event, ForkKind, Placed, RunStats, TreeNode, ViewAt};
 pub use exec::answers::AnswerCounts;
-pub use explorer::{
-    Event, Explorer, ForkKind, PathOutcome, PathResult, Placed, RunStats, TreeNode,
-};
+pub use explorer::Explorer;
+pub use options::{Options, OptionsError};
+pub use outcome::{PathOutcome, PathResult};
+pub use show::ValView;
 pub use smt::SmtPathSolver;
 pub use solve::{Model, PathSolver, SatAnswer, SolverCounts};
 pub use state::{SValue, State, StateId, StrategyData};
 pub use strategy::{HeapStrategy, StrategyInfo, STRATEGIES};
 pub use term::{Sort, Sym};
-pub use view::{HeapView, ValView, ViewAt};
+pub use view::HeapView;

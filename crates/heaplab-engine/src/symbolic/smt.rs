@@ -157,6 +157,10 @@ pub fn to_term(s: &Sym) -> Option<Term> {
             Some(c) if c != 0 => tdiv(to_term(a)?, c),
             _ => return None,
         },
+        Node::Rem(..) if s.as_floor_mod().is_some() => {
+            let (x, m) = s.as_floor_mod()?;
+            Term::modulo(to_term(x)?, m)
+        }
         Node::Rem(a, b) => match b.as_int() {
             Some(c) if c != 0 => {
                 let a = to_term(a)?;

@@ -313,6 +313,19 @@ impl Sym {
 impl Sym {
     /// SMT-LIB2 text (`(< x0 (+ x1 1))`). Division and remainder truncate toward zero, so they
     /// are spelled with `div` on absolute values; variables are `x<id>` (Int) and `b<id>` (Bool).
+    /// `(x, m)` when this term is `((x % m) + m) % m` for a constant `m > 0`: `x` modulo `m`
+    /// rounded toward negative infinity, which is how wrapping arithmetic (`ints java32`) and
+    /// `>>` are built. The solvers read it as one Euclidean `mod`; spelled out with truncating
+    /// remainders, `x` would be written four times per level, and a loop counter wrapped ten
+    /// times would make an exponentially large query.
+    pub fn as_floor_mod(&self) -> Option<(&Sym, i64)> {
+        let Node::Rem(sum, m) = self.node() else { return None };
+        let m = m.as_int().filter(|m| *m > 0)?;
+        let Node::Add(inner, m2) = sum.node() else { return None };
+        let Node::Rem(x, m3) = inner.node() else { return None };
+        (m2.as_int() == Some(m) && m3.as_int() == Some(m)).then_some((x, m))
+    }
+
     pub fn to_smtlib(&self) -> String {
         let mut out = String::new();
         self.write_smtlib(&mut out);
@@ -339,17 +352,26 @@ impl Sym {
             Node::Sub(a, b) => bin("-", a, b, out),
             Node::Mul(a, b) => bin("*", a, b, out),
             Node::Div(a, b) => {
-                // trunc(a / b) = sign(a)·sign(b)·(|a| div |b|)
+                // trunc(a / b) = sign(a)·sign(b)·(|a| div |b|). The operands are bound once:
+                // written out twice each, nested divisions (wrapped loop counters) would grow
+                // the script exponentially.
                 let (a, b) = (a.to_smtlib(), b.to_smtlib());
                 out.push_str(&format!(
-                    "(let ((q (div (abs {a}) (abs {b})))) (ite (= (< {a} 0) (< {b} 0)) q (- q)))"
+                    "(let ((n {a}) (d {b})) (let ((q (div (abs n) (abs d)))) (ite (= (< n 0) (< d 0)) q (- q))))"
                 ));
             }
+            Node::Rem(..) if self.as_floor_mod().is_some() => {
+                if let Some((x, m)) = self.as_floor_mod() {
+                    out.push_str("(mod ");
+                    x.write_smtlib(out);
+                    out.push_str(&format!(" {m})"));
+                }
+            }
             Node::Rem(a, b) => {
-                // a - b·trunc(a / b): the sign of the dividend.
+                // a - b·trunc(a / b): the sign of the dividend (bound once, as for Div).
                 let (a, b) = (a.to_smtlib(), b.to_smtlib());
                 out.push_str(&format!(
-                    "(let ((r (mod (abs {a}) (abs {b})))) (ite (< {a} 0) (- r) r))"
+                    "(let ((n {a}) (d {b})) (let ((r (mod (abs n) (abs d)))) (ite (< n 0) (- r) r)))"
                 ));
             }
             Node::Neg(a) => {

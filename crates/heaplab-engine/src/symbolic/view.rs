@@ -12,9 +12,12 @@
 //! ([`Explorer::record_views`](super::Explorer::record_views)).
 
 use super::code::{Compiled, SlotType, UnitId, UnitKind};
-use super::explorer::PathOutcome;
-use super::state::{Origin, SValue, State, StateId, VarOrigin};
-use super::term::{Node, Sort, Sym};
+use super::events::ViewAt;
+use super::outcome::PathOutcome;
+pub use super::show::ValView;
+use super::show::{is_range_fact, value, Names};
+use super::state::{Origin, SValue, State, StateId};
+use super::term::{Node, Sym};
 use super::view_symheap::SymHeapView;
 use heaplab_logic::Term;
 use heaplab_syntax::Span;
@@ -23,64 +26,6 @@ use std::collections::{BTreeSet, HashMap};
 /// The name of the unit that calls the method under test (`exec::entry`); not a frame a person
 /// wrote, so views leave it out.
 const DRIVER: &str = "<driver>";
-
-/// When a view was taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ViewAt {
-    /// When the tree node was created (the state right after the choice that made it).
-    Created,
-    /// When the node's state forked into its children.
-    Fork,
-    /// When its path ended.
-    End,
-    /// Now: the state is still being explored.
-    Live,
-}
-
-impl ViewAt {
-    pub fn name(self) -> &'static str {
-        match self {
-            ViewAt::Created => "created",
-            ViewAt::Fork => "fork",
-            ViewAt::End => "end",
-            ViewAt::Live => "live",
-        }
-    }
-}
-
-/// A value as a person reads it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ValView {
-    Null,
-    Void,
-    /// A materialized object: `o1`.
-    Obj(String),
-    /// An open symbolic reference δ̂ (lazier#: null or some object): `ref0`.
-    SymRef(String),
-    /// An open symbolic location δ (lazier: some object): `loc1`.
-    SymLoc(String),
-    /// An input field the program has not read yet.
-    Unread,
-    /// An integer expression over named inputs: `x + 1`, `o1.key`.
-    Int(String),
-    Bool(String),
-}
-
-impl ValView {
-    /// One word or expression: `null`, `o1`, `ref0`, `x + 1`, `?` for an unread field.
-    pub fn text(&self) -> &str {
-        match self {
-            ValView::Null => "null",
-            ValView::Void => "void",
-            ValView::Unread => "?",
-            ValView::Obj(s)
-            | ValView::SymRef(s)
-            | ValView::SymLoc(s)
-            | ValView::Int(s)
-            | ValView::Bool(s) => s,
-        }
-    }
-}
 
 /// One object of the heap.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -277,81 +222,6 @@ impl HeapView {
     }
 }
 
-/// A person's name for every symbolic variable of a state, by where it came from: the
-/// parameter `x`, the field `o1.key`, the existential `lo`. An existential made again (a
-/// predicate unfolded twice) gets primes: `k`, `k'`.
-pub(crate) struct Names(Vec<String>);
-
-/// The name of a variable made at `origin`, before primes.
-fn base_name(origin: &VarOrigin) -> String {
-    match origin {
-        VarOrigin::Param(n) | VarOrigin::Existential(n) => n.clone(),
-        // An array cell's origin is named `[i]`: `o1[i]`, not `o1.[i]`.
-        VarOrigin::Field { obj, field } if field.starts_with('[') => {
-            format!("{}{field}", State::obj_name(*obj))
-        }
-        VarOrigin::Field { obj, field } => format!("{}.{field}", State::obj_name(*obj)),
-    }
-}
-
-/// Whether `base_name(origin) == base`, without building the name.
-fn has_base_name(origin: &VarOrigin, base: &str) -> bool {
-    match origin {
-        VarOrigin::Param(n) | VarOrigin::Existential(n) => n == base,
-        VarOrigin::Field { obj, field } => {
-            // `o{obj + 1}`, then `.` unless the field is an array cell, then the field.
-            let Some(rest) = base.strip_prefix('o') else { return false };
-            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-            let (number, rest) = rest.split_at(digits);
-            let dot = if field.starts_with('[') { "" } else { "." };
-            number.parse::<usize>().ok() == obj.checked_add(1)
-                && !number.starts_with('0')
-                && rest.strip_prefix(dot) == Some(field.as_str())
-        }
-    }
-}
-
-impl Names {
-    pub(crate) fn of(st: &State) -> Names {
-        let mut seen: HashMap<String, usize> = HashMap::new();
-        let names = st
-            .vars
-            .iter()
-            .map(|(_, origin)| {
-                let base = base_name(origin);
-                let n = seen.entry(base.clone()).or_insert(0);
-                *n += 1;
-                format!("{base}{}", "'".repeat(*n - 1))
-            })
-            .collect();
-        Names(names)
-    }
-
-    /// The name [`Names::of`] gives variable `id`, computed for it alone (the executor names
-    /// the variables of every condition it asks about, and a state can hold hundreds).
-    fn one(st: &State, id: u32, sort: Sort) -> String {
-        let Some((_, origin)) = st.vars.get(id as usize) else {
-            return Names(Vec::new()).var(id, sort);
-        };
-        let base = base_name(origin);
-        let earlier = st.vars.iter().take(id as usize);
-        let primes = earlier.filter(|(_, o)| has_base_name(o, &base)).count();
-        format!("{base}{}", "'".repeat(primes))
-    }
-
-    pub(crate) fn var(&self, id: u32, sort: Sort) -> String {
-        match self.0.get(id as usize) {
-            Some(n) => n.clone(),
-            None if sort == Sort::Int => format!("x{id}"),
-            None => format!("b{id}"),
-        }
-    }
-
-    pub(crate) fn show(&self, s: &Sym) -> String {
-        s.show_with(&|id, sort| self.var(id, sort))
-    }
-}
-
 /// The disjuncts of the predicate whose body `st`'s top frame is running (at its `Fork`),
 /// instantiated with the frame's arguments in source names (`ref0 == null & emp`,
 /// `ref0 -> Node { key: k, left: l, right: r } * bst(l, lo, k) * … & lo < k`), in definition
@@ -378,31 +248,6 @@ pub fn disjunct_formulas(st: &State, code: &Compiled) -> Vec<String> {
             inst.to_string()
         })
         .collect()
-}
-
-/// A condition as a person reads it, inputs by their source names (`x < o1.key`); tree labels
-/// and branch events use it so that they agree with the path condition of the views.
-pub fn show_sym(st: &State, s: &Sym) -> String {
-    let names: HashMap<(u32, Sort), String> =
-        s.vars().into_iter().map(|(id, sort)| ((id, sort), Names::one(st, id, sort))).collect();
-    s.show_with(&|id, sort| names.get(&(id, sort)).cloned().unwrap_or_default())
-}
-
-/// A value as a person reads it: `null`, `o2`, `ref0`, `o1.key + 1`.
-pub fn show_value(st: &State, v: &SValue) -> String {
-    value(st, &Names::of(st), v).text().to_string()
-}
-
-fn value(st: &State, names: &Names, v: &SValue) -> ValView {
-    match st.normalize(v) {
-        SValue::Int(s) => ValView::Int(names.show(&s)),
-        SValue::Bool(s) => ValView::Bool(names.show(&s)),
-        SValue::Null => ValView::Null,
-        SValue::Void => ValView::Void,
-        SValue::Obj(o) => ValView::Obj(State::obj_name(o)),
-        SValue::SymRef(r) => ValView::SymRef(format!("ref{r}")),
-        SValue::SymLoc(l) => ValView::SymLoc(format!("loc{l}")),
-    }
 }
 
 /// Every open symbolic reference or location some root, field, local, operand or predicate
@@ -513,16 +358,6 @@ impl Cmp {
     }
 }
 
-/// `MIN <= e`, `e <= MAX`, or a conjunction of those.
-pub(crate) fn is_range_fact(c: &Sym) -> bool {
-    match c.node() {
-        Node::Le(a, _) if a.as_int() == Some(i64::MIN) => true,
-        Node::Le(_, b) if b.as_int() == Some(i64::MAX) => true,
-        Node::And(a, b) => is_range_fact(a) && is_range_fact(b),
-        _ => false,
-    }
-}
-
 /// `e` of the explorer's overflow check `MIN <= e && e <= MAX`.
 fn range_operand(c: &Sym) -> Option<&Sym> {
     let Node::And(lo, hi) = c.node() else { return None };
@@ -624,6 +459,9 @@ impl Snapshots {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::symbolic::show::show_sym;
+    use crate::symbolic::state::VarOrigin;
+    use crate::symbolic::term::Sort;
 
     /// `show_sym` names each variable as `Names::of` names it, primes included, for origins
     /// of every kind (parameters, existentials made again, fields, array cells, a parameter

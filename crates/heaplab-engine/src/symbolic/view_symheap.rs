@@ -11,9 +11,9 @@
 //! never guessed.
 
 use super::heap::symheap::SymHeapData;
+use super::show::{Names, ValView};
 use super::state::{SValue, State, VarOrigin};
 use super::term::{Node, Sort, Sym};
-use super::view::{Names, ValView};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
 /// How many worlds a view lists at most.
@@ -272,7 +272,7 @@ impl SymHeapView {
         let printer = GuardPrinter::new(st, d, names);
         let mut out: Vec<String> = Vec::new();
         for c in &st.pc {
-            if super::view::is_range_fact(c) || printer.is_definition(c) {
+            if super::show::is_range_fact(c) || printer.is_definition(c) {
                 continue;
             }
             let text = printer.text(c);

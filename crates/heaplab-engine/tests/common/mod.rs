@@ -88,3 +88,9 @@ impl PathSolver for Deferred {
         true
     }
 }
+
+/// `./build.sh test --quick` (`HEAPLAB_QUICK` set): the long tests run a fixed fraction of their
+/// cases, chosen by count (CI runs them all).
+pub fn quick() -> bool {
+    std::env::var_os("HEAPLAB_QUICK").is_some()
+}

@@ -261,7 +261,9 @@ impl Checker {
     /// The element type of `new T[n]` or `new T[]{…}`, reporting an allocation in a formula or
     /// in pure code.
     fn new_array_elem(&mut self, cx: &Ctx, e: &Expr, elem: &crate::ast::TypeExpr) -> Type {
-        self.no_arrays_in_formula(cx, e);
+        if cx.mode.is_formula() {
+            self.diags.push(Diagnostic::error(e.span, "a formula cannot allocate an array"));
+        }
         if let Some(place) = pure_place(cx) {
             self.diags.push(Diagnostic::error(
                 e.span,
@@ -271,13 +273,14 @@ impl Checker {
         self.resolve_type(elem, super::env::TypeUse::Local, true)
     }
 
-    /// Arrays are not part of the separation logic: formulas cannot index them or read their
-    /// length (`requires` can still say `a != null`).
+    /// Arrays are not part of the separation logic: a predicate cannot index them or read
+    /// their length. A `requires` can, in a pure fact: that fact is checked by running it on
+    /// the input, as a call of a `pure` method is (`heaplab_logic::code_facts`).
     fn no_arrays_in_formula(&mut self, cx: &Ctx, e: &Expr) {
-        if cx.mode.is_formula() {
+        if cx.mode == Mode::PredBody {
             self.diags.push(Diagnostic::error(
                 e.span,
-                "arrays cannot be indexed, measured or allocated in a formula: the logic has no array atoms (state it in an `assume` or `ensures`)",
+                "a predicate cannot index an array or read its length: the logic has no array atoms (state it in the method's `requires` or an `assume`)",
             ));
         }
     }

@@ -28,6 +28,7 @@ use crate::concretize::{replay, Concrete, PreChecker};
 use crate::{find_function, unique_name, Expected, GeneratedTest, Generation, Input, Result};
 use heaplab_engine::symbolic::concolic::preprocess::preprocess;
 use heaplab_engine::symbolic::concolic::{ConcreteInput, Runner};
+use heaplab_engine::symbolic::options::{Options, OrderOption};
 use heaplab_engine::symbolic::{Clock, PathSolver, PreMode, State};
 use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
 use heaplab_logic::{
@@ -96,6 +97,28 @@ pub enum SearchOrder {
     Mixed,
 }
 
+impl ConcolicConfig {
+    /// A `concolic` run's settings from the one options type the CLI's flags, the wasm API and
+    /// the page's controls produce: the phase-1 depth is the `depth` bound (at most 8), the run
+    /// cap `max_paths` (at most 10 000), the time bound `timeout_ms`, and the order `mixed`
+    /// (DFS and BFS picks in turn) unless `dfs` or `bfs` is asked.
+    pub fn from_options(options: &Options) -> ConcolicConfig {
+        let mut bounds = heaplab_engine::symbolic::Bounds::default();
+        options.bounds.apply(&mut bounds);
+        ConcolicConfig {
+            depth: bounds.depth.min(8),
+            order: match options.order {
+                Some(OrderOption::Dfs) => SearchOrder::Dfs,
+                Some(OrderOption::Bfs) => SearchOrder::Bfs,
+                None | Some(OrderOption::Mixed) => SearchOrder::Mixed,
+            },
+            max_runs: usize::try_from(bounds.max_paths).unwrap_or(usize::MAX).min(10_000),
+            timeout_ms: bounds.timeout_ms,
+            ..ConcolicConfig::default()
+        }
+    }
+}
+
 impl Default for ConcolicConfig {
     fn default() -> Self {
         ConcolicConfig {
@@ -131,6 +154,9 @@ pub struct ConcolicStats {
     pub phase1_models: usize,
     /// Tests phase 1 produced (identical inputs are run and emitted once).
     pub phase1_inputs: usize,
+    /// Inputs not run because the `requires`' code facts (a `pure` method call such as
+    /// `isBST()`, an array cell) do not hold on them.
+    pub code_fact_discards: usize,
     /// New tests phase 2 produced.
     pub phase2_inputs: usize,
     /// Concrete runs in all.
@@ -227,6 +253,7 @@ impl SplitMix {
 pub fn precondition(
     defs: &Defs,
     program: &Program,
+    info: &ProgramInfo,
     target: &str,
 ) -> std::result::Result<(Formula, Vec<(String, Sort)>), String> {
     let Some((class, decl)) = find_function(program, target) else {
@@ -243,6 +270,11 @@ pub fn precondition(
     let formula = match decl.requires.as_slice() {
         [] => Formula { free: free.clone(), disjuncts: vec![heaplab_logic::SymHeap::default()] },
         [one] => {
+            // Facts the logic does not read (a call of a `pure` method, an array cell) are not
+            // part of the formula inputs come from; the loop checks them on each input.
+            let is_pred = |n: &str| defs.preds.contains_key(n);
+            let split = heaplab_logic::code_facts::split_code_facts(one, info, &is_pred);
+            let one = split.as_ref().map_or(one, |(rest, _)| rest);
             let mut fresh = heaplab_logic::Fresh::new();
             heaplab_logic::convert::convert_formula(defs, one, &free, &mut fresh)
                 .map_err(|e| e.to_string())?
@@ -356,7 +388,7 @@ pub fn generate_observed(
         Some(TypeExpr::Class(c)) => c.name.clone(),
         _ => "void".to_string(),
     };
-    let Ok((pre, roots)) = precondition(&defs, program, target) else {
+    let Ok((pre, roots)) = precondition(&defs, program, info, target) else {
         return Ok(ConcolicRun { generation, stats, events: Vec::new() });
     };
     let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
@@ -391,7 +423,7 @@ pub fn generate_observed(
     } else {
         None
     };
-    let checker = PreChecker::new(program, target, PreMode::Ignore);
+    let checker = PreChecker::new(program, info, target, PreMode::Ignore);
     let method_short = target.rsplit('.').next().unwrap_or(target).to_string();
     let mut taken: BTreeSet<String> = program
         .items
@@ -570,6 +602,11 @@ pub fn generate_observed(
             continue;
         }
         seen_inputs.push(input.clone());
+        if !checker.code_facts_hold(&input) {
+            // The `requires`' code facts (e.g. `isBST()`) rule it out, as at entry.
+            stats.code_fact_discards += 1;
+            continue;
+        }
         let i = generation.tests.len();
         let name = unique_name(&format!("gen_{method_short}_{i}"), &mut taken);
         let Some(expected) = run_input(program, info, target, &input)? else {
@@ -577,7 +614,7 @@ pub fn generate_observed(
             continue;
         };
         let concrete = Concrete { input, expected, final_fields: Vec::new() };
-        let (final_heap, covered) = replay(program, info, target, &name, &concrete)?;
+        let (final_heap, covered, error_node) = replay(program, info, target, &name, &concrete)?;
         let validity = checker.classify(&concrete.input);
         if phase == 2 {
             stats.phase2_inputs += 1;
@@ -590,6 +627,7 @@ pub fn generate_observed(
             final_heap,
             validity,
             k_cut: false,
+            error_node,
             statements: covered.statements.into_iter().collect(),
             branches: covered.branches.into_iter().collect(),
         });

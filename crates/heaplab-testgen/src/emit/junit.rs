@@ -1085,11 +1085,14 @@ impl<'a> Translator<'a> {
         let exception = match &t.expected {
             Expected::Returned(_) => None,
             Expected::Error(ErrorKind::Exception) => {
-                let class = self.input.paths.get(t.path).and_then(|p| match &p.outcome {
-                    heaplab_engine::symbolic::PathOutcome::Error { node, .. } => {
-                        self.throws.get(node).cloned()
-                    }
-                    _ => None,
+                // The replay's failing node is the `throw` (concolic has no explorer paths).
+                let class = t.error_node.and_then(|n| self.throws.get(&n).cloned()).or_else(|| {
+                    self.input.paths.get(t.path).and_then(|p| match &p.outcome {
+                        heaplab_engine::symbolic::PathOutcome::Error { node, .. } => {
+                            self.throws.get(node).cloned()
+                        }
+                        _ => None,
+                    })
                 });
                 match class {
                     Some(c) => Some((self.name(&c), None)),

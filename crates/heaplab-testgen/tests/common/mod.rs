@@ -38,3 +38,9 @@ pub fn example_files() -> Vec<std::path::PathBuf> {
     files.sort();
     files
 }
+
+/// `./build.sh test --quick` (`HEAPLAB_QUICK` set): the long tests run a fixed fraction of their
+/// cases, chosen by count (CI runs them all).
+pub fn quick() -> bool {
+    std::env::var_os("HEAPLAB_QUICK").is_some()
+}

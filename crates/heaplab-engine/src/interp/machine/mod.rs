@@ -20,10 +20,10 @@ mod ops;
 mod resume;
 
 use super::heap::Heap;
+use super::limits::Limits;
 use super::outcome::{Coverage, LimitKind, Outcome, RuntimeError};
 use super::tables::Tables;
 use super::value::{ObjId, Value};
-use super::Limits;
 use crate::error::Error;
 use heaplab_syntax::ast::{
     BinOp, Block, ErrorKind, Expr, ExprKind, NodeId, Stmt, StmtKind, TypeExpr,
@@ -180,6 +180,24 @@ impl<'a> Machine<'a> {
     /// Evaluates an expression at the top level (no locals, no `this`).
     pub fn eval(&mut self, expr: &'a Expr) -> Result<Outcome, Error> {
         self.frames.push(Frame::top(None));
+        self.tasks.push(Task::Eval(expr));
+        self.run()
+    }
+
+    /// Evaluates an expression with `this` and named locals bound (a `requires` fact on a
+    /// concrete input: `this` and the parameters).
+    pub fn eval_in(
+        &mut self,
+        expr: &'a Expr,
+        this: Option<ObjId>,
+        class: Option<&'a str>,
+        locals: Vec<(&'a str, Value)>,
+    ) -> Result<Outcome, Error> {
+        let mut frame = Frame::top(None);
+        frame.this = this;
+        frame.class = class;
+        frame.locals = locals;
+        self.frames.push(frame);
         self.tasks.push(Task::Eval(expr));
         self.run()
     }

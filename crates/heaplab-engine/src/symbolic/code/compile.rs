@@ -4,7 +4,14 @@
 mod expr;
 mod formula;
 
-use super::*;
+use super::bytecode::*;
+use heaplab_syntax::ast::{
+    Atom, BinOp, Block, Catch, ErrorKind, Expr, ExprKind, FieldInit, Formula, FunctionDecl, Item,
+    NodeId, Program, Stmt, StmtKind,
+};
+use heaplab_syntax::types::{CallTarget, ProgramInfo, Type};
+use heaplab_syntax::Span;
+use std::collections::{BTreeSet, HashMap};
 
 /// Compiles every class, function and predicate of a checked program.
 pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {

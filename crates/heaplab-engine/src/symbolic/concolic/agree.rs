@@ -3,11 +3,16 @@
 //! map one-to-one onto the concrete heap, classes and nulls included, and its path condition
 //! must evaluate to true once each input variable takes the concrete value of its cell.
 
-use super::ConcreteInput;
-use crate::interp::{ObjId, Value};
+use crate::interp::{Heap, ObjId, Value};
 use crate::symbolic::state::{ObjIdx, RefResolution, SValue, State};
 use crate::symbolic::term::{Node, Sym};
 use std::collections::HashMap;
+
+/// A concrete input: the heap and the roots (`this` first for a method, then the parameters).
+pub struct ConcreteInput<'a> {
+    pub heap: &'a Heap,
+    pub roots: &'a [Value],
+}
 
 /// `Some(true)`: `st` describes `input`; `Some(false)`: it contradicts it; `None`: its path
 /// condition could not be evaluated (a variable without a cell, a division by zero).

@@ -18,27 +18,21 @@
 pub mod agree;
 pub mod preprocess;
 
-pub use agree::agrees;
+pub use agree::{agrees, ConcreteInput};
 
 use super::code::{compile, UnitId};
 use super::config::{Bound, Config, Deadline, PreMode, StrategyKind};
+use super::events::{Event, RunStats, ViewAt};
 use super::exec::{answers::Answers, entry, Executor, Sink, Succ};
-use super::explorer::{split_target, Event, PathOutcome, RunStats};
+use super::explorer::split_target;
+use super::outcome::PathOutcome;
 use super::solve::PathSolver;
 use super::state::{State, StateId};
 use super::strategy;
-use super::view::ViewAt;
 use crate::error::{Error, Result};
-use crate::interp::{Heap, Value};
 use heaplab_syntax::ast::Program;
 use heaplab_syntax::types::ProgramInfo;
 use std::rc::Rc;
-
-/// A concrete input: the heap and the roots (`this` first for a method, then the parameters).
-pub struct ConcreteInput<'a> {
-    pub heap: &'a Heap,
-    pub roots: &'a [Value],
-}
 
 /// One fork a guided run passed: the child it took and the children it did not.
 #[derive(Clone, Debug)]

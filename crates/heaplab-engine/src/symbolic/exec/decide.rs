@@ -7,11 +7,12 @@ use super::stack::{next, with_fact};
 use super::{Cx, Succ};
 use crate::symbolic::config::Bound;
 use crate::symbolic::dbm;
-use crate::symbolic::explorer::{Event, PathOutcome};
+use crate::symbolic::events::Event;
+use crate::symbolic::outcome::PathOutcome;
+use crate::symbolic::show::show_sym;
 use crate::symbolic::solve::SatAnswer;
 use crate::symbolic::state::State;
 use crate::symbolic::term::Sym;
-use crate::symbolic::view::show_sym;
 use heaplab_syntax::ast::{ErrorKind, NodeId};
 use heaplab_syntax::Span;
 

@@ -5,9 +5,8 @@
 use super::Cx;
 use crate::symbolic::code::{Compiled, Instr, SlotType, UnitId, UnitKind};
 use crate::symbolic::config::{Config, PreMode};
-use crate::symbolic::explorer::{Event, ForkKind};
+use crate::symbolic::events::{Event, ForkKind, ViewAt};
 use crate::symbolic::state::{Frame, Objects, SValue, State, StateId, VarOrigin};
-use crate::symbolic::view::ViewAt;
 use heaplab_syntax::ast::NodeId;
 use std::collections::BTreeSet;
 

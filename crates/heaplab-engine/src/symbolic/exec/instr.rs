@@ -9,7 +9,8 @@ use super::stack::{
 use super::{Cx, Succ, Then};
 use crate::symbolic::code::{Const, Instr, OperandKind, SlotType, Unit, UnitId};
 use crate::symbolic::config::{Bound, MAX_NEW_ARRAY_LEN};
-use crate::symbolic::explorer::{Event, PathOutcome};
+use crate::symbolic::events::Event;
+use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{Frame, LoopCount, SValue, State, VarOrigin};
 use crate::symbolic::term::Sym;
 use crate::symbolic::view::disjunct_formulas;
@@ -251,7 +252,7 @@ impl Cx<'_> {
         };
         let ok = Sym::le(&Sym::int(0), &len);
         let message =
-            format!("allocating an array of length {}", crate::symbolic::view::show_sym(&st, &len));
+            format!("allocating an array of length {}", crate::symbolic::show::show_sym(&st, &len));
         let live = self.guard(st, &ok, ErrorKind::NegativeArraySize, node, span, &message);
         // An array no replay could allocate (the interpreter's heap limit) cuts the path.
         let fits = Sym::le(&len, &Sym::int(MAX_NEW_ARRAY_LEN));
@@ -272,14 +273,32 @@ impl Cx<'_> {
         continue_all(out, |_| {})
     }
 
+    /// How `int` arithmetic of `st`'s current unit behaves. Formulas (a `requires`, a predicate
+    /// body) are mathematical, as the logic reads them: under a wrapping semantics their
+    /// arithmetic does not wrap (the inputs are already in range), under `checked` an overflow
+    /// discards the path as before.
+    fn arith(&self, st: &State) -> Arith {
+        let in_formula =
+            st.frames.last().and_then(|f| self.code.units.get(f.unit)).is_some_and(|u| {
+                !matches!(u.kind, crate::symbolic::code::UnitKind::Function { .. })
+            });
+        match self.code.ints.wrap_bits() {
+            _ if in_formula => Arith::Math,
+            Some(bits) => Arith::Wrap(bits),
+            None => Arith::Checked,
+        }
+    }
+
     fn unary(&mut self, mut st: State, op: UnOp, node: NodeId, span: Span) -> Succ {
         let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
         match (op, st.normalize(&v)) {
             (UnOp::Not, SValue::Bool(b)) => push_next(st, SValue::Bool(Sym::not(&b))),
             (UnOp::Neg, SValue::Int(x)) => {
                 let r = Sym::neg(&x);
-                if let Some(bits) = self.code.ints.wrap_bits() {
-                    return push_next(st, SValue::Int(wrap(&r, bits)));
+                match self.arith(&st) {
+                    Arith::Wrap(bits) => return push_next(st, SValue::Int(wrap(&r, bits))),
+                    Arith::Math => return push_next(st, SValue::Int(r)),
+                    Arith::Checked => {}
                 }
                 let ok = in_range(&r);
                 let live = self.guard(
@@ -340,8 +359,10 @@ impl Cx<'_> {
                     BinOp::Sub => Sym::sub(&x, &y),
                     _ => Sym::mul(&x, &y),
                 };
-                if let Some(bits) = self.code.ints.wrap_bits() {
-                    return push_next(st, SValue::Int(wrap(&r, bits)));
+                match self.arith(&st) {
+                    Arith::Wrap(bits) => return push_next(st, SValue::Int(wrap(&r, bits))),
+                    Arith::Math => return push_next(st, SValue::Int(r)),
+                    Arith::Checked => {}
                 }
                 let ok = in_range(&r);
                 let live = self.guard(st, &ok, ErrorKind::IntegerOverflow, node, span, OVERFLOW);
@@ -365,8 +386,10 @@ impl Cx<'_> {
                     return push_next(st, SValue::Int(r));
                 }
                 let r = Sym::mul(&x, &p);
-                if let Some(bits) = bits {
-                    return push_next(st, SValue::Int(wrap(&r, bits)));
+                match self.arith(&st) {
+                    Arith::Wrap(bits) => return push_next(st, SValue::Int(wrap(&r, bits))),
+                    Arith::Math => return push_next(st, SValue::Int(r)),
+                    Arith::Checked => {}
                 }
                 let ok = in_range(&r);
                 let live = self.guard(st, &ok, ErrorKind::IntegerOverflow, node, span, OVERFLOW);
@@ -383,10 +406,16 @@ impl Cx<'_> {
             Sym::not(&Sym::and(&Sym::eq(&x, &Sym::int(i64::MIN)), &Sym::eq(&y, &Sym::int(-1))));
         let mut live = Vec::new();
         let zero = ErrorKind::DivisionByZero;
-        let wraps = self.code.ints.wrap_bits();
-        // Java: `MIN / -1` wraps to `MIN`; a remainder never leaves the range.
-        let r = match wraps {
-            Some(bits) if div => wrap(&r, bits),
+        let arith = self.arith(&st);
+        let wraps = match arith {
+            Arith::Wrap(bits) => Some(bits),
+            Arith::Math => Some(64),
+            Arith::Checked => None,
+        };
+        // Java: `MIN / -1` wraps to `MIN`; a remainder never leaves the range. (In a formula
+        // under a wrapping semantics, the quotient is mathematical.)
+        let r = match arith {
+            Arith::Wrap(bits) if div => wrap(&r, bits),
             _ => r,
         };
         for s in self.guard(st, &nonzero, zero, node, span, "division by zero") {
@@ -615,6 +644,14 @@ fn floor_mod(x: &Sym, m: i64) -> Sym {
 /// `r` reduced to a `bits`-wide two's complement value (Java's `int` / `long` arithmetic),
 /// with constants that fit an i64: `r + 2^(bits-1)` modulo `2^bits`, minus `2^(bits-1)`, where
 /// modulo `2^64` is taken in two 32-bit halves.
+/// See `Cx::arith`.
+#[derive(Clone, Copy)]
+enum Arith {
+    Wrap(u32),
+    Checked,
+    Math,
+}
+
 pub(crate) fn wrap(r: &Sym, bits: u32) -> Sym {
     let half = Sym::int(1i64 << (bits - 2));
     // r + 2^(bits-1), written as two additions of 2^(bits-2) (2^63 is no i64).
@@ -682,5 +719,30 @@ mod wrap_tests {
                 }
             }
         }
+    }
+    /// A counter wrapped at every step of a loop (`i++` forty times under `java32`) stays a
+    /// query of linear size that the local decider settles: each step is one Euclidean `mod`.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn wrapped_counters_stay_small_and_decidable() {
+        let x = Sym::var(0, Sort::Int);
+        let mut w = x.clone();
+        for _ in 0..40 {
+            w = wrap(&Sym::add(&w, &Sym::int(1)), 32);
+        }
+        let text = w.to_smtlib();
+        assert!(text.len() < 40 * 120, "{} characters: {text}", text.len());
+        let start = Sym::eq(&x, &Sym::int(i64::from(i32::MAX) - 5));
+        let decide = |c: Sym| {
+            let terms: Vec<_> = [start.clone(), c]
+                .iter()
+                .map(|s| crate::symbolic::smt::to_term(s).unwrap())
+                .collect();
+            heaplab_smt::lia::decide(&terms, &[])
+        };
+        let wrapped = Sym::eq(&w, &Sym::int(i64::from(i32::MIN) + 34));
+        assert!(matches!(decide(wrapped), heaplab_smt::lia::Decision::Sat(_)));
+        let unwrapped = Sym::eq(&w, &Sym::add(&x, &Sym::int(40)));
+        assert!(matches!(decide(unwrapped), heaplab_smt::lia::Decision::Unsat));
     }
 }

@@ -21,57 +21,20 @@ mod instr;
 pub(crate) use instr::wrap;
 pub mod stack;
 
+pub use super::step::{Cx, Sink, Succ, Then};
+
 use super::code::{Compiled, UnitId};
 use super::config::{Config, Deadline};
-use super::explorer::{Event, ForkKind, PathOutcome, RunStats};
+use super::events::{Event, ForkKind, ViewAt};
 use super::heap::HeapModel;
+use super::outcome::PathOutcome;
 use super::solve::PathSolver;
 use super::state::{State, StateId};
 use super::strategy::{HeapStrategy, PathEnd};
-use super::view::ViewAt;
 use answers::Answers;
 use heaplab_syntax::ast::{ErrorKind, NodeId};
 use heaplab_syntax::Span;
 use std::rc::Rc;
-
-/// What became of a state after one instruction.
-pub enum Succ {
-    /// The same path goes on.
-    Continue(State),
-    /// Successor states, in the order a depth-first search explores them.
-    Fork(Vec<State>),
-    /// The path ended.
-    End(State, PathOutcome),
-}
-
-/// What a strategy hook or a heap operation did with the state it was handed.
-// `T` is a state (or a state with an answer), as large as `Succ`: the lint sees a generic `T`.
-#[allow(clippy::large_enum_variant)]
-pub enum Then<T> {
-    /// Go on with this: the state handed back (with the answer, for a heap question).
-    Go(T),
-    /// The step is over: these are its successors (the instruction runs again in them).
-    Done(Succ),
-}
-
-/// Where the executor reports what a step did; the search driver implements it (a second
-/// driver, such as a concolic loop, implements it its own way).
-pub trait Sink {
-    /// A new node of the exploration tree.
-    fn node(&mut self, parent: Option<StateId>, label: String) -> StateId;
-    fn event(&mut self, event: Event);
-    /// Keeps a view of `st` if views are being recorded and the limit allows.
-    fn snapshot(&mut self, st: &State, at: ViewAt);
-    /// Keeps a view of `st` whatever the limit (the forks at entry, before anyone can ask).
-    fn keep_view(&mut self, st: &State, at: ViewAt);
-    fn stats(&mut self) -> &mut RunStats;
-    /// A path ended for good: count it, name it, keep it.
-    fn record(&mut self, st: State, outcome: PathOutcome);
-    /// A state to run later (created while a path was ending).
-    fn push(&mut self, st: State);
-    /// True once the run is being stopped by a bound.
-    fn stopped(&self) -> bool;
-}
 
 /// The parts of a run the executor works with, owned by the driver between steps.
 pub struct Executor {
@@ -105,23 +68,6 @@ impl Executor {
             pending: false,
         }
     }
-}
-
-/// One step's view of the run: what the executor, the heap model and the strategy hooks may use.
-pub struct Cx<'a> {
-    pub code: &'a Compiled,
-    pub config: &'a Config,
-    pub method: UnitId,
-    pub solver: &'a mut dyn PathSolver,
-    pub strategy: &'a dyn HeapStrategy,
-    pub heap: &'a dyn HeapModel,
-    pub sink: &'a mut dyn Sink,
-    /// When the run's time bound passes.
-    pub deadline: &'a Deadline,
-    /// Feasibility answers known without the solver.
-    pub answers: &'a mut Answers,
-    /// Set when an asynchronous solver has not answered: the driver undoes the step.
-    pub pending: bool,
 }
 
 impl Cx<'_> {

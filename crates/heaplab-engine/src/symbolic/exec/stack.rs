@@ -3,7 +3,7 @@
 
 use super::Succ;
 use crate::symbolic::code::SlotType;
-use crate::symbolic::explorer::PathOutcome;
+use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{SValue, State};
 use crate::symbolic::term::Sym;
 use heaplab_syntax::Span;

@@ -19,13 +19,14 @@
 //! Every path ends with a [`PathOutcome`]: returned, a runtime error of the program, cut by a
 //! named [`Bound`], or discarded because an `assume`/the precondition does not hold.
 
-mod events;
 mod record;
 
-pub use events::{Event, ForkKind, PathOutcome, PathResult, Placed, RunStats, TreeNode};
+pub use super::events::{Event, ForkKind, Placed, RunStats, TreeNode};
+pub use super::outcome::{PathOutcome, PathResult};
 
 use super::code::{compile, Compiled, UnitId};
 use super::config::{Bound, Clock, Config, Deadline};
+use super::events::ViewAt;
 use super::exec::{
     answers::{AnswerCounts, Answers},
     entry, Executor, Sink, Succ,
@@ -34,7 +35,7 @@ use super::heap::HeapModel;
 use super::solve::{PathSolver, SolverCounts};
 use super::state::{State, StateId};
 use super::strategy;
-use super::view::{HeapView, ViewAt};
+use super::view::HeapView;
 use crate::error::{Error, Result};
 use heaplab_syntax::ast::{NodeId, Program};
 use heaplab_syntax::types::ProgramInfo;
@@ -427,6 +428,13 @@ impl Explorer {
         }
         if stats.states >= bounds.max_states && !self.is_done() {
             return Some(Bound::States);
+        }
+        if let Some(most) = bounds.max_questions {
+            let asked = self.solver_counts();
+            let asked = asked.sent + asked.decided_locally + asked.cached;
+            if asked >= most && !self.is_done() {
+                return Some(Bound::Questions);
+            }
         }
         if let Some(t) = bounds.timeout_ms {
             // A heap model may have ended the last path in the middle of a step (symheap).

@@ -2,12 +2,13 @@
 //! states, the events not yet handed out, the finished paths, the totals and the views. It is
 //! the [`Sink`] the executor reports to during a step.
 
-use super::events::{Event, PathOutcome, PathResult, Placed, RunStats, TreeNode};
 use crate::symbolic::code::{Compiled, UnitId};
 use crate::symbolic::config::{Bound, SearchOrder};
+use crate::symbolic::events::{Event, Placed, RunStats, TreeNode, ViewAt};
 use crate::symbolic::exec::Sink;
+use crate::symbolic::outcome::{PathOutcome, PathResult};
 use crate::symbolic::state::{State, StateId};
-use crate::symbolic::view::{HeapView, Snapshots, ViewAt};
+use crate::symbolic::view::{HeapView, Snapshots};
 use heaplab_syntax::Span;
 use std::collections::VecDeque;
 use std::rc::Rc;

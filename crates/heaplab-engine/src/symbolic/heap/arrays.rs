@@ -9,15 +9,16 @@
 //! array, a fresh input (a primitive symbol, or for a reference element the strategy's options,
 //! as for a reference field). Children that are infeasible are dropped by the solver.
 
-use super::lazy::{apply_choice, deref, element_budget};
+use super::resolve::{apply_choice, deref, element_budget};
 use crate::symbolic::code::SlotType;
 use crate::symbolic::config::Bound;
+use crate::symbolic::events::ForkKind;
 use crate::symbolic::exec::stack::{default_value, internal, peek, pop, with_fact};
 use crate::symbolic::exec::{Cx, Succ};
-use crate::symbolic::explorer::{ForkKind, PathOutcome};
+use crate::symbolic::outcome::PathOutcome;
+use crate::symbolic::show::show_sym;
 use crate::symbolic::state::{ArrayData, ObjIdx, Object, Origin, SValue, State, VarOrigin};
 use crate::symbolic::term::Sym;
-use crate::symbolic::view::show_sym;
 use heaplab_syntax::ast::{ErrorKind, NodeId};
 use heaplab_syntax::Span;
 

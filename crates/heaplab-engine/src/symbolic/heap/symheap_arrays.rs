@@ -35,10 +35,10 @@
 //! do (read or not, and what they denote); its integers (length, indexes) make no heap
 //! distinct.
 
-use super::lazy::element_budget;
+use super::resolve::element_budget;
 use super::symheap::{
     data_mut, dref, feasible, fork_ending, merge, named, named_set, note_first_reads, shown,
-    timed_out, GuardedSet, Meet, Meeting, SymHeap, SymHeapData,
+    timed_out, Cell, GuardedSet, Meet, Meeting, SymArray, SymHeap, SymHeapData,
 };
 use super::HeapModel;
 use crate::interp::{Heap, ObjId, Value};
@@ -46,44 +46,13 @@ use crate::symbolic::code::SlotType;
 use crate::symbolic::config::Bound;
 use crate::symbolic::exec::stack::{default_value, internal, peek, pop, push_next};
 use crate::symbolic::exec::{Cx, Succ};
-use crate::symbolic::explorer::PathOutcome;
+use crate::symbolic::outcome::PathOutcome;
+use crate::symbolic::show::show_sym;
 use crate::symbolic::solve::Model;
 use crate::symbolic::state::{SValue, State, VarOrigin, MAX_INPUT_ARRAY_LEN};
 use crate::symbolic::term::{Sort, Sym};
-use crate::symbolic::view::show_sym;
 use heaplab_syntax::ast::{ErrorKind, NodeId};
 use heaplab_syntax::Span;
-
-/// The array part of an array location.
-#[derive(Clone, Debug)]
-pub struct SymArray {
-    /// LEN (`0 <= LEN <= 1000` for an input array).
-    pub len: Sym,
-    /// The element type.
-    pub elem: SlotType,
-    /// DEF: the value of a cell never accessed, for an array made by `new` (`None` for an
-    /// input array, whose new cells are fresh inputs).
-    pub default: Option<SValue>,
-    /// Kiasan's array bound n: how many distinct cells may be accessed.
-    pub bound: i64,
-    /// The cell entries, in the order of the accesses that made them.
-    pub cells: Vec<Cell>,
-    /// The worlds of the path by how many distinct cells they accessed (exclusive conditions).
-    pub counts: Vec<(Sym, i64)>,
-}
-
-/// One cell entry of an array.
-#[derive(Clone, Debug)]
-pub struct Cell {
-    /// Its index term.
-    pub index: Sym,
-    /// Where it is a distinct cell: the first access of its index (and the array denotes it).
-    pub live: Sym,
-    /// Its current value.
-    pub value: SValue,
-    /// Its input value, when the first access was a read of an input array (the journal).
-    pub input: Option<SValue>,
-}
 
 /// What an access found for one array location the reference may denote.
 struct Part {

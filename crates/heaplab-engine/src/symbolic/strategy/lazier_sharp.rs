@@ -5,15 +5,22 @@
 //!
 //! An option table; no per-path data, no hooks.
 
+use super::Driver;
 use super::{Choice, HeapStrategy, Options, StrategyInfo};
 use crate::symbolic::config::StrategyKind;
+use crate::symbolic::heap::{lazy::LazyHeap, HeapModel};
 use crate::symbolic::state::State;
+use std::rc::Rc;
 
 pub const INFO: StrategyInfo = StrategyInfo {
     name: "lazier#",
-    kind: StrategyKind::LazierSharp,
+    driver: Driver::Explorer(StrategyKind::LazierSharp),
     paper: "Kiasan (Deng 2007) §3.1.3",
     description: "first read: symbolic reference, no branch; null split at dereference, comparison or null test",
+    learn: "The first read decides nothing; whether the reference is null is decided when the program follows or tests it. Fewest cases of the three. (Kiasan thesis, section 3.1.3)",
+    reads_requires: false,
+    uses_depth: false,
+    all_heaps: false,
 };
 
 /// `lazier#`: a symbolic reference, no branch.
@@ -22,6 +29,10 @@ pub struct LazierSharp;
 impl HeapStrategy for LazierSharp {
     fn info(&self) -> &'static StrategyInfo {
         &INFO
+    }
+
+    fn heap_model(&self) -> Rc<dyn HeapModel> {
+        Rc::new(LazyHeap)
     }
 
     fn options(&self, _state: &State, _class: &str, _budget: i64) -> Options {

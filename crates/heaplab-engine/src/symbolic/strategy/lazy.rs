@@ -5,15 +5,22 @@
 //! An option table over the lazy-family heap ([`crate::symbolic::heap::lazy`]); it owns no
 //! per-path data and uses none of the strategy hooks.
 
+use super::Driver;
 use super::{Choice, HeapStrategy, Options, StrategyInfo};
 use crate::symbolic::config::StrategyKind;
+use crate::symbolic::heap::{lazy::LazyHeap, HeapModel};
 use crate::symbolic::state::State;
+use std::rc::Rc;
 
 pub const INFO: StrategyInfo = StrategyInfo {
     name: "lazy",
-    kind: StrategyKind::Lazy,
+    driver: Driver::Explorer(StrategyKind::Lazy),
     paper: "Khurshid, Pasareanu, Visser 2003 (JPF); Kiasan (Deng 2007) §3.1",
     description: "first read of a reference: null | each compatible input object | fresh object",
+    learn: "The first time the program reads a reference nobody has set, HeapLab tries every possibility: null, each object of that type seen so far, and a new object. (Khurshid, Păsăreanu and Visser 2003; Kiasan thesis, section 3.1)",
+    reads_requires: false,
+    uses_depth: false,
+    all_heaps: false,
 };
 
 /// `lazy`: branch at once over every possible target.
@@ -22,6 +29,10 @@ pub struct Lazy;
 impl HeapStrategy for Lazy {
     fn info(&self) -> &'static StrategyInfo {
         &INFO
+    }
+
+    fn heap_model(&self) -> Rc<dyn HeapModel> {
+        Rc::new(LazyHeap)
     }
 
     fn options(&self, state: &State, class: &str, budget: i64) -> Options {

@@ -15,46 +15,46 @@
 //! This module owns the registry and the trait. It never executes an instruction and never
 //! decides which state runs next; strategies never see the worklist.
 
+mod info;
 pub mod lazier;
 pub mod lazier_sharp;
 pub mod lazy;
 pub mod sl;
 pub mod symheap;
 
-use super::code::{Compiled, UnitId};
+pub use super::step::{Choice, HeapStrategy, Labels, Options, PathEnd};
+pub use info::{Driver, StrategyInfo};
+
+use super::code::Compiled;
 use super::config::StrategyKind;
-use super::exec::{Cx, Succ, Then};
-use super::explorer::PathOutcome;
-use super::heap::lazy::LazyHeap;
-use super::heap::HeapModel;
-use super::state::{ObjIdx, SValue, State};
-use std::any::Any;
-use std::rc::Rc;
 
-/// One row of the strategy registry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StrategyInfo {
-    /// The name users type (`--strategy lazier#`).
-    pub name: &'static str,
-    pub kind: StrategyKind,
-    /// Where it comes from.
-    pub paper: &'static str,
-    /// One line for menus and `--help`.
-    pub description: &'static str,
-}
-
-/// Every strategy, in menu order.
+/// Every strategy, in menu order: the CLI's `--strategy` values and help, `heaplab compare`'s
+/// and `heaplab bench`'s rows, the wasm `strategies()`, the page's menus, Compare rows and
+/// "Learn more" all read this table.
 pub const STRATEGIES: &[StrategyInfo] =
-    &[lazy::INFO, lazier::INFO, lazier_sharp::INFO, sl::INFO, symheap::INFO];
+    &[lazy::INFO, lazier::INFO, lazier_sharp::INFO, sl::INFO, symheap::INFO, CONCOLIC];
+
+/// Concolic StarFinder (CSF, papers 001/002): a registry row whose driver is its own, the
+/// concolic loop of `heaplab_testgen::concolic` over the executor (`symbolic::concolic`).
+pub const CONCOLIC: StrategyInfo = StrategyInfo {
+    name: "concolic",
+    driver: Driver::Concolic,
+    paper: "Concolic StarFinder (CSF): concrete runs from models of the precondition, negating branches",
+    description: "inputs from models of requires (phase 1), then runs on concrete inputs, solving for the branches not yet taken (phase 2)",
+    learn: "Concrete runs: the first inputs are models of the precondition's unfoldings; each run follows one concrete input, and the next input is solved for a branch no run has taken yet. Every input satisfies requires. (Concolic StarFinder)",
+    reads_requires: true,
+    uses_depth: true,
+    all_heaps: false,
+};
 
 /// Looks a strategy up by its registry name.
 pub fn by_name(name: &str) -> Option<&'static StrategyInfo> {
     STRATEGIES.iter().find(|s| s.name == name)
 }
 
-/// The registry row of a strategy.
+/// The registry row of an explorer strategy.
 pub fn info(kind: StrategyKind) -> &'static StrategyInfo {
-    match STRATEGIES.iter().find(|s| s.kind == kind) {
+    match STRATEGIES.iter().find(|s| s.kind() == Some(kind)) {
         Some(row) => row,
         None => &STRATEGIES[0],
     }
@@ -72,124 +72,6 @@ pub fn make(kind: StrategyKind, code: &Compiled) -> Box<dyn HeapStrategy> {
     }
 }
 
-/// A value an unknown reference may take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choice {
-    Null,
-    /// An existing input object.
-    Alias(ObjIdx),
-    /// A fresh input object (allowed only when the budget is not negative).
-    Fresh,
-    /// A fresh symbolic location δ (non-null, identity open).
-    SymLoc,
-    /// A fresh symbolic reference δ̂ (null-ness and identity open).
-    SymRef,
-}
-
-/// What a strategy answers for one unknown reference.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    pub choices: Vec<Choice>,
-    /// The k bound removed the [`Choice::Fresh`] option.
-    pub k_cut: bool,
-}
-
-/// Labels of a resolution child: (tree label, option text).
-pub type Labels = (String, String);
-
-/// What a strategy does with a path that ended (see [`HeapStrategy::path_end`]).
-pub enum PathEnd {
-    /// Record the path with this outcome.
-    Record(State, PathOutcome),
-    /// The solver has not answered yet; the step is undone and runs again.
-    Pending,
-    /// The path goes on before it ends (the states to run next).
-    Continue(Succ),
-}
-
-/// A heap strategy (see the module docs). Hooks take `&self`: a strategy's per-run data, if any,
-/// sits behind interior mutability and is saved and restored with [`save`](Self::save) /
-/// [`restore`](Self::restore) when a step is undone.
-pub trait HeapStrategy {
-    fn info(&self) -> &'static StrategyInfo;
-
-    /// The options for an unknown reference of `class` whose object would get chain budget
-    /// `budget` (a fresh object needs `budget >= 0`). The lazy-family heap model asks this; a
-    /// strategy over a heap model of its own may list no choices.
-    fn options(&self, state: &State, class: &str, budget: i64) -> Options;
-
-    /// The heap model the strategy runs over (the lazy family's, unless it says otherwise).
-    fn heap_model(&self) -> Rc<dyn HeapModel> {
-        Rc::new(LazyHeap)
-    }
-
-    /// The program accesses (dereferences, compares, null-tests) the reference `v`. `Done` when
-    /// the strategy takes the step over (the access runs again later); `Go` gives the state
-    /// back for the heap model.
-    fn first_access(&self, _cx: &mut Cx, st: State, _v: &SValue) -> Then<State> {
-        Then::Go(st)
-    }
-
-    /// Drops resolution children the instruction that asked for them would end at once.
-    fn prune_resolutions(&self, _cx: &mut Cx, kids: Vec<(State, Labels)>) -> Vec<(State, Labels)> {
-        kids
-    }
-
-    /// At a symbolic location the k bound denies a fresh object: may it instead denote a fresh
-    /// object that `pending`, an input root of its class (the receiver or an argument) still
-    /// unresolved (a symbolic reference or location whose budget allows one), is made to denote?
-    /// Lazy initialization resolves the roots before the method runs, so such an alias is among
-    /// its choices; a strategy that resolves them later (lazier#'s symbolic references) meets
-    /// the cut location first and would miss it.
-    fn k_cut_adopts(&self, _code: &Compiled, _st: &State, _pending: &SValue) -> bool {
-        false
-    }
-
-    /// True when a field read of an input object must give the field's input value (the
-    /// journal) rather than what the program wrote since.
-    fn reads_input_heap(&self, _st: &State) -> bool {
-        false
-    }
-
-    /// A call of `callee` with `nargs` arguments on the stack. `Done` when the strategy executes
-    /// it; `Go` gives the state back.
-    fn call(&self, _cx: &mut Cx, st: State, _callee: UnitId, _nargs: usize) -> Then<State> {
-        Then::Go(st)
-    }
-
-    /// A `return` (its value already popped). `Done` when the returning frame was the strategy's.
-    fn ret(&self, _cx: &mut Cx, st: State) -> Then<State> {
-        Then::Go(st)
-    }
-
-    /// At a `Fork` over `n` disjuncts at `pc`: which may run (`None`: all).
-    fn allowed_disjuncts(&self, _st: &mut State, _pc: usize, _n: usize) -> Option<Vec<bool>> {
-        None
-    }
-
-    /// True when the objects claimed while the precondition ran stay claimed afterwards.
-    fn keeps_footprint(&self) -> bool {
-        false
-    }
-
-    /// A path ended with `outcome` (`stopped`: the run is being stopped by a bound).
-    fn path_end(&self, _cx: &mut Cx, st: State, outcome: PathOutcome, _stopped: bool) -> PathEnd {
-        PathEnd::Record(st, outcome)
-    }
-
-    /// True when a pending state has become pointless and is dropped unexplored.
-    fn obsolete(&self, _st: &State) -> bool {
-        false
-    }
-
-    /// The strategy's per-run data, for undoing a step.
-    fn save(&self) -> Box<dyn Any> {
-        Box::new(())
-    }
-
-    fn restore(&self, _saved: Box<dyn Any>) {}
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,9 +81,11 @@ mod tests {
         let code = Compiled::default();
         for row in STRATEGIES {
             assert_eq!(by_name(row.name), Some(row));
-            assert_eq!(info(row.kind), row);
-            assert_eq!(make(row.kind, &code).info(), row);
+            let Some(kind) = row.kind() else { continue };
+            assert_eq!(info(kind), row);
+            assert_eq!(make(kind, &code).info(), row);
         }
+        assert_eq!(by_name("concolic").map(|r| r.driver), Some(Driver::Concolic));
         assert_eq!(by_name("eager"), None);
     }
 }

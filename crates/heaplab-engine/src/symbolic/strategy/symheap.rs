@@ -7,6 +7,7 @@
 //! ([`crate::symbolic::heap::symheap`]); it lists no lazy-initialization options and uses no
 //! other hook.
 
+use super::Driver;
 use super::{HeapStrategy, Options, StrategyInfo};
 use crate::symbolic::config::StrategyKind;
 use crate::symbolic::heap::symheap::SymHeap;
@@ -16,10 +17,14 @@ use std::rc::Rc;
 
 pub const INFO: StrategyInfo = StrategyInfo {
     name: "symheap",
-    kind: StrategyKind::Symheap,
+    driver: Driver::Explorer(StrategyKind::Symheap),
     paper: "Precise heap summaries (paper 003, VMCAI 2016 successor); creator-only alias rule",
     description:
         "guarded value sets: no fork on reads, forks only on ==, null tests, null dereference",
+    learn: "The input heap stays symbolic: a reference holds a set of possible objects, each under a condition, so reading a field never branches; the run splits only where the program compares references or tests for null. One path stands for many input heaps. (Precise heap summaries, paper 003)",
+    reads_requires: false,
+    uses_depth: false,
+    all_heaps: true,
 };
 
 /// `symheap`: the fully symbolic heap.

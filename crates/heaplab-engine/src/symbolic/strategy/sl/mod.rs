@@ -48,100 +48,44 @@
 //! code rather than being substituted as formulas; each one is the instance's one-step unfolding,
 //! so the branches are the same.
 
+mod data;
 mod enum_rule;
 mod logic_sym;
 pub mod model;
 mod oracle;
 mod unfold;
 
+pub use data::{
+    covering, data, data_mut, deferred, predicate_name, show_formula, show_instance, Deferred, Sl,
+    SlState, Unfolding,
+};
+
+use super::Driver;
 use super::{Choice, HeapStrategy, Labels, Options, PathEnd, StrategyInfo};
-use crate::symbolic::code::{Compiled, SlotType, UnitId, UnitKind};
+use crate::symbolic::code::{Compiled, UnitId};
 use crate::symbolic::config::{Bound, SlCompletion, StrategyKind};
+use crate::symbolic::events::Event;
 use crate::symbolic::exec::stack::{internal, pop_n, push_next};
 use crate::symbolic::exec::{Cx, Succ, Then};
-use crate::symbolic::explorer::{Event, PathOutcome};
+use crate::symbolic::heap::{lazy::LazyHeap, HeapModel};
+use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{SValue, State};
+use data::Run;
 use enum_rule::EnumTable;
 use std::any::Any;
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::rc::Rc;
 
 pub const INFO: StrategyInfo = StrategyInfo {
     name: "sl",
-    kind: StrategyKind::Sl,
+    driver: Driver::Explorer(StrategyKind::Sl),
     paper: "Java StarFinder (JSF, arXiv 1712.06025): lazy initialization with separation logic",
     description: "predicates of `requires` unfold when the program first accesses a reference they cover; other references as lazier#",
+    learn: "The precondition (requires) is a separation-logic formula; its predicates are unfolded when the program first touches a reference they describe, so every input satisfies requires. (Java StarFinder)",
+    reads_requires: true,
+    uses_depth: true,
+    all_heaps: false,
 };
-
-/// A predicate instance of the input formula, not yet unfolded.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Deferred {
-    pub unit: UnitId,
-    pub name: String,
-    pub args: Vec<SValue>,
-    /// 1 for instances of `requires`, one more per unfolding below.
-    pub depth: u32,
-}
-
-/// An unfolding in progress: the predicate frame sits at `frames.len() == frame_len`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Unfolding {
-    pub frame_len: usize,
-    pub was_in_pre: bool,
-    pub depth: u32,
-    /// Which disjuncts of the body may run (the `enum` rule, `enum_rule`); taken by the
-    /// body's `Fork`. `None`: all of them.
-    pub allowed: Option<Vec<bool>>,
-}
-
-/// The `sl` part of a state (kept in [`State::ext`]).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SlState {
-    pub deferred: Vec<Deferred>,
-    pub unfolding: Vec<Unfolding>,
-    /// Set when the path has ended and its remaining instances are being completed.
-    pub finish: Option<Box<PathOutcome>>,
-    /// Completions of one ended path share a group; the first one that succeeds wins.
-    pub group: Option<u64>,
-}
-
-impl SlState {
-    /// The depth of the instance being unfolded (0 in `requires`).
-    pub fn current_depth(&self) -> u32 {
-        self.unfolding.last().map(|u| u.depth).unwrap_or(0)
-    }
-}
-
-/// The `sl` data of a state, if any.
-pub fn data(st: &State) -> Option<&SlState> {
-    st.ext.get::<SlState>()
-}
-
-/// The `sl` data of a state, created empty on first use.
-pub fn data_mut(st: &mut State) -> &mut SlState {
-    st.ext.get_mut::<SlState>()
-}
-
-/// The input formula's remaining (folded) instances of a state.
-pub fn deferred(st: &State) -> &[Deferred] {
-    data(st).map(|d| d.deferred.as_slice()).unwrap_or_default()
-}
-
-/// Per-run data: completion groups.
-#[derive(Clone, Debug, Default)]
-struct Run {
-    next_group: u64,
-    /// Groups whose path has been completed.
-    done: BTreeSet<u64>,
-}
-
-/// The `sl` strategy of one run.
-pub struct Sl {
-    /// The predicates' base unfoldings by disjunct, for the `enum` rule (JSF computes the least
-    /// fixed point once, before execution).
-    table: EnumTable,
-    run: RefCell<Run>,
-}
 
 impl Sl {
     pub fn new(code: &Compiled) -> Sl {
@@ -152,6 +96,11 @@ impl Sl {
 impl HeapStrategy for Sl {
     fn info(&self) -> &'static StrategyInfo {
         &INFO
+    }
+
+    /// `sl` runs over the lazy family's heap: its hooks add the predicate instances.
+    fn heap_model(&self) -> Rc<dyn HeapModel> {
+        Rc::new(LazyHeap)
     }
 
     /// References no predicate instance covers are initialized as by lazier#.
@@ -310,46 +259,4 @@ impl HeapStrategy for Sl {
             *self.run.borrow_mut() = *run;
         }
     }
-}
-
-/// Is `unit` a predicate? Then a call to it in a formula is deferred (returns its name).
-pub fn predicate_name(code: &Compiled, unit: UnitId) -> Option<&str> {
-    match code.units.get(unit).map(|u| &u.kind) {
-        Some(UnitKind::Predicate { name }) => Some(name),
-        _ => None,
-    }
-}
-
-/// The deferred instance covering the reference `v` (already normalized): its first
-/// reference-typed argument is `v`. `null` is never covered.
-pub fn covering(code: &Compiled, st: &State, v: &SValue) -> Option<usize> {
-    if !matches!(v, SValue::Obj(_) | SValue::SymLoc(_) | SValue::SymRef(_)) {
-        return None;
-    }
-    deferred(st).iter().position(|d| {
-        let Some(unit) = code.units.get(d.unit) else { return false };
-        let root = unit
-            .params
-            .iter()
-            .zip(&d.args)
-            .find(|((_, ty), _)| matches!(ty, SlotType::Class(_)))
-            .map(|(_, a)| st.normalize(a));
-        root.as_ref() == Some(v)
-    })
-}
-
-/// `bst(ref1, lo, o2.key)`, for events and tree labels (inputs by their source names).
-pub fn show_instance(st: &State, d: &Deferred) -> String {
-    let args: Vec<String> =
-        d.args.iter().map(|a| crate::symbolic::view::show_value(st, a)).collect();
-    format!("{}({})", d.name, args.join(", "))
-}
-
-/// The input formula's remaining instances: `bst(ref1) * bst(ref2)` or `emp`.
-pub fn show_formula(st: &State) -> String {
-    let deferred = deferred(st);
-    if deferred.is_empty() {
-        return "emp".into();
-    }
-    deferred.iter().map(|d| show_instance(st, d)).collect::<Vec<_>>().join(" * ")
 }

@@ -37,7 +37,7 @@
 //! - anything else ([`Completion::Fallback`]: an argument that is an unclaimed object, division
 //!   in an argument, arithmetic the solver budget did not settle, a model that needs a new cell
 //!   where `k` allows none): the strategy completes by running the bodies instead, and counts it
-//!   ([`RunStats::sl_run_completions`](crate::symbolic::explorer::RunStats::sl_run_completions)).
+//!   ([`RunStats::sl_run_completions`](crate::symbolic::events::RunStats::sl_run_completions)).
 //!   Over every example method at k = 2 that is 3 paths of about 180.
 
 use super::oracle::Oracle;

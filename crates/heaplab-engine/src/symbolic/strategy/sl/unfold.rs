@@ -5,11 +5,11 @@
 use super::{data, data_mut, show_formula, show_instance, Sl, Unfolding};
 use crate::symbolic::code::{Instr, OperandKind};
 use crate::symbolic::config::Bound;
+use crate::symbolic::events::{Event, ForkKind, ViewAt};
 use crate::symbolic::exec::stack::{internal, local, peek};
 use crate::symbolic::exec::{Cx, Succ};
-use crate::symbolic::explorer::{Event, ForkKind, PathOutcome};
+use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{Frame, SValue, State};
-use crate::symbolic::view::ViewAt;
 use heaplab_syntax::ast::BinOp;
 
 impl Sl {
@@ -114,7 +114,7 @@ impl Sl {
 /// from the formula rather than enumerating them; dropping the children before they exist has
 /// the same effect (counted in [`RunStats::sl_decided`], not as paths: they never were any).
 ///
-/// [`RunStats::sl_decided`]: crate::symbolic::explorer::RunStats::sl_decided
+/// [`RunStats::sl_decided`]: crate::symbolic::events::RunStats::sl_decided
 pub(super) fn doomed(cx: &Cx, s: &State) -> bool {
     if !s.in_pre {
         return false;

@@ -1,68 +1,14 @@
-//! What a run reports: how each path ended ([`PathOutcome`], [`PathResult`]), the nodes of the
-//! exploration tree ([`TreeNode`], [`ForkKind`]), the step-by-step [`Event`] stream and the
-//! run's totals ([`RunStats`]). Plain data that front ends convert; nothing here runs anything.
+//! What a run reports step by step: the nodes of the exploration tree ([`TreeNode`],
+//! [`ForkKind`]), the [`Event`] stream, when a view was taken ([`ViewAt`]) and the run's totals
+//! ([`RunStats`]). Plain data that front ends convert; nothing here runs anything. A leaf: the
+//! executor, heap models and strategies report through these types without knowing the driver.
 
 use crate::symbolic::config::Bound;
+use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::solve::SatAnswer;
-use crate::symbolic::state::{SValue, State, StateId};
-use heaplab_syntax::ast::{ErrorKind, NodeId};
+use crate::symbolic::state::StateId;
+use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
-
-/// How a path ended.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PathOutcome {
-    /// The method under test returned this value (normalized; `Void` for `void`).
-    Returned(SValue),
-    /// A runtime error of the program.
-    Error { kind: ErrorKind, node: NodeId, span: Span, message: String },
-    /// A bound cut the path.
-    Bounded { bound: Bound, span: Option<Span> },
-    /// An `assume` (or, with `precondition`, the `requires` formula) does not hold: the path
-    /// does not describe a valid run and yields no test.
-    Discarded { span: Span, precondition: bool },
-    /// The engine met something it cannot execute (a program the checker should reject).
-    Internal { message: String, span: Option<Span> },
-}
-
-impl PathOutcome {
-    /// Paths that become tests: the method returned or the program failed.
-    pub fn is_feasible(&self) -> bool {
-        matches!(self, PathOutcome::Returned(_) | PathOutcome::Error { .. })
-    }
-
-    /// One line for a person (values are shown raw; see [`PathResult::describe`]).
-    pub fn summary(&self) -> String {
-        match self {
-            PathOutcome::Returned(v) => format!("returned {v:?}"),
-            PathOutcome::Error { kind, message, .. } => format!("{}: {message}", kind.keyword()),
-            PathOutcome::Bounded { bound, .. } => format!("bounded by `{bound}`"),
-            PathOutcome::Discarded { precondition: true, .. } => {
-                "precondition does not hold".into()
-            }
-            PathOutcome::Discarded { precondition: false, .. } => "assumption does not hold".into(),
-            PathOutcome::Internal { message, .. } => format!("internal error: {message}"),
-        }
-    }
-}
-
-/// A finished path with its final state (the input journal, path condition and final heap that
-/// test generation concretizes).
-#[derive(Clone, Debug)]
-pub struct PathResult {
-    /// 0-based, in the order paths ended.
-    pub index: usize,
-    pub outcome: PathOutcome,
-    pub state: State,
-}
-
-impl PathResult {
-    pub fn describe(&self) -> String {
-        match &self.outcome {
-            PathOutcome::Returned(v) => format!("returned {}", self.state.show(v)),
-            other => other.summary(),
-        }
-    }
-}
 
 /// Why a state has several children.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,4 +129,28 @@ pub struct RunStats {
     /// [`crate::symbolic::strategy::sl::model`]), completed by
     /// running the instances' bodies instead.
     pub sl_run_completions: u64,
+}
+
+/// When a view was taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewAt {
+    /// When the tree node was created (the state right after the choice that made it).
+    Created,
+    /// When the node's state forked into its children.
+    Fork,
+    /// When its path ended.
+    End,
+    /// Now: the state is still being explored.
+    Live,
+}
+
+impl ViewAt {
+    pub fn name(self) -> &'static str {
+        match self {
+            ViewAt::Created => "created",
+            ViewAt::Fork => "fork",
+            ViewAt::End => "end",
+            ViewAt::Live => "live",
+        }
+    }
 }

@@ -1,0 +1,366 @@
+//! The lazy family's resolution (Kiasan, digest seed-004a §3): dereferencing a value, lazy
+//! initialization of an unknown field or reference (one child per option of the strategy's
+//! table), and the resolution of Kiasan's abstract values δ̂ / δ (init-sym-ref* /
+//! init-sym-loc*). Used by the lazy heap model ([`super::lazy`]) and by its arrays
+//! ([`super::arrays`]), which both call into it and into nothing of each other's but the
+//! model's dispatch.
+
+use crate::symbolic::code::SlotType;
+use crate::symbolic::config::Bound;
+use crate::symbolic::events::ForkKind;
+use crate::symbolic::exec::stack::{internal, pop, push_next_raw};
+use crate::symbolic::exec::{Cx, Succ, Then};
+use crate::symbolic::outcome::PathOutcome;
+use crate::symbolic::state::{ObjIdx, Origin, RefResolution, SValue, State, VarOrigin};
+use crate::symbolic::strategy::{Choice, Labels, Options};
+use heaplab_syntax::ast::NodeId;
+use heaplab_syntax::Span;
+
+/// Dereferences the value `recv` (on the stack). `Ok` with the object when it is one;
+/// otherwise the successors (null dereference, or the resolution forks to re-execute).
+pub(super) fn deref(
+    cx: &mut Cx,
+    st: State,
+    recv: SValue,
+    node: NodeId,
+    span: Span,
+    what: &str,
+) -> std::result::Result<(State, ObjIdx), Box<Succ>> {
+    let strategy = cx.strategy;
+    let st = match strategy.first_access(cx, st, &recv) {
+        Then::Done(succ) => return Err(Box::new(succ)),
+        Then::Go(st) => st,
+    };
+    match st.normalize(&recv) {
+        SValue::Obj(o) => Ok((st, o)),
+        SValue::Null => Err(Box::new(cx.null_deref(st, node, span, what))),
+        SValue::SymRef(_) | SValue::SymLoc(_) => Err(Box::new(resolve(cx, st, recv))),
+        _ => Err(Box::new(internal(st, "dereference of a non-reference", Some(span)))),
+    }
+}
+
+/// Resolves one abstract value (Kiasan's init-sym-ref* / init-sym-loc*); the children
+/// re-execute the same instruction.
+pub(super) fn resolve(cx: &mut Cx, st: State, v: SValue) -> Succ {
+    let strategy = cx.strategy;
+    let st = match strategy.first_access(cx, st, &v) {
+        Then::Done(succ) => return succ,
+        Then::Go(st) => st,
+    };
+    match st.normalize(&v) {
+        SValue::SymRef(r) => resolve_ref(cx, st, r),
+        SValue::SymLoc(l) => resolve_loc(cx, st, l),
+        _ => Succ::Continue(st),
+    }
+}
+
+/// δ̂ `r` becomes null or a new symbolic location.
+fn resolve_ref(cx: &mut Cx, st: State, r: u32) -> Succ {
+    let Some(info) = st.symrefs.get(r as usize).cloned() else {
+        return internal(st, "unknown symbolic reference", None);
+    };
+    let mut null = st.clone();
+    if let Some(i) = null.symrefs.get_mut(r as usize) {
+        i.resolved = Some(RefResolution::Null);
+    }
+    null.link_order_keys();
+    let mut loc = st.clone();
+    let SValue::SymLoc(l) = loc.new_symloc(&info.class, info.budget) else {
+        return internal(st, "symbolic location", None);
+    };
+    if let Some(i) = loc.symrefs.get_mut(r as usize) {
+        i.resolved = Some(RefResolution::Loc(l));
+    }
+    loc.link_order_keys();
+    let target = format!("ref{r}");
+    let kids = vec![
+        (null, (format!("{target} = null"), "null".to_string())),
+        (loc, (format!("{target} = loc{l}"), format!("loc{l}"))),
+    ];
+    let (mut kids, options) = unzip_labels(cx.strategy.prune_resolutions(cx, kids));
+    if kids.len() < 2 {
+        return match kids.pop() {
+            Some((s, _)) => Succ::Continue(s),
+            None => {
+                Succ::End(st, PathOutcome::Discarded { span: Span::default(), precondition: true })
+            }
+        };
+    }
+    Succ::Fork(cx.choice(&st, target, kids, options, ForkKind::Resolve, false))
+}
+
+/// δ `l` becomes each input object of its class, or a fresh one within the k bound.
+fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
+    let Some(info) = st.symlocs.get(l as usize).cloned() else {
+        return internal(st, "unknown symbolic location", None);
+    };
+    let mut kids: Vec<(State, Labels)> = Vec::new();
+    for o in st.alias_candidates(&info.class) {
+        let mut s = st.clone();
+        if let Some(i) = s.symlocs.get_mut(l as usize) {
+            i.resolved = Some(o);
+        }
+        s.link_order_keys();
+        let name = State::obj_name(o);
+        kids.push((s, (format!("loc{l} = {name}"), name)));
+    }
+    let k_cut = info.budget < 0;
+    let fields = || cx.code.classes.get(&info.class).cloned().unwrap_or_default();
+    if !k_cut {
+        let mut s = st.clone();
+        let o = s.new_input_object(&info.class, &fields(), info.budget);
+        if let Some(i) = s.symlocs.get_mut(l as usize) {
+            i.resolved = Some(o);
+        }
+        s.link_order_keys();
+        let name = State::obj_name(o);
+        kids.push((s, (format!("loc{l} = fresh {name}"), format!("fresh {name}"))));
+    } else {
+        // No fresh object here, but one an unresolved input reference of the class may still
+        // denote within its own budget: that reference becomes a fresh object, and `l` it.
+        for (s, o, whose) in adopt_pending(cx, &st, l, &info.class, &fields()) {
+            let name = State::obj_name(o);
+            kids.push((s, (format!("loc{l} = fresh {name} = {whose}"), format!("{whose} {name}"))));
+        }
+    }
+    if k_cut {
+        for (k, _) in &mut kids {
+            k.k_cut = true;
+        }
+    }
+    if k_cut && !kids.is_empty() {
+        // Children the strategy drops below; the cut still happened.
+        cx.sink.stats().k_cut = true;
+    }
+    let before = kids.len();
+    let (mut kids, options) = unzip_labels(cx.strategy.prune_resolutions(cx, kids));
+    if before > 0 && kids.is_empty() {
+        return Succ::End(st, PathOutcome::Discarded { span: Span::default(), precondition: true });
+    }
+    if kids.is_empty() {
+        let mut st = st;
+        st.k_cut = true;
+        return Succ::End(st, PathOutcome::Bounded { bound: Bound::K, span: None });
+    }
+    if kids.len() == 1 {
+        if let Some((s, _)) = kids.pop() {
+            return Succ::Continue(s);
+        }
+    }
+    Succ::Fork(cx.choice(&st, format!("loc{l}"), kids, options, ForkKind::Resolve, k_cut))
+}
+
+/// The children of [`HeapStrategy::k_cut_adopts`] for symbolic location `l` of `class` (cut by
+/// k): one per input root (the receiver or an argument) of that class that is still an
+/// unresolved symbolic reference or location, whose budget allows a fresh object, and that the
+/// strategy lets `l` adopt. In each, the root denotes a new input object with its budget, and
+/// `l` denotes the same object. Returns (child, the object, the root's name).
+///
+/// [`HeapStrategy::k_cut_adopts`]: crate::symbolic::strategy::HeapStrategy::k_cut_adopts
+fn adopt_pending(
+    cx: &Cx,
+    st: &State,
+    l: u32,
+    class: &str,
+    fields: &[(String, SlotType)],
+) -> Vec<(State, ObjIdx, String)> {
+    let mut pending: Vec<(SValue, i64)> = Vec::new();
+    for root in &st.roots {
+        let v = st.normalize(root);
+        let info = match &v {
+            SValue::SymRef(r) => st.symrefs.get(*r as usize).map(|i| (&i.class, i.budget)),
+            SValue::SymLoc(m) if *m != l => {
+                st.symlocs.get(*m as usize).map(|i| (&i.class, i.budget))
+            }
+            _ => None,
+        };
+        let Some(budget) = info.filter(|(c, b)| *c == class && *b >= 0).map(|(_, b)| b) else {
+            continue;
+        };
+        if !pending.iter().any(|(p, _)| p == &v) {
+            pending.push((v, budget));
+        }
+    }
+    let mut out = Vec::new();
+    for (v, budget) in pending {
+        if !cx.strategy.k_cut_adopts(cx.code, st, &v) {
+            continue;
+        }
+        let mut s = st.clone();
+        let o = s.new_input_object(class, fields, budget);
+        let name = match v {
+            SValue::SymRef(r) => {
+                if let Some(i) = s.symrefs.get_mut(r as usize) {
+                    i.resolved = Some(RefResolution::Loc(l));
+                }
+                format!("ref{r}")
+            }
+            SValue::SymLoc(m) => {
+                if let Some(i) = s.symlocs.get_mut(m as usize) {
+                    i.resolved = Some(o);
+                }
+                format!("loc{m}")
+            }
+            _ => continue,
+        };
+        if let Some(i) = s.symlocs.get_mut(l as usize) {
+            i.resolved = Some(o);
+        }
+        s.link_order_keys();
+        out.push((s, o, name));
+    }
+    out
+}
+
+fn unzip_labels(kids: Vec<(State, Labels)>) -> (Vec<(State, String)>, Vec<String>) {
+    kids.into_iter().map(|(s, (label, option))| ((s, label), option)).unzip()
+}
+
+/// The budget a reference read from an input object (a field or an array cell) is drawn
+/// from: the object's own, except that a built-in `Comparable` element has no reference fields,
+/// so it cannot lengthen a chain and does not spend the k budget (Kiasan keeps elements in a
+/// region of their own; its counts have fresh elements in the deepest nodes and cells).
+pub(super) fn element_budget(class: &str, budget: i64) -> i64 {
+    match class {
+        heaplab_syntax::builtin::COMPARABLE => budget.max(1),
+        _ => budget,
+    }
+}
+
+/// First read of field `field` of input object `obj` (the receiver is on the stack).
+pub(super) fn materialize(
+    cx: &mut Cx,
+    mut st: State,
+    obj: ObjIdx,
+    field: &str,
+    ty: &SlotType,
+) -> Succ {
+    let budget = match st.heap.get(obj).map(|o| o.origin) {
+        Some(Origin::Input { budget }) => budget,
+        _ => 0,
+    };
+    let set = |s: &mut State, v: SValue| {
+        if let Some(o) = s.heap.get_mut(obj) {
+            // A field the program wrote before reading it keeps the written value; only its
+            // input value is recorded (formulas read the input).
+            if let Some(slot) = o.fields.iter_mut().find(|(f, _)| f == field) {
+                if slot.1.is_none() {
+                    slot.1 = Some(v.clone());
+                }
+            }
+            o.input.push((field.to_string(), v.clone()));
+        }
+        s.materializations += 1;
+        pop(s);
+        push_next_raw(s, v);
+    };
+    match ty {
+        SlotType::Class(c) => {
+            let budget = element_budget(c, budget);
+            let opts = cx.strategy.options(&st, c, budget - 1);
+            let target = format!("{}.{field}", State::obj_name(obj));
+            lazy_fork(cx, st, opts, c, budget - 1, target, &set)
+        }
+        other => {
+            let origin = VarOrigin::Field { obj, field: field.to_string() };
+            let Some(v) = st.fresh_primitive(other, origin) else {
+                return internal(st, format!("field `{field}` has no type"), None);
+            };
+            set(&mut st, v);
+            Succ::Continue(st)
+        }
+    }
+}
+
+/// Applies each strategy option in its own child; `apply` stores the value.
+pub(super) fn lazy_fork(
+    cx: &mut Cx,
+    st: State,
+    opts: Options,
+    class: &str,
+    budget: i64,
+    target: String,
+    apply: &dyn Fn(&mut State, SValue),
+) -> Succ {
+    let mut kids = Vec::new();
+    let mut labels = Vec::new();
+    for choice in &opts.choices {
+        let mut s = st.clone();
+        let (v, label) = apply_choice(cx, &mut s, *choice, class, budget);
+        if opts.k_cut {
+            s.k_cut = true;
+        }
+        apply(&mut s, v);
+        labels.push(label.clone());
+        kids.push((s, format!("{target} = {label}")));
+    }
+    if kids.len() == 1 {
+        if let Some((s, _)) = kids.pop() {
+            return Succ::Continue(s);
+        }
+    }
+    if kids.is_empty() {
+        return Succ::End(st, PathOutcome::Bounded { bound: Bound::K, span: None });
+    }
+    Succ::Fork(cx.choice(&st, target, kids, labels, ForkKind::LazyInit, opts.k_cut))
+}
+
+/// Applies a strategy choice for an unknown reference of `class` whose new object would get
+/// budget `budget`; returns the value and its label.
+pub(super) fn apply_choice(
+    cx: &Cx,
+    st: &mut State,
+    choice: Choice,
+    class: &str,
+    budget: i64,
+) -> (SValue, String) {
+    match choice {
+        Choice::Null => (SValue::Null, "null".into()),
+        Choice::Alias(o) => (SValue::Obj(o), State::obj_name(o)),
+        Choice::Fresh => {
+            let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
+            let o = st.new_input_object(class, &fields, budget);
+            (SValue::Obj(o), format!("fresh {}", State::obj_name(o)))
+        }
+        Choice::SymLoc => {
+            let v = st.new_symloc(class, budget);
+            let label = st.show(&v);
+            (v, label)
+        }
+        Choice::SymRef => {
+            let v = st.new_symref(class, budget);
+            let label = st.show(&v);
+            (v, label)
+        }
+    }
+}
+
+/// Reference equality, or which abstract value must be resolved first (digest §8 item 6).
+pub(super) enum RefEq {
+    Decided(bool),
+    Resolve(SValue),
+}
+
+/// See [`RefEq`].
+pub(super) fn ref_equal(st: &State, a: &SValue, b: &SValue) -> RefEq {
+    let (a, b) = (st.normalize(a), st.normalize(b));
+    use SValue::*;
+    match (&a, &b) {
+        (Null, Null) => RefEq::Decided(true),
+        (Obj(x), Obj(y)) => RefEq::Decided(x == y),
+        (Null, Obj(_)) | (Obj(_), Null) => RefEq::Decided(false),
+        (SymRef(x), SymRef(y)) if x == y => RefEq::Decided(true),
+        (SymLoc(x), SymLoc(y)) if x == y => RefEq::Decided(true),
+        (SymRef(_), _) => RefEq::Resolve(a),
+        (_, SymRef(_)) => RefEq::Resolve(b),
+        (SymLoc(_), Null) | (Null, SymLoc(_)) => RefEq::Decided(false),
+        (SymLoc(_), Obj(o)) | (Obj(o), SymLoc(_))
+            if st.heap.get(*o).is_some_and(|ob| !ob.is_input()) =>
+        {
+            RefEq::Decided(false)
+        }
+        (SymLoc(_), _) => RefEq::Resolve(a),
+        (_, SymLoc(_)) => RefEq::Resolve(b),
+        _ => RefEq::Decided(false),
+    }
+}

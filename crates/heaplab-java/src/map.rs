@@ -1,0 +1,175 @@
+//! What the rest of HeapLab needs to know about the Java file behind a lowered program: the
+//! Java names of its classes, fields and methods (to show them, and to write JUnit tests that
+//! build inputs for the original class by reflection), which methods were left out and why,
+//! and the messages of the exceptions it throws.
+
+use heaplab_syntax::Span;
+
+#[derive(Clone, Debug, Default)]
+pub struct JavaMap {
+    /// `package a.b;` of the file.
+    pub package: Option<String>,
+    pub classes: Vec<JavaClass>,
+    /// Every method and constructor of the file's classes, explorable or not.
+    pub methods: Vec<JavaMethod>,
+    /// JDK exception classes of the program: HeapLab name (the simple name) and the Java
+    /// class (`java.util.NoSuchElementException`).
+    pub jdk_exceptions: Vec<(String, String)>,
+    /// The message of each `throw` and `assert` statement, by the statement's span.
+    pub messages: Vec<(Span, String)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct JavaClass {
+    /// Its name in the HeapLab program.
+    pub lowered: String,
+    /// Its simple Java name.
+    pub name: String,
+    /// As Java source names it from outside (`LinkedStack.Node`).
+    pub source_name: String,
+    /// As `Class.forName` takes it (`pkg.LinkedStack$Node`).
+    pub binary_name: String,
+    /// A non-static nested class (an inner class has a hidden reference to its outer object).
+    pub is_inner: bool,
+    pub is_throwable: bool,
+    /// Its instance fields in the subset, in declaration order.
+    pub fields: Vec<JavaField>,
+}
+
+#[derive(Clone, Debug)]
+pub struct JavaField {
+    pub name: String,
+    pub lowered: String,
+    /// Java's erasure of its declared type (what reflection sees).
+    pub ty: JavaType,
+}
+
+/// A Java type after Java's own erasure (declared bounds, not HeapLab's inferences): what the
+/// JVM sees, so what test code must create and pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JavaType {
+    /// `int`, `char`, `short` or `byte`.
+    Int(String),
+    Boolean,
+    Void,
+    Object,
+    Comparable,
+    /// `java.util.Comparator`.
+    Comparator,
+    /// A class of the file: its binary name (`pkg.Outer$Inner`) and as source names it.
+    Class {
+        binary: String,
+        source: String,
+    },
+    /// A JDK exception, by its full name.
+    Throwable(String),
+    Array(Box<JavaType>),
+}
+
+impl JavaType {
+    /// How Java source writes it (`int`, `Object[]`, `LinkedStack.Node`).
+    pub fn source(&self) -> String {
+        match self {
+            JavaType::Int(p) => p.clone(),
+            JavaType::Boolean => "boolean".into(),
+            JavaType::Void => "void".into(),
+            JavaType::Object => "Object".into(),
+            JavaType::Comparable => "Comparable".into(),
+            JavaType::Comparator => "java.util.Comparator".into(),
+            JavaType::Class { source, .. } => source.clone(),
+            JavaType::Throwable(n) => n.clone(),
+            JavaType::Array(t) => format!("{}[]", t.source()),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct JavaMethod {
+    /// The class's simple Java name.
+    pub class: String,
+    /// The class's HeapLab name.
+    pub lowered_class: String,
+    /// The Java name (the class name for a constructor).
+    pub name: String,
+    /// `push(Item)`, for messages.
+    pub signature: String,
+    /// What a run names: `Class.method` for an instance method, the function name for a
+    /// static method or a constructor's factory.
+    pub target: String,
+    pub is_static: bool,
+    pub is_ctor: bool,
+    pub has_spec: bool,
+    /// Why HeapLab cannot explore it, when it cannot.
+    pub left_out: Option<String>,
+    /// Parameter names and Java erased types.
+    pub params: Vec<(String, JavaType)>,
+    /// Java erased return type (`void` for a constructor).
+    pub ret: JavaType,
+}
+
+impl JavaMap {
+    pub fn class(&self, lowered: &str) -> Option<&JavaClass> {
+        self.classes.iter().find(|c| c.lowered == lowered)
+    }
+
+    /// The method a lowered target names.
+    pub fn method(&self, target: &str) -> Option<&JavaMethod> {
+        self.methods.iter().find(|m| m.target == target)
+    }
+
+    /// The methods a run can start from (explorable Java methods, not constructors).
+    pub fn targets(&self) -> Vec<&JavaMethod> {
+        self.methods.iter().filter(|m| !m.is_ctor && m.left_out.is_none()).collect()
+    }
+
+    /// Finds what a user names with `--method`: `Class.method` (or just `method`), or a
+    /// lowered overload name (`Class.put_3`), or `Class.method(Type, …)`. `Err` says why not
+    /// (unknown, ambiguous with the candidates, or left out with its reason).
+    pub fn find_target(&self, name: &str) -> Result<&JavaMethod, String> {
+        let compact: String = name.chars().filter(|c| !c.is_whitespace()).collect();
+        let (cls, rest) = match compact.split_once('.') {
+            Some((c, r)) => (Some(c), r),
+            None => (None, compact.as_str()),
+        };
+        let (mname, sig) = match rest.split_once('(') {
+            Some((m, s)) => (m, Some(format!("{m}({s}").replace(' ', ""))),
+            None => (rest, None),
+        };
+        let in_class = |m: &&JavaMethod| cls.is_none_or(|c| m.class == c || m.lowered_class == c);
+        let cands: Vec<&JavaMethod> = self
+            .methods
+            .iter()
+            .filter(|m| !m.is_ctor)
+            .filter(in_class)
+            .filter(|m| {
+                let lowered = m.target.rsplit('.').next().unwrap_or(&m.target);
+                match &sig {
+                    Some(s) => m.name == mname && m.signature.replace(' ', "") == *s,
+                    None => m.name == mname || lowered == mname,
+                }
+            })
+            .collect();
+        let exact: Vec<&JavaMethod> =
+            cands.iter().copied().filter(|m| m.target.rsplit('.').next() == Some(mname)).collect();
+        // Of overloads, the one a spec was written for is the one meant (the public `put`,
+        // not its recursive helper).
+        let with_spec: Vec<&JavaMethod> = cands.iter().copied().filter(|m| m.has_spec).collect();
+        let chosen = match (cands.as_slice(), exact.as_slice(), with_spec.as_slice()) {
+            ([one], _, _) | (_, [one], _) | (_, _, [one]) => *one,
+            ([], _, _) => return Err(format!("no method `{name}` in this Java file")),
+            (many, _, _) => {
+                let list: Vec<String> = many
+                    .iter()
+                    .map(|m| format!("{}.{} (or {})", m.class, m.signature, m.target))
+                    .collect();
+                return Err(format!("`{name}` is overloaded: name one of {}", list.join(", ")));
+            }
+        };
+        match &chosen.left_out {
+            Some(why) => {
+                Err(format!("`{}.{}` cannot be explored: {why}", chosen.class, chosen.signature))
+            }
+            None => Ok(chosen),
+        }
+    }
+}

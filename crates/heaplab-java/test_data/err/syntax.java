@@ -1,0 +1,7 @@
+public class Broken {
+    int x
+
+    void f() {
+        x = (1 + ;
+    }
+}

@@ -1,0 +1,310 @@
+//! The run summary: one document for every strategy, whichever driver ran it (the explorer
+//! for `lazy` … `symheap`, the concolic loop for `concolic`). Every key is present for every
+//! strategy; what does not apply to a strategy is `null` (its own counts: `sl`, `all_heaps`,
+//! `concolic`) or 0. `paths` always means every path that ended (feasible, infeasible,
+//! bounded); `paths_feasible` the ones that became tests' paths.
+
+use crate::SCHEMA_VERSION;
+use heaplab_engine::symbolic::config::{PreMode, StrategyKind};
+use heaplab_engine::symbolic::{strategy, Bound, Explorer, PathOutcome, SolverCounts};
+use heaplab_testgen::concolic::ConcolicRun;
+use heaplab_testgen::coverage::branches_taken;
+use heaplab_testgen::Generation;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// What a run of one strategy on one method found (`heaplab run --format json`, a row of
+/// `heaplab compare`, the wasm `Exploration.summary()` and `concolicRun`'s summary).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunSummary {
+    /// [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The program's file name.
+    pub file: String,
+    /// `Class.method` or a function name.
+    pub method: String,
+    /// The strategy's registry name.
+    pub strategy: String,
+    /// Kiasan's reference-chain bound of the run.
+    pub k: u32,
+    /// How `requires` was used: `assume` or `ignore`.
+    pub pre: String,
+    /// Every path that ended: feasible + infeasible + bounded.
+    pub paths: u64,
+    /// Paths that returned or failed (each becomes a test).
+    pub paths_feasible: u64,
+    /// Branch directions the solver pruned plus paths an `assume` or `requires` discarded.
+    pub paths_infeasible: u64,
+    /// Paths a bound cut.
+    pub paths_bounded: u64,
+    /// Of `paths_infeasible`: discarded because the precondition does not hold.
+    pub paths_precondition_discarded: u64,
+    /// The bounds that cut some path, each once.
+    pub bounds_hit: Vec<String>,
+    /// The k bound removed a fresh-object option somewhere.
+    pub k_bound_reached: bool,
+    /// States created (nodes of the exploration tree).
+    pub states: u64,
+    /// Tests generated (each replayed by the interpreter).
+    pub tests: u64,
+    /// Tests whose input violates `requires` (the model checker's verdict).
+    pub invalid_inputs: u64,
+    /// Tests that expect a runtime error.
+    pub errors: u64,
+    /// Branch directions the tests take.
+    pub branches_covered: u64,
+    /// Branch directions the tests with a valid input take.
+    pub branches_covered_valid: u64,
+    /// Branch directions of the method and what it calls.
+    pub branches_total: u64,
+    pub solver_calls: SolverCallsReport,
+    /// Milliseconds the run took.
+    pub time_ms: u64,
+    /// Paths the engine could not execute (a HeapLab bug when not 0).
+    pub internal_errors: u64,
+    /// Feasible paths the solver gave no model for (no test).
+    pub paths_unknown: u64,
+    /// Feasible paths left without a test when the time bound passed.
+    pub paths_untested_out_of_time: u64,
+    /// The bound that stopped the run early, if one did.
+    pub stopped_by: Option<String>,
+    /// `sl`: how paths that ended with folded instances got their input.
+    pub sl: Option<SlReport>,
+    /// All-heaps mode (`symheap`): the input heaps enumerated.
+    pub all_heaps: Option<AllHeapsReport>,
+    /// `concolic`: the loop's counts.
+    pub concolic: Option<ConcolicReport>,
+    /// `heaplab run --emit`: where the tests were written.
+    pub emitted: Option<String>,
+}
+
+/// Questions the run asked about path conditions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SolverCallsReport {
+    /// Sent to the solver.
+    pub sent: u64,
+    /// Answered without the solver.
+    pub decided_locally: u64,
+    /// Answered from the cache.
+    pub cached: u64,
+    /// The solver could not answer.
+    pub failed: u64,
+}
+
+impl From<SolverCounts> for SolverCallsReport {
+    fn from(c: SolverCounts) -> SolverCallsReport {
+        SolverCallsReport {
+            sent: c.sent,
+            decided_locally: c.decided_locally,
+            cached: c.cached,
+            failed: c.failed,
+        }
+    }
+}
+
+/// `sl`'s path ends with folded instances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SlReport {
+    /// Inputs from a model of the remaining formula.
+    pub models: u64,
+    /// Remaining formulas without a model (discarded).
+    pub no_model: u64,
+    /// Paths completed by running the instances' bodies instead.
+    pub run_completions: u64,
+}
+
+/// All-heaps mode's counts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AllHeapsReport {
+    /// Distinct input heaps (each a test).
+    pub heaps: u64,
+    /// Models isomorphic to a heap found before on the same path.
+    pub duplicates: u64,
+    /// Model queries asked.
+    pub model_queries: u64,
+    /// Paths whose enumeration a bound stopped.
+    pub paths_cut: u64,
+    /// The bounds that stopped them.
+    pub cut_by: Vec<String>,
+}
+
+/// The concolic loop's counts (CSF, paper 001).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConcolicReport {
+    /// CSF's `#Calls`: phase-1 solver calls.
+    pub phase1_calls: u64,
+    /// CSF's `#Calls`: phase-2 solver calls.
+    pub phase2_calls: u64,
+    /// Tests phase 1 produced.
+    pub phase1_inputs: u64,
+    /// Tests phase 2 produced.
+    pub phase2_inputs: u64,
+    /// Concrete runs.
+    pub runs: u64,
+    /// Unexplored nodes whose formulas were all unsatisfiable.
+    pub pruned_unsat: u64,
+    /// Unexplored nodes with an undecided formula.
+    pub pruned_unknown: u64,
+    /// Runs on a solved input that missed the node it was solved for.
+    pub missed_target: u64,
+    /// Runs where no successor of a fork agreed with the input.
+    pub diverged: u64,
+    /// Unexplored nodes left at the end.
+    pub unexplored_left: u64,
+}
+
+fn n(v: usize) -> u64 {
+    v as u64
+}
+
+fn pre_name(pre: PreMode) -> String {
+    match pre {
+        PreMode::Assume => "assume".into(),
+        PreMode::Ignore => "ignore".into(),
+    }
+}
+
+impl RunSummary {
+    /// The summary of an exploration; `generation` once tests are generated (`None` while the
+    /// exploration runs: no tests yet).
+    pub fn of_exploration(
+        file: &str,
+        method: &str,
+        explorer: &Explorer,
+        generation: Option<&Generation>,
+    ) -> RunSummary {
+        let bounds_hit: BTreeSet<Bound> = explorer
+            .paths()
+            .iter()
+            .filter_map(|p| match p.outcome {
+                PathOutcome::Bounded { bound, .. } => Some(bound),
+                _ => None,
+            })
+            .collect();
+        let stats = explorer.stats();
+        let config = explorer.config();
+        let (covered, total) = explorer.branch_coverage();
+        let valid = generation.map_or(0, |g| {
+            branches_taken(explorer, g.tests.iter().filter(|t| t.validity.is_valid())).len()
+        });
+        let stopped_by = match generation {
+            Some(g) => g.stopped_by(explorer.stopped()),
+            None => explorer.stopped().map(|b| b.name().to_string()),
+        };
+        let is_sl = config.strategy == StrategyKind::Sl;
+        RunSummary {
+            schema_version: SCHEMA_VERSION,
+            file: file.to_string(),
+            method: method.to_string(),
+            strategy: strategy::info(config.strategy).name.to_string(),
+            k: config.bounds.k,
+            pre: pre_name(config.pre),
+            paths: stats.feasible + stats.infeasible + stats.bounded,
+            paths_feasible: stats.feasible,
+            paths_infeasible: stats.infeasible,
+            paths_bounded: stats.bounded,
+            paths_precondition_discarded: stats.precondition_discarded,
+            bounds_hit: bounds_hit.iter().map(|b| b.name().to_string()).collect(),
+            k_bound_reached: stats.k_cut,
+            states: stats.states,
+            tests: generation.map_or(0, |g| n(g.tests.len())),
+            invalid_inputs: generation.map_or(0, |g| n(g.invalid_inputs())),
+            errors: generation.map_or(0, |g| n(g.errors_found())),
+            branches_covered: n(covered),
+            branches_covered_valid: n(valid),
+            branches_total: n(total),
+            solver_calls: explorer.solver_counts().into(),
+            time_ms: explorer.elapsed_ms(),
+            internal_errors: stats.internal_errors,
+            paths_unknown: generation.map_or(0, |g| n(g.unknown.len())),
+            paths_untested_out_of_time: generation.map_or(0, |g| n(g.out_of_time.len())),
+            stopped_by,
+            sl: is_sl.then_some(SlReport {
+                models: stats.sl_models,
+                no_model: stats.sl_no_model,
+                run_completions: stats.sl_run_completions,
+            }),
+            all_heaps: config.all_heaps.then(|| {
+                let h = generation.map(|g| g.heaps_total()).unwrap_or_default();
+                AllHeapsReport {
+                    heaps: n(h.heaps),
+                    duplicates: n(h.duplicates),
+                    model_queries: h.queries,
+                    paths_cut: n(h.paths_cut),
+                    cut_by: h.cut_by.iter().map(|s| s.to_string()).collect(),
+                }
+            }),
+            concolic: None,
+            emitted: None,
+        }
+    }
+
+    /// The summary of a `concolic` run; `sites` is an explorer of the same method that was
+    /// only started (its branch sites count the coverage, as for the other strategies), `k`
+    /// and `pre` what the run was asked for, `time_ms` what it took.
+    pub fn of_concolic(
+        file: &str,
+        method: &str,
+        run: &ConcolicRun,
+        sites: &Explorer,
+        time_ms: u64,
+    ) -> RunSummary {
+        let g = &run.generation;
+        let s = &run.stats;
+        let all = branches_taken(sites, g.tests.iter());
+        let valid = branches_taken(sites, g.tests.iter().filter(|t| t.validity.is_valid()));
+        RunSummary {
+            schema_version: SCHEMA_VERSION,
+            file: file.to_string(),
+            method: method.to_string(),
+            strategy: strategy::CONCOLIC.name.to_string(),
+            k: sites.config().bounds.k,
+            // The concolic loop draws its inputs from `requires`.
+            pre: pre_name(PreMode::Assume),
+            paths: n(s.runs),
+            paths_feasible: n(s.runs),
+            paths_infeasible: 0,
+            paths_bounded: 0,
+            paths_precondition_discarded: 0,
+            bounds_hit: Vec::new(),
+            k_bound_reached: false,
+            states: n(s.tree_explored),
+            tests: n(g.tests.len()),
+            invalid_inputs: n(g.invalid_inputs()),
+            errors: n(g.errors_found()),
+            branches_covered: n(all.len()),
+            branches_covered_valid: n(valid.len()),
+            branches_total: n(sites.branch_coverage().1),
+            solver_calls: SolverCallsReport {
+                sent: n(s.phase1_calls + s.phase2_calls),
+                ..SolverCallsReport::default()
+            },
+            time_ms,
+            internal_errors: 0,
+            paths_unknown: 0,
+            paths_untested_out_of_time: 0,
+            stopped_by: s.stopped_by.map(str::to_string),
+            sl: None,
+            all_heaps: None,
+            concolic: Some(ConcolicReport {
+                phase1_calls: n(s.phase1_calls),
+                phase2_calls: n(s.phase2_calls),
+                phase1_inputs: n(s.phase1_inputs),
+                phase2_inputs: n(s.phase2_inputs),
+                runs: n(s.runs),
+                pruned_unsat: n(s.pruned_unsat),
+                pruned_unknown: n(s.pruned_unknown),
+                missed_target: n(s.missed_target),
+                diverged: n(s.diverged),
+                unexplored_left: n(s.unexplored_left),
+            }),
+            emitted: None,
+        }
+    }
+}

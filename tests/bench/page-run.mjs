@@ -1,0 +1,76 @@
+// The Explore tab driven as a person drives it, for the bench (browser-suite.mjs): open an
+// example, pick the method, strategy and k, press Run, and measure what the page itself costs
+// while the run goes: the main thread's long tasks (a PerformanceObserver for `longtask`, the
+// browser's own list of tasks over 50 ms), the time from Run to the last batch drawn, how soon
+// Pause and Cancel are acknowledged (by the store's state, after how many batches, and the
+// time), the DOM size and the tab's memory afterwards (`performance.measureUserAgentSpecificMemory`,
+// the page and its workers). Prints nothing; returns numbers.
+
+/** Opens `file` in the Explore tab with `method`, `strategy` and `k` chosen. */
+export async function openExplore(page, url, { file, method, strategy, k }) {
+  await page.goto(`${url}#example=${file}`, { waitUntil: 'domcontentloaded' });
+  await page.getByText('Engine ready', { exact: true }).waitFor({ timeout: 60000 });
+  await page.getByRole('tab', { name: 'Explore' }).click();
+  const select = page.getByRole('combobox', { name: 'Method' });
+  await select.locator('option', { hasText: method }).first().waitFor({ state: 'attached' });
+  await select.selectOption(method);
+  await page.getByRole('combobox', { name: 'Strategy' }).selectOption(strategy);
+  await page.getByRole('spinbutton', { name: 'Bound k' }).fill(String(k));
+  await page.getByRole('spinbutton', { name: 'Bound k' }).press('Tab');
+  // Long tasks from here on, in the page's own list.
+  await page.evaluate(() => {
+    const tasks = [];
+    globalThis.__benchLongTasks = tasks;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) tasks.push({ start: e.startTime, ms: e.duration });
+    }).observe({ type: 'longtask' });
+  });
+}
+
+const status = (page) => page.evaluate(() => globalThis.__heaplab.store.getState().explore.status);
+
+/** Presses Run and waits until the run is over and drawn; the long tasks meanwhile. */
+export async function runToEnd(page) {
+  const started = await page.evaluate(() => performance.now());
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null,
+    { timeout: 600000, polling: 100 });
+  // Two frames: the last batch is drawn.
+  const ended = await page.evaluate(() => new Promise((resolve) =>
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())))));
+  await page.waitForTimeout(300);
+  const tasks = await page.evaluate(() => globalThis.__benchLongTasks.splice(0));
+  const ex = await page.evaluate(() => {
+    const e = globalThis.__heaplab.store.getState().explore;
+    return { nodes: e.tree.nodes.length, tests: e.tests.length, states: e.summary?.states };
+  });
+  return { ms: ended - started, tasks, ...ex, dom: await page.evaluate(() => document.querySelectorAll('*').length) };
+}
+
+/**
+ * Presses Run, then after `afterMs` presses `button` (Pause or Cancel) and returns how long the
+ * page took to show it took effect: the store leaves `running` (Pause: `paused`; Cancel: `done`
+ * with the partial tests).
+ */
+export async function acknowledge(page, button, afterMs = 1500) {
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'running');
+  await page.waitForTimeout(afterMs);
+  if ((await status(page)) !== 'running') return { ms: null, note: 'the run ended before the press' };
+  const pressed = await page.evaluate(() => performance.now());
+  // The Explore tab's own buttons (the header has a Cancel of its own).
+  await page.locator(`#explore-controls button[data-action="explore/${button.toLowerCase()}"]`).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status !== 'running', null,
+    { timeout: 60000, polling: 'raf' });
+  const seen = await page.evaluate(() => performance.now());
+  return { ms: seen - pressed, status: await status(page) };
+}
+
+/** The tab's memory (the page and its workers), in bytes; null where the browser cannot say. */
+export async function tabMemory(page) {
+  return page.evaluate(async () => {
+    if (typeof performance.measureUserAgentSpecificMemory !== 'function') return null;
+    const m = await performance.measureUserAgentSpecificMemory();
+    return m.bytes;
+  });
+}

@@ -1,0 +1,287 @@
+// Generated from docs/report.schema.json by heaplab-report (tests/schema.rs); do not edit.
+// The types of what the wasm engine returns and the CLI prints with --format json.
+
+/**
+ * All-heaps mode's counts.
+ * @typedef {Object} AllHeapsReport
+ * @property {Array<string>} cut_by The bounds that stopped them.
+ * @property {number} duplicates Models isomorphic to a heap found before on the same path.
+ * @property {number} heaps Distinct input heaps (each a test).
+ * @property {number} model_queries Model queries asked.
+ * @property {number} paths_cut Paths whose enumeration a bound stopped.
+ */
+
+/**
+ * `heaplab bench --format json`: one row per (subject, strategy).
+ * @typedef {Object} BenchReport
+ * @property {number} k
+ * @property {Array<BenchRow>} rows
+ * @property {number} schema_version
+ * @property {string} suite
+ * @property {number} timeout_ms
+ */
+
+/**
+ * One bench row: the run's summary and the memory it took.
+ * @typedef {Object} BenchRow
+ * @property {number} peak_rss_kb The process's peak resident memory after the run (monotone over the bench), in KB.
+ * @property {number} peak_rss_raise_kb How much this run raised that peak, in KB.
+ * @property {RunSummary} summary
+ * @property {boolean} timed_out Whether the run's time bound stopped it.
+ */
+
+/**
+ * The bounds as options: each one optional, named as users type it (0 turns off a
+ * bound that can be off).
+ * @typedef {Object} BoundOptions
+ * @property {(number|null)} [call_depth] Deepest call nesting
+ * @property {(number|null)} [depth] `sl` only: deepest predicate unfolding (JSF's max_depth)
+ * @property {(number|null)} [heaps_per_path] All-heaps mode: the most models asked per path
+ * @property {(number|null)} [k] Kiasan's reference-chain bound (the receiver has k, its fields k-1, ...)
+ * @property {(number|null)} [loop] Loop iterations (per loop and call) that materialize no heap object
+ * @property {(number|null)} [max_memory_mb] Stop exploring once the run holds this many more megabytes than at its start (0: no limit)
+ * @property {(number|null)} [max_paths] Stop after this many (non-discarded) paths
+ * @property {(number|null)} [max_questions] Stop after this many questions about path conditions (0: no limit)
+ * @property {(number|null)} [max_states] Stop after this many states (nodes of the exploration tree), discarded paths included
+ * @property {(number|null)} [steps_per_path] The most instructions one path may execute
+ * @property {(number|null)} [timeout_ms] The whole run's time bound in milliseconds, exploration, test generation, replay and export together (0: no limit); exploration gets the first three quarters
+ */
+
+/**
+ * `heaplab check --format json`: the diagnostics of each file.
+ * @typedef {Object} CheckReport
+ * @property {number} errors Errors in all files (0: every file checks).
+ * @property {Array<CheckedFile>} files
+ * @property {number} schema_version
+ */
+
+/**
+ * One file's diagnostics.
+ * @typedef {Object} CheckedFile
+ * @property {Array<DiagnosticReport>} diagnostics
+ * @property {string} file
+ */
+
+/**
+ * `heaplab compare --format json`: one run summary per strategy, in the order asked.
+ * @typedef {Object} CompareReport
+ * @property {number} depth
+ * @property {string} file
+ * @property {number} k
+ * @property {string} method
+ * @property {number} schema_version
+ * @property {Array<RunSummary>} strategies
+ */
+
+/**
+ * The concolic loop's counts (CSF, paper 001).
+ * @typedef {Object} ConcolicReport
+ * @property {number} diverged Runs where no successor of a fork agreed with the input.
+ * @property {number} missed_target Runs on a solved input that missed the node it was solved for.
+ * @property {number} phase1_calls CSF's `#Calls`: phase-1 solver calls.
+ * @property {number} phase1_inputs Tests phase 1 produced.
+ * @property {number} phase2_calls CSF's `#Calls`: phase-2 solver calls.
+ * @property {number} phase2_inputs Tests phase 2 produced.
+ * @property {number} pruned_unknown Unexplored nodes with an undecided formula.
+ * @property {number} pruned_unsat Unexplored nodes whose formulas were all unsatisfiable.
+ * @property {number} runs Concrete runs.
+ * @property {number} unexplored_left Unexplored nodes left at the end.
+ */
+
+/**
+ * One diagnostic with its place (1-based lines and columns).
+ * @typedef {Object} DiagnosticReport
+ * @property {number} column
+ * @property {number} end_column
+ * @property {number} end_line
+ * @property {number} line
+ * @property {string} message
+ * @property {string} severity `error` or `warning`.
+ */
+
+/**
+ * `heaplab sat --enumerate --format json`: the models up to isomorphism.
+ * @typedef {Object} EnumerationReport
+ * @property {boolean} complete Every model within the bounds was found.
+ * @property {number} count
+ * @property {(number|null)} [exactly] `--exactly N`: only models of exactly N objects.
+ * @property {number} max_depth
+ * @property {number} max_objects
+ * @property {(Array<ModelReport>|null)} [models] The models (left out with `--count`).
+ * @property {number} schema_version
+ * @property {(string|null)} [stopped_by] The bound that stopped the enumeration early, if one did.
+ * @property {number} time_ms
+ * @property {number} unchecked Models the model checker could not decide within the run's bounds (counted, not dropped).
+ */
+
+/**
+ * `heaplab exec --format json`: how the call ended.
+ * @typedef {Object} ExecReport
+ * @property {string} call The call as given.
+ * @property {string} file
+ * @property {(string|null)} [heap] The final heap, with `--heap`.
+ * @property {OutcomeReport} outcome
+ * @property {number} schema_version
+ * @property {(string|null)} [value] The value returned, as the interpreter prints it.
+ */
+
+/**
+ * A heap model of a formula: the store and the objects.
+ * @typedef {Object} ModelReport
+ * @property {Array<ObjectReport>} objects
+ * @property {Object<string, ValueReport>} store Each free variable's value.
+ */
+
+/**
+ * One object of a model.
+ * @typedef {Object} ObjectReport
+ * @property {string} class
+ * @property {Object<string, ValueReport>} fields
+ * @property {number} id
+ * @property {boolean} unclaimed Outside the formula's footprint: the formula says nothing about its fields.
+ */
+
+/**
+ * The options of a symbolic run; every field may be left out.
+ * @typedef {Object} Options
+ * @property {(boolean|null)} [all_heaps] `symheap`: a test for every distinct input heap of each path. Default: false.
+ * @property {BoundOptions} [bounds] The bounds given (the others keep their defaults).
+ * @property {(OrderOption|null)} [order] Default: `dfs` (`mixed` for `concolic`).
+ * @property {(PreOption|null)} [pre] Default: `assume`.
+ * @property {(SlCompletionOption|null)} [sl_completion] `sl` only. Default: `model`.
+ * @property {(string|null)} [strategy] A strategy registry name (`lazy`, `lazier`, `lazier#`, `sl`, `symheap`, `concolic`). Default: `lazier#`.
+ */
+
+/**
+ * The order in which pending states (or, for `concolic`, unexplored branches) are taken.
+ * @typedef {("dfs"|"bfs"|"mixed")} OrderOption
+ */
+
+/**
+ * Every way a path or a run can end.
+ * @typedef {("returned"|"error"|"bounded"|"discarded"|"internal")} OutcomeKind
+ */
+
+/**
+ * How one path or run ended.
+ * @typedef {Object} OutcomeReport
+ * @property {(string|null)} [bound] `bounded`: the name of the bound that cut the path.
+ * @property {(string|null)} [error] `error`: the runtime error's keyword, as a test's `expects` spells it.
+ * @property {OutcomeKind} kind
+ * @property {(number|null)} [line] The 1-based source line where it ended, when it did not return.
+ * @property {string} text One line for a person.
+ */
+
+/**
+ * What to do with the method's `requires`.
+ * @typedef {("assume"|"ignore")} PreOption
+ */
+
+/**
+ * What a run of one strategy on one method found (`heaplab run --format json`, a row of
+ * `heaplab compare`, the wasm `Exploration.summary()` and `concolicRun`'s summary).
+ * @typedef {Object} RunSummary
+ * @property {(AllHeapsReport|null)} [all_heaps] All-heaps mode (`symheap`): the input heaps enumerated.
+ * @property {Array<string>} bounds_hit The bounds that cut some path, each once.
+ * @property {number} branches_covered Branch directions the tests take.
+ * @property {number} branches_covered_valid Branch directions the tests with a valid input take.
+ * @property {number} branches_total Branch directions of the method and what it calls.
+ * @property {(ConcolicReport|null)} [concolic] `concolic`: the loop's counts.
+ * @property {(string|null)} [emitted] `heaplab run --emit`: where the tests were written.
+ * @property {number} errors Tests that expect a runtime error.
+ * @property {string} file The program's file name.
+ * @property {number} internal_errors Paths the engine could not execute (a HeapLab bug when not 0).
+ * @property {number} invalid_inputs Tests whose input violates `requires` (the model checker's verdict).
+ * @property {number} k Kiasan's reference-chain bound of the run.
+ * @property {boolean} k_bound_reached The k bound removed a fresh-object option somewhere.
+ * @property {string} method `Class.method` or a function name.
+ * @property {number} paths Every path that ended: feasible + infeasible + bounded.
+ * @property {number} paths_bounded Paths a bound cut.
+ * @property {number} paths_feasible Paths that returned or failed (each becomes a test).
+ * @property {number} paths_infeasible Branch directions the solver pruned plus paths an `assume` or `requires` discarded.
+ * @property {number} paths_precondition_discarded Of `paths_infeasible`: discarded because the precondition does not hold.
+ * @property {number} paths_unknown Feasible paths the solver gave no model for (no test).
+ * @property {number} paths_untested_out_of_time Feasible paths left without a test when the time bound passed.
+ * @property {string} pre How `requires` was used: `assume` or `ignore`.
+ * @property {number} schema_version [`SCHEMA_VERSION`].
+ * @property {(SlReport|null)} [sl] `sl`: how paths that ended with folded instances got their input.
+ * @property {SolverCallsReport} solver_calls
+ * @property {number} states States created (nodes of the exploration tree).
+ * @property {(string|null)} [stopped_by] The bound that stopped the run early, if one did.
+ * @property {string} strategy The strategy's registry name.
+ * @property {number} tests Tests generated (each replayed by the interpreter).
+ * @property {number} time_ms Milliseconds the run took.
+ */
+
+/**
+ * `heaplab sat FILE.smt2 --format json` on an SL-COMP file with a declared status (or more
+ * than one query): the status the file declares and one verdict per query.
+ * @typedef {Object} SatFileReport
+ * @property {Array<SatReport>} answers
+ * @property {number} schema_version
+ * @property {(string|null)} [status] The `:status` the file declares (`sat`, `unsat` or `unknown`).
+ */
+
+/**
+ * `heaplab sat --format json`: the verdict on one formula.
+ * @typedef {Object} SatReport
+ * @property {(boolean|null)} [checked] `sat`: the independent model checker accepted the model (`false`: it could not decide it within the run's bounds, see `unchecked_reason`).
+ * @property {(ModelReport|null)} [model] `sat`: the model.
+ * @property {(string|null)} [reason] `unknown`: why (the bound that stopped the search).
+ * @property {string} result `sat`, `unsat` or `unknown`.
+ * @property {number} schema_version
+ * @property {(string|null)} [stopped_by] The run's time or memory bound, when one stopped it.
+ * @property {number} time_ms
+ * @property {(string|null)} [unchecked_reason] `sat` not re-checked: why the model checker gave up.
+ */
+
+/**
+ * How `sl` completes a path that ends with predicate instances still folded.
+ * @typedef {("model"|"run")} SlCompletionOption
+ */
+
+/**
+ * `sl`'s path ends with folded instances.
+ * @typedef {Object} SlReport
+ * @property {number} models Inputs from a model of the remaining formula.
+ * @property {number} no_model Remaining formulas without a model (discarded).
+ * @property {number} run_completions Paths completed by running the instances' bodies instead.
+ */
+
+/**
+ * Questions the run asked about path conditions.
+ * @typedef {Object} SolverCallsReport
+ * @property {number} cached Answered from the cache.
+ * @property {number} decided_locally Answered without the solver.
+ * @property {number} failed The solver could not answer.
+ * @property {number} sent Sent to the solver.
+ */
+
+/**
+ * `heaplab test --format json`: each test block's result.
+ * @typedef {Object} TestReport
+ * @property {Array<CheckedFile>} broken_files Files that do not check (their tests did not run).
+ * @property {number} failed Failed tests, plus one per file that does not check.
+ * @property {number} passed
+ * @property {number} schema_version
+ * @property {Array<TestResultReport>} tests
+ */
+
+/**
+ * One test block's result.
+ * @typedef {Object} TestResultReport
+ * @property {string} file
+ * @property {number} line The line of the test's declaration.
+ * @property {string} message Why it failed; empty when it passed.
+ * @property {string} name
+ * @property {(OutcomeReport|null)} [outcome] How the block ended (`None`: the interpreter could not run it).
+ * @property {boolean} passed
+ * @property {number} steps Interpreter steps used.
+ */
+
+/**
+ * A value of a model: an integer, a boolean, `null`, or a reference to an object by id.
+ * @typedef {(number|boolean|Object|null)} ValueReport
+ */
+
+export {};
