@@ -111,6 +111,7 @@
  * @property {number} schema_version
  * @property {(string|null)} [stopped_by] The bound that stopped the enumeration early, if one did.
  * @property {number} time_ms
+ * @property {number} unchecked Models the model checker could not decide within the run's bounds (counted, not dropped).
  */
 
 /**
@@ -137,6 +138,7 @@
  * @property {string} class
  * @property {Object<string, ValueReport>} fields
  * @property {number} id
+ * @property {boolean} unclaimed Outside the formula's footprint: the formula says nothing about its fields.
  */
 
 /**
@@ -212,13 +214,25 @@
  */
 
 /**
+ * `heaplab sat FILE.smt2 --format json` on an SL-COMP file with a declared status (or more
+ * than one query): the status the file declares and one verdict per query.
+ * @typedef {Object} SatFileReport
+ * @property {Array<SatReport>} answers
+ * @property {number} schema_version
+ * @property {(string|null)} [status] The `:status` the file declares (`sat`, `unsat` or `unknown`).
+ */
+
+/**
  * `heaplab sat --format json`: the verdict on one formula.
  * @typedef {Object} SatReport
- * @property {(boolean|null)} [checked] `sat`: the independent model checker accepted the model.
+ * @property {(boolean|null)} [checked] `sat`: the independent model checker accepted the model (`false`: it could not decide it within the run's bounds, see `unchecked_reason`).
  * @property {(ModelReport|null)} [model] `sat`: the model.
  * @property {(string|null)} [reason] `unknown`: why (the bound that stopped the search).
  * @property {string} result `sat`, `unsat` or `unknown`.
  * @property {number} schema_version
+ * @property {(string|null)} [stopped_by] The run's time or memory bound, when one stopped it.
+ * @property {number} time_ms
+ * @property {(string|null)} [unchecked_reason] `sat` not re-checked: why the model checker gave up.
  */
 
 /**

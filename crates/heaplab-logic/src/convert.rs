@@ -380,6 +380,17 @@ pub fn infer_free_sorts(
     formula: &ast::Formula,
     known: &[(Var, Sort)],
 ) -> Result<Vec<(Var, Sort)>> {
+    Ok(infer_free_sorts_noting(defs, formula, known)?.0)
+}
+
+/// [`infer_free_sorts`], with a warning for each group of variables that only meet one another
+/// in (dis)equalities and were typed `int` for want of anything else to go by.
+pub fn infer_free_sorts_noting(
+    defs: &Defs,
+    formula: &ast::Formula,
+    known: &[(Var, Sort)],
+) -> Result<(Vec<(Var, Sort)>, Notes)> {
+    let mut notes = Vec::new();
     let mut order: Vec<(Var, Span)> = Vec::new();
     let mut sorts: BTreeMap<Var, Sort> = known.iter().cloned().collect();
     for sh in &formula.disjuncts {
@@ -432,7 +443,7 @@ pub fn infer_free_sorts(
             }
         }
         if sorts.len() == before
-            && !default_group(defs, formula, &order, &mut sorts)
+            && !default_group(defs, formula, &order, &mut sorts, &mut notes)
                 .map_err(|(span, msg)| Error::convert(span, msg))?
         {
             break;
@@ -450,8 +461,11 @@ pub fn infer_free_sorts(
             }
         }
     }
-    Ok(out)
+    Ok((out, notes))
 }
+
+/// Warnings about a query that still converts (a front end shows them).
+pub type Notes = Vec<heaplab_syntax::Diagnostic>;
 
 /// Gives a default sort to one group of unsorted variables that are compared with one another
 /// by `==`/`!=` (connected by those comparisons): a reference when the group is compared with
@@ -462,6 +476,7 @@ fn default_group(
     formula: &ast::Formula,
     order: &[(Var, Span)],
     sorts: &mut BTreeMap<Var, Sort>,
+    notes: &mut Vec<heaplab_syntax::Diagnostic>,
 ) -> std::result::Result<bool, (Span, String)> {
     // Edges between plain operands of equalities, `None` standing for `null`.
     let mut edges: Vec<(Option<String>, Option<String>)> = Vec::new();
@@ -538,6 +553,18 @@ fn default_group(
             }
         }
     } else {
+        let names: Vec<String> = group.iter().map(|v| format!("`{v}`")).collect();
+        notes.push(
+            heaplab_syntax::Diagnostic::warning(
+                span,
+                format!(
+                    "{} {} only compared with one another: typed `int`",
+                    names.join(", "),
+                    if names.len() == 1 { "is" } else { "are" }
+                ),
+            )
+            .with_note(format!("for references, bind them: `exists T {start}.`")),
+        );
         Sort::Int
     };
     for v in group {
@@ -634,6 +661,15 @@ fn learn_int(sorts: &mut BTreeMap<Var, Sort>, e: &ast::Expr) {
 /// implicitly existential in the sense of satisfiability but are reported in the model's store;
 /// their sorts are inferred ([`infer_free_sorts`]) unless given in `known`.
 pub fn parse_query(defs: &Defs, text: &str, known: &[(Var, Sort)]) -> Result<Formula> {
+    Ok(parse_query_noting(defs, text, known)?.0)
+}
+
+/// [`parse_query`], with the warnings of [`infer_free_sorts_noting`] (a front end shows them).
+pub fn parse_query_noting(
+    defs: &Defs,
+    text: &str,
+    known: &[(Var, Sort)],
+) -> Result<(Formula, Notes)> {
     let (parsed, diags) = heaplab_syntax::parser::parse_formula(text);
     if let Some(d) = diags.iter().find(|d| d.is_error()) {
         return Err(Error::convert(d.span, d.message.clone()));
@@ -641,7 +677,7 @@ pub fn parse_query(defs: &Defs, text: &str, known: &[(Var, Sort)]) -> Result<For
     let Some(parsed) = parsed else {
         return Err(Error::convert(Span::default(), "empty formula"));
     };
-    let free = infer_free_sorts(defs, &parsed, known)?;
+    let (free, notes) = infer_free_sorts_noting(defs, &parsed, known)?;
     let mut fresh = Fresh::new();
-    convert_formula(defs, &parsed, &free, &mut fresh)
+    Ok((convert_formula(defs, &parsed, &free, &mut fresh)?, notes))
 }

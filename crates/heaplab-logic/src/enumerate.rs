@@ -13,6 +13,7 @@
 use crate::arith::{decide, PureResult};
 use crate::error::Result;
 use crate::formula::{CmpOp, Defs, Formula, Pure, Sort, Term};
+use crate::halt::{Halt, Interrupt};
 use crate::model::{IntEquivalence, Model};
 use crate::oracle::PureOracle;
 use crate::sat::describe_cuts;
@@ -58,6 +59,8 @@ pub struct Enumeration {
     pub incomplete: bool,
     /// Why the enumeration is incomplete, naming the limit (`None` when complete).
     pub stopped_by: Option<String>,
+    /// The caller's bound that stopped it, if one did.
+    pub halted: Option<Halt>,
 }
 
 /// All models of `formula` within `cfg.bounds`, each once.
@@ -67,22 +70,30 @@ pub fn enumerate(
     cfg: EnumConfig,
     oracle: &mut dyn PureOracle,
 ) -> Result<Enumeration> {
-    enumerate_with(defs, formula, cfg, oracle, &mut || false)
+    enumerate_with(defs, formula, cfg, oracle, &mut crate::halt::never)
 }
 
-/// [`enumerate`] that also stops when `stop` says so (asked now and then: a time limit).
+/// [`enumerate`] within the caller's bounds (`interrupt`, asked at every partial heap and
+/// every ordering of a shape's integers): a bound that fires ends the enumeration, incomplete,
+/// naming it.
 pub fn enumerate_with(
     defs: &Defs,
     formula: &Formula,
     cfg: EnumConfig,
     oracle: &mut dyn PureOracle,
-    stop: &mut dyn FnMut() -> bool,
+    interrupt: &mut Interrupt<'_>,
 ) -> Result<Enumeration> {
     let mut bounds = cfg.bounds;
     if let Some(n) = cfg.exactly {
         bounds.max_objects = bounds.max_objects.min(n);
     }
-    let mut ex = Explorer::new(defs, formula, bounds, Order::DepthFirst).with_stop(stop);
+    // The search and the orderings below both ask the caller's bound.
+    let shared = std::cell::RefCell::new(interrupt);
+    let mut for_search = || (shared.borrow_mut())();
+    let mut for_orderings = || (shared.borrow_mut())();
+    let mut ex =
+        Explorer::new(defs, formula, bounds, Order::DepthFirst).with_interrupt(&mut for_search);
+    let mut halted: Option<Halt> = None;
     let mut seen = BTreeSet::new();
     let mut out = Enumeration::default();
     let key_mode = if cfg.int_range.is_some() {
@@ -97,21 +108,25 @@ pub fn enumerate_with(
         if cfg.exactly.is_some_and(|n| base.heap.points_to.len() != n) {
             continue;
         }
+        if halted.is_some() {
+            break;
+        }
         let mut found = Vec::new();
         if let Some((lo, hi)) = cfg.int_range {
             let terms = int_terms(defs, &base, formula);
             let mut facts = base.facts.clone();
-            values(
+            let mut ctx = Ctx {
                 defs,
-                &base,
+                base: &base,
                 formula,
-                &terms,
-                (lo, hi),
-                &mut facts,
-                oracle,
-                &mut found,
-                &mut undecided,
-            )?;
+                terms: &terms,
+                oracle: &mut *oracle,
+                found: &mut found,
+                undecided: &mut undecided,
+                interrupt: &mut for_orderings,
+                halted: &mut halted,
+            };
+            ctx.values((lo, hi), 0, &mut facts)?;
         } else if key_mode == IntEquivalence::Ignore {
             match check(&base, &base.facts, oracle)? {
                 PureResult::Sat(a) => found.extend(build_model(defs, &base, &formula.free, &a)),
@@ -121,17 +136,18 @@ pub fn enumerate_with(
         } else {
             let terms = int_terms(defs, &base, formula);
             let mut blocks = Vec::new();
-            orderings(
+            let mut ctx = Ctx {
                 defs,
-                &base,
+                base: &base,
                 formula,
-                &terms,
-                0,
-                &mut blocks,
-                oracle,
-                &mut found,
-                &mut undecided,
-            )?;
+                terms: &terms,
+                oracle: &mut *oracle,
+                found: &mut found,
+                undecided: &mut undecided,
+                interrupt: &mut for_orderings,
+                halted: &mut halted,
+            };
+            ctx.orderings(0, &mut blocks)?;
         }
         for m in found {
             if seen.insert(m.canonical(key_mode)) {
@@ -145,11 +161,16 @@ pub fn enumerate_with(
         }
     }
     out.bound_hit = ex.bound_hit;
-    let caps: Vec<Cut> =
+    let halted = halted.or(ex.halted);
+    out.halted = halted;
+    let mut caps: Vec<Cut> =
         ex.cut_by.iter().copied().filter(|c| *c != Cut::Depth && *c != Cut::Objects).collect();
+    if halted.is_some() && !caps.contains(&Cut::Stopped) {
+        caps.push(Cut::Stopped);
+    }
     if !caps.is_empty() {
         out.incomplete = true;
-        out.stopped_by = Some(describe_cuts(&caps, bounds));
+        out.stopped_by = Some(describe_cuts(&caps, bounds, halted));
     } else if undecided {
         out.incomplete = true;
         out.stopped_by = Some("some arithmetic could not be decided".into());
@@ -157,38 +178,95 @@ pub fn enumerate_with(
     Ok(out)
 }
 
-/// Korat's finitization: each integer term in turn takes every value of `range` that keeps the
-/// facts satisfiable (a prefix that contradicts them is cut at once).
-#[allow(clippy::too_many_arguments)]
-fn values(
-    defs: &Defs,
-    base: &Base,
-    formula: &Formula,
-    terms: &[Term],
-    range: (i64, i64),
-    facts: &mut Vec<Pure>,
-    oracle: &mut dyn PureOracle,
-    found: &mut Vec<Model>,
-    undecided: &mut bool,
-) -> Result<()> {
-    let assignment = match check(base, facts, oracle)? {
-        PureResult::Unsat => return Ok(()),
-        PureResult::Unknown => {
-            *undecided = true;
+/// One shape's enumeration of integer values: what the recursions share.
+struct Ctx<'a, 'b> {
+    defs: &'a Defs,
+    base: &'a Base,
+    formula: &'a Formula,
+    terms: &'a [Term],
+    oracle: &'a mut dyn PureOracle,
+    found: &'a mut Vec<Model>,
+    undecided: &'a mut bool,
+    interrupt: &'a mut (dyn FnMut() -> Option<Halt> + 'b),
+    halted: &'a mut Option<Halt>,
+}
+
+impl Ctx<'_, '_> {
+    /// The caller's bound, asked at every step of the recursions.
+    fn stopped(&mut self) -> bool {
+        if self.halted.is_none() {
+            *self.halted = (self.interrupt)();
+        }
+        self.halted.is_some()
+    }
+
+    /// Korat's finitization: each integer term in turn takes every value of `range` that keeps
+    /// the facts satisfiable (a prefix that contradicts them is cut at once).
+    fn values(&mut self, range: (i64, i64), i: usize, facts: &mut Vec<Pure>) -> Result<()> {
+        if self.stopped() {
             return Ok(());
         }
-        PureResult::Sat(a) => a,
-    };
-    let Some((first, rest)) = terms.split_first() else {
-        found.extend(build_model(defs, base, &formula.free, &assignment));
-        return Ok(());
-    };
-    for v in range.0..=range.1 {
-        facts.push(Pure::eq(first.clone(), Term::Int(v)));
-        values(defs, base, formula, rest, range, facts, oracle, found, undecided)?;
-        facts.pop();
+        let assignment = match check(self.base, facts, self.oracle)? {
+            PureResult::Unsat => return Ok(()),
+            PureResult::Unknown => {
+                *self.undecided = true;
+                return Ok(());
+            }
+            PureResult::Sat(a) => a,
+        };
+        let Some(first) = self.terms.get(i) else {
+            self.found.extend(build_model(self.defs, self.base, &self.formula.free, &assignment));
+            return Ok(());
+        };
+        for v in range.0..=range.1 {
+            facts.push(Pure::eq(first.clone(), Term::Int(v)));
+            self.values(range, i + 1, facts)?;
+            facts.pop();
+        }
+        Ok(())
     }
-    Ok(())
+
+    fn orderings(&mut self, i: usize, blocks: &mut Vec<Vec<usize>>) -> Result<()> {
+        if self.stopped() {
+            return Ok(());
+        }
+        let terms = self.terms;
+        let mut facts = self.base.facts.clone();
+        facts.extend(ordering_facts(terms, blocks));
+        let res = check(self.base, &facts, self.oracle)?;
+        let assignment = match res {
+            PureResult::Unsat => return Ok(()),
+            PureResult::Unknown => {
+                *self.undecided = true;
+                return Ok(());
+            }
+            PureResult::Sat(a) => a,
+        };
+        if i == terms.len() {
+            // Prefer the ranks 0, 1, 2, … as representative values.
+            let mut ranked = facts.clone();
+            for (r, b) in blocks.iter().enumerate() {
+                ranked.push(Pure::eq(terms[b[0]].clone(), Term::Int(r as i64)));
+            }
+            let a = match check(self.base, &ranked, self.oracle)? {
+                PureResult::Sat(a) => a,
+                _ => assignment,
+            };
+            self.found.extend(build_model(self.defs, self.base, &self.formula.free, &a));
+            return Ok(());
+        }
+        for pos in 0..blocks.len() {
+            blocks[pos].push(i);
+            self.orderings(i + 1, blocks)?;
+            blocks[pos].pop();
+        }
+        for pos in 0..=blocks.len() {
+            blocks.insert(pos, vec![i]);
+            self.orderings(i + 1, blocks)?;
+            blocks.remove(pos);
+        }
+        Ok(())
+    }
 }
 
 /// Decides in Rust, else asks the oracle (with the spatial facts made explicit).
@@ -235,53 +313,4 @@ fn ordering_facts(terms: &[Term], blocks: &[Vec<usize>]) -> Vec<Pure> {
         }
     }
     facts
-}
-
-#[allow(clippy::too_many_arguments)]
-fn orderings(
-    defs: &Defs,
-    base: &Base,
-    formula: &Formula,
-    terms: &[Term],
-    i: usize,
-    blocks: &mut Vec<Vec<usize>>,
-    oracle: &mut dyn PureOracle,
-    found: &mut Vec<Model>,
-    incomplete: &mut bool,
-) -> Result<()> {
-    let mut facts = base.facts.clone();
-    facts.extend(ordering_facts(terms, blocks));
-    let res = check(base, &facts, oracle)?;
-    let assignment = match res {
-        PureResult::Unsat => return Ok(()),
-        PureResult::Unknown => {
-            *incomplete = true;
-            return Ok(());
-        }
-        PureResult::Sat(a) => a,
-    };
-    if i == terms.len() {
-        // Prefer the ranks 0, 1, 2, … as representative values.
-        let mut ranked = facts.clone();
-        for (r, b) in blocks.iter().enumerate() {
-            ranked.push(Pure::eq(terms[b[0]].clone(), Term::Int(r as i64)));
-        }
-        let a = match check(base, &ranked, oracle)? {
-            PureResult::Sat(a) => a,
-            _ => assignment,
-        };
-        found.extend(build_model(defs, base, &formula.free, &a));
-        return Ok(());
-    }
-    for pos in 0..blocks.len() {
-        blocks[pos].push(i);
-        orderings(defs, base, formula, terms, i + 1, blocks, oracle, found, incomplete)?;
-        blocks[pos].pop();
-    }
-    for pos in 0..=blocks.len() {
-        blocks.insert(pos, vec![i]);
-        orderings(defs, base, formula, terms, i + 1, blocks, oracle, found, incomplete)?;
-        blocks.remove(pos);
-    }
-    Ok(())
 }

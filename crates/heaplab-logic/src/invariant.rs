@@ -11,8 +11,10 @@
 //! How: Houdini-style. Candidates per predicate are comparisons of an integer parameter with a
 //! constant of the definition (or 0), and between two integer parameters. A candidate survives
 //! when every disjunct implies it, assuming the surviving candidates of the instances in the
-//! disjunct — checked by [`crate::arith::decide`] (a proof of unsatisfiability of the disjunct
-//! with the candidate negated; `Unknown` drops the candidate). Rounds repeat until nothing is
+//! disjunct — checked by [`crate::arith::decide`], and by the linear integer procedure of
+//! `heaplab_smt` where facts are not difference constraints (a tree's size `n == l + r + 1`
+//! gives `0 <= n`): a proof of unsatisfiability of the disjunct with the candidate negated;
+//! `Unknown` drops the candidate. Rounds repeat until nothing is
 //! dropped. What survives holds of every finite unfolding (induction on the unfolding), so
 //! pruning with it is sound; it is not necessarily the strongest invariant.
 
@@ -154,5 +156,10 @@ fn implies(
         facts.extend(instance(defs, inv, app));
     }
     facts.push(Pure::Not(Box::new(cand.clone())));
-    decide(&facts, &sorts) == PureResult::Unsat
+    match decide(&facts, &sorts) {
+        // Beyond difference constraints (a tree's size `n == l + r + 1`), the linear
+        // procedure in-process decides it.
+        PureResult::Unknown => crate::smt::lia(&facts, &sorts) == PureResult::Unsat,
+        r => r == PureResult::Unsat,
+    }
 }

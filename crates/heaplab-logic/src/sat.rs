@@ -1,15 +1,20 @@
 //! Satisfiability with models: bounded breadth-first unfolding ([`crate::search`]) until a
-//! closed base heap has a satisfiable pure part.
+//! closed base heap has a satisfiable pure part, and, where the bounded search is cut, the
+//! decision procedures that see every depth.
 //!
 //! The answer is `Sat(model)` with the first (smallest) model found, `Unsat` only when every
 //! branch was closed by a contradiction before any bound cut it or, when a bound cut the
-//! search, the base-pair procedure ([`crate::basepair`]) proves it for every depth (its
-//! witness may also give a model beyond the bounds), and `Unknown` otherwise, naming the bound
-//! that stopped the search and why the procedure did not settle it.
+//! search, the base-pair procedure ([`crate::basepair`]) or the base formulas
+//! ([`crate::baseformula`]) prove it for every depth (their witnesses may also give a model
+//! beyond the bounds), and `Unknown` otherwise, naming the bound that stopped the search and
+//! why the procedures did not settle it. The caller's own bounds (time, memory) reach every
+//! long loop through an [`Interrupt`]; a run they stop says which one.
 
 use crate::arith::{decide, PureResult};
+use crate::caps::ProofCaps;
 use crate::error::Result;
 use crate::formula::{Defs, Formula};
+use crate::halt::{Halt, Interrupt};
 use crate::model::Model;
 use crate::oracle::PureOracle;
 use crate::search::{build_model, facts, Cut, Cuts, Explorer, Order, SearchBounds};
@@ -23,6 +28,33 @@ pub enum SatResult {
     Unknown(String),
 }
 
+/// How [`solve`] works: the bounded search, and whether the decision procedures follow it.
+#[derive(Clone, Copy, Debug)]
+pub struct SatConfig {
+    pub bounds: SearchBounds,
+    pub order: Order,
+    /// Case splits of the pure checks, at most (a cut by [`Cut::States`] past it).
+    /// Default: none.
+    pub split_cap: Option<usize>,
+    /// Whether a search that was cut asks the decision procedures (base pairs, base
+    /// formulas), which see every depth. Default: true.
+    pub prove: bool,
+    /// The procedures' caps. Default: [`ProofCaps::default`].
+    pub caps: ProofCaps,
+}
+
+impl Default for SatConfig {
+    fn default() -> Self {
+        SatConfig {
+            bounds: SearchBounds::default(),
+            order: Order::BreadthFirst,
+            split_cap: None,
+            prove: true,
+            caps: ProofCaps::default(),
+        }
+    }
+}
+
 /// Decides `formula` and finds a model: the smallest model first (breadth-first) within
 /// `bounds`; when they cut the search, the base-pair procedure decides unsatisfiability at every
 /// depth, or its witness gives a model.
@@ -32,9 +64,8 @@ pub fn sat(
     bounds: SearchBounds,
     oracle: &mut dyn PureOracle,
 ) -> Result<SatResult> {
-    let out =
-        sat_with(defs, formula, bounds, Order::BreadthFirst, oracle, &mut || false, None, true)?;
-    Ok(out.result)
+    let cfg = SatConfig { bounds, ..SatConfig::default() };
+    Ok(solve(defs, formula, &cfg, oracle, &mut crate::halt::never)?.result)
 }
 
 /// [`sat`] with the search order chosen. Depth-first answers the same (`Unsat` and `Unknown`
@@ -46,10 +77,10 @@ pub fn sat(
 /// would, base case first). Also says which bounds cut the search, so that a caller can tell
 /// "only deeper structures are left" (`Unknown` with only [`Cuts::depth`]) from giving up.
 ///
-/// This is the bounded search alone, without the base-pair procedure: the engine's `sl`
+/// This is the bounded search alone, without the decision procedures: the engine's `sl`
 /// strategy wants a model within its bounds (`k`, depth) or the cut that stopped the search,
 /// and a model found beyond them would not be one its run could reach. [`sat`] and
-/// [`sat_with`] with `prove` add the procedure.
+/// [`solve`] add the procedures.
 pub fn sat_in_order(
     defs: &Defs,
     formula: &Formula,
@@ -61,23 +92,23 @@ pub fn sat_in_order(
     Ok((out.result, out.cuts))
 }
 
-/// What [`sat_with`] found, and how the search went.
+/// What [`solve`] found, and how the search went.
 #[derive(Clone, Debug)]
 pub struct SatOutcome {
     pub result: SatResult,
     pub cuts: Cuts,
     /// The bounds that cut the search, in the order first met (empty: nothing was cut).
     pub cut_by: Vec<Cut>,
+    /// The caller's bound that stopped the run, if one did.
+    pub halted: Option<Halt>,
     /// Partial heaps examined.
     pub states: usize,
     /// Case splits of the pure checks.
     pub splits: usize,
 }
 
-/// [`sat_in_order`] that also stops when `stop` says so (asked now and then: a time limit) or
-/// when the pure checks have made more than `split_cap` case splits, and reports the work done.
-/// With `prove`, a search that was cut (not stopped) asks the base-pair procedure
-/// ([`crate::basepair`]) whether the formula is unsatisfiable at every depth. An `Unknown` names the bounds that cut the search, only those.
+/// [`solve`] with a stop callback that is a deadline (asked now and then; `true` stops the run
+/// as cut by [`Cut::Stopped`], "the time limit"), kept for the engine's callers.
 #[allow(clippy::too_many_arguments)]
 pub fn sat_with(
     defs: &Defs,
@@ -89,35 +120,171 @@ pub fn sat_with(
     split_cap: Option<usize>,
     prove: bool,
 ) -> Result<SatOutcome> {
-    // The search is faster on what it settles early; the procedure decides what a long search
-    // cannot (a bound cut everywhere). So: a short search, then the procedure, then the rest.
-    if prove && bounds.max_states > QUICK_STATES {
-        let quick = SearchBounds { max_states: QUICK_STATES, ..bounds };
-        let out = search(defs, formula, quick, order, oracle, stop, split_cap, true)?;
-        if !matches!(out.result, SatResult::Unknown(_)) || out.cut_by.contains(&Cut::Stopped) {
-            return Ok(out);
-        }
-    }
-    search(defs, formula, bounds, order, oracle, stop, split_cap, prove)
+    let cfg = SatConfig { bounds, order, split_cap, prove, caps: ProofCaps::default() };
+    let mut fired = false;
+    let mut interrupt = || {
+        fired = fired || stop();
+        fired.then_some(Halt::Deadline)
+    };
+    solve(defs, formula, &cfg, oracle, &mut interrupt)
 }
 
-/// Partial heaps of the short search that [`sat_with`] tries before the procedure.
+/// Partial heaps of the short search that [`solve`] tries before the procedures.
 const QUICK_STATES: usize = 2_000;
 
-#[allow(clippy::too_many_arguments)]
-fn search(
+/// Decides `formula` as `cfg` says, within the caller's bounds (`interrupt`). The search is
+/// faster on what it settles early and the procedures decide what a long search cannot (a
+/// bound cut everywhere), so with `prove`: a short search, then the procedures, then the rest
+/// of the search.
+pub fn solve(
+    defs: &Defs,
+    formula: &Formula,
+    cfg: &SatConfig,
+    oracle: &mut dyn PureOracle,
+    interrupt: &mut Interrupt<'_>,
+) -> Result<SatOutcome> {
+    let bounds = cfg.bounds;
+    let quick = if cfg.prove && bounds.max_states > QUICK_STATES {
+        SearchBounds { max_states: QUICK_STATES, ..bounds }
+    } else {
+        bounds
+    };
+    let first = bounded(defs, formula, quick, cfg, oracle, interrupt)?;
+    let settled = |o: &SatOutcome| !matches!(o.result, SatResult::Unknown(_)) || o.halted.is_some();
+    if settled(&first) {
+        return Ok(first);
+    }
+    if !cfg.prove {
+        return if quick == bounds {
+            Ok(first)
+        } else {
+            bounded(defs, formula, bounds, cfg, oracle, interrupt)
+        };
+    }
+    let (verdict, why) = prove(defs, formula, cfg, oracle, interrupt)?;
+    let with = |out: SatOutcome, result: SatResult, halted: Option<Halt>| SatOutcome {
+        result,
+        halted: halted.or(out.halted),
+        ..out
+    };
+    match verdict {
+        Proved::Sat(m) => return Ok(with(first, SatResult::Sat(m), None)),
+        Proved::Unsat => return Ok(with(first, SatResult::Unsat, None)),
+        Proved::Halted(h) => {
+            let mut cut_by = first.cut_by.clone();
+            cut_by.push(Cut::Stopped);
+            let text = format!("no model found before the run was stopped by {h}");
+            return Ok(SatOutcome { cut_by, ..with(first, SatResult::Unknown(text), Some(h)) });
+        }
+        Proved::Open => {}
+    }
+    let out = if quick == bounds {
+        first
+    } else {
+        bounded(defs, formula, bounds, cfg, oracle, interrupt)?
+    };
+    if settled(&out) {
+        return Ok(out);
+    }
+    let text = if out.cut_by.iter().any(|c| *c != Cut::Stopped) {
+        format!(
+            "no model found before the search was cut by {}; a larger bound may find one (not proved unsatisfiable: {why})",
+            describe_cuts(&out.cut_by, bounds, out.halted)
+        )
+    } else {
+        format!("some arithmetic could not be decided (not proved unsatisfiable: {why})")
+    };
+    Ok(with(out, SatResult::Unknown(text), None))
+}
+
+/// What the decision procedures found.
+enum Proved {
+    Sat(Model),
+    Unsat,
+    Open,
+    Halted(Halt),
+}
+
+/// The base pairs, then the base formulas over the integer parameters; with why they left
+/// the query open.
+fn prove(
+    defs: &Defs,
+    formula: &Formula,
+    cfg: &SatConfig,
+    oracle: &mut dyn PureOracle,
+    interrupt: &mut Interrupt<'_>,
+) -> Result<(Proved, String)> {
+    use crate::basepair::Shape;
+    // A witness heap has no instances: a search without an object limit closes it.
+    let wide = SatConfig {
+        bounds: SearchBounds { max_objects: usize::MAX, ..cfg.bounds },
+        prove: false,
+        ..*cfg
+    };
+    let why =
+        match crate::basepair::decide_with_witness(defs, formula, oracle, &cfg.caps, interrupt)? {
+            Shape::Unsat => return Ok((Proved::Unsat, String::new())),
+            Shape::Model(m) => return Ok((Proved::Sat(m), String::new())),
+            Shape::Halted(h) => return Ok((Proved::Halted(h), String::new())),
+            Shape::Open(why) => why,
+            Shape::Witness(unfolded, why) => {
+                // The pairs' derivations give an unfolding without instances: solve it (the
+                // arithmetic the pairs ignore may still contradict it).
+                let out = solve(defs, &unfolded, &wide, oracle, interrupt)?;
+                if let Some(h) = out.halted {
+                    return Ok((Proved::Halted(h), String::new()));
+                }
+                match out.result {
+                    SatResult::Sat(m) => return Ok((Proved::Sat(m), String::new())),
+                    _ => format!("{why}, but the unfolding that witnesses it has no model"),
+                }
+            }
+        };
+    // The pairs ignore the integers: the base formulas over the integer parameters may still
+    // decide it, with a witness at any depth.
+    use crate::baseformula::{decide_formula, Decision};
+    let mut halted = None;
+    let mut witness = |f: &Formula, o: &mut dyn PureOracle, i: &mut Interrupt<'_>| {
+        let out = solve(defs, f, &wide, o, i)?;
+        halted = halted.or(out.halted);
+        Ok(match out.result {
+            SatResult::Sat(m) => Some(m),
+            _ => None,
+        })
+    };
+    let decision = decide_formula(defs, formula, oracle, &mut witness, &cfg.caps, interrupt)?;
+    if let Some(h) = halted {
+        return Ok((Proved::Halted(h), String::new()));
+    }
+    Ok(match decision {
+        Decision::Unsat => (Proved::Unsat, why),
+        Decision::Sat(m) => (Proved::Sat(m), why),
+        Decision::Halted(h) => (Proved::Halted(h), why),
+        Decision::Open(more) => (Proved::Open, format!("{why}; {more}")),
+    })
+}
+
+/// The bounded search alone.
+fn bounded(
     defs: &Defs,
     formula: &Formula,
     bounds: SearchBounds,
-    order: Order,
+    cfg: &SatConfig,
     oracle: &mut dyn PureOracle,
-    stop: &mut dyn FnMut() -> bool,
-    split_cap: Option<usize>,
-    prove: bool,
+    interrupt: &mut Interrupt<'_>,
 ) -> Result<SatOutcome> {
-    let mut ex =
-        Explorer::new(defs, formula, bounds, order).with_stop(stop).with_split_cap(split_cap);
+    let mut ex = Explorer::new(defs, formula, bounds, cfg.order)
+        .with_interrupt(interrupt)
+        .with_split_cap(cfg.split_cap);
     let mut undecided = false;
+    let outcome = |ex: &Explorer<'_>, result| SatOutcome {
+        result,
+        cuts: ex.cuts,
+        cut_by: ex.cut_by.clone(),
+        halted: ex.halted,
+        states: ex.states,
+        splits: ex.splits,
+    };
     while let Some(base) = ex.next_base() {
         let res = match decide(&base.facts, &base.sorts) {
             PureResult::Unknown => oracle.check(&facts(&base.heap, true), &base.sorts)?,
@@ -126,13 +293,7 @@ fn search(
         match res {
             PureResult::Sat(a) => {
                 if let Some(m) = build_model(defs, &base, &formula.free, &a) {
-                    return Ok(SatOutcome {
-                        result: SatResult::Sat(m),
-                        cuts: ex.cuts,
-                        cut_by: ex.cut_by.clone(),
-                        states: ex.states,
-                        splits: ex.splits,
-                    });
+                    return Ok(outcome(&ex, SatResult::Sat(m)));
                 }
                 undecided = true;
             }
@@ -145,87 +306,27 @@ fn search(
     }
     let result = if !ex.bound_hit && !undecided {
         SatResult::Unsat
-    } else if !prove || ex.cut_by.contains(&Cut::Stopped) {
+    } else if ex.cut_by.is_empty() {
+        SatResult::Unknown("some arithmetic could not be decided".into())
+    } else {
         SatResult::Unknown(format!(
             "no model found before the search was cut by {}",
-            describe_cuts(&ex.cut_by, bounds)
+            describe_cuts(&ex.cut_by, bounds, ex.halted)
         ))
-    } else {
-        // The search was cut or left arithmetic undecided: the base-pair procedure may still
-        // prove that no model exists at any depth.
-        use crate::basepair::Shape;
-        let shape = crate::basepair::decide_with_witness(defs, formula, oracle)?;
-        let (verdict, why) = match shape {
-            Shape::Unsat => (SatResult::Unsat, String::new()),
-            Shape::Open(why) => (SatResult::Unknown(String::new()), why),
-            Shape::Witness(unfolded, why) => {
-                // The pairs' derivations give an unfolding without instances: solve it (the
-                // arithmetic the pairs ignore may still contradict it).
-                let wide = SearchBounds { max_objects: usize::MAX, ..bounds };
-                let out =
-                    sat_with(defs, &unfolded, wide, order, oracle, &mut || false, None, false)?;
-                match out.result {
-                    SatResult::Sat(m) => (SatResult::Sat(m), String::new()),
-                    _ => (
-                        SatResult::Unknown(String::new()),
-                        format!("{why}, but the unfolding that witnesses it has no model"),
-                    ),
-                }
-            }
-        };
-        // The pairs ignore the integers: the base formulas over the integer parameters
-        // ([`crate::baseformula`]) may still decide it, with a witness at any depth.
-        let (verdict, why) = match verdict {
-            SatResult::Unknown(_) => {
-                use crate::baseformula::{decide_formula, Decision};
-                let mut solve = |f: &Formula, o: &mut dyn PureOracle| {
-                    let wide = SearchBounds { max_objects: usize::MAX, ..bounds };
-                    let out = sat_with(defs, f, wide, order, o, &mut || false, None, false)?;
-                    Ok(match out.result {
-                        SatResult::Sat(m) => Some(m),
-                        _ => None,
-                    })
-                };
-                match decide_formula(defs, formula, oracle, &mut solve)? {
-                    Decision::Unsat => (SatResult::Unsat, why),
-                    Decision::Sat(m) => (SatResult::Sat(m), why),
-                    Decision::Open(more) => {
-                        (SatResult::Unknown(String::new()), format!("{why}; {more}"))
-                    }
-                }
-            }
-            v => (v, why),
-        };
-        match (verdict, why) {
-            (SatResult::Unsat, _) => SatResult::Unsat,
-            (SatResult::Sat(m), _) => SatResult::Sat(m),
-            (_, why) if ex.bound_hit => SatResult::Unknown(format!(
-                "no model found before the search was cut by {}; a larger bound may find one (not proved unsatisfiable: {why})",
-                describe_cuts(&ex.cut_by, bounds)
-            )),
-            (_, why) => SatResult::Unknown(format!(
-                "some arithmetic could not be decided (not proved unsatisfiable: {why})"
-            )),
-        }
     };
-    Ok(SatOutcome {
-        result,
-        cuts: ex.cuts,
-        cut_by: ex.cut_by.clone(),
-        states: ex.states,
-        splits: ex.splits,
-    })
+    Ok(outcome(&ex, result))
 }
 
-/// The bounds in `cuts`, in words, with their values.
-pub fn describe_cuts(cuts: &[Cut], bounds: SearchBounds) -> String {
+/// The bounds in `cuts`, in words, with their values (`halted`: the caller's bound behind
+/// [`Cut::Stopped`]).
+pub fn describe_cuts(cuts: &[Cut], bounds: SearchBounds, halted: Option<Halt>) -> String {
     let words: Vec<String> = cuts
         .iter()
         .map(|c| match c {
             Cut::Depth => format!("the unfolding depth ({})", bounds.max_depth),
             Cut::Objects => format!("the object limit ({})", bounds.max_objects),
             Cut::States => format!("the work limit ({} states)", bounds.max_states),
-            Cut::Stopped => "the time limit".to_string(),
+            Cut::Stopped => halted.unwrap_or(Halt::Deadline).to_string(),
         })
         .collect();
     words.join(" and ")

@@ -26,6 +26,7 @@
 
 use crate::arith::{decide_counted, PureResult, PureValue};
 use crate::formula::{Defs, Formula, Fresh, Pure, Sort, SymHeap, Term, Var};
+use crate::halt::{Halt, Interrupt};
 use crate::model::{Model, Object, Value};
 use crate::normalize::{equality_classes, normalize};
 use crate::unfold::unfold_at;
@@ -73,7 +74,7 @@ pub enum Cut {
     Objects,
     /// The work limit (`max_states`).
     States,
-    /// The caller's stop request (a time limit).
+    /// The caller's bound (time, memory): see [`Explorer::halted`].
     Stopped,
 }
 
@@ -125,8 +126,10 @@ pub struct Explorer<'a> {
     pub states: usize,
     /// Every bound that cut a branch, in the order first met.
     pub cut_by: Vec<Cut>,
-    /// Asked every 64 states; `true` stops the search (a cut by [`Cut::Stopped`]).
-    stop: Option<&'a mut dyn FnMut() -> bool>,
+    /// Asked at every state; a bound it names stops the search (a cut by [`Cut::Stopped`]).
+    interrupt: Option<&'a mut Interrupt<'a>>,
+    /// The caller's bound that stopped the search.
+    pub halted: Option<Halt>,
     /// Case splits made by the pure decision procedure so far, and the cap on them (a cut by
     /// [`Cut::States`] when passed): one state's check may split exponentially often.
     pub splits: usize,
@@ -162,7 +165,8 @@ impl<'a> Explorer<'a> {
             undecided: false,
             states: 0,
             cut_by: Vec::new(),
-            stop: None,
+            interrupt: None,
+            halted: None,
             splits: 0,
             split_cap: None,
         }
@@ -192,10 +196,19 @@ impl<'a> Explorer<'a> {
         self.closing = None;
     }
 
-    /// Asks `stop` now and then; when it says so, the search ends as cut by [`Cut::Stopped`].
-    pub fn with_stop(mut self, stop: &'a mut dyn FnMut() -> bool) -> Explorer<'a> {
-        self.stop = Some(stop);
+    /// Asks `interrupt` at every state; when it names a bound, the search ends as cut by
+    /// [`Cut::Stopped`] and [`Explorer::halted`] says which.
+    pub fn with_interrupt(mut self, interrupt: &'a mut Interrupt<'a>) -> Explorer<'a> {
+        self.interrupt = Some(interrupt);
         self
+    }
+
+    /// The caller's bound, if it fired now.
+    fn interrupted(&mut self) -> bool {
+        if self.halted.is_none() {
+            self.halted = self.interrupt.as_mut().and_then(|i| i());
+        }
+        self.halted.is_some()
     }
 
     fn cut(&mut self, c: Cut) {
@@ -234,6 +247,12 @@ impl<'a> Explorer<'a> {
                     self.closing = None;
                     return None;
                 }
+                if self.interrupted() {
+                    self.cut(Cut::Stopped);
+                    self.work.clear();
+                    self.closing = None;
+                    return None;
+                }
                 let sorts = self.sorts(&heap);
                 let facts = facts(&heap, false);
                 if self.decide(&facts, &sorts) != PureResult::Unsat {
@@ -252,7 +271,7 @@ impl<'a> Explorer<'a> {
                 self.work.clear();
                 return None;
             }
-            if self.states.is_multiple_of(64) && self.stop.as_mut().is_some_and(|stop| stop()) {
+            if self.interrupted() {
                 self.cut(Cut::Stopped);
                 self.work.clear();
                 return None;

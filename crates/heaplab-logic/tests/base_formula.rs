@@ -9,10 +9,11 @@
 use heaplab_logic::baseformula::{decide_formula, Decision};
 use heaplab_logic::basepair::{decide_shape, Verdict as Shape};
 use heaplab_logic::convert::parse_query;
+use heaplab_logic::halt::never;
 use heaplab_logic::model::Model;
 use heaplab_logic::{
-    sat, satisfies, CheckLimits, Defs, Formula, PureOracle, SatResult, SearchBounds, SmtOracle,
-    Verdict,
+    sat, satisfies, CheckLimits, Defs, Formula, Interrupt, ProofCaps, PureOracle, SatResult,
+    SearchBounds, SmtOracle, Verdict,
 };
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 
@@ -58,7 +59,7 @@ fn ask(text: &str) -> SatResult {
 }
 
 fn check(defs: &Defs, m: &Model, f: &Formula, text: &str) {
-    let limits = CheckLimits { max_steps: 10_000_000 };
+    let limits = CheckLimits { max_steps: 10_000_000, ..CheckLimits::default() };
     let v = satisfies(defs, m, f, limits).expect("check");
     assert_eq!(v, Verdict::Holds, "model of `{text}` rejected:\n{m}");
 }
@@ -70,8 +71,9 @@ fn procedure(text: &str) -> Decision {
     let f = parse_query(&defs, text, &[]).expect("query");
     let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
     let mut oracle = SmtOracle::new(&z3);
-    let mut none = |_: &Formula, _: &mut dyn PureOracle| Ok(None);
-    decide_formula(&defs, &f, &mut oracle, &mut none).expect("decide")
+    let mut none = |_: &Formula, _: &mut dyn PureOracle, _: &mut Interrupt<'_>| Ok(None);
+    decide_formula(&defs, &f, &mut oracle, &mut none, &ProofCaps::default(), &mut never)
+        .expect("decide")
 }
 
 fn unsat(text: &str) {

@@ -109,10 +109,23 @@ fn bad_models_are_errors_not_panics() {
 #[test]
 fn search_is_bounded() {
     let defs = common::defs();
+    // `loop(x) := loop(x)` has no finite model: the instance comes back unchanged along a chain
+    // of unfoldings that claims nothing, so that branch is cut, and the answer is a proof.
     let f = common::query(&defs, "loop(x)");
     let m = Model { objects: vec![], store: store(&[("x", Value::Null)]), ..Default::default() };
-    let v = satisfies(&defs, &m, &f, CheckLimits { max_steps: 1000 }).expect("check");
-    assert!(matches!(v, Verdict::Unknown(_)), "{v:?}");
+    let v = satisfies(&defs, &m, &f, CheckLimits { max_steps: 1000, ..CheckLimits::default() })
+        .expect("check");
+    assert_eq!(v, Verdict::Fails);
+    // A long list with a small step budget: unknown, naming the bound.
+    let n = 200;
+    let objects = (0..n)
+        .map(|i| l(i as i64, if i + 1 < n { Value::Ref(i + 1) } else { Value::Null }))
+        .collect();
+    let long = Model { objects, store: store(&[("x", Value::Ref(0))]), ..Default::default() };
+    let f = common::query(&defs, "sll(x)");
+    let v = satisfies(&defs, &long, &f, CheckLimits { max_steps: 100, ..CheckLimits::default() })
+        .expect("check");
+    assert!(matches!(&v, Verdict::Unknown(why) if why.contains("100 steps")), "{v:?}");
 }
 
 /// Long lists must not exhaust the stack or the budget.
@@ -125,4 +138,41 @@ fn long_lists() {
     let m = Model { objects, store: store(&[("x", Value::Ref(0))]), ..Default::default() };
     assert_eq!(verdict("sll(x)", &m), Verdict::Holds);
     assert_eq!(verdict("sorted(x, 0)", &m), Verdict::Holds);
+}
+
+/// Issue 31's reproducer: existentials may share a location outside the footprint. The empty
+/// model satisfies `exists L x1, L x2. x1 == x2 & x2 != null` (both name one dangling
+/// location); the checker used to offer each existential a new location of its own only.
+#[test]
+fn existentials_may_share_a_dangling_location() {
+    let empty = Model::default();
+    assert_eq!(verdict("exists L x1, L x2. x1 == x2 & x2 != null", &empty), Verdict::Holds);
+    assert_eq!(
+        verdict("exists L x1, L x2, L x3. x1 == x3 & x2 == x3 & x1 != null & x2 != x1", &empty),
+        Verdict::Fails
+    );
+    // Shared with an object of the heap, or distinct from every one of them.
+    let one = Model { objects: vec![l(1, Value::Null)], ..Default::default() };
+    assert_eq!(
+        verdict("exists L x1, L x2, L x3. x1 == x2 & x2 != null & x3 != x1 & x3 != null", &one),
+        Verdict::Holds
+    );
+    assert_eq!(verdict("exists L x1, L x2. x1 -> L { next: x2 } & x2 == x1", &one), Verdict::Fails);
+}
+
+/// What the checker keeps of a state when it branches: the arguments of the instance being
+/// unfolded are still needed by its disjuncts (dropping `y`'s location there once made
+/// `nulls(y)` hold of a non-null `y`: its `y == null` lies deeper than the checker's
+/// look-ahead, so the branch is made before the contradiction shows).
+#[test]
+fn a_branching_unfolding_keeps_its_arguments() {
+    let m = Model {
+        objects: vec![l(1, Value::Null)],
+        store: store(&[("x", Value::Ref(0))]),
+        unclaimed: [0].into(),
+    };
+    assert_eq!(verdict("exists L y. y == x & nulls(y)", &m), Verdict::Fails);
+    assert_eq!(verdict("exists L y. y == x & one(y) & nulls(x)", &m), Verdict::Fails);
+    let null = Model { store: store(&[("x", Value::Null)]), ..Default::default() };
+    assert_eq!(verdict("exists L y. y == x & nulls(y)", &null), Verdict::Holds);
 }

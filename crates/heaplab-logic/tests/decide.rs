@@ -155,3 +155,67 @@ fn lengths_beyond_the_depth() {
     let SatResult::Sat(m) = res else { panic!("{res:?}") };
     assert_eq!(m.objects.len() - m.unclaimed.len(), 20, "{m}");
 }
+
+/// Issue 31: a `bst` predicate in the same file used to take the combination cap of the base
+/// pairs, and the proof that a list of pairs of cells has no odd length was switched off.
+/// The fixed points now run per predicate cluster, from the query's predicates only.
+#[test]
+fn an_unrelated_predicate_does_not_switch_the_proof_off() {
+    const TWO: &str = r#"
+class N { int key; N left; N right; }
+pred els(N x, int n) := x == null & n == 0
+  | exists N y, N z, int m. x -> N { right: y } * y -> N { right: z } * els(z, m) & n == m + 2;
+pred bst(N t, int lo, int hi) := t == null
+  | exists int k, N l, N r. t -> N { key: k, left: l, right: r } * bst(l, lo, k) * bst(r, k, hi)
+      & lo < k & k < hi;
+"#;
+    let (program, diags) = heaplab_syntax::parser::parse_program(TWO);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    let (defs, errors) = Defs::from_program(&program);
+    assert!(errors.is_empty(), "{errors:?}");
+    let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
+    let small = SearchBounds { max_depth: 3, max_objects: 12, max_states: 2_000 };
+    let ask = |text: &str| {
+        let f = parse_query(&defs, text, &[]).expect("query");
+        sat(&defs, &f, small, &mut SmtOracle::new(&z3)).expect("sat")
+    };
+    assert_eq!(ask("exists N x, int n. els(x, n) & n == 13"), SatResult::Unsat);
+    let res = ask("exists N x, int n. els(x, n) & n == 14");
+    assert!(
+        matches!(res, SatResult::Sat(ref m) if m.objects.len() - m.unclaimed.len() == 14),
+        "{res:?}"
+    );
+    // The tree alone is still answered, and no cluster's cap is spent on the other.
+    assert!(matches!(ask("exists int lo, int hi. bst(t, lo, hi) & t != null"), SatResult::Sat(_)));
+}
+
+/// The model checker on the counters, independently of how the models were found: any four
+/// non-null locations are a model of `succ` (the counter reaches 1111 from 0000 in 15
+/// unfoldings, through gates that give no location to their existentials), and no values at
+/// all are a model of `dead` (its base case contradicts itself).
+#[test]
+fn the_model_checker_follows_the_counters() {
+    use heaplab_logic::{Model, Object, Value};
+    let defs = defs();
+    let dangling = |n: usize| Model {
+        objects: (0..n)
+            .map(|_| Object {
+                class: "L".into(),
+                fields: vec![("val".into(), Value::Int(0)), ("next".into(), Value::Null)],
+            })
+            .collect(),
+        store: (0..n).map(|i| (format!("x{i}"), Value::Ref(i))).collect(),
+        unclaimed: (0..n).collect(),
+    };
+    let check = |text: &str, m: &Model| {
+        let f = parse_query(&defs, text, &[]).expect("query");
+        satisfies(&defs, m, &f, CheckLimits::default()).expect("check")
+    };
+    let m = dangling(4);
+    assert_eq!(check("succ(x0, x1, x2, x3)", &m), Verdict::Holds);
+    assert_eq!(check("dead(x0, x1, x2, x3)", &m), Verdict::Fails);
+    let mut one_null = m.clone();
+    one_null.store.insert("x2".into(), Value::Null);
+    assert_eq!(check("succ(x0, x1, x2, x3)", &one_null), Verdict::Holds);
+    assert_eq!(check("dead(x0, x1, x2, x3)", &one_null), Verdict::Fails);
+}

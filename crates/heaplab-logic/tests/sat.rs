@@ -157,3 +157,15 @@ fn a_non_null_array_is_an_empty_array_outside_the_footprint() {
     assert!(m.objects[arrays[0]].fields.is_empty(), "{m}");
     assert!(m.unclaimed.contains(&arrays[0]), "{m}");
 }
+
+/// Issue 31's reproducer through `sat`: the model of existentials that share a dangling
+/// location is accepted by the model checker (it used to be an internal error).
+#[test]
+fn existentials_sharing_a_dangling_location_have_a_checked_model() {
+    assert!(matches!(run("exists L x1, L x2. x1 == x2 & x2 != null"), SatResult::Sat(_)));
+    assert!(matches!(
+        run("exists L x1, L x2, L x3. x1 == x2 & x2 != null & x3 == x1 & y == x3 & sll(y)"),
+        SatResult::Sat(_)
+    ));
+    assert_eq!(run("exists L x1, L x2. x1 == x2 & x2 != null & x1 == null"), SatResult::Unsat);
+}

@@ -142,10 +142,27 @@ pub struct SatReport {
     pub result: String,
     /// `sat`: the model.
     pub model: Option<ModelReport>,
-    /// `sat`: the independent model checker accepted the model.
+    /// `sat`: the independent model checker accepted the model (`false`: it could not decide
+    /// it within the run's bounds, see `unchecked_reason`).
     pub checked: Option<bool>,
+    /// `sat` not re-checked: why the model checker gave up.
+    pub unchecked_reason: Option<String>,
     /// `unknown`: why (the bound that stopped the search).
     pub reason: Option<String>,
+    /// The run's time or memory bound, when one stopped it.
+    pub stopped_by: Option<String>,
+    pub time_ms: u64,
+}
+
+/// `heaplab sat FILE.smt2 --format json` on an SL-COMP file with a declared status (or more
+/// than one query): the status the file declares and one verdict per query.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SatFileReport {
+    pub schema_version: u32,
+    /// The `:status` the file declares (`sat`, `unsat` or `unknown`).
+    pub status: Option<String>,
+    pub answers: Vec<SatReport>,
 }
 
 /// `heaplab sat --enumerate --format json`: the models up to isomorphism.
@@ -162,6 +179,9 @@ pub struct EnumerationReport {
     pub complete: bool,
     /// The bound that stopped the enumeration early, if one did.
     pub stopped_by: Option<String>,
+    /// Models the model checker could not decide within the run's bounds (counted, not
+    /// dropped).
+    pub unchecked: u64,
     pub time_ms: u64,
     /// The models (left out with `--count`).
     pub models: Option<Vec<ModelReport>>,
@@ -183,6 +203,8 @@ pub struct ObjectReport {
     pub id: u64,
     pub class: String,
     pub fields: std::collections::BTreeMap<String, ValueReport>,
+    /// Outside the formula's footprint: the formula says nothing about its fields.
+    pub unclaimed: bool,
 }
 
 /// A value of a model: an integer, a boolean, `null`, or a reference to an object by id.
@@ -213,6 +235,7 @@ impl ModelReport {
                     id: i as u64,
                     class: o.class.clone(),
                     fields: o.fields.iter().map(|(f, v)| (f.clone(), value(v))).collect(),
+                    unclaimed: m.unclaimed.contains(&i),
                 })
                 .collect(),
         }

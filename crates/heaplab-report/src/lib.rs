@@ -14,8 +14,8 @@ pub mod schema;
 pub mod summary;
 
 pub use commands::{
-    BenchReport, CheckReport, CompareReport, DiagnosticReport, ExecReport, SatReport, TestReport,
-    TestResultReport,
+    BenchReport, CheckReport, CompareReport, DiagnosticReport, ExecReport, SatFileReport,
+    SatReport, TestReport, TestResultReport,
 };
 pub use outcome::{OutcomeKind, OutcomeReport};
 pub use summary::{RunSummary, SolverCallsReport};

@@ -4,7 +4,8 @@
 //! the types drift apart, and `UPDATE_EXPECT=1` rewrites them.
 
 use crate::commands::{
-    BenchReport, CheckReport, CompareReport, EnumerationReport, ExecReport, SatReport, TestReport,
+    BenchReport, CheckReport, CompareReport, EnumerationReport, ExecReport, SatFileReport,
+    SatReport, TestReport,
 };
 use crate::outcome::OutcomeReport;
 use crate::summary::RunSummary;
@@ -27,6 +28,8 @@ struct Vocabulary {
     test: TestReport,
     exec: ExecReport,
     sat: SatReport,
+    /// `heaplab sat FILE.smt2` with a declared status or several queries.
+    sat_file: SatFileReport,
     enumeration: EnumerationReport,
     compare: CompareReport,
     bench: BenchReport,

@@ -1,22 +1,29 @@
 //! `heaplab sat FILE --formula 'F'`: satisfiability, models and enumeration of a
-//! separation-logic formula over the classes and predicates of a program.
+//! separation-logic formula over the classes and predicates of a program; `heaplab sat
+//! FILE.smt2`: the same for SL-COMP's own format, one answer per `(check-sat)`.
 //!
 //! Free variables of the formula are implicitly existential; their types are inferred from their
 //! use (predicate parameters, points-to classes, field types, arithmetic), and their values are
 //! shown as the model's store. Bounds are explicit and printed with the answer, so "unknown"
-//! always says which bound was reached.
+//! always says which bound was reached. Every run is bounded in time and memory by default
+//! (`--timeout-ms`, `--max-memory-mb`, the same bounds and defaults as `run`), and every model
+//! is re-checked by the model checker within what is left of them.
 
-use super::{load, report};
-use heaplab_logic::convert::parse_query;
+use super::{load, read_capped, report};
+use heaplab_engine::symbolic::Config;
+use heaplab_logic::convert::parse_query_noting;
+use heaplab_logic::smtlib;
 use heaplab_logic::{
-    enumerate_with, sat_with, satisfies, CheckLimits, Defs, EnumConfig, IntEquivalence, Model,
-    NoSolver, Order, PureOracle, SatResult, SearchBounds, SmtOracle, Verdict,
+    enumerate_with, satisfies_within, solve, CheckLimits, Defs, EnumConfig, Formula, Halt,
+    IntEquivalence, Model, Order, ProofCaps, PureOracle, SatConfig, SatResult, SearchBounds,
+    SmtOracle, Verdict,
 };
 use heaplab_report::commands::{EnumerationReport, ModelReport};
-use heaplab_report::{SatReport, SCHEMA_VERSION};
-use heaplab_smt::{ProcessConfig, SmtSolver, SolverFrontend, Z3Process};
+use heaplab_report::{SatFileReport, SatReport, SCHEMA_VERSION};
+use heaplab_smt::{ProcessConfig, Query, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_syntax::diagnostic::render_all;
 use heaplab_syntax::SourceFile;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -33,11 +40,16 @@ macro_rules! out {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The HeapLab source file whose classes and predicates the formula uses.
+    /// A HeapLab source file whose classes and predicates the formula uses, or an SL-COMP
+    /// file in SMT-LIB (`.smt2`), which carries its own query.
     file: PathBuf,
-    /// The formula, e.g. 'exists int lo, int hi. bst(t, lo, hi) & t != null'.
+    /// The formula (with a `.hl` file), e.g. 'exists int lo, int hi. bst(t, lo, hi) & t != null'.
     #[arg(long)]
-    formula: String,
+    formula: Option<String>,
+    /// With a `.smt2` entailment (`(assert A)`, `(assert (not B))`): ask whether its left-hand
+    /// side `A` is satisfiable, leaving out the negated assertions.
+    #[arg(long)]
+    lhs: bool,
     /// Enumerate all models with at most N objects (each once, integers up to order).
     #[arg(long, value_name = "N")]
     enumerate: Option<usize>,
@@ -45,8 +57,8 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     exactly: Option<usize>,
     /// Integers range over LO..HI (inclusive) and models count with their exact values
-    /// (Korat's finitization of int fields); implies enumeration.
-    #[arg(long, value_name = "LO..HI", value_parser = parse_range)]
+    /// (Korat's finitization of int fields); implies enumeration. `--ints -1..9` works too.
+    #[arg(long, value_name = "LO..HI", value_parser = parse_range, allow_hyphen_values = true)]
     ints: Option<(i64, i64)>,
     /// Print only the number of models (implies --enumerate 4 unless given).
     #[arg(long)]
@@ -70,14 +82,42 @@ pub struct Args {
     /// definitions' disjunct order and finds deep models (trees with linked leaves) at once.
     #[arg(long, value_enum, default_value_t = SearchOrder::Breadth)]
     order: SearchOrder,
-    /// Stop the search after this many milliseconds (the answer is then unknown, or the
-    /// enumeration incomplete, naming the time limit).
-    #[arg(long, value_name = "MS")]
-    timeout_ms: Option<u64>,
+    /// The whole run's time bound in milliseconds, search, proof and model check together
+    /// (0: no limit). The answer is then unknown, or the enumeration incomplete, naming it.
+    #[arg(long, value_name = "MS", default_value_t = Config::default().bounds.timeout_ms.unwrap_or(0))]
+    timeout_ms: u64,
+    /// Stop once the run holds this many more megabytes than at its start (0: no limit).
+    #[arg(long, value_name = "MB", default_value_t = Config::default().bounds.max_memory_mb.unwrap_or(0))]
+    max_memory_mb: u64,
+    /// Base pairs of one predicate, at most (the unsat proof and deep models).
+    #[arg(long, value_name = "N", default_value_t = ProofCaps::default().max_pairs)]
+    max_pairs: usize,
+    /// Consistency checks of base pairs in one predicate cluster, at most.
+    #[arg(long, value_name = "N", default_value_t = ProofCaps::default().max_checks)]
+    max_pair_checks: usize,
+    /// Exact rounds of the base formulas over integer parameters before they widen.
+    #[arg(long, value_name = "N", default_value_t = ProofCaps::default().max_rounds)]
+    max_rounds: usize,
+    /// Base elements (a pair with integer bounds) of one predicate, at most.
+    #[arg(long, value_name = "N", default_value_t = ProofCaps::default().max_elements)]
+    max_elements: usize,
+    /// Consistency checks of base elements in one query, at most.
+    #[arg(long, value_name = "N", default_value_t = ProofCaps::default().max_element_checks)]
+    max_element_checks: usize,
+    /// Instances unfolded into one model built beyond the search's bounds, at most.
+    #[arg(long, value_name = "N", default_value_t = ProofCaps::default().max_unfoldings)]
+    max_unfoldings: usize,
+    /// Steps of the model checker re-checking a model, at most.
+    #[arg(long, value_name = "N", default_value_t = CHECK_STEPS)]
+    max_check_steps: usize,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 }
+
+/// The model checker's steps by default: enough for models of hundreds of thousands of cells
+/// (the time and memory bounds stop it before it runs long).
+const CHECK_STEPS: usize = 50_000_000;
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SearchOrder {
@@ -113,143 +153,182 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
+/// The run's time and memory bounds: an interrupt for the logic that fires (and stays fired)
+/// once either is passed.
+///
+/// Memory is what the process holds: the allocator's count of live bytes, checked at every
+/// call, and (where the system tells, Linux's `/proc/self/status`) the resident memory, read
+/// every few hundred calls or whenever the live bytes grew by a few megabytes since the last
+/// reading. The allocator's count alone misses its own slack (a search of many small
+/// symbolic heaps holds some 60 % more than it asked for), so the resident figure is what keeps
+/// a run within about a tenth of its bound.
+struct Bounds {
+    deadline: Option<(Instant, u64)>,
+    memory: Option<Memory>,
+    fired: Option<Halt>,
+}
+
+/// The memory bound and what the process held at the start.
+struct Memory {
+    mb: u64,
+    /// Live bytes (the allocator's count) and resident bytes at the start.
+    live_start: u64,
+    resident_start: Option<u64>,
+    /// Calls since the last resident reading, and the live bytes then.
+    calls: u32,
+    live_then: u64,
+}
+
+/// Resident memory of this process, in bytes, where the system tells.
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+impl Bounds {
+    fn new(args: &Args, started: Instant) -> Bounds {
+        let deadline = (args.timeout_ms > 0)
+            .then(|| (started + Duration::from_millis(args.timeout_ms), args.timeout_ms));
+        let memory = match (args.max_memory_mb, heaplab_engine::memory::live_bytes()) {
+            (0, _) | (_, None) => None,
+            (mb, Some(now)) => Some(Memory {
+                mb,
+                live_start: now,
+                resident_start: resident_bytes(),
+                calls: 0,
+                live_then: now,
+            }),
+        };
+        Bounds { deadline, memory, fired: None }
+    }
+
+    fn check(&mut self) -> Option<Halt> {
+        if self.fired.is_none() {
+            if let Some((d, ms)) = self.deadline {
+                if Instant::now() >= d {
+                    self.fired = Some(Halt::Time { ms });
+                }
+            }
+            if let Some(m) = &mut self.memory {
+                let bound = heaplab_engine::memory::mb(m.mb);
+                let live = heaplab_engine::memory::live_bytes().unwrap_or(m.live_start);
+                let mut over = live.saturating_sub(m.live_start) > bound;
+                m.calls += 1;
+                if !over && (m.calls >= 256 || live > m.live_then + (4 << 20)) {
+                    m.calls = 0;
+                    m.live_then = live;
+                    if let (Some(start), Some(now)) = (m.resident_start, resident_bytes()) {
+                        over = now.saturating_sub(start) > bound;
+                    }
+                }
+                if over {
+                    self.fired = Some(Halt::Memory { mb: m.mb });
+                }
+            }
+        }
+        self.fired
+    }
+
+    /// Milliseconds left before the deadline (`None`: no time limit).
+    fn left_ms(&self) -> Option<u64> {
+        self.deadline.map(|(d, _)| d.saturating_duration_since(Instant::now()).as_millis() as u64)
+    }
+}
+
+/// The SMT solver for arithmetic beyond the Rust procedures (`None`: no z3), its per-query
+/// time limit cut to what is left of the run's (a query past the deadline is not asked: its
+/// answer is unknown).
+struct BoundedOracle<'a, 'b> {
+    smt: Option<SmtOracle<'a>>,
+    bounds: &'b std::cell::RefCell<Bounds>,
+}
+
+impl PureOracle for BoundedOracle<'_, '_> {
+    fn check(
+        &mut self,
+        facts: &[heaplab_logic::formula::Pure],
+        sorts: &BTreeMap<String, heaplab_logic::Sort>,
+    ) -> heaplab_logic::Result<heaplab_logic::arith::PureResult> {
+        let Some(smt) = self.smt.as_mut() else {
+            return Ok(heaplab_logic::arith::PureResult::Unknown);
+        };
+        let left = self.bounds.borrow().left_ms();
+        if left == Some(0) || self.bounds.borrow_mut().check().is_some() {
+            return Ok(heaplab_logic::arith::PureResult::Unknown);
+        }
+        let most = u64::from(Query::DEFAULT_TIMEOUT_MS);
+        smt.timeout_ms = left.map_or(most, |l| l.clamp(1, most)) as u32;
+        smt.check(facts, sorts)
+    }
+}
+
 fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let deadline = args.timeout_ms.map(|ms| started + Duration::from_millis(ms));
-    let mut stop = move || deadline.is_some_and(|d| Instant::now() >= d);
-    let loaded = load(&args.file)?;
-    if report(&loaded) {
-        return Ok(ExitCode::FAILURE);
-    }
-    let (defs, errors) = Defs::from_program(&loaded.analysis.program);
-    if !errors.is_empty() {
-        let diags: Vec<_> = errors.iter().map(|e| e.to_diagnostic()).collect();
-        eprint!("{}", render_all(&diags, &loaded.file));
-    }
-    let formula_file = SourceFile::new("--formula", args.formula.clone());
-    let formula = match parse_query(&defs, &args.formula, &[]) {
-        Ok(f) => f,
-        Err(e) => {
-            eprint!("{}", render_all(&[e.to_diagnostic()], &formula_file));
-            return Ok(ExitCode::FAILURE);
-        }
+    let bounds = std::cell::RefCell::new(Bounds::new(&args, started));
+    let input = match read_input(&args)? {
+        Ok(i) => i,
+        Err(code) => return Ok(code),
     };
     // z3 decides the arithmetic the Rust procedure cannot (anything beyond difference
     // constraints); without it those cases are reported as unknown, never guessed.
     // The frontend decides linear arithmetic in Rust (heaplab_smt::lia) before asking z3.
     let z3 = SolverFrontend::new(SmtSolver::new(Z3Process::new(ProcessConfig::default())));
-    let mut oracle: Box<dyn PureOracle + '_> = if z3.inner().transport().start().is_ok() {
-        Box::new(SmtOracle::new(&z3))
+    let smt = if z3.inner().transport().start().is_ok() {
+        Some(SmtOracle::new(&z3))
     } else {
         eprintln!(
             "note: z3 is not installed; arithmetic beyond difference constraints stays unknown"
         );
-        Box::new(NoSolver)
-    };
-    let enumerate_n = args.enumerate.or(args.exactly).or(if args.count || args.ints.is_some() {
-        Some(4)
-    } else {
         None
-    });
-    if let Some(n) = enumerate_n {
-        let n = args.exactly.map_or(n, |e| e.max(n));
-        let bounds = SearchBounds {
-            max_depth: args.depth.unwrap_or(n.max(1) as u32),
-            max_objects: n,
-            max_states: args.max_states,
+    };
+    let mut oracle = BoundedOracle { smt, bounds: &bounds };
+    let mut interrupt = || bounds.borrow_mut().check();
+    let Input { defs, queries, status } = input;
+    if let Some(n) = enumeration_size(&args) {
+        let [q] = &queries[..] else {
+            anyhow::bail!("enumeration takes one query (a `.hl` file and `--formula`)");
         };
-        let ints = if args.shapes { IntEquivalence::Ignore } else { IntEquivalence::UpToOrder };
-        let cfg = EnumConfig {
-            bounds,
-            ints,
-            max_models: args.max_models,
-            exactly: args.exactly,
-            int_range: args.ints,
-        };
-        let res = enumerate_with(&defs, &formula, cfg, oracle.as_mut(), &mut stop)?;
-        // Every model is re-checked by the independent model checker.
-        for (i, m) in res.models.iter().enumerate() {
-            recheck(&defs, m, &formula).map_err(|e| anyhow::anyhow!("model {}: {e}", i + 1))?;
-        }
-        let size = match args.exactly {
-            Some(e) => format!("exactly {e}"),
-            None => format!("at most {n}"),
-        };
-        match args.format {
-            Format::Text if args.count => outln!(buf, "{}", res.models.len()),
-            Format::Text => {
-                for (i, m) in res.models.iter().enumerate() {
-                    outln!(buf, "model {}:", i + 1);
-                    out!(buf, "{m}");
-                }
-                outln!(
-                    buf,
-                    "{} model(s) with {size} object(s), unfolding depth {}, each checked by the model checker",
-                    res.models.len(),
-                    bounds.max_depth
-                );
-            }
-            Format::Json => {
-                let out = EnumerationReport {
-                    schema_version: SCHEMA_VERSION,
-                    count: res.models.len() as u64,
-                    max_objects: n as u64,
-                    exactly: args.exactly.map(|e| e as u64),
-                    max_depth: bounds.max_depth,
-                    complete: !res.incomplete,
-                    stopped_by: res.stopped_by.clone(),
-                    time_ms: started.elapsed().as_millis() as u64,
-                    models: (!args.count).then(|| res.models.iter().map(ModelReport::of).collect()),
-                };
-                outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
-            }
-        }
-        if let Some(why) = &res.stopped_by {
-            eprintln!("note: the enumeration is incomplete: stopped by {why}");
-        }
-        return Ok(ExitCode::SUCCESS);
+        return enumerate(&args, n, &defs, &q.formula, &mut oracle, &mut interrupt, buf, started);
     }
-    let bounds = SearchBounds {
-        max_depth: args.depth.unwrap_or(SearchBounds::default().max_depth),
-        max_objects: args.objects,
-        max_states: args.max_states,
+    let cfg = SatConfig {
+        bounds: SearchBounds {
+            max_depth: args.depth.unwrap_or(SearchBounds::default().max_depth),
+            max_objects: args.objects,
+            max_states: args.max_states,
+        },
+        order: match args.order {
+            SearchOrder::Breadth => Order::BreadthFirst,
+            SearchOrder::Depth => Order::DepthFirst,
+        },
+        caps: caps(&args),
+        ..SatConfig::default()
     };
-    let order = match args.order {
-        SearchOrder::Breadth => Order::BreadthFirst,
-        SearchOrder::Depth => Order::DepthFirst,
-    };
-    let res =
-        sat_with(&defs, &formula, bounds, order, oracle.as_mut(), &mut stop, None, true)?.result;
-    if let SatResult::Sat(m) = &res {
-        recheck(&defs, m, &formula)?;
+    let mut answers = Vec::new();
+    for q in &queries {
+        answers.push(answer(&args, &defs, q, &cfg, &mut oracle, &mut interrupt)?);
     }
     match args.format {
-        Format::Text => match &res {
-            SatResult::Sat(m) => {
-                outln!(buf, "sat (the model checker accepts the model)");
-                out!(buf, "{m}");
+        Format::Text => {
+            for a in &answers {
+                a.text(buf);
             }
-            SatResult::Unsat => outln!(buf, "unsat"),
-            SatResult::Unknown(why) => outln!(buf, "unknown: {why}"),
-        },
+        }
+        Format::Json if answers.len() == 1 && status.is_none() => {
+            outln!(buf, "{}", serde_json::to_string_pretty(&answers[0].json(started))?);
+        }
         Format::Json => {
-            let verdict = |result: &str| SatReport {
+            let out = SatFileReport {
                 schema_version: SCHEMA_VERSION,
-                result: result.to_string(),
-                model: None,
-                checked: None,
-                reason: None,
-            };
-            let out = match &res {
-                SatResult::Sat(m) => SatReport {
-                    model: Some(ModelReport::of(m)),
-                    checked: Some(true),
-                    ..verdict("sat")
-                },
-                SatResult::Unsat => verdict("unsat"),
-                SatResult::Unknown(why) => {
-                    SatReport { reason: Some(why.clone()), ..verdict("unknown") }
-                }
+                status,
+                answers: answers.iter().map(|a| a.json(started)).collect(),
             };
             outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
         }
@@ -257,17 +336,299 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The model checker's verdict on a model `sat` or enumeration produced: anything but `Holds`
-/// is a bug of the search, reported as an error rather than printed as a model.
-fn recheck(defs: &Defs, m: &Model, formula: &heaplab_logic::Formula) -> anyhow::Result<()> {
-    match satisfies(defs, m, formula, CheckLimits::default())? {
-        Verdict::Holds => Ok(()),
-        Verdict::Unknown(why) => {
-            eprintln!("note: the model checker could not decide this model: {why}");
-            Ok(())
+fn caps(args: &Args) -> ProofCaps {
+    let mut caps = ProofCaps::default();
+    caps.max_pairs = args.max_pairs;
+    caps.max_checks = args.max_pair_checks;
+    caps.max_rounds = args.max_rounds;
+    caps.max_elements = args.max_elements;
+    caps.max_element_checks = args.max_element_checks;
+    caps.max_unfoldings = args.max_unfoldings;
+    caps
+}
+
+/// One question: a formula, and (from an entailment file) the negated assertions it leaves out.
+struct Question {
+    formula: Formula,
+    /// Negated spatial assertions (an entailment's right-hand side), not decided by `sat`.
+    negated: usize,
+}
+
+struct Input {
+    defs: Defs,
+    queries: Vec<Question>,
+    /// The status an SL-COMP file declares.
+    status: Option<String>,
+}
+
+/// The definitions and queries of a `.hl` file and `--formula`, or of a `.smt2` file; `Err`
+/// with the exit code after printing the diagnostics of bad input.
+fn read_input(args: &Args) -> anyhow::Result<Result<Input, ExitCode>> {
+    if args.file.extension().is_some_and(|e| e == "smt2") {
+        if args.formula.is_some() {
+            anyhow::bail!("a `.smt2` file carries its own query: leave out `--formula`");
         }
+        let bytes = read_capped(&args.file)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| anyhow::anyhow!("`{}` is not UTF-8 text", args.file.display()))?;
+        let file = SourceFile::new(args.file.display().to_string(), text);
+        let script = match smtlib::read(&file.text) {
+            Ok(s) => s,
+            Err(e) => {
+                eprint!("{}", render_all(&[e.to_diagnostic()], &file));
+                return Ok(Err(ExitCode::FAILURE));
+            }
+        };
+        if script.queries.is_empty() {
+            eprintln!("note: `{}` has no `(check-sat)`: nothing to answer", args.file.display());
+        }
+        let queries = script
+            .queries
+            .into_iter()
+            .map(|q| Question {
+                formula: q.formula,
+                negated: if args.lhs { 0 } else { q.negated.len() },
+            })
+            .collect();
+        return Ok(Ok(Input { defs: script.defs, queries, status: script.status }));
+    }
+    if args.lhs {
+        anyhow::bail!("`--lhs` asks an SL-COMP entailment file (`.smt2`)");
+    }
+    let Some(text) = args.formula.clone() else {
+        anyhow::bail!(
+            "`--formula` is needed with a `.hl` file (a `.smt2` file carries its own query)"
+        );
+    };
+    let loaded = load(&args.file)?;
+    if report(&loaded) {
+        return Ok(Err(ExitCode::FAILURE));
+    }
+    let (defs, errors) = Defs::from_program(&loaded.analysis.program);
+    if !errors.is_empty() {
+        let diags: Vec<_> = errors.iter().map(|e| e.to_diagnostic()).collect();
+        eprint!("{}", render_all(&diags, &loaded.file));
+    }
+    let formula_file = SourceFile::new("--formula", text.clone());
+    let (formula, notes) = match parse_query_noting(&defs, &text, &[]) {
+        Ok(f) => f,
+        Err(e) => {
+            eprint!("{}", render_all(&[e.to_diagnostic()], &formula_file));
+            return Ok(Err(ExitCode::FAILURE));
+        }
+    };
+    if !notes.is_empty() {
+        eprint!("{}", render_all(&notes, &formula_file));
+    }
+    Ok(Ok(Input { defs, queries: vec![Question { formula, negated: 0 }], status: None }))
+}
+
+fn enumeration_size(args: &Args) -> Option<usize> {
+    let n = args.enumerate.or(args.exactly).or(if args.count || args.ints.is_some() {
+        Some(4)
+    } else {
+        None
+    })?;
+    Some(args.exactly.map_or(n, |e| e.max(n)))
+}
+
+/// What a `sat` run answered for one query, and what the model checker said of its model.
+struct Answer {
+    result: SatResult,
+    /// The model checker's verdict on a `sat` model (`None` for other answers).
+    check: Option<Verdict>,
+    /// The caller's bound that stopped the run.
+    halted: Option<Halt>,
+}
+
+impl Answer {
+    fn text(&self, buf: &mut String) {
+        match (&self.result, &self.check) {
+            (SatResult::Sat(m), Some(Verdict::Holds)) => {
+                outln!(buf, "sat (the model checker accepts the model)");
+                out!(buf, "{m}");
+            }
+            (SatResult::Sat(m), Some(Verdict::Unknown(why))) => {
+                outln!(buf, "sat (model not re-checked: {why})");
+                out!(buf, "{m}");
+            }
+            (SatResult::Sat(m), _) => {
+                outln!(buf, "sat");
+                out!(buf, "{m}");
+            }
+            (SatResult::Unsat, _) => outln!(buf, "unsat"),
+            (SatResult::Unknown(why), _) => outln!(buf, "unknown: {why}"),
+        }
+    }
+
+    /// `checked`: whether the model checker accepted the model (`true`), or could not decide
+    /// it within its bounds (`false`, with `unchecked_reason`); `stopped_by`: the run's time or
+    /// memory bound when one stopped it.
+    fn json(&self, started: Instant) -> SatReport {
+        let verdict = |result: &str| SatReport {
+            schema_version: SCHEMA_VERSION,
+            result: result.to_string(),
+            model: None,
+            checked: None,
+            unchecked_reason: None,
+            reason: None,
+            stopped_by: self.halted.map(|h| h.to_string()),
+            time_ms: started.elapsed().as_millis() as u64,
+        };
+        match &self.result {
+            SatResult::Sat(m) => {
+                let (checked, why) = match &self.check {
+                    Some(Verdict::Holds) => (true, None),
+                    Some(Verdict::Unknown(why)) => (false, Some(why.clone())),
+                    _ => (false, None),
+                };
+                SatReport {
+                    model: Some(ModelReport::of(m)),
+                    checked: Some(checked),
+                    unchecked_reason: why,
+                    ..verdict("sat")
+                }
+            }
+            SatResult::Unsat => verdict("unsat"),
+            SatResult::Unknown(why) => {
+                SatReport { reason: Some(why.clone()), ..verdict("unknown") }
+            }
+        }
+    }
+}
+
+fn answer(
+    args: &Args,
+    defs: &Defs,
+    q: &Question,
+    cfg: &SatConfig,
+    oracle: &mut dyn PureOracle,
+    interrupt: &mut heaplab_logic::Interrupt<'_>,
+) -> anyhow::Result<Answer> {
+    let out = solve(defs, &q.formula, cfg, oracle, interrupt)?;
+    let mut result = out.result;
+    if q.negated > 0 && !matches!(result, SatResult::Unsat) {
+        // `A ∧ ¬B` with `B` spatial is an entailment question: only an unsatisfiable `A`
+        // answers it here.
+        result = SatResult::Unknown(format!(
+            "the file asks an entailment ({} negated spatial assertion(s)), which `sat` does not decide; its left-hand side is {} (`--lhs` asks it alone)",
+            q.negated,
+            match &result {
+                SatResult::Sat(_) => "satisfiable".to_string(),
+                SatResult::Unknown(why) => format!("undecided: {why}"),
+                SatResult::Unsat => "unsatisfiable".to_string(),
+            }
+        ));
+    }
+    let check = match &result {
+        SatResult::Sat(m) => Some(recheck(args, defs, m, &q.formula, interrupt)?),
+        _ => None,
+    };
+    Ok(Answer { result, check, halted: out.halted })
+}
+
+/// The model checker's verdict on a model `sat` or enumeration produced, within the run's
+/// bounds: `Holds`, or `Unknown` naming the bound that stopped it. A `Fails` is a bug of the
+/// search, reported as an error rather than printed as a model.
+fn recheck(
+    args: &Args,
+    defs: &Defs,
+    m: &Model,
+    formula: &Formula,
+    interrupt: &mut heaplab_logic::Interrupt<'_>,
+) -> anyhow::Result<Verdict> {
+    let limits = CheckLimits { max_steps: args.max_check_steps, ..CheckLimits::default() };
+    match satisfies_within(defs, m, formula, limits, interrupt)? {
         Verdict::Fails => {
             anyhow::bail!("internal error: the model checker does not accept the model:\n{m}")
         }
+        v => Ok(v),
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn enumerate(
+    args: &Args,
+    n: usize,
+    defs: &Defs,
+    formula: &Formula,
+    oracle: &mut dyn PureOracle,
+    interrupt: &mut heaplab_logic::Interrupt<'_>,
+    buf: &mut String,
+    started: Instant,
+) -> anyhow::Result<ExitCode> {
+    let bounds = SearchBounds {
+        max_depth: args.depth.unwrap_or(n.max(1) as u32),
+        max_objects: n,
+        max_states: args.max_states,
+    };
+    let ints = if args.shapes { IntEquivalence::Ignore } else { IntEquivalence::UpToOrder };
+    let cfg = EnumConfig {
+        bounds,
+        ints,
+        max_models: args.max_models,
+        exactly: args.exactly,
+        int_range: args.ints,
+    };
+    let mut res = enumerate_with(defs, formula, cfg, oracle, interrupt)?;
+    // Every model is re-checked by the independent model checker; those it could not decide
+    // within the run's bounds are counted, not dropped.
+    let mut unchecked = 0;
+    for (i, m) in res.models.iter().enumerate() {
+        match recheck(args, defs, m, formula, interrupt)
+            .map_err(|e| anyhow::anyhow!("model {}: {e}", i + 1))?
+        {
+            Verdict::Holds => {}
+            _ => unchecked += 1,
+        }
+    }
+    if res.stopped_by.is_none() {
+        if let Some(h) = interrupt() {
+            res.incomplete = true;
+            res.stopped_by = Some(h.to_string());
+        }
+    }
+    let size = match args.exactly {
+        Some(e) => format!("exactly {e}"),
+        None => format!("at most {n}"),
+    };
+    let checked = if unchecked == 0 {
+        "each checked by the model checker".to_string()
+    } else {
+        format!("{unchecked} of them not re-checked (the run's bounds stopped the model checker)")
+    };
+    match args.format {
+        Format::Text if args.count => outln!(buf, "{}", res.models.len()),
+        Format::Text => {
+            for (i, m) in res.models.iter().enumerate() {
+                outln!(buf, "model {}:", i + 1);
+                out!(buf, "{m}");
+            }
+            outln!(
+                buf,
+                "{} model(s) with {size} object(s), unfolding depth {}, {checked}",
+                res.models.len(),
+                bounds.max_depth
+            );
+        }
+        Format::Json => {
+            let out = EnumerationReport {
+                schema_version: SCHEMA_VERSION,
+                count: res.models.len() as u64,
+                max_objects: n as u64,
+                exactly: args.exactly.map(|e| e as u64),
+                max_depth: bounds.max_depth,
+                complete: !res.incomplete,
+                stopped_by: res.stopped_by.clone(),
+                unchecked,
+                time_ms: started.elapsed().as_millis() as u64,
+                models: (!args.count).then(|| res.models.iter().map(ModelReport::of).collect()),
+            };
+            outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
+        }
+    }
+    if let Some(why) = &res.stopped_by {
+        eprintln!("note: the enumeration is incomplete: stopped by {why}");
+    }
+    Ok(ExitCode::SUCCESS)
 }

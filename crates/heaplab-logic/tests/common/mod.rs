@@ -76,6 +76,11 @@ class EL { Elem data; EL next; }
 pred elist(EL x) := x == null | exists Elem d, EL n. x -> EL { data: d, next: n } * elist(n);
 
 pred never(L x) := exists L n. x -> L { next: n } * never(n);
+// Two disjuncts that say the same, deeper than the checker looks ahead: unfolding it branches.
+pred nulls(L x) := deep1(x) | deep1(x);
+pred deep1(L x) := deep2(x);
+pred deep2(L x) := deep3(x);
+pred deep3(L x) := x == null;
 pred loop(L x) := loop(x);
 "#;
 

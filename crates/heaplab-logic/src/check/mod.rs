@@ -1,0 +1,1242 @@
+//! The model checker: does a concrete heap and store satisfy a formula? This is the validity
+//! oracle for everything the generator produces, so it deliberately shares no code with the
+//! satisfiability search and never calls a solver.
+//!
+//! Semantics (docs/language.md, "Formula semantics"): a formula describes exactly its footprint
+//! (precise semantics: each cell of the footprint is the cell of exactly one points-to in the
+//! unfolded formula), and the heap may hold further objects outside it. A reference may point
+//! to such an unclaimed object (a location outside the footprint, as a dangling reference is in
+//! standard separation logic); the formula says nothing about its fields. So `model ⊨ F` holds
+//! when some sub-heap of the model is a footprint of `F` under the store.
+//!
+//! The search is a direct recursion over the formula against the heap:
+//! - a points-to whose pointer has a value consumes that object (class must match) and binds or
+//!   checks its field terms against the object's field values;
+//! - a predicate instance is unfolded into its disjuncts (branching), preferring instances with
+//!   a reference argument already bound, so unfolding follows the heap;
+//! - an existential pointer that nothing determines is tried against every unconsumed object;
+//! - pure facts are evaluated as soon as their variables have values; an equality with a single
+//!   unknown integer (`v == e`, `2 # v + 1 == e`) is solved on the spot.
+//!
+//! Integer existentials that only occur in pure facts (the `lo`/`hi` bounds of `bst`, which are
+//! existential at the top only) are solved at the end by propagation: each fact with exactly one
+//! unknown variable gives a bound or an excluded value, a variable is set to a value meeting all
+//! of its single-variable facts (its lower bound, else its upper bound, else 0), and this repeats.
+//! Limits: when facts tie several unknowns together, the values tried are a heuristic; if no
+//! choice works and such a choice was involved, the answer is `Unknown`, never a wrong `Fails`.
+//! Existential pointers constrained only by pure facts may also take a dangling (unallocated)
+//! location, as in standard separation-logic semantics: a new one, or one another existential
+//! already took (two existentials may name the same location outside the heap). The search is
+//! bounded by `max_steps`; exhausting it yields `Unknown`.
+
+use crate::error::{Error, Result};
+use crate::formula::{
+    CmpOp, Defs, Formula, Fresh, PointsTo, PredApp, Pure, Sort, SymHeap, Term, Var,
+};
+use crate::model::{Model, Value};
+use refs::{Refs, Side};
+use std::collections::{BTreeMap, BTreeSet};
+
+mod refs;
+
+/// The answer of the model checker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Holds,
+    Fails,
+    /// The bounded search could not decide (the reason says which limit or heuristic).
+    Unknown(String),
+}
+
+/// Limits of the model checker's search.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckLimits {
+    /// Search steps (propagation rounds and branches) before giving up. Default: 200 000.
+    pub max_steps: usize,
+    /// Bytes of the search states waiting on the stack, at most (estimated: each holds a copy
+    /// of what is left to match and of which objects are taken), so the checker's memory is
+    /// bounded however it branches. Default: 256 MB.
+    pub max_pending_bytes: usize,
+}
+
+impl Default for CheckLimits {
+    fn default() -> Self {
+        CheckLimits { max_steps: 200_000, max_pending_bytes: 256 << 20 }
+    }
+}
+
+/// Satisfaction: `model ⊨ formula`, the footprint being some part of the heap (the rest is
+/// unclaimed: objects the formula says nothing about).
+pub fn satisfies(
+    defs: &Defs,
+    model: &Model,
+    formula: &Formula,
+    limits: CheckLimits,
+) -> Result<Verdict> {
+    satisfies_within(defs, model, formula, limits, &mut crate::halt::never)
+}
+
+/// [`satisfies`] within the caller's bounds (time, memory): `interrupt` is asked at every
+/// step, and a bound it names makes the verdict `Unknown`, naming it.
+pub fn satisfies_within(
+    defs: &Defs,
+    model: &Model,
+    formula: &Formula,
+    limits: CheckLimits,
+    interrupt: &mut crate::halt::Interrupt<'_>,
+) -> Result<Verdict> {
+    for (v, _) in &formula.free {
+        if !model.store.contains_key(v) {
+            return Err(Error::BadModel(format!("the store has no value for `{v}`")));
+        }
+    }
+    for o in &model.objects {
+        for (_, v) in &o.fields {
+            if let Value::Ref(r) = v {
+                if *r >= model.objects.len() {
+                    return Err(Error::BadModel(format!("reference @{r} to a missing object")));
+                }
+            }
+        }
+    }
+    let mut search = Search {
+        defs,
+        model,
+        steps: 0,
+        limits,
+        approx: false,
+        fresh: Fresh::new(),
+        interrupt,
+        stopped: None,
+        halted: false,
+        wide: false,
+        standing: std::collections::HashMap::new(),
+        chains: 0,
+    };
+    let mut unknown = None;
+    for d in &formula.disjuncts {
+        let mut names: Vec<Var> = d.all_vars().into_iter().collect();
+        names.extend(d.exists.iter().map(|(v, _)| v.clone()));
+        search.fresh.avoid(names.iter());
+        let mut sorts: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
+        sorts.extend(d.exists.iter().cloned());
+        let env: BTreeMap<Var, Value> = formula
+            .free
+            .iter()
+            .filter_map(|(v, _)| model.store.get(v).map(|x| (v.clone(), x.clone())))
+            .collect();
+        let st = State {
+            env,
+            sorts,
+            avail: vec![true; model.objects.len()],
+            unconsumed: model.objects.len(),
+            pts: d.points_to.clone(),
+            preds: d
+                .preds
+                .iter()
+                .cloned()
+                .map(|mut p| {
+                    search.chains += 1;
+                    p.depth = search.chains;
+                    p
+                })
+                .collect(),
+            pure: d.pure.clone(),
+            refs: Refs::default(),
+            chains: BTreeMap::new(),
+        };
+        match search.solve(st) {
+            Found::Yes => return Ok(Verdict::Holds),
+            Found::No => {}
+            Found::Budget => {
+                unknown = Some(match search.stopped.take() {
+                    Some(why) => why,
+                    None => format!("search bound of {} steps reached", limits.max_steps),
+                });
+                if search.halted {
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(why) = unknown {
+        return Ok(Verdict::Unknown(why));
+    }
+    if search.wide {
+        return Ok(Verdict::Unknown(
+            "an existential integer would need a value beyond 64 bits, which the checker's integers cannot hold".into(),
+        ));
+    }
+    if search.approx {
+        return Ok(Verdict::Unknown(
+            "integer facts tie several unknown existentials together; the values tried did not work".into(),
+        ));
+    }
+    Ok(Verdict::Fails)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Found {
+    Yes,
+    No,
+    Budget,
+}
+
+enum Step {
+    Done(Found),
+    Branch(Vec<State>),
+}
+
+#[derive(Clone)]
+struct State {
+    env: BTreeMap<Var, Value>,
+    sorts: BTreeMap<Var, Sort>,
+    avail: Vec<bool>,
+    /// How many of `avail` are still true (counted as objects are taken, not recounted).
+    unconsumed: usize,
+    pts: Vec<PointsTo>,
+    preds: Vec<PredApp>,
+    pure: Vec<Pure>,
+    /// What the facts say of the references without a location yet.
+    refs: Refs,
+    /// Per chain of unfoldings that took one instance for another and no cell (its id is the
+    /// instance's `depth`, which the checker does not otherwise use): the instances met.
+    chains: BTreeMap<u32, Vec<InstanceKey>>,
+}
+
+struct Search<'a, 'i> {
+    defs: &'a Defs,
+    model: &'a Model,
+    steps: usize,
+    limits: CheckLimits,
+    approx: bool,
+    fresh: Fresh,
+    interrupt: &'a mut crate::halt::Interrupt<'i>,
+    /// Why a bound other than the steps stopped the search (its memory, the caller's bound).
+    stopped: Option<String>,
+    /// The caller's bound fired: nothing more is tried.
+    halted: bool,
+    /// Some existential needed an integer beyond 64 bits, which a model cannot hold.
+    wide: bool,
+    /// How many disjuncts of an instance stand, by what is known of its arguments.
+    standing: std::collections::HashMap<InstanceKey, usize>,
+    /// Chain ids given out.
+    chains: u32,
+}
+
+/// What the standing disjuncts of an instance depend on: the predicate, and per argument its
+/// value (with whether an object is still free) or its class (with whether it is known not to
+/// be `null`), and which pairs of arguments are known to differ.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct InstanceKey {
+    pred: String,
+    args: Vec<ArgKey>,
+    differ: Vec<(u8, u8)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum ArgKey {
+    Value(Value, bool),
+    Class(String, bool),
+    /// A class only this instance mentions: where it first appears, and whether it is known
+    /// not to be `null`.
+    Local(u8, bool),
+    Open,
+}
+
+/// Entries of the instance cache, at most (it is cleared past that).
+const MAX_STANDING: usize = 100_000;
+
+/// `local`: an argument whose class of unbound variables nothing but this instance mentions
+/// (a fresh existential of an unfolding, perhaps known not to be `null`) is keyed by what is
+/// known of it and where it first appears among the arguments, whatever its name.
+fn instance_key(app: &PredApp, st: &State, local: bool) -> InstanceKey {
+    let sides: Vec<Option<Side>> = app.args.iter().map(|a| st.side(a)).collect();
+    let mut first: BTreeMap<String, u8> = BTreeMap::new();
+    let args = app
+        .args
+        .iter()
+        .zip(&sides)
+        .enumerate()
+        .map(|(i, (a, side))| match side {
+            Some(Side::Value(v)) => {
+                let free = matches!(v, Value::Ref(o) if st.avail.get(*o).copied().unwrap_or(false));
+                ArgKey::Value(v.clone(), free)
+            }
+            Some(Side::Class(c)) => {
+                let root = st.refs.find(c);
+                let nonnull = st.refs.equal(&Side::Class(c.clone()), &Side::Value(Value::Null))
+                    == Some(false);
+                if local && st.local_class(&root, app) {
+                    let at = *first.entry(root).or_insert(i as u8);
+                    ArgKey::Local(at, nonnull)
+                } else {
+                    ArgKey::Class(root, nonnull)
+                }
+            }
+            None => match eval(a, &st.env) {
+                Some(v) => ArgKey::Value(v, false),
+                None => ArgKey::Open,
+            },
+        })
+        .collect();
+    let mut differ = Vec::new();
+    for i in 0..sides.len() {
+        for j in i + 1..sides.len() {
+            if let (Some(x), Some(y)) = (&sides[i], &sides[j]) {
+                if st.refs.equal(x, y) == Some(false) {
+                    differ.push((i as u8, j as u8));
+                }
+            }
+        }
+    }
+    InstanceKey { pred: app.name.clone(), args, differ }
+}
+
+impl State {
+    /// A rough size in bytes: what a copy of this state holds.
+    fn bytes(&self) -> usize {
+        256 + self.avail.len()
+            + 64 * (self.env.len() + self.sorts.len() + self.pts.len() + self.preds.len())
+            + 160 * self.refs.len()
+            + 96 * self.pure.len()
+    }
+}
+
+/// A three-valued evaluation result.
+enum Tri {
+    True,
+    False,
+    Open,
+}
+
+fn eval(t: &Term, env: &BTreeMap<Var, Value>) -> Option<Value> {
+    Some(match t {
+        Term::Var(v) => env.get(v)?.clone(),
+        Term::Null => Value::Null,
+        Term::Int(i) => Value::Int(*i),
+        Term::Bool(b) => Value::Bool(*b),
+        Term::Add(..) | Term::Sub(..) | Term::Mul(..) | Term::Neg(..) => {
+            Value::Int(i64::try_from(num(t, env)?).ok()?)
+        }
+    })
+}
+
+/// An integer term's value, computed exactly in `i128`: the model's integers are `i64`, but
+/// `v + 1` at `v == i64::MAX` is an integer too (the logic's integers are mathematical).
+fn num(t: &Term, env: &BTreeMap<Var, Value>) -> Option<i128> {
+    match t {
+        Term::Var(v) => match env.get(v)? {
+            Value::Int(i) => Some(i128::from(*i)),
+            _ => None,
+        },
+        Term::Int(i) => Some(i128::from(*i)),
+        Term::Add(a, b) => num(a, env)?.checked_add(num(b, env)?),
+        Term::Sub(a, b) => num(a, env)?.checked_sub(num(b, env)?),
+        Term::Mul(a, b) => num(a, env)?.checked_mul(num(b, env)?),
+        Term::Neg(a) => num(a, env)?.checked_neg(),
+        Term::Null | Term::Bool(_) => None,
+    }
+}
+
+fn eval_pure(p: &Pure, env: &BTreeMap<Var, Value>) -> Tri {
+    match p {
+        Pure::Const(b) => tri(*b),
+        Pure::Cmp(op, a, b) => {
+            if let (Some(x), Some(y)) = (num(a, env), num(b, env)) {
+                return tri(match op {
+                    CmpOp::Eq => x == y,
+                    CmpOp::Ne => x != y,
+                    CmpOp::Lt => x < y,
+                    CmpOp::Le => x <= y,
+                });
+            }
+            let (Some(x), Some(y)) = (eval(a, env), eval(b, env)) else { return Tri::Open };
+            match op {
+                CmpOp::Eq => tri(x == y),
+                CmpOp::Ne => tri(x != y),
+                CmpOp::Lt | CmpOp::Le => match (x, y) {
+                    (Value::Int(x), Value::Int(y)) => {
+                        tri(if *op == CmpOp::Lt { x < y } else { x <= y })
+                    }
+                    _ => Tri::False,
+                },
+            }
+        }
+        Pure::Not(q) => match eval_pure(q, env) {
+            Tri::True => Tri::False,
+            Tri::False => Tri::True,
+            Tri::Open => Tri::Open,
+        },
+        Pure::And(ps) => {
+            let mut open = false;
+            for q in ps {
+                match eval_pure(q, env) {
+                    Tri::False => return Tri::False,
+                    Tri::Open => open = true,
+                    Tri::True => {}
+                }
+            }
+            if open {
+                Tri::Open
+            } else {
+                Tri::True
+            }
+        }
+        Pure::Or(ps) => {
+            let mut open = false;
+            for q in ps {
+                match eval_pure(q, env) {
+                    Tri::True => return Tri::True,
+                    Tri::Open => open = true,
+                    Tri::False => {}
+                }
+            }
+            if open {
+                Tri::Open
+            } else {
+                Tri::False
+            }
+        }
+    }
+}
+
+fn tri(b: bool) -> Tri {
+    if b {
+        Tri::True
+    } else {
+        Tri::False
+    }
+}
+
+impl State {
+    /// A reference term as a value, or as its class when it has no location yet; `None` for
+    /// terms that are not references.
+    fn side(&self, t: &Term) -> Option<Side> {
+        match t {
+            Term::Null => Some(Side::Value(Value::Null)),
+            Term::Var(v) => match self.env.get(v) {
+                Some(x @ (Value::Ref(_) | Value::Null)) => Some(Side::Value(x.clone())),
+                Some(_) => None,
+                None => {
+                    matches!(self.sorts.get(v), Some(Sort::Ref(_))).then(|| Side::Class(v.clone()))
+                }
+            },
+            _ => None,
+        }
+    }
+
+    /// [`eval_pure`], with the reference classes deciding (dis)equalities of references that
+    /// have no location yet.
+    fn eval(&self, p: &Pure) -> Tri {
+        match p {
+            Pure::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) => {
+                if let (Some(x), Some(y)) = (self.side(a), self.side(b)) {
+                    return match self.refs.equal(&x, &y) {
+                        Some(eq) => tri(eq == (*op == CmpOp::Eq)),
+                        None => Tri::Open,
+                    };
+                }
+                eval_pure(p, &self.env)
+            }
+            Pure::Not(q) => match self.eval(q) {
+                Tri::True => Tri::False,
+                Tri::False => Tri::True,
+                Tri::Open => Tri::Open,
+            },
+            Pure::And(ps) => {
+                let mut open = false;
+                for q in ps {
+                    match self.eval(q) {
+                        Tri::False => return Tri::False,
+                        Tri::Open => open = true,
+                        Tri::True => {}
+                    }
+                }
+                if open {
+                    Tri::Open
+                } else {
+                    Tri::True
+                }
+            }
+            Pure::Or(ps) => {
+                let mut open = false;
+                for q in ps {
+                    match self.eval(q) {
+                        Tri::True => return Tri::True,
+                        Tri::Open => open = true,
+                        Tri::False => {}
+                    }
+                }
+                if open {
+                    Tri::Open
+                } else {
+                    Tri::False
+                }
+            }
+            p => eval_pure(p, &self.env),
+        }
+    }
+
+    /// Whether the class `root` of unbound variables is mentioned by no waiting obligation but
+    /// `app` (which is not waiting any more) and differs from no other class.
+    fn local_class(&self, root: &str, app: &PredApp) -> bool {
+        if !self.refs.alone(root) {
+            return false;
+        }
+        let members = self.refs.members_of(root);
+        let mentioned = |t: &Term| members.iter().any(|m| t.mentions(m));
+        let _ = app;
+        !self.pts.iter().any(|pt| mentioned(&pt.ptr) || pt.fields.iter().any(|(_, t)| mentioned(t)))
+            && !self.preds.iter().any(|p| p.args.iter().any(mentioned))
+            && !self.pure.iter().any(|p| {
+                let mut vs = BTreeSet::new();
+                p.free_vars(&mut vs);
+                members.iter().any(|m| vs.contains(m))
+            })
+    }
+
+    /// Drops what no waiting obligation mentions any more: values, sorts and classes of the
+    /// existentials of the unfoldings done, so a long derivation's states stay small (and
+    /// so do their copies when the search branches).
+    fn collect_garbage(&mut self) {
+        let mut live: BTreeSet<Var> = BTreeSet::new();
+        for pt in &self.pts {
+            pt.ptr.free_vars(&mut live);
+            pt.fields.iter().for_each(|(_, t)| t.free_vars(&mut live));
+        }
+        for app in &self.preds {
+            app.args.iter().for_each(|t| t.free_vars(&mut live));
+        }
+        self.pure.iter().for_each(|p| p.free_vars(&mut live));
+        self.env.retain(|v, _| live.contains(v));
+        self.sorts.retain(|v, _| live.contains(v));
+        self.refs.retain(&live);
+        let chains: BTreeSet<u32> = self.preds.iter().map(|p| p.depth).collect();
+        self.chains.retain(|c, _| chains.contains(c));
+    }
+
+    /// Binds `v` (and, for a reference, its whole class) to `val`; `false` when a fact of the
+    /// classes forbids it.
+    fn assign(&mut self, v: &Var, val: Value) -> bool {
+        if !matches!(self.sorts.get(v), Some(Sort::Ref(_)))
+            || !matches!(val, Value::Ref(_) | Value::Null)
+        {
+            self.env.insert(v.clone(), val);
+            return true;
+        }
+        let Some(members) = self.refs.bind(v, &val) else { return false };
+        for m in members {
+            self.env.insert(m, val.clone());
+        }
+        self.env.insert(v.clone(), val);
+        true
+    }
+
+    /// Takes an open (dis)equality of references into the classes; `None`: not one,
+    /// `Some(false)`: it contradicts them.
+    fn absorb(&mut self, p: &Pure) -> Option<bool> {
+        let Pure::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = p else { return None };
+        let (x, y) = (self.side(a)?, self.side(b)?);
+        Some(match (op, x, y) {
+            (CmpOp::Eq, Side::Class(x), Side::Class(y)) => self.refs.union(&x, &y),
+            (CmpOp::Eq, Side::Class(x), Side::Value(v))
+            | (CmpOp::Eq, Side::Value(v), Side::Class(x)) => self.assign(&x, v),
+            (_, Side::Class(x), Side::Class(y)) => self.refs.differ(&x, &y),
+            (_, Side::Class(x), Side::Value(v)) | (_, Side::Value(v), Side::Class(x)) => {
+                self.refs.differ_from(&x, v);
+                true
+            }
+            (_, Side::Value(x), Side::Value(y)) => (x == y) == (*op == CmpOp::Eq),
+        })
+    }
+}
+
+/// `t` as `Σ c·v + k` over the variables without a value (exactly, in `i128`); `None` if not
+/// linear, not an integer, or too large.
+fn linear(t: &Term, env: &BTreeMap<Var, Value>) -> Option<(BTreeMap<Var, i128>, i128)> {
+    Some(match t {
+        Term::Var(v) => match env.get(v) {
+            Some(Value::Int(i)) => (BTreeMap::new(), i128::from(*i)),
+            Some(_) => return None,
+            None => (BTreeMap::from([(v.clone(), 1)]), 0),
+        },
+        Term::Int(i) => (BTreeMap::new(), i128::from(*i)),
+        Term::Add(a, b) | Term::Sub(a, b) => {
+            let (mut ca, ka) = linear(a, env)?;
+            let (cb, kb) = linear(b, env)?;
+            let sign = if matches!(t, Term::Sub(..)) { -1 } else { 1 };
+            for (v, c) in cb {
+                let e = ca.entry(v).or_insert(0);
+                *e = e.checked_add(c.checked_mul(sign)?)?;
+            }
+            ca.retain(|_, c| *c != 0);
+            (ca, ka.checked_add(kb.checked_mul(sign)?)?)
+        }
+        Term::Neg(a) => {
+            let (ca, k) = linear(a, env)?;
+            let ca =
+                ca.into_iter().map(|(v, c)| Some((v, c.checked_neg()?))).collect::<Option<_>>()?;
+            (ca, k.checked_neg()?)
+        }
+        Term::Mul(a, b) => {
+            let (ca, ka) = linear(a, env)?;
+            let (cb, kb) = linear(b, env)?;
+            let scale = |c: BTreeMap<Var, i128>, by: i128| -> Option<BTreeMap<Var, i128>> {
+                c.into_iter()
+                    .map(|(v, x)| Some((v, x.checked_mul(by)?)))
+                    .filter(|r| r.as_ref().is_none_or(|(_, x)| *x != 0))
+                    .collect()
+            };
+            if ca.is_empty() {
+                (scale(cb, ka)?, ka.checked_mul(kb)?)
+            } else if cb.is_empty() {
+                (scale(ca, kb)?, ka.checked_mul(kb)?)
+            } else {
+                return None;
+            }
+        }
+        Term::Null | Term::Bool(_) => return None,
+    })
+}
+
+/// Facts about one unknown integer variable from single-variable constraints.
+#[derive(Default)]
+struct Bounds {
+    lo: Option<i128>,
+    hi: Option<i128>,
+    exact: Option<i128>,
+    excluded: BTreeSet<i128>,
+    conflict: bool,
+}
+
+impl Search<'_, '_> {
+    /// Depth-first search with an explicit stack, so long structures cannot overflow the call
+    /// stack. Siblings are pushed in reverse so the first disjunct is tried first.
+    fn solve(&mut self, init: State) -> Found {
+        let mut pending = init.bytes();
+        let mut stack = vec![init];
+        let mut res = Found::No;
+        while let Some(st) = stack.pop() {
+            pending = pending.saturating_sub(st.bytes());
+            match self.step(st) {
+                Step::Done(Found::Yes) => return Found::Yes,
+                Step::Done(Found::Budget) => {
+                    res = Found::Budget;
+                    if self.steps > self.limits.max_steps || self.halted {
+                        return Found::Budget;
+                    }
+                }
+                Step::Done(Found::No) => {}
+                Step::Branch(children) => {
+                    pending += children.iter().map(State::bytes).sum::<usize>();
+                    if pending > self.limits.max_pending_bytes {
+                        self.stopped = Some(format!(
+                            "its search states outgrew {} MB",
+                            self.limits.max_pending_bytes >> 20
+                        ));
+                        return Found::Budget;
+                    }
+                    stack.extend(children.into_iter().rev());
+                }
+            }
+        }
+        res
+    }
+
+    /// Counts a step; `false` once the steps or the caller's bound are spent.
+    fn tick(&mut self) -> bool {
+        self.steps += 1;
+        if self.steps > self.limits.max_steps {
+            return false;
+        }
+        if !self.halted {
+            if let Some(h) = (self.interrupt)() {
+                self.halted = true;
+                self.stopped = Some(format!("stopped by {h}"));
+            }
+        }
+        !self.halted
+    }
+
+    fn step(&mut self, mut st: State) -> Step {
+        loop {
+            if !self.tick() {
+                return Step::Done(Found::Budget);
+            }
+            match self.propagate(&mut st) {
+                Some(true) => continue,
+                Some(false) => {}
+                None => return Step::Done(Found::No),
+            }
+            break;
+        }
+        if st.pts.len() > st.unconsumed {
+            return Step::Done(Found::No);
+        }
+        // Unfold a predicate instance: among the first few waiting, the one with the fewest
+        // disjuncts that what is known leaves standing (none: this state fails; one: no
+        // branching), then one whose reference argument has a value. Choosing the most
+        // constrained instance first keeps a wrong branch from running on past the fact that
+        // refutes it (a gate of a counter whose inputs are only known to be non-null).
+        if !st.preds.is_empty() {
+            let mut best: Option<(usize, bool, usize, Option<Vec<SymHeap>>)> = None;
+            for idx in 0..st.preds.len().min(SELECT_AMONG) {
+                let app = &st.preds[idx];
+                let Some(def) = self.defs.preds.get(&app.name) else {
+                    return Step::Done(Found::No);
+                };
+                let bound = app
+                    .args
+                    .iter()
+                    .any(|a| matches!(eval(a, &st.env), Some(Value::Ref(_) | Value::Null)));
+                // How many disjuncts stand depends only on what is known of the arguments:
+                // an instance met before with the same knowledge is not looked into again.
+                let key = instance_key(app, &st, false);
+                let (count, parts) = match self.standing.get(&key) {
+                    Some(n) => (*n, None),
+                    None => {
+                        // Disjuncts refuted by what is already known are dropped before the
+                        // state is copied; when a single one survives, the state is moved,
+                        // not copied (this keeps checking a long list linear).
+                        let mut parts = Vec::new();
+                        for d in &def.body {
+                            let part = instantiate_body(
+                                def.params.as_slice(),
+                                d,
+                                &app.args,
+                                &mut self.fresh,
+                            );
+                            if !self.refuted(&part, &st, LOOKAHEAD) {
+                                parts.push(part);
+                            }
+                        }
+                        // What every disjunct left standing says of the arguments (`z ==
+                        // null` for an and-gate whose inputs are both null) holds without
+                        // choosing one: it is learnt, and the search goes on from it
+                        // without branching.
+                        if parts.len() > 1 {
+                            let learnt: Vec<Pure> = self
+                                .common_facts(&parts, &app.args, LOOKAHEAD)
+                                .into_iter()
+                                .filter(|p| matches!(st.eval(p), Tri::Open))
+                                .collect();
+                            if !learnt.is_empty() {
+                                st.pure.extend(learnt);
+                                return Step::Branch(vec![st]);
+                            }
+                        }
+                        if self.standing.len() >= MAX_STANDING {
+                            self.standing.clear();
+                        }
+                        self.standing.insert(key, parts.len());
+                        (parts.len(), Some(parts))
+                    }
+                };
+                let better = match &best {
+                    None => true,
+                    Some((n, b, _, _)) => count < *n || (count == *n && bound && !b),
+                };
+                if better {
+                    // None left: this state fails; one: as good as any (no branching).
+                    let done = count <= 1;
+                    best = Some((count, bound, idx, parts));
+                    if done {
+                        break;
+                    }
+                }
+            }
+            let best = best.map(|(n, b, idx, parts)| {
+                let parts = parts.unwrap_or_else(|| {
+                    let app = &st.preds[idx];
+                    let def = &self.defs.preds[&app.name];
+                    let mut parts = Vec::new();
+                    for d in &def.body {
+                        let part =
+                            instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
+                        if !self.refuted(&part, &st, LOOKAHEAD) {
+                            parts.push(part);
+                        }
+                    }
+                    parts
+                });
+                (n, b, idx, parts)
+            });
+            let Some((_, _, idx, parts)) = best else { return Step::Done(Found::No) };
+            // Before the state is copied (or now and then on a long single path), what no
+            // obligation mentions goes; the instance being unfolded still holds its
+            // arguments, which its disjuncts mention.
+            if parts.len() > 1 || self.steps.is_multiple_of(64) {
+                st.collect_garbage();
+            }
+            // An instance met again along a chain of unfoldings that took one instance for
+            // another and no cell (`S1(x, y, z)` ⇒ `S2(x, y, z, c)` ⇒ `S1(x, y, z)`), with
+            // the same knowledge of its arguments: whatever derivation goes on from here
+            // could have gone on from the first, so this branch adds nothing.
+            let app = st.preds.remove(idx);
+            let chain = app.depth;
+            let key = instance_key(&app, &st, true);
+            if st.chains.get(&chain).is_some_and(|c| c.contains(&key)) {
+                return Step::Done(Found::No);
+            }
+            let mut children = Vec::new();
+            let last = parts.len().saturating_sub(1);
+            let mut st = Some(st);
+            for (i, part) in parts.into_iter().enumerate() {
+                let mut next = if i == last {
+                    match st.take() {
+                        Some(s) => s,
+                        None => break,
+                    }
+                } else {
+                    match &st {
+                        Some(s) => s.clone(),
+                        None => break,
+                    }
+                };
+                next.sorts.extend(part.exists.iter().cloned());
+                let mut preds = part.preds;
+                if part.points_to.is_empty() && preds.len() == 1 {
+                    // The chain goes on through the one instance.
+                    next.chains.entry(chain).or_default().push(key.clone());
+                    preds[0].depth = chain;
+                } else {
+                    for p in &mut preds {
+                        self.chains += 1;
+                        p.depth = self.chains;
+                    }
+                }
+                next.pts.extend(part.points_to);
+                next.preds.extend(preds);
+                for p in part.pure {
+                    if !next.pure.contains(&p) {
+                        next.pure.push(p);
+                    }
+                }
+                children.push(next);
+            }
+            return Step::Branch(children);
+        }
+        // A points-to whose pointer nothing determines: try every unconsumed object.
+        if let Some(pt) = st.pts.first().cloned() {
+            let Term::Var(v) = &pt.ptr else { return Step::Done(Found::No) };
+            let mut children = Vec::new();
+            for (o, obj) in self.model.objects.iter().enumerate() {
+                if st.avail[o] && obj.class == pt.class {
+                    let mut next = st.clone();
+                    if next.assign(v, Value::Ref(o)) {
+                        children.push(next);
+                    }
+                }
+            }
+            return Step::Branch(children);
+        }
+        // Objects still available are outside the footprint: unclaimed, and allowed.
+        Step::Done(self.solve_pure(st))
+    }
+
+    /// Whether what the state knows refutes a disjunct: a fact that evaluates to false (the
+    /// reference classes included: `x == null` for an `x` known not to be `null`), a
+    /// points-to at `null` or at an object already taken, or (looking `depth` levels into its instances) an instance every disjunct of
+    /// which is refuted so.
+    fn refuted(&mut self, part: &SymHeap, st: &State, depth: u32) -> bool {
+        let direct = part.pure.iter().any(|p| matches!(st.eval(p), Tri::False))
+            || part.points_to.iter().any(|pt| match eval(&pt.ptr, &st.env) {
+                Some(Value::Ref(o)) => !st.avail.get(o).copied().unwrap_or(false),
+                Some(_) => true,
+                None => false,
+            });
+        if direct || depth == 0 {
+            return direct;
+        }
+        let defs = self.defs;
+        part.preds.iter().any(|app| {
+            let Some(def) = defs.preds.get(&app.name) else { return true };
+            def.body.iter().all(|d| {
+                let sub = instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
+                self.refuted(&sub, st, depth - 1)
+            })
+        })
+    }
+
+    /// The facts `x == null` / `x != null` on the arguments `args` that every part implies
+    /// (its own facts, and those of instances with a single disjunct, `depth` levels down).
+    fn common_facts(&mut self, parts: &[SymHeap], args: &[Term], depth: u32) -> Vec<Pure> {
+        let mut common: Option<BTreeSet<Pure>> = None;
+        for part in parts {
+            let mut facts = BTreeSet::new();
+            self.implied(part, args, depth, &mut facts);
+            common = Some(match common {
+                None => facts,
+                Some(c) => c.intersection(&facts).cloned().collect(),
+            });
+            if common.as_ref().is_some_and(BTreeSet::is_empty) {
+                return Vec::new();
+            }
+        }
+        common.unwrap_or_default().into_iter().collect()
+    }
+
+    /// Collects into `acc` the nullness facts on `args` a part implies.
+    fn implied(&mut self, part: &SymHeap, args: &[Term], depth: u32, acc: &mut BTreeSet<Pure>) {
+        for p in &part.pure {
+            if let Pure::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = p {
+                for (x, y) in [(a, b), (b, a)] {
+                    if *y == Term::Null && matches!(x, Term::Var(_)) && args.contains(x) {
+                        acc.insert(Pure::cmp(*op, x.clone(), Term::Null));
+                    }
+                }
+            }
+        }
+        if depth == 0 {
+            return;
+        }
+        let defs = self.defs;
+        for app in &part.preds {
+            let Some(def) = defs.preds.get(&app.name) else { continue };
+            if let [d] = def.body.as_slice() {
+                let sub = instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
+                self.implied(&sub, args, depth - 1, acc);
+            }
+        }
+    }
+
+    /// One round of deterministic propagation. `Some(true)`: progress; `Some(false)`: nothing
+    /// to do; `None`: contradiction.
+    fn propagate(&mut self, st: &mut State) -> Option<bool> {
+        let mut progress = false;
+        // Points-to with a known pointer.
+        let mut i = 0;
+        while i < st.pts.len() {
+            let Some(pv) = eval(&st.pts[i].ptr, &st.env) else {
+                i += 1;
+                continue;
+            };
+            let Value::Ref(o) = pv else { return None };
+            let obj = self.model.objects.get(o)?;
+            if !st.avail.get(o).copied().unwrap_or(false) || obj.class != st.pts[i].class {
+                return None;
+            }
+            st.avail[o] = false;
+            st.unconsumed -= 1;
+            let pt = st.pts.remove(i);
+            for (f, t) in &pt.fields {
+                let val = obj.field(f)?.clone();
+                match t {
+                    Term::Var(v) if !st.env.contains_key(v) => {
+                        if !st.assign(v, val) {
+                            return None;
+                        }
+                    }
+                    _ => match eval(t, &st.env) {
+                        Some(x) if x == val => {}
+                        Some(_) => return None,
+                        None => {
+                            let Value::Int(n) = val else { return None };
+                            st.pure.push(Pure::eq(t.clone(), Term::Int(n)));
+                        }
+                    },
+                }
+            }
+            progress = true;
+        }
+        // Pure facts: evaluate, take (dis)equalities of references into the classes, or
+        // solve an equality with one unknown.
+        let mut j = 0;
+        while j < st.pure.len() {
+            match st.eval(&st.pure[j]) {
+                Tri::False => return None,
+                Tri::True => {
+                    st.pure.remove(j);
+                    progress = true;
+                }
+                Tri::Open => {
+                    let fact = st.pure[j].clone();
+                    match st.absorb(&fact) {
+                        Some(true) => {
+                            st.pure.remove(j);
+                            progress = true;
+                            continue;
+                        }
+                        Some(false) => return None,
+                        None => {}
+                    }
+                    if let Pure::Cmp(CmpOp::Eq, a, b) = &st.pure[j] {
+                        match solve_eq(a, b, &st.env) {
+                            Some(Solved::Value(v, val)) => {
+                                if !st.assign(&v, val) {
+                                    return None;
+                                }
+                                st.pure.remove(j);
+                                progress = true;
+                                continue;
+                            }
+                            Some(Solved::NoInteger) => return None,
+                            Some(Solved::Wide) => {
+                                self.wide = true;
+                                return None;
+                            }
+                            None => {}
+                        }
+                    }
+                    j += 1;
+                }
+            }
+        }
+        Some(progress)
+    }
+
+    /// No spatial obligations left: find values for the remaining unknowns of the pure facts.
+    fn solve_pure(&mut self, st: State) -> Found {
+        if !self.tick() {
+            return Found::Budget;
+        }
+        let mut unknown = BTreeSet::new();
+        for p in &st.pure {
+            p.free_vars(&mut unknown);
+        }
+        unknown.retain(|v| !st.env.contains_key(v));
+        if unknown.is_empty() {
+            let ok = st.pure.iter().all(|p| matches!(eval_pure(p, &st.env), Tri::True));
+            return if ok { Found::Yes } else { Found::No };
+        }
+        // Booleans and references: try the candidates.
+        if let Some(v) =
+            unknown.iter().find(|v| !matches!(st.sorts.get(*v), Some(Sort::Int) | None))
+        {
+            let cands: Vec<Value> = match st.sorts.get(v) {
+                Some(Sort::Bool) => vec![Value::Bool(false), Value::Bool(true)],
+                _ => {
+                    // A new location outside the heap first (it meets every disequality),
+                    // then the ones other existentials already took (they may share one),
+                    // then `null` and the objects. Up to renaming of the new locations,
+                    // these are all the values a reference can take.
+                    let n = self.model.objects.len();
+                    let mut c = vec![Value::Ref(usize::MAX - self.steps)];
+                    let taken: BTreeSet<usize> = st
+                        .env
+                        .values()
+                        .filter_map(|x| match x {
+                            Value::Ref(o) if *o >= n => Some(*o),
+                            _ => None,
+                        })
+                        .collect();
+                    c.extend(taken.into_iter().map(Value::Ref));
+                    c.push(Value::Null);
+                    c.extend((0..n).map(Value::Ref));
+                    c
+                }
+            };
+            return self.branch(st, v.clone(), cands);
+        }
+        // Integers: single-variable facts give bounds; pick a value meeting them.
+        let mut bounds: BTreeMap<Var, Bounds> = BTreeMap::new();
+        let mut multi: BTreeSet<Var> = BTreeSet::new();
+        for p in &st.pure {
+            let Pure::Cmp(op, a, b) = p else {
+                let mut vs = BTreeSet::new();
+                p.free_vars(&mut vs);
+                multi.extend(vs.into_iter().filter(|v| !st.env.contains_key(v)));
+                continue;
+            };
+            let (Some((ca, ka)), Some((cb, kb))) = (linear(a, &st.env), linear(b, &st.env)) else {
+                continue;
+            };
+            let mut c = ca;
+            for (v, k) in cb {
+                *c.entry(v).or_insert(0) -= k;
+            }
+            c.retain(|_, k| *k != 0);
+            let Some(k) = kb.checked_sub(ka) else { continue }; // Σ c·v  op  k
+            if c.len() != 1 {
+                multi.extend(c.keys().cloned());
+                continue;
+            }
+            let Some((v, coef)) = c.into_iter().next() else { continue };
+            let b = bounds.entry(v).or_default();
+            match op {
+                CmpOp::Eq => {
+                    if k % coef != 0 || b.exact.is_some_and(|e| e != k / coef) {
+                        b.conflict = true;
+                    } else {
+                        b.exact = Some(k / coef);
+                    }
+                }
+                CmpOp::Ne => {
+                    if k % coef == 0 {
+                        b.excluded.insert(k / coef);
+                    }
+                }
+                CmpOp::Lt | CmpOp::Le => {
+                    // coef·v < k  ⇔  coef·v ≤ k − 1.
+                    let Some(k) = (if *op == CmpOp::Lt { k.checked_sub(1) } else { Some(k) })
+                    else {
+                        continue;
+                    };
+                    if coef > 0 {
+                        let hi = k.div_euclid(coef);
+                        b.hi = Some(b.hi.map_or(hi, |h| h.min(hi)));
+                    } else {
+                        // coef < 0: v ≥ ceil(k / coef) = −floor(k / −coef).
+                        let Some(lo) = k.div_euclid(-coef).checked_neg() else { continue };
+                        b.lo = Some(b.lo.map_or(lo, |l| l.max(lo)));
+                    }
+                }
+            }
+        }
+        let pick = unknown
+            .iter()
+            .find(|v| bounds.contains_key(*v))
+            .or_else(|| unknown.iter().next())
+            .cloned();
+        let Some(v) = pick else { return Found::No };
+        let b = bounds.remove(&v).unwrap_or_default();
+        if b.conflict {
+            return Found::No;
+        }
+        let mut cands = Vec::new();
+        if let Some(e) = b.exact {
+            cands.push(e);
+        } else {
+            for start in [b.lo, b.hi, Some(0)].into_iter().flatten() {
+                let step = if Some(start) == b.hi && b.lo.is_none() { -1 } else { 1 };
+                let mut x = start;
+                let mut guard = 0;
+                while b.excluded.contains(&x) && guard < 1000 {
+                    x += step;
+                    guard += 1;
+                }
+                cands.push(x);
+            }
+        }
+        cands.retain(|x| {
+            b.lo.is_none_or(|l| *x >= l) && b.hi.is_none_or(|h| *x <= h) && !b.excluded.contains(x)
+        });
+        cands.dedup();
+        // A value beyond 64 bits is an integer the model cannot hold: not a refutation.
+        let wide = cands.iter().any(|x| i64::try_from(*x).is_err());
+        let cands: Vec<Value> =
+            cands.into_iter().filter_map(|x| i64::try_from(x).ok()).map(Value::Int).collect();
+        let guessed = multi.contains(&v) && b.exact.is_none();
+        let res = self.branch(st, v, cands);
+        if res == Found::No && guessed {
+            self.approx = true;
+        }
+        if res == Found::No && wide {
+            self.wide = true;
+        }
+        res
+    }
+
+    fn branch(&mut self, st: State, v: Var, cands: Vec<Value>) -> Found {
+        let mut res = Found::No;
+        for c in cands {
+            let mut next = st.clone();
+            if !next.assign(&v, c) {
+                continue;
+            }
+            // Equalities with one unknown left are solved at once, so a chain `x1 == x2 ==
+            // x3` follows the first choice instead of branching on every member.
+            let mut solved = true;
+            let mut refuted = false;
+            while solved && !refuted {
+                solved = false;
+                for i in 0..next.pure.len() {
+                    let Pure::Cmp(CmpOp::Eq, a, b) = &next.pure[i] else { continue };
+                    match solve_eq(a, b, &next.env) {
+                        Some(Solved::Value(w, val)) => {
+                            if !next.assign(&w, val) {
+                                refuted = true;
+                                break;
+                            }
+                            solved = true;
+                        }
+                        Some(Solved::Wide) => self.wide = true,
+                        _ => {}
+                    }
+                }
+            }
+            if refuted || next.pure.iter().any(|p| matches!(next.eval(p), Tri::False)) {
+                continue;
+            }
+            match self.solve_pure(next) {
+                Found::Yes => return Found::Yes,
+                Found::Budget => res = Found::Budget,
+                Found::No => {}
+            }
+        }
+        res
+    }
+}
+
+/// Waiting instances compared when choosing the next to unfold, at most.
+const SELECT_AMONG: usize = 64;
+
+/// Levels of instances looked into when deciding whether a disjunct is refuted.
+const LOOKAHEAD: u32 = 2;
+
+/// `a == b` with exactly one unknown variable, solvable exactly: its value.
+fn solve_eq(a: &Term, b: &Term, env: &BTreeMap<Var, Value>) -> Option<Solved> {
+    for (x, y) in [(a, b), (b, a)] {
+        if let Term::Var(v) = x {
+            if !env.contains_key(v) {
+                if let Some(val) = eval(y, env) {
+                    return Some(Solved::Value(v.clone(), val));
+                }
+            }
+        }
+    }
+    let (ca, ka) = linear(a, env)?;
+    let (cb, kb) = linear(b, env)?;
+    let mut c = ca;
+    for (v, k) in cb {
+        let e = c.entry(v).or_insert(0);
+        *e = e.checked_sub(k)?;
+    }
+    c.retain(|_, k| *k != 0);
+    if c.len() != 1 {
+        return None;
+    }
+    let (v, coef) = c.into_iter().next()?;
+    let k = kb.checked_sub(ka)?;
+    if k % coef != 0 {
+        return Some(Solved::NoInteger);
+    }
+    Some(match i64::try_from(k / coef) {
+        Ok(x) => Solved::Value(v, Value::Int(x)),
+        Err(_) => Solved::Wide,
+    })
+}
+
+/// What solving `a == b` for its one unknown gave.
+enum Solved {
+    Value(Var, Value),
+    /// No integer solves it: the fact is false.
+    NoInteger,
+    /// The solution lies beyond 64 bits, where the model has no values: not decided.
+    Wide,
+}
+
+/// A predicate body disjunct with fresh existentials and parameters replaced by `args`.
+/// (A private copy of the instantiation step, so the checker stays independent of `unfold`.)
+fn instantiate_body(
+    params: &[(Var, Sort)],
+    d: &SymHeap,
+    args: &[Term],
+    fresh: &mut Fresh,
+) -> SymHeap {
+    let mut s: BTreeMap<Var, Term> =
+        params.iter().map(|(v, _)| v.clone()).zip(args.iter().cloned()).collect();
+    let mut exists = Vec::new();
+    for (v, sort) in &d.exists {
+        let w = fresh.var(v);
+        s.insert(v.clone(), Term::Var(w.clone()));
+        exists.push((w, sort.clone()));
+    }
+    SymHeap {
+        exists,
+        points_to: d.points_to.iter().map(|p| p.subst(&s)).collect(),
+        preds: d.preds.iter().map(|p| p.subst(&s)).collect(),
+        pure: d.pure.iter().map(|p| p.subst(&s)).collect(),
+    }
+}
