@@ -130,7 +130,8 @@ fn term(t: &Term, vars: &BTreeMap<Var, smt::Var>) -> Option<smt::Term> {
         Term::Neg(a) => smt::Term::neg(term(a, vars)?),
         Term::Mul(a, b) => match (a.simplify(), b.simplify()) {
             (Term::Int(c), x) | (x, Term::Int(c)) => smt::Term::mul(c, term(&x, vars)?),
-            _ => return None,
+            // A product of two unknowns: Z3 decides it (the frontend sends it there).
+            (x, y) => smt::Term::nonlinear(smt::NlOp::Mul, term(&x, vars)?, term(&y, vars)?),
         },
     })
 }

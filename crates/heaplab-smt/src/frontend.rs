@@ -235,7 +235,7 @@ impl<S: Solver> SolverFrontend<S> {
         self.bump(|s| s.outside_fragment += 1);
         if !self.inner.is_present() {
             self.bump(|s| s.unanswered += 1);
-            return Ok(Answer::Unknown(format!("{OUTSIDE_FRAGMENT}: {why}")));
+            return Ok(Answer::Unknown(format!("{OUTSIDE_FRAGMENT}: {why} (no Z3)")));
         }
         // A definite answer does not depend on the time limit, so the limit is not part of the
         // key (callers shorten it as their run's time runs out).

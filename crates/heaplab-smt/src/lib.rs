@@ -35,4 +35,4 @@ pub use process::{ProcessConfig, Z3Process};
 pub use querylog::QueryLog;
 pub use response::{parse_check_response, parse_model, parse_sort, parse_term, parse_values};
 pub use solver::{block_on, Answer, BoxFuture, Query, SmtSolver, Solver, Transport};
-pub use term::{CmpOp, Sort, Term, Var};
+pub use term::{CmpOp, NlOp, Sort, Term, Var};

@@ -154,6 +154,13 @@ fn wide(t: &Term, m: &Model) -> Result<Wide> {
                 v.checked_rem_euclid(c)
             })?
         }
+        Term::NonLinear(op, a, b) => {
+            let (x, y) = (wide_int(a, m)?, wide_int(b, m)?);
+            if y == 0 && *op != crate::term::NlOp::Mul {
+                return Err(eval_err(format!("division by zero in {t}")));
+            }
+            of(op.apply(x, y))?
+        }
         Term::Cmp(op, a, b) => {
             let (x, y) = (wide_int(a, m)?, wide_int(b, m)?);
             Wide::Bool(match op {
@@ -257,6 +264,14 @@ pub fn eval(t: &Term, m: &Model) -> Result<Value> {
             } else {
                 v.checked_rem_euclid(*c)
             };
+            Value::Int(r.ok_or_else(|| overflow(t))?)
+        }
+        Term::NonLinear(op, a, b) => {
+            let (x, y) = (eval_int(a, m)?, eval_int(b, m)?);
+            if y == 0 && *op != crate::term::NlOp::Mul {
+                return Err(eval_err(format!("division by zero in {t}")));
+            }
+            let r = op.apply(i128::from(x), i128::from(y)).and_then(|v| i64::try_from(v).ok());
             Value::Int(r.ok_or_else(|| overflow(t))?)
         }
         Term::Cmp(op, a, b) => Value::Bool(op.holds(eval_int(a, m)?, eval_int(b, m)?)),

@@ -165,6 +165,7 @@ pub fn write_term(out: &mut String, t: &Term) {
             write_int(out, *c);
             out.push(')');
         }
+        Term::NonLinear(op, a, b) => write_app(out, op.smt_name(), &[a, b]),
         Term::Cmp(op, a, b) => write_app(out, op.smt_name(), &[a, b]),
         Term::Eq(a, b) => write_app(out, "=", &[a, b]),
         // `distinct` needs two arguments; with fewer it is trivially true.

@@ -156,6 +156,7 @@ fn rename(t: &Term, map: &HashMap<String, Var>) -> Term {
         Term::Mul(c, x) => Term::Mul(*c, b(x)),
         Term::Div(x, c) => Term::Div(b(x), *c),
         Term::Mod(x, c) => Term::Mod(b(x), *c),
+        Term::NonLinear(op, x, y) => Term::NonLinear(*op, b(x), b(y)),
         Term::Cmp(op, x, y) => Term::Cmp(*op, b(x), b(y)),
         Term::Eq(x, y) => Term::Eq(b(x), b(y)),
         Term::Not(x) => Term::Not(b(x)),

@@ -82,9 +82,10 @@ impl CmpOp {
     }
 }
 
-/// A quantifier-free term. Arithmetic is linear: multiplication, `div` and `mod` take a
-/// constant, so every query stays in QF_LIA. `div`/`mod` follow SMT-LIB (Euclidean: the
-/// remainder is never negative).
+/// A quantifier-free term. Arithmetic is linear except in [`Term::NonLinear`]: `Mul`, `Div` and
+/// `Mod` take a constant, so a query without `NonLinear` stays in QF_LIA, which HeapLab's own
+/// procedure decides; one with it goes to Z3 (QF_NIA). `div`/`mod` follow SMT-LIB (Euclidean:
+/// the remainder is never negative).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Term {
     Bool(bool),
@@ -101,6 +102,10 @@ pub enum Term {
     Div(Box<Term>, i64),
     /// Euclidean remainder by a constant.
     Mod(Box<Term>, i64),
+    /// A product, Euclidean quotient or remainder of two terms that may both be symbolic
+    /// (`x * y`, `x / y`). Outside the linear procedure's fragment: Z3 decides such queries. A
+    /// zero divisor is left unspecified, as SMT-LIB leaves it; callers guard the divisor.
+    NonLinear(NlOp, Box<Term>, Box<Term>),
     Cmp(CmpOp, Box<Term>, Box<Term>),
     Eq(Box<Term>, Box<Term>),
     Distinct(Vec<Term>),
@@ -109,6 +114,34 @@ pub enum Term {
     Or(Vec<Term>),
     Implies(Box<Term>, Box<Term>),
     Ite(Box<Term>, Box<Term>, Box<Term>),
+}
+
+/// The operation of a [`Term::NonLinear`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NlOp {
+    Mul,
+    Div,
+    Mod,
+}
+
+impl NlOp {
+    /// The SMT-LIB function symbol.
+    pub fn smt_name(self) -> &'static str {
+        match self {
+            NlOp::Mul => "*",
+            NlOp::Div => "div",
+            NlOp::Mod => "mod",
+        }
+    }
+
+    /// The operation on two integers (`None` on overflow or a zero divisor).
+    pub fn apply(self, a: i128, b: i128) -> Option<i128> {
+        match self {
+            NlOp::Mul => a.checked_mul(b),
+            NlOp::Div => a.checked_div_euclid(b),
+            NlOp::Mod => a.checked_rem_euclid(b),
+        }
+    }
 }
 
 impl From<Var> for Term {
@@ -153,6 +186,10 @@ impl Term {
     }
     pub fn modulo(a: impl Into<Term>, c: i64) -> Term {
         Term::Mod(Box::new(a.into()), c)
+    }
+    /// `a op b` for two terms that may both be symbolic (see [`Term::NonLinear`]).
+    pub fn nonlinear(op: NlOp, a: impl Into<Term>, b: impl Into<Term>) -> Term {
+        Term::NonLinear(op, Box::new(a.into()), Box::new(b.into()))
     }
     pub fn cmp(op: CmpOp, a: impl Into<Term>, b: impl Into<Term>) -> Term {
         Term::Cmp(op, Box::new(a.into()), Box::new(b.into()))
@@ -207,7 +244,11 @@ impl Term {
             Term::Neg(a) | Term::Mul(_, a) | Term::Div(a, _) | Term::Mod(a, _) | Term::Not(a) => {
                 a.visit_vars(f)
             }
-            Term::Sub(a, b) | Term::Cmp(_, a, b) | Term::Eq(a, b) | Term::Implies(a, b) => {
+            Term::Sub(a, b)
+            | Term::NonLinear(_, a, b)
+            | Term::Cmp(_, a, b)
+            | Term::Eq(a, b)
+            | Term::Implies(a, b) => {
                 a.visit_vars(f);
                 b.visit_vars(f);
             }
@@ -306,6 +347,20 @@ impl Term {
                     (_, 1) | (_, -1) => Term::Int(0),
                     (Some(v), c) => v.checked_rem_euclid(c).map_or(Term::modulo(a, c), Term::Int),
                     (None, c) => Term::modulo(a, c),
+                }
+            }
+            Term::NonLinear(op, a, b) => {
+                let (a, b) = (a.simplify(), b.simplify());
+                match (a.as_int(), b.as_int()) {
+                    (Some(x), Some(y)) => op
+                        .apply(i128::from(x), i128::from(y))
+                        .and_then(|v| i64::try_from(v).ok())
+                        .map_or_else(|| Term::nonlinear(*op, a.clone(), b.clone()), Term::Int),
+                    (_, Some(c)) if *op == NlOp::Mul => Term::mul(c, a).simplify(),
+                    (Some(c), _) if *op == NlOp::Mul => Term::mul(c, b).simplify(),
+                    (_, Some(c)) if c != 0 && *op == NlOp::Div => Term::div(a, c).simplify(),
+                    (_, Some(c)) if c != 0 => Term::modulo(a, c).simplify(),
+                    _ => Term::nonlinear(*op, a, b),
                 }
             }
             Term::Cmp(op, a, b) => {

@@ -10,7 +10,7 @@
 
 use super::solve::{Model, PathSolver, SatAnswer, SolverCounts};
 use super::term::{Node, Sort, Sym};
-use heaplab_smt::{block_on, Answer, Query, Solver, SolverFrontend, Term, Var};
+use heaplab_smt::{block_on, Answer, NlOp, Query, Solver, SolverFrontend, Term, Var};
 
 /// A [`PathSolver`] over a `heaplab_smt` solver.
 pub struct SmtPathSolver<S> {
@@ -18,6 +18,9 @@ pub struct SmtPathSolver<S> {
     local: u64,
     failed: u64,
     last_error: Option<String>,
+    /// The first failure of the solver itself (it crashed, could not be run, or replied
+    /// with something that is not an answer): an error of the run, not an `unknown`.
+    broken: Option<String>,
     /// See [`PathSolver::set_time_left`].
     time_left_ms: Option<u64>,
 }
@@ -29,7 +32,14 @@ impl<S: Solver> SmtPathSolver<S> {
 
     /// Over a frontend configured by the caller (a cache shared between runs, a query log).
     pub fn with_frontend(frontend: SolverFrontend<S>) -> SmtPathSolver<S> {
-        SmtPathSolver { frontend, local: 0, failed: 0, last_error: None, time_left_ms: None }
+        SmtPathSolver {
+            frontend,
+            local: 0,
+            failed: 0,
+            last_error: None,
+            broken: None,
+            time_left_ms: None,
+        }
     }
 
     /// The last solver failure (transport error, untranslatable term), for messages.
@@ -63,7 +73,7 @@ impl<S: Solver> SmtPathSolver<S> {
                 Some(t) => terms.push(t),
                 None => {
                     self.failed += 1;
-                    self.last_error = Some(format!("non-linear arithmetic is not supported: {c}"));
+                    self.last_error = Some(format!("cannot be written for the solver: {c}"));
                     return None;
                 }
             }
@@ -77,6 +87,10 @@ impl<S: Solver> SmtPathSolver<S> {
             Err(e) => {
                 self.failed += 1;
                 self.last_error = Some(e.to_string());
+                // A slow query is an answer (`unknown`); a solver that does not work is not.
+                if !matches!(e, heaplab_smt::SolverError::Timeout { .. }) && self.broken.is_none() {
+                    self.broken = Some(e.to_string());
+                }
                 None
             }
         }
@@ -139,6 +153,21 @@ fn tdiv(a: Term, c: i64) -> Term {
     Term::ite(Term::ge(a.clone(), Term::Int(0)), Term::div(a, c), Term::neg(Term::div(neg_a, c)))
 }
 
+/// The program's `a / b` (`op` Div) or `a % b` (`op` Mod) for a symbolic divisor, which the
+/// engine has already checked is not zero: truncation toward zero, so the quotient and remainder
+/// of the magnitudes, with the quotient negated when the signs differ and the remainder taking
+/// the dividend's sign. Non-linear: such a query goes to Z3.
+fn truncated(op: NlOp, a: Term, b: Term) -> Term {
+    let abs = |t: Term| Term::ite(Term::ge(t.clone(), Term::Int(0)), t.clone(), Term::neg(t));
+    let a_pos = Term::ge(a.clone(), Term::Int(0));
+    let magnitude = Term::nonlinear(op, abs(a), abs(b.clone()));
+    let positive = match op {
+        NlOp::Div => Term::eq(a_pos, Term::gt(b, Term::Int(0))),
+        _ => a_pos,
+    };
+    Term::ite(positive, magnitude.clone(), Term::neg(magnitude))
+}
+
 /// Whether a `floor_mod` (a wrap) occurs in `s` within `depth` levels.
 fn wraps_within(s: &Sym, depth: u32) -> bool {
     s.as_floor_mod().is_some()
@@ -157,11 +186,12 @@ pub fn to_term(s: &Sym) -> Option<Term> {
         Node::Mul(a, b) => match (a.as_int(), b.as_int()) {
             (Some(c), _) => Term::mul(c, to_term(b)?),
             (_, Some(c)) => Term::mul(c, to_term(a)?),
-            _ => return None,
+            _ => Term::nonlinear(NlOp::Mul, to_term(a)?, to_term(b)?),
         },
         Node::Div(a, b) => match b.as_int() {
             Some(c) if c != 0 => tdiv(to_term(a)?, c),
-            _ => return None,
+            Some(_) => return None,
+            None => truncated(NlOp::Div, to_term(a)?, to_term(b)?),
         },
         // A wrap of a wrapped value (a loop counter under `ints java32`) is one Euclidean `mod`:
         // spelled out with truncating remainders, as a single wrap still is, its dividend would
@@ -175,7 +205,8 @@ pub fn to_term(s: &Sym) -> Option<Term> {
                 let a = to_term(a)?;
                 Term::sub(a.clone(), Term::mul(c, tdiv(a, c)))
             }
-            _ => return None,
+            Some(_) => return None,
+            None => truncated(NlOp::Mod, to_term(a)?, to_term(b)?),
         },
         Node::Lt(a, b) => Term::lt(to_term(a)?, to_term(b)?),
         Node::Le(a, b) => Term::le(to_term(a)?, to_term(b)?),
@@ -215,6 +246,14 @@ impl<S: Solver> PathSolver for SmtPathSolver<S> {
         self.local += 1;
     }
 
+    fn last_unknown(&self) -> Option<String> {
+        self.last_error.clone()
+    }
+
+    fn broken(&self) -> Option<String> {
+        self.broken.clone()
+    }
+
     fn set_time_left(&mut self, ms: Option<u64>) {
         self.time_left_ms = ms;
     }
@@ -232,12 +271,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn linear_terms_translate_and_products_do_not() {
+    fn linear_terms_stay_linear_and_products_are_non_linear() {
         let x = Sym::var(0, Sort::Int);
         let y = Sym::var(1, Sort::Int);
-        assert!(to_term(&Sym::lt(&Sym::add(&x, &Sym::int(1)), &y)).is_some());
-        assert!(to_term(&Sym::div(&x, &Sym::int(2))).is_some());
-        assert!(to_term(&Sym::mul(&x, &y)).is_none());
+        let linear = |t: &Term| !t.to_string().contains("(* x0 x1)");
+        assert!(to_term(&Sym::lt(&Sym::add(&x, &Sym::int(1)), &y)).is_some_and(|t| linear(&t)));
+        assert!(to_term(&Sym::div(&x, &Sym::int(2))).is_some_and(|t| linear(&t)));
+        let product = to_term(&Sym::mul(&x, &y)).expect("a product translates");
+        assert_eq!(product.to_string(), "(* x0 x1)");
+    }
+
+    /// A symbolic divisor's quotient and remainder, evaluated as SMT-LIB's Euclidean `div` and
+    /// `mod` would be, are the program's: Rust's `/` and `%` truncate as Java's do.
+    #[test]
+    fn symbolic_division_truncates_toward_zero() {
+        let x = Sym::var(0, Sort::Int);
+        let y = Sym::var(1, Sort::Int);
+        let quotient = to_term(&Sym::div(&x, &y)).expect("translates");
+        let remainder = to_term(&Sym::rem(&x, &y)).expect("translates");
+        for a in [-7i64, -6, -1, 0, 1, 6, 7, i64::MAX, i64::MIN + 1] {
+            for b in [-3i64, -2, -1, 1, 2, 3, 5] {
+                let mut m = heaplab_smt::Model::new();
+                m.insert(&var(0, Sort::Int), heaplab_smt::Value::Int(a));
+                m.insert(&var(1, Sort::Int), heaplab_smt::Value::Int(b));
+                let q = heaplab_smt::eval(&quotient, &m);
+                let r = heaplab_smt::eval(&remainder, &m);
+                assert_eq!(q.ok(), Some(heaplab_smt::Value::Int(a / b)), "{a} / {b}");
+                assert_eq!(r.ok(), Some(heaplab_smt::Value::Int(a % b)), "{a} % {b}");
+            }
+        }
     }
 
     #[test]

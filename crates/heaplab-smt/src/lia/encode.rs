@@ -264,6 +264,9 @@ impl Encoder {
                 let (q, r) = self.division(a, *c)?;
                 Lin::var(if matches!(t, Term::Div(..)) { q } else { r })
             }
+            Term::NonLinear(op, ..) => {
+                return Err(format!("non-linear arithmetic ({}) needs Z3", op.smt_name()))
+            }
             Term::Ite(c, a, b) => {
                 let v = Lin::var(self.vars.fresh());
                 let (pc, nc) = (self.formula(c, true)?, self.formula(c, false)?);

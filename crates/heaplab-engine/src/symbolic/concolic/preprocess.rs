@@ -313,7 +313,8 @@ struct Tr<'a> {
     exists: Vec<(String, Sort)>,
     /// Terms already translated (a wrapped value recurs in many conditions).
     memo: HashMap<Sym, Term>,
-    divs: HashMap<(Sym, i64), (Term, Term)>,
+    /// Quotient and remainder of each division, by its dividend and divisor.
+    divs: HashMap<(Sym, Sym), (Term, Term)>,
 }
 
 impl Tr<'_> {
@@ -550,15 +551,15 @@ impl Tr<'_> {
                             let x0 = self.term_of(x0)?;
                             self.floor_mod(x0, c)
                         }
-                        _ => self.trunc_div_rem(x, c)?.1,
+                        _ => self.trunc_div_rem(x, m)?.1,
                     }
                 }
-                (_, Some(c)) if c != 0 => self.trunc_div_rem(x, c)?.1,
-                _ => return None,
+                (_, Some(0)) => return None,
+                _ => self.trunc_div_rem(x, m)?.1,
             },
             Node::Div(x, m) => match m.as_int() {
-                Some(c) if c != 0 => self.trunc_div_rem(x, c)?.0,
-                _ => return None,
+                Some(0) => return None,
+                _ => self.trunc_div_rem(x, m)?.0,
             },
             _ => return None,
         };
@@ -584,34 +585,41 @@ impl Tr<'_> {
         r
     }
 
-    /// Quotient and remainder of `x` by the constant `c != 0`, truncating toward zero (the
-    /// executor's and Java's `/` and `%`): `x = c·q + r`, `|r| < |c|`, `r` with the sign of `x`.
-    /// Both are memoized by operands, so `x / c` and `x % c` share them.
-    fn trunc_div_rem(&mut self, x: &Sym, c: i64) -> Option<(Term, Term)> {
-        let key = (x.clone(), c);
+    /// Quotient and remainder of `x` by `d != 0`, truncating toward zero (the executor's and
+    /// Java's `/` and `%`): `x = d·q + r`, `|r| < |d|`, `r` with the sign of `x`. By a constant
+    /// the facts are linear; by an unknown divisor `d·q` is a product, which Z3 decides. Both
+    /// are memoized by operands, so `x / d` and `x % d` share them.
+    fn trunc_div_rem(&mut self, x: &Sym, d: &Sym) -> Option<(Term, Term)> {
+        let key = (x.clone(), d.clone());
         if let Some(qr) = self.divs.get(&key) {
             return Some(qr.clone());
         }
         let xt = self.term_of(x)?;
+        let dt = self.term_of(d)?;
         let (q, r) = (self.fresh_int("q"), self.fresh_int("r"));
         let b = Box::new;
-        let abs = c.checked_abs()?;
         self.facts.push(Pure::eq(
             xt.clone(),
-            Term::Add(b(Term::Mul(b(Term::Int(c)), b(q.clone()))), b(r.clone())),
+            Term::Add(b(Term::Mul(b(dt.clone()), b(q.clone()))), b(r.clone())),
         ));
+        let lt = |a: Term, b: Term| Pure::cmp(CmpOp::Lt, a, b);
+        let le = |a: Term, b: Term| Pure::cmp(CmpOp::Le, a, b);
+        let zero = || Term::Int(0);
+        // `r` has the dividend's sign.
         self.facts.push(Pure::Or(vec![
-            Pure::And(vec![
-                Pure::cmp(CmpOp::Le, Term::Int(0), xt.clone()),
-                Pure::cmp(CmpOp::Le, Term::Int(0), r.clone()),
-                Pure::cmp(CmpOp::Lt, r.clone(), Term::Int(abs)),
-            ]),
-            Pure::And(vec![
-                Pure::cmp(CmpOp::Lt, xt, Term::Int(0)),
-                Pure::cmp(CmpOp::Lt, Term::Int(-abs), r.clone()),
-                Pure::cmp(CmpOp::Le, r.clone(), Term::Int(0)),
-            ]),
+            Pure::And(vec![le(zero(), xt.clone()), le(zero(), r.clone())]),
+            Pure::And(vec![lt(xt, zero()), le(r.clone(), zero())]),
         ]));
+        // `|r| < |d|`.
+        let neg = |t: &Term| Term::Neg(b(t.clone()));
+        let below = |m: Term| Pure::And(vec![lt(r.clone(), m.clone()), lt(neg(&r), m)]);
+        self.facts.push(match d.as_int() {
+            Some(c) => below(Term::Int(c.checked_abs()?)),
+            None => Pure::Or(vec![
+                Pure::And(vec![lt(zero(), dt.clone()), below(dt.clone())]),
+                Pure::And(vec![lt(dt.clone(), zero()), below(neg(&dt))]),
+            ]),
+        });
         self.divs.insert(key, (q.clone(), r.clone()));
         Some((q, r))
     }
