@@ -126,7 +126,7 @@ test('concolicRun stops on its time bound, with valid tests so far', async () =>
   const full = await engine.concolicRun(source, 'BST.remove', { bounds: { timeout_ms: 0 } }, bridge.solve);
   assert.equal(full.summary.stopped_by, null);
   const cut = await engine.concolicRun(source, 'BST.remove', { bounds: { timeout_ms: 300 } }, bridge.solve);
-  assert.equal(cut.summary.stopped_by, 'time');
+  assert.equal(cut.summary.stopped_by, 'timeout');
   const runs = (r) => r.summary.concolic.runs;
   assert.ok(runs(cut) < runs(full), `${runs(cut)} runs < ${runs(full)}`);
   assert.equal(cut.summary.invalid_inputs, 0);

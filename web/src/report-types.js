@@ -182,7 +182,7 @@
  * `heaplab compare`, the wasm `Exploration.summary()` and `concolicRun`'s summary).
  * @typedef {Object} RunSummary
  * @property {(AllHeapsReport|null)} [all_heaps] All-heaps mode (`symheap`): the input heaps enumerated.
- * @property {Array<string>} bounds_hit The bounds that cut some path, each once.
+ * @property {Array<string>} bounds_hit The bounds that limited the run, each once: those that cut some path and the one that stopped the whole run (`stopped_by`), so a run that stopped early never lists none.
  * @property {number} branches_covered Branch directions the tests take.
  * @property {number} branches_covered_valid Branch directions the tests with a valid input take.
  * @property {number} branches_total Branch directions of the method and what it calls.
@@ -211,6 +211,7 @@
  * @property {string} strategy The strategy's registry name.
  * @property {number} tests Tests generated (each replayed by the interpreter).
  * @property {number} time_ms Milliseconds the run took.
+ * @property {(string|null)} [unknown_reason] Why those paths have no model, in words (`needs Z3, which is not available here …`).
  */
 
 /**

@@ -14,8 +14,17 @@ fn compare(args: &[&str]) -> (bool, String, String) {
     (out.status.success(), text(&out.stdout), text(&out.stderr))
 }
 
+fn rows(stdout: &str) -> Vec<serde_json::Value> {
+    let json: serde_json::Value = serde_json::from_str(stdout).expect("valid JSON");
+    json["strategies"].as_array().expect("a strategies array").clone()
+}
+
+fn n(row: &serde_json::Value, key: &str) -> u64 {
+    row[key].as_u64().unwrap_or_else(|| panic!("{key} in {row}"))
+}
+
 #[test]
-fn bst_insert_lists_every_strategy_and_sl_has_no_invalid_input() {
+fn bst_insert_assumes_requires_in_every_row_by_default() {
     // The registry's explorer rows (`concolic`, its own driver, has its own test in
     // concolic_cmd.rs: on BST.insert it takes most of a minute in a debug build).
     let (ok, stdout, stderr) = compare(&[
@@ -28,32 +37,71 @@ fn bst_insert_lists_every_strategy_and_sl_has_no_invalid_input() {
         "json",
     ]);
     assert!(ok, "{stderr}");
-    let json: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
-    let rows = json["strategies"].as_array().expect("a strategies array");
+    let rows = rows(&stdout);
     let names: Vec<&str> = rows.iter().filter_map(|r| r["strategy"].as_str()).collect();
     assert_eq!(names, ["lazy", "lazier", "lazier#", "sl", "symheap"]);
-    for row in rows {
+    for row in &rows {
         let name = row["strategy"].as_str().unwrap_or_default();
-        let tests = row["tests"].as_u64().expect("tests");
-        let invalid = row["invalid_inputs"].as_u64().expect("invalid_inputs");
-        assert!(tests > 0, "{name} generated no tests");
-        let covered = row["branches_covered"].as_u64().expect("branches_covered");
-        let covered_valid = row["branches_covered_valid"].as_u64().expect("branches_covered_valid");
-        assert!(covered <= row["branches_total"].as_u64().expect("branches_total"));
-        assert!(covered_valid <= covered, "{name}: valid inputs are a subset of all inputs");
-        if name == "sl" {
-            assert_eq!(covered_valid, covered, "every sl input is valid");
-            assert_eq!(invalid, 0, "sl explores only inputs that satisfy `requires`");
-            assert_eq!(tests, 21, "sl matches lazier#'s 21 valid cases at k = 2");
-        } else {
-            assert!(invalid > 0, "{name} with --pre ignore must show invalid inputs");
-            // BST.insert at k = 2: 24/26 directions over all inputs, 21/26 over valid ones,
-            // which is what sl covers (the other three need an input violating `bst`).
-            assert_eq!((covered, covered_valid), (24, 21), "{name}");
-        }
+        // As `heaplab run` and the page's Compare: `requires` is assumed, so the model
+        // checker finds every input valid and both coverage figures agree.
+        assert_eq!(row["pre"], "assume", "{name}");
+        assert_eq!(n(row, "invalid_inputs"), 0, "{name}: an input violates requires");
+        assert!(n(row, "tests") > 0, "{name} generated no tests");
+        assert_eq!(n(row, "branches_covered_valid"), n(row, "branches_covered"), "{name}");
+        assert_eq!(n(row, "branches_covered"), 21, "{name}: sl's 21/26 directions at k = 2");
     }
     let sl = rows.iter().find(|r| r["strategy"] == "sl").expect("an sl row");
-    assert_eq!(sl["branches_covered"].as_u64(), Some(21));
+    assert_eq!(n(sl, "tests"), 21, "sl matches lazier#'s 21 valid cases at k = 2");
+}
+
+#[test]
+fn pre_ignore_classifies_every_input_with_the_model_checker() {
+    let (ok, stdout, stderr) = compare(&[
+        "examples/bst.hl",
+        "--method",
+        "BST.insert",
+        "--strategies",
+        "lazy,lazier,lazier#,symheap",
+        "--pre",
+        "ignore",
+        "--format",
+        "json",
+    ]);
+    assert!(ok, "{stderr}");
+    for row in rows(&stdout) {
+        let name = row["strategy"].as_str().unwrap_or_default().to_string();
+        assert_eq!(row["pre"], "ignore", "{name}");
+        assert!(n(&row, "invalid_inputs") > 0, "{name} with --pre ignore must show invalid inputs");
+        // BST.insert at k = 2: 24/26 directions over all inputs, 21/26 over valid ones,
+        // which is what sl covers (the other three need an input violating `bst`).
+        let covered = (n(&row, "branches_covered"), n(&row, "branches_covered_valid"));
+        assert_eq!(covered, (24, 21), "{name}");
+    }
+}
+
+/// A row stopped by a bound says which, in `stopped_by` and among `bounds_hit`, and the text
+/// table names it; `compare` takes `run`'s bound flags.
+#[test]
+fn every_row_names_the_bound_that_stopped_it() {
+    let args = ["examples/bst.hl", "--method", "BST.insert", "--max-paths", "3", "--k", "3"];
+    let strategies = ["--strategies", "lazy,sl,symheap,concolic"];
+    let (ok, stdout, stderr) =
+        compare(&[&args[..], &strategies[..], &["--format", "json"]].concat());
+    assert!(ok, "{stderr}");
+    for row in rows(&stdout) {
+        let name = row["strategy"].as_str().unwrap_or_default().to_string();
+        let stopped = row["stopped_by"].as_str().unwrap_or_else(|| panic!("{name}: {row}"));
+        assert!(stopped.starts_with("max_paths"), "{name}: {stopped}");
+        let hit: Vec<&str> =
+            row["bounds_hit"].as_array().into_iter().flatten().filter_map(|b| b.as_str()).collect();
+        assert!(hit.contains(&"max_paths"), "{name}: bounds_hit {hit:?}");
+    }
+    let (ok, text, stderr) = compare(&[&args[..], &strategies[..]].concat());
+    assert!(ok, "{stderr}");
+    for name in ["lazy ", "sl ", "symheap ", "concolic "] {
+        let row = text.lines().find(|l| l.starts_with(name)).unwrap_or_default();
+        assert!(row.contains("max_paths"), "{name} row names no bound:\n{text}");
+    }
 }
 
 #[test]

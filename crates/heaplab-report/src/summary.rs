@@ -41,7 +41,8 @@ pub struct RunSummary {
     pub paths_bounded: u64,
     /// Of `paths_infeasible`: discarded because the precondition does not hold.
     pub paths_precondition_discarded: u64,
-    /// The bounds that cut some path, each once.
+    /// The bounds that limited the run, each once: those that cut some path and the one that
+    /// stopped the whole run (`stopped_by`), so a run that stopped early never lists none.
     pub bounds_hit: Vec<String>,
     /// The k bound removed a fresh-object option somewhere.
     pub k_bound_reached: bool,
@@ -66,6 +67,8 @@ pub struct RunSummary {
     pub internal_errors: u64,
     /// Feasible paths the solver gave no model for (no test).
     pub paths_unknown: u64,
+    /// Why those paths have no model, in words (`needs Z3, which is not available here …`).
+    pub unknown_reason: Option<String>,
     /// Feasible paths left without a test when the time bound passed.
     pub paths_untested_out_of_time: u64,
     /// The bound that stopped the run early, if one did.
@@ -163,6 +166,16 @@ fn n(v: usize) -> u64 {
     v as u64
 }
 
+/// The bound table's name for what stopped a `concolic` run (its loop names `runs`, the cap
+/// that `--max-paths` sets, and `time`).
+fn bound_name(stopped_by: &str) -> &str {
+    match stopped_by {
+        "runs" => Bound::MaxPaths.name(),
+        "time" => Bound::Timeout.name(),
+        other => other,
+    }
+}
+
 fn pre_name(pre: PreMode) -> String {
     match pre {
         PreMode::Assume => "assume".into(),
@@ -179,7 +192,7 @@ impl RunSummary {
         explorer: &Explorer,
         generation: Option<&Generation>,
     ) -> RunSummary {
-        let bounds_hit: BTreeSet<Bound> = explorer
+        let mut bounds_hit: BTreeSet<Bound> = explorer
             .paths()
             .iter()
             .filter_map(|p| match p.outcome {
@@ -187,6 +200,10 @@ impl RunSummary {
                 _ => None,
             })
             .collect();
+        bounds_hit.extend(explorer.stopped());
+        if generation.is_some_and(|g| !g.out_of_time.is_empty()) {
+            bounds_hit.insert(Bound::Timeout);
+        }
         let stats = explorer.stats();
         let config = explorer.config();
         let (covered, total) = explorer.branch_coverage();
@@ -223,6 +240,7 @@ impl RunSummary {
             time_ms: explorer.elapsed_ms(),
             internal_errors: stats.internal_errors,
             paths_unknown: generation.map_or(0, |g| n(g.unknown.len())),
+            unknown_reason: generation.and_then(|g| g.unknown_reason.clone()),
             paths_untested_out_of_time: generation.map_or(0, |g| n(g.out_of_time.len())),
             stopped_by,
             sl: is_sl.then_some(SlReport {
@@ -272,7 +290,7 @@ impl RunSummary {
             paths_infeasible: 0,
             paths_bounded: 0,
             paths_precondition_discarded: 0,
-            bounds_hit: Vec::new(),
+            bounds_hit: s.stopped_by.map(|b| bound_name(b).to_string()).into_iter().collect(),
             k_bound_reached: false,
             states: n(s.tree_explored),
             tests: n(g.tests.len()),
@@ -288,8 +306,9 @@ impl RunSummary {
             time_ms,
             internal_errors: 0,
             paths_unknown: 0,
+            unknown_reason: None,
             paths_untested_out_of_time: 0,
-            stopped_by: s.stopped_by.map(str::to_string),
+            stopped_by: s.stopped_by.map(|b| bound_name(b).to_string()),
             sl: None,
             all_heaps: None,
             concolic: Some(ConcolicReport {

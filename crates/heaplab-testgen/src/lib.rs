@@ -137,6 +137,9 @@ pub struct Generation {
     pub tests: Vec<GeneratedTest>,
     /// Feasible paths the solver gave no model for (unknown, or it failed): no test.
     pub unknown: Vec<usize>,
+    /// Why the solver gave no model, in words, for the last of [`Self::unknown`] (`needs Z3:
+    /// …` for a query outside the Rust procedure where no Z3 runs).
+    pub unknown_reason: Option<String>,
     /// Feasible paths left without a test because the deadline passed.
     pub out_of_time: Vec<usize>,
     /// All-heaps mode ([`Config::all_heaps`](heaplab_engine::symbolic::Config::all_heaps)):
@@ -253,6 +256,7 @@ pub fn generate_within(
     let is_method = target.contains('.');
     let mut tests = Vec::new();
     let (mut unknown, mut out_of_time, mut heaps) = (Vec::new(), Vec::new(), Vec::new());
+    let mut unknown_reason = None;
     // Generated names never clash with the program's own tests (the `.hl` export appends them).
     let mut taken: BTreeSet<String> = program
         .items
@@ -304,6 +308,7 @@ pub fn generate_within(
             Some(cs) if !cs.is_empty() => cs,
             _ => {
                 unknown.push(path.index);
+                unknown_reason = Some(unknown_in_words(explorer.solver_mut().last_unknown()));
                 continue;
             }
         };
@@ -335,7 +340,19 @@ pub fn generate_within(
         Some((_, d)) => type_as_written(&d.return_type),
         None => "void".to_string(),
     };
-    Ok(Generation { target, return_type, tests, unknown, out_of_time, heaps })
+    Ok(Generation { target, return_type, tests, unknown, unknown_reason, out_of_time, heaps })
+}
+
+/// A path's missing model in words: a query outside the Rust procedure's fragment where no Z3
+/// runs (a page without cross-origin isolation) says it needs Z3.
+fn unknown_in_words(reason: Option<String>) -> String {
+    match reason {
+        Some(r) if r.ends_with("(no Z3)") => {
+            format!("needs Z3, which is not available here ({r})")
+        }
+        Some(r) => format!("the solver gave no model ({r})"),
+        None => "the solver gave no model".to_string(),
+    }
 }
 
 /// `base`, or `base_2`, `base_3`, ...: the first not in `taken` (then it is).

@@ -94,6 +94,8 @@ export interface RunSummary {
   paths: number; paths_feasible: number; paths_infeasible: number; paths_bounded: number;
   /** Feasible paths without a test (the solver gave no model). */
   paths_unknown: number;
+  /** Why those paths have no model, in words (`needs Z3, which is not available here (…)`). */
+  unknown_reason?: string | null;
   /** Feasible paths left without a test because the time bound passed during generation. */
   paths_untested_out_of_time: number;
   /** The bound that stopped the run early, in the CLI's words; null when it ran to the end. */
@@ -380,6 +382,8 @@ pub(crate) struct AsyncPathSolver {
     bridge: Shared,
     local: u64,
     failed: u64,
+    /// See [`PathSolver::last_unknown`].
+    last_unknown: Option<String>,
 }
 
 impl AsyncPathSolver {
@@ -393,8 +397,9 @@ impl AsyncPathSolver {
         match reply {
             Reply::Answer(Answer::Sat(m)) => (SatAnswer::Sat, Some(read(&m))),
             Reply::Answer(Answer::Unsat) => (SatAnswer::Unsat, None),
-            Reply::Answer(Answer::Unknown(_)) => {
+            Reply::Answer(Answer::Unknown(why)) => {
                 self.failed += 1;
+                self.last_unknown = Some(why);
                 (SatAnswer::Unknown, None)
             }
             Reply::Failed => (SatAnswer::Unknown, None),
@@ -417,6 +422,7 @@ impl AsyncPathSolver {
             bridge,
             local: 0,
             failed: 0,
+            last_unknown: None,
         }
     }
 
@@ -474,6 +480,10 @@ impl PathSolver for AsyncPathSolver {
 
     fn note_local(&mut self) {
         self.local += 1;
+    }
+
+    fn last_unknown(&self) -> Option<String> {
+        self.last_unknown.clone()
     }
 
     fn is_async(&self) -> bool {

@@ -1,25 +1,28 @@
 //! `heaplab compare FILE --method M`: runs several heap strategies on the same method and prints
 //! one row per strategy (paths, tests, invalid inputs, errors, branch coverage, branch coverage
-//! by valid inputs only, solver calls, time), as text or JSON.
+//! by valid inputs only, solver calls, time, the bound that stopped it), as text or JSON.
 //!
-//! Plain coverage counts every generated input, including those that violate `requires`; the
-//! fair comparison between `sl` (valid inputs only) and the `--pre ignore` strategies is the
-//! second figure, the directions taken by the replays of the tests whose input the model checker
-//! finds valid (or that have no precondition to satisfy).
-//!
-//! `lazy`, `lazier` and `lazier#` run with `--pre ignore` semantics, so test generation classifies
-//! their inputs with the model checker; `sl` uses `requires` during exploration, and its inputs are
-//! checked by the same model checker independently (a `PreChecker` in ignore mode).
+//! Every row runs with the same options as `heaplab run` (the bound flags, `--pre`): the
+//! precondition is assumed by default, as in `run` and in the page's Compare tab, and
+//! `--pre ignore` explores every input and lets the model checker classify it. Whatever a
+//! strategy did with `requires`, every generated input goes through the same model checker,
+//! and the second coverage figure counts only the directions taken by the replays of the tests
+//! whose input it finds valid (or that have no precondition to satisfy).
 
+use super::bound_flags::BoundFlags;
+use super::run::{shares, Pre};
 use super::{load, report};
 use anyhow::Context;
+use heaplab_engine::symbolic::options::PreOption;
 use heaplab_engine::symbolic::strategy::Driver;
-use heaplab_engine::symbolic::{strategy, Clock, Config, Explorer, PreMode, SmtPathSolver};
+use heaplab_engine::symbolic::{
+    strategy, Clock, Config, Explorer, Options, PreMode, SmtPathSolver,
+};
 use heaplab_report::{CompareReport, RunSummary, SCHEMA_VERSION};
 use heaplab_smt::{ProcessConfig, SharedCache, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_testgen::concretize::PreChecker;
 use heaplab_testgen::coverage::branches_taken;
-use heaplab_testgen::{generate, Validity};
+use heaplab_testgen::{generate_within, Validity};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,19 +35,17 @@ pub struct Args {
     /// The method to explore: `Class.method` or a top-level function.
     #[arg(long)]
     method: String,
-    /// Kiasan's reference-chain bound.
-    #[arg(long, default_value_t = Config::default().bounds.k)]
-    k: u32,
-    /// `sl`: deepest predicate unfolding; `concolic`: phase-1 unfolding depth (at most 8).
-    #[arg(long, default_value_t = Config::default().bounds.depth)]
-    depth: u32,
     /// Comma-separated strategy names (default: every registry row, in menu order; `concolic`'s
     /// solver column is CSF's `p1/p2` calls).
     #[arg(long, default_value_t = every_strategy())]
     strategies: String,
-    /// Stop each run once it holds this many more megabytes than at its start (0: no limit).
-    #[arg(long, default_value_t = Config::default().bounds.max_memory_mb.unwrap_or(0))]
-    max_memory_mb: u64,
+    /// Each row's bounds, as for `heaplab run` (`--timeout-ms` bounds each row on its own).
+    #[command(flatten)]
+    bounds: BoundFlags,
+    /// What every row does with `requires`: assume it at entry, or ignore it and classify each
+    /// input with the model checker.
+    #[arg(long, value_enum, default_value_t = Pre::Assume)]
+    pre: Pre,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
@@ -57,6 +58,19 @@ pub struct Args {
 enum Format {
     Text,
     Json,
+}
+
+/// The options of one row: `heaplab run`'s, from the same flags.
+fn options(args: &Args, strategy: &str) -> Options {
+    Options {
+        strategy: Some(strategy.to_string()),
+        pre: Some(match args.pre {
+            Pre::Assume => PreOption::Assume,
+            Pre::Ignore => PreOption::Ignore,
+        }),
+        bounds: args.bounds.0.clone(),
+        ..Options::default()
+    }
 }
 
 /// Every registry row's name, in menu order.
@@ -101,12 +115,15 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
-        let mut config = Config::default();
+        let mut config = options(&args, name).resolve().map_err(|e| anyhow::anyhow!("{e}"))?;
         config.strategy = kind;
-        config.pre = if info.reads_requires { PreMode::Assume } else { PreMode::Ignore };
-        config.bounds.k = args.k;
-        config.bounds.depth = args.depth;
-        config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);
+        // As in `heaplab run`: exploration gets three quarters of the time bound, test
+        // generation what is left up to nine tenths.
+        let deadline_ms = config.bounds.timeout_ms.map(|total| {
+            let (explore, whole) = shares(total);
+            config.bounds.timeout_ms = Some(explore.max(1));
+            whole
+        });
         let mut process = ProcessConfig::default();
         process.program = PathBuf::from(&args.z3);
         let z3 = Z3Process::new(process);
@@ -132,8 +149,11 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
             Err(e) => anyhow::bail!("{e} (in `{}`)", args.file.display()),
         };
         explorer.run_to_end();
-        let generation = generate(&mut explorer, program, ainfo)
+        let generation = generate_within(&mut explorer, program, ainfo, deadline_ms)
             .with_context(|| format!("test generation failed for `{name}`"))?;
+        if let Some(e) = explorer.solver_mut().broken() {
+            anyhow::bail!("the solver `{}` failed: {e}", args.z3);
+        }
         let time_ms = started.elapsed().as_millis() as u64;
         // Every input goes through the model checker, whatever the strategy did with `requires`.
         let validity: Vec<Validity> =
@@ -165,22 +185,23 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         row.time_ms = time_ms;
         rows.push(row);
     }
+    let bounds = args.bounds.resolve();
     let mut out = std::io::stdout();
     if args.format == Format::Json {
         let report = CompareReport {
             schema_version: SCHEMA_VERSION,
             file: loaded.file.name.clone(),
             method: args.method.clone(),
-            k: args.k,
-            depth: args.depth,
+            k: bounds.k,
+            depth: bounds.depth,
             strategies: rows,
         };
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
     } else {
-        let _ = writeln!(out, "{} (k = {}, depth = {})", args.method, args.k, args.depth);
+        let _ = writeln!(out, "{} (k = {}, depth = {})", args.method, bounds.k, bounds.depth);
         let _ = writeln!(
             out,
-            "{:<9} {:<7} {:>8} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8} {:>7}",
+            "{:<9} {:<7} {:>8} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8} {:>7}  {:<11} cut by",
             "strategy",
             "pre",
             "feasible",
@@ -192,12 +213,17 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
             "br_valid",
             "solver",
             "time_ms",
-            "unknown"
+            "unknown",
+            "stopped by"
         );
         for r in &rows {
+            // `stopped_by` reads `timeout (during exploration)`: its first word is the bound.
+            let stopped = r.stopped_by.as_deref().and_then(|b| b.split(' ').next()).unwrap_or("-");
+            let cut: Vec<&str> =
+                r.bounds_hit.iter().map(String::as_str).filter(|b| *b != stopped).collect();
             let _ = writeln!(
                 out,
-                "{:<9} {:<7} {:>8} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8} {:>7}",
+                "{:<9} {:<7} {:>8} {:>8} {:>6} {:>8} {:>6} {:>9} {:>9} {:>12} {:>8} {:>7}  {:<11} {}",
                 r.strategy,
                 r.pre,
                 r.paths_feasible,
@@ -212,9 +238,15 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
                     None => format!("{}+{}", r.solver_calls.sent, r.solver_calls.decided_locally),
                 },
                 r.time_ms,
-                r.paths_unknown
+                r.paths_unknown,
+                stopped,
+                if cut.is_empty() { "-".to_string() } else { cut.join(",") }
             );
         }
+        let _ = writeln!(
+            out,
+            "(stopped by: the bound that ended a row's run early; cut by: bounds that cut paths)"
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -239,27 +271,21 @@ fn concolic_row(
     let logic_z3 = start()?;
     let mut oracle = heaplab_logic::SmtOracle::new(&logic_z3);
     let started = std::time::Instant::now();
+    let options = options(args, strategy::CONCOLIC.name);
+    let mut sites_config = Config::default();
+    sites_config.bounds = args.bounds.resolve();
     let sites = Explorer::new(
         program,
         ainfo,
         &args.method,
-        Config::default(),
+        sites_config,
         Box::new(SmtPathSolver::new(start()?)),
         Box::new(Wall(started)),
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
-    // The settings of `heaplab run --strategy concolic` at the same `--depth` (and of the page's
-    // Explore and Compare tabs), so that the row and a run agree: phase-1 depth, the mixed
-    // order, the run cap of `--max-paths`' default, the default time bound.
-    let cfg = heaplab_testgen::concolic::ConcolicConfig {
-        depth: args.depth.min(8),
-        order: heaplab_testgen::concolic::SearchOrder::Mixed,
-        max_runs: usize::try_from(Config::default().bounds.max_paths)
-            .unwrap_or(usize::MAX)
-            .min(10_000),
-        timeout_ms: Config::default().bounds.timeout_ms,
-        ..Default::default()
-    };
+    // The settings of `heaplab run --strategy concolic` with the same flags (and of the page's
+    // Explore and Compare tabs), so that the row and a run agree.
+    let cfg = heaplab_testgen::concolic::ConcolicConfig::from_options(&options);
     let r = heaplab_testgen::concolic::generate(
         program,
         ainfo,

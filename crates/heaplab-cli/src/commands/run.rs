@@ -246,6 +246,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    if let Some(e) = explorer.solver_mut().broken() {
+        eprintln!("heaplab: error: the solver `{}` failed: {e}", args.z3);
+        std::mem::forget(explorer);
+        return Ok(ExitCode::from(2));
+    }
     // The process ends here: freeing a large exploration state by state took ~200 ms of a 1 s
     // time bound (60 000 states), for memory the exit returns anyway. The solver's process
     // ends too: its input closes with ours.
@@ -277,8 +282,9 @@ fn summary_text(s: &RunSummary, explore_ms: u64) -> String {
     ));
     if s.paths_unknown > 0 {
         t.push_str(&format!(
-            "unknown: {} feasible paths without a test (the solver gave no model)\n",
-            s.paths_unknown
+            "unknown: {} feasible paths without a test: {}\n",
+            s.paths_unknown,
+            s.unknown_reason.as_deref().unwrap_or("the solver gave no model")
         ));
     }
     if let Some(h) = &s.all_heaps {

@@ -92,6 +92,20 @@ pub trait PathSolver {
     /// Counts so far.
     fn counts(&self) -> SolverCounts;
 
+    /// Why the last query without a definite answer had none (the solver's `unknown` reason,
+    /// a transport failure), for the messages that name paths left without a test. Default:
+    /// none known.
+    fn last_unknown(&self) -> Option<String> {
+        None
+    }
+
+    /// The solver's own failure, if it had one (it crashed, could not be started, replied with
+    /// something that is not an answer): front ends report it as an error naming the solver
+    /// rather than as paths without a model. Default: none.
+    fn broken(&self) -> Option<String> {
+        None
+    }
+
     /// Records a query the explorer decided without calling [`check`](Self::check).
     fn note_local(&mut self);
 
