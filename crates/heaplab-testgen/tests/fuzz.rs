@@ -258,6 +258,106 @@ fn explorer_per_strategy_and_emitters_agree_with_the_interpreter() {
     });
 }
 
+/// The integers where arithmetic breaks: the ends of both int ranges and their neighbours.
+const EDGES: [i64; 11] = [
+    i64::MIN,
+    i64::MIN + 1,
+    -2_147_483_649,
+    -2_147_483_648,
+    -1,
+    0,
+    1,
+    2_147_483_647,
+    2_147_483_648,
+    i64::MAX - 1,
+    i64::MAX,
+];
+
+/// The same under `ints java32`.
+const EDGES32: [i64; 7] = [-2_147_483_648, -2_147_483_647, -1, 0, 1, 2_147_483_646, 2_147_483_647];
+
+/// A literal HeapLab reads as `v` (the least int is the negation of a literal too large, so it
+/// is written as a difference).
+fn literal(v: i64) -> String {
+    match v {
+        i64::MIN => "(-9223372036854775807 - 1)".to_string(),
+        -2_147_483_648 => "(-2147483647 - 1)".to_string(),
+        _ => v.to_string(),
+    }
+}
+
+/// A method over two ints whose `requires` compares linear terms with edge constants and whose
+/// body, on one path, applies `*`, `/` or `%` to two chosen edge values (`i64::MIN % -1`, the
+/// remainder that overflows in Rust, among them), with `ints java32` or mathematical integers.
+fn edge_program(rng: &mut Rng) -> (String, [i64; 2]) {
+    let java32 = rng.chance(50);
+    let ints = if java32 { "ints java32;\n" } else { "" };
+    let edges: &[i64] = if java32 { &EDGES32 } else { &EDGES };
+    let chosen = [*rng.pick(edges), *rng.pick(edges)];
+    let (ea, eb) = (literal(chosen[0]), literal(chosen[1]));
+    let mut edge = || literal(*rng.pick(edges));
+    let (c1, c2, c3) = (edge(), edge(), edge());
+    let ops = ["+", "-", "*", "/", "%"];
+    let cmp = ["<", "<=", "==", "!="];
+    let (o1, o2) = (rng.pick(&["+", "-"]), rng.pick(&["+", "-"]));
+    let (k, c) = (rng.pick(&cmp), rng.pick(&cmp));
+    let (o3, o4) = (rng.pick(&ops), rng.pick(&ops));
+    let text = format!(
+        "{ints}int m(int a, int b)\n    requires a {o1} {c1} {k} b {o2} {c2} | 3 # a {c} {c3}\n{{\n    \
+         if (a == {ea}) {{ if (b == {eb}) {{ return a {o3} b; }} }}\n    return b {o4} a;\n}}\n"
+    );
+    (text, chosen)
+}
+
+/// Edge integers in preconditions and bodies (issue 30 item 3): no strategy, precondition check
+/// (assumed, or ignored and each input classified by the model checker), replay or export
+/// panics, and every emitted test passes in the interpreter.
+#[test]
+fn edge_integers_in_preconditions_and_arithmetic_never_panic() {
+    let strategies: Vec<_> = strategy::STRATEGIES.iter().filter(|s| s.kind().is_some()).collect();
+    let (mut tests, mut on_edge) = (0, 0);
+    let cases = fuzz("edge integers", 400, |seed| {
+        let mut rng = Rng::new(9_000 + seed);
+        let (text, chosen) = edge_program(&mut rng);
+        let a = analyze(&SourceFile::new("edge.hl", text.clone()));
+        if a.has_errors() {
+            return Err(format!(
+                "{text}\n{}",
+                render_all(&a.diagnostics, &SourceFile::new("edge.hl", text.clone()))
+            ));
+        }
+        let info = strategies[seed as usize % strategies.len()];
+        let mut config = Config::default();
+        config.strategy = info.kind().unwrap_or(config.strategy);
+        config.pre = if seed % 2 == 0 { PreMode::Assume } else { PreMode::Ignore };
+        config.bounds.max_paths = 40;
+        let mut ex =
+            Explorer::new(&a.program, &a.info, "m", config, common::solver(), Box::new(NoClock))
+                .map_err(|e| e.to_string())?;
+        ex.run_to_end();
+        let gen = generate(&mut ex, &a.program, &a.info)
+            .map_err(|e| format!("{}: {e}\n{text}", info.name))?;
+        tests += gen.tests.len();
+        // The path through both `if`s: its test calls `m` with the two chosen edge values.
+        let edge_args = chosen.map(heaplab_engine::Value::Int);
+        on_edge += gen.tests.iter().filter(|t| t.input.args == edge_args).count();
+        let file = SourceFile::new("emitted.hl", emit::hl(&text, &gen));
+        let b = analyze(&file);
+        if b.has_errors() {
+            return Err(render_all(&b.diagnostics, &file));
+        }
+        for result in run_tests(&b.program, &b.info, Limits::default()) {
+            if !result.passed {
+                return Err(format!("{}: emitted test `{}` fails\n{text}", info.name, result.name));
+            }
+        }
+        Ok(())
+    });
+    eprintln!("edge integers: {tests} tests, {on_edge} through both ifs");
+    assert!(tests as u64 >= cases, "the programs are too often infeasible: {tests} tests");
+    assert!(on_edge > 0, "no test reached the arithmetic on edge values");
+}
+
 /// Random formulas over sll.hl's classes and predicates: `sat` never panics, and each model it
 /// returns satisfies the formula by the model checker (an independent procedure).
 #[test]
