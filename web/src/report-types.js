@@ -201,6 +201,7 @@
  * @property {number} paths_infeasible Branch directions the solver pruned plus paths an `assume` or `requires` discarded.
  * @property {number} paths_precondition_discarded Of `paths_infeasible`: discarded because the precondition does not hold.
  * @property {number} paths_unknown Feasible paths the solver gave no model for (no test).
+ * @property {number} paths_untested_out_of_memory Feasible paths left without a test when the run held more memory than its bound.
  * @property {number} paths_untested_out_of_time Feasible paths left without a test when the time bound passed.
  * @property {string} pre How `requires` was used: `assume` or `ignore`.
  * @property {number} schema_version [`SCHEMA_VERSION`].

@@ -72,8 +72,23 @@ enum Command {
 #[global_allocator]
 static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, usize::MAX);
 
+/// Resident memory of this process, in bytes, where the system tells (Linux).
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
 fn main() -> ExitCode {
     heaplab_engine::memory::install_meter(|| ALLOCATOR.allocated());
+    heaplab_engine::memory::install_resident_meter(resident_bytes);
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => commands::check::run(args),

@@ -133,3 +133,31 @@ fn wide_classes_finish() {
         assert!(run.peak_kb < 512 * 1024, "peak {} kB", run.peak_kb);
     }
 }
+
+/// 1,024 paths, each allocating an array of 200,000 cells: generating and replaying every test
+/// once held 14 GB. The memory bound covers test generation and replay too, and the process's
+/// peak resident memory stays within a tenth of it (issue 30 item 6).
+#[test]
+fn test_generation_stays_within_the_memory_bound() {
+    let ifs: String =
+        (0..10).map(|i| format!("if (x{i} > 0) {{ r = r + {}; }}\n", 1 << i)).collect();
+    let params: Vec<String> = (0..10).map(|i| format!("int x{i}")).collect();
+    let file = scratch(
+        "arrays.hl",
+        &format!(
+            "int big({}) {{\nint[] a = new int[200000];\nint r = 0;\n{ifs}a[0] = r;\nreturn r;\n}}\n",
+            params.join(", ")
+        ),
+    );
+    let file = file.display().to_string();
+    let bound_mb = 300;
+    let run = heaplab(&["run", &file, "--method", "big", "--max-memory-mb", &bound_mb.to_string()]);
+    assert!(run.stdout.contains("paths: 1024 feasible"), "{}", run.stdout);
+    assert!(run.stdout.contains("stopped by: memory (during test generation"), "{}", run.stdout);
+    assert!(run.stdout.contains("out of memory: "), "{}", run.stdout);
+    assert!(
+        run.peak_kb < bound_mb * 1024 * 11 / 10,
+        "peak {} kB for a {bound_mb} MB bound",
+        run.peak_kb
+    );
+}

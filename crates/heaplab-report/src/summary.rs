@@ -71,6 +71,8 @@ pub struct RunSummary {
     pub unknown_reason: Option<String>,
     /// Feasible paths left without a test when the time bound passed.
     pub paths_untested_out_of_time: u64,
+    /// Feasible paths left without a test when the run held more memory than its bound.
+    pub paths_untested_out_of_memory: u64,
     /// The bound that stopped the run early, if one did.
     pub stopped_by: Option<String>,
     /// `sl`: how paths that ended with folded instances got their input.
@@ -204,6 +206,9 @@ impl RunSummary {
         if generation.is_some_and(|g| !g.out_of_time.is_empty()) {
             bounds_hit.insert(Bound::Timeout);
         }
+        if generation.is_some_and(|g| !g.out_of_memory.is_empty()) {
+            bounds_hit.insert(Bound::Memory);
+        }
         let stats = explorer.stats();
         let config = explorer.config();
         let (covered, total) = explorer.branch_coverage();
@@ -242,6 +247,7 @@ impl RunSummary {
             paths_unknown: generation.map_or(0, |g| n(g.unknown.len())),
             unknown_reason: generation.and_then(|g| g.unknown_reason.clone()),
             paths_untested_out_of_time: generation.map_or(0, |g| n(g.out_of_time.len())),
+            paths_untested_out_of_memory: generation.map_or(0, |g| n(g.out_of_memory.len())),
             stopped_by,
             sl: is_sl.then_some(SlReport {
                 models: stats.sl_models,
@@ -308,6 +314,7 @@ impl RunSummary {
             paths_unknown: 0,
             unknown_reason: None,
             paths_untested_out_of_time: 0,
+            paths_untested_out_of_memory: 0,
             stopped_by: s.stopped_by.map(|b| bound_name(b).to_string()),
             sl: None,
             all_heaps: None,

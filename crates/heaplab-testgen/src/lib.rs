@@ -142,6 +142,10 @@ pub struct Generation {
     pub unknown_reason: Option<String>,
     /// Feasible paths left without a test because the deadline passed.
     pub out_of_time: Vec<usize>,
+    /// Feasible paths left without a test because the run held more memory than its bound
+    /// ([`Bounds::max_memory_mb`](heaplab_engine::symbolic::Bounds::max_memory_mb)): the tests
+    /// generated so far (their input and final heaps) count toward it.
+    pub out_of_memory: Vec<usize>,
     /// All-heaps mode ([`Config::all_heaps`](heaplab_engine::symbolic::Config::all_heaps)):
     /// how each path's input heaps were enumerated. Empty otherwise.
     pub heaps: Vec<PathHeaps>,
@@ -207,6 +211,9 @@ impl Generation {
         if !self.out_of_time.is_empty() {
             return Some("timeout (during test generation)".to_string());
         }
+        if !self.out_of_memory.is_empty() {
+            return Some("memory (during test generation; raise --max-memory-mb)".to_string());
+        }
         explorer.map(|bound| match bound {
             Bound::Timeout => "timeout (during exploration)".to_string(),
             other => format!("{} ({})", other.name(), bound_hint(other)),
@@ -256,7 +263,8 @@ pub fn generate_within(
     let is_method = target.contains('.');
     let mut tests = Vec::new();
     let (mut unknown, mut out_of_time, mut heaps) = (Vec::new(), Vec::new(), Vec::new());
-    let mut unknown_reason = None;
+    let (mut out_of_memory, mut unknown_reason) = (Vec::new(), None);
+    let memory_bound = explorer.config().bounds.max_memory_mb.map(heaplab_engine::memory::mb);
     // Generated names never clash with the program's own tests (the `.hl` export appends them).
     let mut taken: BTreeSet<String> = program
         .items
@@ -266,6 +274,12 @@ pub fn generate_within(
     for position in feasible {
         if deadline_ms.is_some_and(|d| explorer.elapsed_ms() >= d) {
             out_of_time.push(explorer.paths()[position].index);
+            continue;
+        }
+        // Checked between tests: one test's replay is bounded by the interpreter's heap limit.
+        let held = explorer.memory_bytes();
+        if !out_of_memory.is_empty() || held.zip(memory_bound).is_some_and(|(b, m)| b > m) {
+            out_of_memory.push(explorer.paths()[position].index);
             continue;
         }
         if let Some(d) = deadline_ms {
@@ -340,7 +354,16 @@ pub fn generate_within(
         Some((_, d)) => type_as_written(&d.return_type),
         None => "void".to_string(),
     };
-    Ok(Generation { target, return_type, tests, unknown, unknown_reason, out_of_time, heaps })
+    Ok(Generation {
+        target,
+        return_type,
+        tests,
+        unknown,
+        unknown_reason,
+        out_of_time,
+        out_of_memory,
+        heaps,
+    })
 }
 
 /// A path's missing model in words: a query outside the Rust procedure's fragment where no Z3

@@ -231,7 +231,8 @@ fn explorer_per_strategy_and_emitters_agree_with_the_interpreter() {
         let feasible = ex.paths().iter().filter(|p| p.outcome.is_feasible()).count();
         let gen =
             generate(&mut ex, &a.program, &a.info).map_err(|e| format!("{}: {e}", info.name))?;
-        if gen.tests.len() + gen.unknown.len() + gen.out_of_time.len() != feasible {
+        let untested = gen.unknown.len() + gen.out_of_time.len() + gen.out_of_memory.len();
+        if gen.tests.len() + untested != feasible {
             return Err(format!("{} feasible paths, {} tests", feasible, gen.tests.len()));
         }
         let hl = emit::hl(&text, &gen);

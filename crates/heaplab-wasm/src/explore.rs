@@ -98,6 +98,8 @@ export interface RunSummary {
   unknown_reason?: string | null;
   /** Feasible paths left without a test because the time bound passed during generation. */
   paths_untested_out_of_time: number;
+  /** Feasible paths left without a test because the run held more memory than its bound. */
+  paths_untested_out_of_memory: number;
   /** The bound that stopped the run early, in the CLI's words; null when it ran to the end. */
   stopped_by: string | null;
   /** Of `paths_infeasible`: discarded because the input violates `requires`. */

@@ -137,7 +137,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         k,
         verdict: &verdict,
         limits,
-        unknown: generation.unknown.len() + generation.out_of_time.len(),
+        unknown: generation.unknown.len()
+            + generation.out_of_time.len()
+            + generation.out_of_memory.len(),
         stopped_at_clues,
         states: stats.states,
         time_ms: started.elapsed().as_millis() as u64,

@@ -267,7 +267,7 @@ fn summary_text(s: &RunSummary, explore_ms: u64) -> String {
         s.paths_feasible,
         s.paths_infeasible,
         s.paths_bounded,
-        if s.bounds_hit.is_empty() {
+        if s.bounds_hit.is_empty() || s.paths_bounded == 0 {
             String::new()
         } else {
             format!(" (by {})", s.bounds_hit.join(", "))
@@ -306,6 +306,12 @@ fn summary_text(s: &RunSummary, explore_ms: u64) -> String {
     }
     if let Some(bound) = &s.stopped_by {
         t.push_str(&format!("stopped by: {bound}\n"));
+    }
+    if s.paths_untested_out_of_memory > 0 {
+        t.push_str(&format!(
+            "out of memory: {} feasible paths without a test (raise --max-memory-mb)\n",
+            s.paths_untested_out_of_memory
+        ));
     }
     if s.paths_untested_out_of_time > 0 {
         t.push_str(&format!(

@@ -154,59 +154,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The run's time and memory bounds: an interrupt for the logic that fires (and stays fired)
-/// once either is passed.
-///
-/// Memory is what the process holds: the allocator's count of live bytes, checked at every
-/// call, and (where the system tells, Linux's `/proc/self/status`) the resident memory, read
-/// every few hundred calls or whenever the live bytes grew by a few megabytes since the last
-/// reading. The allocator's count alone misses its own slack (a search of many small
-/// symbolic heaps holds some 60 % more than it asked for), so the resident figure is what keeps
-/// a run within about a tenth of its bound.
+/// once either is passed. Memory is what the process holds beyond its start, by the engine's
+/// [`Gauge`](heaplab_engine::memory::Gauge): the allocator's live bytes at every call and the
+/// resident memory every few hundred calls (the allocator's count alone misses its slack: a
+/// search of many small symbolic heaps holds some 60 % more than it asked for).
 struct Bounds {
     deadline: Option<(Instant, u64)>,
-    memory: Option<Memory>,
+    memory: Option<(u64, heaplab_engine::memory::Gauge)>,
     fired: Option<Halt>,
-}
-
-/// The memory bound and what the process held at the start.
-struct Memory {
-    mb: u64,
-    /// Live bytes (the allocator's count) and resident bytes at the start.
-    live_start: u64,
-    resident_start: Option<u64>,
-    /// Calls since the last resident reading, and the live bytes then.
-    calls: u32,
-    live_then: u64,
-}
-
-/// Resident memory of this process, in bytes, where the system tells.
-fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kb: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kb * 1024)
 }
 
 impl Bounds {
     fn new(args: &Args, started: Instant) -> Bounds {
         let deadline = (args.timeout_ms > 0)
             .then(|| (started + Duration::from_millis(args.timeout_ms), args.timeout_ms));
-        let memory = match (args.max_memory_mb, heaplab_engine::memory::live_bytes()) {
-            (0, _) | (_, None) => None,
-            (mb, Some(now)) => Some(Memory {
-                mb,
-                live_start: now,
-                resident_start: resident_bytes(),
-                calls: 0,
-                live_then: now,
-            }),
-        };
+        let memory = (args.max_memory_mb > 0)
+            .then(|| (args.max_memory_mb, heaplab_engine::memory::Gauge::start()));
         Bounds { deadline, memory, fired: None }
     }
 
@@ -217,20 +180,9 @@ impl Bounds {
                     self.fired = Some(Halt::Time { ms });
                 }
             }
-            if let Some(m) = &mut self.memory {
-                let bound = heaplab_engine::memory::mb(m.mb);
-                let live = heaplab_engine::memory::live_bytes().unwrap_or(m.live_start);
-                let mut over = live.saturating_sub(m.live_start) > bound;
-                m.calls += 1;
-                if !over && (m.calls >= 256 || live > m.live_then + (4 << 20)) {
-                    m.calls = 0;
-                    m.live_then = live;
-                    if let (Some(start), Some(now)) = (m.resident_start, resident_bytes()) {
-                        over = now.saturating_sub(start) > bound;
-                    }
-                }
-                if over {
-                    self.fired = Some(Halt::Memory { mb: m.mb });
+            if let Some((mb, gauge)) = &self.memory {
+                if gauge.held().is_some_and(|b| b > heaplab_engine::memory::mb(*mb)) {
+                    self.fired = Some(Halt::Memory { mb: *mb });
                 }
             }
         }

@@ -201,6 +201,9 @@ pub struct State {
     pub ext: StrategyData,
     /// Order keys of the built-in `Comparable` elements compared so far (see `exec/order.rs`).
     pub order: OrderKeys,
+    /// The cells of the arrays this path allocated with `new`, summed: together they must fit
+    /// the interpreter's heap for a test to replay the path (see `exec/instr.rs` `new_array`).
+    pub new_array_cells: Sym,
 }
 
 /// Kiasan's comparison-Ids (digest seed-004a §4.4) of the values a built-in `compare` has

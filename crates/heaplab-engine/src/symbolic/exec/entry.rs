@@ -33,6 +33,7 @@ pub fn empty_state(id: StateId) -> State {
         array_bound: 0,
         ext: Default::default(),
         order: Default::default(),
+        new_array_cells: crate::symbolic::Sym::int(0),
     }
 }
 

@@ -241,6 +241,7 @@ impl Cx<'_> {
             let Some(values) = pop_n(&mut st, n) else {
                 return internal(st, "empty stack", None);
             };
+            st.new_array_cells = Sym::add(&st.new_array_cells, &Sym::int(n as i64));
             return match heap.allocate_array(&mut st, class, Sym::int(n as i64), Some(values)) {
                 Some(v) => push_next(st, v),
                 None => internal(st, no_arrays, Some(span)),
@@ -254,11 +255,15 @@ impl Cx<'_> {
         let message =
             format!("allocating an array of length {}", crate::symbolic::show::show_sym(&st, &len));
         let live = self.guard(st, &ok, ErrorKind::NegativeArraySize, node, span, &message);
-        // An array no replay could allocate (the interpreter's heap limit) cuts the path.
-        let fits = Sym::le(&len, &Sym::int(MAX_NEW_ARRAY_LEN));
+        // Arrays no replay could allocate (the interpreter's heap limit), this one alone or with
+        // those the path allocated before, cut the path.
         let live: Vec<State> = live
             .into_iter()
-            .flat_map(|s| self.bound_guard(s, &fits, Bound::ArrayLength, span))
+            .flat_map(|mut s| {
+                s.new_array_cells = Sym::add(&s.new_array_cells, &len);
+                let fits = Sym::le(&s.new_array_cells, &Sym::int(MAX_NEW_ARRAY_LEN));
+                self.bound_guard(s, &fits, Bound::ArrayLength, span)
+            })
             .collect();
         let mut out = Vec::with_capacity(live.len());
         for mut s in live {

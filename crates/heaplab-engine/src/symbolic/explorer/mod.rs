@@ -52,8 +52,8 @@ pub struct Explorer {
     clock: Rc<dyn Clock>,
     method_name: String,
     start_ms: u64,
-    /// The process's live bytes when the run started (the memory bound counts growth from it).
-    start_bytes: Option<u64>,
+    /// What the process held when the run started (the memory bound counts growth from it).
+    memory: crate::memory::Gauge,
     branch_sites: BTreeSet<NodeId>,
 }
 
@@ -117,7 +117,7 @@ impl Explorer {
         }
         let clock: Rc<dyn Clock> = Rc::from(clock);
         let start_ms = clock.now_ms();
-        let start_bytes = crate::memory::live_bytes();
+        let memory = crate::memory::Gauge::start();
         let strategy = strategy::make(config.strategy, &code);
         let heap = strategy.heap_model();
         if !heap.has_arrays() && code.uses_arrays(method) {
@@ -139,7 +139,7 @@ impl Explorer {
             clock,
             method_name: target.to_string(),
             start_ms,
-            start_bytes,
+            memory,
             branch_sites,
         };
         explorer.start();
@@ -218,7 +218,7 @@ impl Explorer {
     /// Bytes the process holds beyond what it held when the run started (`None` without a
     /// meter, see [`crate::memory`]).
     pub fn memory_bytes(&self) -> Option<u64> {
-        Some(crate::memory::live_bytes()?.saturating_sub(self.start_bytes?))
+        self.memory.held()
     }
 
     /// (covered, total) source branch directions of the method and everything it calls.
