@@ -68,7 +68,7 @@ export const BOUNDS = [
   },
   {
     "default": 1024,
-    "help": "Stop exploring once the run holds this many more megabytes than at its start (0: no limit)",
+    "help": "The whole run's memory bound in megabytes beyond what the process held at its start, exploration, test generation and replay together (0: no limit); exploration gets the first three quarters",
     "label": "memory (MB)",
     "name": "max_memory_mb",
     "on_page": false,

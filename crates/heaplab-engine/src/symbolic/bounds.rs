@@ -191,15 +191,16 @@ bounds! {
         name "timeout_ms", page true, label "time (ms)",
         title "Stop after this many milliseconds of work (0: no limit); time spent paused does not count",
         help "The whole run's time bound in milliseconds, exploration, test generation, replay and export together (0: no limit); exploration gets the first three quarters";
-    /// Stop exploring once the run holds this many megabytes more than when it started, as
-    /// counted by the front end's allocator ([`crate::memory`]); `None` for no limit, and no
+    /// Stop once the run holds this many megabytes more than when it started, as counted by
+    /// the front end's meters ([`crate::memory`]): exploration stops at three quarters of it,
+    /// test generation at all of it; `None` for no limit, and no
     /// effect where no meter is installed. Default: `Some(1024)`, so that a run on a 2-core
     /// laptop or in a browser tab (whose wasm memory ends at 2–4 GB) stops with its results
     /// instead of exhausting memory.
     max_memory_mb: Option<u64> = Some(DEFAULT_MAX_MEMORY_MB),
         name "max_memory_mb", page false, label "memory (MB)",
         title "Stop once the run holds this many more megabytes than at its start (0: no limit)",
-        help "Stop exploring once the run holds this many more megabytes than at its start (0: no limit)";
+        help "The whole run's memory bound in megabytes beyond what the process held at its start, exploration, test generation and replay together (0: no limit); exploration gets the first three quarters";
     /// The most instructions one path may execute (a last-resort guard). Default: 1 000 000.
     steps_per_path: u64 = 1_000_000,
         name "steps_per_path", page false, label "steps per path",

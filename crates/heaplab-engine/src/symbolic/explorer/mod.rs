@@ -470,8 +470,10 @@ impl Explorer {
                 return Some(Bound::Timeout);
             }
         }
+        // Exploration may fill three quarters of the memory bound: the tests of its paths, which
+        // hold input and final heaps, are generated within the rest.
         match (bounds.max_memory_mb, self.memory_bytes()) {
-            (Some(m), Some(b)) if b > crate::memory::mb(m) && !self.is_done() => {
+            (Some(m), Some(b)) if b > crate::memory::mb(m) / 4 * 3 && !self.is_done() => {
                 Some(Bound::Memory)
             }
             _ => None,
