@@ -241,7 +241,10 @@ fn markdown(args: &Args, rows: &[BenchRow]) -> String {
             r.strategy.replace('#', "\\#"),
             r.paths,
             r.paths_bounded,
-            if row.timed_out { " timeout" } else { "" },
+            match r.stopped_by.as_deref().and_then(|b| b.split(' ').next()) {
+                Some(bound) => format!(" stopped by {bound}"),
+                None => String::new(),
+            },
             r.tests,
             r.invalid_inputs,
             r.errors,
