@@ -195,6 +195,11 @@ function tableRows(strategies, compare) {
   });
 }
 
+/** The bound that stopped a row's run early (`timeout`, `max_paths`, …), or ''. */
+function stopped(r) {
+  return (r.stopped_by ?? '').split(' ')[0];
+}
+
 function summaryRow(r, index) {
   const tr = document.createElement('tr');
   tr.dataset.strategy = r.strategy;
@@ -204,8 +209,11 @@ function summaryRow(r, index) {
     strategyCell(r.strategy, index),
     cell(r.pre === 'ignore' ? 'every input' : 'satisfying requires', '', PRE_TEXT[r.pre] ?? r.pre),
     r.concolic
-      ? cell(r.concolic.runs, 'num', `${r.concolic.runs} concrete runs${r.stopped_by ? `, stopped by the ${r.stopped_by} bound` : ''}`)
-      : cell(r.paths_feasible ?? r.paths, 'num', `${r.paths_feasible} feasible, ${r.paths_infeasible} infeasible, ${r.paths_bounded} bounded`),
+      ? cell(stopped(r) ? `${r.concolic.runs} (${stopped(r)})` : r.concolic.runs, 'num',
+        `${r.concolic.runs} concrete runs${r.stopped_by ? `, stopped by the ${r.stopped_by} bound` : ''}`)
+      : cell(stopped(r) ? `${r.paths_feasible ?? r.paths} (${stopped(r)})` : (r.paths_feasible ?? r.paths), 'num',
+        `${r.paths_feasible} feasible, ${r.paths_infeasible} infeasible, ${r.paths_bounded} bounded` +
+        (r.stopped_by ? `; stopped by ${r.stopped_by}` : '')),
     cell(r.tests, 'num'),
     cell(r.invalid_inputs, r.invalid_inputs > 0 ? 'num cmp-bad' : 'num'),
     cell(r.errors, 'num'),

@@ -213,7 +213,15 @@ export function mount(el, store) {
         if (s.invalid_inputs) parts.push(plural(s.invalid_inputs, 'invalid input'));
         parts.push(`branches ${s.branches_covered}/${s.branches_total}`);
         parts.push(`${s.time_ms} ms`);
-        if (s.bounds_hit.length > 0) parts.push(`cut by the ${s.bounds_hit.join(', ')} bound${s.bounds_hit.length === 1 ? '' : 's'}`);
+        // The bound that ended the run early, then the bounds that cut single paths.
+        if (s.stopped_by) parts.push(`stopped by ${s.stopped_by}`);
+        const cut = s.bounds_hit.filter((b) => !(s.stopped_by ?? '').startsWith(b));
+        if (cut.length > 0) parts.push(`paths cut by the ${cut.join(', ')} bound${cut.length === 1 ? '' : 's'}`);
+        if (s.paths_unknown > 0) {
+          parts.push(`${plural(s.paths_unknown, 'path')} without a test: ${s.unknown_reason ?? 'the solver gave no model'}`);
+        }
+        const untested = (s.paths_untested_out_of_time ?? 0) + (s.paths_untested_out_of_memory ?? 0);
+        if (untested > 0) parts.push(`${plural(untested, 'path')} left without a test by the bound`);
       } else {
         parts.push(plural(s.paths_feasible, 'feasible path'));
       }
