@@ -33,7 +33,7 @@ use std::task::{Context, Poll, Waker};
 
 use heaplab_engine::symbolic::{
     bounds::BOUNDS,
-    smt::{read_model, read_whole_model, to_term, wanted},
+    smt::{query_timeout_ms, read_model, read_whole_model, to_term, wanted},
     strategy, Bound, Clock, Event, Explorer, ForkKind, Model, Options, PathOutcome, PathSolver,
     Placed, SatAnswer, SolverCounts, Sort, StateId, Sym,
 };
@@ -386,6 +386,8 @@ pub(crate) struct AsyncPathSolver {
     failed: u64,
     /// See [`PathSolver::last_unknown`].
     last_unknown: Option<String>,
+    /// See [`PathSolver::set_time_left`]: Z3 wasm's limit for one query.
+    time_left_ms: Option<u64>,
 }
 
 impl AsyncPathSolver {
@@ -425,6 +427,7 @@ impl AsyncPathSolver {
             local: 0,
             failed: 0,
             last_unknown: None,
+            time_left_ms: None,
         }
     }
 
@@ -439,7 +442,11 @@ impl AsyncPathSolver {
                 }
             }
         }
-        let q = Query::new(terms).want(want);
+        let mut q = Query::new(terms).want(want);
+        // One Z3 query may not carry the run past its time bound (Z3's own limit is 10 s).
+        if let Some(left) = self.time_left_ms {
+            q = q.timeout_ms(query_timeout_ms(left));
+        }
         self.bridge.borrow_mut().missed = false;
         let res = poll_now(self.frontend.check(&q));
         let missed = std::mem::take(&mut self.bridge.borrow_mut().missed);
@@ -486,6 +493,10 @@ impl PathSolver for AsyncPathSolver {
 
     fn last_unknown(&self) -> Option<String> {
         self.last_unknown.clone()
+    }
+
+    fn set_time_left(&mut self, ms: Option<u64>) {
+        self.time_left_ms = ms;
     }
 
     fn is_async(&self) -> bool {

@@ -261,7 +261,7 @@ impl<S: Solver> PathSolver for SmtPathSolver<S> {
 
 /// The solver-side limit of one query when the run has `left_ms` left: the default limit, or
 /// less when the run has less (at least 1 ms; z3 reads 0 as no limit).
-fn query_timeout_ms(left_ms: u64) -> u32 {
+pub fn query_timeout_ms(left_ms: u64) -> u32 {
     let cap = u64::from(Query::DEFAULT_TIMEOUT_MS);
     left_ms.clamp(1, cap) as u32
 }
