@@ -220,30 +220,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if let Some(path) = &written {
                 out!("tests written to {}", path.display());
             }
-            for t in generation
-                .tests
-                .iter()
-                .filter(|t| matches!(t.expected, heaplab_testgen::Expected::Error(_)))
-            {
-                if let Some(p) = explorer.paths().get(t.path) {
-                    if let PathOutcome::Error { kind, span, message, .. } = &p.outcome {
-                        let pos = loaded.file.line_col(span.start);
-                        out!(
-                            "  {} {}:{}:{}: {message} (test {}{})",
-                            kind.keyword(),
-                            loaded.file.name,
-                            pos.line,
-                            pos.col,
-                            t.name,
-                            if t.validity == heaplab_testgen::Validity::Invalid {
-                                ", input violates requires"
-                            } else {
-                                ""
-                            }
-                        );
-                    }
-                }
-            }
+            print_errors(&loaded.file, explorer.paths(), &generation);
         }
     }
     if let Some(e) = explorer.solver_mut().broken() {
@@ -256,6 +233,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // ends too: its input closes with ours.
     std::mem::forget(explorer);
     Ok(if summary.internal_errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// One line per test that found an error: its kind, place, message and test name.
+fn print_errors(
+    file: &heaplab_syntax::SourceFile,
+    paths: &[heaplab_engine::symbolic::PathResult],
+    generation: &Generation,
+) {
+    for t in generation
+        .tests
+        .iter()
+        .filter(|t| matches!(t.expected, heaplab_testgen::Expected::Error(_)))
+    {
+        if let Some(p) = paths.get(t.path) {
+            if let PathOutcome::Error { kind, span, message, .. } = &p.outcome {
+                let pos = file.line_col(span.start);
+                out!(
+                    "  {} {}:{}:{}: {message} (test {}{})",
+                    kind.keyword(),
+                    file.name,
+                    pos.line,
+                    pos.col,
+                    t.name,
+                    if t.validity == heaplab_testgen::Validity::Invalid {
+                        ", input violates requires"
+                    } else {
+                        ""
+                    }
+                );
+            }
+        }
+    }
 }
 
 /// The summary for a person (`--format text`).
