@@ -76,3 +76,17 @@ fn a_broken_solver_is_an_error_naming_it() {
     assert_eq!(r.status.code(), Some(2), "{}{err}", text(&r.stdout));
     assert!(err.contains("the solver `/bin/false` failed"), "{err}");
 }
+
+/// z3 starts on its first question: a run the Rust procedure decides needs none, and a run that
+/// needs one without it is an error naming the solver it looked for.
+#[test]
+fn a_missing_solver_matters_only_when_asked() {
+    let r =
+        heaplab(&["run", "examples/bst.hl", "--method", "BST.insert", "--z3", "/nonexistent/z3"]);
+    assert!(r.status.success(), "{}{}", text(&r.stdout), text(&r.stderr));
+    assert!(text(&r.stdout).contains("0 sent"), "{}", text(&r.stdout));
+    let r = heaplab(&["run", FILE, "--method", "factor", "--z3", "/nonexistent/z3"]);
+    let err = text(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{err}");
+    assert!(err.contains("the solver `/nonexistent/z3` failed: z3 not found"), "{err}");
+}

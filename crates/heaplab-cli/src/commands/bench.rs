@@ -12,7 +12,7 @@ use heaplab_engine::symbolic::{strategy, Config, Explorer, SmtPathSolver};
 use heaplab_report::commands::BenchRow;
 use heaplab_report::summary::SlReport;
 use heaplab_report::{BenchReport, RunSummary, SCHEMA_VERSION};
-use heaplab_smt::{ProcessConfig, QueryLog, SharedCache, SmtSolver, SolverFrontend, Z3Process};
+use heaplab_smt::{QueryLog, SharedCache, SmtSolver, SolverFrontend};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -144,10 +144,7 @@ fn bench_one(
     config.bounds.k = args.k;
     config.bounds.timeout_ms = Some(args.timeout_ms);
     config.bounds.max_memory_mb = (args.max_memory_mb > 0).then_some(args.max_memory_mb);
-    let mut process = ProcessConfig::default();
-    process.program = PathBuf::from(&args.z3);
-    let z3 = Z3Process::new(process);
-    z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+    let z3 = super::started_z3(&args.z3)?;
     let mut frontend = SolverFrontend::new(SmtSolver::new(z3)).with_procedure(!args.no_procedure);
     if let Some(cache) = cache {
         frontend = frontend.with_cache(Arc::clone(cache));

@@ -19,7 +19,7 @@ use heaplab_engine::symbolic::{
     strategy, Clock, Config, Explorer, Options, PreMode, SmtPathSolver,
 };
 use heaplab_report::{CompareReport, RunSummary, SCHEMA_VERSION};
-use heaplab_smt::{ProcessConfig, SharedCache, SmtSolver, SolverFrontend, Z3Process};
+use heaplab_smt::{SharedCache, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_testgen::concretize::PreChecker;
 use heaplab_testgen::coverage::branches_taken;
 use heaplab_testgen::{generate_within, Validity};
@@ -124,10 +124,7 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
             config.bounds.timeout_ms = Some(explore.max(1));
             whole
         });
-        let mut process = ProcessConfig::default();
-        process.program = PathBuf::from(&args.z3);
-        let z3 = Z3Process::new(process);
-        z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+        let z3 = super::z3(&args.z3);
         let frontend = SolverFrontend::new(SmtSolver::new(z3)).with_cache(Arc::clone(&cache));
         let solver = SmtPathSolver::with_frontend(frontend);
         let started = std::time::Instant::now();
@@ -262,10 +259,7 @@ fn concolic_row(
     checker: &PreChecker,
 ) -> anyhow::Result<RunSummary> {
     let start = || -> anyhow::Result<SmtSolver<Z3Process>> {
-        let mut process = ProcessConfig::default();
-        process.program = PathBuf::from(&args.z3);
-        let z3 = Z3Process::new(process);
-        z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+        let z3 = super::started_z3(&args.z3)?;
         Ok(SmtSolver::new(z3))
     };
     let logic_z3 = start()?;

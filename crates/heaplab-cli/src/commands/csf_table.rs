@@ -15,7 +15,7 @@ use super::load;
 use anyhow::Context;
 use heaplab_engine::symbolic::{Clock, Config, Explorer, PreMode, SmtPathSolver, StrategyKind};
 use heaplab_logic::SmtOracle;
-use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_smt::{SmtSolver, Z3Process};
 use heaplab_testgen::concolic::{self, ConcolicConfig};
 use heaplab_testgen::coverage::branches_taken;
 use std::fmt::Write as _;
@@ -217,10 +217,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let start = || -> anyhow::Result<SmtSolver<Z3Process>> {
-        let mut process = ProcessConfig::default();
-        process.program = PathBuf::from(&args.z3);
-        let z3 = Z3Process::new(process);
-        z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+        let z3 = super::started_z3(&args.z3)?;
         Ok(SmtSolver::new(z3))
     };
     let logic_z3 = start()?;

@@ -14,7 +14,7 @@ use heaplab_engine::symbolic::options::PreOption;
 use heaplab_engine::symbolic::{
     strategy, Bound, Clock, Event, Explorer, Options, PathOutcome, SmtPathSolver,
 };
-use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_smt::SmtSolver;
 use heaplab_syntax::{analyze, diagnostic::render_all, SourceFile};
 use heaplab_testgen::duel::{self, PathKind};
 use heaplab_testgen::generate_within;
@@ -90,10 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (config, deadline_ms) = config_of(&args, started)?;
     let k = config.bounds.k;
 
-    let mut process = ProcessConfig::default();
-    process.program = PathBuf::from(&args.z3);
-    let z3 = Z3Process::new(process);
-    z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+    let z3 = super::started_z3(&args.z3)?;
     let solver = SmtPathSolver::new(SmtSolver::new(z3));
     let mut explorer = Explorer::new(
         &analysis.program,

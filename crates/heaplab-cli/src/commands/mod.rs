@@ -26,6 +26,23 @@ pub enum Format {
 
 /// Prints one JSON document of the report vocabulary on stdout; a closed stdout (`| head`) is
 /// not an error of the command.
+/// The z3 process at `program`, started on its first query: a run whose every question the
+/// Rust procedure decides never needs a z3 (a failure to start is then the path solver's
+/// `broken()`, reported as an error naming the solver).
+pub fn z3(program: &str) -> heaplab_smt::Z3Process {
+    let mut process = heaplab_smt::ProcessConfig::default();
+    process.program = std::path::PathBuf::from(program);
+    heaplab_smt::Z3Process::new(process)
+}
+
+/// The z3 process at `program`, started now: for the commands that ask it something on every
+/// run (the logic's oracle, the bench's timings).
+pub fn started_z3(program: &str) -> anyhow::Result<heaplab_smt::Z3Process> {
+    let z3 = z3(program);
+    z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{program}`: {e}"))?;
+    Ok(z3)
+}
+
 pub fn print_json<T: serde::Serialize>(document: &T) -> anyhow::Result<()> {
     use std::io::Write;
     let text = serde_json::to_string_pretty(document)?;

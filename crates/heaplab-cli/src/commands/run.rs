@@ -18,7 +18,7 @@ use heaplab_engine::symbolic::{
     strategy, Clock, Event, Explorer, Options, PathOutcome, SmtPathSolver,
 };
 use heaplab_report::RunSummary;
-use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_smt::SmtSolver;
 use heaplab_testgen::{emit, generate_within, Generation};
 use std::io::Write;
 use std::path::PathBuf;
@@ -154,10 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })?;
     let bound_ms = config.bounds.timeout_ms;
 
-    let mut process = ProcessConfig::default();
-    process.program = PathBuf::from(&args.z3);
-    let z3 = Z3Process::new(process);
-    z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{}`: {e}", args.z3))?;
+    let z3 = super::z3(&args.z3);
     let solver = SmtPathSolver::new(SmtSolver::new(z3));
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;

@@ -10,10 +10,9 @@ use anyhow::Context;
 use heaplab_engine::symbolic::{Config, Explorer, NoClock, Options, SmtPathSolver};
 use heaplab_logic::SmtOracle;
 use heaplab_report::RunSummary;
-use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
+use heaplab_smt::{SmtSolver, Z3Process};
 use heaplab_testgen::concolic::{self, ConcolicConfig};
 use heaplab_testgen::coverage::branches_taken;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
@@ -34,11 +33,7 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
     let program = &loaded.analysis.program;
     let info = &loaded.analysis.info;
     let start = |what: &str| -> anyhow::Result<SmtSolver<Z3Process>> {
-        let mut process = ProcessConfig::default();
-        process.program = PathBuf::from(&args.z3);
-        let z3 = Z3Process::new(process);
-        z3.start()
-            .map_err(|e| anyhow::anyhow!("cannot start the solver `{}` ({what}): {e}", args.z3))?;
+        let z3 = crate::commands::started_z3(&args.z3).with_context(|| format!("({what})"))?;
         Ok(SmtSolver::new(z3))
     };
     let logic_z3 = start("logic")?;
