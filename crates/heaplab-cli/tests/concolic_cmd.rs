@@ -247,3 +247,68 @@ fn compare_sweep() {
     assert!(methods > 0, "no method matched ONLY / ONLY_METHOD");
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// A method that returns an array (issue 30): `concolic`'s emitted `.hl` declares the result
+/// with its type and passes `heaplab test`; its JUnit export compiles next to the exported
+/// classes and every test passes on the JVM.
+#[test]
+fn array_results_are_emitted_with_their_type() {
+    let dir = std::env::temp_dir().join(format!("heaplab-concolic-array-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = |emit: &str| {
+        let out = dir.join(emit);
+        let out = out.to_str().expect("utf-8 temp dir").to_string();
+        let args = ["run", "examples/dll.hl", "--method", "LinkedList.toArray"];
+        let (ok, stdout, stderr) = heaplab(
+            &[&args[..], &["--strategy", "concolic", "--emit", emit, "--out", &out]].concat(),
+        );
+        assert!(ok, "{stdout}{stderr}");
+        std::path::PathBuf::from(out)
+    };
+    let hl_dir = run("hl");
+    let hl = std::fs::read_dir(&hl_dir).expect("emitted").flatten().map(|e| e.path()).next();
+    let hl = hl.expect("a .hl file");
+    let source = std::fs::read_to_string(&hl).expect("readable");
+    assert!(source.contains("Object[] r = o1.toArray();"), "{source}");
+    let (ok, stdout, stderr) = heaplab(&["test", hl.to_str().expect("utf-8")]);
+    assert!(ok && stdout.contains(" 0 failed"), "{stdout}{stderr}");
+
+    let junit_dir = run("junit");
+    let sources: Vec<_> = walk(&junit_dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
+        .collect();
+    assert!(sources.iter().any(|p| p.ends_with("LinkedListToArrayTest.java")), "{sources:?}");
+    let jar = "/usr/share/java/junit-platform-console-standalone.jar";
+    let classes = junit_dir.join("classes");
+    let javac = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(&classes)
+        .args(["-cp", jar])
+        .args(&sources)
+        .output()
+        .expect("javac runs (./build.sh setup installs a JDK)");
+    assert!(javac.status.success(), "{}", String::from_utf8_lossy(&javac.stderr));
+    let java = Command::new("java")
+        .args(["-ea", "-jar", jar, "--class-path"])
+        .arg(&classes)
+        .args(["--scan-class-path", "--disable-banner", "--details=summary"])
+        .output()
+        .expect("java runs");
+    let report = String::from_utf8_lossy(&java.stdout).into_owned();
+    assert!(java.status.success() && report.contains(" 0 tests failed"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

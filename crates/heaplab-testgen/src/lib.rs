@@ -350,10 +350,7 @@ pub fn generate_within(
             });
         }
     }
-    let return_type = match find_function(program, &target) {
-        Some((_, d)) => type_as_written(&d.return_type),
-        None => "void".to_string(),
-    };
+    let return_type = return_type_of(program, &target);
     Ok(Generation {
         target,
         return_type,
@@ -401,6 +398,15 @@ fn explorer_target(explorer: &Explorer) -> String {
 }
 
 /// The declaration of `Class.method` / `function` in a program.
+/// The declared return type of `target` as written (`int[]`, `Node`, `void`), for the
+/// emitters' `T r = call;` lines: one answer for every driver.
+pub(crate) fn return_type_of(program: &Program, target: &str) -> String {
+    match find_function(program, target) {
+        Some((_, d)) => type_as_written(&d.return_type),
+        None => "void".to_string(),
+    }
+}
+
 pub(crate) fn find_function<'p>(
     program: &'p Program,
     target: &str,

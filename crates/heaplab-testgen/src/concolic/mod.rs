@@ -34,7 +34,7 @@ use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
 use heaplab_logic::{
     sat_with, Defs, Formula, Model, Order, PureOracle, SatResult, SearchBounds, Sort,
 };
-use heaplab_syntax::ast::{Item, Program, TypeExpr};
+use heaplab_syntax::ast::{Item, Program};
 use heaplab_syntax::types::ProgramInfo;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -382,12 +382,7 @@ pub fn generate_observed(
     let (defs, _) = Defs::from_program(program);
     let mut stats = ConcolicStats::default();
     let mut generation = Generation { target: target.to_string(), ..Generation::default() };
-    generation.return_type = match find_function(program, target).map(|(_, d)| &d.return_type) {
-        Some(TypeExpr::Int(_)) => "int".to_string(),
-        Some(TypeExpr::Bool(_)) => "bool".to_string(),
-        Some(TypeExpr::Class(c)) => c.name.clone(),
-        _ => "void".to_string(),
-    };
+    generation.return_type = crate::return_type_of(program, target);
     let Ok((pre, roots)) = precondition(&defs, program, info, target) else {
         return Ok(ConcolicRun { generation, stats, events: Vec::new() });
     };
