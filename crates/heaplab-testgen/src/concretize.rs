@@ -264,29 +264,12 @@ impl<'p> PreChecker<'p> {
         let Some(formula) = &self.formula else {
             return Validity::Unknown(self.problem.clone().unwrap_or_default());
         };
-        let conv = |v: &Value| match v {
-            Value::Int(n) => heaplab_logic::Value::Int(*n),
-            Value::Bool(b) => heaplab_logic::Value::Bool(*b),
-            Value::Ref(Some(id)) => heaplab_logic::Value::Ref(id.index()),
-            _ => heaplab_logic::Value::Null,
-        };
-        let mut model = heaplab_logic::Model::default();
-        for (_, o) in input.heap.objects() {
-            model.objects.push(heaplab_logic::Object {
-                class: o.class.clone(),
-                fields: o.fields.iter().map(|(f, v)| (f.clone(), conv(v))).collect(),
-            });
-        }
         let mut values: Vec<Value> = Vec::new();
         if let Some(r) = input.receiver {
             values.push(Value::Ref(Some(r)));
         }
         values.extend(input.args.iter().copied());
-        for (name, v) in self.roots.iter().zip(&values) {
-            model.store.insert(name.clone(), conv(v));
-        }
-        let roots: Vec<&str> = self.roots.iter().map(String::as_str).collect();
-        let model = model.restrict_to_reachable(&roots);
+        let model = input.heap.logic_model(self.roots.iter().map(String::as_str).zip(values));
         match heaplab_logic::satisfies(&self.defs, &model, formula, CheckLimits::default()) {
             Ok(Verdict::Holds) if !self.code_facts_hold(input) => Validity::Invalid,
             Ok(Verdict::Holds) => Validity::Valid,

@@ -138,6 +138,28 @@ impl Heap {
         self.objects.iter().enumerate().map(|(i, o)| (ObjId(i as u32), o))
     }
 
+    /// The heap as the model checker reads it: every object in allocation order (a reference is
+    /// its object's index), `store` as the formula's variables, cut to what they reach. The
+    /// interpreter's `ensures` check and test generation's `requires` check both read it.
+    pub fn logic_model<'r>(
+        &self,
+        store: impl IntoIterator<Item = (&'r str, Value)>,
+    ) -> heaplab_logic::Model {
+        let mut model = heaplab_logic::Model::default();
+        for o in &self.objects {
+            model.objects.push(heaplab_logic::Object {
+                class: o.class.clone(),
+                fields: o.fields.iter().map(|(f, v)| (f.clone(), logic_value(v))).collect(),
+            });
+        }
+        let mut roots = Vec::new();
+        for (name, v) in store {
+            model.store.insert(name.to_string(), logic_value(&v));
+            roots.push(name);
+        }
+        model.restrict_to_reachable(&roots)
+    }
+
     /// One object as text: `o1: Node { key: 3, left: null, right: o2 }`.
     pub fn render_object(&self, id: ObjId) -> String {
         match self.get(id) {
@@ -185,5 +207,15 @@ impl Heap {
 impl fmt::Display for Heap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.render())
+    }
+}
+
+/// A value as the model checker reads it.
+fn logic_value(v: &Value) -> heaplab_logic::Value {
+    match v {
+        Value::Int(n) => heaplab_logic::Value::Int(*n),
+        Value::Bool(b) => heaplab_logic::Value::Bool(*b),
+        Value::Ref(Some(id)) => heaplab_logic::Value::Ref(id.index()),
+        _ => heaplab_logic::Value::Null,
     }
 }

@@ -24,19 +24,7 @@ impl<'a> Machine<'a> {
     pub(super) fn check_post(&mut self, post: &'a Post) -> Step {
         let (Some(defs), Some(formula)) = (&self.tables.defs, &post.logic) else { return Ok(()) };
         let frame = self.frame(post.span)?;
-        let conv = |v: &Value| match v {
-            Value::Int(n) => heaplab_logic::Value::Int(*n),
-            Value::Bool(b) => heaplab_logic::Value::Bool(*b),
-            Value::Ref(Some(id)) => heaplab_logic::Value::Ref(id.index()),
-            _ => heaplab_logic::Value::Null,
-        };
-        let mut model = heaplab_logic::Model::default();
-        for (_, o) in self.heap.objects() {
-            model.objects.push(heaplab_logic::Object {
-                class: o.class.clone(),
-                fields: o.fields.iter().map(|(f, v)| (f.clone(), conv(v))).collect(),
-            });
-        }
+        let mut store = Vec::with_capacity(post.roots.len());
         for root in &post.roots {
             let v = match root.as_str() {
                 "this" => frame.this.map(|t| Value::Ref(Some(t))),
@@ -44,10 +32,9 @@ impl<'a> Machine<'a> {
                 name => frame.locals.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| *v),
             };
             let Some(v) = v else { return Err(internal(post.span, format!("`{root}` unbound"))) };
-            model.store.insert(root.clone(), conv(&v));
+            store.push((root.as_str(), v));
         }
-        let roots: Vec<&str> = post.roots.iter().map(String::as_str).collect();
-        let model = model.restrict_to_reachable(&roots);
+        let model = self.heap.logic_model(store);
         match heaplab_logic::satisfies(defs, &model, formula, CheckLimits::default()) {
             Ok(Verdict::Fails) => Err(fail(
                 ErrorKind::EnsuresFailed,
