@@ -10,6 +10,9 @@
 //! Formulas are decided by heaplab-logic's own procedure (difference logic exactly, everything
 //! else bounded and reported as `unknown`): its search is synchronous, and Z3 wasm answers only
 //! through a JS promise, so an async oracle for the browser is future work.
+//!
+//! Every entry point that takes a source reads it through [`analyze`]: a file name ending in
+//! `.java` goes through heaplab-java (spans into the Java text), anything else is HeapLab.
 
 use heaplab_engine::{run_tests, Limits, Outcome};
 use heaplab_logic::convert::parse_query;
