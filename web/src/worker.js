@@ -185,6 +185,15 @@ function checkFragment(run) {
 }
 
 /** The results of an exploration that is over: tests, coverage and every download. */
+/**
+ * The file name the engine reads a source under: `.java` sources go through the Java front end.
+ * The page's `lang` (`'java'` or `'hl'`) decides; without one, the text itself (looksLikeJava).
+ */
+function fileOf(source, lang) {
+  const java = lang ? lang === 'java' : wasm.looksLikeJava(source);
+  return java ? 'Program.java' : 'program.hl';
+}
+
 function finished(run) {
   const { ex } = run;
   let junit;
@@ -252,12 +261,12 @@ async function runBatches(run, runId) {
 }
 
 const exploreHandlers = {
-  async exploreStart({ source, method, options, runId }) {
+  async exploreStart({ source, method, options, runId, lang }) {
     await engineReady;
     retire(exploration);
     exploration = null;
     const solve = solverForExploration();
-    const ex = new wasm.Exploration(source, method, { ...options, file: 'program.hl' }, solve);
+    const ex = new wasm.Exploration(source, method, { ...options, file: fileOf(source, lang) }, solve);
     exploration = {
       ex, runId, method, treeCount: 0, paused: false, queries: 0, busy: false, retired: false, withoutZ3: solve === null,
       posted: 0, acked: 0, wake: null,
@@ -355,7 +364,7 @@ const exploreHandlers = {
       const pre = options.pre ?? 'assume';
       const solve = solverForExploration();
       // No heap views: a row never shows one.
-      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: 'program.hl', views: false }, solve);
+      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: fileOf(source, options.lang), views: false }, solve);
       try {
         const summary = await ex.runToEnd();
         const solver = ex.solverStats();
@@ -376,7 +385,7 @@ const exploreHandlers = {
  */
 async function concolicRow(source, method, options) {
   const started = performance.now();
-  const r = await wasm.concolicRun(source, method, options, solverForExploration());
+  const r = await wasm.concolicRun(source, method, { ...options, file: fileOf(source, options.lang) }, solverForExploration());
   return { ...r.summary, solver: { sentToZ3: r.sent_to_z3 }, time_ms: Math.round(performance.now() - started) };
 }
 
@@ -441,7 +450,7 @@ const handlers = {
    * events }`, a batch every BATCH_MS, the first at once) so that the page grows the tree live;
    * a new `pass` (a replay after Z3's replies) starts the stream again.
    */
-  async concolicRun({ source, method, options, runId }) {
+  async concolicRun({ source, method, options, runId, lang }) {
     await engineReady;
     let batch = [];
     let pass = 0;
@@ -460,31 +469,31 @@ const handlers = {
       if (performance.now() - last > BATCH_MS) flush();
     };
     try {
-      return await wasm.concolicRun(source, method, options, solverForExploration(), onEvent);
+      return await wasm.concolicRun(source, method, { ...options, file: fileOf(source, lang) }, solverForExploration(), onEvent);
     } finally {
       flush();
     }
   },
-  async methods({ source }) {
+  async methods({ source, lang }) {
     await engineReady;
-    return wasm.methods(source);
+    return wasm.methods(source, fileOf(source, lang));
   },
-  async check({ source }) {
+  async check({ source, lang }) {
     await engineReady;
-    return wasm.check(source);
+    return wasm.check(source, fileOf(source, lang));
   },
-  async runTests({ source }) {
+  async runTests({ source, lang }) {
     await engineReady;
-    return wasm.runTests(source);
+    return wasm.runTests(source, fileOf(source, lang));
   },
   /**
    * Satisfiability or enumeration of a formula. heaplab-logic decides most pure facts itself;
    * once Z3 is ready, the rest go to Z3: the search stops at a question Z3 has not answered yet
    * (`kind: 'pending'`), we ask Z3, and run the search again with the reply.
    */
-  async sat({ source, formula, enumerate, maxObjects }) {
+  async sat({ source, formula, enumerate, maxObjects, lang }) {
     await engineReady;
-    const options = { enumerate: Boolean(enumerate), maxObjects };
+    const options = { enumerate: Boolean(enumerate), maxObjects, file: fileOf(source, lang) };
     if (!z3Ready) return { ...wasm.satQuery(source, formula, options), solver: 'builtin', queries: 0 };
     const answers = {};
     for (let queries = 0; queries < MAX_Z3_ROUNDS; queries += 1) {

@@ -181,7 +181,8 @@ pub fn concolic_run(
         // The same options as an `Exploration` (the Explore and Compare tabs pass theirs).
         let request = parse_options(options)?;
         let cfg = ConcolicConfig::from_options(&request.options);
-        let file = SourceFile::new("program.hl", source.as_str());
+        let name = request.file.clone().unwrap_or_else(|| "program.hl".to_string());
+        let file = SourceFile::new(name, source.as_str());
         let analysis = checked(&file)?;
         let program = &analysis.program;
         let info = &analysis.info;

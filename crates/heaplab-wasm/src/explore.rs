@@ -31,6 +31,7 @@ use std::future::Future;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
+use crate::program::analyze;
 use heaplab_engine::symbolic::{
     bounds::BOUNDS,
     smt::{query_timeout_ms, read_model, read_whole_model, to_term, wanted},
@@ -43,7 +44,7 @@ use heaplab_smt::{
     batch_script, split_batch_reply, Answer, BoxFuture, NoZ3, Query, SmtSolver, Solver,
     SolverError, SolverFrontend, Stats, Transport, Var,
 };
-use heaplab_syntax::{analyze, Analysis, SourceFile, Span};
+use heaplab_syntax::{Analysis, SourceFile, Span};
 use heaplab_testgen::coverage::Lines;
 use heaplab_testgen::{emit, generate, Expected, GeneratedTest, Generation, Validity};
 use js_sys::{Function, Promise};
@@ -1753,6 +1754,21 @@ impl Exploration {
     pub fn tests_junit(&self, stem: &str) -> Result<JsValue, JsValue> {
         let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
         let Some(g) = &r.generation else { return Ok(JsValue::NULL) };
+        if crate::program::is_java_name(&r.file) {
+            // A Java program's tests exercise the pasted class itself, in its package (the
+            // Java map is rebuilt from the same text: the lowering is deterministic).
+            let java = heaplab_java::analyze(&SourceFile::new(r.file.clone(), r.source.clone()));
+            let settings = format!("the playground's exploration of `{}`", r.method);
+            let input = emit::junit_java::OriginalInput {
+                program: &r.analysis.program,
+                map: &java.map,
+                settings: &settings,
+            };
+            let out = emit::junit_java::junit_for_original(&input, g);
+            let files: Vec<JsFile> =
+                out.files.into_iter().map(|(name, text)| JsFile { name, text }).collect();
+            return to_js(&JsJunit { files, warnings: out.warnings });
+        }
         let input = emit::junit::JunitInput {
             program: &r.analysis.program,
             info: &r.analysis.info,

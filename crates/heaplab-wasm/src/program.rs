@@ -10,6 +10,9 @@
 //! Formulas are decided by heaplab-logic's own procedure (difference logic exactly, everything
 //! else bounded and reported as `unknown`): its search is synchronous, and Z3 wasm answers only
 //! through a JS promise, so an async oracle for the browser is future work.
+//!
+//! Every entry point that takes a source reads it through [`analyze`]: a file name ending in
+//! `.java` goes through heaplab-java (spans into the Java text), anything else is HeapLab.
 
 use heaplab_engine::{run_tests, Limits, Outcome};
 use heaplab_logic::convert::parse_query;
@@ -18,7 +21,7 @@ use heaplab_logic::{
     SearchBounds, SmtOracle,
 };
 use heaplab_smt::{BoxFuture, SmtSolver, SolverError, Transport};
-use heaplab_syntax::{analyze, Analysis, Diagnostic, Severity, SourceFile};
+use heaplab_syntax::{Analysis, Diagnostic, Severity, SourceFile};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -82,6 +85,8 @@ pub struct JsTestResult {
 struct SatOptions {
     /// Enumerate every model instead of finding one.
     enumerate: bool,
+    /// The program's file name (`Program.java` reads Java), as the other entry points take it.
+    file: Option<String>,
     /// The most objects in a model. Default: heaplab-logic's bound for `sat`, 3 for enumeration.
     max_objects: Option<usize>,
     /// Maximum nesting of predicate unfoldings. Default: as `heaplab sat`.
@@ -116,11 +121,52 @@ enum SatOutput {
     },
 }
 
+/// The one loading function every entry point that takes a source goes through: a file whose
+/// name ends in `.java` is read by the Java front end (lowered to the checked program, spans
+/// into the Java text), anything else as HeapLab. A `.hl` program with errors that looks like
+/// Java says so on its first error, as `heaplab check` does.
+pub fn analyze(file: &SourceFile) -> Analysis {
+    if is_java_name(&file.name) {
+        return heaplab_java::analyze(file).analysis;
+    }
+    let mut analysis = heaplab_syntax::analyze(file);
+    if analysis.has_errors() && heaplab_java::looks_like_java(&file.text) {
+        if let Some(first) = analysis.diagnostics.iter_mut().find(|d| d.is_error()) {
+            first.notes.push(
+                "this looks like Java: name the program `.java` (or switch the language to Java)"
+                    .into(),
+            );
+        }
+    }
+    analysis
+}
+
+/// Whether a file name (or the page's `lang` option, `java`) names a Java source.
+pub fn is_java_name(name: &str) -> bool {
+    name.eq_ignore_ascii_case("java")
+        || name.rsplit_once('.').is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("java"))
+}
+
+/// Whether pasted text looks like Java rather than HeapLab (the page's language auto-detection).
+#[wasm_bindgen(js_name = looksLikeJava)]
+pub fn looks_like_java(text: &str) -> bool {
+    heaplab_java::looks_like_java(text)
+}
+
+/// The page's name for a source: the file name it gave, or `program.hl`.
+fn file_name(file: Option<String>) -> String {
+    match file {
+        Some(f) if f.eq_ignore_ascii_case("java") => "Program.java".to_string(),
+        Some(f) if !f.is_empty() => f,
+        _ => "program.hl".to_string(),
+    }
+}
+
 /// Parses and type-checks `source`; returns every diagnostic: syntax, types, and (once those
 /// are clean) what the logic finds wrong with the predicates, as `heaplab check` reports them.
 #[wasm_bindgen(unchecked_return_type = "Diagnostic[]")]
-pub fn check(source: &str) -> Result<JsValue, JsValue> {
-    let file = SourceFile::new("program.hl", source);
+pub fn check(source: &str, file: Option<String>) -> Result<JsValue, JsValue> {
+    let file = SourceFile::new(file_name(file), source);
     let mut analysis = analyze(&file);
     if !analysis.has_errors() {
         let (defs, errors) = Defs::from_program(&analysis.program);
@@ -141,8 +187,8 @@ pub fn check(source: &str) -> Result<JsValue, JsValue> {
 
 /// Runs every `test` block in the interpreter. Throws when the program has errors.
 #[wasm_bindgen(js_name = runTests, unchecked_return_type = "TestResult[]")]
-pub fn run_tests_js(source: &str) -> Result<JsValue, JsValue> {
-    let file = SourceFile::new("program.hl", source);
+pub fn run_tests_js(source: &str, file: Option<String>) -> Result<JsValue, JsValue> {
+    let file = SourceFile::new(file_name(file), source);
     let analysis = checked(&file)?;
     let results = run_tests(&analysis.program, &analysis.info, Limits::default());
     let out: Vec<JsTestResult> = results
@@ -181,7 +227,7 @@ pub fn sat_query(
         serde_wasm_bindgen::from_value(options)
             .map_err(|e| fail("BadOptions", &format!("bad options: {e}")))?
     };
-    let file = SourceFile::new("program.hl", source);
+    let file = SourceFile::new(file_name(options.file.clone()), source);
     let analysis = checked(&file)?;
     let (defs, errors) = Defs::from_program(&analysis.program);
     let diagnostics: Vec<String> =
@@ -595,8 +641,8 @@ struct ExplorableJs {
 #[wasm_bindgen(
     unchecked_return_type = "{ name: string; requires: boolean; params: string[]; line: number }[]"
 )]
-pub fn methods(source: &str) -> Result<JsValue, JsValue> {
-    let file = SourceFile::new("program.hl", source);
+pub fn methods(source: &str, file: Option<String>) -> Result<JsValue, JsValue> {
+    let file = SourceFile::new(file_name(file), source);
     let analysis = analyze(&file);
     let explorable = |class: Option<&str>, f: &heaplab_syntax::ast::FunctionDecl| ExplorableJs {
         name: match class {
