@@ -36,6 +36,11 @@ test('a pasted Java class is explored under sl and its JUnit zip passes against 
   await page.keyboard.press('Delete');
   await page.keyboard.insertText(source);
 
+  // The editor colours it as Java: `public` is a keyword there (HeapLab has no such word).
+  await page.waitForFunction(() => [...document.querySelectorAll('.cm-line span')].some((e) => e.textContent === 'public'),
+    null, { timeout: 5000 });
+  await page.screenshot({ path: process.env.JAVA_SHOT ?? join(tmp, 'java.png') });
+
   await page.getByRole('tab', { name: 'Explore' }).click();
   const method = page.getByRole('combobox', { name: 'Method' });
   const option = method.locator('option', { hasText: 'push' }).first();

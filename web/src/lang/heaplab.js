@@ -90,7 +90,7 @@ export const heaplabLanguage = StreamLanguage.define(parser);
 // Colours are the page's variables (style.css, `--hl-*`), one set per theme, each at least
 // WCAG AA's 4.5:1 on the editor, on its highlighted lines and on the current line of a step
 // (tests/browser/access.test.mjs checks them with axe-core).
-const style = HighlightStyle.define([
+export const style = HighlightStyle.define([
   { tag: t.keyword, color: 'var(--hl-keyword)', fontWeight: '600' },
   { tag: t.typeName, color: 'var(--hl-type)' },
   { tag: t.className, color: 'var(--hl-type)' },
@@ -131,5 +131,19 @@ function complete(context) {
 
 /** The language plus its colours and completion, ready to put in an editor's extensions. */
 export function heaplab() {
-  return [heaplabLanguage, syntaxHighlighting(style), autocompletion({ override: [complete] })];
+  return [heaplabLanguage, syntaxHighlighting(style), completion()];
+}
+
+/** Completion of keywords and declared names (kept when the editor switches to Java). */
+export function completion() {
+  return autocompletion({ override: [complete] });
+}
+
+/**
+ * Whether a program text is Java rather than HeapLab (the engine's `looksLikeJava` decides for
+ * checking; this cheap test only picks the editor's colouring): a `package`/`import` line or an
+ * access modifier, words HeapLab does not have.
+ */
+export function looksLikeJava(text) {
+  return /^\s*(package|import)\s+[\w.*]+\s*;|\b(public|private|protected)\s/m.test(text);
 }

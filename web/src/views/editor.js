@@ -15,7 +15,14 @@ import { bracketMatching, indentOnInput, foldGutter, foldKeymap } from '@codemir
 import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
 import { searchKeymap, highlightSelectionMatches } from '@codemirror/search';
 import { lintGutter, setDiagnostics, lintKeymap } from '@codemirror/lint';
-import { heaplab } from '../lang/heaplab.js';
+import { syntaxHighlighting } from '@codemirror/language';
+import { java } from '@codemirror/lang-java';
+import { completion, heaplabLanguage, looksLikeJava, style as heaplabStyle } from '../lang/heaplab.js';
+
+/** The editor's language for a program text: Java's grammar or HeapLab's, in the same colours. */
+function languageFor(text) {
+  return [looksLikeJava(text) ? java() : heaplabLanguage, syntaxHighlighting(heaplabStyle)];
+}
 
 const theme = EditorView.theme({
   '&': { height: '100%', fontSize: '14px', backgroundColor: 'var(--editor-bg)' },
@@ -31,6 +38,9 @@ let version = 0;
 
 export function mount(el, store) {
   const readOnly = new Compartment();
+  // Java or HeapLab, following what the editor holds (a pasted class switches it).
+  const language = new Compartment();
+  let isJava = looksLikeJava(store.getState().source);
   const runKeys = keymap.of([
     { key: 'Mod-Enter', preventDefault: true, run: () => (store.dispatch({ type: 'run/tests' }), true) },
     // Tab indents, so Escape is the way out: the next Tab (within two seconds) moves the
@@ -62,7 +72,8 @@ export function mount(el, store) {
         closeBrackets(),
         highlightActiveLine(),
         highlightSelectionMatches(),
-        heaplab(),
+        language.of(languageFor(store.getState().source)),
+        completion(),
         EditorView.lineWrapping,
         theme,
         readOnly.of(EditorState.readOnly.of(store.getState().readOnly)),
@@ -76,8 +87,13 @@ export function mount(el, store) {
         EditorView.contentAttributes.of({ 'aria-label': 'Program editor', 'aria-describedby': 'editor-hint', tabindex: '0' }),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
+          const text = update.state.doc.toString();
+          if (looksLikeJava(text) !== isJava) {
+            isJava = !isJava;
+            queueMicrotask(() => update.view.dispatch({ effects: language.reconfigure(languageFor(text)) }));
+          }
           version += 1;
-          store.dispatch({ type: 'source/changed', source: update.state.doc.toString(), version });
+          store.dispatch({ type: 'source/changed', source: text, version });
         }),
       ],
     }),
