@@ -207,11 +207,9 @@ impl Runner {
                 Some(Succ::Fork(kids)) => kids,
                 _ => std::mem::take(&mut sink.pushed),
             };
-            if kids.is_empty() {
-                if !ended.is_empty() {
-                    out.end = Some(ended.swap_remove(0));
-                    return out;
-                }
+            if kids.is_empty() && !ended.is_empty() {
+                out.end = Some(ended.swap_remove(0));
+                return out;
             }
             let live = kids.len();
             let (fail_states, fail_outcomes): (Vec<State>, Vec<PathOutcome>) =
