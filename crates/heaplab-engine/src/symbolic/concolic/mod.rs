@@ -69,7 +69,9 @@ struct Quiet {
     next_id: u32,
     labels: Vec<String>,
     stats: RunStats,
-    ended: Option<(State, PathOutcome)>,
+    /// Paths the last step ended: the whole path, or the failing side of a runtime check
+    /// (`guard` ends that side at once and continues with the other).
+    ended: Vec<(State, PathOutcome)>,
     pushed: Vec<State>,
 }
 
@@ -87,7 +89,7 @@ impl Sink for Quiet {
         &mut self.stats
     }
     fn record(&mut self, st: State, outcome: PathOutcome) {
-        self.ended = Some((st, outcome));
+        self.ended.push((st, outcome));
     }
     fn push(&mut self, st: State) {
         self.pushed.push(st);
@@ -169,7 +171,7 @@ impl Runner {
         let entry_unit = self.entry_unit;
         let mut out = GuidedRun { forks: Vec::new(), end: None, diverged: false, stopped: false };
         let first = self.exec.cx(&mut sink).entry_states(st, entry_unit);
-        let Some(mut cur) = choose(first, input, &sink.labels, &mut out) else {
+        let Some((_, mut cur)) = choose(first, input, &sink.labels, &mut out) else {
             out.diverged = true;
             return out;
         };
@@ -195,22 +197,32 @@ impl Runner {
                     other => Some(other),
                 }
             };
+            // A runtime check (assertion, `ensures`, overflow, division by zero, bounds, null)
+            // ends its failing side inside the step and continues with the other: both are
+            // children of one fork, so the input may take the failing side and the loop may
+            // negate either (issue 30).
+            let mut ended = std::mem::take(&mut sink.ended);
             let kids = match next {
-                Some(Succ::Continue(s)) => {
-                    cur = s;
-                    continue;
-                }
+                Some(Succ::Continue(s)) => vec![s],
                 Some(Succ::Fork(kids)) => kids,
-                _ => {
-                    if let Some(end) = sink.ended.take() {
-                        out.end = Some(end);
-                        return out;
-                    }
-                    std::mem::take(&mut sink.pushed)
-                }
+                _ => std::mem::take(&mut sink.pushed),
             };
-            match choose(kids, input, &sink.labels, &mut out) {
-                Some(s) => cur = s,
+            if kids.is_empty() && !ended.is_empty() {
+                out.end = Some(ended.swap_remove(0));
+                return out;
+            }
+            let live = kids.len();
+            let (fail_states, fail_outcomes): (Vec<State>, Vec<PathOutcome>) =
+                ended.into_iter().filter(|(_, o)| matches!(o, PathOutcome::Error { .. })).unzip();
+            let all: Vec<State> = kids.into_iter().chain(fail_states).collect();
+            match choose(all, input, &sink.labels, &mut out) {
+                Some((i, s)) if i >= live => {
+                    let outcome = fail_outcomes.into_iter().nth(i - live);
+                    out.end = outcome.map(|o| (s, o));
+                    out.diverged = out.end.is_none();
+                    return out;
+                }
+                Some((_, s)) => cur = s,
                 None => {
                     out.diverged = true;
                     return out;
@@ -226,9 +238,9 @@ fn choose(
     input: &ConcreteInput,
     labels: &[String],
     out: &mut GuidedRun,
-) -> Option<State> {
+) -> Option<(usize, State)> {
     if kids.len() == 1 {
-        return kids.into_iter().next();
+        return kids.into_iter().next().map(|k| (0, k));
     }
     let verdicts: Vec<Option<bool>> = kids.iter().map(|k| agrees(k, input)).collect();
     let pick = verdicts
@@ -247,5 +259,5 @@ fn choose(
     let taken = taken?;
     let label = labels.get(taken.id.0 as usize).cloned().unwrap_or_default();
     out.forks.push(ForkRecord { taken: pick as u16, others, label });
-    Some(taken)
+    Some((pick, taken))
 }
