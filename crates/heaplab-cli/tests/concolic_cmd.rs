@@ -312,3 +312,31 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// The program's implicit checks are branches of concolic's constraint tree: a failing
+/// `assert` and an overflow are found, as `lazy` finds them, and the emitted tests expect them.
+#[test]
+fn implicit_checks_are_negated() {
+    let file = "crates/heaplab-cli/tests/data/implicit_checks.hl";
+    for strategy in ["concolic", "lazy"] {
+        let dir = std::env::temp_dir()
+            .join(format!("heaplab-implicit-{}-{strategy}", std::process::id()));
+        let out = dir.to_string_lossy().into_owned();
+        let args =
+            ["run", file, "--method", "A.f", "--strategy", strategy, "--emit", "hl", "--out", &out];
+        let (ok, stdout, stderr) = heaplab(&args);
+        assert!(ok && stdout.contains("errors found: 2"), "{strategy}: {stdout}{stderr}");
+        let emitted =
+            std::fs::read_dir(&dir).expect("emitted").flatten().next().expect("a file").path();
+        let source = std::fs::read_to_string(&emitted).expect("readable");
+        for kind in ["assert_failed", "integer_overflow"] {
+            assert!(
+                source.contains(&format!("expects {kind}")),
+                "{strategy}: no {kind} test\n{source}"
+            );
+        }
+        let (ok, stdout, stderr) = heaplab(&["test", emitted.to_str().expect("utf-8")]);
+        assert!(ok && stdout.contains(" 0 failed"), "{strategy}: {stdout}{stderr}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
