@@ -165,31 +165,49 @@ pub enum Val {
 }
 
 /// Evaluates `s` with the variables `vars`; `None` for a missing variable, a division by zero
-/// or an overflow.
+/// or a value beyond 64 bits. Inside, integers have 128 bits, so a path condition that says an
+/// operation overflows (`!(MIN <= x * y <= MAX)`, the failing side of the check) is decided on
+/// an input that makes it overflow, rather than left unknown.
 pub fn eval(s: &Sym, vars: &HashMap<u32, Val>) -> Option<Val> {
-    let int = |x: &Sym| match eval(x, vars)? {
-        Val::Int(n) => Some(n),
-        Val::Bool(_) => None,
+    match wide(s, vars)? {
+        Wide::Int(n) => i64::try_from(n).ok().map(Val::Int),
+        Wide::Bool(b) => Some(Val::Bool(b)),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wide {
+    Int(i128),
+    Bool(bool),
+}
+
+fn wide(s: &Sym, vars: &HashMap<u32, Val>) -> Option<Wide> {
+    let int = |x: &Sym| match wide(x, vars)? {
+        Wide::Int(n) => Some(n),
+        Wide::Bool(_) => None,
     };
-    let boolean = |x: &Sym| match eval(x, vars)? {
-        Val::Bool(b) => Some(b),
-        Val::Int(_) => None,
+    let boolean = |x: &Sym| match wide(x, vars)? {
+        Wide::Bool(b) => Some(b),
+        Wide::Int(_) => None,
     };
     Some(match s.node() {
-        Node::Int(n) => Val::Int(*n),
-        Node::Bool(b) => Val::Bool(*b),
-        Node::Var(id, _) => *vars.get(id)?,
-        Node::Add(a, b) => Val::Int(int(a)?.checked_add(int(b)?)?),
-        Node::Sub(a, b) => Val::Int(int(a)?.checked_sub(int(b)?)?),
-        Node::Mul(a, b) => Val::Int(int(a)?.checked_mul(int(b)?)?),
-        Node::Div(a, b) => Val::Int(int(a)?.checked_div(int(b)?)?),
-        Node::Rem(a, b) => Val::Int(int(a)?.checked_rem(int(b)?)?),
-        Node::Neg(a) => Val::Int(int(a)?.checked_neg()?),
-        Node::Lt(a, b) => Val::Bool(int(a)? < int(b)?),
-        Node::Le(a, b) => Val::Bool(int(a)? <= int(b)?),
-        Node::Eq(a, b) => Val::Bool(eval(a, vars)? == eval(b, vars)?),
-        Node::Not(a) => Val::Bool(!boolean(a)?),
-        Node::And(a, b) => Val::Bool(boolean(a)? && boolean(b)?),
-        Node::Or(a, b) => Val::Bool(boolean(a)? || boolean(b)?),
+        Node::Int(n) => Wide::Int(i128::from(*n)),
+        Node::Bool(b) => Wide::Bool(*b),
+        Node::Var(id, _) => match *vars.get(id)? {
+            Val::Int(n) => Wide::Int(i128::from(n)),
+            Val::Bool(b) => Wide::Bool(b),
+        },
+        Node::Add(a, b) => Wide::Int(int(a)?.checked_add(int(b)?)?),
+        Node::Sub(a, b) => Wide::Int(int(a)?.checked_sub(int(b)?)?),
+        Node::Mul(a, b) => Wide::Int(int(a)?.checked_mul(int(b)?)?),
+        Node::Div(a, b) => Wide::Int(int(a)?.checked_div(int(b)?)?),
+        Node::Rem(a, b) => Wide::Int(int(a)?.checked_rem(int(b)?)?),
+        Node::Neg(a) => Wide::Int(int(a)?.checked_neg()?),
+        Node::Lt(a, b) => Wide::Bool(int(a)? < int(b)?),
+        Node::Le(a, b) => Wide::Bool(int(a)? <= int(b)?),
+        Node::Eq(a, b) => Wide::Bool(wide(a, vars)? == wide(b, vars)?),
+        Node::Not(a) => Wide::Bool(!boolean(a)?),
+        Node::And(a, b) => Wide::Bool(boolean(a)? && boolean(b)?),
+        Node::Or(a, b) => Wide::Bool(boolean(a)? || boolean(b)?),
     })
 }
