@@ -3,7 +3,7 @@
 //! error, on inputs that satisfy `requires`) contain every outcome `lazy` and `sl` find at the
 //! same `k`. A run stopped by a bound is not compared, and the count of those is printed.
 //! Opt-in while item 1 is open: `HEAPLAB_DIFFERENTIAL=N` runs N programs. On 300 programs it
-//! finds 24 where concolic misses an outcome (276 agree), methods without `requires` whose
+//! finds 23 where concolic misses an outcome (277 agree), methods without `requires` whose
 //! outcome needs an input object (`assert this.org == null` failing, a field read past a
 //! `null` concolic's input has where lazy's has an object): CSF's phase 1 builds inputs from the
 //! precondition, and without one concolic still starts from the empty heap. Building that input
