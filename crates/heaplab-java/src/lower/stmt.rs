@@ -260,10 +260,20 @@ impl<'t> Lowerer<'t, '_> {
                             None,
                         ));
                     };
-                    Some(self.array_literal(f, v, *elem, span_of(&v))?)
+                    Some(self.array_literal(f, v, *elem, span_of(&v)))
                 }
-                Some(v) => Some(self.expr(f, v)?),
+                Some(v) => Some(self.expr(f, v)),
                 None => None,
+            };
+            let init = match init.transpose() {
+                Ok(init) => init,
+                Err(stop) => {
+                    // The initializer is the problem: later uses of the name stay quiet.
+                    if !is_var {
+                        f.bind(&java, &lowered, ty);
+                    }
+                    return Err(stop);
+                }
             };
             if is_var {
                 ty = match &init {
