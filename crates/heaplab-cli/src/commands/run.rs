@@ -40,7 +40,7 @@ macro_rules! outp {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The HeapLab source file (.hl).
+    /// The source file: HeapLab (.hl) or Java (.java).
     file: PathBuf,
     /// The method to explore: `Class.method`, or the name of a top-level function.
     #[arg(long)]
@@ -176,15 +176,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => (None, None),
     };
     config.bounds.timeout_ms = explore_bound;
-    let mut explorer = Explorer::new(
+    // A method the program does not have (or cannot explore) is an error of the input: 1.
+    let mut explorer = match Explorer::new(
         program,
         ainfo,
         &target,
         config,
         Box::new(solver),
         Box::new(WallClock::new()),
-    )
-    .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
+    ) {
+        Ok(explorer) => explorer,
+        Err(e) => {
+            eprintln!("heaplab: error: {e} (in `{}`)", args.file.display());
+            return Ok(ExitCode::FAILURE);
+        }
+    };
 
     while let Some(event) = explorer.step() {
         if args.trace {
