@@ -2,7 +2,7 @@
 # SL-COMP's satisfiability divisions read in their own format (issue 31): `heaplab sat FILE.smt2`
 # on every file of each division folder given, against the status the file declares
 # (`(set-info :status ...)`). Prints a markdown table per division: solved, unknown, wrong,
-# aborts (exit code other than 0, or killed), sat answers whose model the model checker did
+# aborts (exit code other than 0, 10 or 20, or killed), sat answers whose model the model checker did
 # not re-check, the slowest file's time and the highest peak memory; then one line per file
 # that was not solved. The benchmark files are not part of this repository: fetch SL-COMP's
 # own (github.com/sl-comp, e.g. SL-COMP18/bench/qf_shid_sat) and give their folders.
@@ -34,7 +34,8 @@ for dir in "$@"; do
     ms=$(awk -v s="$secs" 'BEGIN { printf "%d", s * 1000 }')
     (( ms > slowest )) && slowest=$ms
     (( kb > peak )) && peak=$kb
-    if [[ $rc -ne 0 || -z "$word" ]]; then
+    # `sat` exits 10 for sat, 20 for unsat and 0 for unknown (docs/cli.md); anything else aborted.
+    if [[ ( $rc -ne 0 && $rc -ne 10 && $rc -ne 20 ) || -z "$word" ]]; then
       aborts=$((aborts + 1)); notes+=("| $division | $(basename "$f") | $expected | abort (exit $rc) | $ms |")
     elif [[ "$word" == "$expected" ]]; then
       solved=$((solved + 1))

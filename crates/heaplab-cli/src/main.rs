@@ -37,7 +37,8 @@ enum Command {
         after_help = "Examples:\n  heaplab exec examples/bst.hl --call 'size(null)'\n  heaplab exec examples/sll.hl --call 'len(new Node { elem: 1 })' --heap"
     )]
     Exec(commands::exec::Args),
-    /// Explore a method symbolically with a heap strategy; generate and replay tests.
+    /// Explore a method symbolically with a heap strategy; generate and replay tests. Exit 1 when
+    /// the code breaks an `ensures` on a valid input (docs/cli.md lists every exit code).
     #[command(
         after_help = "Examples:\n  heaplab run examples/bst.hl --method BST.insert --strategy 'lazier#' --k 2\n  heaplab run examples/swap.hl --method Node.swap --strategy lazy --trace\n  heaplab run examples/bst.hl --method BST.findMin --pre ignore --emit hl --out generated/"
     )]
@@ -55,6 +56,7 @@ enum Command {
     )]
     Duel(commands::duel::Args),
     /// Decide satisfiability of a separation-logic formula; print a model or enumerate models.
+    /// Exit 10 for sat, 20 for unsat, 0 for unknown, as SAT solvers do.
     #[command(
         after_help = "Examples:\n  heaplab sat examples/bst.hl --formula 'bst(x, 0, 100)'\n  heaplab sat examples/bst.hl --formula 'bst(x, 0, 100)' --enumerate 3 --count"
     )]
@@ -113,7 +115,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) => {
             eprintln!("heaplab: error: {err:#}");
-            ExitCode::from(2)
+            ExitCode::from(commands::exit::USAGE)
         }
     }
 }

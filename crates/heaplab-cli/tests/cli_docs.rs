@@ -78,7 +78,7 @@ fn every_command_and_option_is_documented() {
 fn the_documented_exit_codes_are_the_binary_s() {
     let docs = std::fs::read_to_string(workspace_root().join("docs/cli.md")).expect("docs/cli.md");
     let codes = section(&docs, "## Exit codes").expect("an Exit codes section");
-    for code in ["| 0 |", "| 1 |", "| 2 |"] {
+    for code in ["| 0 |", "| 1 |", "| 2 |", "| 3 |", "| 10 |", "| 20 |"] {
         assert!(codes.contains(code), "exit code row {code}");
     }
     // 0: ran, nothing wrong.
@@ -94,6 +94,21 @@ fn the_documented_exit_codes_are_the_binary_s() {
     // 2: usage, or a file that cannot be read.
     assert_eq!(heaplab(&["run", "examples/bst.hl", "--no-such-flag"]).status.code(), Some(2));
     assert_eq!(heaplab(&["check", "no/such/file.hl"]).status.code(), Some(2));
+    // 1: `run` finds a broken `ensures` on a valid input.
+    let broken =
+        ["run", "crates/heaplab-cli/tests/data/ensures_formula.hl", "--method", "BST.insertBad"];
+    assert_eq!(heaplab(&broken).status.code(), Some(1));
+    // 3: with --strict-bounds, a bound that stopped the run; without it, 0.
+    let cut = ["run", "examples/bst.hl", "--method", "BST.insert", "--max-paths", "2"];
+    assert_eq!(heaplab(&cut).status.code(), Some(0));
+    let strict: Vec<&str> = cut.iter().copied().chain(["--strict-bounds"]).collect();
+    assert_eq!(heaplab(&strict).status.code(), Some(3));
+    let whole = ["run", "examples/bst.hl", "--method", "BST.insert", "--strict-bounds"];
+    assert_eq!(heaplab(&whole).status.code(), Some(0));
+    // 10 / 20: `sat`'s answers.
+    let sat = |f: &str| heaplab(&["sat", "examples/bst.hl", "--formula", f]).status.code();
+    assert_eq!(sat("bst(x, 0, 100) & x != null"), Some(10));
+    assert_eq!(sat("bst(x, 0, 100) & x != null & x == null"), Some(20));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

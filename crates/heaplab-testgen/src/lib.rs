@@ -232,6 +232,24 @@ impl Generation {
             .filter(|t| matches!(t.expected, Expected::Error(_)) && t.validity != Validity::Invalid)
             .count()
     }
+
+    /// Tests whose valid input makes the code break its contract: a failing `ensures`, or a
+    /// call that breaks its callee's `requires`. These are the bugs `heaplab run` reports
+    /// through its exit code. A failing `assert`, a thrown exception or a null dereference on a
+    /// valid input is behaviour the tests record (courses use `assert` for underflow as Weiss
+    /// throws), not a broken contract.
+    pub fn spec_violations(&self) -> usize {
+        self.tests
+            .iter()
+            .filter(|t| t.validity.is_valid())
+            .filter(|t| {
+                matches!(
+                    t.expected,
+                    Expected::Error(ErrorKind::EnsuresFailed | ErrorKind::RequiresFailed)
+                )
+            })
+            .count()
+    }
 }
 
 /// Concretizes every feasible path of a finished exploration, replays each test in the

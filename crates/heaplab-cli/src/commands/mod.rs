@@ -7,6 +7,7 @@ pub mod compare;
 pub mod csf_table;
 pub mod duel;
 pub mod exec;
+pub mod exit;
 pub mod run;
 pub mod sat;
 pub mod serve;

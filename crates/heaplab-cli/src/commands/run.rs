@@ -72,6 +72,10 @@ pub struct Args {
     /// earlier output, never a hand-written `BST.java`).
     #[arg(long)]
     force: bool,
+    /// Exit 3 when a bound (time, memory, paths, states, questions) stopped the run before it
+    /// finished, for CI jobs that must not pass on a partial run.
+    #[arg(long)]
+    pub strict_bounds: bool,
     /// Print every exploration event (lazy-initialization choices, branches, solver queries, path
     /// ends) as the tree of states is built.
     #[arg(long)]
@@ -233,13 +237,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(e) = explorer.solver_mut().broken() {
         eprintln!("heaplab: error: the solver `{}` failed: {e}", args.z3);
         std::mem::forget(explorer);
-        return Ok(ExitCode::from(2));
+        return Ok(ExitCode::from(super::exit::USAGE));
     }
     // The process ends here: freeing a large exploration state by state took ~200 ms of a 1 s
     // time bound (60 000 states), for memory the exit returns anyway. The solver's process
     // ends too: its input closes with ours.
     std::mem::forget(explorer);
-    Ok(if summary.internal_errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    let cut = summary.stopped_by.is_some()
+        || summary.paths_untested_out_of_time > 0
+        || summary.paths_untested_out_of_memory > 0;
+    Ok(super::exit::of_run(
+        generation.spec_violations(),
+        summary.internal_errors,
+        cut,
+        args.strict_bounds,
+    ))
 }
 
 /// One line per test that found an error: its kind, place, message and test name.

@@ -108,5 +108,10 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(crate::commands::exit::of_run(
+        g.spec_violations(),
+        0,
+        s.stopped_by.is_some(),
+        args.strict_bounds,
+    ))
 }

@@ -285,7 +285,15 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
             outln!(buf, "{}", serde_json::to_string_pretty(&out)?);
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // One query: its answer is the exit code, as SAT solvers report it.
+    Ok(ExitCode::from(match &answers[..] {
+        [a] => match a.result {
+            SatResult::Sat(_) => super::exit::SAT,
+            SatResult::Unsat => super::exit::UNSAT,
+            SatResult::Unknown(_) => super::exit::OK,
+        },
+        _ => super::exit::OK,
+    }))
 }
 
 fn caps(args: &Args) -> ProofCaps {
