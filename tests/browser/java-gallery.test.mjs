@@ -142,6 +142,13 @@ test('a class read as HeapLab is switched to Java by hand, and its link keeps Ja
   s = await state(page);
   assert.deepEqual([s.lang, s.langAuto], ['java', false]);
 
+  // The header, with the Language menu, wraps rather than scrolling sideways at a middle width.
+  for (const width of [1000, 900, 700]) {
+    await page.setViewportSize({ width, height: 800 });
+    assert.deepEqual(await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]), [width, width]);
+  }
+  await page.setViewportSize({ width: 1360, height: 860 });
+
   const url = await shareLink(page);
   const other = await launch();
   t.after(() => other.close());
