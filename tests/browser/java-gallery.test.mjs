@@ -106,6 +106,19 @@ test('a Java course class from the gallery opens in Java mode, explores, and its
   assert.deepEqual(errorsOf(reopened), []);
   assert.equal((await other.page.getByRole('combobox', { name: 'Language' }).locator('option:checked').textContent()).trim(), 'Java (detected)');
   assert.ok(reopened.methods.some((m) => m.signature === push.signature));
+
+  // The embed snippet's frame opens the same class as Java, in the Explore tab.
+  await page.getByRole('button', { name: 'Copy embed code' }).click();
+  const snippet = page.getByRole('textbox', { name: 'Embed code' });
+  await snippet.waitFor();
+  const src = /src="([^"]+)"/.exec(await snippet.inputValue())[1].replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+  assert.match(src, /\?embed=explore#p=/);
+  await other.page.goto(src);
+  await waitForEngine(other.page);
+  await methodsListed(other.page, 'java');
+  const embedded = await state(other.page);
+  assert.equal(embedded.source, source);
+  assert.deepEqual(errorsOf(embedded), []);
   assert.deepEqual(browser.errors, []);
   assert.deepEqual(other.errors, []);
 });
