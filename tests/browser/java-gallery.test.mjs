@@ -93,6 +93,11 @@ test('a Java course class from the gallery opens in Java mode, explores, and its
   const summary = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.summary);
   assert.ok(summary.tests > 0, JSON.stringify(summary));
 
+  // The Compare tab names the method as Java does.
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await page.getByText(`Runs every strategy on ${push.signature} with`).waitFor({ timeout: 5000 });
+  await page.getByRole('tab', { name: 'Explore' }).click();
+
   const url = await shareLink(page);
   assert.match(url, /#p=[A-Za-z0-9_-]+$/);
   const other = await launch();
