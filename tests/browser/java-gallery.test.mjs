@@ -92,10 +92,17 @@ test('a Java course class from the gallery opens in Java mode, explores, and its
   await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 120000 });
   const summary = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.summary);
   assert.ok(summary.tests > 0, JSON.stringify(summary));
+  console.log(`# LinkedStack.push under lazier#: ${summary.paths} paths, ${summary.tests} tests`);
 
   // The Compare tab names the method as Java does.
   await page.getByRole('tab', { name: 'Compare' }).click();
   await page.getByText(`Runs every strategy on ${push.signature} with`).waitFor({ timeout: 5000 });
+  await page.getByRole('button', { name: 'Compare strategies' }).click();
+  await page.waitForFunction(() => ['done', 'error'].includes(globalThis.__heaplab.store.getState().compare.status), null, { timeout: 180000 });
+  const compared = await page.evaluate(() => globalThis.__heaplab.store.getState().compare);
+  assert.equal(compared.status, 'done', compared.error);
+  console.log(`# LinkedStack.push compared: ${compared.rows.map((r) => `${r.strategy} ${r.paths} paths/${r.tests} tests`).join(', ')}`);
+  assert.ok(compared.rows.length >= 6 && compared.rows.every((r) => !r.error), JSON.stringify(compared.rows.map((r) => r.error ?? r.strategy)));
   await page.getByRole('tab', { name: 'Explore' }).click();
 
   const url = await shareLink(page);

@@ -270,7 +270,7 @@ export function createExplorer(store, engine) {
     store.dispatch({ type: 'compare/start', method, pre: options.pre });
     try {
       const rows = await engine.request('compare', {
-        source, method, options: { ...options, lang: store.getState().lang }, strategies: strategies.map((s) => s.name),
+        source, method, options, strategies: strategies.map((s) => s.name), lang: store.getState().lang,
       });
       store.dispatch({ type: 'compare/done', rows });
     } catch (err) {
