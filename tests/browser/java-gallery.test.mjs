@@ -148,6 +148,11 @@ test('a class read as HeapLab is switched to Java by hand, and its link keeps Ja
   const language = page.getByRole('combobox', { name: 'Language' });
   assert.equal((await language.locator('option:checked').textContent()).trim(), 'HeapLab (detected)');
 
+  // Results for the text read as HeapLab (here: the tests refused, it has errors) are dropped
+  // when it is read as Java.
+  await page.getByRole('button', { name: 'Run tests' }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().tests.status === 'error');
+
   // Chosen from the keyboard: Tab-reachable, and the arrow keys go Detect → HeapLab → Java.
   await language.focus();
   await page.keyboard.press('ArrowDown');
@@ -158,6 +163,7 @@ test('a class read as HeapLab is switched to Java by hand, and its link keeps Ja
     null, { timeout: 30000 });
   let s = await state(page);
   assert.deepEqual([s.lang, s.langAuto], ['java', false]);
+  assert.equal(await page.evaluate(() => globalThis.__heaplab.store.getState().tests.status), 'idle');
   assert.deepEqual(s.methods.map((m) => m.signature), ['Counter.inc()']);
   // An edit keeps the choice.
   await page.getByRole('textbox', { name: 'Program editor' }).click();

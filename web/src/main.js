@@ -528,7 +528,11 @@ async function start() {
     store.dispatch({ type: 'share/embed', code, url, tab, copied });
   }
 
+  // The language the program was read in before the latest action (see 'lang/set' below).
+  let readAs = store.getState().lang;
   store.subscribe((state, action) => {
+    const langChanged = state.lang !== readAs;
+    readAs = state.lang;
     switch (action.type) {
       case 'source/changed':
         clearTimeout(checkTimer);
@@ -544,7 +548,12 @@ async function start() {
         persist();
         break;
       case 'lang/set':
-        // The same text read in the other language: check it again, and keep the choice.
+        // The same text read in the other language is another program: check it again, and
+        // forget results that describe the text as it was read before.
+        if (langChanged) {
+          store.dispatch({ type: 'tests/reset' });
+          store.dispatch({ type: 'explore/reset' });
+        }
         clearTimeout(checkTimer);
         checkTimer = setTimeout(checkNow, 0);
         persist();
