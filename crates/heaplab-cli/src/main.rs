@@ -10,12 +10,16 @@ use std::process::ExitCode;
 #[command(
     name = "heaplab",
     version,
-    about = "Symbolic execution of heap-manipulating programs: check, test and explore HeapLab (.hl) programs",
+    about = "Symbolic execution of heap-manipulating programs: check, test and explore HeapLab (.hl) programs and Java classes (.java)",
     after_help = "Examples:\n  heaplab check examples/*.hl\n  heaplab test examples/bst.hl\n  heaplab exec examples/sll.hl --call 'len(new Node { elem: 1 })'"
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Read every file in this language instead of choosing by extension (`.java` is Java,
+    /// anything else HeapLab).
+    #[arg(long, global = true, value_enum)]
+    lang: Option<commands::Lang>,
 }
 
 #[derive(Subcommand)]
@@ -90,6 +94,9 @@ fn main() -> ExitCode {
     heaplab_engine::memory::install_meter(|| ALLOCATOR.allocated());
     heaplab_engine::memory::install_resident_meter(resident_bytes);
     let cli = Cli::parse();
+    if let Some(lang) = cli.lang {
+        commands::set_lang(lang);
+    }
     let result = match cli.command {
         Command::Check(args) => commands::check::run(args),
         Command::Test(args) => commands::test::run(args),

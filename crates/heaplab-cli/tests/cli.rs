@@ -168,3 +168,36 @@ fn exec_with_an_unknown_function_points_into_the_call_text() {
     assert!(stderr.starts_with("--call:1:5: error: unknown function `heda`"), "{stderr}");
     assert!(!stderr.contains("internal"), "a user's typo is not an internal error:\n{stderr}");
 }
+
+/// `--lang` overrides the extension: a Java class saved as `.txt` (a download, a pasted
+/// snippet) is read as Java when asked; without `--lang` it is read as HeapLab, and the first
+/// error says it looks like Java and how to read it so.
+#[test]
+fn lang_overrides_the_extension() {
+    let dir = std::env::temp_dir().join(format!("heaplab-lang-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let java =
+        std::fs::read_to_string(workspace_root().join("examples/java/course/LinkedStack.java"))
+            .expect("LinkedStack.java");
+    let file = dir.join("stack.txt");
+    std::fs::write(&file, java).expect("write");
+    let path = file.to_string_lossy().to_string();
+
+    let out = heaplab(&["check", "--lang", "java", &path]);
+    assert!(out.status.success(), "--lang java: {}", text(&out.stderr));
+    let out =
+        heaplab(&["run", &path, "--lang", "java", "--method", "LinkedStack.push", "--k", "2"]);
+    assert!(out.status.success(), "run --lang java: {}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("tests:"), "{}", text(&out.stdout));
+
+    let out = heaplab(&["check", &path]);
+    assert_eq!(out.status.code(), Some(1), "read as HeapLab, it has errors");
+    assert!(text(&out.stderr).contains("--lang java"), "{}", text(&out.stderr));
+
+    // And the other way: a `.java` name read as HeapLab.
+    let hl = dir.join("Swap.java");
+    std::fs::copy(workspace_root().join("examples/swap.hl"), &hl).expect("copy");
+    let out = heaplab(&["check", "--lang", "hl", &hl.to_string_lossy()]);
+    assert!(out.status.success(), "--lang hl: {}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// HeapLab source files (.hl).
+    /// Source files: HeapLab (.hl) or Java (.java).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Output format: diagnostics as text on stderr, or one JSON document on stdout.

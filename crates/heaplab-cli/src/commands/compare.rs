@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The HeapLab source file (.hl).
+    /// The source file: HeapLab (.hl) or Java (.java).
     file: PathBuf,
     /// The method to explore: `Class.method` or a top-level function.
     #[arg(long)]

@@ -30,7 +30,7 @@ pub const DEFAULT_K: u64 = 3;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The HeapLab source file (.hl) holding both methods.
+    /// The source file (.hl or .java) holding both methods.
     file: PathBuf,
     /// The student's method: `Class.method`, or a function's name.
     #[arg(long)]

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The HeapLab source file whose functions and classes the expression may use.
+    /// The source file (.hl or .java) whose functions and classes the expression may use.
     file: PathBuf,
     /// The expression to evaluate, e.g. 'len(new Node { elem: 1 })'.
     #[arg(long)]

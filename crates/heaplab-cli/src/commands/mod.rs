@@ -24,8 +24,6 @@ pub enum Format {
     Json,
 }
 
-/// Prints one JSON document of the report vocabulary on stdout; a closed stdout (`| head`) is
-/// not an error of the command.
 /// The z3 process at `program`, started on its first query: a run whose every question the
 /// Rust procedure decides never needs a z3 (a failure to start is then the path solver's
 /// `broken()`, reported as an error naming the solver).
@@ -43,6 +41,8 @@ pub fn started_z3(program: &str) -> anyhow::Result<heaplab_smt::Z3Process> {
     Ok(z3)
 }
 
+/// Prints one JSON document of the report vocabulary on stdout; a closed stdout (`| head`) is
+/// not an error of the command.
 pub fn print_json<T: serde::Serialize>(document: &T) -> anyhow::Result<()> {
     use std::io::Write;
     let text = serde_json::to_string_pretty(document)?;
@@ -80,9 +80,34 @@ impl Loaded {
     }
 }
 
-/// Whether a path names a Java source file.
-pub fn is_java(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("java"))
+/// The language a source file is read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    /// HeapLab's own language.
+    Hl,
+    /// The Java subset with JML-style specs (docs/java.md).
+    Java,
+}
+
+/// `--lang`, when given: it overrides the file extension for every file of the command.
+static LANG: std::sync::OnceLock<Lang> = std::sync::OnceLock::new();
+
+/// Reads every file of this process in `lang` (set once, from `--lang`, before any file is read).
+pub fn set_lang(lang: Lang) {
+    let _ = LANG.set(lang);
+}
+
+/// The language of a file: `--lang` when given, else `.java` files are Java and all others
+/// HeapLab.
+pub fn lang_of(path: &Path) -> Lang {
+    if let Some(lang) = LANG.get() {
+        return *lang;
+    }
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("java")) {
+        Lang::Java
+    } else {
+        Lang::Hl
+    }
 }
 
 /// Reads and analyzes one file. IO problems are errors of the command; problems in the
@@ -92,7 +117,7 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("`{}` is not UTF-8 text", path.display()))?;
     let file = SourceFile::new(path.display().to_string(), text);
-    let (mut analysis, java) = if is_java(path) {
+    let (mut analysis, java) = if lang_of(path) == Lang::Java {
         let j = heaplab_java::analyze(&file);
         (j.analysis, Some(j.map))
     } else {
@@ -101,7 +126,7 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
             if let Some(first) = a.diagnostics.iter_mut().find(|d| d.is_error()) {
                 first
                     .notes
-                    .push("this looks like Java: HeapLab reads Java from `.java` files".into());
+                    .push("this looks like Java: HeapLab reads Java from `.java` files (or with `--lang java`)".into());
             }
         }
         (a, None)

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// HeapLab source files (.hl).
+    /// Source files: HeapLab (.hl) or Java (.java).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Run only tests whose name contains this text.

@@ -46,6 +46,12 @@ pub enum LoopKind<'t> {
     DoWhile {
         cond: tree_sitter::Node<'t>,
     },
+    /// A `switch` lowered inside `while (true)`: a `continue` of the loop around it sets the
+    /// flag `resume` and leaves the switch; `used` says whether one did.
+    Switch {
+        resume: String,
+        used: bool,
+    },
 }
 
 /// The state of the function being lowered.
@@ -61,6 +67,8 @@ pub struct Fn<'t> {
     /// The functions and methods it calls (HeapLab names: `Class.method` or `function`).
     pub callees: BTreeSet<String>,
     pub loops: Vec<LoopKind<'t>>,
+    /// The switch expressions being lowered, innermost last (what `yield` assigns).
+    pub yields: Vec<super::switch::Yield>,
     pub ret: JType,
     /// It stores to a field or array cell, or allocates (so it cannot be `pure`).
     pub effects: bool,
@@ -86,6 +94,7 @@ impl<'t> Fn<'t> {
             problems: Vec::new(),
             callees: BTreeSet::new(),
             loops: Vec::new(),
+            yields: Vec::new(),
             ret,
             effects: false,
             asserts: Vec::new(),

@@ -93,9 +93,7 @@ impl<'t> Lowerer<'t, '_> {
             )),
             "lambda_expression" => Err(f.problem(span, "a lambda expression", None)),
             "method_reference" => Err(f.problem(span, "a method reference", None)),
-            "switch_expression" => {
-                Err(f.problem(span, "a `switch`", Some("write it as an `if`/`else if` chain")))
-            }
+            "switch_expression" => self.switch_value(f, node),
             "class_literal" => Err(f.problem(span, "a class literal", None)),
             "array_initializer" => {
                 Err(f.problem(span, "an array initializer here", Some("write `new T[]{…}`")))

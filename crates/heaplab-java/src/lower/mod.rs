@@ -13,6 +13,7 @@ mod build;
 mod call;
 mod expr;
 mod stmt;
+mod switch;
 
 pub use build::Problem;
 use build::{block, ident, Fn};

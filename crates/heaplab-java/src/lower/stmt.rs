@@ -144,9 +144,7 @@ impl<'t> Lowerer<'t, '_> {
                 None,
             )),
             "labeled_statement" => Err(f.problem(span, "a labeled statement", None)),
-            "switch_expression" | "switch_statement" => {
-                Err(f.problem(span, "a `switch`", Some("write it as an `if`/`else if` chain")))
-            }
+            "switch_expression" => self.switch_stmt(f, node),
             "synchronized_statement" => Err(f.problem(span, "`synchronized`", None)),
             "try_with_resources_statement" => Err(f.problem(span, "try-with-resources", None)),
             "class_declaration"
@@ -154,7 +152,7 @@ impl<'t> Lowerer<'t, '_> {
             | "record_declaration"
             | "interface_declaration"
             | "enum_declaration" => Err(f.problem(span, "a class declared inside a method", None)),
-            "yield_statement" => Err(f.problem(span, "`yield`", None)),
+            "yield_statement" => self.yield_stmt(f, node),
             kind => Err(f.problem(span, format!("this statement (`{kind}`)"), None)),
         }
     }
@@ -262,10 +260,20 @@ impl<'t> Lowerer<'t, '_> {
                             None,
                         ));
                     };
-                    Some(self.array_literal(f, v, *elem, span_of(&v))?)
+                    Some(self.array_literal(f, v, *elem, span_of(&v)))
                 }
-                Some(v) => Some(self.expr(f, v)?),
+                Some(v) => Some(self.expr(f, v)),
                 None => None,
+            };
+            let init = match init.transpose() {
+                Ok(init) => init,
+                Err(stop) => {
+                    // The initializer is the problem: later uses of the name stay quiet.
+                    if !is_var {
+                        f.bind(&java, &lowered, ty);
+                    }
+                    return Err(stop);
+                }
             };
             if is_var {
                 ty = match &init {
@@ -355,8 +363,20 @@ impl<'t> Lowerer<'t, '_> {
     }
 
     /// `continue`: a `for`'s update, a for-each's index step or a `do`'s test runs first.
-    fn continue_stmt(&mut self, f: &mut Fn<'t>, span: Span) -> LResult<Vec<Stmt>> {
+    pub(super) fn continue_stmt(&mut self, f: &mut Fn<'t>, span: Span) -> LResult<Vec<Stmt>> {
         let mut out = Vec::new();
+        if let Some(LoopKind::Switch { resume, used }) = f.loops.last_mut() {
+            // Leave the switch; the loop's `continue` runs after it (see `switch`).
+            *used = true;
+            let resume = resume.clone();
+            if !f.loops.iter().any(|l| !matches!(l, LoopKind::Switch { .. })) {
+                return Err(f.problem(span, "`continue` outside a loop", None));
+            }
+            let yes = self.e(ExprKind::Bool(true), span);
+            out.push(self.s(StmtKind::Assign { target: ident(&resume, span), value: yes }, span));
+            out.push(self.s(StmtKind::Break, span));
+            return Ok(vec![self.s(StmtKind::Block(block(out, span)), span)]);
+        }
         match f.loops.last().cloned() {
             None => return Err(f.problem(span, "`continue` outside a loop", None)),
             Some(LoopKind::While) => {}
@@ -367,6 +387,7 @@ impl<'t> Lowerer<'t, '_> {
             }
             Some(LoopKind::ForEach { index }) => out.push(self.increment(&index, span)),
             Some(LoopKind::DoWhile { cond }) => out.extend(self.exit_unless(f, cond)?),
+            Some(LoopKind::Switch { .. }) => {}
         }
         out.push(self.s(StmtKind::Continue, span));
         Ok(vec![self.s(StmtKind::Block(block(out, span)), span)])

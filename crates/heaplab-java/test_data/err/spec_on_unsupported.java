@@ -12,6 +12,6 @@ public class Counter {
     public int weird() {
         Runnable r = () -> count++;
         r.run();
-        return switch (count) { case 0 -> 1; default -> 2; };
+        return switch (label) { case "a" -> 1; default -> 2; };
     }
 }

@@ -52,7 +52,7 @@ pub fn junit_for_original(input: &OriginalInput, gen: &Generation) -> JavaFiles 
             Err(why) => out.warnings.push(format!("{}: {why}; left out", t.name)),
         }
     }
-    let mut file = String::new();
+    let mut file = String::from(super::JAVA_HEADER);
     if let Some(p) = &input.map.package {
         let _ = writeln!(file, "package {p};\n");
     }
