@@ -99,3 +99,13 @@ test('share links carry the language; older links leave it to detection; Java ex
     assert.equal(exampleFromUrl(`http://h/#example=${bad}`), null, bad);
   }
 });
+
+test('every Java example of the gallery checks clean when the page reads it as Java, with methods to explore', async () => {
+  for (const { file, text } of (await examples()).filter((e) => e.file.endsWith('.java'))) {
+    // `java` is the page's language name, as the worker sends it (`fileOf`).
+    const errors = engine.check(text, 'java').filter((d) => d.severity === 'error');
+    assert.deepEqual(errors.map((d) => `${d.line}:${d.col} ${d.message}`), [], file);
+    const explorable = engine.methods(text, 'java').filter((m) => !m.leftOut);
+    assert.ok(explorable.length > 0 && explorable.every((m) => m.signature), file);
+  }
+});
