@@ -102,7 +102,7 @@ test('share links carry the language; older links leave it to detection; Java ex
 
 test('every Java example of the gallery checks clean when the page reads it as Java, with methods to explore', async () => {
   for (const { file, text } of (await examples()).filter((e) => e.file.endsWith('.java'))) {
-    // `java` is the page's language name, as the worker sends it (`fileOf`).
+    // The file name `java` reads Java, as the worker's `Program.java` does (`fileOf`).
     const errors = engine.check(text, 'java').filter((d) => d.severity === 'error');
     assert.deepEqual(errors.map((d) => `${d.line}:${d.col} ${d.message}`), [], file);
     const explorable = engine.methods(text, 'java').filter((m) => !m.leftOut);
