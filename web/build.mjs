@@ -10,6 +10,8 @@
 //   examples/*.hl, examples/index.json   the gallery: file, title and one-line description
 //   examples/duels/*.hl                  the duels (a `// @duel` part: see src/duel.js), in the
 //                                        index as `duels/NAME.hl` with `duel: true`
+//   examples/java/*.java, examples/java/course/*.java   Java examples, in the index as
+//                                        `java/NAME.java` with `lang: 'java'` and their `group`
 //   style.css    src/style.css with the views' stylesheets it @imports, one bundle
 //   index.html
 //   FILE.br, FILE.gz  brotli and gzip copies of every asset, for servers that send precompressed
@@ -50,9 +52,13 @@ export function describeExample(text) {
     if (!m) break;
     lines.push(m[1].trim());
   }
-  const title = lines[0] || '';
+  return { title: lines[0] || '', description: firstSentence(lines.slice(1)) };
+}
+
+/** The first sentence of a comment's lines (up to a blank or a `Source:` line), cut short. */
+function firstSentence(lines) {
   const rest = [];
-  for (const line of lines.slice(1)) {
+  for (const line of lines) {
     if (line === '' || /^(Source|Where it comes from):/.test(line)) break;
     rest.push(line);
   }
@@ -63,7 +69,18 @@ export function describeExample(text) {
   const colon = description.indexOf(': ');
   if (description.length > 120 && colon > 0 && colon <= 120) description = description.slice(0, colon);
   if (description.length > 140) description = `${description.slice(0, 137).replace(/\s+\S*$/, '')}…`;
-  return { title, description };
+  return description;
+}
+
+/**
+ * Title and description of a Java example: the file's name (`LinkedStack.java`) and the first
+ * sentence of its first `/** … *\/` comment (the class's Javadoc).
+ */
+export function describeJava(text, file) {
+  const doc = /\/\*\*([\s\S]*?)\*\//.exec(text);
+  const lines = doc ? doc[1].split('\n').map((l) => l.replace(/^\s*\*?\s?/, '').trim()) : [];
+  while (lines.length > 0 && lines[0] === '') lines.shift();
+  return { title: file.split('/').pop(), description: firstSentence(lines) };
 }
 
 /**
@@ -135,6 +152,19 @@ async function main() {
     for (const entry of await examplesIndex(join(examplesDir, 'duels'))) {
       await copyFile(join(examplesDir, 'duels', entry.file), join(dist, 'examples', 'duels', entry.file));
       index.push({ ...entry, file: `duels/${entry.file}`, duel: true });
+    }
+  }
+  // Java: examples/java/*.java (the twins of .hl examples) and examples/java/course/*.java
+  // (public course classes as they are taught), each read in Java mode (`lang`), in a group of
+  // their own.
+  for (const [sub, group] of [['java', 'Java'], ['java/course', 'Java course classes']]) {
+    const dir = join(examplesDir, sub);
+    if (!(await exists(dir))) continue;
+    await mkdir(join(dist, 'examples', sub), { recursive: true });
+    for (const file of (await readdir(dir)).filter((f) => f.endsWith('.java')).sort()) {
+      const text = await readFile(join(dir, file), 'utf8');
+      await writeFile(join(dist, 'examples', sub, file), text);
+      index.push({ ...describeJava(text, file), file: `${sub}/${file}`, lang: 'java', group });
     }
   }
   await writeFile(join(dist, 'examples', 'index.json'), `${JSON.stringify(index, null, 2)}\n`);

@@ -47,6 +47,25 @@ test('methods of a Java program are its explorable methods, on their Java lines'
   assert.match(lines[push.line - 1] + (lines[push.line] ?? ''), /push/);
 });
 
+test('methods of a Java program carry their Java signatures, and the left-out ones their reason', () => {
+  const ms = engine.methods(source, 'LinkedStack.java');
+  const lines = source.split('\n');
+  const push = ms.find((m) => m.name === 'LinkedStack.push');
+  assert.equal(push?.signature, 'LinkedStack.push(Item)', JSON.stringify(push));
+  assert.equal(push.leftOut, undefined);
+  // `iterator()` returns an `Iterator` (outside the subset): listed, with the reason the
+  // checker gives, on its own line, and never offered as an explorable method.
+  const iterator = ms.find((m) => m.signature === 'LinkedStack.iterator()');
+  assert.ok(iterator, JSON.stringify(ms.map((m) => m.signature)));
+  assert.match(iterator.leftOut, /Iterator/);
+  assert.match(lines[iterator.line - 1], /\biterator\(\)/);
+  const warnings = engine.check(source, 'LinkedStack.java').filter((d) => d.severity === 'warning');
+  assert.ok(warnings.some((d) => d.message === iterator.leftOut), `the checker's warning: ${JSON.stringify(warnings.map((d) => d.message))}`);
+  // A HeapLab program has neither.
+  const hl = engine.methods('class Node { Node next; }\nvoid m(Node x) { }\n', 'program.hl');
+  assert.deepEqual(hl.map((m) => [m.name, m.signature, m.leftOut]), [['m', undefined, undefined]]);
+});
+
 test('push explored under sl: the JUnit download compiles next to the class and passes with java -ea', async () => {
   const ms = engine.methods(source, 'LinkedStack.java');
   const push = ms.find((m) => /push/.test(m.name));

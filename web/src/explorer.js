@@ -63,13 +63,13 @@ export function createExplorer(store, engine) {
   async function ensureStarted() {
     const ex = explore();
     if (ex.runId === started && (ex.status === 'paused' || ex.status === 'running')) return ex.runId;
-    const { source, settings, strategies } = store.getState();
+    const { source, settings, strategies, lang } = store.getState();
     const method = exploreMethod(store.getState());
     if (!method) throw new Error('The program has no method to explore.');
     const options = exploreOptions(settings.explore, strategies);
     store.dispatch({ type: 'explore/start', method, strategy: options.strategy, options });
     const { runId } = explore();
-    await engine.request('exploreStart', { source, method, options, runId });
+    await engine.request('exploreStart', { source, method, options, runId, lang });
     started = runId;
     inWorker = runId;
     store.dispatch({ type: 'explore/status', runId, status: 'paused' });
@@ -95,7 +95,7 @@ export function createExplorer(store, engine) {
    * its events run by run, and its tests go to the tests panel as an exploration's do.
    */
   async function concolic() {
-    const { source, settings } = store.getState();
+    const { source, settings, lang } = store.getState();
     const method = exploreMethod(store.getState());
     if (!method) {
       store.dispatch({ type: 'explore/error', error: 'The program has no method to explore.' });
@@ -111,7 +111,7 @@ export function createExplorer(store, engine) {
     // The same options as an exploration (the Compare tab's concolic row passes them too):
     // the loop reads the order, the depth bound (phase 1), max_paths (runs) and timeout_ms.
     try {
-      const res = await engine.request('concolicRun', { source, method, options, runId });
+      const res = await engine.request('concolicRun', { source, method, options, runId, lang });
       if (explore().runId !== runId) return;
       store.dispatch({ type: 'concolic/done', runId, result: res });
       const m = store.getState().methods.find((x) => x.name === method);
@@ -270,7 +270,7 @@ export function createExplorer(store, engine) {
     store.dispatch({ type: 'compare/start', method, pre: options.pre });
     try {
       const rows = await engine.request('compare', {
-        source, method, options, strategies: strategies.map((s) => s.name),
+        source, method, options, strategies: strategies.map((s) => s.name), lang: store.getState().lang,
       });
       store.dispatch({ type: 'compare/done', rows });
     } catch (err) {

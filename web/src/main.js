@@ -6,7 +6,9 @@ import { createStore, initialState } from './store.js';
 import { createEngine, Cancelled } from './engine.js';
 import {
   snapshot, loadLocal, saveLocal, fromUrl, shareUrl, exampleFromUrl, iframeSnippet, loadRecent, rememberProgram,
+  langOfSnapshot,
 } from './share.js';
+import { detectLang, langOfFile } from './lang/detect.js';
 import * as editorView from './views/editor.js';
 import * as controlsView from './views/controls.js';
 import * as examplesView from './views/examples.js';
@@ -25,6 +27,7 @@ import * as compareView from './views/compare.js';
 import * as learnView from './views/learn.js';
 import * as duelView from './views/duel.js';
 import * as recentView from './views/recent.js';
+import * as languageView from './views/language.js';
 import { createExplorer } from './explorer.js';
 import { splitDuel, composeDuel } from './duel.js';
 import { BOUNDS, DEFAULT_STRATEGY } from './vocabulary.js';
@@ -83,7 +86,7 @@ async function initialProgram(examplesPromise) {
   const named = exampleFromUrl(location.href);
   if (named) {
     try {
-      return { snap: { source: await fetchText(`examples/${named}`), settings: {} }, from: 'example' };
+      return { snap: { source: await fetchText(`examples/${named}`), settings: {}, lang: langOfFile(named) }, from: 'example' };
     } catch (err) {
       linkError = err;
     }
@@ -147,7 +150,7 @@ async function start() {
   if (settings.tab === 'duel' && !opened.duel) settings.tab = 'tests';
   if (!embed && opened.duel && from !== 'local' && opened.duel.hidden) settings.tab = 'duel';
   const store = createStore(initialState({
-    source: opened.source, settings, embed, embedTab, inIframe, readOnly, duel: opened.duel, recent: embed ? [] : loadRecent(),
+    source: opened.source, lang: langOfSnapshot(snap), settings, embed, embedTab, inIframe, readOnly, duel: opened.duel, recent: embed ? [] : loadRecent(),
   }));
   globalThis.__heaplab.store = store;
 
@@ -159,6 +162,7 @@ async function start() {
   if (!embed) examplesView.mount($('#examples'), store);
   if (!embed) learnView.mount($('#learn'), store);
   if (!embed) recentView.mount($('#recent'), store);
+  if (!embed) languageView.mount($('#lang'), store);
   const panels = {
     tests: $('#panel-tests'), explore: $('#panel-explore'), compare: $('#panel-compare'),
     logic: $('#panel-logic'), duel: $('#panel-duel'), debug: $('#panel-debug'),
@@ -206,14 +210,17 @@ async function start() {
   let checkVersion = 0;
   async function checkNow() {
     const version = editor.version();
-    const source = store.getState().source;
+    const { source, lang } = store.getState();
     checkVersion = version;
     try {
-      const list = await engine.request('check', { source });
+      const list = await engine.request('check', { source, lang });
       // A newer check is on its way; this answer is for older text.
       if (version === checkVersion) store.dispatch({ type: 'diagnostics/set', version, list });
-      const methods = await engine.request('methods', { source });
-      if (version === checkVersion) store.dispatch({ type: 'methods/set', methods });
+      const all = await engine.request('methods', { source, lang });
+      // A Java program's left-out methods are listed with their reason, never explored.
+      if (version === checkVersion) {
+        store.dispatch({ type: 'methods/set', methods: all.filter((m) => !m.leftOut), leftOut: all.filter((m) => m.leftOut) });
+      }
     } catch (err) {
       if (!(err instanceof Cancelled)) store.dispatch({ type: 'log/add', kind: 'check', text: String(err.message) });
     }
@@ -251,6 +258,16 @@ async function start() {
     return kept;
   }
 
+  /**
+   * The language of a program just opened: the one its link, recent entry or example file
+   * names, kept as a choice only where detection would read the text otherwise; null (an
+   * older link) leaves it to detection.
+   */
+  function setLang(lang, source) {
+    if (!lang) return;
+    store.dispatch(lang === detectLang(source) ? { type: 'lang/set', auto: true } : { type: 'lang/set', lang, source });
+  }
+
   /** Opens a program of the recent list (the editor's goes to the list in its place). */
   function openRecent(id) {
     const entry = store.getState().recent.find((r) => r.id === id);
@@ -264,6 +281,7 @@ async function start() {
       } });
     }
     replaceProgram(program);
+    setLang(langOfSnapshot(snap), program.source);
     linkSource = null;
     if (/^#(p|example)=/.test(location.hash)) history.replaceState(null, '', location.pathname + location.search);
     store.dispatch({ type: 'notice/dismiss', id: 'kept' });
@@ -288,13 +306,13 @@ async function start() {
   }
 
   async function runTests() {
-    const { source, engine: status } = store.getState();
+    const { source, lang, engine: status } = store.getState();
     if (status.state !== 'ready') return;
     store.dispatch({ type: 'settings/set', settings: { tab: 'tests' } });
     store.dispatch({ type: 'tests/start' });
     const started = performance.now();
     try {
-      const results = await engine.request('runTests', { source });
+      const results = await engine.request('runTests', { source, lang });
       store.dispatch({ type: 'tests/done', results, ms: Math.round(performance.now() - started) });
     } catch (err) {
       store.dispatch({ type: 'tests/error', error: err instanceof Cancelled ? 'Cancelled.' : err.message });
@@ -360,7 +378,7 @@ async function start() {
     store.dispatch({ type: 'logic/start' });
     try {
       const result = await engine.request('sat', {
-        source, formula: settings.formula, enumerate, maxObjects: settings.maxObjects,
+        source, formula: settings.formula, enumerate, maxObjects: settings.maxObjects, lang: store.getState().lang,
       });
       store.dispatch({ type: 'logic/done', result });
     } catch (err) {
@@ -422,6 +440,7 @@ async function start() {
       const program = programOf({ source: await fetchText(`examples/${file}`), settings: {} }, 'example');
       const { source } = program;
       replaceProgram(program);
+      setLang(langOfFile(file), source);
       // The choice goes to the URL, so the address bar is a link to this example (until an edit).
       linkSource = source;
       if (!embed) history.replaceState(null, '', `${location.pathname}${location.search}#example=${file}`);
@@ -454,6 +473,7 @@ async function start() {
       }
       // The program in the editor goes to the recent list, and the notice offers it back.
       const kept = replaceProgram(program);
+      setLang(shared ? langOfSnapshot(shared) : langOfFile(named), source);
       if (kept) store.dispatch({ type: 'notice/show', notice: keptNotice(kept, shared ? 'the shared program' : 'the linked example') });
     } catch (err) {
       store.dispatch({ type: 'notice/show', notice: {
@@ -508,7 +528,11 @@ async function start() {
     store.dispatch({ type: 'share/embed', code, url, tab, copied });
   }
 
+  // The language the program was read in before the latest action (see 'lang/set' below).
+  let readAs = store.getState().lang;
   store.subscribe((state, action) => {
+    const langChanged = state.lang !== readAs;
+    readAs = state.lang;
     switch (action.type) {
       case 'source/changed':
         clearTimeout(checkTimer);
@@ -521,6 +545,17 @@ async function start() {
         break;
       case 'run/duel': runDuel(); break;
       case 'settings/set':
+        persist();
+        break;
+      case 'lang/set':
+        // The same text read in the other language is another program: check it again, and
+        // forget results that describe the text as it was read before.
+        if (langChanged) {
+          store.dispatch({ type: 'tests/reset' });
+          store.dispatch({ type: 'explore/reset' });
+        }
+        clearTimeout(checkTimer);
+        checkTimer = setTimeout(checkNow, 0);
         persist();
         break;
       case 'engine/status':

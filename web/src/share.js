@@ -20,6 +20,10 @@ export function snapshot(state) {
   const { tab, formula, maxObjects, explore } = state.settings;
   // `explore`: the method, strategy and bounds, so a link opens the same exploration setup.
   const snap = { v: 1, source: state.source, settings: { tab, formula, maxObjects, explore } };
+  // The language the program is read in ('java' or 'hl'), so that a link reopens a Java class
+  // as Java even where the text alone would not say so. Links made before it have none: the
+  // page then detects the language from the text.
+  if (state.lang === 'java' || state.lang === 'hl') snap.lang = state.lang;
   // A duel whose reference is hidden travels with the link (compressed like the program).
   const d = state.duel;
   if (d?.hidden) snap.duel = { method: d.method, reference: d.reference, k: d.k, hidden: d.hidden };
@@ -171,11 +175,19 @@ export async function decodeSnapshot(text) {
   return snap;
 }
 
-/** The example named in a URL's fragment (`#example=bst.hl`), or null. */
+/**
+ * The example named in a URL's fragment (`#example=bst.hl`), or null: a file of examples/, a
+ * duel of examples/duels/ (`duels/NAME.hl`), or a Java example (`java/BST.java`,
+ * `java/course/LinkedStack.java`).
+ */
 export function exampleFromUrl(url) {
   const name = new URLSearchParams(new URL(url).hash.slice(1)).get('example');
-  // `duels/NAME.hl`: the duels of examples/duels/.
-  return name && /^(duels\/)?[\w-][\w.-]*\.hl$/.test(name) ? name : null;
+  return name && /^((duels\/)?[\w-][\w.-]*\.hl|java\/(course\/)?[\w-][\w.-]*\.java)$/.test(name) ? name : null;
+}
+
+/** The language a snapshot names (`'java'` or `'hl'`), or null for an older one without it. */
+export function langOfSnapshot(snap) {
+  return snap?.lang === 'java' || snap?.lang === 'hl' ? snap.lang : null;
 }
 
 /** The snapshot in a URL's fragment, or null when there is none; throws on a damaged link. */

@@ -4,6 +4,7 @@
 
 import { named, optionWords, plainLabel } from './words.js';
 import { BOUNDS, DEFAULT_STRATEGY } from './vocabulary.js';
+import { detectLang } from './lang/detect.js';
 
 /** The bounds the page has controls for (the engine's table marks them), each unset. */
 const PAGE_BOUNDS_EMPTY = Object.fromEntries(BOUNDS.filter((b) => b.on_page).map((b) => [b.name, '']));
@@ -14,9 +15,15 @@ export function strategyRow(strategies, name) {
 }
 
 /** The state of a page that has just started. */
-export function initialState({ source = '', settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false, duel = null, recent = [] } = {}) {
+export function initialState({ source = '', lang = null, settings = {}, embed = false, embedTab = null, inIframe = false, readOnly = false, duel = null, recent = [] } = {}) {
   return {
     source,
+    // The language the program is read in ('hl' or 'java'; every request to the worker names
+    // it) and whether it follows the text (`langAuto`: detected on every change) or was chosen
+    // in the Language menu or carried by a link.
+    lang: lang === 'java' || lang === 'hl' ? lang : detectLang(source),
+    langAuto: !(lang === 'java' || lang === 'hl') || lang === detectLang(source),
+    langFor: source, // the text a choice was made for (see 'source/changed')
     settings: {
       tab: 'tests', // 'tests' | 'explore' | 'compare' | 'logic' | 'debug'
       formula: '',
@@ -54,6 +61,8 @@ export function initialState({ source = '', settings = {}, embed = false, embedT
     log: [], // debug log entries { time, kind, text }
     strategies: [], // the engine's registry rows (`strategies()`, as vocabulary.js STRATEGIES)
     methods: [], // methods and functions of the program that an exploration can start from
+    // Methods of a Java program the front end left out: [{ name, signature, leftOut, line }].
+    leftOut: [],
     explore: initialExplore(0),
     compare: { status: 'idle', method: '', rows: [], error: '', current: '', source: null, pre: 'assume' },
     // A duel (duel.js): the student's method against a reference, `hidden` when the reference
@@ -215,8 +224,20 @@ function markInvalid(tree, tests) {
 
 function reduce(state, action) {
   switch (action.type) {
-    case 'source/changed':
-      return { ...state, source: action.source };
+    case 'source/changed': {
+      // A new program (pasted whole, or opened) is detected afresh, unless the language was
+      // chosen for that very text (a link's or a recent program's, which may arrive after
+      // its choice); an edit keeps a choice.
+      const chosen = !state.langAuto && state.langFor === action.source;
+      const detect = state.langAuto || (action.replaced && !chosen);
+      return { ...state, source: action.source, ...(detect ? { lang: detectLang(action.source), langAuto: true, langFor: null } : {}) };
+    }
+    case 'lang/set':
+      // `auto`: follow the text again (the menu's Detect); else the language is fixed, for
+      // `source` (a program being opened) or the editor's text.
+      return action.auto
+        ? { ...state, lang: detectLang(state.source), langAuto: true, langFor: null }
+        : { ...state, lang: action.lang === 'java' ? 'java' : 'hl', langAuto: false, langFor: action.source ?? state.source };
     case 'settings/set':
       return { ...state, settings: { ...state.settings, ...action.settings } };
     case 'examples/loaded':
@@ -250,7 +271,7 @@ function reduce(state, action) {
     case 'engine/info':
       return { ...state, strategies: action.strategies };
     case 'methods/set':
-      return { ...state, methods: action.methods };
+      return { ...state, methods: action.methods, leftOut: action.leftOut ?? [] };
     case 'explore/start':
       return {
         ...state,

@@ -348,7 +348,7 @@ const exploreHandlers = {
   },
   /** Every strategy on the same method and bounds, as `heaplab compare` runs them (`concolic`
    * too, through `concolicRun`: see concolicRow). */
-  async compare({ source, method, options, strategies }) {
+  async compare({ source, method, options, strategies, lang }) {
     await engineReady;
     const rows = [];
     const registry = wasm.strategies();
@@ -356,7 +356,7 @@ const exploreHandlers = {
       post({ type: 'compare', current: strategy, rows });
       // A registry row with its own driver (concolic) runs through concolicRun.
       if (registry.find((s) => s.name === strategy)?.driver === 'concolic_loop') {
-        rows.push(await concolicRow(source, method, { ...options, strategy }));
+        rows.push(await concolicRow(source, method, { ...options, strategy }, lang));
         continue;
       }
       // The same options as an exploration in the Explore tab, the precondition mode included,
@@ -364,7 +364,7 @@ const exploreHandlers = {
       const pre = options.pre ?? 'assume';
       const solve = solverForExploration();
       // No heap views: a row never shows one.
-      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: fileOf(source, options.lang), views: false }, solve);
+      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: fileOf(source, lang), views: false }, solve);
       try {
         const summary = await ex.runToEnd();
         const solver = ex.solverStats();
@@ -383,9 +383,9 @@ const exploreHandlers = {
  * CSF's `#Calls` under `concolic`), Z3's questions, wall time. The same options as the
  * Explore tab's concolic run (phase-1 depth, run cap, time bound); `requires` is always used.
  */
-async function concolicRow(source, method, options) {
+async function concolicRow(source, method, options, lang) {
   const started = performance.now();
-  const r = await wasm.concolicRun(source, method, { ...options, file: fileOf(source, options.lang) }, solverForExploration());
+  const r = await wasm.concolicRun(source, method, { ...options, file: fileOf(source, lang) }, solverForExploration());
   return { ...r.summary, solver: { sentToZ3: r.sent_to_z3 }, time_ms: Math.round(performance.now() - started) };
 }
 

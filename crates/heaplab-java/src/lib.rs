@@ -485,6 +485,7 @@ fn java_map(
                 left_out,
                 params,
                 ret,
+                name_span: m.name_span,
             });
         }
     }

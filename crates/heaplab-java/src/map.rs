@@ -105,6 +105,9 @@ pub struct JavaMethod {
     pub params: Vec<(String, JavaType)>,
     /// Java erased return type (`void` for a constructor).
     pub ret: JavaType,
+    /// Its name in the Java text (where a left-out method, absent from the lowered program,
+    /// is shown).
+    pub name_span: Span,
 }
 
 impl JavaMap {

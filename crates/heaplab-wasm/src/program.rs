@@ -622,7 +622,7 @@ mod tests {
     }
 }
 
-/// One method or function an exploration can start from.
+/// One method or function of the program, for the page's method picker.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ExplorableJs {
@@ -634,34 +634,103 @@ struct ExplorableJs {
     params: Vec<String>,
     /// 1-based line of the declaration.
     line: u32,
+    /// In a Java program: how Java names it, `LinkedStack.push(Item)` (overloads differ here,
+    /// while `name` is the lowered `Class.put_3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signature: Option<String>,
+    /// In a Java program: why the method cannot be explored (it is listed, not explorable).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    left_out: Option<String>,
 }
 
 /// The methods and functions of `source` (pure ones excluded: they are specification helpers),
 /// in source order, for the page's method picker. Parses only: works on a program with errors.
+/// A Java program lists its methods with their Java signatures, and also those the front end
+/// left out (`leftOut`: the reason), which no exploration can start from.
 #[wasm_bindgen(
-    unchecked_return_type = "{ name: string; requires: boolean; params: string[]; line: number }[]"
+    unchecked_return_type = "{ name: string; requires: boolean; params: string[]; line: number; signature?: string; leftOut?: string }[]"
 )]
 pub fn methods(source: &str, file: Option<String>) -> Result<JsValue, JsValue> {
     let file = SourceFile::new(file_name(file), source);
+    if is_java_name(&file.name) {
+        return to_js(&java_methods(&file));
+    }
     let analysis = analyze(&file);
-    let explorable = |class: Option<&str>, f: &heaplab_syntax::ast::FunctionDecl| ExplorableJs {
-        name: match class {
-            Some(c) => format!("{c}.{}", f.name.name),
-            None => f.name.name.clone(),
-        },
-        requires: !f.requires.is_empty(),
-        params: f.params.iter().map(|p| p.name.name.clone()).collect(),
-        line: file.line_col(f.span.start).line as u32,
-    };
+    let line = |f: &heaplab_syntax::ast::FunctionDecl| file.line_col(f.span.start).line as u32;
     let mut out = Vec::new();
-    for item in &analysis.program.items {
+    for (class, f) in lowered_functions(&analysis.program) {
+        if f.is_pure {
+            continue;
+        }
+        out.push(ExplorableJs {
+            name: match class {
+                Some(c) => format!("{c}.{}", f.name.name),
+                None => f.name.name.clone(),
+            },
+            requires: !f.requires.is_empty(),
+            params: f.params.iter().map(|p| p.name.name.clone()).collect(),
+            line: line(f),
+            signature: None,
+            left_out: None,
+        });
+    }
+    to_js(&out)
+}
+
+/// Every method and function of a checked program with its class's name, in source order.
+fn lowered_functions(
+    program: &heaplab_syntax::ast::Program,
+) -> Vec<(Option<&str>, &heaplab_syntax::ast::FunctionDecl)> {
+    let mut out = Vec::new();
+    for item in &program.items {
         match item {
-            heaplab_syntax::ast::Item::Class(c) => out.extend(
-                c.methods.iter().filter(|m| !m.is_pure).map(|m| explorable(Some(&c.name.name), m)),
-            ),
-            heaplab_syntax::ast::Item::Function(f) if !f.is_pure => out.push(explorable(None, f)),
+            heaplab_syntax::ast::Item::Class(c) => {
+                out.extend(c.methods.iter().map(|m| (Some(c.name.name.as_str()), m)))
+            }
+            heaplab_syntax::ast::Item::Function(f) => out.push((None, f)),
             _ => {}
         }
     }
-    to_js(&out)
+    out
+}
+
+/// A Java program's methods, from the front end's map: the explorable ones (their lowered
+/// function says `requires` and the parameters) and the left-out ones with their reason.
+fn java_methods(file: &SourceFile) -> Vec<ExplorableJs> {
+    let java = heaplab_java::analyze(file);
+    let lowered = lowered_functions(&java.analysis.program);
+    let mut out = Vec::new();
+    for m in java.map.methods.iter().filter(|m| !m.is_ctor) {
+        let signature = Some(format!("{}.{}", m.class, m.signature));
+        let line = file.line_col(m.name_span.start).line as u32;
+        if let Some(why) = &m.left_out {
+            out.push(ExplorableJs {
+                name: m.target.clone(),
+                requires: m.has_spec,
+                params: m.params.iter().map(|(p, _)| p.clone()).collect(),
+                line,
+                signature,
+                left_out: Some(why.clone()),
+            });
+            continue;
+        }
+        let target = |(class, f): &&(Option<&str>, &heaplab_syntax::ast::FunctionDecl)| match class
+        {
+            Some(c) => m.target == format!("{c}.{}", f.name.name),
+            None => m.target == f.name.name,
+        };
+        let Some((_, f)) = lowered.iter().find(target) else { continue };
+        if f.is_pure {
+            continue;
+        }
+        out.push(ExplorableJs {
+            name: m.target.clone(),
+            requires: !f.requires.is_empty(),
+            params: m.params.iter().map(|(p, _)| p.clone()).collect(),
+            line,
+            signature,
+            left_out: None,
+        });
+    }
+    out
 }

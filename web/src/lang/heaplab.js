@@ -139,11 +139,5 @@ export function completion() {
   return autocompletion({ override: [complete] });
 }
 
-/**
- * Whether a program text is Java rather than HeapLab (the engine's `looksLikeJava` decides for
- * checking; this cheap test only picks the editor's colouring): a `package`/`import` line or an
- * access modifier, words HeapLab does not have.
- */
-export function looksLikeJava(text) {
-  return /^\s*(package|import)\s+[\w.*]+\s*;|\b(public|private|protected)\s/m.test(text);
-}
+// Whether a text is Java: the page's one rule (detect.js), re-exported for the editor.
+export { looksLikeJava } from './detect.js';

@@ -91,7 +91,9 @@ export function mount(el, store) {
     if (compare.status === 'running' && last.status !== 'running') ranWith = { ...settings };
 
     const method = exploreMethod(state);
-    what.textContent = describeTarget(method, settings, DEFAULTS);
+    // A Java method by its Java signature (`LinkedStack.push(Item)`).
+    const named = state.methods.find((m) => m.name === method)?.signature ?? method;
+    what.textContent = describeTarget(named, settings, DEFAULTS);
     preSel.value = settings.pre === 'ignore' ? 'ignore' : 'assume';
     preSel.disabled = compare.status === 'running';
     const stale = compare.status === 'done' && (isStale(state, compare) || (compare.pre ?? 'assume') !== preSel.value);

@@ -17,11 +17,20 @@ import { searchKeymap, highlightSelectionMatches } from '@codemirror/search';
 import { lintGutter, setDiagnostics, lintKeymap } from '@codemirror/lint';
 import { syntaxHighlighting } from '@codemirror/language';
 import { java } from '@codemirror/lang-java';
-import { completion, heaplabLanguage, looksLikeJava, style as heaplabStyle } from '../lang/heaplab.js';
+import { completion, heaplabLanguage, style as heaplabStyle } from '../lang/heaplab.js';
 
-/** The editor's language for a program text: Java's grammar or HeapLab's, in the same colours. */
-function languageFor(text) {
-  return [looksLikeJava(text) ? java() : heaplabLanguage, syntaxHighlighting(heaplabStyle)];
+/** The editor's grammar for the page's language (`state.lang`): Java's or HeapLab's, same colours. */
+function languageFor(lang) {
+  return [lang === 'java' ? java() : heaplabLanguage, syntaxHighlighting(heaplabStyle)];
+}
+
+/**
+ * Whether an editor update brought a new program rather than an edit: an example or a link
+ * replacing the text, or a paste over the whole of it (the language is then detected afresh).
+ */
+function replacesProgram(update) {
+  return update.transactions.some((tr) => tr.isUserEvent('input.replace') ||
+    (tr.isUserEvent('input.paste') && tr.startState.selection.ranges.some((r) => r.from === 0 && r.to === tr.startState.doc.length)));
 }
 
 const theme = EditorView.theme({
@@ -38,9 +47,9 @@ let version = 0;
 
 export function mount(el, store) {
   const readOnly = new Compartment();
-  // Java or HeapLab, following what the editor holds (a pasted class switches it).
+  // Java or HeapLab, following the page's language (detected from the text, or chosen).
   const language = new Compartment();
-  let isJava = looksLikeJava(store.getState().source);
+  let shownLang = store.getState().lang;
   const runKeys = keymap.of([
     { key: 'Mod-Enter', preventDefault: true, run: () => (store.dispatch({ type: 'run/tests' }), true) },
     // Tab indents, so Escape is the way out: the next Tab (within two seconds) moves the
@@ -72,7 +81,7 @@ export function mount(el, store) {
         closeBrackets(),
         highlightActiveLine(),
         highlightSelectionMatches(),
-        language.of(languageFor(store.getState().source)),
+        language.of(languageFor(shownLang)),
         completion(),
         EditorView.lineWrapping,
         theme,
@@ -88,12 +97,8 @@ export function mount(el, store) {
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
           const text = update.state.doc.toString();
-          if (looksLikeJava(text) !== isJava) {
-            isJava = !isJava;
-            queueMicrotask(() => update.view.dispatch({ effects: language.reconfigure(languageFor(text)) }));
-          }
           version += 1;
-          store.dispatch({ type: 'source/changed', source: text, version });
+          store.dispatch({ type: 'source/changed', source: text, version, replaced: replacesProgram(update) });
         }),
       ],
     }),
@@ -101,6 +106,11 @@ export function mount(el, store) {
   el.after(hint);
 
   store.subscribe((state, action) => {
+    if (state.lang !== shownLang) {
+      shownLang = state.lang;
+      // Not inside the update that changed the text (CodeMirror forbids nested updates).
+      queueMicrotask(() => view.dispatch({ effects: language.reconfigure(languageFor(shownLang)) }));
+    }
     switch (action.type) {
       case 'editor/replace': {
         // One transaction replacing the whole document, so Undo brings the old program back.

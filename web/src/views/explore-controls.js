@@ -94,6 +94,7 @@ export function mount(el, store) {
       <button type="button" data-action="explore/reset" title="Forget this exploration">Reset</button>
       <p class="explore-progress" role="status" aria-live="polite" aria-label="Exploration progress"></p>
     </div>
+    <details class="left-out hint" data-left-out hidden><summary></summary><ul></ul></details>
     <p class="explore-event" aria-live="polite" aria-label="Last event"></p>
     <div class="explore-problem" role="alert" hidden><p></p><button type="button" data-open-full>Open in HeapLab <span aria-hidden="true">↗</span></button></div>
     <p class="stale-note" data-stale-note hidden>The program changed since this exploration: the tree, the tests and the downloads describe the old program. Run again to update them.</p>
@@ -147,6 +148,30 @@ export function mount(el, store) {
     button.addEventListener('click', () => store.dispatch({ type }));
   }
 
+  const leftOutEl = el.querySelector('[data-left-out]');
+
+  /**
+   * A Java program's methods the front end left out: in the picker, greyed out after the others,
+   * and below it with the reason each cannot be explored.
+   */
+  function renderLeftOut(leftOut) {
+    leftOutEl.hidden = leftOut.length === 0;
+    const n = leftOut.length;
+    leftOutEl.querySelector('summary').textContent = `${n} method${n === 1 ? '' : 's'} cannot be explored`;
+    leftOutEl.querySelector('ul').replaceChildren(...leftOut.map((m) => {
+      const li = document.createElement('li');
+      const name = document.createElement('code');
+      name.textContent = m.signature ?? m.name;
+      li.append(name, ` (line ${m.line}): ${m.leftOut}`);
+      return li;
+    }));
+    if (n === 0) return [];
+    const group = document.createElement('optgroup');
+    group.label = 'Cannot be explored';
+    group.append(...leftOut.map((m) => Object.assign(option(`left-out:${m.name}`, m.signature ?? m.name, false), { disabled: true, title: m.leftOut })));
+    return [group];
+  }
+
   let shownMethods = null;
   let shownStrategies = null;
   function renderPickers(state) {
@@ -154,7 +179,11 @@ export function mount(el, store) {
     const chosen = settings.explore;
     if (methods !== shownMethods) {
       shownMethods = methods;
-      methodSel.replaceChildren(...methods.map((m) => option(m.name, m.requires ? `${m.name}` : `${m.name} (no requires)`, m.name === chosen.method)));
+      // A Java method by its Java signature (`LinkedStack.push(Item)`); the value is the name
+      // a run takes (an overload's lowered `Class.put_3`).
+      const label = (m) => `${m.signature ?? m.name}${m.requires ? '' : ' (no requires)'}`;
+      methodSel.replaceChildren(...methods.map((m) => option(m.name, label(m), m.name === chosen.method)),
+        ...renderLeftOut(state.leftOut ?? []));
       methodSel.disabled = methods.length === 0;
       if (methods.length > 0 && !methods.some((m) => m.name === chosen.method)) {
         // The program changed and the chosen method is gone: take the first with a precondition.
