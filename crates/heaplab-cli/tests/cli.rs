@@ -201,3 +201,31 @@ fn lang_overrides_the_extension() {
     assert!(out.status.success(), "--lang hl: {}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `-` reads the program from standard input; a Java class is recognised by its text.
+#[test]
+fn a_dash_reads_the_program_from_standard_input() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let run = |args: &[&str], file: &str| {
+        let text = std::fs::read(workspace_root().join(file)).expect("example");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_heaplab"))
+            .args(args)
+            .current_dir(workspace_root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("heaplab runs");
+        child.stdin.take().expect("stdin").write_all(&text).expect("write stdin");
+        child.wait_with_output().expect("heaplab ends")
+    };
+    let out = run(&["run", "-", "--method", "BST.insert"], "examples/bst.hl");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("paths: 21 feasible"), "{}", text(&out.stdout));
+    let java = "examples/java/course/LinkedStack.java";
+    let out = run(&["run", "-", "--method", "LinkedStack.push"], java);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&["check", "-"], "examples/bst.hl");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}

@@ -104,6 +104,10 @@ pub fn lang_of(path: &Path) -> Lang {
     if let Some(lang) = LANG.get() {
         return *lang;
     }
+    if is_stdin(path) {
+        // No extension to go by: the text decides (as the page does), in `load`.
+        return Lang::Hl;
+    }
     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("java")) {
         Lang::Java
     } else {
@@ -117,8 +121,11 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
     let bytes = read_capped(path)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("`{}` is not UTF-8 text", path.display()))?;
-    let file = SourceFile::new(path.display().to_string(), text);
-    let (mut analysis, java) = if lang_of(path) == Lang::Java {
+    let name = if is_stdin(path) { "<stdin>".to_string() } else { path.display().to_string() };
+    let file = SourceFile::new(name, text);
+    let java_text =
+        is_stdin(path) && LANG.get().is_none() && heaplab_java::looks_like_java(&file.text);
+    let (mut analysis, java) = if lang_of(path) == Lang::Java || java_text {
         let j = heaplab_java::analyze(&file);
         (j.analysis, Some(j.map))
     } else {
@@ -142,10 +149,28 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
 /// The largest input file HeapLab reads (programs are a few kilobytes; `/dev/zero` is not).
 pub const MAX_INPUT_BYTES: u64 = 8 * 1024 * 1024;
 
-/// Reads at most [`MAX_INPUT_BYTES`] of `path`, failing with a clear message beyond that,
-/// whatever the file is (a device, a pipe, a huge log).
+/// `-`: the program comes from standard input, as in most command-line tools.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`] of `path` (standard input for `-`), failing with a clear
+/// message beyond that, whatever the file is (a device, a pipe, a huge log).
 pub fn read_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
     use std::io::Read;
+    if is_stdin(path) {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .context("cannot read standard input")?;
+        anyhow::ensure!(
+            bytes.len() as u64 <= MAX_INPUT_BYTES,
+            "standard input is larger than {} MB, the most HeapLab reads as a program",
+            MAX_INPUT_BYTES / 1024 / 1024
+        );
+        return Ok(bytes);
+    }
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read `{}`", path.display()))?;
     let mut bytes = Vec::new();
@@ -189,7 +214,8 @@ pub fn report(loaded: &Loaded) -> bool {
         if warnings > 0 && errors.is_empty() {
             eprintln!(
                 "heaplab: {}: {warnings} warnings about code outside the Java subset (heaplab check {} shows them)",
-                loaded.file.name, loaded.file.name
+                loaded.file.name,
+                if loaded.file.name == "<stdin>" { "-" } else { &loaded.file.name }
             );
         }
     } else if !diags.is_empty() {

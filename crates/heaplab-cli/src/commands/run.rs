@@ -373,7 +373,10 @@ fn write_tests(
 ) -> anyhow::Result<PathBuf> {
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
-    let stem = args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("program");
+    let stem = match args.file.file_stem().and_then(|s| s.to_str()) {
+        Some(stem) if !super::is_stdin(&args.file) => stem,
+        _ => "program",
+    };
     let method = args.method.replace('.', "_");
     let (name, text) = match kind {
         Emit::Hl => (format!("{stem}_{method}_tests.hl"), emit::hl(source, generation)),
@@ -451,7 +454,10 @@ fn write_junit(
         }
         return Ok(first);
     }
-    let stem = args.file.file_stem().and_then(|s| s.to_str()).unwrap_or("program");
+    let stem = match args.file.file_stem().and_then(|s| s.to_str()) {
+        Some(stem) if !super::is_stdin(&args.file) => stem,
+        _ => "program",
+    };
     let package = emit::junit::package_name(stem);
     let input = emit::junit::JunitInput {
         program: &loaded.analysis.program,
