@@ -60,3 +60,41 @@ test('stepping BST.insert: the highlighted line follows each event, and the heap
   assert.ok(kinds.has('solverQuery') && kinds.has('lazyInit'), [...kinds].join(', '));
   assert.deepEqual(browser.errors, []);
 });
+
+test('keys S, O and R step, step over and run the exploration; typed in the editor they are text', async (t) => {
+  const { page, server } = await session(t, WIDE);
+  await page.goto(`${server.url}?tab=explore&method=BST.insert&strategy=lazier%23&k=2#example=bst.hl`);
+  await waitForEngine(page);
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  const state = () => page.evaluate(() => {
+    const ex = globalThis.__heaplab.store.getState().explore;
+    return { status: ex.status, events: ex.events ?? null, last: ex.lastEvent };
+  });
+  const source = () => page.evaluate(() => globalThis.__heaplab.store.getState().source);
+  const before = await source();
+
+  // In the editor, `s` is a letter of the program, not a step.
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('s');
+  await page.waitForFunction((b) => globalThis.__heaplab.store.getState().source !== b, before);
+  assert.equal((await state()).status, 'idle', 'typing in the editor does not explore');
+  await page.keyboard.press('Backspace');
+  await page.waitForFunction((b) => globalThis.__heaplab.store.getState().source === b, before);
+
+  // Outside a text field the keys press the buttons.
+  await page.getByLabel('Last event').click();
+  await page.keyboard.press('s');
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'paused');
+  const first = (await state()).last;
+  assert.ok(first, 'S took one step');
+  await page.keyboard.press('o');
+  await page.waitForFunction((f) => {
+    const ex = globalThis.__heaplab.store.getState().explore;
+    return ex.status === 'paused' && JSON.stringify(ex.lastEvent) !== f;
+  }, JSON.stringify(first));
+  await page.keyboard.press('r');
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 60000 });
+  const tests = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tests?.length ?? null);
+  assert.equal(tests, 21, 'R ran to the end: BST.insert under lazier# at k = 2 has 21 tests, as heaplab run');
+});

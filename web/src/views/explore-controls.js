@@ -86,10 +86,10 @@ export function mount(el, store) {
       <label data-all-heaps-wrap title="symheap: one path can stand for many input heaps; make a test of every distinct one (heaplab run --all-heaps), not just one per path"><input type="checkbox" data-all-heaps aria-label="Every input heap"> every input heap</label>
     </div>
     <div class="explore-row">
-      <button type="button" class="primary" data-action="explore/run" title="Explore every path (within the bounds)"><span aria-hidden="true">▶</span> Run</button>
-      <button type="button" data-action="explore/step" title="One event: reading an unknown reference, a branch, a question to the solver, the end of a path">Step</button>
-      <button type="button" data-action="explore/stepOver" title="Run to the next choice (a new input object, a case of a predicate, a branch) or the end of a path">Step over</button>
-      <button type="button" data-action="explore/pause" title="Pause the run; Run or Step go on from here. The time bound does not count paused time">Pause</button>
+      <button type="button" class="primary" data-action="explore/run" aria-keyshortcuts="R" title="Explore every path (within the bounds). Key: R"><span aria-hidden="true">▶</span> Run</button>
+      <button type="button" data-action="explore/step" aria-keyshortcuts="S" title="One event: reading an unknown reference, a branch, a question to the solver, the end of a path. Key: S">Step</button>
+      <button type="button" data-action="explore/stepOver" aria-keyshortcuts="O" title="Run to the next choice (a new input object, a case of a predicate, a branch) or the end of a path. Key: O">Step over</button>
+      <button type="button" data-action="explore/pause" aria-keyshortcuts="P" title="Pause the run; Run or Step go on from here. The time bound does not count paused time. Key: P">Pause</button>
       <button type="button" data-action="explore/cancel" title="Stop exploring and keep the tests of the paths found so far">Cancel</button>
       <button type="button" data-action="explore/reset" title="Forget this exploration">Reset</button>
       <p class="explore-progress" role="status" aria-live="polite" aria-label="Exploration progress"></p>
@@ -279,6 +279,20 @@ export function mount(el, store) {
     buttons['explore/cancel'].disabled = explore.stopping || !(active || explore.status === 'paused');
     buttons['explore/reset'].disabled = active || explore.status === 'idle';
   }
+
+  // Keys for the buttons, as debuggers and Python Tutor have them: while the Explore panel is
+  // shown and no text field (the editor included) has the focus, R runs, S steps, O steps
+  // over and P pauses, each only when its button could be pressed.
+  const keys = { r: 'explore/run', s: 'explore/step', o: 'explore/stepOver', p: 'explore/pause' };
+  document.addEventListener('keydown', (e) => {
+    const action = keys[e.key?.toLowerCase()];
+    if (!action || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    const target = e.target instanceof Element ? e.target : null;
+    if (target?.closest('input, textarea, select, [contenteditable="true"], .cm-editor')) return;
+    if (!el.offsetParent || buttons[action].disabled) return;
+    e.preventDefault();
+    store.dispatch({ type: action });
+  });
 
   const render = (state) => {
     renderPickers(state);
