@@ -98,3 +98,55 @@ test('keys S, O and R step, step over and run the exploration; typed in the edit
   const tests = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tests?.length ?? null);
   assert.equal(tests, 21, 'R ran to the end: BST.insert under lazier# at k = 2 has 21 tests, as heaplab run');
 });
+
+test('Step back returns to the state before the last step: the same last event, tree and current line', async (t) => {
+  const { page, server } = await session(t, WIDE);
+  await page.goto(`${server.url}?tab=explore&method=BST.insert&strategy=lazier%23&k=2#example=bst.hl`);
+  await waitForEngine(page);
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  const snapshot = () => page.evaluate(() => {
+    const ex = globalThis.__heaplab.store.getState().explore;
+    return {
+      last: JSON.stringify(ex.lastEvent),
+      nodes: Object.keys(ex.tree?.nodes ?? {}).length,
+      steps: ex.stepsTaken,
+      line: document.querySelector('.cm-line[data-current-line]')?.textContent ?? null,
+    };
+  });
+  const settled = (steps) => page.waitForFunction((n) => {
+    const ex = globalThis.__heaplab.store.getState().explore;
+    return ex.status === 'paused' && ex.stepsTaken === n;
+  }, steps);
+  const back = page.getByRole('button', { name: 'Step back', exact: true });
+  assert.equal(await back.isDisabled(), true, 'nothing to go back to before a step');
+
+  const shots = [];
+  const stepButton = page.getByRole('button', { name: 'Step', exact: true });
+  const overButton = page.getByRole('button', { name: 'Step over', exact: true });
+  // A mix of steps and steps over, so the replay must repeat each kind.
+  for (const [i, button] of [stepButton, overButton, stepButton, overButton, stepButton].entries()) {
+    await button.click();
+    await settled(i + 1);
+    await page.waitForTimeout(100);
+    shots.push(await snapshot());
+  }
+  assert.ok(shots[4].nodes > shots[0].nodes, 'the tree grew while stepping');
+  assert.notEqual(shots[4].last, shots[3].last, 'the last step did something to go back from');
+
+  await back.click();
+  await settled(4);
+  await page.waitForTimeout(200);
+  const after = await snapshot();
+  assert.equal(after.last, shots[3].last, 'the last event is the one before the last step');
+  assert.equal(after.nodes, shots[3].nodes, 'the tree is the one before the last step');
+  assert.equal(after.line, shots[3].line, 'the current line is the one before the last step');
+
+  // Key B steps back once more; stepping forward again repeats the same events.
+  await page.getByLabel('Last event').click();
+  await page.keyboard.press('b');
+  await settled(3);
+  assert.equal((await snapshot()).last, shots[2].last);
+  await overButton.click();
+  await settled(4);
+  assert.equal((await snapshot()).last, shots[3].last, 'the same step again gives the same event');
+});

@@ -59,14 +59,26 @@ export function createExplorer(store, engine) {
     store.dispatch({ type: 'explore/error', runId, error, kind: err?.kind ?? '' });
   };
 
-  /** Starts a new exploration in the worker unless the current one can go on. */
-  async function ensureStarted() {
+  // The steps of the current run, when it was only stepped (a Run clears them): Step back
+  // starts the same exploration again and replays all but the last. The engine is
+  // deterministic, so the replay ends in the state before that step.
+  let history = { runId: -1, modes: [] };
+  const recordHistory = (runId, modes) => {
+    history = { runId, modes };
+    store.dispatch({ type: 'explore/history', runId, steps: modes.length });
+  };
+
+  /**
+   * Starts a new exploration in the worker unless the current one can go on; `again` starts
+   * the given method and options (Step back's replay) whatever the settings say now.
+   */
+  async function ensureStarted(again = null) {
     const ex = explore();
-    if (ex.runId === started && (ex.status === 'paused' || ex.status === 'running')) return ex.runId;
+    if (!again && ex.runId === started && (ex.status === 'paused' || ex.status === 'running')) return ex.runId;
     const { source, settings, strategies, lang } = store.getState();
-    const method = exploreMethod(store.getState());
+    const method = again?.method ?? exploreMethod(store.getState());
     if (!method) throw new Error('The program has no method to explore.');
-    const options = exploreOptions(settings.explore, strategies);
+    const options = again?.options ?? exploreOptions(settings.explore, strategies);
     store.dispatch({ type: 'explore/start', method, strategy: options.strategy, options });
     const { runId } = explore();
     await engine.request('exploreStart', { source, method, options, runId, lang });
@@ -136,9 +148,33 @@ export function createExplorer(store, engine) {
     let runId;
     try {
       runId = await ensureStarted();
+      const before = history.runId === runId ? history.modes : [];
       store.dispatch({ type: 'explore/status', runId, status: 'running' });
       const res = await engine.request('exploreStep', { runId, mode });
       settle(runId, res, true);
+      recordHistory(runId, res.over ? [] : [...before, mode]);
+    } catch (err) {
+      fail(err, runId);
+    }
+  }
+
+  /** Back to the state before the last step: the same exploration, replayed one step short. */
+  async function stepBack() {
+    const ex = explore();
+    const { source } = store.getState();
+    if (history.runId !== ex.runId || ex.status !== 'paused' || history.modes.length === 0 || ex.source !== source) return;
+    const modes = history.modes.slice(0, -1);
+    const again = { method: ex.method, options: ex.options };
+    let runId;
+    try {
+      runId = await ensureStarted(again);
+      for (const mode of modes) {
+        store.dispatch({ type: 'explore/status', runId, status: 'running' });
+        const res = await engine.request('exploreStep', { runId, mode });
+        settle(runId, res, true);
+        if (res.over) break;
+      }
+      recordHistory(runId, modes);
     } catch (err) {
       fail(err, runId);
     }
@@ -149,6 +185,7 @@ export function createExplorer(store, engine) {
     let runId;
     try {
       runId = await ensureStarted();
+      recordHistory(runId, []);
       store.dispatch({ type: 'explore/status', runId, status: 'running' });
       const res = await engine.request('exploreRun', { runId });
       settle(runId, res, false);
@@ -295,6 +332,7 @@ export function createExplorer(store, engine) {
       case 'explore/run': enqueue(run); break;
       case 'explore/step': enqueue(() => step('event')); break;
       case 'explore/stepOver': enqueue(() => step('decision')); break;
+      case 'explore/stepBack': enqueue(stepBack); break;
       case 'explore/cancel': stop(); break;
       case 'explore/pause':
         // Not queued: it must reach the worker while a run is in progress.

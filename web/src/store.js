@@ -123,6 +123,9 @@ function initialExplore(runId) {
     // The program and options the exploration runs on (its results describe that program).
     source: null,
     options: null,
+    // Steps (Step / Step over) taken since the exploration started, if it was only stepped:
+    // Step back replays all but the last (explorer.js).
+    stepsTaken: 0,
     // Cancel was pressed: exploration stops and the tests found so far are kept, marked partial.
     stopping: false,
     partial: false,
@@ -308,6 +311,8 @@ function reduce(state, action) {
     }
     case 'explore/status':
       return action.runId !== state.explore.runId ? state : { ...state, explore: { ...state.explore, status: action.status } };
+    case 'explore/history':
+      return action.runId !== state.explore.runId ? state : { ...state, explore: { ...state.explore, stepsTaken: action.steps } };
     case 'explore/done': {
       const ex = state.explore;
       if (action.runId !== ex.runId) return state;

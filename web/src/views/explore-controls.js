@@ -89,6 +89,7 @@ export function mount(el, store) {
       <button type="button" class="primary" data-action="explore/run" aria-keyshortcuts="R" title="Explore every path (within the bounds). Key: R"><span aria-hidden="true">▶</span> Run</button>
       <button type="button" data-action="explore/step" aria-keyshortcuts="S" title="One event: reading an unknown reference, a branch, a question to the solver, the end of a path. Key: S">Step</button>
       <button type="button" data-action="explore/stepOver" aria-keyshortcuts="O" title="Run to the next choice (a new input object, a case of a predicate, a branch) or the end of a path. Key: O">Step over</button>
+      <button type="button" data-action="explore/stepBack" aria-keyshortcuts="B" title="Back to the state before the last Step or Step over (the exploration is replayed one step short). Key: B">Step back</button>
       <button type="button" data-action="explore/pause" aria-keyshortcuts="P" title="Pause the run; Run or Step go on from here. The time bound does not count paused time. Key: P">Pause</button>
       <button type="button" data-action="explore/cancel" title="Stop exploring and keep the tests of the paths found so far">Cancel</button>
       <button type="button" data-action="explore/reset" title="Forget this exploration">Reset</button>
@@ -275,6 +276,7 @@ export function mount(el, store) {
     buttons['explore/run'].disabled = !ready || active;
     buttons['explore/step'].disabled = !ready || active;
     buttons['explore/stepOver'].disabled = !ready || active;
+    buttons['explore/stepBack'].disabled = !ready || active || explore.status !== 'paused' || !(explore.stepsTaken > 0);
     buttons['explore/pause'].disabled = explore.status !== 'running';
     buttons['explore/cancel'].disabled = explore.stopping || !(active || explore.status === 'paused');
     buttons['explore/reset'].disabled = active || explore.status === 'idle';
@@ -282,8 +284,8 @@ export function mount(el, store) {
 
   // Keys for the buttons, as debuggers and Python Tutor have them: while the Explore panel is
   // shown and no text field (the editor included) has the focus, R runs, S steps, O steps
-  // over and P pauses, each only when its button could be pressed.
-  const keys = { r: 'explore/run', s: 'explore/step', o: 'explore/stepOver', p: 'explore/pause' };
+  // over, B steps back and P pauses, each only when its button could be pressed.
+  const keys = { r: 'explore/run', s: 'explore/step', o: 'explore/stepOver', b: 'explore/stepBack', p: 'explore/pause' };
   document.addEventListener('keydown', (e) => {
     const action = keys[e.key?.toLowerCase()];
     if (!action || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
