@@ -150,3 +150,38 @@ test('Step back returns to the state before the last step: the same last event, 
   await settled(4);
   assert.equal((await snapshot()).last, shots[3].last, 'the same step again gives the same event');
 });
+
+test('the timeline slides back to an earlier step and forward again to a later one', async (t) => {
+  const { page, server } = await session(t, WIDE);
+  await page.goto(`${server.url}?tab=explore&method=BST.insert&strategy=lazier%23&k=2#example=bst.hl`);
+  await waitForEngine(page);
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  const timeline = page.getByLabel('Timeline of steps');
+  assert.equal(await timeline.isVisible(), false, 'no timeline before a step');
+  const last = () => page.evaluate(() => JSON.stringify(globalThis.__heaplab.store.getState().explore.lastEvent));
+  const at = (n, of) => page.waitForFunction(([a, b]) => {
+    const ex = globalThis.__heaplab.store.getState().explore;
+    return ex.status === 'paused' && ex.stepsTaken === a && ex.stepsRecorded === b;
+  }, [n, of]);
+  const seen = [];
+  for (let i = 1; i <= 6; i += 1) {
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await at(i, i);
+    seen.push(await last());
+  }
+  assert.equal(await timeline.isVisible(), true);
+  assert.equal(await timeline.getAttribute('max'), '6');
+
+  // Slide back to step 2: the state after the second step, with 6 still recorded.
+  await timeline.fill('2');
+  await at(2, 6);
+  assert.equal(await last(), seen[1], 'step 2 of the timeline is the second step');
+  assert.equal(await page.locator('[data-timeline-text]').textContent(), '2 of 6');
+  // Forward again to step 5, without a new start.
+  await timeline.fill('5');
+  await at(5, 6);
+  assert.equal(await last(), seen[4], 'step 5 of the timeline is the fifth step');
+  // A different step from step 5 replaces the recorded future.
+  await page.getByRole('button', { name: 'Step over', exact: true }).click();
+  await at(6, 6);
+});

@@ -59,13 +59,15 @@ export function createExplorer(store, engine) {
     store.dispatch({ type: 'explore/error', runId, error, kind: err?.kind ?? '' });
   };
 
-  // The steps of the current run, when it was only stepped (a Run clears them): Step back
-  // starts the same exploration again and replays all but the last. The engine is
-  // deterministic, so the replay ends in the state before that step.
-  let history = { runId: -1, modes: [] };
-  const recordHistory = (runId, modes) => {
-    history = { runId, modes };
-    store.dispatch({ type: 'explore/history', runId, steps: modes.length });
+  // The steps of the current run, when it was only stepped (a Run clears them): the Step /
+  // Step over modes in order, and how many of them the shown state has taken (`position`; the
+  // later ones are a future the timeline can go back to). Going back starts the same
+  // exploration again and replays the first steps; the engine is deterministic, so the replay
+  // ends in the state those steps reached.
+  let history = { runId: -1, modes: [], position: 0 };
+  const recordHistory = (runId, modes, position = modes.length) => {
+    history = { runId, modes, position };
+    store.dispatch({ type: 'explore/history', runId, steps: position, furthest: modes.length });
   };
 
   /**
@@ -148,33 +150,43 @@ export function createExplorer(store, engine) {
     let runId;
     try {
       runId = await ensureStarted();
-      const before = history.runId === runId ? history.modes : [];
+      const { modes, position } = history.runId === runId ? history : { modes: [], position: 0 };
       store.dispatch({ type: 'explore/status', runId, status: 'running' });
       const res = await engine.request('exploreStep', { runId, mode });
       settle(runId, res, true);
-      recordHistory(runId, res.over ? [] : [...before, mode]);
+      // The same step as the recorded one keeps the future; another one replaces it.
+      const kept = modes[position] === mode ? modes : [...modes.slice(0, position), mode];
+      if (res.over) recordHistory(runId, []);
+      else recordHistory(runId, kept, position + 1);
     } catch (err) {
       fail(err, runId);
     }
   }
 
-  /** Back to the state before the last step: the same exploration, replayed one step short. */
-  async function stepBack() {
+  /**
+   * The state after the first `target` recorded steps: forward by stepping on, back by starting
+   * the same exploration again and replaying them (Step back is one step back).
+   */
+  async function goTo(target) {
     const ex = explore();
     const { source } = store.getState();
-    if (history.runId !== ex.runId || ex.status !== 'paused' || history.modes.length === 0 || ex.source !== source) return;
-    const modes = history.modes.slice(0, -1);
-    const again = { method: ex.method, options: ex.options };
-    let runId;
+    const { modes, position } = history;
+    if (history.runId !== ex.runId || ex.status !== 'paused' || ex.source !== source) return;
+    if (!Number.isInteger(target) || target < 0 || target > modes.length || target === position) return;
+    let runId = ex.runId;
     try {
-      runId = await ensureStarted(again);
-      for (const mode of modes) {
+      let from = position;
+      if (target < position) {
+        runId = await ensureStarted({ method: ex.method, options: ex.options });
+        from = 0;
+      }
+      for (const mode of modes.slice(from, target)) {
         store.dispatch({ type: 'explore/status', runId, status: 'running' });
         const res = await engine.request('exploreStep', { runId, mode });
         settle(runId, res, true);
-        if (res.over) break;
+        if (res.over) return recordHistory(runId, []);
       }
-      recordHistory(runId, modes);
+      recordHistory(runId, modes, target);
     } catch (err) {
       fail(err, runId);
     }
@@ -332,7 +344,8 @@ export function createExplorer(store, engine) {
       case 'explore/run': enqueue(run); break;
       case 'explore/step': enqueue(() => step('event')); break;
       case 'explore/stepOver': enqueue(() => step('decision')); break;
-      case 'explore/stepBack': enqueue(stepBack); break;
+      case 'explore/stepBack': enqueue(() => goTo(history.position - 1)); break;
+      case 'explore/goTo': enqueue(() => goTo(action.step)); break;
       case 'explore/cancel': stop(); break;
       case 'explore/pause':
         // Not queued: it must reach the worker while a run is in progress.

@@ -123,9 +123,11 @@ function initialExplore(runId) {
     // The program and options the exploration runs on (its results describe that program).
     source: null,
     options: null,
-    // Steps (Step / Step over) taken since the exploration started, if it was only stepped:
-    // Step back replays all but the last (explorer.js).
+    // Steps (Step / Step over) taken since the exploration started, if it was only stepped,
+    // and the most recorded (after Step back, the later ones can be stepped to again): the
+    // timeline's position and length (explorer.js).
     stepsTaken: 0,
+    stepsRecorded: 0,
     // Cancel was pressed: exploration stops and the tests found so far are kept, marked partial.
     stopping: false,
     partial: false,
@@ -312,7 +314,8 @@ function reduce(state, action) {
     case 'explore/status':
       return action.runId !== state.explore.runId ? state : { ...state, explore: { ...state.explore, status: action.status } };
     case 'explore/history':
-      return action.runId !== state.explore.runId ? state : { ...state, explore: { ...state.explore, stepsTaken: action.steps } };
+      return action.runId !== state.explore.runId ? state
+        : { ...state, explore: { ...state.explore, stepsTaken: action.steps, stepsRecorded: action.furthest } };
     case 'explore/done': {
       const ex = state.explore;
       if (action.runId !== ex.runId) return state;

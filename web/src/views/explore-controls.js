@@ -95,6 +95,10 @@ export function mount(el, store) {
       <button type="button" data-action="explore/reset" title="Forget this exploration">Reset</button>
       <p class="explore-progress" role="status" aria-live="polite" aria-label="Exploration progress"></p>
     </div>
+    <div class="explore-row explore-timeline" data-timeline hidden>
+      <label title="The steps taken so far: slide back to an earlier state, or forward again to a later one (each step is replayed)">Step <input type="range" min="0" max="0" value="0" step="1" data-timeline-range aria-label="Timeline of steps"></label>
+      <output data-timeline-text aria-live="off"></output>
+    </div>
     <details class="left-out hint" data-left-out hidden><summary></summary><ul></ul></details>
     <p class="explore-event" aria-live="polite" aria-label="Last event"></p>
     <div class="explore-problem" role="alert" hidden><p></p><button type="button" data-open-full>Open in HeapLab <span aria-hidden="true">↗</span></button></div>
@@ -118,6 +122,12 @@ export function mount(el, store) {
   const help = el.querySelector('.strategy-help');
   const lastEvent = el.querySelector('.explore-event');
   const buttons = Object.fromEntries([...el.querySelectorAll('[data-action]')].map((b) => [b.dataset.action, b]));
+  const timeline = el.querySelector('[data-timeline]');
+  const timelineRange = el.querySelector('[data-timeline-range]');
+  const timelineText = el.querySelector('[data-timeline-text]');
+  timelineRange.addEventListener('change', () => {
+    store.dispatch({ type: 'explore/goTo', step: Number(timelineRange.value) });
+  });
 
   const inputs = {};
   for (const { name: key, label, title } of PAGE_BOUNDS) {
@@ -277,6 +287,11 @@ export function mount(el, store) {
     buttons['explore/step'].disabled = !ready || active;
     buttons['explore/stepOver'].disabled = !ready || active;
     buttons['explore/stepBack'].disabled = !ready || active || explore.status !== 'paused' || !(explore.stepsTaken > 0);
+    timeline.hidden = !(explore.stepsRecorded > 0);
+    timelineRange.max = String(explore.stepsRecorded ?? 0);
+    timelineRange.value = String(explore.stepsTaken ?? 0);
+    timelineRange.disabled = !ready || active || explore.status !== 'paused';
+    timelineText.textContent = `${explore.stepsTaken ?? 0} of ${explore.stepsRecorded ?? 0}`;
     buttons['explore/pause'].disabled = explore.status !== 'running';
     buttons['explore/cancel'].disabled = explore.stopping || !(active || explore.status === 'paused');
     buttons['explore/reset'].disabled = active || explore.status === 'idle';
