@@ -229,3 +229,25 @@ fn a_dash_reads_the_program_from_standard_input() {
     let out = run(&["check", "-"], "examples/bst.hl");
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
+
+/// One unreadable file does not stop a batch: `test` and `check` go on with the others, report
+/// it, print their tally and exit 2 (the command could not read all its input).
+#[test]
+fn a_missing_file_does_not_stop_the_batch() {
+    let out = heaplab(&["test", "examples/swap.hl", "no/such.hl", "examples/sll.hl"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("examples/sll.hl:"), "the file after the missing one ran:\n{stdout}");
+    assert!(stdout.contains("FAIL no/such.hl (cannot be read)"), "{stdout}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(last.ends_with(" passed, 1 failed"), "the tally counts the missing file: {last}");
+    assert!(text(&out.stderr).contains("cannot read `no/such.hl`"), "{}", text(&out.stderr));
+
+    let out = heaplab(&["check", "no/such.hl", "examples/bst.hl", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let files = doc["files"].as_array().expect("files");
+    assert_eq!(files.len(), 2, "{doc}");
+    assert_eq!(files[0]["diagnostics"][0]["severity"], "error");
+    assert_eq!(files[1]["file"], "examples/bst.hl");
+}

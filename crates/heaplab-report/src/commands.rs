@@ -32,6 +32,19 @@ impl DiagnosticReport {
             end_column: end.col as u32,
         }
     }
+
+    /// A file that could not be read (missing, not UTF-8, too large): an error about the file
+    /// as a whole, at line 0.
+    pub fn unreadable(message: String) -> DiagnosticReport {
+        DiagnosticReport {
+            severity: "error".to_string(),
+            message,
+            line: 0,
+            column: 0,
+            end_line: 0,
+            end_column: 0,
+        }
+    }
 }
 
 /// `heaplab check --format json`: the diagnostics of each file.

@@ -19,8 +19,21 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut errors = 0usize;
     let mut files = Vec::new();
+    let mut unreadable = 0;
     for path in &args.files {
-        let loaded = load(path)?;
+        // A file that cannot be read is reported; the others are still checked.
+        let loaded = match load(path) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                unreadable += 1;
+                eprintln!("heaplab: error: {e:#}");
+                files.push(CheckedFile {
+                    file: path.display().to_string(),
+                    diagnostics: vec![DiagnosticReport::unreadable(format!("{e:#}"))],
+                });
+                continue;
+            }
+        };
         if args.format == Format::Text {
             report_all(&loaded);
         }
@@ -38,5 +51,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let plural = if errors == 1 { "" } else { "s" };
         eprintln!("{errors} error{plural}");
     }
-    Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(ExitCode::from(if unreadable > 0 {
+        super::exit::USAGE
+    } else if errors > 0 {
+        super::exit::FOUND
+    } else {
+        super::exit::OK
+    }))
 }

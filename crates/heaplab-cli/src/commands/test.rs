@@ -34,8 +34,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         failed: 0,
         broken_files: Vec::new(),
     };
+    let mut unreadable = 0;
     for path in &args.files {
-        let loaded = load(path)?;
+        // A file that cannot be read is reported and counted; the others still run.
+        let loaded = match load(path) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                unreadable += 1;
+                out.failed += 1;
+                eprintln!("heaplab: error: {e:#}");
+                if text {
+                    crate::say!("FAIL {} (cannot be read)", path.display());
+                }
+                out.broken_files.push(CheckedFile {
+                    file: path.display().to_string(),
+                    diagnostics: vec![DiagnosticReport::unreadable(format!("{e:#}"))],
+                });
+                continue;
+            }
+        };
         let broken = if text { report(&loaded) } else { loaded.analysis.has_errors() };
         if broken {
             // A file that does not check cannot be run; count it as one failure so the
@@ -95,5 +112,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         super::print_json(&out)?;
     }
-    Ok(if out.failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(ExitCode::from(if unreadable > 0 {
+        super::exit::USAGE
+    } else if out.failed > 0 {
+        super::exit::FOUND
+    } else {
+        super::exit::OK
+    }))
 }
