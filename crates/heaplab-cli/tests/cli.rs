@@ -251,3 +251,29 @@ fn a_missing_file_does_not_stop_the_batch() {
     assert_eq!(files[0]["diagnostics"][0]["severity"], "error");
     assert_eq!(files[1]["file"], "examples/bst.hl");
 }
+
+/// `bench --suite DIR` measures every file it can: one with a syntax error is named and has no
+/// rows, the others have theirs, and the exit code says something was wrong (1).
+#[test]
+fn bench_goes_past_a_file_with_errors() {
+    let dir = std::env::temp_dir().join(format!("heaplab-bench-suite-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::copy(workspace_root().join("examples/swap.hl"), dir.join("a_swap.hl")).expect("copy");
+    std::fs::write(dir.join("b_broken.hl"), "class C { int f; }\nint g( {\n").expect("write");
+    std::fs::copy(workspace_root().join("examples/swap.hl"), dir.join("c_swap.hl")).expect("copy");
+    let suite = dir.to_string_lossy().to_string();
+    let out = heaplab(&["bench", "--suite", &suite, "--strategies", "lazy", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("b_broken.hl"), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let files: std::collections::BTreeSet<String> = doc["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| r["summary"]["file"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(files.iter().any(|f| f.ends_with("a_swap.hl")), "{files:?}");
+    assert!(files.iter().any(|f| f.ends_with("c_swap.hl")), "{files:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

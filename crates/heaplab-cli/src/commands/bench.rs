@@ -84,11 +84,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut rows = Vec::new();
     let log = args.dump_queries.as_ref().map(|_| Arc::new(Mutex::new(QueryLog::new())));
+    // A file that cannot be read or does not check (a submission with a syntax error) has no
+    // rows: it is named on stderr and the others are measured.
+    let mut skipped = 0;
     for file in &files {
-        let loaded = load(file)?;
-        if loaded.analysis.has_errors() {
-            anyhow::bail!("`{}` has errors: run heaplab check", file.display());
-        }
+        let loaded = match load(file) {
+            Ok(loaded) if !loaded.analysis.has_errors() => loaded,
+            Ok(_) => {
+                skipped += 1;
+                eprintln!(
+                    "heaplab: `{}` has errors (heaplab check shows them): no rows",
+                    file.display()
+                );
+                continue;
+            }
+            Err(e) => {
+                skipped += 1;
+                eprintln!("heaplab: error: {e:#}: no rows");
+                continue;
+            }
+        };
         let program = &loaded.analysis.program;
         let targets = program.targets_with_requires();
         for target in &targets {
@@ -103,6 +118,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
         }
+    }
+    if skipped > 0 {
+        eprintln!("heaplab: {skipped} of {} files had no rows (see above)", files.len());
     }
     let text = match args.format {
         Format::Md => markdown(&args, &rows),
@@ -124,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             path.display()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(ExitCode::from(if skipped > 0 { super::exit::FOUND } else { super::exit::OK }))
 }
 
 fn bench_one(
