@@ -126,6 +126,19 @@
  */
 
 /**
+ * One test that ended in an error.
+ * @typedef {Object} FindingReport
+ * @property {boolean} breaks_contract A broken contract on a valid input (a failing `ensures`, or a callee's `requires`): what makes `heaplab run` exit 1.
+ * @property {number} column
+ * @property {string} input The counterexample: the test's input and call as HeapLab statements on one line (`SLL o1 = new SLL; Node o2 = new Node; o1.head = o2; o1.remove(0);`).
+ * @property {string} kind The error's keyword (`ensures_failed`, `null_dereference`, …).
+ * @property {number} line
+ * @property {string} message
+ * @property {string} test The generated test's name.
+ * @property {boolean} valid_input Its input satisfies `requires` (checked, assumed, or there is none).
+ */
+
+/**
  * A heap model of a formula: the store and the objects.
  * @typedef {Object} ModelReport
  * @property {Array<ObjectReport>} objects
@@ -190,6 +203,7 @@
  * @property {(string|null)} [emitted] `heaplab run --emit`: where the tests were written.
  * @property {number} errors Tests that expect a runtime error.
  * @property {string} file The program's file name.
+ * @property {Array<FindingReport>} [findings] `heaplab run`: every test that ended in an error, where and why (the text output's error lines), so a script or a grader reads them without parsing text.
  * @property {number} internal_errors Paths the engine could not execute (a HeapLab bug when not 0).
  * @property {number} invalid_inputs Tests whose input violates `requires` (the model checker's verdict).
  * @property {number} k Kiasan's reference-chain bound of the run.

@@ -55,6 +55,12 @@ enum Command {
         after_help = "Example:\n  heaplab duel examples/duels/bst-insert.hl --method BST.insert --reference insertRef --k 3"
     )]
     Duel(commands::duel::Args),
+    /// Grade submissions: one row per file and method (checks, contract violations and crashes on
+    /// valid inputs with a counterexample, tests, coverage, bounds), as CSV or JSON. Exit 1 when
+    /// any row is flagged.
+    #[command(after_help = "Example:
+  heaplab grade submissions/ --method SLL.remove --jobs 2 --summary csv --out grades.csv")]
+    Grade(commands::grade::Args),
     /// Decide satisfiability of a separation-logic formula; print a model or enumerate models.
     /// Exit 10 for sat, 20 for unsat, 0 for unknown, as SAT solvers do.
     #[command(
@@ -107,6 +113,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => commands::compare::run(args),
         Command::Sat(args) => commands::sat::run(args),
         Command::Duel(args) => commands::duel::run(args),
+        Command::Grade(args) => commands::grade::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::CsfTable(args) => commands::csf_table::run(args),

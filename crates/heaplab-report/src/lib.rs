@@ -18,7 +18,7 @@ pub use commands::{
     SatReport, TestReport, TestResultReport,
 };
 pub use outcome::{OutcomeKind, OutcomeReport};
-pub use summary::{RunSummary, SolverCallsReport};
+pub use summary::{FindingReport, RunSummary, SolverCallsReport};
 
 /// The version of every document here: raised when a key changes meaning or goes away (adding
 /// a key keeps it).

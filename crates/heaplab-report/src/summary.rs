@@ -83,6 +83,31 @@ pub struct RunSummary {
     pub concolic: Option<ConcolicReport>,
     /// `heaplab run --emit`: where the tests were written.
     pub emitted: Option<String>,
+    /// `heaplab run`: every test that ended in an error, where and why (the text output's error
+    /// lines), so a script or a grader reads them without parsing text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<FindingReport>,
+}
+
+/// One test that ended in an error.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindingReport {
+    /// The generated test's name.
+    pub test: String,
+    /// The error's keyword (`ensures_failed`, `null_dereference`, …).
+    pub kind: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    /// Its input satisfies `requires` (checked, assumed, or there is none).
+    pub valid_input: bool,
+    /// A broken contract on a valid input (a failing `ensures`, or a callee's `requires`): what
+    /// makes `heaplab run` exit 1.
+    pub breaks_contract: bool,
+    /// The counterexample: the test's input and call as HeapLab statements on one line
+    /// (`SLL o1 = new SLL; Node o2 = new Node; o1.head = o2; o1.remove(0);`).
+    pub input: String,
 }
 
 /// Questions the run asked about path conditions.
@@ -266,6 +291,7 @@ impl RunSummary {
             }),
             concolic: None,
             emitted: None,
+            findings: Vec::new(),
         }
     }
 
@@ -331,6 +357,7 @@ impl RunSummary {
                 unexplored_left: n(s.unexplored_left),
             }),
             emitted: None,
+            findings: Vec::new(),
         }
     }
 }

@@ -96,7 +96,7 @@ pub fn replay(
     target: &str,
     test: &str,
     c: &mut Concrete,
-) -> Result<(Heap, Coverage, Option<heaplab_syntax::ast::NodeId>)> {
+) -> Result<(Heap, Coverage, Option<ReplayError>)> {
     let mut interp = Interpreter::new(program, info, Limits::default());
     interp.set_heap(c.input.heap.clone());
     let (_, name) = heaplab_engine::symbolic::explorer::split_target(target);
@@ -123,8 +123,10 @@ pub fn replay(
         (Expected::Error(k), Outcome::Error(e)) if *k == e.kind => {}
         (e, o) => return Err(mismatch(describe_expected(e), o.summary())),
     }
-    let error_node = match &outcome {
-        Outcome::Error(e) => Some(e.node),
+    let error = match &outcome {
+        Outcome::Error(e) => {
+            Some(ReplayError { node: e.node, span: e.span, message: e.message.clone() })
+        }
         _ => None,
     };
     let coverage = interp.take_coverage();
@@ -141,7 +143,14 @@ pub fn replay(
             ));
         }
     }
-    Ok((heap, coverage, error_node))
+    Ok((heap, coverage, error))
+}
+
+/// Where and why a replayed call stopped with an error.
+pub struct ReplayError {
+    pub node: heaplab_syntax::ast::NodeId,
+    pub span: heaplab_syntax::Span,
+    pub message: String,
 }
 
 pub fn describe_expected(e: &Expected) -> String {

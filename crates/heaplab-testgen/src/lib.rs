@@ -109,6 +109,9 @@ pub struct GeneratedTest {
     /// Where the replayed call stopped with an error: the failing statement or expression (for
     /// an uncaught exception, its `throw`, which names the class).
     pub error_node: Option<NodeId>,
+    /// The failing statement's place in the source and what happened there (`reading field
+    /// `key` of null`), for reports.
+    pub error_at: Option<(heaplab_syntax::Span, String)>,
     /// The statements the replayed call executed (see [`coverage`] for their lines).
     pub statements: BTreeSet<NodeId>,
     /// The branch directions the replayed call took (the node of the `if`, `while`, `?:`,
@@ -351,7 +354,7 @@ pub fn generate_within(
             } else {
                 unique_name(&format!("{name}_h{}", i + 1), &mut taken)
             };
-            let (final_heap, covered, error_node) =
+            let (final_heap, covered, error) =
                 concretize::replay(program, info, &target, &name, &mut concrete)?;
             let validity = checker.classify(&concrete.input);
             tests.push(GeneratedTest {
@@ -362,7 +365,8 @@ pub fn generate_within(
                 final_heap,
                 validity,
                 k_cut: path.state.k_cut,
-                error_node,
+                error_node: error.as_ref().map(|e| e.node),
+                error_at: error.map(|e| (e.span, e.message)),
                 statements: covered.statements.into_iter().collect(),
                 branches: covered.branches.into_iter().collect(),
             });

@@ -8,6 +8,7 @@ pub mod csf_table;
 pub mod duel;
 pub mod exec;
 pub mod exit;
+pub mod grade;
 pub mod run;
 pub mod sat;
 pub mod serve;

@@ -224,6 +224,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut summary =
         RunSummary::of_exploration(&loaded.file.name, &args.method, &explorer, Some(&generation));
     summary.emitted = written.as_ref().map(|p| p.display().to_string());
+    summary.findings = findings(&loaded.file, explorer.paths(), &generation);
     match args.format {
         Format::Json => out!("{}", serde_json::to_string_pretty(&summary)?),
         Format::Text => {
@@ -231,7 +232,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if let Some(path) = &written {
                 out!("tests written to {}", path.display());
             }
-            print_errors(&loaded.file, explorer.paths(), &generation);
+            print_errors(&loaded.file, &summary.findings);
         }
     }
     if let Some(e) = explorer.solver_mut().broken() {
@@ -254,35 +255,66 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     ))
 }
 
-/// One line per test that found an error: its kind, place, message and test name.
-fn print_errors(
+/// Every test that ended in an error: its kind, place, message and name, and whether it breaks
+/// a contract on a valid input (what the exit code reports).
+fn findings(
     file: &heaplab_syntax::SourceFile,
     paths: &[heaplab_engine::symbolic::PathResult],
     generation: &Generation,
-) {
-    for t in generation
-        .tests
-        .iter()
-        .filter(|t| matches!(t.expected, heaplab_testgen::Expected::Error(_)))
-    {
-        if let Some(p) = paths.get(t.path) {
-            if let PathOutcome::Error { kind, span, message, .. } = &p.outcome {
-                let pos = file.line_col(span.start);
-                out!(
-                    "  {} {}:{}:{}: {message} (test {}{})",
-                    kind.keyword(),
-                    file.name,
-                    pos.line,
-                    pos.col,
-                    t.name,
-                    if t.validity == heaplab_testgen::Validity::Invalid {
-                        ", input violates requires"
-                    } else {
-                        ""
-                    }
-                );
-            }
-        }
+) -> Vec<heaplab_report::FindingReport> {
+    use heaplab_syntax::ast::ErrorKind;
+    let mut out = Vec::new();
+    for t in &generation.tests {
+        let heaplab_testgen::Expected::Error(kind) = t.expected else { continue };
+        // The replayed call's place and words; the explored path's when replay has none.
+        let (span, message) = match (&t.error_at, paths.get(t.path).map(|p| &p.outcome)) {
+            (Some((span, message)), _) => (*span, message.clone()),
+            (None, Some(PathOutcome::Error { span, message, .. })) => (*span, message.clone()),
+            _ => continue,
+        };
+        let pos = file.line_col(span.start);
+        let valid = t.validity.is_valid();
+        out.push(heaplab_report::FindingReport {
+            test: t.name.clone(),
+            kind: kind.keyword().to_string(),
+            line: pos.line as u32,
+            column: pos.col as u32,
+            message,
+            valid_input: valid,
+            breaks_contract: valid
+                && matches!(kind, ErrorKind::EnsuresFailed | ErrorKind::RequiresFailed),
+            input: counterexample(generation, t),
+        });
+    }
+    out
+}
+
+/// A test's input and call on one line: the statements of its `.hl` test block, without the
+/// block, its comments and its assertions.
+fn counterexample(generation: &Generation, t: &heaplab_testgen::GeneratedTest) -> String {
+    let block = heaplab_testgen::emit::test_block(generation, t);
+    let lines: Vec<&str> = block
+        .lines()
+        .map(str::trim)
+        .filter(|l| !(l.starts_with("//") || l.starts_with("test ") || l.starts_with("assert")))
+        .filter(|l| !l.is_empty() && *l != "}")
+        .collect();
+    lines.join(" ")
+}
+
+/// One line per test that found an error: its kind, place, message and test name.
+fn print_errors(file: &heaplab_syntax::SourceFile, findings: &[heaplab_report::FindingReport]) {
+    for f in findings {
+        out!(
+            "  {} {}:{}:{}: {} (test {}{})",
+            f.kind,
+            file.name,
+            f.line,
+            f.column,
+            f.message,
+            f.test,
+            if f.valid_input { "" } else { ", input violates requires" }
+        );
     }
 }
 

@@ -609,8 +609,7 @@ pub fn generate_observed(
             continue;
         };
         let mut concrete = Concrete { input, expected, final_fields: Vec::new() };
-        let (final_heap, covered, error_node) =
-            replay(program, info, target, &name, &mut concrete)?;
+        let (final_heap, covered, error) = replay(program, info, target, &name, &mut concrete)?;
         let validity = checker.classify(&concrete.input);
         if phase == 2 {
             stats.phase2_inputs += 1;
@@ -623,7 +622,8 @@ pub fn generate_observed(
             final_heap,
             validity,
             k_cut: false,
-            error_node,
+            error_node: error.as_ref().map(|e| e.node),
+            error_at: error.map(|e| (e.span, e.message)),
             statements: covered.statements.into_iter().collect(),
             branches: covered.branches.into_iter().collect(),
         });
