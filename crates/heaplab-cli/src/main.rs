@@ -9,7 +9,7 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(
     name = "heaplab",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("HEAPLAB_COMMIT"), ")"),
     about = "Symbolic execution of heap-manipulating programs: check, test and explore HeapLab (.hl) programs and Java classes (.java)",
     after_help = "Examples:\n  heaplab check examples/*.hl\n  heaplab test examples/bst.hl\n  heaplab exec examples/sll.hl --call 'len(new Node { elem: 1 })'"
 )]
@@ -75,6 +75,17 @@ enum Command {
     /// CSF's Table 1 next to HeapLab's `concolic` on the same subjects (markdown).
     #[command(after_help = "Example:\n  heaplab csf-table --into docs/symbolic.md")]
     CsfTable(commands::csf_table::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) for heaplab.
+    #[command(
+        after_help = "Example:\n  heaplab completions bash > ~/.local/share/bash-completion/completions/heaplab"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print heaplab's man page (roff), generated from the same definitions as --help.
+    #[command(after_help = "Example:\n  heaplab man > heaplab.1 && man ./heaplab.1")]
+    Man,
     /// Serve the web playground (a folder) with the headers Z3 wasm needs.
     #[command(after_help = "Example:\n  heaplab serve web/dist --port 8000")]
     Serve(commands::serve::Args),
@@ -117,6 +128,23 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::CsfTable(args) => commands::csf_table::run(args),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "heaplab", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            let mut page = Vec::new();
+            clap_mangen::Man::new(cmd)
+                .render(&mut page)
+                .map_err(anyhow::Error::from)
+                .and_then(|()| {
+                    use std::io::Write as _;
+                    std::io::stdout().write_all(&page).map_err(anyhow::Error::from)
+                })
+                .map(|()| ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,

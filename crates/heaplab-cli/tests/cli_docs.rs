@@ -123,3 +123,19 @@ fn a_run_the_procedure_decides_needs_no_z3() {
     assert!(stdout.contains("solver: 0 sent"), "{stdout}");
     assert!(stdout.contains("tests:"), "{stdout}");
 }
+
+/// The completion script and the man page are generated from the same definitions as --help:
+/// every command is in them; --version names a commit.
+#[test]
+fn completions_man_page_and_version() {
+    let bash = text(&heaplab(&["completions", "bash"]).stdout);
+    let man = text(&heaplab(&["man"]).stdout);
+    assert!(man.starts_with(".ie") || man.contains(".TH heaplab"), "{man}");
+    for c in commands() {
+        assert!(bash.contains(&c), "the bash completion offers `{c}`");
+        // roff writes a hyphen as `\-`.
+        assert!(man.contains(&c.replace('-', "\\-")), "the man page lists `{c}`");
+    }
+    let version = text(&heaplab(&["--version"]).stdout);
+    assert!(version.starts_with("heaplab ") && version.contains(" ("), "{version}");
+}

@@ -441,7 +441,8 @@ fn command_names(main: &str) -> Vec<String> {
     body.lines()
         .map(str::trim)
         .filter(|l| !l.starts_with("//") && !l.starts_with('#'))
-        .filter_map(|l| l.split('(').next())
+        // `Check(args)`, `Completions {`, `Man,`: the variant's name.
+        .filter_map(|l| l.split(|c: char| !c.is_alphanumeric() && c != '_').next())
         .filter(|v| v.chars().next().is_some_and(char::is_uppercase))
         .map(|v| {
             let mut out = String::new();
@@ -458,8 +459,8 @@ fn command_names(main: &str) -> Vec<String> {
 
 #[test]
 fn architecture_check_sees_a_missing_command() {
-    let main = "enum Command {\n    /// Doc.\n    Check(a::Args),\n    CsfTable(b::Args),\n}\n";
-    assert_eq!(command_names(main), ["check", "csf-table"]);
+    let main = "enum Command {\n    /// Doc.\n    Check(a::Args),\n    CsfTable(b::Args),\n    Completions {\n        shell: S,\n    },\n    Man,\n}\n";
+    assert_eq!(command_names(main), ["check", "csf-table", "completions", "man"]);
     let map = "## Module map\n\n### heaplab-x (`x`)\n\n- `lib.rs` — The crate.\n\n## Next\n";
     assert_eq!(listed_modules(map).get("heaplab-x").map(Vec::len), Some(1));
 }
