@@ -200,7 +200,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
 
+    let progress = super::progress::Progress::new();
     while let Some(event) = explorer.step() {
+        progress.tick(|| {
+            let s = explorer.stats();
+            format!(
+                "exploring: {} states, {} paths ended",
+                s.states,
+                s.feasible + s.infeasible + s.bounded
+            )
+        });
         if args.trace {
             let line = trace_line(&explorer, &event, &loaded.file);
             // A closed pipe (`| head`) must not abort the run.
@@ -211,6 +220,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
         }
     }
+    progress.finish();
     let explore_ms = explorer.elapsed_ms();
     let generation = generate_within(&mut explorer, program, ainfo, deadline_ms)
         .context("test generation failed")?;
