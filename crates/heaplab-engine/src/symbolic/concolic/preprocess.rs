@@ -25,7 +25,7 @@
 //! The unfoldings are bounded (`max_unfold` along one formula); formulas cut by the bound are
 //! counted, never guessed.
 
-use crate::symbolic::state::{ObjIdx, RefResolution, SValue, State, MAX_INPUT_ARRAY_LEN};
+use crate::symbolic::state::{ObjIdx, Origin, RefResolution, SValue, State, MAX_INPUT_ARRAY_LEN};
 use crate::symbolic::term::{Node, Sort as SymSort, Sym};
 use heaplab_logic::formula::{CmpOp, Pure, Term};
 use heaplab_logic::unfold::unfold_at;
@@ -49,6 +49,9 @@ pub struct Preprocessed {
     /// Formulas whose path condition has an operation the logic cannot express (`/` or `%` by
     /// a non-constant).
     pub untranslatable: usize,
+    /// Formulas dropped because an object outside the footprint lies deeper than `k` on its
+    /// chain of references from a root (lazy initialization's bound, see [`preprocess`]).
+    pub k_cut: usize,
 }
 
 /// One formula of a node, with the cells of objects outside the precondition's footprint that
@@ -164,12 +167,21 @@ impl Unclaimed {
 
 /// Algorithm 2 over every disjunct of `pre` (whose free variables are the roots, in order).
 /// Input arrays are at most `max_array_len` long.
+///
+/// Objects outside the precondition's footprint are bounded by `k` as lazy initialization
+/// bounds its input heap (Kiasan's chain budget): a root has depth 0, the object a field of a
+/// depth-d object holds has depth d + 1, and a node whose path made an object outside the
+/// footprint at depth beyond `k` is cut (counted in [`Preprocessed::k_cut`]). Without a
+/// `requires` every input object is outside the footprint, so the loop explores the same heap
+/// shapes `lazy` does at the same `k`; objects a predicate covers are bounded by `max_unfold`
+/// instead, as before.
 pub fn preprocess(
     defs: &Defs,
     pre: &Formula,
     st: &State,
     max_unfold: u32,
     max_array_len: i64,
+    k: u32,
 ) -> Preprocessed {
     let mut fresh = Fresh::new();
     for (v, _) in &pre.free {
@@ -180,7 +192,7 @@ pub fn preprocess(
     }
     let mut out = Preprocessed::default();
     for sh in &pre.disjuncts {
-        let bounds = Bounds { unfold: max_unfold, array_len: max_array_len };
+        let bounds = Bounds { unfold: max_unfold, array_len: max_array_len, k };
         resolve(defs, pre, sh.clone(), st, bounds, &mut fresh, &mut out);
     }
     out
@@ -191,13 +203,16 @@ enum Step {
     Unfold(usize),
     Dropped,
     Untranslatable,
+    KCut,
 }
 
-/// The bounds of one preprocessing: unfoldings left along a formula, the longest input array.
+/// The bounds of one preprocessing: unfoldings left along a formula, the longest input array,
+/// the deepest object outside the footprint.
 #[derive(Clone, Copy)]
 struct Bounds {
     unfold: u32,
     array_len: i64,
+    k: u32,
 }
 
 fn resolve(
@@ -209,10 +224,11 @@ fn resolve(
     fresh: &mut Fresh,
     out: &mut Preprocessed,
 ) {
-    match translate(defs, &sh, pre, st, fresh, bounds.array_len) {
+    match translate(defs, &sh, pre, st, fresh, bounds) {
         Step::Done(solvable) => out.formulas.push(*solvable),
         Step::Dropped => out.dropped += 1,
         Step::Untranslatable => out.untranslatable += 1,
+        Step::KCut => out.k_cut += 1,
         Step::Unfold(_) if bounds.unfold == 0 => out.cut += 1,
         Step::Unfold(idx) => {
             for part in unfold_at(defs, &sh, idx, fresh) {
@@ -231,7 +247,7 @@ fn translate(
     pre: &Formula,
     st: &State,
     fresh: &mut Fresh,
-    max_array_len: i64,
+    bounds: Bounds,
 ) -> Step {
     // The classes a points-to of the heap or of a predicate's definition may claim: an object
     // of any other class is outside every footprint.
@@ -244,7 +260,8 @@ fn translate(
     let mut tr = Tr {
         sh,
         defs,
-        max_array_len,
+        max_array_len: bounds.array_len,
+        k: bounds.k,
         claimed,
         roots: pre.free.iter().map(|(n, _)| n.clone()).collect(),
         free: Vec::new(),
@@ -252,6 +269,7 @@ fn translate(
         arrays: Vec::new(),
         pending: Vec::new(),
         outside: Vec::new(),
+        outside_refs: Vec::new(),
         objects: HashMap::new(),
         met: Vec::new(),
         vars: HashMap::new(),
@@ -289,6 +307,8 @@ struct Tr<'a> {
     defs: &'a Defs,
     /// The longest input array (see `ConcolicConfig::max_array_len` in heaplab-testgen).
     max_array_len: i64,
+    /// The deepest object outside the footprint (see [`preprocess`]).
+    k: u32,
     /// Classes some points-to may claim (see [`translate`]).
     claimed: BTreeSet<&'a str>,
     /// The precondition's free variables (the roots).
@@ -302,6 +322,9 @@ struct Tr<'a> {
     pending: Vec<(ObjIdx, usize, usize)>,
     /// The objects outside the footprint met so far: their term and free variable.
     outside: Vec<(Term, String)>,
+    /// The free variables holding reference fields of objects outside the footprint: what
+    /// they point to is outside it too (nothing in the formula claims it).
+    outside_refs: Vec<Term>,
     objects: HashMap<ObjIdx, Term>,
     /// The terms of the input objects met so far, in order (`objects` is for lookups only:
     /// the formula's facts must not depend on a hash order).
@@ -340,6 +363,12 @@ impl Tr<'_> {
                     return Ok(());
                 }
                 let Some(obj) = st.heap.get(*o) else { return Err(Step::Dropped) };
+                if let Origin::Input { budget } = obj.origin {
+                    let depth = i64::from(super::RUN_BUDGET) - budget;
+                    if depth > i64::from(self.k) && self.is_outside(&term) {
+                        return Err(Step::KCut);
+                    }
+                }
                 // Lazy initialization made this a new object: distinct from every input
                 // object met before, whatever its class (the formula may name it by a term
                 // that another object's cell also reaches, `header.next` and `header` alike;
@@ -394,8 +423,24 @@ impl Tr<'_> {
             // `avl` does): the formula says nothing about it, so it is outside the footprint
             // too (unfolding cannot reach it: no instance has it as an argument).
             None if self.uncovered_root(&aliases) => self.unclaimed_field(v, class, f),
+            // An object a field of an outside object holds (a method without `requires`: every
+            // input object is one) is outside as well: its fields are free as the path read them.
+            None if aliases.iter().any(|a| self.outside_refs.contains(a)) => {
+                self.unclaimed_field(v, class, f)
+            }
             None => Err(Step::Dropped),
         }
+    }
+
+    /// `term` is an object outside the footprint: a root or the field of an outside object that
+    /// no points-to and no predicate instance of the formula mentions.
+    fn is_outside(&self, term: &Term) -> bool {
+        let aliases = self.aliases(term);
+        let claimed = self.sh.points_to.iter().any(|p| aliases.contains(&p.ptr))
+            || self.sh.preds.iter().any(|p| p.args.iter().any(|a| aliases.contains(a)));
+        !claimed
+            && (self.uncovered_root(&aliases)
+                || aliases.iter().any(|a| self.outside_refs.contains(a)))
     }
 
     /// One of `aliases` is a root of the precondition (a free variable) that no points-to and
@@ -404,11 +449,13 @@ impl Tr<'_> {
         aliases.iter().any(|a| matches!(a, Term::Var(n) if self.roots.contains(n)))
     }
 
-    /// A fresh free variable for `v.f` of an object outside the footprint (an `int` or `bool`
-    /// field; a reference field is dropped as before: the model would give it no object).
+    /// A fresh free variable for `v.f` of an object outside the footprint. A reference field's
+    /// variable is a free location: the model gives it null, an object the formula names, or
+    /// an object of its own outside the footprint (a dangling location, [`Model::unclaimed`]),
+    /// which [`Unclaimed::fill`] stores in the field — lazy initialization's three choices.
     fn unclaimed_field(&mut self, v: &Term, class: &str, f: &str) -> Result<Term, Step> {
         let sort = match self.defs.field_sort(class, f) {
-            Some(s @ (Sort::Int | Sort::Bool)) => s.clone(),
+            Some(s @ (Sort::Int | Sort::Bool | Sort::Ref(_))) => s.clone(),
             _ => return Err(Step::Dropped),
         };
         let object = self.outside_var(v, class);
@@ -416,6 +463,9 @@ impl Tr<'_> {
             return Ok(Term::var(c.value.clone()));
         }
         let value = self.fresh.var(f);
+        if matches!(sort, Sort::Ref(_)) {
+            self.outside_refs.push(Term::var(value.clone()));
+        }
         self.free.push((value.clone(), sort));
         self.unclaimed.push(Unclaimed { object, field: f.to_string(), value: value.clone() });
         Ok(Term::var(value))
