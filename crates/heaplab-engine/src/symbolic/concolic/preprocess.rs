@@ -754,6 +754,7 @@ mod tests {
                         sh: &sh,
                         defs: &defs,
                         max_array_len: MAX_INPUT_ARRAY_LEN,
+                        k: 2,
                         claimed: BTreeSet::new(),
                         roots: Vec::new(),
                         free: Vec::new(),
@@ -761,6 +762,7 @@ mod tests {
                         arrays: Vec::new(),
                         pending: Vec::new(),
                         outside: Vec::new(),
+                        outside_refs: Vec::new(),
                         objects: HashMap::new(),
                         met: Vec::new(),
                         // The operands as constants: a product of two variables is beyond the
