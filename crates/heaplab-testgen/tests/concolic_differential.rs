@@ -8,7 +8,11 @@
 //! an outcome, all of one kind: the outcome needed an input object (`assert this.org == null`
 //! failing, a field read past a `null` concolic's input had where lazy's had an object).
 //! Concolic now explores the heap shapes of such a method as lazy initialization does, up to
-//! the same `k` (see heaplab-engine's `concolic::preprocess`). MEASURED_300 below.
+//! the same `k` (see heaplab-engine's `concolic::preprocess`). Measured after that change: 0 of
+//! 300 programs miss an outcome (300 compared, none stopped by a bound; 2.6 s in the debug
+//! build), and 0 of 1,000 (998 compared, 2 stopped by a bound). Concolic runs at the
+//! explorer's `k` = 1 here, so it explores no deeper heap than `lazy` does.
+
 mod common;
 mod programs;
 

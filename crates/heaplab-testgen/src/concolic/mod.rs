@@ -21,6 +21,19 @@
 //!
 //! Unconstrained integer inputs (parameters the formula does not mention) get 0, or seeded
 //! pseudo-random values in a range (CSF's Experiment 2 uses [−32, 31]).
+//!
+//! A method without `requires` (CSF: an unconstrained precondition) gets its input heaps as
+//! lazy initialization builds them, up to `k` (`ConcolicConfig::k`). Phase 1 gives one input,
+//! the model of `emp` over the roots (reference fields null); the guided run's heap-shape
+//! choices at each first access (null, an alias of an object met before, a fresh object) are
+//! forks of the constraint tree like branches, and preprocessing turns an untaken choice into a
+//! formula over objects outside the footprint (heaplab-engine's `concolic::preprocess`), so the
+//! loop negates them like any branch. This fits the loop as it is — the runs, the tree, the
+//! pruning and the run bounds are shared with the `requires` case — where enumerating every
+//! shape up to `k` in phase 1 would run inputs no branch asked for and grow as the shapes do.
+//! Nodes whose every formula needs an object deeper than `k` are counted in
+//! `ConcolicStats::pruned_k`. The same holds for the reference fields of a root a `requires`
+//! does not mention.
 
 pub mod spec;
 

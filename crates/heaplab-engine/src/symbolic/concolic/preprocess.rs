@@ -12,18 +12,29 @@
 //! points-to's field term (Alg. 2 lines 8–9); one whose `v` is an argument of a predicate
 //! instance unfolds that instance into each of its disjuncts and starts again on each (lines
 //! 10–14, the first argument preferred, as CSF's artifact treats it as the root); one whose `v`
-//! is null, or that nothing covers, drops the formula (lines 6–7 and 15–16), except an `int` or
-//! `bool` field of an object whose class no points-to claims: that object is outside every
-//! footprint (a `Comparable` element, a `Comparator`), so its fields are free ([`Unclaimed`]),
-//! as HeapLab's formula semantics gives such objects arbitrary values; an input array is such
-//! an object too (formulas cannot index arrays), its length and read cells free ([`ArrayCells`],
-//! at most `max_array_len` long). The path condition
+//! is null, or that nothing covers, drops the formula (lines 6–7 and 15–16), except a field of
+//! an object outside every footprint: one whose class no points-to claims (a `Comparable`
+//! element, a `Comparator`), a root no atom mentions, or an object a field of such an object
+//! holds. Its fields are free ([`Unclaimed`]), as HeapLab's formula semantics gives such objects
+//! arbitrary values; a reference field is a free location, so the model chooses null, an
+//! object met before or a new object outside the footprint, lazy initialization's three
+//! choices. An input array is such an object too (formulas cannot index arrays), its length and
+//! read cells free ([`ArrayCells`], at most `max_array_len` long). The path condition
 //! is then conjoined with every input variable replaced by the term of its cell. Writes need no
 //! treatment here: the executor keeps the input journal (values as first read) apart from the
 //! current fields, which is what Alg. 2's fresh names for assigned fields achieve.
 //!
-//! The unfoldings are bounded (`max_unfold` along one formula); formulas cut by the bound are
-//! counted, never guessed.
+//! The unfoldings are bounded (`max_unfold` along one formula), objects outside the footprint
+//! by lazy initialization's `k` (their depth from a root); formulas cut by a bound are counted,
+//! never guessed.
+//!
+//! A method without `requires` is the case where this matters most (issue 30): its precondition
+//! is `emp` over the roots, so every input object is outside the footprint and a node's formula
+//! is the guided run's own input heap — each null / alias / fresh choice it made at a first
+//! access, with the values read. CSF takes such a method's precondition as unconstrained; the
+//! loop thus negates the heap-shape choices like any branch and reaches the shapes `lazy`
+//! reaches at the same `k`, where CSF's Algorithm 2 read literally (nothing covers `this.head`)
+//! would prune every node that needs an input object and leave the method on the empty heap.
 
 use crate::symbolic::state::{ObjIdx, Origin, RefResolution, SValue, State, MAX_INPUT_ARRAY_LEN};
 use crate::symbolic::term::{Node, Sort as SymSort, Sym};
