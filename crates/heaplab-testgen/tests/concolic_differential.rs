@@ -46,7 +46,7 @@ fn concolic_finds_every_outcome_the_explorer_finds() {
         .unwrap_or(DEFAULT_CASES);
     let (mut compared, mut stopped, mut missed) = (0, 0, Vec::new());
     for seed in 0..cases {
-        let (text, target) = programs::random_program(7_000 + seed);
+        let (text, target) = programs::random_program_with(7_000 + seed, true);
         let a = analyze(&SourceFile::new("g.hl", text.clone()));
         assert!(!a.has_errors(), "seed {seed}: {:?}", a.diagnostics);
         let mut found = BTreeSet::new();
