@@ -16,6 +16,7 @@
 //! [`Sink`] ([`Quiet`]: tree ids, totals, the path end), over the same executor.
 
 pub mod agree;
+pub mod outside;
 pub mod preprocess;
 
 pub use agree::{agrees, ConcreteInput};
