@@ -347,10 +347,6 @@ impl Tr<'_> {
             None if aliases.iter().any(|a| self.outside_refs.contains(a)) => {
                 self.unclaimed_field(v, class, f)
             }
-            // A reference field the precondition leaves open (`this -> C { next: _ }`, or an
-            // existential no other atom mentions): nothing claims the object it holds, so that
-            // object is outside the footprint, as a method without `requires` has every object.
-            None if self.open_field(&aliases) => self.unclaimed_field(v, class, f),
             None => Err(Step::Dropped),
         }
     }
@@ -363,17 +359,7 @@ impl Tr<'_> {
             || self.sh.preds.iter().any(|p| p.args.iter().any(|a| aliases.contains(a)));
         !claimed
             && (self.uncovered_root(&aliases)
-                || self.open_field(&aliases)
                 || aliases.iter().any(|a| self.outside_refs.contains(a)))
-    }
-
-    /// One of `aliases` is a variable a points-to of the formula holds in a field (an open
-    /// field of the precondition, when nothing else claims it: checked by the callers).
-    fn open_field(&self, aliases: &[Term]) -> bool {
-        aliases.iter().any(|a| {
-            matches!(a, Term::Var(_))
-                && self.sh.points_to.iter().any(|p| p.fields.iter().any(|(_, t)| t == a))
-        })
     }
 
     /// One of `aliases` is a root of the precondition (a free variable) that no points-to and
