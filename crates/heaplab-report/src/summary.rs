@@ -323,7 +323,9 @@ impl RunSummary {
             paths_bounded: 0,
             paths_precondition_discarded: 0,
             bounds_hit: s.stopped_by.map(|b| bound_name(b).to_string()).into_iter().collect(),
-            k_bound_reached: false,
+            // Nodes pruned because their input needed an object deeper than `k` (a method
+            // without `requires` explores heap shapes as lazy initialization does).
+            k_bound_reached: s.pruned_k > 0,
             states: n(s.tree_explored),
             tests: n(g.tests.len()),
             invalid_inputs: n(g.invalid_inputs()),

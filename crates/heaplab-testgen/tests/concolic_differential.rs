@@ -2,12 +2,31 @@
 //! the concolic loop reports no bound hit, its outcomes (returned, or each kind of runtime
 //! error, on inputs that satisfy `requires`) contain every outcome `lazy` and `sl` find at the
 //! same `k`. A run stopped by a bound is not compared, and the count of those is printed.
-//! Opt-in while item 1 is open: `HEAPLAB_DIFFERENTIAL=N` runs N programs. On 300 programs it
-//! finds 23 where concolic misses an outcome (277 agree), methods without `requires` whose
-//! outcome needs an input object (`assert this.org == null` failing, a field read past a
-//! `null` concolic's input has where lazy's has an object): CSF's phase 1 builds inputs from the
-//! precondition, and without one concolic still starts from the empty heap. Building that input
-//! by lazy initialization up to `k` is what is left; then this runs in CI.
+//! CI runs it on the first 100 programs (DEFAULT_CASES); `HEAPLAB_DIFFERENTIAL=N` runs N.
+//!
+//! Before concolic built input heaps for methods without `requires`, 23 of 300 programs missed
+//! an outcome, all of one kind: the outcome needed an input object (`assert this.org == null`
+//! failing, a field read past a `null` concolic's input had where lazy's had an object).
+//! Concolic now explores the heap shapes of such a method as lazy initialization does, up to
+//! the same `k` (see heaplab-engine's `concolic::preprocess`). Measured after that change: 0 of
+//! 300 programs miss an outcome (300 compared, none stopped by a bound; 2.6 s in the debug
+//! build), and 0 of 1,000 (998 compared, 2 stopped by a bound). Concolic runs at the
+//! explorer's `k` = 1 here, so it explores no deeper heap than `lazy` does.
+//!
+//! Two programs in three then got a random `requires` (`programs::random_program_with`: null
+//! or non-null reference fields, integer bounds, boolean fields). That finds misses of one kind
+//! left (KNOWN_MISSES: 1 in 300 programs, 3 in 1,000): an overflow on an integer field of an
+//! object a `requires` leaves open. Seed 290: `- this.s.j` overflowing under `requires !this.x
+//! && this.j >= 1 && j > 4`; 502 and 767 the same with `requires ... && this.wait != null`
+//! (`this.wait.hashCode - 100`) and `requires this.org == null && this.value != null`
+//! (`- this.value.thrown`). The `requires` claims `this` (a points-to with a field variable for `s`) but
+//! leaves the object in `this.s` open; nothing covers that variable, so preprocessing drops
+//! every formula that reads `this.s.j` (CSF's Algorithm 2, lines 15–16). Treating such an open
+//! field as an object outside the footprint fixes it (tried), but also changes the inputs of
+//! the `requires` examples enough that `tests/concolic.rs` loses `sl` directions on dll.hl,
+//! bstcmp.hl, mergecmp.hl and treemapcmp.hl under its fixed budgets, so it is not done.
+//! With the list: 0 unexpected misses in 300 programs (1 known; 8.7 s in the debug build) and
+//! in 1,000 (998 compared, 2 stopped by a bound, 3 known; 25 s).
 
 mod common;
 mod programs;
@@ -19,6 +38,12 @@ use heaplab_syntax::{analyze, SourceFile};
 use heaplab_testgen::concolic::{self, ConcolicConfig};
 use heaplab_testgen::{generate, Expected, Generation, Validity};
 use std::collections::BTreeSet;
+
+/// Programs checked by default: a size that runs in CI (the larger sweep is opt-in).
+const DEFAULT_CASES: u64 = 100;
+
+/// Seeds where concolic is known to miss an outcome (see the header), compared run or not.
+const KNOWN_MISSES: &[u64] = &[290, 502, 767];
 
 fn outcomes(g: &Generation) -> BTreeSet<String> {
     g.tests
@@ -33,15 +58,13 @@ fn outcomes(g: &Generation) -> BTreeSet<String> {
 
 #[test]
 fn concolic_finds_every_outcome_the_explorer_finds() {
-    let Some(cases) =
-        std::env::var("HEAPLAB_DIFFERENTIAL").ok().and_then(|v| v.parse::<u64>().ok())
-    else {
-        eprintln!("concolic differential: set HEAPLAB_DIFFERENTIAL=N to run it on N programs");
-        return;
-    };
-    let (mut compared, mut stopped, mut missed) = (0, 0, Vec::new());
+    let cases = std::env::var("HEAPLAB_DIFFERENTIAL")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(DEFAULT_CASES);
+    let (mut compared, mut stopped, mut missed, mut known_missed) = (0, 0, Vec::new(), 0);
     for seed in 0..cases {
-        let (text, target) = programs::random_program(7_000 + seed);
+        let (text, target) = programs::random_program_with(7_000 + seed, true);
         let a = analyze(&SourceFile::new("g.hl", text.clone()));
         assert!(!a.has_errors(), "seed {seed}: {:?}", a.diagnostics);
         let mut found = BTreeSet::new();
@@ -70,7 +93,7 @@ fn concolic_finds_every_outcome_the_explorer_finds() {
         }
         let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
         let mut oracle = SmtOracle::new(&z3);
-        let cfg = ConcolicConfig { max_runs: 200, ..ConcolicConfig::default() };
+        let cfg = ConcolicConfig { max_runs: 200, k: 1, ..ConcolicConfig::default() };
         let r = concolic::generate(
             &a.program,
             &a.info,
@@ -88,14 +111,22 @@ fn concolic_finds_every_outcome_the_explorer_finds() {
         compared += 1;
         let ours = outcomes(&r.generation);
         let lacking: Vec<_> = found.difference(&ours).cloned().collect();
+        let known = KNOWN_MISSES.contains(&seed);
         if !lacking.is_empty() {
+            known_missed += usize::from(known);
+        }
+        // A known miss that is found now fails too: the list (and the header) must follow.
+        if lacking.is_empty() == known {
             missed.push(format!(
-                "seed {seed} ({target}): concolic lacks {lacking:?}, has {ours:?}\n{text}"
+                "seed {seed} ({target}): concolic lacks {lacking:?}, has {ours:?} (listed as \
+                 known: {known})\n{text}"
             ));
         }
     }
     eprintln!(
-        "concolic differential: {compared} compared, {stopped} stopped by a bound, {} missed",
+        "concolic differential: {compared} compared, {stopped} stopped by a bound, {} known \
+         misses, {} unexpected",
+        known_missed,
         missed.len()
     );
     assert!(missed.is_empty(), "{}", missed.join("\n\n"));

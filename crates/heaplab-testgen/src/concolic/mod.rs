@@ -21,6 +21,19 @@
 //!
 //! Unconstrained integer inputs (parameters the formula does not mention) get 0, or seeded
 //! pseudo-random values in a range (CSF's Experiment 2 uses [−32, 31]).
+//!
+//! A method without `requires` (CSF: an unconstrained precondition) gets its input heaps as
+//! lazy initialization builds them, up to `k` (`ConcolicConfig::k`). Phase 1 gives one input,
+//! the model of `emp` over the roots (reference fields null); the guided run's heap-shape
+//! choices at each first access (null, an alias of an object met before, a fresh object) are
+//! forks of the constraint tree like branches, and preprocessing turns an untaken choice into a
+//! formula over objects outside the footprint (heaplab-engine's `concolic::preprocess`), so the
+//! loop negates them like any branch. This fits the loop as it is — the runs, the tree, the
+//! pruning and the run bounds are shared with the `requires` case — where enumerating every
+//! shape up to `k` in phase 1 would run inputs no branch asked for and grow as the shapes do.
+//! Nodes whose every formula needs an object deeper than `k` are counted in
+//! `ConcolicStats::pruned_k`. The same holds for the reference fields of a root a `requires`
+//! does not mention.
 
 pub mod spec;
 
@@ -80,6 +93,10 @@ pub struct ConcolicConfig {
     /// concolic search would lengthen the array by one cell per run; like the unfolding depth
     /// for linked structures, this bound keeps the tree finite (longer nodes are unsat).
     pub max_array_len: i64,
+    /// Lazy initialization's `k` for input objects outside the precondition's footprint (every
+    /// input object of a method without `requires`): none deeper than `k` references from a
+    /// root. Default 2, the explorer's default.
+    pub k: u32,
 }
 
 /// The order in which unexplored nodes of the constraint tree are tried.
@@ -114,6 +131,7 @@ impl ConcolicConfig {
             },
             max_runs: usize::try_from(bounds.max_paths).unwrap_or(usize::MAX).min(10_000),
             timeout_ms: bounds.timeout_ms,
+            k: bounds.k,
             ..ConcolicConfig::default()
         }
     }
@@ -135,6 +153,7 @@ impl Default for ConcolicConfig {
             timeout_ms: None,
             max_phase2_calls: None,
             max_array_len: 8,
+            k: heaplab_engine::symbolic::Bounds::default().k,
         }
     }
 }
@@ -165,6 +184,9 @@ pub struct ConcolicStats {
     /// counted: an unknown or a bound reached is never taken for unsatisfiable).
     pub pruned_unsat: usize,
     pub pruned_unknown: usize,
+    /// Unexplored nodes tried whose every formula needed an input object deeper than `k`
+    /// (lazy initialization's bound; `lazy` at the same `k` cuts the same heap shapes).
+    pub pruned_k: usize,
     /// Formulas preprocessing produced, and predicate instances it unfolded.
     pub preprocess_formulas: usize,
     pub preprocess_unfolds: usize,
@@ -201,8 +223,8 @@ pub enum ConcolicEvent {
     Unexplored { node: Vec<u16> },
     /// An unexplored node is tried (once).
     TryNode { node: Vec<u16> },
-    /// A tried node gave no model: it is pruned (`unsat`, or `undecided` when some formula was
-    /// unknown or a bound cut it).
+    /// A tried node gave no model: it is pruned (`unsat`; `k` when its formulas needed an input
+    /// object deeper than `k`; or `undecided` when some formula was unknown or a bound cut it).
     Pruned { node: Vec<u16>, why: &'static str },
     /// Preprocessing (CSF Algorithm 2) gave these many formulas, after these many unfoldings.
     Preprocess { formulas: usize, unfolds: usize },
@@ -466,7 +488,8 @@ pub fn generate_observed(
             };
             tree.insert(key.clone(), Node::Tried);
             record(&mut events, observe, &generation, ConcolicEvent::TryNode { node: key.clone() });
-            let pp = preprocess(&defs, &pre, &state, config.max_unfold, config.max_array_len);
+            let pp =
+                preprocess(&defs, &pre, &state, config.max_unfold, config.max_array_len, config.k);
             record(
                 &mut events,
                 observe,
@@ -514,6 +537,7 @@ pub fn generate_observed(
             let outcome = match (&found, undecided) {
                 (Some(_), _) => "model",
                 (None, true) => "undecided",
+                (None, false) if pp.k_cut > 0 => "k",
                 (None, false) => "unsat",
             };
             if let Some((_, _, formula)) = &found {
@@ -530,6 +554,8 @@ pub fn generate_observed(
                 );
                 if undecided {
                     stats.pruned_unknown += 1;
+                } else if pp.k_cut > 0 {
+                    stats.pruned_k += 1;
                 } else {
                     stats.pruned_unsat += 1;
                 }

@@ -314,6 +314,14 @@ impl Gen<'_> {
 
 /// A program and the target of its method under test (`Class.method`).
 pub fn random_program(seed: u64) -> (String, String) {
+    random_program_with(seed, false)
+}
+
+/// [`random_program`]'s program, with (when `requires` is set and the draw says so) a
+/// `requires` on the method over its fields and parameters: null or non-null reference fields,
+/// bounds on integers, a boolean field. The program is otherwise the same as
+/// [`random_program`]'s for the seed (the clause is drawn from a generator of its own).
+pub fn random_program_with(seed: u64, requires: bool) -> (String, String) {
     let mut rng = Rng::new(seed);
     let class = if rng.chance(8) { long_name("K") } else { rng.pick(CLASS_NAMES).to_string() };
     let method = if rng.chance(8) { long_name("m") } else { rng.pick(METHOD_NAMES).to_string() };
@@ -361,9 +369,42 @@ pub fn random_program(seed: u64) -> (String, String) {
     };
     let body = g.block(2, 6);
     let tail = g.int(1);
+    let pre = if requires { random_requires(seed, &g.fields, &params) } else { String::new() };
     let program = format!(
-        "int {helper}(int a) {{\n  if (a > 1000) {{\n    return a;\n  }}\n  return a + 1;\n}}\n\nclass {class} {{\n{fields}\n  int {method}({}){ensures}\n  {{\n{body}    return {tail};\n  }}\n}}\n",
+        "int {helper}(int a) {{\n  if (a > 1000) {{\n    return a;\n  }}\n  return a + 1;\n}}\n\nclass {class} {{\n{fields}\n  int {method}({}){pre}{ensures}\n  {{\n{body}    return {tail};\n  }}\n}}\n",
         params.join(", ")
     );
     (program, format!("{class}.{method}"))
+}
+
+/// A `requires` clause (with its leading newline) for two programs in three, or nothing.
+fn random_requires(seed: u64, fields: &[(String, Ty)], params: &[String]) -> String {
+    let mut rng = Rng::new(seed ^ 0x7e9u64.wrapping_mul(0x1000_0001));
+    if rng.chance(33) {
+        return String::new();
+    }
+    let mut facts = Vec::new();
+    for (f, ty) in fields {
+        if !rng.chance(60) {
+            continue;
+        }
+        facts.push(match ty {
+            Ty::Obj if rng.chance(50) => format!("this.{f} != null"),
+            Ty::Obj => format!("this.{f} == null"),
+            Ty::Int => format!("this.{f} {} {}", rng.pick(&[">=", "<", "!="]), rng.below(5)),
+            Ty::Bool if rng.chance(50) => format!("this.{f}"),
+            Ty::Bool => format!("!this.{f}"),
+        });
+    }
+    for p in params {
+        if let Some(n) = p.strip_prefix("int ") {
+            if rng.chance(50) {
+                facts.push(format!("{n} {} {}", rng.pick(&[">", "<=", "!="]), rng.below(5)));
+            }
+        }
+    }
+    if facts.is_empty() {
+        return String::new();
+    }
+    format!("\n    requires {}", facts.join(" && "))
 }

@@ -16,6 +16,7 @@
 //! [`Sink`] ([`Quiet`]: tree ids, totals, the path end), over the same executor.
 
 pub mod agree;
+pub mod outside;
 pub mod preprocess;
 
 pub use agree::{agrees, ConcreteInput};
@@ -33,6 +34,11 @@ use crate::error::{Error, Result};
 use heaplab_syntax::ast::Program;
 use heaplab_syntax::types::ProgramInfo;
 use std::rc::Rc;
+
+/// The chain budget of a guided run's roots (lazy initialization's `k`): the concrete input
+/// bounds the heap, so the run itself never cuts a chain; an input object's depth from the
+/// roots is `RUN_BUDGET` minus its budget, which [`preprocess`] bounds by the loop's `k`.
+pub const RUN_BUDGET: u32 = 1_000;
 
 /// One fork a guided run passed: the child it took and the children it did not.
 #[derive(Clone, Debug)]
@@ -126,7 +132,7 @@ impl Runner {
             Config { strategy: StrategyKind::Lazy, pre: PreMode::Ignore, ..Config::default() };
         // The concrete input bounds the heap, its loops and its recursion; the exploration
         // bounds must not cut a run (`max_steps` stops a run that does not end).
-        config.bounds.k = 1_000;
+        config.bounds.k = RUN_BUDGET;
         config.bounds.loop_iterations = 100_000;
         config.bounds.call_depth = 1_000;
         let Some((code2, entry_unit, _)) = entry::add_entry_unit(&code, method, &config) else {

@@ -12,24 +12,36 @@
 //! points-to's field term (Alg. 2 lines 8–9); one whose `v` is an argument of a predicate
 //! instance unfolds that instance into each of its disjuncts and starts again on each (lines
 //! 10–14, the first argument preferred, as CSF's artifact treats it as the root); one whose `v`
-//! is null, or that nothing covers, drops the formula (lines 6–7 and 15–16), except an `int` or
-//! `bool` field of an object whose class no points-to claims: that object is outside every
-//! footprint (a `Comparable` element, a `Comparator`), so its fields are free ([`Unclaimed`]),
-//! as HeapLab's formula semantics gives such objects arbitrary values; an input array is such
-//! an object too (formulas cannot index arrays), its length and read cells free ([`ArrayCells`],
-//! at most `max_array_len` long). The path condition
+//! is null, or that nothing covers, drops the formula (lines 6–7 and 15–16), except a field of
+//! an object outside every footprint: one whose class no points-to claims (a `Comparable`
+//! element, a `Comparator`), a root no atom mentions, or an object a field of such an object
+//! holds. Its fields are free ([`Unclaimed`]), as HeapLab's formula semantics gives such objects
+//! arbitrary values; a reference field is a free location, so the model chooses null, an
+//! object met before or a new object outside the footprint, lazy initialization's three
+//! choices. An input array is such an object too (formulas cannot index arrays), its length and
+//! read cells free ([`ArrayCells`], at most `max_array_len` long). The path condition
 //! is then conjoined with every input variable replaced by the term of its cell. Writes need no
 //! treatment here: the executor keeps the input journal (values as first read) apart from the
 //! current fields, which is what Alg. 2's fresh names for assigned fields achieve.
 //!
-//! The unfoldings are bounded (`max_unfold` along one formula); formulas cut by the bound are
-//! counted, never guessed.
+//! The unfoldings are bounded (`max_unfold` along one formula), objects outside the footprint
+//! by lazy initialization's `k` (their depth from a root); formulas cut by a bound are counted,
+//! never guessed.
+//!
+//! A method without `requires` is the case where this matters most (issue 30): its precondition
+//! is `emp` over the roots, so every input object is outside the footprint and a node's formula
+//! is the guided run's own input heap — each null / alias / fresh choice it made at a first
+//! access, with the values read. CSF takes such a method's precondition as unconstrained; the
+//! loop thus negates the heap-shape choices like any branch and reaches the shapes `lazy`
+//! reaches at the same `k`, where CSF's Algorithm 2 read literally (nothing covers `this.head`)
+//! would prune every node that needs an input object and leave the method on the empty heap.
 
-use crate::symbolic::state::{ObjIdx, RefResolution, SValue, State, MAX_INPUT_ARRAY_LEN};
+pub use super::outside::{ArrayCells, Unclaimed};
+use crate::symbolic::state::{ObjIdx, Origin, RefResolution, SValue, State, MAX_INPUT_ARRAY_LEN};
 use crate::symbolic::term::{Node, Sort as SymSort, Sym};
 use heaplab_logic::formula::{CmpOp, Pure, Term};
 use heaplab_logic::unfold::unfold_at;
-use heaplab_logic::{Defs, Formula, Fresh, Model, Sort, SymHeap, Value as LValue};
+use heaplab_logic::{Defs, Formula, Fresh, Model, Sort, SymHeap};
 use std::collections::BTreeSet;
 use std::collections::HashMap;
 
@@ -49,6 +61,9 @@ pub struct Preprocessed {
     /// Formulas whose path condition has an operation the logic cannot express (`/` or `%` by
     /// a non-constant).
     pub untranslatable: usize,
+    /// Formulas dropped because an object outside the footprint lies deeper than `k` on its
+    /// chain of references from a root (lazy initialization's bound, see [`preprocess`]).
+    pub k_cut: usize,
 }
 
 /// One formula of a node, with the cells of objects outside the precondition's footprint that
@@ -69,107 +84,23 @@ impl Solvable {
     }
 }
 
-/// An input array the path read (an array is always outside the footprint: formulas cannot
-/// index it). The formula names the array, its length and each cell the path read (index and
-/// value) by free variables of their own; [`ArrayCells::fill`] builds the array from the model:
-/// that length, those cells, every other cell the element type's default. The path condition
-/// keeps the read indexes distinct and within the length, as lazy initialization of arrays
-/// (Kiasan's accumulator) does.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ArrayCells {
-    /// The free variable equal to the array.
-    pub object: String,
-    /// The element type (`int`, `bool` or a class).
-    pub elem: String,
-    /// The free variable equal to its length.
-    pub len: String,
-    /// (index, value) free variables of each cell read.
-    pub cells: Vec<(String, String)>,
-}
-
-impl ArrayCells {
-    /// Gives each array of `arrays` that the model made an empty array outside the footprint
-    /// its length and cells.
-    pub fn fill(model: &mut Model, arrays: &[ArrayCells]) {
-        for a in arrays {
-            let Some(LValue::Ref(o)) = model.store.get(&a.object) else { continue };
-            let o = *o;
-            let Some(LValue::Int(len)) = model.store.get(&a.len) else { continue };
-            if !model.unclaimed.contains(&o) || !(0..=MAX_INPUT_ARRAY_LEN).contains(len) {
-                continue;
-            }
-            let default = match a.elem.as_str() {
-                "int" => LValue::Int(0),
-                "bool" => LValue::Bool(false),
-                _ => LValue::Null,
-            };
-            let mut cells = vec![default; *len as usize];
-            for (index, value) in &a.cells {
-                if let (Some(LValue::Int(i)), Some(v)) =
-                    (model.store.get(index), model.store.get(value))
-                {
-                    if let Some(slot) = usize::try_from(*i).ok().and_then(|i| cells.get_mut(i)) {
-                        *slot = v.clone();
-                    }
-                }
-            }
-            if let Some(ob) = model.objects.get_mut(o).filter(|ob| ob.class.ends_with("[]")) {
-                ob.fields =
-                    cells.into_iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect();
-            }
-        }
-    }
-}
-
-/// A field of an object the precondition says nothing about (outside its footprint: the
-/// `Comparable` elements of a `tree`, a `Comparator`), which the path read: the formula names
-/// the object and the field's value by two free variables of its own, so that the model gives
-/// both and [`Unclaimed::fill`] writes the value into the input. CSF's Algorithm 2 drops such a
-/// formula (lines 15–16: nothing covers the access); HeapLab's semantics gives an object outside
-/// the footprint arbitrary field values (docs/language.md, "Formula semantics"), so the path
-/// may choose them, as `sl` and lazy initialization do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unclaimed {
-    /// The free variable equal to the object.
-    pub object: String,
-    pub field: String,
-    /// The free variable equal to the field's value (an `int` or `bool`).
-    pub value: String,
-}
-
-impl Unclaimed {
-    /// Writes the value of each cell into the model's object, when the model made that object
-    /// one outside the footprint (a default-valued object of [`Model::unclaimed`]).
-    pub fn fill(model: &mut Model, cells: &[Unclaimed]) {
-        for c in cells {
-            let (Some(LValue::Ref(o)), Some(v)) =
-                (model.store.get(&c.object), model.store.get(&c.value).cloned())
-            else {
-                continue;
-            };
-            let o = *o;
-            if !model.unclaimed.contains(&o) {
-                continue;
-            }
-            if let Some(slot) = model
-                .objects
-                .get_mut(o)
-                .and_then(|ob| ob.fields.iter_mut().find(|(f, _)| *f == c.field).map(|(_, v)| v))
-            {
-                *slot = v;
-            }
-        }
-    }
-}
-
 /// Algorithm 2 over every disjunct of `pre` (whose free variables are the roots, in order).
 /// Input arrays are at most `max_array_len` long.
+///
+/// Objects outside the precondition's footprint are bounded by `k` as lazy initialization
+/// bounds its input heap (Kiasan's chain budget): a root has depth 0, the object a field of a
+/// depth-d object holds has depth d + 1, and a node whose path made an object outside the
+/// footprint at depth beyond `k` is cut (counted in [`Preprocessed::k_cut`]). Without a
+/// `requires` every input object is outside the footprint, so the loop explores the same heap
+/// shapes `lazy` does at the same `k`; objects a predicate covers are bounded by `max_unfold`
+/// instead, as before.
 pub fn preprocess(
     defs: &Defs,
     pre: &Formula,
     st: &State,
     max_unfold: u32,
     max_array_len: i64,
+    k: u32,
 ) -> Preprocessed {
     let mut fresh = Fresh::new();
     for (v, _) in &pre.free {
@@ -180,7 +111,7 @@ pub fn preprocess(
     }
     let mut out = Preprocessed::default();
     for sh in &pre.disjuncts {
-        let bounds = Bounds { unfold: max_unfold, array_len: max_array_len };
+        let bounds = Bounds { unfold: max_unfold, array_len: max_array_len, k };
         resolve(defs, pre, sh.clone(), st, bounds, &mut fresh, &mut out);
     }
     out
@@ -191,13 +122,16 @@ enum Step {
     Unfold(usize),
     Dropped,
     Untranslatable,
+    KCut,
 }
 
-/// The bounds of one preprocessing: unfoldings left along a formula, the longest input array.
+/// The bounds of one preprocessing: unfoldings left along a formula, the longest input array,
+/// the deepest object outside the footprint.
 #[derive(Clone, Copy)]
 struct Bounds {
     unfold: u32,
     array_len: i64,
+    k: u32,
 }
 
 fn resolve(
@@ -209,10 +143,11 @@ fn resolve(
     fresh: &mut Fresh,
     out: &mut Preprocessed,
 ) {
-    match translate(defs, &sh, pre, st, fresh, bounds.array_len) {
+    match translate(defs, &sh, pre, st, fresh, bounds) {
         Step::Done(solvable) => out.formulas.push(*solvable),
         Step::Dropped => out.dropped += 1,
         Step::Untranslatable => out.untranslatable += 1,
+        Step::KCut => out.k_cut += 1,
         Step::Unfold(_) if bounds.unfold == 0 => out.cut += 1,
         Step::Unfold(idx) => {
             for part in unfold_at(defs, &sh, idx, fresh) {
@@ -231,7 +166,7 @@ fn translate(
     pre: &Formula,
     st: &State,
     fresh: &mut Fresh,
-    max_array_len: i64,
+    bounds: Bounds,
 ) -> Step {
     // The classes a points-to of the heap or of a predicate's definition may claim: an object
     // of any other class is outside every footprint.
@@ -244,7 +179,8 @@ fn translate(
     let mut tr = Tr {
         sh,
         defs,
-        max_array_len,
+        max_array_len: bounds.array_len,
+        k: bounds.k,
         claimed,
         roots: pre.free.iter().map(|(n, _)| n.clone()).collect(),
         free: Vec::new(),
@@ -252,6 +188,7 @@ fn translate(
         arrays: Vec::new(),
         pending: Vec::new(),
         outside: Vec::new(),
+        outside_refs: Vec::new(),
         objects: HashMap::new(),
         met: Vec::new(),
         vars: HashMap::new(),
@@ -289,6 +226,8 @@ struct Tr<'a> {
     defs: &'a Defs,
     /// The longest input array (see `ConcolicConfig::max_array_len` in heaplab-testgen).
     max_array_len: i64,
+    /// The deepest object outside the footprint (see [`preprocess`]).
+    k: u32,
     /// Classes some points-to may claim (see [`translate`]).
     claimed: BTreeSet<&'a str>,
     /// The precondition's free variables (the roots).
@@ -302,6 +241,9 @@ struct Tr<'a> {
     pending: Vec<(ObjIdx, usize, usize)>,
     /// The objects outside the footprint met so far: their term and free variable.
     outside: Vec<(Term, String)>,
+    /// The free variables holding reference fields of objects outside the footprint: what
+    /// they point to is outside it too (nothing in the formula claims it).
+    outside_refs: Vec<Term>,
     objects: HashMap<ObjIdx, Term>,
     /// The terms of the input objects met so far, in order (`objects` is for lookups only:
     /// the formula's facts must not depend on a hash order).
@@ -340,6 +282,12 @@ impl Tr<'_> {
                     return Ok(());
                 }
                 let Some(obj) = st.heap.get(*o) else { return Err(Step::Dropped) };
+                if let Origin::Input { budget } = obj.origin {
+                    let depth = i64::from(super::RUN_BUDGET) - budget;
+                    if depth > i64::from(self.k) && self.is_outside(&term) {
+                        return Err(Step::KCut);
+                    }
+                }
                 // Lazy initialization made this a new object: distinct from every input
                 // object met before, whatever its class (the formula may name it by a term
                 // that another object's cell also reaches, `header.next` and `header` alike;
@@ -394,8 +342,24 @@ impl Tr<'_> {
             // `avl` does): the formula says nothing about it, so it is outside the footprint
             // too (unfolding cannot reach it: no instance has it as an argument).
             None if self.uncovered_root(&aliases) => self.unclaimed_field(v, class, f),
+            // An object a field of an outside object holds (a method without `requires`: every
+            // input object is one) is outside as well: its fields are free as the path read them.
+            None if aliases.iter().any(|a| self.outside_refs.contains(a)) => {
+                self.unclaimed_field(v, class, f)
+            }
             None => Err(Step::Dropped),
         }
+    }
+
+    /// `term` is an object outside the footprint: a root or the field of an outside object that
+    /// no points-to and no predicate instance of the formula mentions.
+    fn is_outside(&self, term: &Term) -> bool {
+        let aliases = self.aliases(term);
+        let claimed = self.sh.points_to.iter().any(|p| aliases.contains(&p.ptr))
+            || self.sh.preds.iter().any(|p| p.args.iter().any(|a| aliases.contains(a)));
+        !claimed
+            && (self.uncovered_root(&aliases)
+                || aliases.iter().any(|a| self.outside_refs.contains(a)))
     }
 
     /// One of `aliases` is a root of the precondition (a free variable) that no points-to and
@@ -404,11 +368,13 @@ impl Tr<'_> {
         aliases.iter().any(|a| matches!(a, Term::Var(n) if self.roots.contains(n)))
     }
 
-    /// A fresh free variable for `v.f` of an object outside the footprint (an `int` or `bool`
-    /// field; a reference field is dropped as before: the model would give it no object).
+    /// A fresh free variable for `v.f` of an object outside the footprint. A reference field's
+    /// variable is a free location: the model gives it null, an object the formula names, or
+    /// an object of its own outside the footprint (a dangling location, [`Model::unclaimed`]),
+    /// which [`Unclaimed::fill`] stores in the field — lazy initialization's three choices.
     fn unclaimed_field(&mut self, v: &Term, class: &str, f: &str) -> Result<Term, Step> {
         let sort = match self.defs.field_sort(class, f) {
-            Some(s @ (Sort::Int | Sort::Bool)) => s.clone(),
+            Some(s @ (Sort::Int | Sort::Bool | Sort::Ref(_))) => s.clone(),
             _ => return Err(Step::Dropped),
         };
         let object = self.outside_var(v, class);
@@ -416,6 +382,9 @@ impl Tr<'_> {
             return Ok(Term::var(c.value.clone()));
         }
         let value = self.fresh.var(f);
+        if matches!(sort, Sort::Ref(_)) {
+            self.outside_refs.push(Term::var(value.clone()));
+        }
         self.free.push((value.clone(), sort));
         self.unclaimed.push(Unclaimed { object, field: f.to_string(), value: value.clone() });
         Ok(Term::var(value))
@@ -704,6 +673,7 @@ mod tests {
                         sh: &sh,
                         defs: &defs,
                         max_array_len: MAX_INPUT_ARRAY_LEN,
+                        k: 2,
                         claimed: BTreeSet::new(),
                         roots: Vec::new(),
                         free: Vec::new(),
@@ -711,6 +681,7 @@ mod tests {
                         arrays: Vec::new(),
                         pending: Vec::new(),
                         outside: Vec::new(),
+                        outside_refs: Vec::new(),
                         objects: HashMap::new(),
                         met: Vec::new(),
                         // The operands as constants: a product of two variables is beyond the
