@@ -37,6 +37,17 @@ async function shareLink(page) {
 
 const errorsOf = (s) => s.diagnostics.filter((d) => d.severity === 'error');
 
+
+/** A share link opened in a fresh browser, once its Java methods are listed: that browser and the page's state. */
+async function reopen(t, url) {
+  const other = await launch();
+  t.after(() => other.close());
+  await other.page.goto(url);
+  await waitForEngine(other.page);
+  await methodsListed(other.page, 'java');
+  return { other, reopened: await state(other.page) };
+}
+
 test('a Java course class from the gallery opens in Java mode, explores, and its share link reopens it as Java', async (t) => {
   const { server, page, browser } = await session(t, { viewport: { width: 1500, height: 1000 } });
   const source = await readFile(join(ROOT, 'examples', 'java', 'course', 'LinkedStack.java'), 'utf8');
@@ -107,12 +118,7 @@ test('a Java course class from the gallery opens in Java mode, explores, and its
 
   const url = await shareLink(page);
   assert.match(url, /#p=[A-Za-z0-9_-]+$/);
-  const other = await launch();
-  t.after(() => other.close());
-  await other.page.goto(url);
-  await waitForEngine(other.page);
-  await methodsListed(other.page, 'java');
-  const reopened = await state(other.page);
+  const { other, reopened } = await reopen(t, url);
   assert.equal(reopened.source, source);
   assert.equal(reopened.lang, 'java');
   assert.deepEqual(errorsOf(reopened), []);
@@ -181,12 +187,7 @@ test('a class read as HeapLab is switched to Java by hand, and its link keeps Ja
   await page.setViewportSize({ width: 1360, height: 860 });
 
   const url = await shareLink(page);
-  const other = await launch();
-  t.after(() => other.close());
-  await other.page.goto(url);
-  await waitForEngine(other.page);
-  await methodsListed(other.page, 'java');
-  const reopened = await state(other.page);
+  const { other, reopened } = await reopen(t, url);
   assert.deepEqual([reopened.lang, reopened.langAuto], ['java', false]);
   assert.equal(await other.page.getByRole('combobox', { name: 'Language' }).inputValue(), 'java');
   assert.deepEqual(errorsOf(reopened), []);

@@ -61,11 +61,18 @@ test('stepping BST.insert: the highlighted line follows each event, and the heap
   assert.deepEqual(browser.errors, []);
 });
 
-test('keys S, O and R step, step over and run the exploration; typed in the editor they are text', async (t) => {
+
+/** The Explore tab on BST.insert under lazier# at k = 2, its methods listed. */
+async function exploreBstInsert(t) {
   const { page, server } = await session(t, WIDE);
   await page.goto(`${server.url}?tab=explore&method=BST.insert&strategy=lazier%23&k=2#example=bst.hl`);
   await waitForEngine(page);
   await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  return page;
+}
+
+test('keys S, O and R step, step over and run the exploration; typed in the editor they are text', async (t) => {
+  const page = await exploreBstInsert(t);
   const state = () => page.evaluate(() => {
     const ex = globalThis.__heaplab.store.getState().explore;
     return { status: ex.status, events: ex.events ?? null, last: ex.lastEvent };
@@ -100,10 +107,7 @@ test('keys S, O and R step, step over and run the exploration; typed in the edit
 });
 
 test('Step back returns to the state before the last step: the same last event, tree and current line', async (t) => {
-  const { page, server } = await session(t, WIDE);
-  await page.goto(`${server.url}?tab=explore&method=BST.insert&strategy=lazier%23&k=2#example=bst.hl`);
-  await waitForEngine(page);
-  await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  const page = await exploreBstInsert(t);
   const snapshot = () => page.evaluate(() => {
     const ex = globalThis.__heaplab.store.getState().explore;
     return {
@@ -152,10 +156,7 @@ test('Step back returns to the state before the last step: the same last event, 
 });
 
 test('the timeline slides back to an earlier step and forward again to a later one', async (t) => {
-  const { page, server } = await session(t, WIDE);
-  await page.goto(`${server.url}?tab=explore&method=BST.insert&strategy=lazier%23&k=2#example=bst.hl`);
-  await waitForEngine(page);
-  await page.waitForFunction(() => globalThis.__heaplab.store.getState().methods.length > 0);
+  const page = await exploreBstInsert(t);
   const timeline = page.getByLabel('Timeline of steps');
   assert.equal(await timeline.isVisible(), false, 'no timeline before a step');
   const last = () => page.evaluate(() => JSON.stringify(globalThis.__heaplab.store.getState().explore.lastEvent));
