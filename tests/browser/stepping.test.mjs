@@ -186,3 +186,36 @@ test('the timeline slides back to an earlier step and forward again to a later o
   await page.getByRole('button', { name: 'Step over', exact: true }).click();
   await at(6, 6);
 });
+
+test('ten steps forward, five back, then the slider: line, locals and heap match the forward run at each event', async (t) => {
+  const page = await exploreBstInsert(t);
+  // The selected state's view once fetched: its frames (locals), objects and path condition.
+  const look = async (steps) => {
+    await page.waitForFunction((n) => {
+      const ex = globalThis.__heaplab.store.getState().explore;
+      return ex.status === 'paused' && ex.stepsTaken === n && ex.view && ex.viewNode === ex.selected;
+    }, steps, { timeout: 30000 });
+    return page.evaluate(() => {
+      const ex = globalThis.__heaplab.store.getState().explore;
+      const { frames, roots, objects, pathCondition } = ex.view;
+      return JSON.stringify({
+        event: ex.lastEvent, node: ex.selected, frames, roots, objects, pathCondition,
+        line: document.querySelector('.cm-line[data-current-line]')?.textContent ?? null,
+      });
+    });
+  };
+  const forward = [];
+  for (let i = 1; i <= 10; i += 1) {
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    forward.push(await look(i));
+  }
+  assert.equal(new Set(forward).size, forward.length, 'each of the ten steps changed what is shown');
+  for (let i = 9; i >= 5; i -= 1) {
+    await page.getByRole('button', { name: 'Step back', exact: true }).click();
+    assert.equal(await look(i), forward[i - 1], `back at step ${i}: as the forward run showed it`);
+  }
+  for (const n of [8, 2, 10]) {
+    await page.getByLabel('Timeline of steps').fill(String(n));
+    assert.equal(await look(n), forward[n - 1], `the slider at step ${n}: as the forward run showed it`);
+  }
+});
