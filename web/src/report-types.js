@@ -17,6 +17,7 @@
  * @property {number} k
  * @property {Array<BenchRow>} rows
  * @property {number} schema_version
+ * @property {(BenchShard|null)} [shard] `heaplab bench --shard i/n`: which slice of the rows this report holds (absent from whole and merged reports).
  * @property {string} suite
  * @property {number} timeout_ms
  */
@@ -24,10 +25,18 @@
 /**
  * One bench row: the run's summary and the memory it took.
  * @typedef {Object} BenchRow
+ * @property {number} item The row's place among every (file, method, strategy) of the whole bench, sharded or not (a method a strategy cannot run keeps its place without a row).
  * @property {number} peak_rss_kb The process's peak resident memory after the run (monotone over the bench), in KB.
  * @property {number} peak_rss_raise_kb How much this run raised that peak, in KB.
  * @property {RunSummary} summary
  * @property {boolean} timed_out Whether the run's time bound stopped it.
+ */
+
+/**
+ * One slice of a sharded bench: the rows whose `item` is `index - 1` modulo `count`.
+ * @typedef {Object} BenchShard
+ * @property {number} count
+ * @property {number} index This slice, counted from 1.
  */
 
 /**
@@ -219,6 +228,7 @@
  * @property {number} paths_untested_out_of_time Feasible paths left without a test when the time bound passed.
  * @property {string} pre How `requires` was used: `assume` or `ignore`.
  * @property {number} schema_version [`SCHEMA_VERSION`].
+ * @property {(ShardReport|null)} [shard] `heaplab run --shard i/n`: which slice of the tree this run explored, and what `heaplab merge` needs to add the slices up (absent from whole runs and merged summaries).
  * @property {(SlReport|null)} [sl] `sl`: how paths that ended with folded instances got their input.
  * @property {SolverCallsReport} solver_calls
  * @property {number} states States created (nodes of the exploration tree).
@@ -249,6 +259,16 @@
  * @property {(string|null)} [stopped_by] The run's time or memory bound, when one stopped it.
  * @property {number} time_ms
  * @property {(string|null)} [unchecked_reason] `sat` not re-checked: why the model checker gave up.
+ */
+
+/**
+ * One slice of a sharded run (see `heaplab_engine::symbolic::shard`).
+ * @typedef {Object} ShardReport
+ * @property {number} count How many slices the run was split into.
+ * @property {Array<string>} covered The branch directions the slice's tests take (`site:then`, `site:else`), so that merged coverage is the union, not the sum.
+ * @property {Array<string>} covered_valid Of `covered`: those the tests with a valid input take.
+ * @property {number} index This slice, counted from 1.
+ * @property {number} split_depth How many forks name a slice (every shard explores the tree above it).
  */
 
 /**

@@ -61,6 +61,12 @@ enum Command {
     #[command(after_help = "Example:
   heaplab grade submissions/ --method SLL.remove --jobs 2 --summary csv --out grades.csv")]
     Grade(commands::grade::Args),
+    /// Add up the JSON summaries of the shards of one run (`heaplab run --shard I/N`) into the
+    /// whole run's summary. Exit 1 when the run broke a contract on a valid input, as `run`.
+    #[command(after_help = "Example:
+  for i in 1 2 3; do heaplab run examples/bst.hl --method BST.insert --shard $i/3 --format json > s$i.json; done
+  heaplab merge s1.json s2.json s3.json")]
+    Merge(commands::merge::Args),
     /// Decide satisfiability of a separation-logic formula; print a model or enumerate models.
     /// Exit 10 for sat, 20 for unsat, 0 for unknown, as SAT solvers do.
     #[command(
@@ -125,6 +131,7 @@ fn main() -> ExitCode {
         Command::Sat(args) => commands::sat::run(args),
         Command::Duel(args) => commands::duel::run(args),
         Command::Grade(args) => commands::grade::run(args),
+        Command::Merge(args) => commands::merge::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::CsfTable(args) => commands::csf_table::run(args),

@@ -131,12 +131,28 @@ pub struct BenchReport {
     pub k: u32,
     pub timeout_ms: u64,
     pub rows: Vec<BenchRow>,
+    /// `heaplab bench --shard i/n`: which slice of the rows this report holds (absent from
+    /// whole and merged reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<BenchShard>,
+}
+
+/// One slice of a sharded bench: the rows whose `item` is `index - 1` modulo `count`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BenchShard {
+    /// This slice, counted from 1.
+    pub index: u32,
+    pub count: u32,
 }
 
 /// One bench row: the run's summary and the memory it took.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BenchRow {
+    /// The row's place among every (file, method, strategy) of the whole bench, sharded or not
+    /// (a method a strategy cannot run keeps its place without a row).
+    pub item: u64,
     pub summary: RunSummary,
     /// Whether the run's time bound stopped it.
     pub timed_out: bool,

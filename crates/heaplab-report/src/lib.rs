@@ -9,6 +9,7 @@
 //! values; the front ends serialize them.
 
 pub mod commands;
+pub mod merge;
 pub mod outcome;
 pub mod schema;
 pub mod summary;
@@ -18,7 +19,7 @@ pub use commands::{
     SatReport, TestReport, TestResultReport,
 };
 pub use outcome::{OutcomeKind, OutcomeReport};
-pub use summary::{FindingReport, RunSummary, SolverCallsReport};
+pub use summary::{FindingReport, RunSummary, ShardReport, SolverCallsReport};
 
 /// The version of every document here: raised when a key changes meaning or goes away (adding
 /// a key keeps it).

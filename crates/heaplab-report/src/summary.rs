@@ -4,6 +4,7 @@
 //! `concolic`) or 0. `paths` always means every path that ended (feasible, infeasible,
 //! bounded); `paths_feasible` the ones that became tests' paths.
 
+use crate::merge::directions;
 use crate::SCHEMA_VERSION;
 use heaplab_engine::symbolic::config::{PreMode, StrategyKind};
 use heaplab_engine::symbolic::{strategy, Bound, Explorer, PathOutcome, SolverCounts};
@@ -87,6 +88,27 @@ pub struct RunSummary {
     /// lines), so a script or a grader reads them without parsing text.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<FindingReport>,
+    /// `heaplab run --shard i/n`: which slice of the tree this run explored, and what `heaplab
+    /// merge` needs to add the slices up (absent from whole runs and merged summaries).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardReport>,
+}
+
+/// One slice of a sharded run (see `heaplab_engine::symbolic::shard`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShardReport {
+    /// This slice, counted from 1.
+    pub index: u32,
+    /// How many slices the run was split into.
+    pub count: u32,
+    /// How many forks name a slice (every shard explores the tree above it).
+    pub split_depth: u32,
+    /// The branch directions the slice's tests take (`site:then`, `site:else`), so that merged
+    /// coverage is the union, not the sum.
+    pub covered: Vec<String>,
+    /// Of `covered`: those the tests with a valid input take.
+    pub covered_valid: Vec<String>,
 }
 
 /// One test that ended in an error.
@@ -292,6 +314,16 @@ impl RunSummary {
             concolic: None,
             emitted: None,
             findings: Vec::new(),
+            shard: config.shard.map(|shard| ShardReport {
+                index: shard.index + 1,
+                count: shard.count,
+                split_depth: shard.split_depth(),
+                covered: directions(&explorer.covered_branches()),
+                covered_valid: generation.map_or_else(Vec::new, |g| {
+                    let valid = g.tests.iter().filter(|t| t.validity.is_valid());
+                    directions(&branches_taken(explorer, valid))
+                }),
+            }),
         }
     }
 
@@ -360,6 +392,7 @@ impl RunSummary {
             }),
             emitted: None,
             findings: Vec::new(),
+            shard: None,
         }
     }
 }

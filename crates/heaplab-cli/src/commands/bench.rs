@@ -8,8 +8,9 @@
 
 use super::load;
 use anyhow::Context;
+use heaplab_engine::symbolic::shard::Shard;
 use heaplab_engine::symbolic::{strategy, Config, Explorer, SmtPathSolver};
-use heaplab_report::commands::BenchRow;
+use heaplab_report::commands::{BenchRow, BenchShard};
 use heaplab_report::summary::SlReport;
 use heaplab_report::{BenchReport, RunSummary, SCHEMA_VERSION};
 use heaplab_smt::{QueryLog, SharedCache, SmtSolver, SolverFrontend};
@@ -54,6 +55,10 @@ pub struct Args {
     /// Share z3's answers between the strategies of one method, as `heaplab compare` does.
     #[arg(long)]
     share_cache: bool,
+    /// Run only slice I of N of the rows (every N-th (file, method, strategy), from the I-th);
+    /// `heaplab merge` puts the slices' JSON reports back together.
+    #[arg(long, value_name = "I/N", value_parser = super::run::parse_shard)]
+    shard: Option<Shard>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -87,6 +92,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A file that cannot be read or does not check (a submission with a syntax error) has no
     // rows: it is named on stderr and the others are measured.
     let mut skipped = 0;
+    // The place of each (file, method, strategy) in the whole bench: what `--shard` slices.
+    let mut item: u64 = 0;
     for file in &files {
         let loaded = match load(file) {
             Ok(loaded) if !loaded.analysis.has_errors() => loaded,
@@ -109,11 +116,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for target in &targets {
             let cache = SharedCache::default();
             for s in &strategies {
+                item += 1;
+                if args.shard.is_some_and(|shard| {
+                    (item - 1) % u64::from(shard.count) != u64::from(shard.index)
+                }) {
+                    continue;
+                }
                 let shared = args.share_cache.then_some(&cache);
                 // A strategy that does not model what the method uses (arrays under
                 // `symheap`) has no row; the reason goes to stderr.
-                if let Some(row) = bench_one(&args, file, &loaded, target, s, log.as_ref(), shared)?
+                if let Some(mut row) =
+                    bench_one(&args, file, &loaded, target, s, log.as_ref(), shared)?
                 {
+                    row.item = item - 1;
                     rows.push(row);
                 }
             }
@@ -212,6 +227,7 @@ fn bench_one(
     );
     summary.time_ms = time_ms;
     Ok(Some(BenchRow {
+        item: 0,
         summary,
         timed_out,
         peak_rss_kb: after,
@@ -312,6 +328,7 @@ fn json_rows(args: &Args, rows: &[BenchRow]) -> String {
         k: args.k,
         timeout_ms: args.timeout_ms,
         rows: rows.to_vec(),
+        shard: args.shard.map(|s| BenchShard { index: s.index + 1, count: s.count }),
     };
     serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
 }

@@ -9,6 +9,7 @@ pub mod duel;
 pub mod exec;
 pub mod exit;
 pub mod grade;
+pub mod merge;
 pub mod progress;
 pub mod run;
 pub mod sat;

@@ -13,9 +13,10 @@ use super::bound_flags::BoundFlags;
 use super::{load, report};
 use anyhow::Context;
 use heaplab_engine::symbolic::options::{OrderOption, PreOption};
+use heaplab_engine::symbolic::shard::Shard;
 use heaplab_engine::symbolic::strategy::Driver;
 use heaplab_engine::symbolic::{
-    strategy, Clock, Event, Explorer, Options, PathOutcome, SmtPathSolver,
+    strategy, Clock, Config, Event, Explorer, Options, PathOutcome, SmtPathSolver,
 };
 use heaplab_report::RunSummary;
 use heaplab_smt::SmtSolver;
@@ -76,6 +77,10 @@ pub struct Args {
     /// finished, for CI jobs that must not pass on a partial run.
     #[arg(long)]
     pub strict_bounds: bool,
+    /// Explore only slice I of N of the tree of states (`--shard 1/3`, `2/3`, `3/3`, e.g. on three
+    /// machines); `heaplab merge` adds the slices' JSON summaries up to the whole run's.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
     /// Print every exploration event (lazy-initialization choices, branches, solver queries, path
     /// ends) as the tree of states is built.
     #[arg(long)]
@@ -116,6 +121,11 @@ pub enum Format {
     Json,
 }
 
+/// `I/N` with 1 ≤ I ≤ N.
+pub(super) fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).ok_or_else(|| format!("`{text}` is not a shard: write I/N with 1 <= I <= N"))
+}
+
 /// The strategy table, for `--help` and error messages.
 pub fn strategy_table() -> String {
     let mut out = String::from("Strategies:\n");
@@ -144,6 +154,16 @@ fn options_of(args: &Args) -> Options {
     }
 }
 
+/// The explorer's configuration: the options resolved, and the slice of a sharded run.
+fn config_of(options: &Options, shard: Option<Shard>) -> anyhow::Result<Config> {
+    let mut config = options.resolve().map_err(|e| match e.option {
+        "strategy" => anyhow::anyhow!("{e}\n{}", strategy_table()),
+        _ => anyhow::anyhow!("{e}"),
+    })?;
+    config.shard = shard;
+    Ok(config)
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = options_of(&args);
     let driver = options.driver().map_err(|e| anyhow::anyhow!("{e}\n{}", strategy_table()))?;
@@ -156,10 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
-    let mut config = options.resolve().map_err(|e| match e.option {
-        "strategy" => anyhow::anyhow!("{e}\n{}", strategy_table()),
-        _ => anyhow::anyhow!("{e}"),
-    })?;
+    let mut config = config_of(&options, args.shard)?;
     let bound_ms = config.bounds.timeout_ms;
 
     let z3 = super::z3(&args.z3);
@@ -329,9 +346,15 @@ fn print_errors(file: &heaplab_syntax::SourceFile, findings: &[heaplab_report::F
 }
 
 /// The summary for a person (`--format text`).
-fn summary_text(s: &RunSummary, explore_ms: u64) -> String {
+pub(super) fn summary_text(s: &RunSummary, explore_ms: u64) -> String {
     let mut t = String::new();
     t.push_str(&format!("{} with {} (k = {})\n", s.method, s.strategy, s.k));
+    if let Some(shard) = &s.shard {
+        t.push_str(&format!(
+            "shard {}/{}: the paths below fork {} that are this shard's (merge the shards' JSON with `heaplab merge`)\n",
+            shard.index, shard.count, shard.split_depth
+        ));
+    }
     t.push_str(&format!(
         "paths: {} feasible, {} infeasible, {} bounded{}\n",
         s.paths_feasible,

@@ -16,6 +16,12 @@ use heaplab_testgen::coverage::branches_taken;
 use std::process::ExitCode;
 
 pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
+    if args.shard.is_some() {
+        anyhow::bail!(
+            "`--shard` splits the explorer's tree of states; `concolic` runs the program input \
+             by input and has no such tree: run it whole"
+        );
+    }
     // The time bound counts from here: loading and starting the solvers spend it too.
     let clock = WallClock::new();
     let loaded = load(&args.file)?;

@@ -64,6 +64,9 @@ pub struct Config {
     /// heap of each path (solve, block the shape, solve again; `heap::worlds`), not one model
     /// per path. Strategies whose paths have one heap each are unaffected. Default: off.
     pub all_heaps: bool,
+    /// Explore only this slice of the tree (`heaplab run --shard i/n`, see `shard`).
+    /// Default: the whole tree.
+    pub shard: Option<crate::symbolic::shard::Shard>,
 }
 
 /// How `sl` completes the input of a path that ends with predicate instances still folded.
@@ -87,6 +90,7 @@ impl Default for Config {
             bounds: Bounds::default(),
             sl_completion: SlCompletion::Model,
             all_heaps: false,
+            shard: None,
         }
     }
 }

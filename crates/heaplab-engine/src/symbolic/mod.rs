@@ -39,6 +39,7 @@ pub mod heap;
 pub mod options;
 mod order;
 pub mod outcome;
+pub mod shard;
 pub mod shared_list;
 pub mod show;
 pub mod smt;

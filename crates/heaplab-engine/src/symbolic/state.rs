@@ -204,6 +204,8 @@ pub struct State {
     /// The cells of the arrays this path allocated with `new`, summed: together they must fit
     /// the interpreter's heap for a test to replay the path (see `exec/instr.rs` `new_array`).
     pub new_array_cells: Sym,
+    /// Which slice of a sharded run this state belongs to (`shard`).
+    pub shard: crate::symbolic::shard::ShardMark,
 }
 
 /// Kiasan's comparison-Ids (digest seed-004a §4.4) of the values a built-in `compare` has

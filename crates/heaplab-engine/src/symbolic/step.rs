@@ -54,6 +54,11 @@ pub trait Sink {
     /// Keeps a view of `st` whatever the limit (the forks at entry, before anyone can ask).
     fn keep_view(&mut self, st: &State, at: ViewAt);
     fn stats(&mut self) -> &mut RunStats;
+    /// Branch directions or disjuncts of `st` that cannot hold (counted with the infeasible
+    /// paths).
+    fn pruned(&mut self, _st: &State, directions: u64) {
+        self.stats().infeasible += directions;
+    }
     /// A path ended for good: count it, name it, keep it.
     fn record(&mut self, st: State, outcome: PathOutcome);
     /// A state to run later (created while a path was ending).
@@ -347,6 +352,12 @@ pub trait HeapStrategy {
     /// True when a pending state has become pointless and is dropped unexplored.
     fn obsolete(&self, _st: &State) -> bool {
         false
+    }
+
+    /// False when the children of a fork of `st` must stay in one shard of a sharded run
+    /// (`shard`): when which of them runs depends on how their siblings ended.
+    fn splits(&self, _st: &State) -> bool {
+        true
     }
 
     /// The strategy's per-run data, for undoing a step.

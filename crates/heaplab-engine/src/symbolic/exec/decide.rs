@@ -153,12 +153,12 @@ impl Cx<'_> {
             return (b, !b);
         }
         if !self.feasible(st, c) {
-            self.sink.stats().infeasible += 1;
+            self.sink.pruned(st, 1);
             return (false, true);
         }
         let f = self.feasible(st, &Sym::not(c));
         if !f {
-            self.sink.stats().infeasible += 1;
+            self.sink.pruned(st, 1);
         }
         (true, f)
     }

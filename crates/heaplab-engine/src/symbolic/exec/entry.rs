@@ -34,6 +34,7 @@ pub fn empty_state(id: StateId) -> State {
         ext: Default::default(),
         order: Default::default(),
         new_array_cells: crate::symbolic::Sym::int(0),
+        shard: Default::default(),
     }
 }
 

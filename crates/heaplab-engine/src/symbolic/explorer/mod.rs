@@ -126,7 +126,7 @@ impl Explorer {
                 strategy::info(config.strategy).name
             )));
         }
-        let rec = Record::new(Rc::clone(&code), method, config.order);
+        let rec = Record::new(Rc::clone(&code), method, config.order, config.shard);
         let deadline = match config.bounds.timeout_ms {
             Some(t) => Deadline::at(Rc::clone(&clock), start_ms.saturating_add(t)),
             None => Deadline::none(),
@@ -355,6 +355,8 @@ impl Explorer {
         self.exec.code = Rc::new(code);
         self.rec.code = Rc::clone(&self.exec.code);
         let states = self.exec.cx(&mut self.rec).entry_states(st, entry_unit);
+        // The entry's states are the first fork (in the order they are pushed, as before).
+        let states = self.rec.split(states);
         for s in states {
             self.rec.push_state(s);
         }
@@ -420,7 +422,14 @@ impl Explorer {
             };
             match next {
                 Some(Succ::Continue(s)) => self.rec.current = Some(s),
-                Some(Succ::Fork(children)) => self.rec.push_fork(children),
+                Some(Succ::Fork(children)) => {
+                    // A sharded run names the children and keeps its own slice.
+                    let children = match children.iter().all(|c| self.exec.strategy.splits(c)) {
+                        true => self.rec.split(children),
+                        false => children,
+                    };
+                    self.rec.push_fork(children)
+                }
                 _ => {}
             }
             let staged = self.rec.staged.take().unwrap_or_default();

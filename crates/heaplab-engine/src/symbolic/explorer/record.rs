@@ -7,6 +7,7 @@ use crate::symbolic::config::{Bound, SearchOrder};
 use crate::symbolic::events::{Event, Placed, RunStats, TreeNode, ViewAt};
 use crate::symbolic::exec::Sink;
 use crate::symbolic::outcome::{PathOutcome, PathResult};
+use crate::symbolic::shard::Shard;
 use crate::symbolic::state::{State, StateId};
 use crate::symbolic::view::{HeapView, Snapshots};
 use heaplab_syntax::Span;
@@ -42,10 +43,17 @@ pub struct Record {
     pub staged: Option<Vec<State>>,
     /// Views of tree nodes whose state is gone (see `Explorer::record_views`).
     pub views: Snapshots,
+    /// The slice of the tree this run explores (`heaplab run --shard`), if not all of it.
+    pub shard: Option<Shard>,
 }
 
 impl Record {
-    pub fn new(code: Rc<Compiled>, method: UnitId, order: SearchOrder) -> Record {
+    pub fn new(
+        code: Rc<Compiled>,
+        method: UnitId,
+        order: SearchOrder,
+        shard: Option<Shard>,
+    ) -> Record {
         Record {
             code,
             method,
@@ -63,6 +71,7 @@ impl Record {
             stopped: None,
             staged: None,
             views: Snapshots::default(),
+            shard,
         }
     }
 
@@ -83,6 +92,16 @@ impl Record {
         match self.order {
             SearchOrder::Dfs => children.into_iter().rev().for_each(|c| self.push_state(c)),
             SearchOrder::Bfs => children.into_iter().for_each(|c| self.push_state(c)),
+        }
+    }
+}
+
+impl Record {
+    /// The children of a fork that this run explores (all of them unless sharded).
+    pub fn split(&self, children: Vec<State>) -> Vec<State> {
+        match &self.shard {
+            Some(shard) => shard.split(children, |s| &mut s.shard),
+            None => children,
         }
     }
 }
@@ -115,7 +134,18 @@ impl Sink for Record {
         &mut self.stats
     }
 
+    /// A sharded run counts what a state above the split depth pruned once, in its owner.
+    fn pruned(&mut self, st: &State, directions: u64) {
+        if self.shard.is_none_or(|shard| shard.owns(st.shard)) {
+            self.stats.infeasible += directions;
+        }
+    }
+
     fn record(&mut self, mut st: State, mut outcome: PathOutcome) {
+        // A path that ended above the split depth is explored by every shard and belongs to one.
+        if self.shard.is_some_and(|shard| !shard.owns(st.shard)) {
+            return;
+        }
         // A heap model that prunes a resolution (`sl`: one that would violate the
         // precondition) knows no source position: the path ends where its state was.
         if let (PathOutcome::Discarded { span, .. }, Some(at)) = (&mut outcome, self.at) {

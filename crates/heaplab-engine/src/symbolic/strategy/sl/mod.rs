@@ -245,6 +245,11 @@ impl HeapStrategy for Sl {
         PathEnd::Continue(self.finish_next(cx, st))
     }
 
+    /// The completions of one path run until the first succeeds: they stay in one shard.
+    fn splits(&self, st: &State) -> bool {
+        data(st).and_then(|d| d.group).is_none()
+    }
+
     /// Another completion of the same path already succeeded.
     fn obsolete(&self, st: &State) -> bool {
         data(st).and_then(|d| d.group).is_some_and(|g| self.run.borrow().done.contains(&g))

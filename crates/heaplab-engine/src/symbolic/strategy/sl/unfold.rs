@@ -43,7 +43,7 @@ impl Sl {
             verdicts.iter().map(|v| v.is_ok()).collect::<Vec<bool>>()
         });
         cx.sink.stats().sl_pruned += pruned.len() as u64;
-        cx.sink.stats().infeasible += pruned.len() as u64;
+        cx.sink.pruned(&st, pruned.len() as u64);
         if allowed.as_ref().is_some_and(|a| !a.iter().any(|ok| *ok)) {
             // No disjunct can hold: the input formula is false on this path. The event (with no
             // child) still says why.
