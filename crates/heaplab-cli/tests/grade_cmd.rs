@@ -144,3 +144,24 @@ fn json_rows_and_a_missing_method() {
     assert_eq!(rows[0]["status"], "ok");
     assert_eq!(rows[1]["status"], "no_method");
 }
+
+/// Every bound flag of `heaplab run` reaches each graded run: a path bound of 1 cuts the
+/// reference's run (`cut`, stopped by `max_paths`), which the default bounds let finish (`ok`).
+#[test]
+fn the_bound_flags_reach_every_run() {
+    let one = format!("{DIR}/01_reference.hl");
+    let grade = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["grade", &one, "--method", "SLL.remove", "--summary", "json"];
+        args.extend(extra);
+        let out = heaplab(&args);
+        assert!(out.status.code().is_some_and(|c| c <= 1), "{}", text(&out.stderr));
+        let rows: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        rows[0].clone()
+    };
+    let whole = grade(&[]);
+    assert_eq!(whole["status"], "ok", "{whole}");
+    let cut = grade(&["--max-paths", "1"]);
+    assert_eq!(cut["status"], "cut", "{cut}");
+    assert!(cut["stopped_by"].as_str().is_some_and(|s| s.starts_with("max_paths")), "{cut}");
+    assert!(cut["tests"].as_u64() < whole["tests"].as_u64(), "{cut} vs {whole}");
+}

@@ -4,7 +4,9 @@
 //! limited the search; as CSV or JSON. Each run is a `heaplab run` process of its own
 //! (`--jobs` at once), so one submission's crash, time or memory never touches another's.
 
+use super::bound_flags::BoundFlags;
 use super::{exit, load};
+use heaplab_engine::symbolic::bounds::BOUNDS;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -12,6 +14,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 #[derive(clap::Args)]
+#[command(
+    mut_arg("k", |a| a.help(grade_help("k"))),
+    mut_arg("timeout_ms", |a| a.help(grade_help("timeout_ms")))
+)]
 pub struct Args {
     /// Submissions: files (.hl or .java), or folders whose .hl and .java files are graded.
     #[arg(required = true)]
@@ -22,12 +28,9 @@ pub struct Args {
     /// Heap strategy of each run.
     #[arg(long, default_value = "lazier#")]
     strategy: String,
-    /// Kiasan's reference-chain bound of each run.
-    #[arg(long, default_value_t = 2)]
-    k: u32,
-    /// Each run's time bound in milliseconds.
-    #[arg(long, default_value_t = 10_000)]
-    timeout_ms: u64,
+    /// Each run's bounds, as for `heaplab run` (grading's defaults: k 2, 10 s per run).
+    #[command(flatten)]
+    bounds: BoundFlags,
     /// Runs at once (default: the machine's cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -201,6 +204,32 @@ fn submissions(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Grading's own defaults where they differ from a single run's: small heaps and a time bound
+/// per submission, so a class of fifty finishes in minutes.
+const GRADE_DEFAULTS: &[(&str, u64)] = &[("k", 2), ("timeout_ms", 10_000)];
+
+/// A bound's help with grading's default instead of a single run's.
+fn grade_help(name: &str) -> String {
+    let help = BOUNDS.iter().find(|b| b.name == name).map_or("", |b| b.help);
+    let default = GRADE_DEFAULTS.iter().find(|(n, _)| *n == name).map_or(0, |(_, v)| *v);
+    format!("{help} [default when grading: {default}]")
+}
+
+/// The bound flags a run gets: every bound given to `grade` (the same flags, from the engine's
+/// one bound table), and grading's defaults for the others it sets.
+fn bound_args(flags: &BoundFlags) -> Vec<String> {
+    let mut out = Vec::new();
+    for spec in BOUNDS {
+        let given = flags.0.get(spec.name);
+        let default = GRADE_DEFAULTS.iter().find(|(n, _)| *n == spec.name).map(|(_, v)| *v);
+        if let Some(v) = given.or(default) {
+            out.push(format!("--{}", spec.flag()));
+            out.push(v.to_string());
+        }
+    }
+    out
+}
+
 /// One `heaplab run` process and its JSON summary, as a row.
 fn grade_one(args: &Args, file: &Path, method: &str) -> Row {
     let failed = |detail: String| Row { status: "failed".into(), detail, ..Row::default() };
@@ -212,7 +241,7 @@ fn grade_one(args: &Args, file: &Path, method: &str) -> Row {
         .arg("run")
         .arg(file)
         .args(["--method", method, "--strategy", &args.strategy, "--format", "json"])
-        .args(["--k", &args.k.to_string(), "--timeout-ms", &args.timeout_ms.to_string()])
+        .args(bound_args(&args.bounds))
         .args(["--z3", &args.z3])
         .output();
     let output = match output {
