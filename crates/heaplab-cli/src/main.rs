@@ -61,6 +61,12 @@ enum Command {
     #[command(after_help = "Example:
   heaplab grade submissions/ --method SLL.remove --jobs 2 --summary csv --out grades.csv")]
     Grade(commands::grade::Args),
+    /// Translate a Java StarFinder / Concolic StarFinder predicate file (data, pred, pre) into
+    /// HeapLab classes and predicates. Exit 1 when the file has errors.
+    #[command(
+        after_help = "Example:\n  heaplab import-jsf sll.jsf --out sll.hl && heaplab check sll.hl"
+    )]
+    ImportJsf(commands::import_jsf::Args),
     /// Add up the JSON summaries of the shards of one run (`heaplab run --shard I/N`) into the
     /// whole run's summary. Exit 1 when the run broke a contract on a valid input, as `run`.
     #[command(after_help = "Example:
@@ -132,6 +138,7 @@ fn main() -> ExitCode {
         Command::Duel(args) => commands::duel::run(args),
         Command::Grade(args) => commands::grade::run(args),
         Command::Merge(args) => commands::merge::run(args),
+        Command::ImportJsf(args) => commands::import_jsf::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::CsfTable(args) => commands::csf_table::run(args),

@@ -9,6 +9,7 @@ pub mod duel;
 pub mod exec;
 pub mod exit;
 pub mod grade;
+pub mod import_jsf;
 pub mod merge;
 pub mod progress;
 pub mod run;
@@ -133,12 +134,20 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
         (j.analysis, Some(j.map))
     } else {
         let mut a = analyze(&file);
-        if a.has_errors() && heaplab_java::looks_like_java(&file.text) {
-            if let Some(first) = a.diagnostics.iter_mut().find(|d| d.is_error()) {
-                first
-                    .notes
-                    .push("this looks like Java: HeapLab reads Java from `.java` files (or with `--lang java`)".into());
-            }
+        let hint = if !a.has_errors() {
+            None
+        } else if heaplab_java::looks_like_java(&file.text) {
+            Some("this looks like Java: HeapLab reads Java from `.java` files (or with `--lang java`)".to_string())
+        } else if heaplab_syntax::jsf::looks_like_jsf(&file.text) {
+            Some(format!(
+                "this looks like a JSF/CSF predicate file: `heaplab import-jsf {}` translates it to HeapLab",
+                file.name
+            ))
+        } else {
+            None
+        };
+        if let (Some(hint), Some(first)) = (hint, a.diagnostics.iter_mut().find(|d| d.is_error())) {
+            first.notes.push(hint);
         }
         (a, None)
     };
