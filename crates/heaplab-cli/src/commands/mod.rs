@@ -6,6 +6,7 @@ pub mod check;
 pub mod compare;
 pub mod csf_table;
 pub mod duel;
+pub mod dump_smt2;
 pub mod exec;
 pub mod exit;
 pub mod grade;

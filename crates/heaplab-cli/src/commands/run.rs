@@ -10,16 +10,14 @@
 mod concolic;
 
 use super::bound_flags::BoundFlags;
+use super::dump_smt2::{path_solver, DumpState};
 use super::{load, report};
 use anyhow::Context;
 use heaplab_engine::symbolic::options::{OrderOption, PreOption};
 use heaplab_engine::symbolic::shard::Shard;
 use heaplab_engine::symbolic::strategy::Driver;
-use heaplab_engine::symbolic::{
-    strategy, Clock, Config, Event, Explorer, Options, PathOutcome, SmtPathSolver,
-};
+use heaplab_engine::symbolic::{strategy, Clock, Config, Event, Explorer, Options, PathOutcome};
 use heaplab_report::RunSummary;
-use heaplab_smt::SmtSolver;
 use heaplab_testgen::{emit, generate_within, Generation};
 use std::io::Write;
 use std::path::PathBuf;
@@ -77,6 +75,11 @@ pub struct Args {
     /// finished, for CI jobs that must not pass on a partial run.
     #[arg(long)]
     pub strict_bounds: bool,
+    /// Write every query sent to z3 into this folder as a standalone SMT-LIB file
+    /// (`query-0001.smt2`, …, with z3's answer as `:status`); queries HeapLab decided itself
+    /// are not sent and not written.
+    #[arg(long, value_name = "DIR")]
+    dump_smt2: Option<PathBuf>,
     /// Explore only slice I of N of the tree of states (`--shard 1/3`, `2/3`, `3/3`, e.g. on three
     /// machines); `heaplab merge` adds the slices' JSON summaries up to the whole run's.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
@@ -179,8 +182,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut config = config_of(&options, args.shard)?;
     let bound_ms = config.bounds.timeout_ms;
 
-    let z3 = super::z3(&args.z3);
-    let solver = SmtPathSolver::new(SmtSolver::new(z3));
+    let origin = format!("{} {} {}", loaded.file.name, args.method, args.strategy);
+    let dump = match &args.dump_smt2 {
+        Some(dir) => Some(DumpState::prepare(dir, origin, args.force)?),
+        None => None,
+    };
+    let solver = path_solver(super::z3(&args.z3), dump.as_ref());
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
     let target = match loaded.target(&args.method) {
@@ -202,20 +209,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     config.bounds.timeout_ms = explore_bound;
     // A method the program does not have (or cannot explore) is an error of the input: 1.
-    let mut explorer = match Explorer::new(
-        program,
-        ainfo,
-        &target,
-        config,
-        Box::new(solver),
-        Box::new(WallClock::new()),
-    ) {
-        Ok(explorer) => explorer,
-        Err(e) => {
-            eprintln!("heaplab: error: {e} (in `{}`)", args.file.display());
-            return Ok(ExitCode::FAILURE);
-        }
-    };
+    let mut explorer =
+        match Explorer::new(program, ainfo, &target, config, solver, Box::new(WallClock::new())) {
+            Ok(explorer) => explorer,
+            Err(e) => {
+                eprintln!("heaplab: error: {e} (in `{}`)", args.file.display());
+                return Ok(ExitCode::FAILURE);
+            }
+        };
 
     let progress = super::progress::Progress::new();
     while let Some(event) = explorer.step() {
@@ -262,6 +263,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             print_errors(&loaded.file, &summary.findings);
         }
     }
+    if let Some(state) = &dump {
+        report_dump(state, args.format)?;
+    }
     if let Some(e) = explorer.solver_mut().broken() {
         eprintln!("heaplab: error: the solver `{}` failed: {e}", args.z3);
         std::mem::forget(explorer);
@@ -280,6 +284,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cut,
         args.strict_bounds,
     ))
+}
+
+/// How many queries were written, on the text output's last line (stderr with `--format json`);
+/// a file that could not be written fails the command.
+fn report_dump(state: &DumpState, format: Format) -> anyhow::Result<()> {
+    let (written, failure) = state.report();
+    if let Some(failure) = failure {
+        anyhow::bail!("--dump-smt2: {failure}");
+    }
+    let line = format!("{written} queries sent to z3 written to {}", state.dir().display());
+    match format {
+        Format::Text => out!("{line}"),
+        Format::Json => eprintln!("{line}"),
+    }
+    Ok(())
 }
 
 /// Every test that ended in an error: its kind, place, message and name, and whether it breaks

@@ -22,6 +22,12 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
              by input and has no such tree: run it whole"
         );
     }
+    if args.dump_smt2.is_some() {
+        anyhow::bail!(
+            "`--dump-smt2` writes the explorer's queries; `concolic`'s three solvers (logic, \
+             executor, branch sites) are not dumped: use another strategy"
+        );
+    }
     // The time bound counts from here: loading and starting the solvers spend it too.
     let clock = WallClock::new();
     let loaded = load(&args.file)?;
