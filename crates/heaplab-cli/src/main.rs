@@ -20,6 +20,15 @@ struct Cli {
     /// anything else HeapLab).
     #[arg(long, global = true, value_enum)]
     lang: Option<commands::Lang>,
+    /// Print results and errors only: no progress line, no warnings, no notes.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more: the bounds in effect before a run starts.
+    #[arg(short, long, global = true)]
+    verbose: bool,
+    /// Colour the output: on a terminal unless NO_COLOR is set (auto), always, or never.
+    #[arg(long, global = true, value_enum, default_value_t = commands::style::ColorChoice::Auto)]
+    color: commands::style::ColorChoice,
 }
 
 #[derive(Subcommand)]
@@ -128,6 +137,12 @@ fn main() -> ExitCode {
     if let Some(lang) = cli.lang {
         commands::set_lang(lang);
     }
+    let verbosity = match (cli.quiet, cli.verbose) {
+        (true, _) => commands::style::Verbosity::Quiet,
+        (_, true) => commands::style::Verbosity::Verbose,
+        _ => commands::style::Verbosity::Normal,
+    };
+    commands::style::set(verbosity, cli.color);
     let result = match cli.command {
         Command::Check(args) => commands::check::run(args),
         Command::Test(args) => commands::test::run(args),
@@ -163,7 +178,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("heaplab: error: {err:#}");
+            use commands::style::{paint, Stream, Tone};
+            eprintln!("heaplab: {}: {err:#}", paint(Stream::Stderr, Tone::Error, "error"));
             ExitCode::from(commands::exit::USAGE)
         }
     }

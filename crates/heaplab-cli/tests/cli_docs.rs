@@ -18,9 +18,11 @@ fn commands() -> Vec<String> {
         .collect()
 }
 
-/// The long options `heaplab CMD --help` lists (without `--help`).
+/// The long options `heaplab CMD --help` lists (without `--help`); `heaplab --help`'s (the
+/// global ones) for an empty `command`.
 fn options(command: &str) -> Vec<String> {
-    let out = heaplab(&[command, "--help"]);
+    let args: &[&str] = if command.is_empty() { &["--help"] } else { &[command, "--help"] };
+    let out = heaplab(args);
     assert!(out.status.success(), "{command} --help");
     text(&out.stdout)
         .lines()
@@ -55,7 +57,15 @@ fn every_command_and_option_is_documented() {
     let intro = &docs[..docs.find("\n## ").unwrap_or(docs.len())];
     let commands = commands();
     assert!(commands.len() >= 10, "commands from --help: {commands:?}");
-    let mut missing = Vec::new();
+    // Options every command takes (`--lang`, `-q`, `-v`, `--color`): described once, above the
+    // first section.
+    let global = options("");
+    assert!(global.iter().any(|o| o == "--color"), "{global:?}");
+    let mut missing: Vec<String> = global
+        .iter()
+        .filter(|o| *o != "--version" && !intro.contains(&format!("`{o}")))
+        .map(|o| format!("the global {o}"))
+        .collect();
     for c in &commands {
         let Some(body) = section(&docs, &format!("## `heaplab {c}")) else {
             missing.push(format!("no section `## `heaplab {c}`"));
@@ -65,7 +75,7 @@ fn every_command_and_option_is_documented() {
             let quoted = format!("`{o}");
             let documented = body.contains(&quoted)
                 || (body.contains("(#bounds)") && bounds.contains(&quoted))
-                || (o == "--lang" && intro.contains(&quoted));
+                || (global.contains(&o) && intro.contains(&quoted));
             if !documented {
                 missing.push(format!("{c} {o}"));
             }

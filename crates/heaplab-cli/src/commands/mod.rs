@@ -16,6 +16,7 @@ pub mod progress;
 pub mod run;
 pub mod sat;
 pub mod serve;
+pub mod style;
 pub mod test;
 
 use anyhow::Context;
@@ -221,10 +222,10 @@ pub fn report(loaded: &Loaded) -> bool {
     if loaded.java.is_some() {
         let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).cloned().collect();
         if !errors.is_empty() {
-            eprint!("{}", render_all(&errors, &loaded.file));
+            eprint!("{}", style::diagnostics(&render_all(&errors, &loaded.file)));
         }
         let warnings = diags.len() - errors.len();
-        if warnings > 0 && errors.is_empty() {
+        if warnings > 0 && errors.is_empty() && !style::quiet() {
             eprintln!(
                 "heaplab: {}: {warnings} warnings about code outside the Java subset (heaplab check {} shows them)",
                 loaded.file.name,
@@ -232,7 +233,7 @@ pub fn report(loaded: &Loaded) -> bool {
             );
         }
     } else if !diags.is_empty() {
-        eprint!("{}", render_all(diags, &loaded.file));
+        eprint!("{}", style::diagnostics(&render_all(diags, &loaded.file)));
     }
     loaded.analysis.has_errors()
 }
@@ -241,7 +242,7 @@ pub fn report(loaded: &Loaded) -> bool {
 pub fn report_all(loaded: &Loaded) -> bool {
     let diags = &loaded.analysis.diagnostics;
     if !diags.is_empty() {
-        eprint!("{}", render_all(diags, &loaded.file));
+        eprint!("{}", style::diagnostics(&render_all(diags, &loaded.file)));
     }
     loaded.analysis.has_errors()
 }

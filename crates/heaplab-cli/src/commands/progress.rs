@@ -18,8 +18,12 @@ const EVERY: Duration = Duration::from_millis(150);
 
 impl Progress {
     pub fn new() -> Progress {
-        // indicatif hides the bar when stderr is not a terminal.
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        // indicatif hides the bar when stderr is not a terminal; `-q` hides it always.
+        let target = match super::style::quiet() {
+            true => ProgressDrawTarget::hidden(),
+            false => ProgressDrawTarget::stderr(),
+        };
+        let bar = ProgressBar::with_draw_target(None, target);
         bar.set_style(
             ProgressStyle::with_template("{spinner} {elapsed} {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),

@@ -181,6 +181,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut config = config_of(&options, args.shard)?;
     let bound_ms = config.bounds.timeout_ms;
+    say_bounds(&config);
 
     let origin = format!("{} {} {}", loaded.file.name, args.method, args.strategy);
     let dump = match &args.dump_smt2 {
@@ -284,6 +285,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cut,
         args.strict_bounds,
     ))
+}
+
+/// `-v`: the bounds in effect, before the run starts (stderr).
+fn say_bounds(config: &Config) {
+    if !super::style::verbose() {
+        return;
+    }
+    let bounds: Vec<String> = heaplab_engine::symbolic::bounds::BOUNDS
+        .iter()
+        .map(|spec| format!("{} {}", spec.flag(), (spec.get)(&config.bounds)))
+        .collect();
+    eprintln!("heaplab: bounds: {}", bounds.join(", "));
 }
 
 /// How many queries were written, on the text output's last line (stderr with `--format json`);

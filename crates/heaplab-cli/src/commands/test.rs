@@ -1,6 +1,7 @@
 //! `heaplab test FILE...`: runs every `test` block in the concrete interpreter
 //! (`--format json`: a `TestReport`).
 
+use super::style::{self, Stream, Tone};
 use super::{load, report, Format};
 use heaplab_engine::{run_tests, Limits};
 use heaplab_report::commands::CheckedFile;
@@ -82,13 +83,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let name = format!("{}:{}: {}", loaded.file.name, pos.line, result.name);
             if result.passed {
                 out.passed += 1;
-                if text {
-                    crate::say!("ok   {name}");
+                // `-q`: the failures and the tally only.
+                if text && !style::quiet() {
+                    crate::say!("{}   {name}", style::paint(Stream::Stdout, Tone::Good, "ok"));
                 }
             } else {
                 out.failed += 1;
                 if text {
-                    crate::say!("FAIL {name}: {}", result.describe(&loaded.file));
+                    let fail = style::paint(Stream::Stdout, Tone::Error, "FAIL");
+                    crate::say!("{fail} {name}: {}", result.describe(&loaded.file));
                 }
             }
             let outcome = result
