@@ -21,7 +21,7 @@
 
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -86,23 +86,48 @@ export function describeJava(text, file) {
 /**
  * Writes FILE.br and FILE.gz beside each asset. Brotli runs at its best quality on small files
  * and at quality 9 on the large wasm files, where 11 would take minutes for a few percent.
+ * Compressing Z3 alone takes most of a rebuild, so each result is kept under the hash of what
+ * it compressed (in `target/precompressed/`, which a clean checkout does not have): a rebuild
+ * with nothing changed copies instead of compressing (`./build.sh serve` starts in seconds).
  */
 export async function precompress(dir, assets) {
   const br = promisify(brotliCompress);
   const gz = promisify(gzip);
+  const cache = join(root, 'target', 'precompressed');
+  await mkdir(cache, { recursive: true });
   let sizes = { br: 0, gz: 0 };
+  const used = new Set();
   await Promise.all(assets.map(async (asset) => {
     const path = join(dir, asset);
     const raw = await readFile(path);
     const quality = raw.length > 1e6 ? 9 : zlib.BROTLI_MAX_QUALITY;
+    const key = createHash('sha256').update(raw).digest('hex');
+    const cached = async (ext, make) => {
+      const name = `${key}.q${quality}.${ext}`;
+      used.add(name);
+      const file = join(cache, name);
+      try {
+        return await readFile(file);
+      } catch {
+        const bytes = await make();
+        // Written under a temporary name and renamed: an interrupted build leaves no half file.
+        await writeFile(`${file}.tmp`, bytes);
+        await rename(`${file}.tmp`, file);
+        return bytes;
+      }
+    };
     const [b, g] = await Promise.all([
-      br(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-      gz(raw, { level: 9 }),
+      cached('br', () => br(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } })),
+      cached('gz', () => gz(raw, { level: 9 })),
     ]);
     await writeFile(`${path}.br`, b);
     await writeFile(`${path}.gz`, g);
     sizes = { br: sizes.br + b.length, gz: sizes.gz + g.length };
   }));
+  // Only this build's results stay: the cache never outgrows one build.
+  for (const name of await readdir(cache)) {
+    if (!used.has(name)) await rm(join(cache, name), { force: true });
+  }
   return sizes;
 }
 

@@ -10,7 +10,8 @@
 //! connection, not a thread. Each connection is dropped when it makes no progress for the idle
 //! timeout ([`timed_io`]) or has not sent its request head within [`HEADER_TIMEOUT`]; request
 //! heads are bounded in bytes and header count, and at most `--max-connections` connections
-//! are open at once (more are closed on arrival). What is served is decided in [`site`].
+//! are open at once, `--max-connections-per-client` from one address (more are closed on
+//! arrival). What is served is decided in [`site`], byte ranges included.
 //!
 //! The command serves until the process is interrupted.
 
@@ -27,12 +28,13 @@ use hyper::service::service_fn;
 use hyper::{Method, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use site::{Answer, Site};
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::Write;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use timed_io::TimedIo;
@@ -51,6 +53,10 @@ pub struct Args {
     /// Connections open at once; more are closed as they arrive.
     #[arg(long, default_value_t = 256)]
     max_connections: usize,
+    /// Connections open at once from one client address (so one client cannot take them all);
+    /// more are closed as they arrive.
+    #[arg(long, default_value_t = 64)]
+    max_connections_per_client: usize,
     /// A connection that neither sends nor takes a byte for this long is closed.
     #[arg(long, default_value_t = 30_000)]
     idle_timeout_ms: u64,
@@ -74,8 +80,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .parse()
         .with_context(|| format!("`{}` is not an IP address", args.host))?;
     anyhow::ensure!(args.max_connections > 0, "--max-connections must be at least 1");
+    anyhow::ensure!(
+        args.max_connections_per_client > 0,
+        "--max-connections-per-client must be at least 1"
+    );
     let limits = Limits {
         max_connections: args.max_connections,
+        per_client: args.max_connections_per_client,
         idle_timeout: Duration::from_millis(args.idle_timeout_ms.max(1)),
     };
     let server = Server::start_with(&args.dir, addr, limits)?;
@@ -90,6 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 #[derive(Clone, Copy)]
 pub struct Limits {
     pub max_connections: usize,
+    pub per_client: usize,
     pub idle_timeout: Duration,
 }
 
@@ -143,12 +155,51 @@ impl Server {
     }
 }
 
+/// Open connections per client address; a [`ClientSlot`] gives its place back when dropped.
+#[derive(Default)]
+struct Clients(Mutex<HashMap<IpAddr, usize>>);
+
+struct ClientSlot {
+    clients: Arc<Clients>,
+    ip: IpAddr,
+}
+
+impl Clients {
+    /// A slot for one more connection from `ip`, if it holds fewer than `most`.
+    fn take(self: &Arc<Self>, ip: IpAddr, most: usize) -> Option<ClientSlot> {
+        let mut open = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(ip).or_insert(0);
+        if *n >= most {
+            return None;
+        }
+        *n += 1;
+        Some(ClientSlot { clients: Arc::clone(self), ip })
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut open = self.clients.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
 async fn accept_loop(listener: tokio::net::TcpListener, site: Arc<Site>, limits: Limits) {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let clients = Arc::new(Clients::default());
     loop {
-        let Ok((stream, _)) = listener.accept().await else {
+        let Ok((stream, peer)) = listener.accept().await else {
             // Out of file descriptors or a connection reset before accept: let it pass.
             tokio::time::sleep(Duration::from_millis(10)).await;
+            continue;
+        };
+        let Some(slot) = clients.take(peer.ip(), limits.per_client) else {
+            drop(stream);
             continue;
         };
         let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
@@ -176,6 +227,7 @@ async fn accept_loop(listener: tokio::net::TcpListener, site: Arc<Site>, limits:
             // A client that goes away or times out ends its connection; nothing to report.
             let _ = http.serve_connection(io, service).await;
             drop(permit);
+            drop(slot);
         });
     }
 }
@@ -191,12 +243,15 @@ async fn respond(
         };
         let path = request.uri().path().to_string();
         let (accept_encoding, if_none_match) = (header("accept-encoding"), header("if-none-match"));
+        let (range, if_range) = (header("range"), header("if-range"));
         // File system calls block: run them off the connection tasks.
         tokio::task::spawn_blocking(move || {
             site.answer(&site::Request {
                 path: &path,
                 accept_encoding: accept_encoding.as_deref(),
                 if_none_match: if_none_match.as_deref(),
+                range: range.as_deref(),
+                if_range: if_range.as_deref(),
             })
         })
         .await

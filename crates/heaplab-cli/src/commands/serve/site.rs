@@ -30,6 +30,11 @@ pub struct Request<'r> {
     pub path: &'r str,
     pub accept_encoding: Option<&'r str>,
     pub if_none_match: Option<&'r str>,
+    /// `Range: bytes=…` (one range is served; several are answered with the whole file, as
+    /// RFC 9110 allows).
+    pub range: Option<&'r str>,
+    /// `If-Range`: the range applies only while the file still has this ETag.
+    pub if_range: Option<&'r str>,
 }
 
 /// The served folder (canonical, so containment checks compare resolved paths).
@@ -99,9 +104,32 @@ impl Site {
         if request.if_none_match.is_some_and(|v| v.split(',').any(|t| t.trim() == etag)) {
             return Answer { status: 304, headers, body: Payload::empty() };
         }
-        match std::fs::File::open(&real) {
-            Ok(file) => Answer { status: 200, headers, body: Payload::file(file, meta.len()) },
-            Err(_) => Answer::text(404, "not found"),
+        headers.push(("Accept-Ranges", "bytes".to_string()));
+        let len = meta.len();
+        let wanted = match request.if_range {
+            Some(tag) if tag.trim() != etag => None,
+            _ => request.range.map(|r| byte_range(r, len)),
+        };
+        let Ok(mut file) = std::fs::File::open(&real) else {
+            return Answer::text(404, "not found");
+        };
+        match wanted {
+            None | Some(Range::Ignored) => {
+                Answer { status: 200, headers, body: Payload::file(file, len) }
+            }
+            Some(Range::Unsatisfiable) => {
+                let mut answer = Answer::text(416, "range not satisfiable");
+                answer.headers.push(("Content-Range", format!("bytes */{len}")));
+                answer
+            }
+            Some(Range::Bytes(first, last)) => {
+                use std::io::{Seek, SeekFrom};
+                if file.seek(SeekFrom::Start(first)).is_err() {
+                    return Answer::text(500, "internal error");
+                }
+                headers.push(("Content-Range", format!("bytes {first}-{last}/{len}")));
+                Answer { status: 206, headers, body: Payload::file(file, last - first + 1) }
+            }
         }
     }
 
@@ -115,6 +143,52 @@ impl Site {
             Ok(meta) if meta.is_file() => Ok((real, meta)),
             _ => Err(Refusal::NotFound),
         }
+    }
+}
+
+/// What a `Range` header asks of a file of some length.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Range {
+    /// The bytes `first..=last`.
+    Bytes(u64, u64),
+    /// A range past the end (416).
+    Unsatisfiable,
+    /// Not one byte range (another unit, several ranges, malformed): the whole file (200).
+    Ignored,
+}
+
+/// Reads `bytes=a-b`, `bytes=a-` and `bytes=-n` (the last n bytes) against a file of `len` bytes.
+pub fn byte_range(header: &str, len: u64) -> Range {
+    let Some(spec) = header.trim().strip_prefix("bytes=") else { return Range::Ignored };
+    if spec.contains(',') {
+        return Range::Ignored;
+    }
+    let Some((a, b)) = spec.trim().split_once('-') else { return Range::Ignored };
+    let (a, b) = (a.trim(), b.trim());
+    let number = |s: &str| s.parse::<u64>().ok();
+    match (a.is_empty(), b.is_empty()) {
+        // The last `n` bytes.
+        (true, false) => match number(b) {
+            Some(0) => Range::Unsatisfiable,
+            Some(n) if len > 0 => Range::Bytes(len.saturating_sub(n), len - 1),
+            Some(_) => Range::Unsatisfiable,
+            None => Range::Ignored,
+        },
+        (false, _) => {
+            let Some(first) = number(a) else { return Range::Ignored };
+            let last = match b.is_empty() {
+                true => None,
+                false => match number(b) {
+                    Some(last) if last >= first => Some(last),
+                    _ => return Range::Ignored,
+                },
+            };
+            if first >= len {
+                return Range::Unsatisfiable;
+            }
+            Range::Bytes(first, last.map_or(len - 1, |l| l.min(len - 1)))
+        }
+        (true, true) => Range::Ignored,
     }
 }
 
@@ -236,6 +310,22 @@ mod tests {
         assert_eq!(url_to_relative_path("/%zz"), Err(PathError::Malformed));
         assert_eq!(url_to_relative_path("/%00"), Err(PathError::Malformed));
         assert_eq!(url_to_relative_path("/%ff"), Err(PathError::Malformed));
+    }
+
+    #[test]
+    fn byte_ranges() {
+        assert_eq!(byte_range("bytes=0-9", 100), Range::Bytes(0, 9));
+        assert_eq!(byte_range("bytes=90-", 100), Range::Bytes(90, 99));
+        assert_eq!(byte_range("bytes=90-500", 100), Range::Bytes(90, 99));
+        assert_eq!(byte_range("bytes=-10", 100), Range::Bytes(90, 99));
+        assert_eq!(byte_range("bytes=-500", 100), Range::Bytes(0, 99));
+        assert_eq!(byte_range("bytes=100-", 100), Range::Unsatisfiable);
+        assert_eq!(byte_range("bytes=-0", 100), Range::Unsatisfiable);
+        assert_eq!(byte_range("bytes=0-", 0), Range::Unsatisfiable);
+        assert_eq!(byte_range("bytes=5-2", 100), Range::Ignored);
+        assert_eq!(byte_range("bytes=0-1,5-6", 100), Range::Ignored);
+        assert_eq!(byte_range("items=0-1", 100), Range::Ignored);
+        assert_eq!(byte_range("bytes=x-", 100), Range::Ignored);
     }
 
     #[test]
