@@ -45,12 +45,52 @@ setup() {
       (cd web && npm ci --no-audit --no-fund --loglevel=error)
     fi
   fi
+  install_completions
   log "setup done"
+}
+
+# Shell completions and the man page, for the user running setup. The completion files are
+# loaders that ask the built binary (target/release/heaplab, else `heaplab` on the PATH) for its
+# completions when a shell starts, so they never fall behind its options; the man page is
+# written once a binary exists (a later setup or build refreshes it).
+install_completions() {
+  local data="${XDG_DATA_HOME:-$HOME/.local/share}" config="${XDG_CONFIG_HOME:-$HOME/.config}"
+  local bin="$ROOT/target/release/heaplab"
+  local bash_file="$data/bash-completion/completions/heaplab"
+  local fish_file="$config/fish/completions/heaplab.fish"
+  local bash_text fish_text
+  bash_text=$(printf '%s\n' \
+    "# heaplab's completions, installed by HeapLab's ./build.sh setup." \
+    "if [ -x '$bin' ]; then source <('$bin' completions bash)" \
+    "elif command -v heaplab >/dev/null 2>&1; then source <(heaplab completions bash); fi")
+  fish_text=$(printf '%s\n' \
+    "# heaplab's completions, installed by HeapLab's ./build.sh setup." \
+    "if test -x '$bin'; '$bin' completions fish | source" \
+    "else if command -q heaplab; heaplab completions fish | source; end")
+  write_if_changed "$bash_file" "$bash_text"
+  write_if_changed "$fish_file" "$fish_text"
+  install_man_page
+}
+
+# Writes $2 to $1 unless it already holds exactly that (setup stays quick and quiet).
+write_if_changed() {
+  if [ ! -f "$1" ] || [ "$(cat "$1")" != "$2" ]; then
+    mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" && log "installed $1"
+  fi
+}
+
+install_man_page() {
+  local bin="$ROOT/target/release/heaplab"
+  [ -x "$bin" ] || return 0
+  local page="${XDG_DATA_HOME:-$HOME/.local/share}/man/man1/heaplab.1" text
+  text=$("$bin" man 2>/dev/null) || return 0
+  write_if_changed "$page" "$text"
 }
 
 build_native() {
   log "cargo build --release"
   cargo build --release --quiet
+  install_man_page
 }
 
 # The folder of C headers that tree-sitter ships for wasm32 (in the tree-sitter-language crate).
