@@ -95,12 +95,11 @@ test('the SMT console numbers error lines per query, starts each from a fresh so
   const fixed = await ask('(declare-const x Int)\n(declare-const y Int)\n(assert (> x y))\n(check-sat)\n');
   assert.doesNotMatch(fixed, /already declared/, fixed);
   assert.match(fixed, /^sat\s*$/, fixed);
-  // x³ + y³ + z³ = 42 is far beyond Z3: its time limit answers unknown instead of a hang.
-  const started = Date.now();
+  // x³ + y³ + z³ = 42 is far beyond Z3: its time limit answers unknown instead of a hang (a
+  // hang would leave `ask` to the test's own timeout; no wall-clock assertion here).
   const hard = await ask('(declare-const x Int)\n(declare-const y Int)\n(declare-const z Int)\n' +
     '(assert (= (+ (* x x x) (* y y y) (* z z z)) 42))\n(assert (> (* x x) 1000000))\n(check-sat)\n');
   assert.match(hard, /unknown|did not answer/, hard);
-  assert.ok(Date.now() - started < 40000, 'the console answered within its limit');
   assert.deepEqual(browser.errors, []);
 });
 
