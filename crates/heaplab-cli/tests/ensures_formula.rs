@@ -66,3 +66,27 @@ fn emitted_tests_of_a_broken_shape_replay() {
     assert!(printed.contains(" 0 failed"), "{printed}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `ensures shape & count == old(count) + 1` in one clause: the `old` fact is checked against
+/// the entry state, the shape on the final heap; every strategy finds the method that forgets
+/// the count and never the one that keeps it.
+#[test]
+fn an_old_fact_beside_a_shape_is_checked_against_the_entry() {
+    let file = "crates/heaplab-cli/tests/data/ensures_old.hl";
+    let check = heaplab(&["check", file]);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    for strategy in STRATEGIES {
+        let good = run_json(file, "Stack.push", strategy, &[]);
+        let bad = run_json(file, "Stack.pushLost", strategy, &[]);
+        assert_eq!(good["errors"], 0, "push {strategy}: {good}");
+        assert!(good["tests"].as_u64().unwrap() > 0, "push {strategy}: {good}");
+        assert!(bad["errors"].as_u64().unwrap() > 0, "pushLost {strategy}: {bad}");
+        let kinds: Vec<&str> = bad["findings"]
+            .as_array()
+            .unwrap_or_else(|| panic!("pushLost {strategy}: no findings: {bad}"))
+            .iter()
+            .filter_map(|f| f["kind"].as_str())
+            .collect();
+        assert!(kinds.contains(&"ensures_failed"), "pushLost {strategy}: {bad}");
+    }
+}

@@ -251,7 +251,12 @@ fn attach_clause(
         // `ensures bst(this.root)`: a predicate is a postcondition, checked at exit on the
         // heap the method leaves (the same invariant as the `requires`, written once).
         if let Some(f) = l.spec_formula(file, c.body, &mut cx, diags) {
-            functions[idx].decl.ensures_formulas.push(f);
+            // `ensures list(this.head) & size == \old(size) + 1`: the `\old` facts are
+            // expressions of their own.
+            let (f, with_old) = f.split_old();
+            let decl = &mut functions[idx].decl;
+            decl.ensures_formulas.extend(f);
+            decl.ensures.extend(with_old);
         }
     } else if let Some(e) = l.spec_expr(file, c.body, &mut cx, diags) {
         functions[idx].decl.ensures.push(e);

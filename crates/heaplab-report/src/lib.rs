@@ -9,6 +9,7 @@
 //! values; the front ends serialize them.
 
 pub mod commands;
+pub mod findings;
 pub mod merge;
 pub mod outcome;
 pub mod schema;

@@ -528,6 +528,40 @@ pub struct Formula {
     pub span: Span,
 }
 
+impl Formula {
+    /// An `ensures` formula's pure conjuncts that use `old(…)`, split off as `ensures`
+    /// expressions, and the rest (`None` when nothing is left): `ensures list(this.head,
+    /// this.size) & this.size == old(this.size) + 1` is the formula `list(…)`, checked on the
+    /// final heap, and the expression `this.size == old(this.size) + 1`, checked against the
+    /// entry state, as if written as two clauses. Only a formula of one disjunct without
+    /// existentials is split (elsewhere such a conjunct could use a bound variable, and the
+    /// checker's error about `old` in a formula stands).
+    pub fn split_old(mut self) -> (Option<Formula>, Vec<Expr>) {
+        let [heap] = self.disjuncts.as_mut_slice() else { return (Some(self), Vec::new()) };
+        if !heap.exists.is_empty() {
+            return (Some(self), Vec::new());
+        }
+        let mut exprs = Vec::new();
+        heap.atoms.retain(|atom| match atom {
+            Atom::Pure(e) if e.mentions_old() => {
+                exprs.push(e.clone());
+                false
+            }
+            _ => true,
+        });
+        let rest = (!heap.atoms.is_empty()).then_some(self);
+        (rest, exprs)
+    }
+}
+
+impl Expr {
+    /// Whether `old(…)` occurs in this expression.
+    pub fn mentions_old(&self) -> bool {
+        matches!(self.kind, ExprKind::Old(_))
+            || self.kind.children().iter().any(|c| c.mentions_old())
+    }
+}
+
 /// `exists T v, ... . a1 * a2 & p1 ...`: existentials, spatial atoms and pure facts.
 /// `*` and `&` both conjoin; the parser keeps the atoms in source order.
 #[derive(Clone, Debug, PartialEq)]

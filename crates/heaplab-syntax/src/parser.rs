@@ -553,7 +553,11 @@ impl<'a> Parser<'a> {
             } else if self.eat(T::Ensures) {
                 match self.ensures_clause()? {
                     Ok(e) => ensures.push(e),
-                    Err(f) => ensures_formulas.push(f),
+                    Err(f) => {
+                        let (f, with_old) = f.split_old();
+                        ensures_formulas.extend(f);
+                        ensures.extend(with_old);
+                    }
                 }
             } else {
                 break;

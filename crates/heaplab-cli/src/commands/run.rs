@@ -17,6 +17,7 @@ use heaplab_engine::symbolic::options::{OrderOption, PreOption};
 use heaplab_engine::symbolic::shard::Shard;
 use heaplab_engine::symbolic::strategy::Driver;
 use heaplab_engine::symbolic::{strategy, Clock, Config, Event, Explorer, Options, PathOutcome};
+use heaplab_report::findings::findings;
 use heaplab_report::RunSummary;
 use heaplab_testgen::{emit, generate_within, Generation};
 use std::io::Write;
@@ -312,53 +313,6 @@ fn report_dump(state: &DumpState, format: Format) -> anyhow::Result<()> {
         Format::Json => eprintln!("{line}"),
     }
     Ok(())
-}
-
-/// Every test that ended in an error: its kind, place, message and name, and whether it breaks
-/// a contract on a valid input (what the exit code reports).
-fn findings(
-    file: &heaplab_syntax::SourceFile,
-    paths: &[heaplab_engine::symbolic::PathResult],
-    generation: &Generation,
-) -> Vec<heaplab_report::FindingReport> {
-    use heaplab_syntax::ast::ErrorKind;
-    let mut out = Vec::new();
-    for t in &generation.tests {
-        let heaplab_testgen::Expected::Error(kind) = t.expected else { continue };
-        // The replayed call's place and words; the explored path's when replay has none.
-        let (span, message) = match (&t.error_at, paths.get(t.path).map(|p| &p.outcome)) {
-            (Some((span, message)), _) => (*span, message.clone()),
-            (None, Some(PathOutcome::Error { span, message, .. })) => (*span, message.clone()),
-            _ => continue,
-        };
-        let pos = file.line_col(span.start);
-        let valid = t.validity.is_valid();
-        out.push(heaplab_report::FindingReport {
-            test: t.name.clone(),
-            kind: kind.keyword().to_string(),
-            line: pos.line as u32,
-            column: pos.col as u32,
-            message,
-            valid_input: valid,
-            breaks_contract: valid
-                && matches!(kind, ErrorKind::EnsuresFailed | ErrorKind::RequiresFailed),
-            input: counterexample(generation, t),
-        });
-    }
-    out
-}
-
-/// A test's input and call on one line: the statements of its `.hl` test block, without the
-/// block, its comments and its assertions.
-fn counterexample(generation: &Generation, t: &heaplab_testgen::GeneratedTest) -> String {
-    let block = heaplab_testgen::emit::test_block(generation, t);
-    let lines: Vec<&str> = block
-        .lines()
-        .map(str::trim)
-        .filter(|l| !(l.starts_with("//") || l.starts_with("test ") || l.starts_with("assert")))
-        .filter(|l| !l.is_empty() && *l != "}")
-        .collect();
-    lines.join(" ")
 }
 
 /// One line per test that found an error: its kind, place, message and test name.

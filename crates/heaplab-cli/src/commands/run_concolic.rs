@@ -94,6 +94,7 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
             let mut summary =
                 RunSummary::of_concolic(&loaded.file.name, &args.method, &r, &sites, time_ms);
             summary.emitted = written.as_ref().map(|p| p.display().to_string());
+            summary.findings = heaplab_report::findings::findings(&loaded.file, &[], g);
             crate::commands::print_json(&summary)?;
         }
         Format::Text => {
