@@ -80,7 +80,12 @@ fn emitted_tests_run_with_heaplab_test() {
 fn bad_method_is_a_clear_error() {
     let out = heaplab(&["run", "examples/bst.hl", "--method", "BST.nope"]);
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("no method `nope`"), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("no method `BST.nope`"), "{err}");
+    // It names what could have been meant.
+    assert!(err.contains("BST.insert") && err.contains("BST.remove"), "{err}");
+    let out = heaplab(&["run", "examples/bst.hl", "--method", "Tree.insert"]);
+    assert!(text(&out.stderr).contains("`insert` is BST.insert"), "{}", text(&out.stderr));
     let out = heaplab(&["run", "examples/bst.hl", "--method", "BST.insert", "--strategy", "eager"]);
     assert!(!out.status.success());
 }

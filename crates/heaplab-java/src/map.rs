@@ -125,6 +125,32 @@ impl JavaMap {
         self.methods.iter().filter(|m| !m.is_ctor && m.left_out.is_none()).collect()
     }
 
+    /// Why `name` names nothing, with what it could have named: the overloads of a method of
+    /// that name (a signature written with other type names), else every method a run can
+    /// start from.
+    fn no_such_method(&self, name: &str, method: &str) -> String {
+        let show = |m: &&JavaMethod| format!("{}.{}", m.class, m.signature);
+        let same_name: Vec<String> = self
+            .methods
+            .iter()
+            .filter(|m| !m.is_ctor && m.name == method)
+            .map(|m| show(&m))
+            .collect();
+        if !same_name.is_empty() {
+            return format!(
+                "no method `{name}` in this Java file; `{method}` is {}",
+                same_name.join(", ")
+            );
+        }
+        let all: Vec<String> = self.targets().iter().map(show).collect();
+        match all.is_empty() {
+            true => format!("no method `{name}` in this Java file, and none it can explore"),
+            false => {
+                format!("no method `{name}` in this Java file; its methods: {}", all.join(", "))
+            }
+        }
+    }
+
     /// Finds what a user names with `--method`: `Class.method` (or just `method`), or a
     /// lowered overload name (`Class.put_3`), or `Class.method(Type, …)`. `Err` says why not
     /// (unknown, ambiguous with the candidates, or left out with its reason).
@@ -159,7 +185,7 @@ impl JavaMap {
         let with_spec: Vec<&JavaMethod> = cands.iter().copied().filter(|m| m.has_spec).collect();
         let chosen = match (cands.as_slice(), exact.as_slice(), with_spec.as_slice()) {
             ([one], _, _) | (_, [one], _) | (_, _, [one]) => *one,
-            ([], _, _) => return Err(format!("no method `{name}` in this Java file")),
+            ([], _, _) => return Err(self.no_such_method(name, mname)),
             (many, _, _) => {
                 let list: Vec<String> = many
                     .iter()

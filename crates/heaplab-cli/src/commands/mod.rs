@@ -82,7 +82,31 @@ impl Loaded {
             Some(map) => {
                 map.find_target(name).map(|m| m.target.clone()).map_err(|e| anyhow::anyhow!("{e}"))
             }
-            None => Ok(name.to_string()),
+            None => {
+                let targets = self.analysis.program.targets();
+                if targets.iter().any(|t| t == name) {
+                    return Ok(name.to_string());
+                }
+                // Say what could have been meant: the methods of that name, else all of them.
+                let short = name.rsplit('.').next().unwrap_or(name);
+                let same: Vec<&String> =
+                    targets.iter().filter(|t| t.rsplit('.').next() == Some(short)).collect();
+                let (what, list) = match same.is_empty() {
+                    false => (format!("`{short}` is"), same),
+                    true => ("its methods:".to_string(), targets.iter().collect()),
+                };
+                let shown: Vec<&str> = list.iter().take(40).map(|t| t.as_str()).collect();
+                let more = if list.len() > 40 {
+                    format!(", … ({} in all)", list.len())
+                } else {
+                    String::new()
+                };
+                anyhow::bail!(
+                    "no method `{name}` in `{}`; {what} {}{more}",
+                    self.file.name,
+                    shown.join(", ")
+                )
+            }
         }
     }
 }
