@@ -114,3 +114,39 @@ fn text_table_has_one_row_per_strategy() {
     let header = stdout.lines().nth(1).unwrap_or_default();
     assert!(header.contains("branches") && header.contains("br_valid"), "{header}");
 }
+
+/// Issue 30's sweep, at a size for CI: heavy methods at k = 3 under every strategy, each run
+/// cut by the time bound or by a count; whatever stopped a run, `stopped_by` is among its
+/// `bounds_hit` (never a run that stopped with no bound named). Time decides where a run
+/// stops, not whether the rule holds.
+#[test]
+fn a_run_that_stopped_always_names_its_bound() {
+    let cases = [
+        ("examples/treemap.hl", "TreeMap.put", &["--timeout-ms", "300"][..]),
+        ("examples/avl.hl", "AvlTree.insert", &["--timeout-ms", "300"][..]),
+        ("examples/bst.hl", "BST.remove", &["--max-states", "200"][..]),
+        ("examples/dll.hl", "LinkedList.addAt", &["--max-questions", "40"][..]),
+    ];
+    let mut stopped = 0;
+    for (file, method, bound) in cases {
+        let args =
+            [&[file, "--method", method, "--k", "3", "--format", "json"][..], bound].concat();
+        let (ok, stdout, stderr) = compare(&args);
+        assert!(ok, "{file} {method}: {stderr}");
+        for row in rows(&stdout) {
+            let name = format!("{method} {}", row["strategy"].as_str().unwrap_or_default());
+            let hit: Vec<&str> = row["bounds_hit"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|b| b.as_str())
+                .collect();
+            if let Some(by) = row["stopped_by"].as_str() {
+                stopped += 1;
+                let by = by.split_whitespace().next().unwrap_or_default();
+                assert!(hit.contains(&by), "{name}: stopped by {by}, bounds_hit {hit:?}: {row}");
+            }
+        }
+    }
+    assert!(stopped > 0, "no run was stopped: the sweep checked nothing");
+}

@@ -216,11 +216,13 @@ fn n(v: usize) -> u64 {
 }
 
 /// The bound table's name for what stopped a `concolic` run (its loop names `runs`, the cap
-/// that `--max-paths` sets, and `time`).
+/// that `--max-paths` sets, `time`, `questions` and `states`).
 fn bound_name(stopped_by: &str) -> &str {
     match stopped_by {
         "runs" => Bound::MaxPaths.name(),
         "time" => Bound::Timeout.name(),
+        "questions" => Bound::Questions.name(),
+        "states" => Bound::States.name(),
         other => other,
     }
 }

@@ -88,6 +88,12 @@ pub struct ConcolicConfig {
     pub timeout_ms: Option<u64>,
     /// Stop after this many phase-2 solver calls (a deterministic budget). Default none.
     pub max_phase2_calls: Option<usize>,
+    /// Stop once this many solver calls (both phases) were made: `--max-questions`, the same
+    /// budget the explorer counts. Default none.
+    pub max_questions: Option<u64>,
+    /// Stop once the constraint tree has this many nodes: `--max-states`, the explorer's count of
+    /// its tree's nodes. Default: the bound table's.
+    pub max_nodes: u64,
     /// The longest input array phase 2 solves for. Default 8. A loop over an array's cells
     /// (`isHeap`, `isForest`) makes a constraint tree with a node for every length, and a
     /// concolic search would lengthen the array by one cell per run; like the unfolding depth
@@ -131,6 +137,8 @@ impl ConcolicConfig {
             },
             max_runs: usize::try_from(bounds.max_paths).unwrap_or(usize::MAX).min(10_000),
             timeout_ms: bounds.timeout_ms,
+            max_questions: bounds.max_questions,
+            max_nodes: bounds.max_states,
             k: bounds.k,
             ..ConcolicConfig::default()
         }
@@ -152,6 +160,8 @@ impl Default for ConcolicConfig {
             order: SearchOrder::Bfs,
             timeout_ms: None,
             max_phase2_calls: None,
+            max_questions: None,
+            max_nodes: heaplab_engine::symbolic::Bounds::default().max_states,
             max_array_len: 8,
             k: heaplab_engine::symbolic::Bounds::default().k,
         }
@@ -197,7 +207,8 @@ pub struct ConcolicStats {
     /// Nodes of the constraint tree runs passed through; unexplored nodes left at the end.
     pub tree_explored: usize,
     pub unexplored_left: usize,
-    /// Why the loop stopped early (`runs`, `time`), if it did.
+    /// Why the loop stopped early (`runs`, `time`, `questions`, `states`, `solver calls`), if
+    /// it did.
     pub stopped_by: Option<&'static str>,
     /// For each test, the phase (1 or 2) that produced its input.
     pub phase_of_test: Vec<u8>,
@@ -476,6 +487,15 @@ pub fn generate_observed(
             stats.stopped_by = Some("solver calls");
             break;
         }
+        let asked = (stats.phase1_calls + stats.phase2_calls) as u64;
+        if config.max_questions.is_some_and(|m| asked >= m) {
+            stats.stopped_by = Some("questions");
+            break;
+        }
+        if tree.len() as u64 >= config.max_nodes {
+            stats.stopped_by = Some("states");
+            break;
+        }
         let (phase, input, target_key) = if let Some((phase, input)) = queue.pop_front() {
             (phase, input, None)
         } else {
@@ -503,7 +523,10 @@ pub fn generate_observed(
                 pp.cut > 0 || pp.untranslatable > 0 || pp.formulas.len() > config.max_node_formulas;
             for solvable in pp.formulas.iter().take(config.max_node_formulas) {
                 let f = &solvable.formula;
-                if out_of_time() || config.max_phase2_calls.is_some_and(|m| stats.phase2_calls >= m)
+                let asked = (stats.phase1_calls + stats.phase2_calls) as u64;
+                if out_of_time()
+                    || config.max_phase2_calls.is_some_and(|m| stats.phase2_calls >= m)
+                    || config.max_questions.is_some_and(|m| asked >= m)
                 {
                     undecided = true;
                     break;
