@@ -48,6 +48,7 @@
  * @property {(number|null)} [heaps_per_path] All-heaps mode: the most models asked per path
  * @property {(number|null)} [k] Kiasan's reference-chain bound (the receiver has k, its fields k-1, ...)
  * @property {(number|null)} [loop] Loop iterations (per loop and call) that materialize no heap object
+ * @property {(number|null)} [max_array_length] `concolic` only: the longest input array its phase 2 solves for
  * @property {(number|null)} [max_memory_mb] The whole run's memory bound in megabytes beyond what the process held at its start, exploration, test generation and replay together (0: no limit); exploration gets the first three quarters
  * @property {(number|null)} [max_paths] Stop after this many (non-discarded) paths
  * @property {(number|null)} [max_questions] Stop after this many questions about path conditions (0: no limit)

@@ -101,6 +101,15 @@ export const BOUNDS = [
     "on_page": false,
     "title": "Every-input-heap mode: the most models asked per path",
     "zero_is_off": false
+  },
+  {
+    "default": 8,
+    "help": "`concolic` only: the longest input array its phase 2 solves for",
+    "label": "array length",
+    "name": "max_array_length",
+    "on_page": false,
+    "title": "concolic: the longest input array its phase 2 solves for",
+    "zero_is_off": false
   }
 ];
 

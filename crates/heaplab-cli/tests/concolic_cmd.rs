@@ -340,3 +340,32 @@ fn implicit_checks_are_negated() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// `--max-array-length` (declared once in the engine's bound table, read by the concolic loop):
+/// insertion sort's constraint tree has a node per array length, so a longer bound gives more
+/// runs, tests and covered directions.
+#[test]
+fn the_array_length_bound_reaches_the_concolic_loop() {
+    let run = |n: &str| -> serde_json::Value {
+        let out = heaplab(&[
+            "run",
+            "examples/isortarr.hl",
+            "--method",
+            "insertionSort",
+            "--strategy",
+            "concolic",
+            "--max-array-length",
+            n,
+            "--format",
+            "json",
+        ]);
+        let (ok, stdout, stderr) = out;
+        assert!(ok, "{stderr}");
+        serde_json::from_str(&stdout).expect("JSON")
+    };
+    let (short, long) = (run("1"), run("3"));
+    let n = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap_or(0);
+    assert!(n(&long, "tests") > n(&short, "tests"), "{short} vs {long}");
+    assert!(n(&long, "branches_covered") > n(&short, "branches_covered"), "{short} vs {long}");
+    assert!(long["concolic"]["runs"].as_u64() > short["concolic"]["runs"].as_u64());
+}

@@ -220,6 +220,14 @@ bounds! {
         name "heaps_per_path", page false, label "heaps per path",
         title "Every-input-heap mode: the most models asked per path",
         help "All-heaps mode: the most models asked per path";
+    /// `concolic` only: the longest input array its phase 2 solves for. A loop over an array's cells
+    /// makes a constraint tree with a node for every length, and a concolic search lengthens
+    /// the array by one cell per run; this keeps the tree finite (longer nodes are unsat). The
+    /// explorer bounds arrays by `k` instead (Kiasan). Default: 8.
+    max_array_length: u32 = 8,
+        name "max_array_length", page false, label "array length",
+        title "concolic: the longest input array its phase 2 solves for",
+        help "`concolic` only: the longest input array its phase 2 solves for";
 }
 
 /// The default of [`Bounds::max_memory_mb`].

@@ -94,10 +94,8 @@ pub struct ConcolicConfig {
     /// Stop once the constraint tree has this many nodes: `--max-states`, the explorer's count of
     /// its tree's nodes. Default: the bound table's.
     pub max_nodes: u64,
-    /// The longest input array phase 2 solves for. Default 8. A loop over an array's cells
-    /// (`isHeap`, `isForest`) makes a constraint tree with a node for every length, and a
-    /// concolic search would lengthen the array by one cell per run; like the unfolding depth
-    /// for linked structures, this bound keeps the tree finite (longer nodes are unsat).
+    /// The longest input array phase 2 solves for: `--max-array-length` (the bound table says
+    /// why).
     pub max_array_len: i64,
     /// Lazy initialization's `k` for input objects outside the precondition's footprint (every
     /// input object of a method without `requires`): none deeper than `k` references from a
@@ -139,6 +137,7 @@ impl ConcolicConfig {
             timeout_ms: bounds.timeout_ms,
             max_questions: bounds.max_questions,
             max_nodes: bounds.max_states,
+            max_array_len: i64::from(bounds.max_array_length),
             k: bounds.k,
             ..ConcolicConfig::default()
         }
@@ -162,7 +161,7 @@ impl Default for ConcolicConfig {
             max_phase2_calls: None,
             max_questions: None,
             max_nodes: heaplab_engine::symbolic::Bounds::default().max_states,
-            max_array_len: 8,
+            max_array_len: i64::from(heaplab_engine::symbolic::Bounds::default().max_array_length),
             k: heaplab_engine::symbolic::Bounds::default().k,
         }
     }
