@@ -119,6 +119,21 @@ pub struct GeneratedTest {
     pub branches: BTreeSet<(NodeId, bool)>,
 }
 
+impl GeneratedTest {
+    /// Error-revealing (Randoop's and EvoSuite's split): a valid input on which the method
+    /// breaks a contract, a failing `ensures` or a call breaking its callee's `requires`. Such
+    /// a test is a found bug, exported to fail while the bug is there; every other test
+    /// (returns, and errors on invalid inputs or that the code signals on purpose, such as an
+    /// `assert` standing for Weiss's `Underflow`) is a regression test that records behaviour.
+    pub fn reveals_bug(&self) -> bool {
+        self.validity.is_valid()
+            && matches!(
+                self.expected,
+                Expected::Error(ErrorKind::EnsuresFailed | ErrorKind::RequiresFailed)
+            )
+    }
+}
+
 /// A type as the source writes it (`int`, `Node`, `Object[]`, `void`).
 pub(crate) fn type_as_written(t: &TypeExpr) -> String {
     match t {
@@ -242,16 +257,7 @@ impl Generation {
     /// valid input is behaviour the tests record (courses use `assert` for underflow as Weiss
     /// throws), not a broken contract.
     pub fn spec_violations(&self) -> usize {
-        self.tests
-            .iter()
-            .filter(|t| t.validity.is_valid())
-            .filter(|t| {
-                matches!(
-                    t.expected,
-                    Expected::Error(ErrorKind::EnsuresFailed | ErrorKind::RequiresFailed)
-                )
-            })
-            .count()
+        self.tests.iter().filter(|t| t.reveals_bug()).count()
     }
 }
 

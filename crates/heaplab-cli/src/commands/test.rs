@@ -1,10 +1,17 @@
 //! `heaplab test FILE...`: runs every `test` block in the concrete interpreter
 //! (`--format json`: a `TestReport`).
+//!
+//! A test marked `expects bug KIND` (an error-revealing test that `heaplab run` exported) whose
+//! error still occurs is a found bug: reported with the place and clause, counted among the
+//! failures (the exit code is 1). Once the call completes instead, the bug is gone and the test
+//! passes.
 
 use super::{load, report, Format};
+use heaplab_engine::interp::Outcome;
 use heaplab_engine::{run_tests, Limits};
 use heaplab_report::commands::CheckedFile;
 use heaplab_report::{DiagnosticReport, OutcomeReport, TestReport, TestResultReport};
+use heaplab_syntax::ast::Item;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -35,6 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         broken_files: Vec::new(),
     };
     let mut unreadable = 0;
+    let mut bugs = 0;
     for path in &args.files {
         // A file that cannot be read is reported and counted; the others still run.
         let loaded = match load(path) {
@@ -71,8 +79,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             });
             continue;
         }
+        let marked: std::collections::HashSet<&str> = loaded
+            .analysis
+            .program
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Test(t) if t.bug => Some(t.name.name.as_str()),
+                _ => None,
+            })
+            .collect();
         let results = run_tests(&loaded.analysis.program, &loaded.analysis.info, limits);
-        for result in results {
+        for mut result in results {
             if let Some(filter) = &args.filter {
                 if !result.name.contains(filter.as_str()) {
                     continue;
@@ -80,7 +98,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             let pos = loaded.file.line_col(result.span.start);
             let name = format!("{}:{}: {}", loaded.file.name, pos.line, result.name);
-            if result.passed {
+            if marked.contains(result.name.as_str()) {
+                match &result.outcome {
+                    // The recorded bug occurred again: a found bug, not a pass.
+                    Ok(Outcome::Error(e)) if result.passed => {
+                        let clause =
+                            loaded.file.text.get(e.span.start as usize..e.span.end as usize);
+                        let clause: String =
+                            clause.unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+                        let pos = loaded.file.line_col(e.span.start);
+                        result.passed = false;
+                        result.message = format!(
+                            "found bug: {}:{}:{}: {}: `{clause}`",
+                            loaded.file.name, pos.line, pos.col, e.message
+                        );
+                        bugs += 1;
+                        out.failed += 1;
+                        if text {
+                            crate::say!("BUG  {name}: {}", &result.message["found bug: ".len()..]);
+                        }
+                    }
+                    // The call completed: the bug is fixed.
+                    Ok(Outcome::Returned(_)) => {
+                        result.passed = true;
+                        result.message.clear();
+                        out.passed += 1;
+                        if text {
+                            crate::say!("ok   {name} (the bug it recorded no longer occurs)");
+                        }
+                    }
+                    _ => {
+                        out.failed += 1;
+                        if text {
+                            crate::say!("FAIL {name}: {}", result.describe(&loaded.file));
+                        }
+                    }
+                }
+            } else if result.passed {
                 out.passed += 1;
                 if text {
                     crate::say!("ok   {name}");
@@ -108,7 +162,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     if text {
-        crate::say!("{} passed, {} failed", out.passed, out.failed);
+        if bugs > 0 {
+            crate::say!("{} passed, {} failed ({bugs} of them found bugs)", out.passed, out.failed);
+        } else {
+            crate::say!("{} passed, {} failed", out.passed, out.failed);
+        }
     } else {
         super::print_json(&out)?;
     }
