@@ -21,6 +21,7 @@
 pub mod concolic;
 pub mod concretize;
 pub mod coverage;
+pub mod distinct;
 pub mod duel;
 pub mod emit;
 
@@ -281,6 +282,15 @@ pub fn generate_within(
 ) -> Result<Generation> {
     let target = explorer_target(explorer);
     let checker = concretize::PreChecker::new(program, info, &target, explorer.config().pre);
+    // The strategies that leave element references symbolic concretize them as `null`; their
+    // tests get fresh distinct elements where the path allows ([`distinct`]).
+    use heaplab_engine::symbolic::StrategyKind;
+    let elements = match explorer.config().strategy {
+        StrategyKind::Sl | StrategyKind::LazierSharp | StrategyKind::Symheap => {
+            distinct::Elements::new(program, info, &target)
+        }
+        _ => None,
+    };
     // Positions, not copies: a timed-out run can end with many thousands of paths, and each
     // is copied only when its turn comes.
     let feasible: Vec<usize> = (0..explorer.paths().len())
@@ -363,6 +373,25 @@ pub fn generate_within(
             let (final_heap, covered, error) =
                 concretize::replay(program, info, &target, &name, &mut concrete)?;
             let validity = checker.classify(&concrete.input);
+            let filled = elements
+                .as_ref()
+                .and_then(|e| e.fill(&concrete.input, &concrete.expected, &covered, &validity));
+            if let Some(f) = filled {
+                tests.push(GeneratedTest {
+                    name,
+                    path: path.index,
+                    input: f.input,
+                    expected: f.expected,
+                    final_heap: f.final_heap,
+                    validity: f.validity,
+                    k_cut: path.state.k_cut,
+                    error_node: f.error.as_ref().map(|e| e.0),
+                    error_at: f.error.map(|e| (e.1, e.2)),
+                    statements: f.coverage.statements.into_iter().collect(),
+                    branches: f.coverage.branches.into_iter().collect(),
+                });
+                continue;
+            }
             tests.push(GeneratedTest {
                 name,
                 path: path.index,
