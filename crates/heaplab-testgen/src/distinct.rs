@@ -29,7 +29,7 @@ enum Slot<'a> {
     Arg(usize),
 }
 
-/// What replaying an input gave.
+/// A replayed test: its input and what the replay gave.
 pub struct Filled {
     pub input: Input,
     pub expected: Expected,
@@ -57,7 +57,42 @@ fn is_element(t: &TypeExpr) -> bool {
     matches!(t, TypeExpr::Class(c) if c.name == "Object")
 }
 
+impl Filled {
+    /// The generated test, named and placed.
+    pub fn into_test(self, name: String, path: usize, k_cut: bool) -> crate::GeneratedTest {
+        crate::GeneratedTest {
+            name,
+            path,
+            input: self.input,
+            expected: self.expected,
+            final_heap: self.final_heap,
+            validity: self.validity,
+            k_cut,
+            error_node: self.error.as_ref().map(|e| e.0),
+            error_at: self.error.map(|e| (e.1, e.2)),
+            statements: self.coverage.statements.into_iter().collect(),
+            branches: self.coverage.branches.into_iter().collect(),
+        }
+    }
+}
+
 impl<'p> Elements<'p> {
+    /// The filling for the strategies that leave element references symbolic and concretize
+    /// them as `null` (`sl`, `lazier#`, `symheap`); `None` for the others (`lazy`, `lazier`
+    /// and `concolic` choose null or an object themselves) or without an element slot.
+    pub fn for_strategy(
+        strategy: heaplab_engine::symbolic::StrategyKind,
+        program: &'p Program,
+        info: &'p ProgramInfo,
+        target: &str,
+    ) -> Option<Self> {
+        use heaplab_engine::symbolic::StrategyKind as S;
+        match strategy {
+            S::Sl | S::LazierSharp | S::Symheap => Self::new(program, info, target),
+            _ => None,
+        }
+    }
+
     /// `None` when the target has no element slot (nothing to fill).
     pub fn new(program: &'p Program, info: &'p ProgramInfo, target: &str) -> Option<Self> {
         let mut fields = Vec::new();
@@ -158,13 +193,9 @@ impl<'p> Elements<'p> {
 
     /// Fresh distinct elements in the `null` slots of a replayed test where the path allows;
     /// `None` when no slot could be filled (keep the test as it is).
-    pub fn fill(
-        &self,
-        input: &Input,
-        expected: &Expected,
-        covered: &Coverage,
-        validity: &Validity,
-    ) -> Option<Filled> {
+    pub fn fill(&self, test: &Filled) -> Option<Filled> {
+        let (input, expected, validity) = (&test.input, &test.expected, &test.validity);
+        let covered = &test.coverage;
         let slots = self.slots(input);
         if slots.is_empty() {
             return None;

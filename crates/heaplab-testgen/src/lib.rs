@@ -282,15 +282,8 @@ pub fn generate_within(
 ) -> Result<Generation> {
     let target = explorer_target(explorer);
     let checker = concretize::PreChecker::new(program, info, &target, explorer.config().pre);
-    // The strategies that leave element references symbolic concretize them as `null`; their
-    // tests get fresh distinct elements where the path allows ([`distinct`]).
-    use heaplab_engine::symbolic::StrategyKind;
-    let elements = match explorer.config().strategy {
-        StrategyKind::Sl | StrategyKind::LazierSharp | StrategyKind::Symheap => {
-            distinct::Elements::new(program, info, &target)
-        }
-        _ => None,
-    };
+    let elements =
+        distinct::Elements::for_strategy(explorer.config().strategy, program, info, &target);
     // Positions, not copies: a timed-out run can end with many thousands of paths, and each
     // is copied only when its turn comes.
     let feasible: Vec<usize> = (0..explorer.paths().len())
@@ -373,38 +366,17 @@ pub fn generate_within(
             let (final_heap, covered, error) =
                 concretize::replay(program, info, &target, &name, &mut concrete)?;
             let validity = checker.classify(&concrete.input);
-            let filled = elements
-                .as_ref()
-                .and_then(|e| e.fill(&concrete.input, &concrete.expected, &covered, &validity));
-            if let Some(f) = filled {
-                tests.push(GeneratedTest {
-                    name,
-                    path: path.index,
-                    input: f.input,
-                    expected: f.expected,
-                    final_heap: f.final_heap,
-                    validity: f.validity,
-                    k_cut: path.state.k_cut,
-                    error_node: f.error.as_ref().map(|e| e.0),
-                    error_at: f.error.map(|e| (e.1, e.2)),
-                    statements: f.coverage.statements.into_iter().collect(),
-                    branches: f.coverage.branches.into_iter().collect(),
-                });
-                continue;
-            }
-            tests.push(GeneratedTest {
-                name,
-                path: path.index,
+            let error = error.map(|e| (e.node, e.span, e.message));
+            let original = distinct::Filled {
                 input: concrete.input,
                 expected: concrete.expected,
                 final_heap,
+                coverage: covered,
+                error,
                 validity,
-                k_cut: path.state.k_cut,
-                error_node: error.as_ref().map(|e| e.node),
-                error_at: error.map(|e| (e.span, e.message)),
-                statements: covered.statements.into_iter().collect(),
-                branches: covered.branches.into_iter().collect(),
-            });
+            };
+            let f = elements.as_ref().and_then(|e| e.fill(&original)).unwrap_or(original);
+            tests.push(f.into_test(name, path.index, path.state.k_cut));
         }
     }
     let return_type = return_type_of(program, &target);

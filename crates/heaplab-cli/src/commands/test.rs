@@ -8,10 +8,12 @@
 
 use super::{load, report, Format};
 use heaplab_engine::interp::Outcome;
+use heaplab_engine::interp::TestResult;
 use heaplab_engine::{run_tests, Limits};
 use heaplab_report::commands::CheckedFile;
 use heaplab_report::{DiagnosticReport, OutcomeReport, TestReport, TestResultReport};
 use heaplab_syntax::ast::Item;
+use heaplab_syntax::SourceFile;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -29,6 +31,55 @@ pub struct Args {
     /// Output format: one line per test, or one JSON document.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+}
+
+/// The names of the tests marked `expects bug`.
+fn bug_tests(program: &heaplab_syntax::ast::Program) -> std::collections::HashSet<&str> {
+    let tests = program.items.iter().filter_map(|i| match i {
+        Item::Test(t) if t.bug => Some(t.name.name.as_str()),
+        _ => None,
+    });
+    tests.collect()
+}
+
+/// How one test ended, for its line.
+enum Verdict {
+    /// Passed, with a note (empty, or that a recorded bug no longer occurs).
+    Passed(&'static str),
+    Failed(String),
+    /// An `expects bug` test whose error occurred again: the place and the clause.
+    Bug(String),
+}
+
+/// Judges one result. A test marked `expects bug` whose error occurred again is a found bug
+/// (not a pass: its message names the place and the broken clause); one whose call completed
+/// passes, since the bug is fixed.
+fn judge(result: &mut TestResult, bug: bool, file: &SourceFile) -> Verdict {
+    if bug {
+        match &result.outcome {
+            Ok(Outcome::Error(e)) if result.passed => {
+                let clause = file.text.get(e.span.start as usize..e.span.end as usize);
+                let clause = clause.unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+                let pos = file.line_col(e.span.start);
+                let what =
+                    format!("{}:{}:{}: {}: `{clause}`", file.name, pos.line, pos.col, e.message);
+                result.passed = false;
+                result.message = format!("found bug: {what}");
+                return Verdict::Bug(what);
+            }
+            Ok(Outcome::Returned(_)) => {
+                result.passed = true;
+                result.message.clear();
+                return Verdict::Passed(" (the bug it recorded no longer occurs)");
+            }
+            _ => {}
+        }
+    }
+    if result.passed {
+        Verdict::Passed("")
+    } else {
+        Verdict::Failed(result.describe(file))
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -79,16 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             });
             continue;
         }
-        let marked: std::collections::HashSet<&str> = loaded
-            .analysis
-            .program
-            .items
-            .iter()
-            .filter_map(|i| match i {
-                Item::Test(t) if t.bug => Some(t.name.name.as_str()),
-                _ => None,
-            })
-            .collect();
+        let marked = bug_tests(&loaded.analysis.program);
         let results = run_tests(&loaded.analysis.program, &loaded.analysis.info, limits);
         for mut result in results {
             if let Some(filter) = &args.filter {
@@ -98,51 +140,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             let pos = loaded.file.line_col(result.span.start);
             let name = format!("{}:{}: {}", loaded.file.name, pos.line, result.name);
-            if marked.contains(result.name.as_str()) {
-                match &result.outcome {
-                    // The recorded bug occurred again: a found bug, not a pass.
-                    Ok(Outcome::Error(e)) if result.passed => {
-                        let clause =
-                            loaded.file.text.get(e.span.start as usize..e.span.end as usize);
-                        let clause: String =
-                            clause.unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
-                        let pos = loaded.file.line_col(e.span.start);
-                        result.passed = false;
-                        result.message = format!(
-                            "found bug: {}:{}:{}: {}: `{clause}`",
-                            loaded.file.name, pos.line, pos.col, e.message
-                        );
-                        bugs += 1;
-                        out.failed += 1;
-                        if text {
-                            crate::say!("BUG  {name}: {}", &result.message["found bug: ".len()..]);
-                        }
-                    }
-                    // The call completed: the bug is fixed.
-                    Ok(Outcome::Returned(_)) => {
-                        result.passed = true;
-                        result.message.clear();
-                        out.passed += 1;
-                        if text {
-                            crate::say!("ok   {name} (the bug it recorded no longer occurs)");
-                        }
-                    }
-                    _ => {
-                        out.failed += 1;
-                        if text {
-                            crate::say!("FAIL {name}: {}", result.describe(&loaded.file));
-                        }
+            let bug = marked.contains(result.name.as_str());
+            match judge(&mut result, bug, &loaded.file) {
+                Verdict::Passed(note) => {
+                    out.passed += 1;
+                    if text {
+                        crate::say!("ok   {name}{note}");
                     }
                 }
-            } else if result.passed {
-                out.passed += 1;
-                if text {
-                    crate::say!("ok   {name}");
+                Verdict::Failed(why) => {
+                    out.failed += 1;
+                    if text {
+                        crate::say!("FAIL {name}: {why}");
+                    }
                 }
-            } else {
-                out.failed += 1;
-                if text {
-                    crate::say!("FAIL {name}: {}", result.describe(&loaded.file));
+                Verdict::Bug(what) => {
+                    out.failed += 1;
+                    bugs += 1;
+                    if text {
+                        crate::say!("BUG  {name}: {what}");
+                    }
                 }
             }
             let outcome = result
