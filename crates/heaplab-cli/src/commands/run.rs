@@ -272,7 +272,6 @@ fn findings(
     paths: &[heaplab_engine::symbolic::PathResult],
     generation: &Generation,
 ) -> Vec<heaplab_report::FindingReport> {
-    use heaplab_syntax::ast::ErrorKind;
     let mut out = Vec::new();
     for t in &generation.tests {
         let heaplab_testgen::Expected::Error(kind) = t.expected else { continue };
@@ -291,8 +290,7 @@ fn findings(
             column: pos.col as u32,
             message,
             valid_input: valid,
-            breaks_contract: valid
-                && matches!(kind, ErrorKind::EnsuresFailed | ErrorKind::RequiresFailed),
+            breaks_contract: t.reveals_bug(),
             input: counterexample(generation, t),
         });
     }
