@@ -62,3 +62,4 @@ for s in "${all[@]}"; do
   grep -q "\[ *0 tests failed" "$dir.junit"
   check_error_classes "$dir.classes" "$dir.errors" "Java, $s" -ea
 done
+check_known_bug crates/heaplab-cli/tests/data/student/StudentList.java "$OUT/bug" -ea
