@@ -6,13 +6,16 @@
 # strategies and the twins under `lazier#` and `sl` (tests/java_twins.rs compares the twins'
 # runs with their .hl twins under every strategy); and the JUnit tests exported for the user's
 # own class compile with javac next to the unmodified .java file and pass on the JUnit 5
-# console with `java -ea` (the class's own asserts run). Called by tests/junit/run.sh.
+# console with `java -ea` (the class's own asserts run): the regression classes pass, and every
+# test of an error-revealing `…ErrorTest` class fails naming the broken clause and its line.
+# Called by tests/junit/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 JAR=${JUNIT_JAR:-/usr/share/java/junit-platform-console-standalone.jar}
 export HEAPLAB=${HEAPLAB:-target/release/heaplab}
 export TIMEOUT_MS=${JAVA_TIMEOUT_MS:-2000}
 export OUT=tests/artifacts/junit/java
+source tests/junit/error_classes.sh
 rm -rf "$OUT"; mkdir -p "$OUT/runs"
 all=(lazy lazier 'lazier#' sl symheap concolic)
 files=(examples/java/*.java examples/java/course/*.java)
@@ -53,7 +56,10 @@ for s in "${all[@]}"; do
   { find "$dir" -name '*.java'; printf '%s\n' "${files[@]}"; } >"$dir.sources"
   javac -nowarn -d "$dir.classes" -cp "$JAR" @"$dir.sources" 2>"$dir.javac" || { cat "$dir.javac" >&2; echo "FAIL: javac ($s)" >&2; exit 1; }
   java -ea -jar "$JAR" --class-path "$dir.classes" --scan-class-path --disable-banner \
+    --exclude-classname '.*ErrorTest' \
     --details=summary >"$dir.junit" 2>&1 || { cat "$dir.junit"; echo "JUnit: failures (Java, $s)" >&2; exit 1; }
   printf '%-9s' "$s:"; grep -E "tests (successful|failed)" "$dir.junit" | tr -s ' ' | tr '\n' ' '; echo
   grep -q "\[ *0 tests failed" "$dir.junit"
+  check_error_classes "$dir.classes" "$dir.errors" "Java, $s" -ea
 done
+check_known_bug crates/heaplab-cli/tests/data/student/StudentList.java "$OUT/bug" -ea

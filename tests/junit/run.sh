@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # JUnit export, checked for real: for every example method with a `requires`, export JUnit 5 tests
 # (`heaplab run --emit junit`, lazier#: --pre assume at k = 2, --pre ignore at k = 1), compile them with javac against Debian's JUnit 5
-# console standalone jar, run them, and fail unless every test passes. Called by
+# console standalone jar, run them, and fail unless every regression test passes and every
+# error-revealing test (the `…ErrorTest` classes: a valid input breaking a contract) fails with a
+# message naming the broken clause and its line (check_error_classes, shared with java.sh). Called by
 # `./build.sh test` (test_junit). Needs target/release/heaplab (or HEAPLAB=...). Last, the
 # export of a few hundred random programs is compiled and run the same way, and the Java
 # examples through tests/junit/java.sh.
@@ -12,6 +14,7 @@ HEAPLAB=${HEAPLAB:-target/release/heaplab}
 command -v javac >/dev/null || { echo "javac not found: run ./build.sh setup" >&2; exit 1; }
 [ -f "$JAR" ] || { echo "no JUnit 5 console jar at $JAR: run ./build.sh setup (Debian package junit5)" >&2; exit 1; }
 [ -x "$HEAPLAB" ] || { echo "no $HEAPLAB: run ./build.sh build" >&2; exit 1; }
+source tests/junit/error_classes.sh
 # Two passes: `--pre assume` (valid inputs only) and `--pre ignore` (invalid inputs too, so
 # null dereferences and ensures violations reach the Java side).
 run_pass() {
@@ -42,13 +45,16 @@ run_pass() {
   find "$out/src" -name '*.java' > "$out/sources.txt"
   javac -nowarn -d "$out/classes" -cp "$JAR" @"$out/sources.txt"
   java -jar "$JAR" --class-path "$out/classes" --scan-class-path --disable-banner \
+    --exclude-classname '.*ErrorTest' \
     --details=summary >"$out/junit.log" 2>&1 || { cat "$out/junit.log"; echo "JUnit: failures (--pre $pre)" >&2; exit 1; }
   grep -E "tests (found|successful|failed)" "$out/junit.log"
   grep -q "\[ *0 tests failed" "$out/junit.log"
+  check_error_classes "$out/classes" "$out/errors.log" "--pre $pre"
 }
 run_pass assume 2
 # k = 1 here: at k = 2 the invalid inputs make ~27 000 tests (all passing, 2 minutes).
 run_pass ignore 1
+check_known_bug crates/heaplab-cli/tests/data/student_list.hl tests/artifacts/junit/bug
 
 # Random programs (fixed seeds; crates/heaplab-testgen/tests/programs): names Java reserves or
 # the export itself uses, i64 edge literals, dead code after `return`, long names. One javac
@@ -59,9 +65,11 @@ cargo run -q --release -p heaplab-testgen --example junit_corpus -- "$out/src" "
 find "$out/src" -name '*.java' > "$out/sources.txt"
 javac -nowarn -d "$out/classes" -cp "$JAR" @"$out/sources.txt"
 java -jar "$JAR" --class-path "$out/classes" --scan-class-path --disable-banner \
+  --exclude-classname '.*ErrorTest' \
   --details=summary >"$out/junit.log" 2>&1 || { cat "$out/junit.log"; echo "JUnit: failures (generated programs)" >&2; exit 1; }
 grep -E "tests (found|successful|failed)" "$out/junit.log"
 grep -q "\[ *0 tests failed" "$out/junit.log"
+check_error_classes "$out/classes" "$out/errors.log" "generated programs"
 
 # The Java front end: JUnit tests of the user's own Java classes (examples/java).
 bash tests/junit/java.sh

@@ -16,7 +16,6 @@ pub fn findings(
     paths: &[PathResult],
     generation: &Generation,
 ) -> Vec<FindingReport> {
-    use heaplab_syntax::ast::ErrorKind;
     let mut out = Vec::new();
     for t in &generation.tests {
         let heaplab_testgen::Expected::Error(kind) = t.expected else { continue };
@@ -35,8 +34,7 @@ pub fn findings(
             column: pos.col as u32,
             message,
             valid_input: valid,
-            breaks_contract: valid
-                && matches!(kind, ErrorKind::EnsuresFailed | ErrorKind::RequiresFailed),
+            breaks_contract: t.reveals_bug(),
             input: counterexample(generation, t),
         });
     }

@@ -275,11 +275,16 @@ impl ErrorKind {
     }
 }
 
-/// `test name { ... }` or `test name expects KIND { ... }`.
+/// `test name { ... }`, `test name expects KIND { ... }` or, for an error-revealing test,
+/// `test name expects bug KIND { ... }`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TestDecl {
     pub name: Ident,
     pub expect: Expectation,
+    /// `expects bug KIND`: the error is a bug the test reveals (a valid input breaking a
+    /// contract), not behaviour to keep; `heaplab test` reports it as a found bug while it
+    /// still occurs. Always `false` with [`Expectation::Pass`].
+    pub bug: bool,
     pub body: Block,
     pub span: Span,
 }

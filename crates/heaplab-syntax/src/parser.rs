@@ -695,8 +695,14 @@ impl<'a> Parser<'a> {
         self.expect(T::Test)?;
         let name = self.ident("a test name")?;
         let mut expect = Expectation::Pass;
+        let mut bug = false;
         if self.eat(T::Expects) {
-            let kind = self.ident("an error kind after `expects`")?;
+            let mut kind = self.ident("an error kind after `expects`")?;
+            // `bug` is contextual (no keyword): it can still name variables elsewhere.
+            if kind.name == "bug" && !self.at(T::LBrace) {
+                bug = true;
+                kind = self.ident("an error kind after `expects bug`")?;
+            }
             match ErrorKind::from_keyword(&kind.name) {
                 Some(k) => expect = Expectation::Error(k),
                 None => {
@@ -715,7 +721,7 @@ impl<'a> Parser<'a> {
             return Err(self.expected("`{` to start the test body"));
         }
         let body = self.block()?;
-        Ok(TestDecl { name, expect, body, span: self.span_from(start) })
+        Ok(TestDecl { name, expect, bug, body, span: self.span_from(start) })
     }
 
     // ---- Statements -----------------------------------------------------------------------

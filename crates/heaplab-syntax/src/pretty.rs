@@ -36,7 +36,7 @@ pub fn item(it: &Item) -> String {
             out.push_str("test ");
             out.push_str(&t.name.name);
             if let Expectation::Error(kind) = t.expect {
-                out.push_str(" expects ");
+                out.push_str(if t.bug { " expects bug " } else { " expects " });
                 out.push_str(kind.keyword());
             }
             out.push(' ');

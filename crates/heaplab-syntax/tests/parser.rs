@@ -299,3 +299,29 @@ fn flat_chains_in_formulas_are_not_nesting() {
     let (_, diags) = parse_program(&deep);
     assert!(diags.iter().any(|d| d.message == "expression nested too deeply"), "{diags:?}");
 }
+
+/// Issue 33: `expects bug KIND` marks an error-revealing test; `bug` stays an ordinary name
+/// elsewhere (and `expects bug` with no kind is an error with a place, not a panic).
+#[test]
+fn expects_bug_marks_an_error_revealing_test() {
+    use heaplab_syntax::ast::{ErrorKind, Expectation, Item};
+    let text = "int bug(int bug) { return bug; }\n\
+                test t expects bug ensures_failed { int bug = 1; assert bug == 1; }\n\
+                test u expects null_dereference { }\n";
+    let a = heaplab_syntax::analyze(&heaplab_syntax::SourceFile::new("b.hl", text));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    let tests: Vec<_> = a
+        .program
+        .items
+        .iter()
+        .filter_map(|i| if let Item::Test(t) = i { Some(t) } else { None })
+        .collect();
+    assert_eq!(tests[0].expect, Expectation::Error(ErrorKind::EnsuresFailed));
+    assert!(tests[0].bug && !tests[1].bug);
+    let printed = heaplab_syntax::pretty::program(&a.program);
+    assert!(printed.contains("test t expects bug ensures_failed {"), "{printed}");
+    assert!(printed.contains("test u expects null_dereference {"), "{printed}");
+    let bad = "test v expects bug { }\n";
+    let b = heaplab_syntax::analyze(&heaplab_syntax::SourceFile::new("c.hl", bad));
+    assert!(b.has_errors());
+}

@@ -21,6 +21,7 @@
 pub mod concolic;
 pub mod concretize;
 pub mod coverage;
+pub mod distinct;
 pub mod duel;
 pub mod emit;
 
@@ -117,6 +118,21 @@ pub struct GeneratedTest {
     /// The branch directions the replayed call took (the node of the `if`, `while`, `?:`,
     /// `&&` or `||`, with the value its condition had), as the interpreter saw them.
     pub branches: BTreeSet<(NodeId, bool)>,
+}
+
+impl GeneratedTest {
+    /// Error-revealing (Randoop's and EvoSuite's split): a valid input on which the method
+    /// breaks a contract, a failing `ensures` or a call breaking its callee's `requires`. Such
+    /// a test is a found bug, exported to fail while the bug is there; every other test
+    /// (returns, and errors on invalid inputs or that the code signals on purpose, such as an
+    /// `assert` standing for Weiss's `Underflow`) is a regression test that records behaviour.
+    pub fn reveals_bug(&self) -> bool {
+        self.validity.is_valid()
+            && matches!(
+                self.expected,
+                Expected::Error(ErrorKind::EnsuresFailed | ErrorKind::RequiresFailed)
+            )
+    }
 }
 
 /// A type as the source writes it (`int`, `Node`, `Object[]`, `void`).
@@ -242,16 +258,7 @@ impl Generation {
     /// valid input is behaviour the tests record (courses use `assert` for underflow as Weiss
     /// throws), not a broken contract.
     pub fn spec_violations(&self) -> usize {
-        self.tests
-            .iter()
-            .filter(|t| t.validity.is_valid())
-            .filter(|t| {
-                matches!(
-                    t.expected,
-                    Expected::Error(ErrorKind::EnsuresFailed | ErrorKind::RequiresFailed)
-                )
-            })
-            .count()
+        self.tests.iter().filter(|t| t.reveals_bug()).count()
     }
 }
 
@@ -275,6 +282,8 @@ pub fn generate_within(
 ) -> Result<Generation> {
     let target = explorer_target(explorer);
     let checker = concretize::PreChecker::new(program, info, &target, explorer.config().pre);
+    let elements =
+        distinct::Elements::for_strategy(explorer.config().strategy, program, info, &target);
     // Positions, not copies: a timed-out run can end with many thousands of paths, and each
     // is copied only when its turn comes.
     let feasible: Vec<usize> = (0..explorer.paths().len())
@@ -357,19 +366,17 @@ pub fn generate_within(
             let (final_heap, covered, error) =
                 concretize::replay(program, info, &target, &name, &mut concrete)?;
             let validity = checker.classify(&concrete.input);
-            tests.push(GeneratedTest {
-                name,
-                path: path.index,
+            let error = error.map(|e| (e.node, e.span, e.message));
+            let original = distinct::Filled {
                 input: concrete.input,
                 expected: concrete.expected,
                 final_heap,
+                coverage: covered,
+                error,
                 validity,
-                k_cut: path.state.k_cut,
-                error_node: error.as_ref().map(|e| e.node),
-                error_at: error.map(|e| (e.span, e.message)),
-                statements: covered.statements.into_iter().collect(),
-                branches: covered.branches.into_iter().collect(),
-            });
+            };
+            let f = elements.as_ref().and_then(|e| e.fill(&original)).unwrap_or(original);
+            tests.push(f.into_test(name, path.index, path.state.k_cut));
         }
     }
     let return_type = return_type_of(program, &target);

@@ -489,7 +489,8 @@ fn write_junit(
             map,
             settings: &settings,
         };
-        let java = emit::junit_java::junit_for_original(&input, generation);
+        let source = Some(loaded.file.text.as_str());
+        let java = emit::junit_java::junit_for_original_with_source(&input, generation, source);
         for w in &java.warnings {
             eprintln!("heaplab: warning: {w}");
         }
