@@ -13,6 +13,7 @@
 
 mod cst;
 mod decls;
+mod hierarchy;
 mod infer;
 pub mod jdk;
 mod lower;
@@ -74,6 +75,7 @@ pub fn analyze(file: &SourceFile) -> JavaProgram {
     let root = tree.root_node();
     let mut diags = cst::syntax_errors(root, text);
     let mut decls = decls::collect(root, text);
+    diags.extend(hierarchy::link(&mut decls, text));
     infer::comparable_params(&mut decls, text);
     let mut l = Lowerer::new(&decls, text, root);
     let (mut classes, mut functions, d) = lower::lower_all(&mut l);

@@ -153,7 +153,7 @@ impl<'t> Lowerer<'t, '_> {
         }
         match self.field(f.class, name, true) {
             Some((owner, FieldRef::Instance(ty))) => {
-                if owner != f.class {
+                if !crate::hierarchy::is_subtype(self.decls, f.class, owner) {
                     return Err(f.problem(
                         span,
                         format!("the field `{name}` of the enclosing instance"),
@@ -392,7 +392,7 @@ impl<'t> Lowerer<'t, '_> {
                 if lo.ty.unsupported().is_some() || ro.ty.unsupported().is_some() {
                     return Err(Stop);
                 }
-                if !(lo.ty.assignable_to(&ro.ty) || ro.ty.assignable_to(&lo.ty)) {
+                if !(self.assignable(&lo.ty, &ro.ty) || self.assignable(&ro.ty, &lo.ty)) {
                     let (a, b) = (
                         crate::types::display(&lo.ty, self.decls),
                         crate::types::display(&ro.ty, self.decls),
@@ -529,7 +529,7 @@ impl<'t> Lowerer<'t, '_> {
         let a = self.expr(f, a)?;
         let b = self.expr(f, b)?;
         let ty = if a.ty == JType::Null { b.ty.clone() } else { a.ty.clone() };
-        if !(a.ty.assignable_to(&ty) && b.ty.assignable_to(&ty)) {
+        if !(self.assignable(&a.ty, &ty) && self.assignable(&b.ty, &ty)) {
             let (x, y) = (
                 crate::types::display(&a.ty, self.decls),
                 crate::types::display(&b.ty, self.decls),

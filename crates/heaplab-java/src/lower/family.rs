@@ -1,0 +1,247 @@
+//! Class hierarchies in the lowered program (see `crate::hierarchy`): the family's one class
+//! with the union of the members' fields and the tag, tag tests (`instanceof`, casts, the
+//! `assume` of a body only some classes reach), and the dispatchers of overridden methods.
+
+use super::build::{block, ident, Fn, LExpr, LResult};
+use super::{Lowered, Lowerer};
+use crate::cst::span_of;
+use crate::hierarchy::{is_subtype, TAG_FIELD};
+use crate::types::JType;
+use heaplab_syntax::ast::*;
+use heaplab_syntax::Span;
+use std::collections::BTreeSet;
+
+impl<'t> Lowerer<'t, '_> {
+    /// Java's assignment conversion in the subset: identity, `null` to a reference, and a class
+    /// of the file to one of its superclasses or interfaces.
+    pub fn assignable(&self, from: &JType, to: &JType) -> bool {
+        match (from, to) {
+            (JType::Class(a), JType::Class(b)) => is_subtype(self.decls, *a, *b),
+            (JType::Array(a), JType::Array(b)) => self.assignable(a, b),
+            _ => from.assignable_to(to),
+        }
+    }
+
+    /// `obj.__class` is the tag of one of `classes` (concrete classes of one family). The
+    /// first concrete class owns every tag the others do not, so a set holding it is written
+    /// as the complement.
+    pub fn tag_test(&mut self, obj: Expr, classes: &[usize], span: Span) -> Expr {
+        let Some(fi) = classes.first().and_then(|&c| self.decls.classes[c].family) else {
+            return self.e(ExprKind::Bool(true), span);
+        };
+        let family = &self.decls.families[fi];
+        let (inside, op, join, tags): (bool, BinOp, BinOp, Vec<i64>) = if classes
+            .contains(&family.concrete[0])
+        {
+            let rest = family
+                .concrete
+                .iter()
+                .filter(|c| !classes.contains(c))
+                .filter_map(|&c| family.tag(c))
+                .collect();
+            (false, BinOp::Ne, BinOp::And, rest)
+        } else {
+            (true, BinOp::Eq, BinOp::Or, classes.iter().filter_map(|&c| family.tag(c)).collect())
+        };
+        let mut out: Option<Expr> = None;
+        for t in tags {
+            let o = obj.clone();
+            let field = self
+                .e(ExprKind::Field { object: Box::new(o), field: ident(TAG_FIELD, span) }, span);
+            let lit = self.e(ExprKind::Int(t), span);
+            let test = self.bin(op, field, lit, span);
+            out = Some(match out {
+                Some(prev) => self.bin(join, prev, test, span),
+                None => test,
+            });
+        }
+        out.unwrap_or_else(|| self.e(ExprKind::Bool(!inside), span))
+    }
+
+    /// `v instanceof C`: not null and of a concrete class below `C`. `v` must be a variable
+    /// or `this` (it is read twice).
+    pub fn is_instance(&mut self, v: Expr, c: usize, span: Span) -> Expr {
+        let below = crate::hierarchy::concrete_below(self.decls, c);
+        let null = self.e(ExprKind::Null, span);
+        let o = v.clone();
+        let not_null = self.bin(BinOp::Ne, o, null, span);
+        if self.decls.classes[c].family.is_none() {
+            return not_null;
+        }
+        let all = self.decls.families[self.decls.classes[c].family.unwrap_or(0)].concrete.len();
+        if below.len() == all {
+            return not_null;
+        }
+        let test = self.tag_test(v, &below, span);
+        self.bin(BinOp::And, not_null, test, span)
+    }
+
+    /// A value held in a variable (spilled when it is not one already).
+    pub fn held(&mut self, f: &mut Fn, v: LExpr) -> LResult<(Vec<Stmt>, Expr)> {
+        let mut pre = v.pre;
+        let e = match v.expr.kind {
+            ExprKind::Var(_) | ExprKind::This | ExprKind::Null => v.expr,
+            _ => self.spill(f, &mut pre, v.expr, &v.ty)?,
+        };
+        Ok((pre, e))
+    }
+
+    /// `(C) v` for a downcast within a family: a `ClassCastException` unless `v` is null or
+    /// a `C`.
+    pub fn downcast(&mut self, f: &mut Fn, v: LExpr, c: usize, span: Span) -> LResult<LExpr> {
+        let (mut pre, e) = self.held(f, v)?;
+        let null = self.e(ExprKind::Null, span);
+        let is_null = self.bin(BinOp::Eq, e.clone(), null, span);
+        let ok = self.is_instance(e.clone(), c, span);
+        let fine = self.bin(BinOp::Or, is_null, ok, span);
+        let bad = self.not(fine, span);
+        self.thrown.insert("ClassCastException".into());
+        let new = self.e(
+            ExprKind::New { class: ident("ClassCastException", span), fields: Vec::new() },
+            span,
+        );
+        let throw = self.s(StmtKind::Throw(new), span);
+        let check = self.s(
+            StmtKind::If { cond: bad, then_branch: block(vec![throw], span), else_branch: None },
+            span,
+        );
+        pre.push(check);
+        Ok(LExpr { pre, expr: e, ty: JType::Class(c) })
+    }
+
+    /// `assume this` is one of `classes`: the first statement of a body that only they reach.
+    pub fn assume_this(&mut self, classes: &[usize], span: Span) -> Stmt {
+        let this = self.e(ExprKind::This, span);
+        let test = self.tag_test(this, classes, span);
+        self.s(StmtKind::Assume(test), span)
+    }
+
+    /// The fields of a family's class: every member's instance fields (a name two members
+    /// declare with one type is one field) and the tag.
+    pub fn family_fields(&mut self, fi: usize, span: Span) -> Vec<FieldDecl> {
+        let mut out: Vec<FieldDecl> = Vec::new();
+        let members = self.decls.families[fi].members.clone();
+        for c in members {
+            for fd in self.decls.classes[c].fields.iter().filter(|fd| !fd.is_static) {
+                let Some(ty) = self.field_types.get(&(c, fd.name.clone())) else { continue };
+                let Some(t) = crate::types::erase(ty, self.decls, span_of(&fd.type_node)) else {
+                    continue;
+                };
+                let name = crate::names::ident(&fd.name);
+                match out.iter().find(|o| o.name.name == name) {
+                    Some(o) if o.ty == t => {}
+                    Some(_) => self.diags.push(
+                        heaplab_syntax::Diagnostic::error(
+                            fd.name_span,
+                            format!(
+                                "the field `{}` is declared with another type in a related class",
+                                fd.name
+                            ),
+                        )
+                        .with_note("a class hierarchy is one HeapLab class: give the fields different names"),
+                    ),
+                    None => out.push(FieldDecl {
+                        ty: t,
+                        name: ident(&name, fd.name_span),
+                        span: fd.span,
+                    }),
+                }
+            }
+        }
+        out.push(FieldDecl { ty: TypeExpr::Int(span), name: ident(TAG_FIELD, span), span });
+        out
+    }
+
+    /// The dispatchers of a family's overridden methods: `m(args)` branches on the tag to the
+    /// body each class runs.
+    pub fn dispatchers(&mut self, fi: usize) -> Vec<Lowered> {
+        let mut out = Vec::new();
+        let family = self.decls.families[fi].clone();
+        for d in &family.dispatch {
+            if d.impls.is_empty() {
+                continue;
+            }
+            let (dc, dm) = d.decl;
+            let method = &self.decls.classes[dc].methods[dm];
+            let span = method.name_span;
+            let abstract_decl = method.body.is_none();
+            let ret = self.return_type(dc, dm);
+            let mut f = self.new_fn(dc, false, ret.clone(), None);
+            let params = self.params(&mut f, dc, dm);
+            let return_type = match crate::types::erase(&ret, self.decls, span) {
+                Some(t) => t,
+                None => {
+                    super::build::unsupported_type(&mut f, &ret, span);
+                    TypeExpr::Void(span)
+                }
+            };
+            // Group the concrete classes by the body they run, in order of first appearance.
+            let mut groups: Vec<((usize, usize), Vec<usize>)> = Vec::new();
+            for &(c, body) in &d.impls {
+                match groups.iter_mut().find(|(b, _)| *b == body) {
+                    Some((_, cs)) => cs.push(c),
+                    None => groups.push((body, vec![c])),
+                }
+            }
+            // The group of the first concrete class goes last: its test is the complement.
+            if let Some(i) = groups.iter().position(|(_, cs)| cs.contains(&family.concrete[0])) {
+                let g = groups.remove(i);
+                groups.push(g);
+            }
+            let mut callees = BTreeSet::new();
+            let mut chain: Option<Block> = None;
+            for ((bc, bm), classes) in groups.iter().rev() {
+                let name = self.decls.classes[*bc].methods[*bm].lowered.clone();
+                callees.insert(format!("{}.{name}", family.lowered));
+                let args: Vec<Expr> = params.iter().map(|p| self.var(&p.name.name, span)).collect();
+                let this = self.e(ExprKind::This, span);
+                let call = self.e(
+                    ExprKind::MethodCall {
+                        receiver: Box::new(this),
+                        method: ident(&name, span),
+                        args,
+                    },
+                    span,
+                );
+                let stmts = if ret == JType::Void {
+                    vec![self.s(StmtKind::Expr(call), span), self.s(StmtKind::Return(None), span)]
+                } else {
+                    vec![self.s(StmtKind::Return(Some(call)), span)]
+                };
+                let here = block(stmts, span);
+                chain = Some(match chain {
+                    None => here,
+                    Some(rest) => {
+                        let this = self.e(ExprKind::This, span);
+                        let cond = self.tag_test(this, classes, span);
+                        let s = self.s(
+                            StmtKind::If { cond, then_branch: here, else_branch: Some(rest) },
+                            span,
+                        );
+                        block(vec![s], span)
+                    }
+                });
+            }
+            let decl = FunctionDecl {
+                is_pure: false,
+                return_type,
+                name: ident(&d.call, span),
+                params,
+                requires: Vec::new(),
+                ensures: Vec::new(),
+                ensures_formulas: Vec::new(),
+                body: chain.unwrap_or_else(|| block(Vec::new(), span)),
+                span,
+            };
+            let mut l = self.finish(
+                Some(family.lowered.clone()),
+                decl,
+                f,
+                abstract_decl.then_some((dc, dm)),
+            );
+            l.callees = callees;
+            out.push(l);
+        }
+        out
+    }
+}
