@@ -389,7 +389,7 @@ impl<'t> Lowerer<'t, '_> {
 
     /// What a virtual call of method `m` of class `c` calls: the dispatcher when subclasses
     /// override it, else its one body.
-    fn virtual_name(&self, c: usize, m: usize) -> String {
+    pub(crate) fn virtual_name(&self, c: usize, m: usize) -> String {
         let method = &self.decls.classes[c].methods[m];
         if let Some(fi) = self.decls.classes[c].family {
             let arity = method.params.len();

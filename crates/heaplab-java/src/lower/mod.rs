@@ -334,10 +334,15 @@ impl<'t, 'a> Lowerer<'t, 'a> {
     /// The factory function of a constructor (`None`: the implicit one).
     pub fn factory_name(&self, c: usize, m: Option<usize>) -> String {
         let class = &self.decls.classes[c];
+        // In a hierarchy the constructors are `init_Class…` and the factories `Class_new…`.
+        let (prefix, owner) = match class.family {
+            Some(_) => (crate::hierarchy::implicit_init(self.decls, c), crate::names::ident(&class.name)),
+            None => ("init".to_string(), class.lowered.clone()),
+        };
         let suffix = m
-            .and_then(|m| class.methods[m].lowered.strip_prefix("init").map(str::to_string))
+            .and_then(|m| class.methods[m].lowered.strip_prefix(prefix.as_str()).map(str::to_string))
             .unwrap_or_default();
-        format!("{}_new{suffix}", class.lowered)
+        format!("{owner}_new{suffix}")
     }
 
     fn new_fn(&self, c: usize, is_static: bool, ret: JType, body: Option<Node<'t>>) -> Fn<'t> {
