@@ -70,6 +70,21 @@ fn simple_name(node: &tree_sitter::Node, text: &str) -> String {
 /// HeapLab class.
 pub fn link(decls: &mut Decls, text: &str) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
+    let throwable = |decls: &Decls, c: usize| {
+        let mut k = c;
+        for _ in 0..64 {
+            let Some(sup) = decls.classes[k].superclass else { return false };
+            let name = simple_name(&sup, text);
+            if crate::jdk::throwable(&name).is_some() {
+                return true;
+            }
+            match decls.find_class(&name, decls.classes[k].outer.or(Some(k))) {
+                Some(p) if p != k => k = p,
+                _ => return false,
+            }
+        }
+        false
+    };
     let n = decls.classes.len();
     for c in 0..n {
         let class = &decls.classes[c];
@@ -89,16 +104,16 @@ pub fn link(decls: &mut Decls, text: &str) -> Vec<Diagnostic> {
                 Some(i) if decls.classes[i].kind == "interface" && i != c => interfaces.push(i),
                 Some(_) => {}
                 None if matches!(name.as_str(), "Comparable" | "Iterable") => {}
-                None => diags.push(
-                    Diagnostic::warning(
-                        crate::cst::span_of(&node),
-                        format!(
-                            "`{}` implements the JDK interface `{name}`, which is outside HeapLab's Java subset",
-                            decls.classes[c].name
-                        ),
-                    )
-                    .with_note("its methods are explored as if it did not implement it"),
-                ),
+                None => {
+                    let what = format!("implementing the JDK interface `{}`", text_of(&node, text));
+                    decls.classes[c].outside.get_or_insert((crate::cst::span_of(&node), what));
+                }
+            }
+        }
+        if let (Some(sup), None) = (decls.classes[c].superclass, parent) {
+            if !throwable(decls, c) {
+                let what = format!("extending the JDK class `{}`", text_of(&sup, text));
+                decls.classes[c].outside = Some((crate::cst::span_of(&sup), what));
             }
         }
         decls.classes[c].parent = parent;

@@ -230,15 +230,14 @@ impl<'t> Lowerer<'t, '_> {
         let Some(Item::Predicate(mut p)) = program.items.into_iter().next() else { return None };
         // The parser numbered from 0: renumber into the program's id space.
         renumber_formula(&mut p.body, base, &mut self.next_id);
-        let mut cx =
-            SpecCx {
-                class,
-                bound: Vec::new(),
-                preds,
-                callees: BTreeSet::new(),
-                is_static: true,
-                result: None,
-            };
+        let mut cx = SpecCx {
+            class,
+            bound: Vec::new(),
+            preds,
+            callees: BTreeSet::new(),
+            is_static: true,
+            result: None,
+        };
         for param in &mut p.params {
             let ty = self.spec_type(&param.ty, class, diags);
             cx.bound.push((param.name.name.clone(), ty.clone()));

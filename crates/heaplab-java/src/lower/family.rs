@@ -233,12 +233,12 @@ impl<'t> Lowerer<'t, '_> {
                 body: chain.unwrap_or_else(|| block(Vec::new(), span)),
                 span,
             };
-            let mut l = self.finish(
-                Some(family.lowered.clone()),
-                decl,
-                f,
-                abstract_decl.then_some((dc, dm)),
-            );
+            // The dispatcher stands for the Java method `dc.dm` (what `--method` explores and a
+            // spec is attached to) unless that body is exactly what every class below `dc` runs.
+            let below = crate::hierarchy::concrete_below(self.decls, dc);
+            let exact = below.iter().all(|k| d.impls.iter().any(|(c, b)| c == k && *b == (dc, dm)));
+            let origin = (abstract_decl || !exact).then_some((dc, dm));
+            let mut l = self.finish(Some(family.lowered.clone()), decl, f, origin);
             l.callees = callees;
             out.push(l);
         }

@@ -336,11 +336,15 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         let class = &self.decls.classes[c];
         // In a hierarchy the constructors are `init_Class…` and the factories `Class_new…`.
         let (prefix, owner) = match class.family {
-            Some(_) => (crate::hierarchy::implicit_init(self.decls, c), crate::names::ident(&class.name)),
+            Some(_) => {
+                (crate::hierarchy::implicit_init(self.decls, c), crate::names::ident(&class.name))
+            }
             None => ("init".to_string(), class.lowered.clone()),
         };
         let suffix = m
-            .and_then(|m| class.methods[m].lowered.strip_prefix(prefix.as_str()).map(str::to_string))
+            .and_then(|m| {
+                class.methods[m].lowered.strip_prefix(prefix.as_str()).map(str::to_string)
+            })
             .unwrap_or_default();
         format!("{owner}_new{suffix}")
     }
@@ -740,17 +744,7 @@ pub fn lower_all<'t>(l: &mut Lowerer<'t, '_>) -> (Vec<ClassDecl>, Vec<Lowered>, 
             continue;
         }
         let throwable = l.is_throwable(c);
-        // A superclass outside the file (other than an exception): the class is left out.
-        let jdk_super = match (class.superclass, class.parent, throwable) {
-            (Some(sup), None, false) => Some(sup),
-            _ => None,
-        };
-        if let Some(sup) = jdk_super {
-            diags.push(
-                Diagnostic::warning(span_of(&sup), format!("`{}` extends `{}`, a class from outside the file: extending a JDK class is outside HeapLab's Java subset", class.name, text_of(&sup, l.text)))
-                    .with_note("its methods are left out; HeapLab reads inheritance among the file's own classes"),
-            );
-        }
+        let outside = class.outside.clone();
         match family {
             Some(fi) if l.decls.families[fi].members.first() == Some(&c) => {
                 let fields = l.family_fields(fi, class.name_span);
@@ -794,7 +788,10 @@ pub fn lower_all<'t>(l: &mut Lowerer<'t, '_>) -> (Vec<ClassDecl>, Vec<Lowered>, 
             if method.is_ctor {
                 let (init, factory) = l.constructor(c, Some(m));
                 functions.push(init);
-                functions.push(factory);
+                // An abstract class is never instantiated: its constructor only runs as `super(…)`.
+                if !l.decls.classes[c].is_abstract {
+                    functions.push(factory);
+                }
             } else if family.is_some() && method.body.is_none() && !method.is_static {
                 // An abstract method: its dispatcher stands for it.
             } else {
@@ -804,23 +801,32 @@ pub fn lower_all<'t>(l: &mut Lowerer<'t, '_>) -> (Vec<ClassDecl>, Vec<Lowered>, 
         if is_class && !has_ctor && !l.trivial_new.contains_key(&c) {
             let (init, factory) = l.constructor(c, None);
             functions.push(init);
-            functions.push(factory);
+            if !l.decls.classes[c].is_abstract {
+                functions.push(factory);
+            }
         }
-        if let Some(sup) = jdk_super {
+        // A JDK superclass or interface (other than an exception's): the class is left out.
+        if let Some((span, what)) = outside {
             for f in &mut functions[start..] {
                 f.problems.push(Problem {
-                    span: span_of(&sup),
-                    message: format!(
-                        "extending the JDK class `{}` is outside HeapLab's Java subset",
-                        text_of(&sup, l.text)
-                    ),
+                    span,
+                    message: format!("{what} is outside HeapLab's Java subset"),
                     hint: Some("HeapLab reads inheritance among the file's own classes".into()),
                 });
             }
         }
         if let Some(fi) = family {
             if l.decls.families[fi].members.last() == Some(&c) {
-                functions.extend(l.dispatchers(fi));
+                let dispatchers = l.dispatchers(fi);
+                // A body that a dispatcher stands for is reached only through it.
+                for d in &dispatchers {
+                    for f in
+                        functions.iter_mut().filter(|f| f.origin.is_some() && f.origin == d.origin)
+                    {
+                        f.origin = None;
+                    }
+                }
+                functions.extend(dispatchers);
             }
         }
     }
