@@ -68,8 +68,9 @@ fn simple_name(node: &tree_sitter::Node, text: &str) -> String {
 /// Links each class to its superclass and interfaces among the file's classes and groups them
 /// into families; renames the members, their methods and constructors so they can share one
 /// HeapLab class.
-pub fn link(decls: &mut Decls, text: &str) -> Vec<Diagnostic> {
-    let mut diags = Vec::new();
+/// Sets each class's superclass and interfaces among the file's classes, and what it takes
+/// from outside the subset (a JDK superclass or interface).
+fn link_classes(decls: &mut Decls, text: &str) {
     let throwable = |decls: &Decls, c: usize| {
         let mut k = c;
         for _ in 0..64 {
@@ -119,6 +120,12 @@ pub fn link(decls: &mut Decls, text: &str) -> Vec<Diagnostic> {
         decls.classes[c].parent = parent;
         decls.classes[c].interfaces = interfaces;
     }
+}
+
+pub fn link(decls: &mut Decls, text: &str) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    link_classes(decls, text);
+    let n = decls.classes.len();
     // A class whose chain of superclasses leaves the file (a JDK class) is no family member:
     // exceptions stay as they are, other JDK superclasses are reported by the lowering.
     let extends_jdk = |decls: &Decls, mut c: usize| {

@@ -370,47 +370,6 @@ impl<'t> Lowerer<'t, '_> {
         }
     }
 
-    /// `x -> C { … }` for a class `C` of a hierarchy says `x` is a `C` (see
-    /// `crate::hierarchy`): the tag field `C`'s number, or, for the first concrete class, which
-    /// owns every other number, facts that the tag is none of the others'. An abstract class
-    /// fixes nothing.
-    fn class_tag(
-        &mut self,
-        c: usize,
-        pointer: &Expr,
-        fields: &mut Vec<FieldInit>,
-        span: Span,
-    ) -> Vec<Expr> {
-        let Some(fi) = self.decls.classes[c].family else { return Vec::new() };
-        let family = &self.decls.families[fi];
-        let Some(tag) = family.tag(c) else { return Vec::new() };
-        let tag_ident = Ident { name: crate::hierarchy::TAG_FIELD.to_string(), span };
-        if tag != 0 {
-            let value = Expr { id: self.id(), kind: ExprKind::Int(tag), span };
-            fields.push(FieldInit { field: tag_ident, value });
-            return Vec::new();
-        }
-        let others: Vec<i64> = (1..family.concrete.len() as i64).collect();
-        let mut out = Vec::new();
-        for t in others {
-            let read = Expr {
-                id: self.id(),
-                kind: ExprKind::Field {
-                    object: Box::new(pointer.clone()),
-                    field: tag_ident.clone(),
-                },
-                span,
-            };
-            let lit = Expr { id: self.id(), kind: ExprKind::Int(t), span };
-            out.push(Expr {
-                id: self.id(),
-                kind: ExprKind::Binary { op: BinOp::Ne, lhs: Box::new(read), rhs: Box::new(lit) },
-                span,
-            });
-        }
-        out
-    }
-
     /// Resolves Java names in a spec expression, in place.
     pub fn resolve_expr(&mut self, cx: &mut SpecCx, e: &mut Expr) {
         let span = e.span;
@@ -698,19 +657,7 @@ impl<'t> Lowerer<'t, '_> {
                 .map(|(_, t)| t.clone()),
             ExprKind::Field { object, field } => match self.spec_expr_type(cx, object)? {
                 JType::Class(c) => {
-                    // Its own field or an inherited one.
-                    let mut k = c;
-                    let java = loop {
-                        let own = self.decls.classes[k]
-                            .fields
-                            .iter()
-                            .find(|f| crate::names::ident(&f.name) == field.name);
-                        match (own, self.decls.classes[k].parent) {
-                            (Some(f), _) => break f,
-                            (None, Some(p)) if p != c => k = p,
-                            _ => return None,
-                        }
-                    };
+                    let java = self.field_named(c, &field.name)?;
                     match self.field(c, &java.name, false)? {
                         (_, FieldRef::Instance(t)) => Some(t),
                         _ => None,

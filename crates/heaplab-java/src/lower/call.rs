@@ -252,25 +252,7 @@ impl<'t> Lowerer<'t, '_> {
         span: Span,
         implicit: bool,
     ) -> LResult<LExpr> {
-        let mut class = c;
-        let mut found = self.resolve_overload(class, name, false, &args);
-        // Inherited: the nearest superclass (then interface) of the file declaring it.
-        let mut up: Vec<usize> = self.decls.classes[c].parent.into_iter().collect();
-        up.extend(self.decls.classes[c].interfaces.iter().copied());
-        let mut steps = 0;
-        while let (Err("none"), Some(k)) = (found, up.first().copied()) {
-            up.remove(0);
-            steps += 1;
-            if steps > 64 {
-                break;
-            }
-            if let Ok(m) = self.resolve_overload(k, name, false, &args) {
-                class = k;
-                found = Ok(m);
-            }
-            up.extend(self.decls.classes[k].parent);
-            up.extend(self.decls.classes[k].interfaces.iter().copied());
-        }
+        let (mut class, mut found) = self.resolve_inherited(c, name, &args);
         if implicit {
             let mut cur = self.decls.classes[c].outer;
             while let (Err("none"), Some(o)) = (found, cur) {
@@ -359,85 +341,6 @@ impl<'t> Lowerer<'t, '_> {
         let lowered = self.virtual_name(class, m);
         f.callees.insert(format!("{}.{lowered}", self.decls.classes[class].lowered));
         let mut parts = vec![recv];
-        parts.extend(args);
-        let (pre, mut es) = self.sequence(f, parts)?;
-        let receiver = es.remove(0);
-        let e = self.e(
-            ExprKind::MethodCall {
-                receiver: Box::new(receiver),
-                method: ident(&lowered, span),
-                args: es,
-            },
-            span,
-        );
-        Ok(LExpr { pre, expr: e, ty: ret })
-    }
-
-    /// The method named `name` that class `c` declares or inherits from the file's classes.
-    fn inherited_method(&self, c: usize, name: &str) -> Option<(usize, usize)> {
-        let mut cur = Some(c);
-        for _ in 0..64 {
-            let k = cur?;
-            let class = &self.decls.classes[k];
-            if let Some(m) = class.methods.iter().position(|m| !m.is_ctor && m.name == name) {
-                return Some((k, m));
-            }
-            cur = class.parent;
-        }
-        None
-    }
-
-    /// What a virtual call of method `m` of class `c` calls: the dispatcher when subclasses
-    /// override it, else its one body.
-    pub(crate) fn virtual_name(&self, c: usize, m: usize) -> String {
-        let method = &self.decls.classes[c].methods[m];
-        if let Some(fi) = self.decls.classes[c].family {
-            let arity = method.params.len();
-            if let Some(d) = self.decls.families[fi]
-                .dispatch
-                .iter()
-                .find(|d| d.name == method.name && d.arity == arity)
-            {
-                return d.call.clone();
-            }
-        }
-        method.lowered.clone()
-    }
-
-    /// `super.m(args)`: the body the superclass runs, called without dispatch.
-    fn super_call(
-        &mut self,
-        f: &mut Fn<'t>,
-        name: &str,
-        args_node: Option<Node<'t>>,
-        span: Span,
-    ) -> LResult<LExpr> {
-        let Some(p) = self.decls.classes[f.class].parent else {
-            return Err(f.problem(span, format!("`super.{name}(…)` of a JDK class"), None));
-        };
-        if f.is_static {
-            return Err(f.problem(span, "`super` in a static method", None));
-        }
-        let args = self.args(f, args_node)?;
-        let Some((bc, bm)) = crate::hierarchy::resolve(self.decls, p, name, args.len()) else {
-            return Err(f.problem(
-                span,
-                format!("`super.{name}(…)` of a method the superclass does not implement"),
-                None,
-            ));
-        };
-        let params = self.param_types(bc, bm);
-        if !params.iter().zip(&args).all(|(p, a)| self.assignable(&a.ty, p)) {
-            return Err(f.problem(
-                span,
-                format!("`super.{name}` with arguments of these types"),
-                None,
-            ));
-        }
-        let ret = self.return_type(bc, bm);
-        let lowered = self.decls.classes[bc].methods[bm].lowered.clone();
-        f.callees.insert(format!("{}.{lowered}", self.decls.classes[bc].lowered));
-        let mut parts = vec![LExpr::pure(self.e(ExprKind::This, span), JType::Class(f.class))];
         parts.extend(args);
         let (pre, mut es) = self.sequence(f, parts)?;
         let receiver = es.remove(0);

@@ -10,6 +10,7 @@ use crate::types::JType;
 use heaplab_syntax::ast::*;
 use heaplab_syntax::Span;
 use std::collections::BTreeSet;
+use tree_sitter::Node;
 
 impl<'t> Lowerer<'t, '_> {
     /// Java's assignment conversion in the subset: identity, `null` to a reference, and a class
@@ -243,5 +244,205 @@ impl<'t> Lowerer<'t, '_> {
             out.push(l);
         }
         out
+    }
+
+    /// `super(args)`: a call of the superclass constructor's `init` on `this`.
+    pub(super) fn super_init(
+        &mut self,
+        f: &mut Fn<'t>,
+        c: usize,
+        args: Vec<LExpr>,
+        span: Span,
+    ) -> Vec<Stmt> {
+        let Some(p) = self.decls.classes[c].parent else { return Vec::new() };
+        let parent = &self.decls.classes[p];
+        let has_ctor = parent.methods.iter().any(|m| m.is_ctor);
+        let init_name = if has_ctor {
+            match self.resolve_overload(p, "", true, &args) {
+                Ok(m) => parent.methods[m].lowered.clone(),
+                Err(_) => {
+                    f.problem(span, "a `super(…)` call that matches no constructor", None);
+                    return Vec::new();
+                }
+            }
+        } else if args.is_empty() {
+            crate::hierarchy::implicit_init(self.decls, p)
+        } else {
+            f.problem(span, "a `super(…)` call with arguments the superclass does not take", None);
+            return Vec::new();
+        };
+        f.callees.insert(format!("{}.{init_name}", parent.lowered));
+        let Ok((mut pre, es)) = self.sequence(f, args) else { return Vec::new() };
+        let this = self.e(ExprKind::This, span);
+        let call = self.e(
+            ExprKind::MethodCall {
+                receiver: Box::new(this),
+                method: ident(&init_name, span),
+                args: es,
+            },
+            span,
+        );
+        pre.push(self.s(StmtKind::Expr(call), span));
+        pre
+    }
+
+    /// The method named `name` that class `c` declares or inherits from the file's classes.
+    pub(super) fn inherited_method(&self, c: usize, name: &str) -> Option<(usize, usize)> {
+        let mut cur = Some(c);
+        for _ in 0..64 {
+            let k = cur?;
+            let class = &self.decls.classes[k];
+            if let Some(m) = class.methods.iter().position(|m| !m.is_ctor && m.name == name) {
+                return Some((k, m));
+            }
+            cur = class.parent;
+        }
+        None
+    }
+
+    /// What a virtual call of method `m` of class `c` calls: the dispatcher when subclasses
+    /// override it, else its one body.
+    pub(crate) fn virtual_name(&self, c: usize, m: usize) -> String {
+        let method = &self.decls.classes[c].methods[m];
+        if let Some(fi) = self.decls.classes[c].family {
+            let arity = method.params.len();
+            if let Some(d) = self.decls.families[fi]
+                .dispatch
+                .iter()
+                .find(|d| d.name == method.name && d.arity == arity)
+            {
+                return d.call.clone();
+            }
+        }
+        method.lowered.clone()
+    }
+
+    /// `super.m(args)`: the body the superclass runs, called without dispatch.
+    pub(super) fn super_call(
+        &mut self,
+        f: &mut Fn<'t>,
+        name: &str,
+        args_node: Option<Node<'t>>,
+        span: Span,
+    ) -> LResult<LExpr> {
+        let Some(p) = self.decls.classes[f.class].parent else {
+            return Err(f.problem(span, format!("`super.{name}(…)` of a JDK class"), None));
+        };
+        if f.is_static {
+            return Err(f.problem(span, "`super` in a static method", None));
+        }
+        let args = self.args(f, args_node)?;
+        let Some((bc, bm)) = crate::hierarchy::resolve(self.decls, p, name, args.len()) else {
+            return Err(f.problem(
+                span,
+                format!("`super.{name}(…)` of a method the superclass does not implement"),
+                None,
+            ));
+        };
+        let params = self.param_types(bc, bm);
+        if !params.iter().zip(&args).all(|(p, a)| self.assignable(&a.ty, p)) {
+            return Err(f.problem(
+                span,
+                format!("`super.{name}` with arguments of these types"),
+                None,
+            ));
+        }
+        let ret = self.return_type(bc, bm);
+        let lowered = self.decls.classes[bc].methods[bm].lowered.clone();
+        f.callees.insert(format!("{}.{lowered}", self.decls.classes[bc].lowered));
+        let mut parts = vec![LExpr::pure(self.e(ExprKind::This, span), JType::Class(f.class))];
+        parts.extend(args);
+        let (pre, mut es) = self.sequence(f, parts)?;
+        let receiver = es.remove(0);
+        let e = self.e(
+            ExprKind::MethodCall {
+                receiver: Box::new(receiver),
+                method: ident(&lowered, span),
+                args: es,
+            },
+            span,
+        );
+        Ok(LExpr { pre, expr: e, ty: ret })
+    }
+
+    /// The method `name` of class `c` for these arguments, or the one it inherits from the
+    /// nearest superclass (then interface) of the file declaring it: (class, overload result).
+    pub(super) fn resolve_inherited(
+        &self,
+        c: usize,
+        name: &str,
+        args: &[LExpr],
+    ) -> (usize, Result<usize, &'static str>) {
+        let found = self.resolve_overload(c, name, false, args);
+        let mut up: Vec<usize> = self.decls.classes[c].parent.into_iter().collect();
+        up.extend(self.decls.classes[c].interfaces.iter().copied());
+        let mut steps = 0;
+        while let (Err("none"), Some(k)) = (found, up.first().copied()) {
+            up.remove(0);
+            steps += 1;
+            if steps > 64 {
+                break;
+            }
+            if let Ok(m) = self.resolve_overload(k, name, false, args) {
+                return (k, Ok(m));
+            }
+            up.extend(self.decls.classes[k].parent);
+            up.extend(self.decls.classes[k].interfaces.iter().copied());
+        }
+        (c, found)
+    }
+
+    /// `x -> C { … }` for a class `C` of a hierarchy says `x` is a `C` (see
+    /// `crate::hierarchy`): the tag field `C`'s number, or, for the first concrete class, which
+    /// owns every other number, facts that the tag is none of the others'. An abstract class
+    /// fixes nothing.
+    pub(crate) fn class_tag(
+        &mut self,
+        c: usize,
+        pointer: &Expr,
+        fields: &mut Vec<FieldInit>,
+        span: Span,
+    ) -> Vec<Expr> {
+        let Some(fi) = self.decls.classes[c].family else { return Vec::new() };
+        let family = &self.decls.families[fi];
+        let Some(tag) = family.tag(c) else { return Vec::new() };
+        let tag_ident = Ident { name: crate::hierarchy::TAG_FIELD.to_string(), span };
+        if tag != 0 {
+            let value = Expr { id: self.id(), kind: ExprKind::Int(tag), span };
+            fields.push(FieldInit { field: tag_ident, value });
+            return Vec::new();
+        }
+        let others: Vec<i64> = (1..family.concrete.len() as i64).collect();
+        let mut out = Vec::new();
+        for t in others {
+            let read = Expr {
+                id: self.id(),
+                kind: ExprKind::Field {
+                    object: Box::new(pointer.clone()),
+                    field: tag_ident.clone(),
+                },
+                span,
+            };
+            let lit = Expr { id: self.id(), kind: ExprKind::Int(t), span };
+            out.push(Expr {
+                id: self.id(),
+                kind: ExprKind::Binary { op: BinOp::Ne, lhs: Box::new(read), rhs: Box::new(lit) },
+                span,
+            });
+        }
+        out
+    }
+
+    /// The Java field whose HeapLab name is `lowered`, of class `c` or inherited by it.
+    pub(crate) fn field_named(&self, c: usize, lowered: &str) -> Option<&crate::decls::Field<'t>> {
+        let mut k = c;
+        for _ in 0..64 {
+            let class = &self.decls.classes[k];
+            if let Some(f) = class.fields.iter().find(|f| crate::names::ident(&f.name) == lowered) {
+                return Some(f);
+            }
+            k = class.parent?;
+        }
+        None
     }
 }

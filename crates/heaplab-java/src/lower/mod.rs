@@ -11,6 +11,7 @@
 mod assign;
 mod build;
 mod call;
+mod classes;
 mod expr;
 mod family;
 mod stmt;
@@ -18,6 +19,7 @@ mod switch;
 
 pub use build::Problem;
 use build::{block, ident, Fn};
+pub use classes::lower_all;
 
 use crate::cst::{span_of, text_of};
 use crate::decls::{Decls, Scope};
@@ -581,10 +583,26 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         };
         let mut init = self.finish(Some(class_name.clone()), init, f, m.map(|m| (c, m)));
         init.ctor_of = Some(c);
-        // C C_new(params) { C o = new C; o.init(params); return o; }
+        let factory = self.factory(c, m, &class_name, &init_name, &params, name_span, span);
+        (init, factory)
+    }
+
+    /// `C C_new(params) { C o = new C; o.init(params); return o; }` (in a hierarchy, `new C`
+    /// writes the class's tag).
+    #[allow(clippy::too_many_arguments)]
+    fn factory(
+        &mut self,
+        c: usize,
+        m: Option<usize>,
+        class_name: &str,
+        init_name: &str,
+        params: &[Param],
+        name_span: Span,
+        span: Span,
+    ) -> Lowered {
         let factory_name = self.factory_name(c, m);
         let o = "o";
-        let ty = TypeExpr::Class(ident(&class_name, name_span));
+        let ty = TypeExpr::Class(ident(class_name, name_span));
         let mut tag = Vec::new();
         if let Some(t) = self.decls.classes[c].family.and_then(|fi| self.decls.families[fi].tag(c))
         {
@@ -592,7 +610,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             tag.push(FieldInit { field: ident(crate::hierarchy::TAG_FIELD, name_span), value });
         }
         let new =
-            self.e(ExprKind::New { class: ident(&class_name, name_span), fields: tag }, name_span);
+            self.e(ExprKind::New { class: ident(class_name, name_span), fields: tag }, name_span);
         let decl = self.s(
             StmtKind::Local { ty: ty.clone(), name: ident(o, name_span), init: Some(new) },
             name_span,
@@ -602,7 +620,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         let call = self.e(
             ExprKind::MethodCall {
                 receiver: Box::new(recv),
-                method: ident(&init_name, name_span),
+                method: ident(init_name, name_span),
                 args,
             },
             name_span,
@@ -626,7 +644,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         };
         let mut callees = BTreeSet::new();
         callees.insert(format!("{class_name}.{init_name}"));
-        let factory = Lowered {
+        Lowered {
             class: None,
             decl: factory,
             problems: Vec::new(),
@@ -635,8 +653,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             origin: m.map(|m| (c, m)),
             asserts: Vec::new(),
             ctor_of: Some(c),
-        };
-        (init, factory)
+        }
     }
 
     /// `this(args)` as a call of the other constructor's `init`; `super(…)` of `Object` or of a
@@ -682,155 +699,6 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         pre.push(self.s(StmtKind::Expr(call), span));
         pre
     }
-}
-
-impl<'t> Lowerer<'t, '_> {
-    /// `super(args)`: a call of the superclass constructor's `init` on `this`.
-    fn super_init(
-        &mut self,
-        f: &mut Fn<'t>,
-        c: usize,
-        args: Vec<build::LExpr>,
-        span: Span,
-    ) -> Vec<Stmt> {
-        let Some(p) = self.decls.classes[c].parent else { return Vec::new() };
-        let parent = &self.decls.classes[p];
-        let has_ctor = parent.methods.iter().any(|m| m.is_ctor);
-        let init_name = if has_ctor {
-            match self.resolve_overload(p, "", true, &args) {
-                Ok(m) => parent.methods[m].lowered.clone(),
-                Err(_) => {
-                    f.problem(span, "a `super(…)` call that matches no constructor", None);
-                    return Vec::new();
-                }
-            }
-        } else if args.is_empty() {
-            crate::hierarchy::implicit_init(self.decls, p)
-        } else {
-            f.problem(span, "a `super(…)` call with arguments the superclass does not take", None);
-            return Vec::new();
-        };
-        f.callees.insert(format!("{}.{init_name}", parent.lowered));
-        let Ok((mut pre, es)) = self.sequence(f, args) else { return Vec::new() };
-        let this = self.e(ExprKind::This, span);
-        let call = self.e(
-            ExprKind::MethodCall {
-                receiver: Box::new(this),
-                method: ident(&init_name, span),
-                args: es,
-            },
-            span,
-        );
-        pre.push(self.s(StmtKind::Expr(call), span));
-        pre
-    }
-}
-
-/// Lowers every class of the file. Returns the functions (with their problems) and the
-/// classes' HeapLab declarations (fields only; methods are attached after the unexplorable
-/// ones are left out).
-pub fn lower_all<'t>(l: &mut Lowerer<'t, '_>) -> (Vec<ClassDecl>, Vec<Lowered>, Vec<Diagnostic>) {
-    let mut classes = Vec::new();
-    let mut functions = Vec::new();
-    let mut diags = Vec::new();
-    for c in 0..l.decls.classes.len() {
-        let class = &l.decls.classes[c];
-        let family = class.family;
-        if class.kind != "class" && !(class.kind == "interface" && family.is_some()) {
-            diags.push(
-                Diagnostic::warning(class.name_span, format!("the {} `{}` is outside HeapLab's Java subset and is left out", class.kind, class.name))
-                    .with_note("HeapLab reads classes: write it as a class, or keep it out of the explored code"),
-            );
-            continue;
-        }
-        let throwable = l.is_throwable(c);
-        let outside = class.outside.clone();
-        match family {
-            Some(fi) if l.decls.families[fi].members.first() == Some(&c) => {
-                let fields = l.family_fields(fi, class.name_span);
-                classes.push(ClassDecl {
-                    name: ident(&class.lowered, class.name_span),
-                    fields,
-                    methods: Vec::new(),
-                    span: span_of(&class.node),
-                });
-            }
-            Some(_) => {}
-            None => {
-                let mut fields = Vec::new();
-                for fd in class.fields.iter().filter(|fd| !fd.is_static) {
-                    if let Some(ty) = l.field_types.get(&(c, fd.name.clone())) {
-                        if let Some(t) = crate::types::erase(ty, l.decls, span_of(&fd.type_node)) {
-                            fields.push(FieldDecl {
-                                ty: t,
-                                name: ident(&crate::names::ident(&fd.name), fd.name_span),
-                                span: fd.span,
-                            });
-                        }
-                    }
-                }
-                classes.push(ClassDecl {
-                    name: ident(&class.lowered, class.name_span),
-                    fields,
-                    methods: Vec::new(),
-                    span: span_of(&class.node),
-                });
-            }
-        }
-        if throwable {
-            continue;
-        }
-        let is_class = class.kind == "class";
-        let has_ctor = class.methods.iter().any(|m| m.is_ctor);
-        let start = functions.len();
-        for m in 0..l.decls.classes[c].methods.len() {
-            let method = &l.decls.classes[c].methods[m];
-            if method.is_ctor {
-                let (init, factory) = l.constructor(c, Some(m));
-                functions.push(init);
-                // An abstract class is never instantiated: its constructor only runs as `super(…)`.
-                if !l.decls.classes[c].is_abstract {
-                    functions.push(factory);
-                }
-            } else if family.is_some() && method.body.is_none() && !method.is_static {
-                // An abstract method: its dispatcher stands for it.
-            } else {
-                functions.push(l.method(c, m));
-            }
-        }
-        if is_class && !has_ctor && !l.trivial_new.contains_key(&c) {
-            let (init, factory) = l.constructor(c, None);
-            functions.push(init);
-            if !l.decls.classes[c].is_abstract {
-                functions.push(factory);
-            }
-        }
-        // A JDK superclass or interface (other than an exception's): the class is left out.
-        if let Some((span, what)) = outside {
-            for f in &mut functions[start..] {
-                f.problems.push(Problem {
-                    span,
-                    message: format!("{what} is outside HeapLab's Java subset"),
-                    hint: Some("HeapLab reads inheritance among the file's own classes".into()),
-                });
-            }
-        }
-        if let Some(fi) = family {
-            if l.decls.families[fi].members.last() == Some(&c) {
-                let dispatchers = l.dispatchers(fi);
-                // A body that a dispatcher stands for is reached only through it.
-                for d in &dispatchers {
-                    for f in
-                        functions.iter_mut().filter(|f| f.origin.is_some() && f.origin == d.origin)
-                    {
-                        f.origin = None;
-                    }
-                }
-                functions.extend(dispatchers);
-            }
-        }
-    }
-    (classes, functions, diags)
 }
 
 /// The keys of the functions that cannot run: those with a problem, and those calling one
