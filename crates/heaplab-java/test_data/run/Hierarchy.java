@@ -1,12 +1,21 @@
 // Inheritance among the file's classes as Java runs it: an abstract base class with
 // constructors chained by `super(…)`, inherited fields and methods, overriding with virtual
 // dispatch, `super.m()`, `instanceof` (with a pattern), casts that throw
-// `ClassCastException`, and an interface implemented by two classes.
+// `ClassCastException`, an interface implemented by two classes, and `equals` and
+// `compareTo` overridden in a subclass.
 // Each static `t_*` method is run by the JVM and by HeapLab's interpreter on the
 // lowered program, and the two must agree.
 public class Hierarchy {
-    abstract static class Expr {
+    abstract static class Expr implements Comparable<Expr> {
         int evals;
+
+        public boolean equals(Expr o) {
+            return this == o;
+        }
+
+        public int compareTo(Expr o) {
+            return eval() - o.eval();
+        }
 
         abstract int eval();
 
@@ -29,6 +38,17 @@ public class Hierarchy {
 
         int eval() {
             return value;
+        }
+
+        public boolean equals(Expr o) {
+            return o instanceof Num n && n.value == value;
+        }
+
+        public int compareTo(Expr o) {
+            if (o instanceof Num) {
+                return value < ((Num) o).value ? -1 : value == ((Num) o).value ? 0 : 1;
+            }
+            return super.compareTo(o);
         }
     }
 
@@ -174,5 +194,25 @@ public class Hierarchy {
         Shape a = new Square(3);
         Shape b = new Rect(2, 5);
         return a.area() * 100 + b.area();
+    }
+
+    static int t_equals() {
+        Expr a = new Num(4);
+        Expr b = new Num(4);
+        Expr c = new Add(new Num(2), new Num(2));
+        Expr d = c;
+        int r = 0;
+        if (a.equals(b)) r += 1;
+        if (!a.equals(c)) r += 10;
+        if (!c.equals(new Add(new Num(2), new Num(2)))) r += 100;
+        if (c.equals(d)) r += 1000;
+        return r;
+    }
+
+    static int t_compare_to() {
+        Expr a = new Num(7);
+        Expr b = new Num(9);
+        Expr c = new Mul(new Num(2), new Num(3));
+        return a.compareTo(b) * 100 + b.compareTo(a) * 10 + c.compareTo(a) + a.compareTo(c) * 1000;
     }
 }
