@@ -53,8 +53,14 @@ impl<'t> Lowerer<'t, '_> {
                 }
                 Ok(LExpr::pure(self.e(ExprKind::This, span), JType::Class(f.class)))
             }
-            "identifier" => self.name(f, node),
-            "field_access" => self.field_access(f, node),
+            "identifier" => {
+                let v = self.name(f, node)?;
+                self.narrowed(f, v)
+            }
+            "field_access" => {
+                let v = self.field_access(f, node)?;
+                self.narrowed(f, v)
+            }
             "array_access" => {
                 let (Some(a), Some(i)) =
                     (node.child_by_field_name("array"), node.child_by_field_name("index"))

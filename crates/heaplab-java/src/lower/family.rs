@@ -445,4 +445,49 @@ impl<'t> Lowerer<'t, '_> {
         }
         None
     }
+
+    /// The concrete classes a value of static type `ty` may have, when that is not every
+    /// class of its family (a field, parameter or local typed with a subclass).
+    fn narrow_classes(&self, ty: &JType) -> Option<Vec<usize>> {
+        let JType::Class(c) = ty else { return None };
+        let fi = self.decls.classes[*c].family?;
+        let below = crate::hierarchy::concrete_below(self.decls, *c);
+        (below.len() < self.decls.families[fi].concrete.len()).then_some(below)
+    }
+
+    /// A field read typed with a subclass: the input cannot hold another class there (Java's
+    /// types say so), so the path assumes it; a lazily initialized `Cons next` is a `Cons`.
+    pub(super) fn narrowed(&mut self, f: &mut Fn, v: LExpr) -> LResult<LExpr> {
+        if !matches!(v.expr.kind, ExprKind::Field { .. }) {
+            return Ok(v);
+        }
+        let Some(classes) = self.narrow_classes(&v.ty) else { return Ok(v) };
+        let span = v.expr.span;
+        let ty = v.ty.clone();
+        let (mut pre, held) = self.held(f, v)?;
+        let s = self.assume_of(held.clone(), &classes, span);
+        pre.push(s);
+        Ok(LExpr { pre, expr: held, ty })
+    }
+
+    /// `assume v == null || v is one of classes`.
+    fn assume_of(&mut self, v: Expr, classes: &[usize], span: Span) -> Stmt {
+        let null = self.e(ExprKind::Null, span);
+        let is_null = self.bin(BinOp::Eq, v.clone(), null, span);
+        let test = self.tag_test(v, classes, span);
+        let either = self.bin(BinOp::Or, is_null, test, span);
+        self.s(StmtKind::Assume(either), span)
+    }
+
+    /// The `assume`s at the top of a method for its parameters typed with a subclass.
+    pub(super) fn narrow_params(&mut self, params: &[Param], types: &[JType]) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for (p, t) in params.iter().zip(types) {
+            if let Some(classes) = self.narrow_classes(t) {
+                let v = self.var(&p.name.name, p.name.span);
+                out.push(self.assume_of(v, &classes, p.name.span));
+            }
+        }
+        out
+    }
 }

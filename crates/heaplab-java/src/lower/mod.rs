@@ -436,6 +436,9 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         let body = match method.body {
             Some(b) => {
                 let mut body = self.block_of(&mut f, b);
+                let types = self.param_types(c, m);
+                let narrow = self.narrow_params(&params, &types);
+                body.stmts.splice(0..0, narrow);
                 let fam = self.decls.classes[c].family;
                 if let Some(reached) =
                     fam.and_then(|fi| self.decls.families[fi].partial.get(&(c, m)).cloned())

@@ -1,8 +1,8 @@
 // A small hierarchy: an abstract class, two concrete subclasses (one overriding a method of
 // the base, one inheriting it), `super(…)`, `super.m()`, `instanceof` and a cast. The lowered
 // program shows the design: one class `Shape` with the union of the fields and the tag
-// `__class`, a dispatcher `area` branching on the tag, and `assume` in bodies only some
-// classes reach.
+// `__class`, a dispatcher `area` branching on the tag, `assume` in bodies only some classes
+// reach, and `assume` where a field or parameter typed with a subclass is read.
 abstract class Shape {
     int x;
 
@@ -36,6 +36,7 @@ class Square extends Shape {
 
 class Circle extends Shape {
     int r;
+    Square inscribed;
 
     Circle(int x, int r) {
         super(x);
@@ -51,5 +52,13 @@ class Circle extends Shape {
             return ((Square) s).side;
         }
         return -1;
+    }
+
+    int inscribedSide() {
+        return inscribed.side;
+    }
+
+    static int sides(Square a, Square b) {
+        return a.side + b.side;
     }
 }
