@@ -408,7 +408,8 @@ fn java_map(
         ..JavaMap::default()
     };
     for (ci, class) in decls.classes.iter().enumerate() {
-        if class.kind != "class" {
+        // An interface of a hierarchy is listed too: `--method Shape.area` names its dispatcher.
+        if class.kind != "class" && !(class.kind == "interface" && class.family.is_some()) {
             continue;
         }
         // Its own fields and those it inherits, the topmost class's first.

@@ -156,20 +156,30 @@ impl JavaMap {
             Some((m, s)) => (m, Some(format!("{m}({s}").replace(' ', ""))),
             None => (rest, None),
         };
-        let in_class = |m: &&JavaMethod| cls.is_none_or(|c| m.class == c || m.lowered_class == c);
-        let cands: Vec<&JavaMethod> = self
-            .methods
-            .iter()
-            .filter(|m| !m.is_ctor)
-            .filter(in_class)
-            .filter(|m| {
-                let lowered = m.target.rsplit('.').next().unwrap_or(&m.target);
-                match &sig {
+        let named = |m: &&JavaMethod| {
+            let lowered = m.target.rsplit('.').next().unwrap_or(&m.target);
+            !m.is_ctor
+                && match &sig {
                     Some(s) => m.name == mname && m.signature.replace(' ', "") == *s,
                     None => m.name == mname || lowered == mname,
                 }
-            })
+        };
+        // The Java class named first; its HeapLab name (which a class hierarchy's members
+        // share) only when no Java class matches.
+        let mut cands: Vec<&JavaMethod> = self
+            .methods
+            .iter()
+            .filter(named)
+            .filter(|m| cls.is_none_or(|c| m.class == c))
             .collect();
+        if cands.is_empty() {
+            cands = self
+                .methods
+                .iter()
+                .filter(named)
+                .filter(|m| cls.is_some_and(|c| m.lowered_class == c))
+                .collect();
+        }
         let exact: Vec<&JavaMethod> =
             cands.iter().copied().filter(|m| m.target.rsplit('.').next() == Some(mname)).collect();
         // Of overloads, the one a spec was written for is the one meant (the public `put`,
