@@ -17,7 +17,14 @@ impl<'t> Lowerer<'t, '_> {
     /// of the file to one of its superclasses or interfaces.
     pub fn assignable(&self, from: &JType, to: &JType) -> bool {
         match (from, to) {
-            (JType::Class(a), JType::Class(b)) => is_subtype(self.decls, *a, *b),
+            // Only within a family are two classes one HeapLab class (exceptions of the file
+            // extending each other stay apart).
+            (JType::Class(a), JType::Class(b)) => {
+                a == b
+                    || (self.decls.classes[*a].family.is_some()
+                        && self.decls.classes[*a].family == self.decls.classes[*b].family
+                        && is_subtype(self.decls, *a, *b))
+            }
             (JType::Array(a), JType::Array(b)) => self.assignable(a, b),
             _ => from.assignable_to(to),
         }
