@@ -39,10 +39,13 @@ pub struct Class<'t> {
     /// Its hierarchy in `Decls::families`, when it extends or is extended by a class of the
     /// file (or implements one of its interfaces).
     pub family: Option<usize>,
-    /// A JDK class it extends (other than an exception) or a JDK interface it implements
-    /// (other than `Comparable` and `Iterable`): what it names and where; its methods are
-    /// outside the subset.
+    /// A JDK class it extends (other than an exception): what it names and where; its
+    /// methods are outside the subset.
     pub outside: Option<(heaplab_syntax::Span, String)>,
+    /// A JDK interface it implements (other than `Comparable`, `Iterable` and the marker
+    /// interfaces): what it names and where. Its methods are explored as plain methods; the
+    /// class used as that interface is outside the subset (a warning says so).
+    pub jdk_interface: Option<(heaplab_syntax::Span, String)>,
 }
 
 /// A type parameter, erased to `Comparable` when bounded by it or compared, else `Object`.
@@ -215,6 +218,7 @@ fn collect_class<'t>(decls: &mut Decls<'t>, node: Node<'t>, outer: Option<usize>
         interfaces: Vec::new(),
         family: None,
         outside: None,
+        jdk_interface: None,
     });
     let Some(body) = node.child_by_field_name("body") else { return };
     let mut pending: Vec<Node<'t>> = Vec::new();

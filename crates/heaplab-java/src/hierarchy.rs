@@ -104,10 +104,16 @@ fn link_classes(decls: &mut Decls, text: &str) {
             match decls.find_class(&name, outer.or(Some(c))) {
                 Some(i) if decls.classes[i].kind == "interface" && i != c => interfaces.push(i),
                 Some(_) => {}
-                None if matches!(name.as_str(), "Comparable" | "Iterable") => {}
+                // `Comparable` and `Iterable` are read; marker interfaces add no behaviour.
+                None if matches!(
+                    name.as_str(),
+                    "Comparable" | "Iterable" | "Cloneable" | "Serializable" | "RandomAccess"
+                ) => {}
                 None => {
                     let what = format!("implementing the JDK interface `{}`", text_of(&node, text));
-                    decls.classes[c].outside.get_or_insert((crate::cst::span_of(&node), what));
+                    decls.classes[c]
+                        .jdk_interface
+                        .get_or_insert((crate::cst::span_of(&node), what));
                 }
             }
         }

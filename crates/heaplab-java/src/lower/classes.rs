@@ -27,6 +27,15 @@ pub fn lower_all<'t>(l: &mut Lowerer<'t, '_>) -> (Vec<ClassDecl>, Vec<Lowered>, 
         }
         let throwable = l.is_throwable(c);
         let outside = class.outside.clone();
+        if let Some((span, what)) = &class.jdk_interface {
+            diags.push(
+                Diagnostic::warning(*span, format!("{what} is outside HeapLab's Java subset"))
+                    .with_note(format!(
+                        "`{}`'s methods are explored as plain methods; code that uses it as that interface is not",
+                        class.name
+                    )),
+            );
+        }
         match family {
             Some(fi) if l.decls.families[fi].members.first() == Some(&c) => {
                 let fields = l.family_fields(fi, class.name_span);
