@@ -25,8 +25,27 @@ pub struct Class<'t> {
     pub fields: Vec<Field<'t>>,
     /// Methods and constructors in source order.
     pub methods: Vec<Method<'t>>,
-    /// The class's name in the HeapLab program (its simple name unless that is taken).
+    /// The class's name in the HeapLab program (its simple name unless that is taken; the
+    /// family's name for a class in a hierarchy, see `hierarchy`).
     pub lowered: String,
+    /// `abstract class`, or an interface.
+    pub is_abstract: bool,
+    /// The `implements` (or an interface's `extends`) clause's types.
+    pub interface_nodes: Vec<Node<'t>>,
+    /// The file's class it extends (set by `hierarchy::link`).
+    pub parent: Option<usize>,
+    /// The file's interfaces it implements or extends (set by `hierarchy::link`).
+    pub interfaces: Vec<usize>,
+    /// Its hierarchy in `Decls::families`, when it extends or is extended by a class of the
+    /// file (or implements one of its interfaces).
+    pub family: Option<usize>,
+    /// A JDK class it extends (other than an exception): what it names and where; its
+    /// methods are outside the subset.
+    pub outside: Option<(heaplab_syntax::Span, String)>,
+    /// A JDK interface it implements (other than `Comparable`, `Iterable` and the marker
+    /// interfaces): what it names and where. Its methods are explored as plain methods; the
+    /// class used as that interface is outside the subset (a warning says so).
+    pub jdk_interface: Option<(heaplab_syntax::Span, String)>,
 }
 
 /// A type parameter, erased to `Comparable` when bounded by it or compared, else `Object`.
@@ -85,6 +104,8 @@ pub struct Decls<'t> {
     /// JML comments outside any method's spec (predicates, stray clauses), with the class
     /// whose body holds them.
     pub loose_specs: Vec<(Option<usize>, Node<'t>)>,
+    /// The class hierarchies of the file (`hierarchy::link`).
+    pub families: Vec<crate::hierarchy::Family>,
 }
 
 impl Names for Decls<'_> {
@@ -107,7 +128,8 @@ pub fn is_jml(n: &Node, text: &str) -> bool {
 
 /// Collects the declarations of a parsed file.
 pub fn collect<'t>(root: Node<'t>, text: &str) -> Decls<'t> {
-    let mut decls = Decls { classes: Vec::new(), package: None, loose_specs: Vec::new() };
+    let mut decls =
+        Decls { classes: Vec::new(), package: None, loose_specs: Vec::new(), families: Vec::new() };
     let mut cursor = root.walk();
     for child in root.named_children(&mut cursor) {
         match child.kind() {
@@ -190,6 +212,13 @@ fn collect_class<'t>(decls: &mut Decls<'t>, node: Node<'t>, outer: Option<usize>
         fields: Vec::new(),
         methods: Vec::new(),
         lowered: String::new(),
+        is_abstract: kind == "interface" || mods.contains(&"abstract"),
+        interface_nodes: interface_nodes(node),
+        parent: None,
+        interfaces: Vec::new(),
+        family: None,
+        outside: None,
+        jdk_interface: None,
     });
     let Some(body) = node.child_by_field_name("body") else { return };
     let mut pending: Vec<Node<'t>> = Vec::new();
@@ -225,6 +254,22 @@ fn collect_class<'t>(decls: &mut Decls<'t>, node: Node<'t>, outer: Option<usize>
         decls.loose_specs.extend(pending.drain(..).map(|n| (Some(index), n)));
     }
     decls.loose_specs.extend(pending.into_iter().map(|n| (Some(index), n)));
+}
+
+/// The types of `implements A, B` (a class) or `extends A, B` (an interface).
+fn interface_nodes(node: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    for c in node.named_children(&mut cursor) {
+        if matches!(c.kind(), "super_interfaces" | "extends_interfaces") {
+            let mut c2 = c.walk();
+            for list in c.named_children(&mut c2).filter(|n| n.kind() == "type_list") {
+                let mut c3 = list.walk();
+                out.extend(list.named_children(&mut c3));
+            }
+        }
+    }
+    out
 }
 
 fn dims_of(node: &Node, text: &str) -> usize {

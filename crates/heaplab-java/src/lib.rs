@@ -13,6 +13,7 @@
 
 mod cst;
 mod decls;
+mod hierarchy;
 mod infer;
 pub mod jdk;
 mod lower;
@@ -22,7 +23,7 @@ mod spec;
 mod synth;
 mod types;
 
-pub use map::{JavaClass, JavaField, JavaMap, JavaMethod, JavaType};
+pub use map::{JavaClass, JavaField, JavaMap, JavaMethod, JavaType, TAG_FIELD};
 
 use decls::Scope;
 use heaplab_syntax::ast::*;
@@ -74,6 +75,7 @@ pub fn analyze(file: &SourceFile) -> JavaProgram {
     let root = tree.root_node();
     let mut diags = cst::syntax_errors(root, text);
     let mut decls = decls::collect(root, text);
+    diags.extend(hierarchy::link(&mut decls, text));
     infer::comparable_params(&mut decls, text);
     let mut l = Lowerer::new(&decls, text, root);
     let (mut classes, mut functions, d) = lower::lower_all(&mut l);
@@ -241,6 +243,7 @@ fn attach_clause(
         preds,
         callees: BTreeSet::new(),
         is_static: method.is_static,
+        result: Some(l.return_type(ci, mi)),
     };
     let key = functions[idx].key();
     if c.keyword == "requires" {
@@ -410,13 +413,27 @@ fn java_map(
         ..JavaMap::default()
     };
     for (ci, class) in decls.classes.iter().enumerate() {
-        if class.kind != "class" {
+        // An interface of a hierarchy is listed too: `--method Shape.area` names its dispatcher.
+        if class.kind != "class" && !(class.kind == "interface" && class.family.is_some()) {
             continue;
         }
-        let scope = Scope { class: Some(ci), method_params: &[] };
+        // Its own fields and those it inherits, the topmost class's first.
+        let mut chain = vec![ci];
+        while let Some(p) = chain.last().and_then(|&k| decls.classes[k].parent) {
+            if chain.contains(&p) || chain.len() > 64 {
+                break;
+            }
+            chain.push(p);
+        }
         let mut fields = Vec::new();
-        for f in class.fields.iter().filter(|f| !f.is_static) {
-            let Some(ty) = l.field_types.get(&(ci, f.name.clone())) else { continue };
+        for (k, f) in chain
+            .iter()
+            .rev()
+            .flat_map(|&k| decls.classes[k].fields.iter().map(move |f| (k, f)))
+            .filter(|(_, f)| !f.is_static)
+        {
+            let scope = Scope { class: Some(k), method_params: &[] };
+            let Some(ty) = l.field_types.get(&(k, f.name.clone())) else { continue };
             let declared = cst::text_of(&f.type_node, l.text);
             let base = declared.split('<').next().unwrap_or(declared).trim();
             fields.push(JavaField {
@@ -433,6 +450,8 @@ fn java_map(
             is_inner: !class.is_static,
             is_throwable: l.is_throwable(ci),
             fields,
+            tag: class.family.and_then(|fi| decls.families[fi].tag(ci)),
+            is_abstract: class.family.is_some() && class.is_abstract,
         });
         for (mi, m) in class.methods.iter().enumerate() {
             let f = functions.iter().find(|f| {

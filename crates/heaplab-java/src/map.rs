@@ -32,9 +32,16 @@ pub struct JavaClass {
     /// A non-static nested class (an inner class has a hidden reference to its outer object).
     pub is_inner: bool,
     pub is_throwable: bool,
-    /// Its instance fields in the subset, in declaration order.
+    /// Its instance fields in the subset, in declaration order (inherited ones first).
     pub fields: Vec<JavaField>,
+    /// In a class hierarchy (one HeapLab class, see [`TAG_FIELD`]): the number a concrete
+    /// class's objects hold in the tag field (`None` for an abstract class).
+    pub tag: Option<i64>,
+    /// In a class hierarchy: whether it is abstract (never the class of an object).
+    pub is_abstract: bool,
 }
+
+pub use crate::hierarchy::TAG_FIELD;
 
 #[derive(Clone, Debug)]
 pub struct JavaField {
@@ -112,7 +119,18 @@ pub struct JavaMethod {
 
 impl JavaMap {
     pub fn class(&self, lowered: &str) -> Option<&JavaClass> {
-        self.classes.iter().find(|c| c.lowered == lowered)
+        self.classes.iter().find(|c| c.lowered == lowered && !c.is_abstract)
+    }
+
+    /// The Java class of an object of HeapLab class `lowered` whose tag field holds `tag`: in a
+    /// class hierarchy the concrete class with that number, the first one (number 0) for any
+    /// number no other class has; otherwise the one class.
+    pub fn class_tagged(&self, lowered: &str, tag: Option<i64>) -> Option<&JavaClass> {
+        let mut same = self.classes.iter().filter(|c| c.lowered == lowered && c.tag.is_some());
+        if same.clone().next().is_none() {
+            return self.class(lowered);
+        }
+        same.clone().find(|c| c.tag == tag).or_else(|| same.find(|c| c.tag == Some(0)))
     }
 
     /// The method a lowered target names.
@@ -164,20 +182,30 @@ impl JavaMap {
             Some((m, s)) => (m, Some(format!("{m}({s}").replace(' ', ""))),
             None => (rest, None),
         };
-        let in_class = |m: &&JavaMethod| cls.is_none_or(|c| m.class == c || m.lowered_class == c);
-        let cands: Vec<&JavaMethod> = self
-            .methods
-            .iter()
-            .filter(|m| !m.is_ctor)
-            .filter(in_class)
-            .filter(|m| {
-                let lowered = m.target.rsplit('.').next().unwrap_or(&m.target);
-                match &sig {
+        let named = |m: &&JavaMethod| {
+            let lowered = m.target.rsplit('.').next().unwrap_or(&m.target);
+            !m.is_ctor
+                && match &sig {
                     Some(s) => m.name == mname && m.signature.replace(' ', "") == *s,
                     None => m.name == mname || lowered == mname,
                 }
-            })
+        };
+        // The Java class named first; its HeapLab name (which a class hierarchy's members
+        // share) only when no Java class matches.
+        let mut cands: Vec<&JavaMethod> = self
+            .methods
+            .iter()
+            .filter(named)
+            .filter(|m| cls.is_none_or(|c| m.class == c))
             .collect();
+        if cands.is_empty() {
+            cands = self
+                .methods
+                .iter()
+                .filter(named)
+                .filter(|m| cls.is_some_and(|c| m.lowered_class == c))
+                .collect();
+        }
         let exact: Vec<&JavaMethod> =
             cands.iter().copied().filter(|m| m.target.rsplit('.').next() == Some(mname)).collect();
         // Of overloads, the one a spec was written for is the one meant (the public `put`,

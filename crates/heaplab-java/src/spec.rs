@@ -201,6 +201,8 @@ pub struct SpecCx<'a> {
     /// The methods spec calls reach (keys as in `Lowered::key`).
     pub callees: BTreeSet<String>,
     pub is_static: bool,
+    /// The method's return type (what `\result` is).
+    pub result: Option<JType>,
 }
 
 impl SpecCx<'_> {
@@ -228,8 +230,14 @@ impl<'t> Lowerer<'t, '_> {
         let Some(Item::Predicate(mut p)) = program.items.into_iter().next() else { return None };
         // The parser numbered from 0: renumber into the program's id space.
         renumber_formula(&mut p.body, base, &mut self.next_id);
-        let mut cx =
-            SpecCx { class, bound: Vec::new(), preds, callees: BTreeSet::new(), is_static: true };
+        let mut cx = SpecCx {
+            class,
+            bound: Vec::new(),
+            preds,
+            callees: BTreeSet::new(),
+            is_static: true,
+            result: None,
+        };
         for param in &mut p.params {
             let ty = self.spec_type(&param.ty, class, diags);
             cx.bound.push((param.name.name.clone(), ty.clone()));
@@ -311,14 +319,18 @@ impl<'t> Lowerer<'t, '_> {
                 }
                 p.name.name = crate::names::ident(&p.name.name);
             }
+            let mut tag_facts = Vec::new();
             for atom in &mut d.atoms {
                 match atom {
                     Atom::Emp(_) => {}
-                    Atom::PointsTo { pointer, class, fields, .. } => {
+                    Atom::PointsTo { pointer, class, fields, span } => {
                         self.resolve_expr(cx, pointer);
                         let scope = Scope { class: cx.class, method_params: &[] };
                         match self.decls.resolve_name_in(&class.name, scope) {
-                            JType::Class(c) => class.name = self.decls.classes[c].lowered.clone(),
+                            JType::Class(c) => {
+                                class.name = self.decls.classes[c].lowered.clone();
+                                tag_facts.extend(self.class_tag(c, pointer, fields, *span));
+                            }
                             JType::Object => class.name = "Object".into(),
                             JType::Comparable => class.name = "Comparable".into(),
                             _ => diags.push(Diagnostic::error(
@@ -353,6 +365,7 @@ impl<'t> Lowerer<'t, '_> {
                     Atom::Pure(e) => self.resolve_expr(cx, e),
                 }
             }
+            d.atoms.extend(tag_facts.into_iter().map(Atom::Pure));
             cx.bound.truncate(mark);
         }
     }
@@ -405,8 +418,8 @@ impl<'t> Lowerer<'t, '_> {
                     let name = self.static_fns.get(&(owner, m)).cloned().unwrap_or_default();
                     cx.callees.insert(name.clone());
                     callee.name = name;
-                } else if owner == c && !cx.is_static {
-                    let lowered = method.lowered.clone();
+                } else if crate::hierarchy::is_subtype(self.decls, c, owner) && !cx.is_static {
+                    let lowered = self.virtual_name(owner, m);
                     cx.callees.insert(format!("{}.{lowered}", self.decls.classes[c].lowered));
                     let this = Expr { id: self.id(), kind: ExprKind::This, span };
                     let args = std::mem::take(args);
@@ -424,7 +437,7 @@ impl<'t> Lowerer<'t, '_> {
                 }
                 if let Some(JType::Class(c)) = self.spec_expr_type(cx, receiver) {
                     if let Some((owner, m)) = self.spec_method(c, &method.name, args.len()) {
-                        let lowered = self.decls.classes[owner].methods[m].lowered.clone();
+                        let lowered = self.virtual_name(owner, m);
                         cx.callees
                             .insert(format!("{}.{lowered}", self.decls.classes[owner].lowered));
                         method.name = lowered;
@@ -444,16 +457,23 @@ impl<'t> Lowerer<'t, '_> {
     /// static one).
     fn spec_method(&self, c: usize, name: &str, arity: usize) -> Option<(usize, usize)> {
         let mut cur = Some(c);
-        while let Some(k) = cur {
-            let class = &self.decls.classes[k];
-            if let Some(m) = class
-                .methods
-                .iter()
-                .position(|m| !m.is_ctor && m.name == name && m.params.len() == arity)
-            {
-                return Some((k, m));
+        while let Some(k0) = cur {
+            // The class, then the superclasses of the file it inherits from.
+            let mut up = Some(k0);
+            let mut steps = 0;
+            while let (Some(k), true) = (up, steps < 64) {
+                steps += 1;
+                let class = &self.decls.classes[k];
+                if let Some(m) = class
+                    .methods
+                    .iter()
+                    .position(|m| !m.is_ctor && m.name == name && m.params.len() == arity)
+                {
+                    return Some((k, m));
+                }
+                up = class.parent;
             }
-            cur = class.outer;
+            cur = self.decls.classes[k0].outer;
         }
         None
     }
@@ -628,6 +648,7 @@ impl<'t> Lowerer<'t, '_> {
     fn spec_expr_type(&self, cx: &SpecCx, e: &Expr) -> Option<JType> {
         match &e.kind {
             ExprKind::This => cx.class.map(JType::Class),
+            ExprKind::Result => cx.result.clone(),
             ExprKind::Var(v) => cx
                 .bound
                 .iter()
@@ -636,10 +657,7 @@ impl<'t> Lowerer<'t, '_> {
                 .map(|(_, t)| t.clone()),
             ExprKind::Field { object, field } => match self.spec_expr_type(cx, object)? {
                 JType::Class(c) => {
-                    let java = self.decls.classes[c]
-                        .fields
-                        .iter()
-                        .find(|f| crate::names::ident(&f.name) == field.name)?;
+                    let java = self.field_named(c, &field.name)?;
                     match self.field(c, &java.name, false)? {
                         (_, FieldRef::Instance(t)) => Some(t),
                         _ => None,

@@ -302,7 +302,7 @@ impl<'t> Lowerer<'t, '_> {
                 }
             }
         } else {
-            if !rhs.ty.assignable_to(&ty) {
+            if !self.assignable(&rhs.ty, &ty) {
                 let (a, b) = (
                     crate::types::display(&rhs.ty, self.decls),
                     crate::types::display(&ty, self.decls),

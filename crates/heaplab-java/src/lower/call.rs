@@ -41,9 +41,7 @@ impl<'t> Lowerer<'t, '_> {
                 let args = self.args(f, args_node)?;
                 return self.call_method(f, f.class, Some(this), &name, args, span, false);
             }
-            "super" => {
-                return Err(f.problem(span, format!("`super.{name}(…)`"), None));
-            }
+            "super" => return self.super_call(f, &name, args_node, span),
             _ => {}
         }
         if let Some(recv) = self.static_receiver(f, object) {
@@ -60,8 +58,7 @@ impl<'t> Lowerer<'t, '_> {
         match recv.ty.clone() {
             JType::Unsupported(_) => Err(Stop),
             JType::Class(c) => {
-                let has_own =
-                    self.decls.classes[c].methods.iter().any(|m| !m.is_ctor && m.name == name);
+                let has_own = self.inherited_method(c, &name).is_some();
                 if name == "equals" && args.len() == 1 && !has_own {
                     return self.identity_equals(f, recv, args, span);
                 }
@@ -106,7 +103,7 @@ impl<'t> Lowerer<'t, '_> {
     ) -> LResult<LExpr> {
         let ty = recv.ty.clone();
         let Some(arg) = args.first() else { return Err(Stop) };
-        if !arg.ty.assignable_to(&ty) {
+        if !self.assignable(&arg.ty, &ty) {
             let (a, b) = (display(&arg.ty, self.decls), display(&ty, self.decls));
             return Err(f.problem(
                 span,
@@ -137,7 +134,7 @@ impl<'t> Lowerer<'t, '_> {
         span: Span,
     ) -> LResult<LExpr> {
         for (a, p) in args.iter().zip(params) {
-            if !a.ty.assignable_to(p) {
+            if !self.assignable(&a.ty, p) {
                 let (x, y) = (display(&a.ty, self.decls), display(p, self.decls));
                 return Err(f.problem(
                     a.expr.span,
@@ -197,7 +194,7 @@ impl<'t> Lowerer<'t, '_> {
 
     /// The method or constructor of class `c` that Java picks for these arguments: by name and
     /// number of arguments, then by their static types.
-    fn resolve_overload(
+    pub(super) fn resolve_overload(
         &self,
         c: usize,
         name: &str,
@@ -220,7 +217,7 @@ impl<'t> Lowerer<'t, '_> {
             .copied()
             .filter(|&i| {
                 let ps = self.param_types(c, i);
-                ps.iter().zip(args).all(|(p, a)| a.ty.assignable_to(p))
+                ps.iter().zip(args).all(|(p, a)| self.assignable(&a.ty, p))
             })
             .collect();
         match fits.as_slice() {
@@ -255,8 +252,7 @@ impl<'t> Lowerer<'t, '_> {
         span: Span,
         implicit: bool,
     ) -> LResult<LExpr> {
-        let mut class = c;
-        let mut found = self.resolve_overload(class, name, false, &args);
+        let (mut class, mut found) = self.resolve_inherited(c, name, &args);
         if implicit {
             let mut cur = self.decls.classes[c].outer;
             while let (Err("none"), Some(o)) = (found, cur) {
@@ -326,7 +322,7 @@ impl<'t> Lowerer<'t, '_> {
             let e = self.e(ExprKind::Call { callee: ident(&callee, span), args: es }, span);
             return Ok(LExpr { pre, expr: e, ty: ret });
         }
-        if class != f.class && recv.is_none() {
+        if !crate::hierarchy::is_subtype(self.decls, f.class, class) && recv.is_none() {
             return Err(f.problem(
                 span,
                 format!("calling `{name}` of the enclosing instance"),
@@ -342,7 +338,7 @@ impl<'t> Lowerer<'t, '_> {
                 LExpr::pure(self.e(ExprKind::This, span), JType::Class(f.class))
             }
         };
-        let lowered = method.lowered.clone();
+        let lowered = self.virtual_name(class, m);
         f.callees.insert(format!("{}.{lowered}", self.decls.classes[class].lowered));
         let mut parts = vec![recv];
         parts.extend(args);
@@ -417,10 +413,19 @@ impl<'t> Lowerer<'t, '_> {
             JType::Class(c) => {
                 let c = *c;
                 let class = &self.decls.classes[c];
-                if class.kind != "class" {
+                if class.kind != "class" || class.is_abstract {
                     return Err(f.problem(
                         span,
-                        format!("creating an instance of the {} `{}`", class.kind, class.name),
+                        format!(
+                            "creating an instance of the {}{} `{}`",
+                            if class.is_abstract && class.kind == "class" {
+                                "abstract "
+                            } else {
+                                ""
+                            },
+                            class.kind,
+                            class.name
+                        ),
                         None,
                     ));
                 }
@@ -550,7 +555,7 @@ impl<'t> Lowerer<'t, '_> {
         let mut parts = Vec::new();
         for n in nodes {
             let e = self.expr(f, n)?;
-            if !e.ty.assignable_to(&elem) {
+            if !self.assignable(&e.ty, &elem) {
                 return Err(f.problem(span_of(&n), "an array element of another type", None));
             }
             parts.push(e);
@@ -581,8 +586,14 @@ impl<'t> Lowerer<'t, '_> {
                 t => Err(f.problem(span, format!("a narrowing cast to `{t}`"), None)),
             };
         }
-        if v.ty.assignable_to(&target) {
+        if self.assignable(&v.ty, &target) {
             return Ok(LExpr { ty: target, ..v });
+        }
+        if let (JType::Class(a), JType::Class(b)) = (&v.ty, &target) {
+            let fam = self.decls.classes[*a].family;
+            if fam.is_some() && fam == self.decls.classes[*b].family {
+                return self.downcast(f, v, *b, span);
+            }
         }
         if let Some(u) = target.unsupported() {
             let _ = u;
@@ -599,12 +610,33 @@ impl<'t> Lowerer<'t, '_> {
         else {
             return Err(f.problem(span, "this `instanceof`", None));
         };
-        if node.child_by_field_name("name").is_some() {
-            return Err(f.problem(span, "an `instanceof` pattern", None));
-        }
         let scope = Scope { class: Some(f.class), method_params: &f.type_params };
         let target = self.decls.resolve_type(right, 0, scope, self.text);
         let v = self.expr(f, left)?;
+        if let (JType::Class(a), JType::Class(b)) = (&v.ty, &target) {
+            let (a, b) = (*a, *b);
+            let fam = self.decls.classes[a].family;
+            if fam.is_some() && fam == self.decls.classes[b].family {
+                let (mut pre, held) = self.held(f, v)?;
+                let test = self.is_instance(held.clone(), b, span);
+                // `x instanceof B b`: `b` is `x`, bound from here on (Java reads it only
+                // where the test held).
+                if let Some(name) = node.child_by_field_name("name") {
+                    let java = text_of(&name, self.text).to_string();
+                    let local = f.temp();
+                    let ty = self.type_expr(f, &target, span)?;
+                    pre.push(self.s(
+                        StmtKind::Local { ty, name: ident(&local, span), init: Some(held) },
+                        span,
+                    ));
+                    f.bind(&java, &local, target.clone());
+                }
+                return Ok(LExpr { pre, expr: test, ty: JType::Boolean });
+            }
+        }
+        if node.child_by_field_name("name").is_some() {
+            return Err(f.problem(span, "an `instanceof` pattern", None));
+        }
         if v.ty != target {
             let (a, b) = (display(&v.ty, self.decls), display(&target, self.decls));
             return Err(f.problem(

@@ -53,8 +53,14 @@ impl<'t> Lowerer<'t, '_> {
                 }
                 Ok(LExpr::pure(self.e(ExprKind::This, span), JType::Class(f.class)))
             }
-            "identifier" => self.name(f, node),
-            "field_access" => self.field_access(f, node),
+            "identifier" => {
+                let v = self.name(f, node)?;
+                self.narrowed(f, v)
+            }
+            "field_access" => {
+                let v = self.field_access(f, node)?;
+                self.narrowed(f, v)
+            }
             "array_access" => {
                 let (Some(a), Some(i)) =
                     (node.child_by_field_name("array"), node.child_by_field_name("index"))
@@ -153,7 +159,7 @@ impl<'t> Lowerer<'t, '_> {
         }
         match self.field(f.class, name, true) {
             Some((owner, FieldRef::Instance(ty))) => {
-                if owner != f.class {
+                if !crate::hierarchy::is_subtype(self.decls, f.class, owner) {
                     return Err(f.problem(
                         span,
                         format!("the field `{name}` of the enclosing instance"),
@@ -392,7 +398,7 @@ impl<'t> Lowerer<'t, '_> {
                 if lo.ty.unsupported().is_some() || ro.ty.unsupported().is_some() {
                     return Err(Stop);
                 }
-                if !(lo.ty.assignable_to(&ro.ty) || ro.ty.assignable_to(&lo.ty)) {
+                if !(self.assignable(&lo.ty, &ro.ty) || self.assignable(&ro.ty, &lo.ty)) {
                     let (a, b) = (
                         crate::types::display(&lo.ty, self.decls),
                         crate::types::display(&ro.ty, self.decls),
@@ -529,7 +535,7 @@ impl<'t> Lowerer<'t, '_> {
         let a = self.expr(f, a)?;
         let b = self.expr(f, b)?;
         let ty = if a.ty == JType::Null { b.ty.clone() } else { a.ty.clone() };
-        if !(a.ty.assignable_to(&ty) && b.ty.assignable_to(&ty)) {
+        if !(self.assignable(&a.ty, &ty) && self.assignable(&b.ty, &ty)) {
             let (x, y) = (
                 crate::types::display(&a.ty, self.decls),
                 crate::types::display(&b.ty, self.decls),

@@ -11,12 +11,15 @@
 mod assign;
 mod build;
 mod call;
+mod classes;
 mod expr;
+mod family;
 mod stmt;
 mod switch;
 
 pub use build::Problem;
 use build::{block, ident, Fn};
+pub use classes::lower_all;
 
 use crate::cst::{span_of, text_of};
 use crate::decls::{Decls, Scope};
@@ -133,10 +136,12 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         l
     }
 
-    /// What `name` denotes as a field of class `c` (or, when `outer`, of a class around it).
+    /// What `name` denotes as a field of class `c` (or, when `outer`, of a class around it);
+    /// an instance field may be inherited from a superclass of the file.
     pub fn field(&self, c: usize, name: &str, outer: bool) -> Option<(usize, FieldRef)> {
         let mut cur = Some(c);
-        while let Some(k) = cur {
+        while let Some(k0) = cur {
+            let k = self.declaring(k0, name);
             let key = (k, name.to_string());
             if let Some(v) = self.constants.get(&key) {
                 return Some((k, FieldRef::Constant(*v)));
@@ -153,9 +158,25 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             if !outer {
                 return None;
             }
-            cur = self.decls.classes[k].outer;
+            cur = self.decls.classes[k0].outer;
         }
         None
+    }
+
+    /// The class that declares field `name` for class `c`: `c` itself or the nearest
+    /// superclass of the file declaring it (`c` when none does).
+    fn declaring(&self, c: usize, name: &str) -> usize {
+        let mut a = c;
+        for _ in 0..64 {
+            if self.decls.classes[a].fields.iter().any(|f| f.name == name) {
+                return a;
+            }
+            match self.decls.classes[a].parent {
+                Some(p) => a = p,
+                None => break,
+            }
+        }
+        c
     }
 
     fn collect_constants(&mut self) {
@@ -245,7 +266,10 @@ impl<'t, 'a> Lowerer<'t, 'a> {
 
     fn collect_trivial_new(&mut self) {
         for (ci, class) in self.decls.classes.iter().enumerate() {
-            if class.methods.iter().any(|m| m.is_ctor) || class.superclass.is_some() {
+            if class.methods.iter().any(|m| m.is_ctor)
+                || class.superclass.is_some()
+                || class.family.is_some()
+            {
                 continue;
             }
             let mut inits = Vec::new();
@@ -312,10 +336,19 @@ impl<'t, 'a> Lowerer<'t, 'a> {
     /// The factory function of a constructor (`None`: the implicit one).
     pub fn factory_name(&self, c: usize, m: Option<usize>) -> String {
         let class = &self.decls.classes[c];
+        // In a hierarchy the constructors are `init_Class…` and the factories `Class_new…`.
+        let (prefix, owner) = match class.family {
+            Some(_) => {
+                (crate::hierarchy::implicit_init(self.decls, c), crate::names::ident(&class.name))
+            }
+            None => ("init".to_string(), class.lowered.clone()),
+        };
         let suffix = m
-            .and_then(|m| class.methods[m].lowered.strip_prefix("init").map(str::to_string))
+            .and_then(|m| {
+                class.methods[m].lowered.strip_prefix(prefix.as_str()).map(str::to_string)
+            })
             .unwrap_or_default();
-        format!("{}_new{suffix}", class.lowered)
+        format!("{owner}_new{suffix}")
     }
 
     fn new_fn(&self, c: usize, is_static: bool, ret: JType, body: Option<Node<'t>>) -> Fn<'t> {
@@ -401,7 +434,20 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             }
         };
         let body = match method.body {
-            Some(b) => self.block_of(&mut f, b),
+            Some(b) => {
+                let mut body = self.block_of(&mut f, b);
+                let types = self.param_types(c, m);
+                let narrow = self.narrow_params(&params, &types);
+                body.stmts.splice(0..0, narrow);
+                let fam = self.decls.classes[c].family;
+                if let Some(reached) =
+                    fam.and_then(|fi| self.decls.families[fi].partial.get(&(c, m)).cloned())
+                {
+                    let s = self.assume_this(&reached, method.name_span);
+                    body.stmts.insert(0, s);
+                }
+                body
+            }
             None => {
                 f.problem(method.name_span, "a method without a body", None);
                 block(Vec::new(), span_of(&method.node))
@@ -458,7 +504,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
                 self.expr(f, init)
             };
             let Ok(v) = value else { continue };
-            if !v.ty.assignable_to(&ty) {
+            if !self.assignable(&v.ty, &ty) {
                 f.problem(span, format!("initializing the field `{name}` with another type"), None);
                 continue;
             }
@@ -483,7 +529,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
                 let method = &class.methods[m];
                 (Some(method.node), method.name_span, method.body, method.lowered.clone())
             }
-            None => (None, class.name_span, None, "init".to_string()),
+            None => (None, class.name_span, None, crate::hierarchy::implicit_init(self.decls, c)),
         };
         let span = node.map_or(class.name_span, |n| span_of(&n));
         let mut f = self.new_fn(c, false, JType::Void, body);
@@ -500,7 +546,13 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         let calls_this = chained
             .and_then(|n| n.child_by_field_name("constructor"))
             .is_some_and(|k| k.kind() == "this");
-        let mut stmts = if calls_this { Vec::new() } else { self.field_inits(&mut f, c) };
+        // Java's order: the superclass's constructor, the field initializers, the body.
+        let has_parent = self.decls.classes[c].parent.is_some();
+        let mut stmts = match chained {
+            None if has_parent => self.super_init(&mut f, c, Vec::new(), span),
+            _ => Vec::new(),
+        };
+        let inits = if calls_this { Vec::new() } else { self.field_inits(&mut f, c) };
         let params = match m {
             Some(m) => self.params(&mut f, c, m),
             None => Vec::new(),
@@ -508,6 +560,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         if let Some(inv) = chained {
             stmts.extend(self.chained_constructor(&mut f, c, inv));
         }
+        stmts.extend(inits);
         if let Some(b) = body {
             f.push();
             let mut cursor = b.walk();
@@ -533,14 +586,34 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         };
         let mut init = self.finish(Some(class_name.clone()), init, f, m.map(|m| (c, m)));
         init.ctor_of = Some(c);
-        // C C_new(params) { C o = new C; o.init(params); return o; }
+        let factory = self.factory(c, m, &class_name, &init_name, &params, name_span, span);
+        (init, factory)
+    }
+
+    /// `C C_new(params) { C o = new C; o.init(params); return o; }` (in a hierarchy, `new C`
+    /// writes the class's tag).
+    #[allow(clippy::too_many_arguments)]
+    fn factory(
+        &mut self,
+        c: usize,
+        m: Option<usize>,
+        class_name: &str,
+        init_name: &str,
+        params: &[Param],
+        name_span: Span,
+        span: Span,
+    ) -> Lowered {
         let factory_name = self.factory_name(c, m);
         let o = "o";
-        let ty = TypeExpr::Class(ident(&class_name, name_span));
-        let new = self.e(
-            ExprKind::New { class: ident(&class_name, name_span), fields: Vec::new() },
-            name_span,
-        );
+        let ty = TypeExpr::Class(ident(class_name, name_span));
+        let mut tag = Vec::new();
+        if let Some(t) = self.decls.classes[c].family.and_then(|fi| self.decls.families[fi].tag(c))
+        {
+            let value = self.e(ExprKind::Int(t), name_span);
+            tag.push(FieldInit { field: ident(crate::hierarchy::TAG_FIELD, name_span), value });
+        }
+        let new =
+            self.e(ExprKind::New { class: ident(class_name, name_span), fields: tag }, name_span);
         let decl = self.s(
             StmtKind::Local { ty: ty.clone(), name: ident(o, name_span), init: Some(new) },
             name_span,
@@ -550,7 +623,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         let call = self.e(
             ExprKind::MethodCall {
                 receiver: Box::new(recv),
-                method: ident(&init_name, name_span),
+                method: ident(init_name, name_span),
                 args,
             },
             name_span,
@@ -574,7 +647,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         };
         let mut callees = BTreeSet::new();
         callees.insert(format!("{class_name}.{init_name}"));
-        let factory = Lowered {
+        Lowered {
             class: None,
             decl: factory,
             problems: Vec::new(),
@@ -583,8 +656,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             origin: m.map(|m| (c, m)),
             asserts: Vec::new(),
             ctor_of: Some(c),
-        };
-        (init, factory)
+        }
     }
 
     /// `this(args)` as a call of the other constructor's `init`; `super(…)` of `Object` or of a
@@ -593,17 +665,13 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         let span = span_of(&inv);
         let is_this = inv.child_by_field_name("constructor").is_some_and(|k| k.kind() == "this");
         if !is_this {
-            let class = &self.decls.classes[c];
-            let scope = Scope { class: class.outer, method_params: &[] };
-            let sup = class.superclass.map(|s| self.decls.resolve_type(s, 0, scope, self.text));
-            if let Some(JType::Class(_)) = sup {
-                f.problem(
-                    span,
-                    "a constructor of a subclass (`super(…)`)",
-                    Some("inheritance between the file's classes is outside the subset"),
-                );
+            if self.decls.classes[c].parent.is_none() {
+                return Vec::new();
             }
-            return Vec::new();
+            let Ok(args) = self.args(f, inv.child_by_field_name("arguments")) else {
+                return Vec::new();
+            };
+            return self.super_init(f, c, args, span);
         }
         let Ok(args) = self.args(f, inv.child_by_field_name("arguments")) else {
             return Vec::new();
@@ -613,7 +681,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             let m = &class.methods[i];
             m.is_ctor
                 && m.params.len() == args.len()
-                && self.param_types(c, i).iter().zip(&args).all(|(p, a)| a.ty.assignable_to(p))
+                && self.param_types(c, i).iter().zip(&args).all(|(p, a)| self.assignable(&a.ty, p))
         });
         let Some(ctor) = ctor else {
             f.problem(span, "a `this(…)` call that matches no constructor", None);
@@ -634,71 +702,6 @@ impl<'t, 'a> Lowerer<'t, 'a> {
         pre.push(self.s(StmtKind::Expr(call), span));
         pre
     }
-}
-
-/// Lowers every class of the file. Returns the functions (with their problems) and the
-/// classes' HeapLab declarations (fields only; methods are attached after the unexplorable
-/// ones are left out).
-pub fn lower_all<'t>(l: &mut Lowerer<'t, '_>) -> (Vec<ClassDecl>, Vec<Lowered>, Vec<Diagnostic>) {
-    let mut classes = Vec::new();
-    let mut functions = Vec::new();
-    let mut diags = Vec::new();
-    for c in 0..l.decls.classes.len() {
-        let class = &l.decls.classes[c];
-        if class.kind != "class" {
-            diags.push(
-                Diagnostic::warning(class.name_span, format!("the {} `{}` is outside HeapLab's Java subset and is left out", class.kind, class.name))
-                    .with_note("HeapLab reads classes: write it as a class, or keep it out of the explored code"),
-            );
-            continue;
-        }
-        let throwable = l.is_throwable(c);
-        if !throwable {
-            if let Some(sup) = class.superclass {
-                diags.push(
-                    Diagnostic::warning(span_of(&sup), format!("`{}` extends another class: inheritance between the file's classes is outside HeapLab's Java subset", class.name))
-                        .with_note("its methods are explored as if it had no superclass"),
-                );
-            }
-        }
-        let mut fields = Vec::new();
-        for fd in class.fields.iter().filter(|fd| !fd.is_static) {
-            if let Some(ty) = l.field_types.get(&(c, fd.name.clone())) {
-                if let Some(t) = crate::types::erase(ty, l.decls, span_of(&fd.type_node)) {
-                    fields.push(FieldDecl {
-                        ty: t,
-                        name: ident(&crate::names::ident(&fd.name), fd.name_span),
-                        span: fd.span,
-                    });
-                }
-            }
-        }
-        classes.push(ClassDecl {
-            name: ident(&class.lowered, class.name_span),
-            fields,
-            methods: Vec::new(),
-            span: span_of(&class.node),
-        });
-        if throwable {
-            continue;
-        }
-        let has_ctor = class.methods.iter().any(|m| m.is_ctor);
-        for m in 0..l.decls.classes[c].methods.len() {
-            if l.decls.classes[c].methods[m].is_ctor {
-                let (init, factory) = l.constructor(c, Some(m));
-                functions.push(init);
-                functions.push(factory);
-            } else {
-                functions.push(l.method(c, m));
-            }
-        }
-        if !has_ctor && !l.trivial_new.contains_key(&c) {
-            let (init, factory) = l.constructor(c, None);
-            functions.push(init);
-            functions.push(factory);
-        }
-    }
-    (classes, functions, diags)
 }
 
 /// The keys of the functions that cannot run: those with a problem, and those calling one

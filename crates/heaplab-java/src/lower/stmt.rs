@@ -111,7 +111,7 @@ impl<'t> Lowerer<'t, '_> {
                 if v.ty.unsupported().is_some() || f.ret.unsupported().is_some() {
                     return Err(Stop);
                 }
-                if !v.ty.assignable_to(&f.ret) {
+                if !self.assignable(&v.ty, &f.ret) {
                     let (a, b) = (display(&v.ty, self.decls), display(&f.ret, self.decls));
                     return Err(f.problem(
                         span,
@@ -293,7 +293,7 @@ impl<'t> Lowerer<'t, '_> {
                     if i.ty.unsupported().is_some() {
                         return Err(Stop);
                     }
-                    if !i.ty.assignable_to(&ty) {
+                    if !self.assignable(&i.ty, &ty) {
                         let (a, b) = (display(&i.ty, self.decls), display(&ty, self.decls));
                         return Err(f.problem(
                             span,
@@ -481,7 +481,7 @@ impl<'t> Lowerer<'t, '_> {
         } else {
             self.decls.resolve_type(ty_node, 0, scope, self.text)
         };
-        if !elem.assignable_to(&declared) {
+        if !self.assignable(&elem, &declared) {
             return Err(f.problem(
                 span,
                 "a for-each variable of another type than the elements",

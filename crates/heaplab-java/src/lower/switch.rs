@@ -86,8 +86,8 @@ impl<'t> Lowerer<'t, '_> {
         }
         let ty = match current {
             None | Some(JType::Null) => v.ty.clone(),
-            Some(t) if v.ty.assignable_to(&t) => t,
-            Some(t) if t.assignable_to(&v.ty) => v.ty.clone(),
+            Some(t) if self.assignable(&v.ty, &t) => t,
+            Some(t) if self.assignable(&t, &v.ty) => v.ty.clone(),
             Some(t) => {
                 let (a, b) = (display(&t, self.decls), display(&v.ty, self.decls));
                 return Err(f.problem(

@@ -18,8 +18,8 @@
 
 use super::junit::JavaFiles;
 use crate::{Expected, GeneratedTest, Generation};
-use heaplab_engine::{Heap, ObjId, Value};
-use heaplab_java::{JavaMap, JavaType};
+use heaplab_engine::{Heap, ObjId, Object, Value};
+use heaplab_java::{JavaClass, JavaMap, JavaType};
 use heaplab_syntax::ast::{ErrorKind, Item, NodeId, Program, Stmt, StmtKind};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt::Write;
@@ -227,12 +227,6 @@ impl Builder<'_> {
         }
     }
 
-    /// The field's Java type, by the lowered class and field names.
-    fn field_type(&self, class: &str, field: &str) -> Option<(&str, &JavaType)> {
-        let c = self.map.class(class)?;
-        c.fields.iter().find(|f| f.lowered == field).map(|f| (f.name.as_str(), &f.ty))
-    }
-
     /// The Java array type of an array object: from the first slot that holds it (its declared
     /// erasure), else from HeapLab's element type.
     fn array_type(&self, heap: &Heap, id: ObjId, slots: &HashMap<ObjId, JavaType>) -> JavaType {
@@ -260,6 +254,13 @@ impl Builder<'_> {
     }
 }
 
+/// The Java class of a heap object: in a class hierarchy, the one its tag field names.
+fn java_class<'m>(map: &'m JavaMap, o: &Object) -> Option<&'m JavaClass> {
+    let tag =
+        o.fields.iter().find(|(f, _)| f == heaplab_java::TAG_FIELD).and_then(|(_, v)| v.as_int());
+    map.class_tagged(&o.class, tag)
+}
+
 /// For each array object of the input, the declared Java type of a field or parameter holding it.
 fn array_slots(
     map: &JavaMap,
@@ -274,7 +275,7 @@ fn array_slots(
         }
     }
     for (_, o) in heap.objects() {
-        let Some(c) = map.class(&o.class) else { continue };
+        let Some(c) = java_class(map, o) else { continue };
         for (f, v) in &o.fields {
             if let (Value::Ref(Some(id)), Some(jf)) = (v, c.fields.iter().find(|x| x.lowered == *f))
             {
@@ -364,7 +365,7 @@ fn build_input(
                     let key = o.fields.iter().find(|(f, _)| f == "nullKey").and_then(|(_, v)| v.as_int()).unwrap_or(0);
                     format!("new Order({key})")
                 }
-                c => match map.class(c) {
+                c => match java_class(map, o) {
                     Some(k) => format!("make({})", quote(&k.binary_name)),
                     None => return Err(format!("its input has an object of class `{c}`, which the Java file does not declare")),
                 },
@@ -386,13 +387,15 @@ fn build_input(
             }
             continue;
         }
-        if map.class(&o.class).is_none() {
-            continue;
-        }
+        let Some(class) = java_class(map, o) else { continue };
         for (f, v) in &o.fields {
-            let Some((java, ty)) = b.field_type(&o.class, f) else { continue };
-            let ty = ty.clone();
-            let _ = writeln!(*out, "        set({n}, {}, {});", quote(java), b.value(v, Some(&ty)));
+            let Some(jf) = class.fields.iter().find(|x| x.lowered == *f) else { continue };
+            let _ = writeln!(
+                *out,
+                "        set({n}, {}, {});",
+                quote(&jf.name),
+                b.value(v, Some(&jf.ty))
+            );
         }
     }
     Ok(())
@@ -558,7 +561,7 @@ fn final_heap(out: &mut String, b: &Builder, t: &GeneratedTest, result: Option<O
             }
             continue;
         }
-        let Some(class) = b.map.class(&o.class) else { continue };
+        let Some(class) = java_class(b.map, o) else { continue };
         for (f, v) in &o.fields {
             let Some(jf) = class.fields.iter().find(|x| x.lowered == *f) else { continue };
             let read = format!("get({var}, {})", quote(&jf.name));
@@ -593,7 +596,7 @@ fn check_value(
                 let n = format!("n{}", id.index() + 1);
                 let _ = writeln!(out, "        Object {n} = {read};\n        assertNotNull({n});");
                 if id.index() >= inputs {
-                    if let Some(k) = heap.class_of(*id).and_then(|c| b.map.class(c)) {
+                    if let Some(k) = heap.get(*id).and_then(|o| java_class(b.map, o)) {
                         let _ = writeln!(
                             out,
                             "        assertEquals({}, {n}.getClass().getName());",
