@@ -45,7 +45,7 @@ use crate::formula::{Defs, Formula, PredApp, Pure, Sort, SymHeap, Term, Var};
 use crate::halt::{Halt, Interrupt};
 use crate::model::{Model, Value};
 use crate::oracle::PureOracle;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The pairs themselves are `combine`'s (it makes the choices over them).
 pub(crate) use crate::combine::{Pair, Rep};
@@ -302,6 +302,12 @@ impl<'d> Fixpoint<'d> {
         let mut round = 0;
         loop {
             let mut found: Vec<(String, Pair, usize, Vec<u32>)> = Vec::new();
+            // Most choices of a round project to a pair already known or already found (a
+            // counter's circuit finds each pair thousands of times): only the first is kept,
+            // as `add` would, so that a round holds its new pairs rather than every choice
+            // (a gigabyte on SL-COMP's succ-circuit files), and adding them at the round's
+            // end takes no time the interrupt does not see.
+            let mut seen: HashSet<(&str, Pair)> = HashSet::new();
             for name in cluster {
                 let Some(def) = self.defs.preds.get(name) else { continue };
                 for (j, d) in def.body.iter().enumerate() {
@@ -355,7 +361,14 @@ impl<'d> Fixpoint<'d> {
                             &mut checks,
                             false,
                             &mut |ids, c| {
-                                found.push((name.clone(), c.project(&prepared), j, ids.to_vec()));
+                                let pair = c.project(&prepared);
+                                let known = self
+                                    .preds
+                                    .get(name)
+                                    .is_some_and(|p| p.index.contains_key(&pair));
+                                if !known && seen.insert((name.as_str(), pair.clone())) {
+                                    found.push((name.clone(), pair, j, ids.to_vec()));
+                                }
                                 true
                             },
                         )?;
