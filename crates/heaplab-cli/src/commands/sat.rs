@@ -202,7 +202,7 @@ impl Bounds {
             }
             self.asks += 1;
             if let Some((mb, gauge)) =
-                self.memory.as_ref().filter(|_| self.asks % MEMORY_EVERY == 0)
+                self.memory.as_ref().filter(|_| self.asks.is_multiple_of(MEMORY_EVERY))
             {
                 if gauge.held().is_some_and(|b| b > heaplab_engine::memory::mb(*mb)) {
                     self.fired = Some(Halt::Memory { mb: *mb });
