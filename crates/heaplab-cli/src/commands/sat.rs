@@ -566,6 +566,13 @@ fn enumerate(
     // within the run's bounds are counted, not dropped.
     let mut unchecked = 0;
     for (i, m) in res.models.iter().enumerate() {
+        // Once a bound has fired, the models left are counted at once: asking the checker
+        // for each (thousands, when the enumeration ran to the time bound) set each one up
+        // only to be told to stop, a tenth of the bound past it.
+        if interrupt().is_some() {
+            unchecked += (res.models.len() - i) as u64;
+            break;
+        }
         match recheck(args, defs, m, formula, interrupt)
             .map_err(|e| anyhow::anyhow!("model {}: {e}", i + 1))?
         {
