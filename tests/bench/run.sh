@@ -37,3 +37,13 @@ sed -n '/<!-- csf-table:begin -->/,/<!-- csf-table:end -->/p' docs/symbolic.md
 node tests/bench/tree-layout.mjs
 # Logic: satisfiability per family and Korat's enumeration counts, with their time.
 tests/bench/logic.sh
+# SL-COMP'18's satisfiability divisions in their own format (issue 31): the competition's files
+# are not in this repository, so this runs only when SLCOMP_DIR names its bench/ folder
+# (a checkout of sl-comp/SL-COMP18); the time and memory bounds of the runs next to them.
+if [ -n "${SLCOMP_DIR:-}" ]; then
+  tests/bench/slcomp.sh "$SLCOMP_DIR"/qf_shls_sat "$SLCOMP_DIR"/qf_shid_sat "$SLCOMP_DIR"/qf_shidlia_sat \
+    "$SLCOMP_DIR"/qf_bsl_sat "$SLCOMP_DIR"/qf_bsllia_sat
+else
+  echo "SL-COMP divisions: skipped (set SLCOMP_DIR to SL-COMP18's bench/ folder to run them)"
+fi
+tests/bench/sat-bounds.sh

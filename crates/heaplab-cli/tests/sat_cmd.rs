@@ -455,3 +455,28 @@ fn the_smaller_defects() {
     let out = sat(LOGIC, "x -> L { val: v, next: null } & v < -9223372036854775807 - 1", &[]);
     assert!(out.starts_with("unknown"), "{out}");
 }
+
+/// `--enumerate` of an SL-COMP file that asks `(check-sat)` after its definitions and again
+/// after its assertions (as most of the competition's files do) enumerates the last query, the
+/// one its status is about, and says so.
+#[test]
+fn enumeration_of_an_slcomp_file_takes_its_last_query() {
+    let dir = std::env::temp_dir().join(format!("heaplab-slcomp-enum-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let path = dir.join("two.smt2");
+    std::fs::write(
+        &path,
+        "(declare-sort L 0)\n(declare-datatypes ((C 0)) (((c (n L)))))\n(declare-heap (L C))\n\
+         (check-sat)\n(declare-const x L)\n\
+         (assert (or (and (= x (as nil L)) (_ emp L C)) (pto x (c (as nil L)))))\n(check-sat)\n",
+    )
+    .expect("write");
+    let file = path.to_str().expect("utf-8 path");
+    let out = heaplab(&["sat", file, "--enumerate", "2", "--count"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert_eq!(stdout.trim(), "2", "{stderr}");
+    assert!(stderr.contains("the last of the 2 `(check-sat)`s"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

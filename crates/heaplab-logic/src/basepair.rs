@@ -45,7 +45,7 @@ use crate::formula::{Defs, Formula, PredApp, Pure, Sort, SymHeap, Term, Var};
 use crate::halt::{Halt, Interrupt};
 use crate::model::{Model, Value};
 use crate::oracle::PureOracle;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The pairs themselves are `combine`'s (it makes the choices over them).
 pub(crate) use crate::combine::{Pair, Rep};
@@ -226,6 +226,37 @@ pub(crate) fn instantiate(app: &PredApp, pair: &Pair) -> (Vec<Pure>, Vec<Term>) 
 }
 
 /// One predicate's pairs.
+/// The pairs one round of the fixed point finds, in the order found, each once and none known
+/// before the round. Most choices of a round project to a pair already known or already found
+/// (a counter's circuit finds each pair thousands of times): keeping only the first, as `add`
+/// would, makes a round hold its new pairs rather than every choice (a gigabyte on SL-COMP's
+/// succ-circuit15), and adding them at the round's end cost seconds the interrupt did not see.
+#[derive(Default)]
+struct Found<'c> {
+    pairs: Vec<(String, Pair, usize, Vec<u32>)>,
+    seen: HashSet<(&'c str, Pair)>,
+}
+
+impl<'c> Found<'c> {
+    /// `pair` of predicate `name` (whose pairs so far are `known`), derived by disjunct `j`
+    /// from the child pairs `ids`.
+    fn offer(
+        &mut self,
+        known: Option<&PredPairs>,
+        name: &'c str,
+        pair: Pair,
+        j: usize,
+        ids: &[u32],
+    ) {
+        if known.is_some_and(|p| p.index.contains_key(&pair)) {
+            return;
+        }
+        if self.seen.insert((name, pair.clone())) {
+            self.pairs.push((name.to_string(), pair, j, ids.to_vec()));
+        }
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct PredPairs {
     pub pairs: Vec<Pair>,
@@ -301,7 +332,7 @@ impl<'d> Fixpoint<'d> {
         let mut hi = lo.clone();
         let mut round = 0;
         loop {
-            let mut found: Vec<(String, Pair, usize, Vec<u32>)> = Vec::new();
+            let mut found = Found::default();
             for name in cluster {
                 let Some(def) = self.defs.preds.get(name) else { continue };
                 for (j, d) in def.body.iter().enumerate() {
@@ -345,6 +376,7 @@ impl<'d> Fixpoint<'d> {
                         else {
                             continue;
                         };
+                        let known = self.preds.get(name);
                         let res = self.choose(
                             d,
                             &prepared,
@@ -355,7 +387,7 @@ impl<'d> Fixpoint<'d> {
                             &mut checks,
                             false,
                             &mut |ids, c| {
-                                found.push((name.clone(), c.project(&prepared), j, ids.to_vec()));
+                                found.offer(known, name, c.project(&prepared), j, ids);
                                 true
                             },
                         )?;
@@ -363,7 +395,7 @@ impl<'d> Fixpoint<'d> {
                             Ok(()) => {}
                             Err(Stop::Halt(h)) => return Ok(Err(h)),
                             Err(Stop::Cap(cap)) => {
-                                self.add(found);
+                                self.add(found.pairs);
                                 self.cap(cluster, cap);
                                 return Ok(Ok(()));
                             }
@@ -371,7 +403,7 @@ impl<'d> Fixpoint<'d> {
                     }
                 }
             }
-            let new = self.add(found);
+            let new = self.add(found.pairs);
             if let Some(cap) = cluster.iter().find_map(|n| {
                 self.preds
                     .get(n)
@@ -633,4 +665,38 @@ fn arith_holds(
         PureResult::Unknown => true,
         r => r != PureResult::Unsat,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(alloc: bool) -> Pair {
+        Pair {
+            rep: vec![None],
+            ne: Vec::new(),
+            alloc: if alloc { vec![Rep::Param(0)] } else { Vec::new() },
+        }
+    }
+
+    /// A round keeps each new pair once, with its first derivation, and none already known
+    /// (issue 31: succ-circuit15 kept every choice, 900 MB, and added them past the deadline).
+    #[test]
+    fn a_round_keeps_each_new_pair_once() {
+        let mut known = PredPairs::default();
+        known.index.insert(pair(false), 0);
+        known.pairs.push(pair(false));
+        let mut found = Found::default();
+        for round in 0..1000 {
+            found.offer(Some(&known), "p", pair(false), 0, &[round]);
+            found.offer(Some(&known), "p", pair(true), 1, &[round]);
+            found.offer(None, "q", pair(true), 2, &[round]);
+        }
+        let kept: Vec<_> = found
+            .pairs
+            .iter()
+            .map(|(n, p, j, ids)| (n.as_str(), p.alloc.len(), *j, ids.clone()))
+            .collect();
+        assert_eq!(kept, vec![("p", 1, 1, vec![0]), ("q", 1, 2, vec![0])]);
+    }
 }

@@ -158,10 +158,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// [`Gauge`](heaplab_engine::memory::Gauge): the allocator's live bytes at every call and the
 /// resident memory every few hundred calls (the allocator's count alone misses its slack: a
 /// search of many small symbolic heaps holds some 60 % more than it asked for).
+///
+/// The time bound fires a little before the deadline: once the logic stops, it still frees
+/// what it built (millions of small allocations after a long fixed point) and the process
+/// returns its pages, and that takes about a millisecond per megabyte held on a loaded machine
+/// (SL-COMP's succ-circuit files end holding 1 GB). The reserve is that estimate, at most a
+/// twentieth of the bound, so that the run ends within its bound rather than a second past it.
 struct Bounds {
     deadline: Option<(Instant, u64)>,
     memory: Option<(u64, heaplab_engine::memory::Gauge)>,
     fired: Option<Halt>,
+    /// Asks so far: the memory gauge (which now and then reads the resident memory from
+    /// `/proc`, a fifth of the CPU time of a long run when asked every time) is asked every
+    /// [`MEMORY_EVERY`]th time.
+    asks: u64,
+}
+
+/// Asks of [`Bounds::check`] between two looks at the memory gauge.
+const MEMORY_EVERY: u64 = 4;
+
+/// Time kept back for tearing down what a run holds: one millisecond per megabyte live, at
+/// most a twentieth of the time bound.
+fn teardown_reserve(bound_ms: u64) -> Duration {
+    let live_mb = heaplab_engine::memory::live_bytes().unwrap_or(0) >> 20;
+    Duration::from_millis(live_mb.min(bound_ms / 20))
 }
 
 impl Bounds {
@@ -170,17 +190,20 @@ impl Bounds {
             .then(|| (started + Duration::from_millis(args.timeout_ms), args.timeout_ms));
         let memory = (args.max_memory_mb > 0)
             .then(|| (args.max_memory_mb, heaplab_engine::memory::Gauge::start()));
-        Bounds { deadline, memory, fired: None }
+        Bounds { deadline, memory, fired: None, asks: 0 }
     }
 
     fn check(&mut self) -> Option<Halt> {
         if self.fired.is_none() {
             if let Some((d, ms)) = self.deadline {
-                if Instant::now() >= d {
+                if Instant::now() + teardown_reserve(ms) >= d {
                     self.fired = Some(Halt::Time { ms });
                 }
             }
-            if let Some((mb, gauge)) = &self.memory {
+            self.asks += 1;
+            if let Some((mb, gauge)) =
+                self.memory.as_ref().filter(|_| self.asks.is_multiple_of(MEMORY_EVERY))
+            {
                 if gauge.held().is_some_and(|b| b > heaplab_engine::memory::mb(*mb)) {
                     self.fired = Some(Halt::Memory { mb: *mb });
                 }
@@ -245,9 +268,17 @@ fn run_into(args: Args, buf: &mut String) -> anyhow::Result<ExitCode> {
     let mut interrupt = || bounds.borrow_mut().check();
     let Input { defs, queries, status } = input;
     if let Some(n) = enumeration_size(&args) {
-        let [q] = &queries[..] else {
-            anyhow::bail!("enumeration takes one query (a `.hl` file and `--formula`)");
+        // An SL-COMP file often asks `(check-sat)` once after its definitions and once after
+        // its assertions; its status, and so the enumeration, is about the last one.
+        let Some(q) = queries.last() else {
+            anyhow::bail!("nothing to enumerate: `{}` has no `(check-sat)`", args.file.display());
         };
+        if queries.len() > 1 {
+            eprintln!(
+                "note: enumerating the models of the last of the {} `(check-sat)`s",
+                queries.len()
+            );
+        }
         return enumerate(&args, n, &defs, &q.formula, &mut oracle, &mut interrupt, buf, started);
     }
     let cfg = SatConfig {
@@ -535,6 +566,13 @@ fn enumerate(
     // within the run's bounds are counted, not dropped.
     let mut unchecked = 0;
     for (i, m) in res.models.iter().enumerate() {
+        // Once a bound has fired, the models left are counted at once: asking the checker
+        // for each (thousands, when the enumeration ran to the time bound) set each one up
+        // only to be told to stop, a tenth of the bound past it.
+        if interrupt().is_some() {
+            unchecked += (res.models.len() - i) as u64;
+            break;
+        }
         match recheck(args, defs, m, formula, interrupt)
             .map_err(|e| anyhow::anyhow!("model {}: {e}", i + 1))?
         {
