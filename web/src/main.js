@@ -176,7 +176,7 @@ async function start() {
   treeView.mount($('#explore-tree'), store);
   concolicView.mount($('#explore-tree'), store);
   heapView.mount($('#explore-heap'), store);
-  genTestsView.mount($('#explore-tests'), store);
+  genTestsView.mount($('#explore-tests'), store, engine);
   compareView.mount(panels.compare, store);
   duelView.mount(panels.duel, store);
   logicView.mount(panels.logic, store);

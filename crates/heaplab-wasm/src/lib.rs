@@ -32,6 +32,7 @@ pub mod duel;
 pub mod explore;
 mod inspect;
 pub mod program;
+pub mod replay;
 pub mod solver_bridge;
 
 pub use solver_bridge::{JsTransport, Z3Solver};
