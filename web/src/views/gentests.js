@@ -127,6 +127,9 @@ export function mount(el, store, engine = null) {
       shownRunId = explore.runId;
       pinned = null;
       shownLines = undefined;
+      // A replay belongs to its exploration's tests.
+      replayPanel.hidden = true;
+      replayPanel.replaceChildren();
     }
     renderCount(count, explore);
     el.dataset.partial = String(Boolean(explore.partial));
@@ -138,8 +141,6 @@ export function mount(el, store, engine = null) {
       shownTests = explore.tests;
       heaps.reset();
       list.replaceChildren();
-      replayPanel.hidden = true;
-      replayPanel.replaceChildren();
       appendCards();
     }
   }
