@@ -101,8 +101,7 @@ impl Exploration {
             return Err(fail("UnknownTest", &format!("there is no test {test}")));
         };
         let program = &r.analysis.program;
-        let mut limits = Limits::default();
-        limits.steps = REPLAY_STEPS;
+        let limits = Limits { steps: REPLAY_STEPS, ..Limits::default() };
         let mut interp = Interpreter::new(program, &r.analysis.info, limits);
         interp.set_heap(t.input.heap.clone());
         interp.trace_next_run(REPLAY_EVENTS);
