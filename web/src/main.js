@@ -176,7 +176,8 @@ async function start() {
   treeView.mount($('#explore-tree'), store);
   concolicView.mount($('#explore-tree'), store);
   heapView.mount($('#explore-heap'), store);
-  genTestsView.mount($('#explore-tests'), store);
+  // The engine is made below; the view asks it only on a click (Replay).
+  genTestsView.mount($('#explore-tests'), store, { request: (type, payload) => engine.request(type, payload) });
   compareView.mount(panels.compare, store);
   duelView.mount(panels.duel, store);
   logicView.mount(panels.logic, store);

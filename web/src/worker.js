@@ -337,6 +337,11 @@ const exploreHandlers = {
       return { ...batchOf(run, events), over, ...(over ? finished(run) : {}) };
     });
   },
+  /** The concrete replay of generated test `test` (its index), traced by the interpreter. */
+  async exploreReplay({ runId, test }) {
+    const run = currentRun(runId);
+    return run.ex.replay(test);
+  },
   async exploreView({ runId, node }) {
     const run = currentRun(runId);
     return run.ex.view(node);

@@ -15,5 +15,5 @@ pub mod symbolic;
 pub use error::{Error, Result};
 pub use interp::{
     eval_call, run_tests, Coverage, Heap, Interpreter, LimitKind, Limits, ObjId, Object, Outcome,
-    RuntimeError, TestResult, Value, ENSURES_FORMULA_NODE,
+    RuntimeError, TestResult, Trace, TraceEvent, TraceFrame, Value, ENSURES_FORMULA_NODE,
 };

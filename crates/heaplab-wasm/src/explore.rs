@@ -701,7 +701,7 @@ pub(crate) fn checked(file: &SourceFile) -> Result<Analysis, JsValue> {
 pub(crate) struct Run {
     source: String,
     file: String,
-    method: String,
+    pub(crate) method: String,
     pub(crate) analysis: Analysis,
     pub(crate) explorer: Explorer,
     bridge: Shared,
@@ -864,7 +864,7 @@ impl Run {
     }
 
     /// The 1-based line of a span of the program.
-    fn line_of(&self, span: Span) -> u32 {
+    pub(crate) fn line_of(&self, span: Span) -> u32 {
         self.text.line_col(span.start).line as u32
     }
 
@@ -1160,7 +1160,7 @@ struct JsTreeNode {
 
 #[derive(Serialize)]
 #[serde(untagged)]
-enum JsHeapValue {
+pub(crate) enum JsHeapValue {
     Int(f64),
     Big(String),
     Bool(bool),
@@ -1168,7 +1168,7 @@ enum JsHeapValue {
     Ref { r#ref: String },
 }
 
-fn heap_value(v: &Value) -> JsHeapValue {
+pub(crate) fn heap_value(v: &Value) -> JsHeapValue {
     const SAFE: i64 = 1 << 53;
     match v {
         Value::Int(i) if (-SAFE..=SAFE).contains(i) => JsHeapValue::Int(*i as f64),
@@ -1180,7 +1180,7 @@ fn heap_value(v: &Value) -> JsHeapValue {
 }
 
 #[derive(Serialize)]
-struct JsObject {
+pub(crate) struct JsObject {
     id: String,
     class: String,
     fields: BTreeMap<String, JsHeapValue>,
@@ -1207,7 +1207,7 @@ pub(crate) struct JsTest {
     input: JsInput,
 }
 
-fn objects(heap: &Heap) -> Vec<JsObject> {
+pub(crate) fn objects(heap: &Heap) -> Vec<JsObject> {
     heap.objects()
         .map(|(id, o): (ObjId, _)| JsObject {
             id: id.to_string(),

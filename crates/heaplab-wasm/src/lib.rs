@@ -22,6 +22,8 @@
 //! - [`program`]: the editor's API: `check` (diagnostics in UTF-16 positions), `runTests` (the
 //!   `test` blocks in the interpreter) and `satQuery` (satisfiability and enumeration of a
 //!   separation-logic formula, as `heaplab sat`).
+//! - [`replay`]: `Exploration.replay(i)`, the concrete replay of generated test `i` (the
+//!   interpreter's trace: line, frames, heap per statement; the outcome; the path's choices).
 //! - [`solver_bridge`]: the wasm [`heaplab_smt::Transport`] over a host JS function, and the
 //!   `Z3Solver` class (`solve`, `check`, `stats`) used by the conformance tests and the bench.
 
@@ -32,6 +34,7 @@ pub mod duel;
 pub mod explore;
 mod inspect;
 pub mod program;
+pub mod replay;
 pub mod solver_bridge;
 
 pub use solver_bridge::{JsTransport, Z3Solver};

@@ -8,6 +8,7 @@
 
 import { zipSync, strToU8 } from 'fflate';
 import { drawHeap, heapViewOfTestInput } from '../draw/heapgraph.js';
+import { showReplay } from '../replay.js';
 
 const VALIDITY = {
   valid: { text: 'valid', title: 'The input satisfies the method\'s `requires`.' },
@@ -19,7 +20,7 @@ const VALIDITY = {
 /** Test cards made at once; the next ones as the list is scrolled. */
 const CARD_PAGE = 40;
 
-export function mount(el, store) {
+export function mount(el, store, engine = null) {
   el.classList.add('gentests');
   el.innerHTML = `
     <div class="gt-head">
@@ -33,6 +34,7 @@ export function mount(el, store) {
       </div>
     </div>
     <p class="gt-junit-note" hidden></p>
+    <section class="replay" aria-label="Replay" hidden></section>
     <ol class="gt-list" aria-labelledby="gt-title"></ol>
     <button type="button" class="gt-more" hidden></button>
   `;
@@ -41,6 +43,7 @@ export function mount(el, store) {
   const junitNote = el.querySelector('.gt-junit-note');
   const list = el.querySelector('.gt-list');
   const more = el.querySelector('.gt-more');
+  const replayPanel = el.querySelector('.replay');
 
   // The pinned test (its name) and the test whose lines the editor shows right now.
   let pinned = null;
@@ -87,6 +90,16 @@ export function mount(el, store) {
           picture.textContent = `(no picture: ${err.message})`;
         }
       }
+    } else if (e.target.closest('.gt-replay')) {
+      const { explore } = store.getState();
+      const index = explore.tests.findIndex((t) => t.name === card.dataset.name);
+      if (!engine || index < 0) return;
+      replayPanel.hidden = false;
+      replayPanel.textContent = 'Replaying…';
+      engine.request('exploreReplay', { runId: explore.runId, test: index }).then(
+        (replay) => { showReplay(replayPanel, store, replay); replayPanel.focus(); },
+        (err) => { replayPanel.textContent = `The replay failed: ${err?.message ?? err}`; },
+      );
     } else if (e.target.closest('.gt-download-one')) {
       const test = testByName(card.dataset.name);
       if (test) downloadOne(store.getState(), test);
@@ -114,6 +127,9 @@ export function mount(el, store) {
       shownRunId = explore.runId;
       pinned = null;
       shownLines = undefined;
+      // A replay belongs to its exploration's tests.
+      replayPanel.hidden = true;
+      replayPanel.replaceChildren();
     }
     renderCount(count, explore);
     el.dataset.partial = String(Boolean(explore.partial));
@@ -242,7 +258,12 @@ function card(test, total, heaps) {
   enlarge.setAttribute('aria-label', `Enlarge the picture of test ${test.name}`);
   enlarge.setAttribute('aria-pressed', 'false');
   enlarge.title = 'Show this test\'s input heap bigger (again: smaller)';
-  head.append(pin, enlarge, one);
+  const replay = el('button', 'gt-replay');
+  replay.type = 'button';
+  replay.textContent = '▶';
+  replay.setAttribute('aria-label', `Replay test ${test.name}`);
+  replay.title = 'Run this test in the interpreter and step through it';
+  head.append(pin, replay, enlarge, one);
 
   const badges = el('div', 'gt-badges');
   badges.append(outcomeBadge(test));

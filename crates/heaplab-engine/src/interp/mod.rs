@@ -20,12 +20,14 @@ mod limits;
 mod machine;
 mod outcome;
 mod tables;
+mod trace;
 mod value;
 
 pub use heap::{Heap, Object};
 pub use limits::Limits;
 pub use outcome::{kind_text, Coverage, LimitKind, Outcome, RuntimeError, TestResult};
 pub use tables::ENSURES_FORMULA_NODE;
+pub use trace::{Trace, TraceEvent, TraceFrame};
 pub use value::{ObjId, Value};
 
 use crate::error::{Error, Result};
@@ -46,6 +48,8 @@ pub struct Interpreter<'p> {
     heap: Heap,
     coverage: Coverage,
     steps: u64,
+    /// Set by [`trace_next_run`](Self::trace_next_run): the next run records its statements.
+    trace: Option<Trace>,
 }
 
 impl<'p> Interpreter<'p> {
@@ -58,7 +62,19 @@ impl<'p> Interpreter<'p> {
             heap: Heap::new(),
             coverage: Coverage::default(),
             steps: 0,
+            trace: None,
         }
+    }
+
+    /// Records the statements of the runs that follow (at most `max_events` events in all)
+    /// until [`take_trace`](Self::take_trace).
+    pub fn trace_next_run(&mut self, max_events: usize) {
+        self.trace = Some(Trace::new(max_events));
+    }
+
+    /// The recorded trace, if tracing was on; tracing stops.
+    pub fn take_trace(&mut self) -> Option<Trace> {
+        self.trace.take()
     }
 
     pub fn limits(&self) -> Limits {
@@ -122,6 +138,7 @@ impl<'p> Interpreter<'p> {
     pub fn eval(&mut self, expr: &Expr) -> Result<Outcome> {
         let mut m =
             Machine::new(&self.tables, self.info, self.limits, &mut self.heap, &mut self.coverage);
+        m.trace = self.trace.as_mut();
         let outcome = m.eval(expr);
         self.steps = m.steps;
         outcome
@@ -138,6 +155,7 @@ impl<'p> Interpreter<'p> {
     ) -> Result<Outcome> {
         let mut m =
             Machine::new(&self.tables, self.info, self.limits, &mut self.heap, &mut self.coverage);
+        m.trace = self.trace.as_mut();
         let outcome = m.eval_in(expr, this, class, locals);
         self.steps = m.steps;
         outcome
@@ -147,6 +165,7 @@ impl<'p> Interpreter<'p> {
     pub fn run_block(&mut self, block: &Block) -> Result<Outcome> {
         let mut m =
             Machine::new(&self.tables, self.info, self.limits, &mut self.heap, &mut self.coverage);
+        m.trace = self.trace.as_mut();
         let outcome = m.exec_block(block);
         self.steps = m.steps;
         outcome
@@ -208,6 +227,7 @@ impl<'p> Interpreter<'p> {
         }
         let mut m =
             Machine::new(&self.tables, self.info, self.limits, &mut self.heap, &mut self.coverage);
+        m.trace = self.trace.as_mut();
         let outcome = m.call(func, this, args.to_vec());
         self.steps = m.steps;
         outcome

@@ -24,6 +24,7 @@ use super::heap::Heap;
 use super::limits::Limits;
 use super::outcome::{Coverage, LimitKind, Outcome, RuntimeError};
 use super::tables::Tables;
+use super::trace::{Trace, TraceEvent, TraceFrame};
 use super::value::{ObjId, Value};
 use crate::error::Error;
 use heaplab_syntax::ast::{
@@ -155,6 +156,8 @@ pub(crate) struct Machine<'a> {
     tasks: Vec<Task<'a>>,
     values: Vec<Value>,
     frames: Vec<Frame<'a>>,
+    /// The optional observer: `Some` only for a traced run (the page's Replay).
+    pub trace: Option<&'a mut Trace>,
 }
 
 impl<'a> Machine<'a> {
@@ -176,7 +179,29 @@ impl<'a> Machine<'a> {
             tasks: Vec::new(),
             values: Vec::new(),
             frames: Vec::new(),
+            trace: None,
         }
+    }
+
+    /// Records the machine before statement `s` when a trace is on and has room.
+    fn observe(&mut self, s: &Stmt) {
+        let Some(trace) = self.trace.as_deref_mut() else { return };
+        if !trace.has_room() {
+            return;
+        }
+        let frames = self
+            .frames
+            .iter()
+            .map(|f| TraceFrame {
+                function: f
+                    .func
+                    .and_then(|i| self.tables.fns.get(i))
+                    .map_or(String::new(), |e| e.decl.name.name.clone()),
+                this: f.this,
+                locals: f.locals.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+            })
+            .collect();
+        trace.events.push(TraceEvent { span: s.span, node: s.id, frames, heap: self.heap.clone() });
     }
 
     /// Evaluates an expression at the top level (no locals, no `this`).
@@ -451,6 +476,7 @@ impl<'a> Machine<'a> {
 
     fn exec_stmt(&mut self, s: &'a Stmt) -> Step {
         self.tick(s.span, s.id)?;
+        self.observe(s);
         self.coverage.statements.insert(s.id);
         match &s.kind {
             StmtKind::Local { ty, name, init } => match init {
