@@ -261,7 +261,9 @@ pub fn concolic_run(
         };
         let g = &run.generation;
         let s = &run.stats;
-        let summary = RunSummary::of_concolic("program.hl", &method, &run, &sites, time_ms);
+        let mut summary = RunSummary::of_concolic("program.hl", &method, &run, &sites, time_ms);
+        let file = heaplab_syntax::SourceFile::new("program.hl".to_string(), source.clone());
+        summary.findings = heaplab_report::findings::findings(&file, &[], g);
         let sent_to_z3 = bridge.borrow().replies.len();
         // JUnit as the CLI's concolic run writes it: no explorer paths behind the tests.
         let stem: String =

@@ -796,14 +796,19 @@ impl Run {
         Ok(Vec::new())
     }
 
-    /// The run summary, as `heaplab run --format json` prints it.
+    /// The run summary, as `heaplab run --format json` prints it (its findings included).
     fn summary(&self) -> RunSummary {
-        RunSummary::of_exploration(
+        let mut summary = RunSummary::of_exploration(
             &self.file,
             &self.method,
             &self.explorer,
             self.generation.as_ref(),
-        )
+        );
+        if let Some(g) = &self.generation {
+            let file = SourceFile::new(self.file.clone(), self.source.clone());
+            summary.findings = heaplab_report::findings::findings(&file, self.explorer.paths(), g);
+        }
+        summary
     }
 
     fn solver_stats(&self) -> JsExploreStats {
