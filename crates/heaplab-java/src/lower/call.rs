@@ -339,6 +339,22 @@ impl<'t> Lowerer<'t, '_> {
             }
         };
         let lowered = self.virtual_name(class, m);
+        self.method_call(f, class, lowered, recv, args, ret, span)
+    }
+
+    /// `recv.lowered(args)` on a method of class `class` (recorded as a callee), with the
+    /// receiver and the arguments evaluated left to right as Java does.
+    #[allow(clippy::too_many_arguments)]
+    pub fn method_call(
+        &mut self,
+        f: &mut Fn,
+        class: usize,
+        lowered: String,
+        recv: LExpr,
+        args: Vec<LExpr>,
+        ret: JType,
+        span: Span,
+    ) -> LResult<LExpr> {
         f.callees.insert(format!("{}.{lowered}", self.decls.classes[class].lowered));
         let mut parts = vec![recv];
         parts.extend(args);
@@ -353,6 +369,27 @@ impl<'t> Lowerer<'t, '_> {
             span,
         );
         Ok(LExpr { pre, expr: e, ty: ret })
+    }
+
+    /// `this.init(args)` as a statement: a constructor's call of another class's or its own
+    /// other constructor (`super(…)`, `this(…)`); nothing when an argument does not lower.
+    pub fn init_call(
+        &mut self,
+        f: &mut Fn,
+        class: usize,
+        init_name: String,
+        args: Vec<LExpr>,
+        span: Span,
+    ) -> Vec<Stmt> {
+        let this = LExpr::pure(self.e(ExprKind::This, span), JType::Class(f.class));
+        match self.method_call(f, class, init_name, this, args, JType::Void, span) {
+            Ok(call) => {
+                let mut pre = call.pre;
+                pre.push(self.s(StmtKind::Expr(call.expr), span));
+                pre
+            }
+            Err(_) => Vec::new(),
+        }
     }
 
     /// `Math.max(a, b)`, printing, and the rest of the JDK (outside the subset).

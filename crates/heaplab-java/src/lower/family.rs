@@ -278,19 +278,7 @@ impl<'t> Lowerer<'t, '_> {
             f.problem(span, "a `super(…)` call with arguments the superclass does not take", None);
             return Vec::new();
         };
-        f.callees.insert(format!("{}.{init_name}", parent.lowered));
-        let Ok((mut pre, es)) = self.sequence(f, args) else { return Vec::new() };
-        let this = self.e(ExprKind::This, span);
-        let call = self.e(
-            ExprKind::MethodCall {
-                receiver: Box::new(this),
-                method: ident(&init_name, span),
-                args: es,
-            },
-            span,
-        );
-        pre.push(self.s(StmtKind::Expr(call), span));
-        pre
+        self.init_call(f, p, init_name, args, span)
     }
 
     /// The method named `name` that class `c` declares or inherits from the file's classes.
@@ -356,20 +344,8 @@ impl<'t> Lowerer<'t, '_> {
         }
         let ret = self.return_type(bc, bm);
         let lowered = self.decls.classes[bc].methods[bm].lowered.clone();
-        f.callees.insert(format!("{}.{lowered}", self.decls.classes[bc].lowered));
-        let mut parts = vec![LExpr::pure(self.e(ExprKind::This, span), JType::Class(f.class))];
-        parts.extend(args);
-        let (pre, mut es) = self.sequence(f, parts)?;
-        let receiver = es.remove(0);
-        let e = self.e(
-            ExprKind::MethodCall {
-                receiver: Box::new(receiver),
-                method: ident(&lowered, span),
-                args: es,
-            },
-            span,
-        );
-        Ok(LExpr { pre, expr: e, ty: ret })
+        let this = LExpr::pure(self.e(ExprKind::This, span), JType::Class(f.class));
+        self.method_call(f, bc, lowered, this, args, ret, span)
     }
 
     /// The method `name` of class `c` for these arguments, or the one it inherits from the

@@ -688,19 +688,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
             return Vec::new();
         };
         let init_name = class.methods[ctor].lowered.clone();
-        f.callees.insert(format!("{}.{init_name}", class.lowered));
-        let Ok((mut pre, es)) = self.sequence(f, args) else { return Vec::new() };
-        let this = self.e(ExprKind::This, span);
-        let call = self.e(
-            ExprKind::MethodCall {
-                receiver: Box::new(this),
-                method: ident(&init_name, span),
-                args: es,
-            },
-            span,
-        );
-        pre.push(self.s(StmtKind::Expr(call), span));
-        pre
+        self.init_call(f, c, init_name, args, span)
     }
 }
 
