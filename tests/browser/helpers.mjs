@@ -122,6 +122,16 @@ export async function waitForEngine(page, timeout = 30000) {
   await page.getByText('Engine ready', { exact: true }).waitFor({ timeout });
 }
 
+/** Replaces the editor's text the way a student would: select all, then type. */
+export async function typeProgram(page, text) {
+  const editor = page.getByRole('textbox', { name: 'Program editor' });
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  // insertText keeps the text exactly (typing would trigger auto-indent and bracket closing).
+  await page.keyboard.insertText(text);
+}
+
 /**
  * A server and a browser for one test, both stopped when the test ends (`t.after`). The page is
  * not opened yet, so a test can set up routes first.

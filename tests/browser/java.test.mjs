@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ROOT, session, waitForEngine, waitForZ3 } from './helpers.mjs';
+import { ROOT, session, typeProgram, waitForEngine, waitForZ3 } from './helpers.mjs';
 
 const run = promisify(execFile);
 const JUNIT = '/usr/share/java/junit-platform-console-standalone.jar';
@@ -30,11 +30,7 @@ test('a pasted Java class is explored under sl and its JUnit zip passes against 
   await page.goto(server.url);
   await waitForEngine(page);
   await waitForZ3(page);
-  const editor = page.getByRole('textbox', { name: 'Program editor' });
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(source);
+  await typeProgram(page, source);
 
   // The editor colours it as Java: `public` is a keyword there (HeapLab has no such word).
   await page.waitForFunction(() => [...document.querySelectorAll('.cm-line span')].some((e) => e.textContent === 'public'),

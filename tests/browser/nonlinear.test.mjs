@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, session, waitForEngine, waitForZ3 } from './helpers.mjs';
+import { ROOT, session, typeProgram, waitForEngine, waitForZ3 } from './helpers.mjs';
 
 const run = promisify(execFile);
 const HEAPLAB = join(ROOT, 'target', 'release', 'heaplab');
@@ -22,11 +22,7 @@ test('x * y == 391 gets its test in the page with Z3, and the test replays', asy
   await page.goto(server.url);
   await waitForEngine(page);
   await waitForZ3(page);
-  const editor = page.getByRole('textbox', { name: 'Program editor' });
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(await readFile(FILE, 'utf8'));
+  await typeProgram(page, await readFile(FILE, 'utf8'));
 
   await page.getByRole('tab', { name: 'Explore' }).click();
   const method = page.getByRole('combobox', { name: 'Method' });

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, freePort, launch, session, waitForEngine, waitForZ3 } from './helpers.mjs';
+import { ROOT, freePort, launch, session, typeProgram, waitForEngine, waitForZ3 } from './helpers.mjs';
 
 const TYPE_ERROR_PROGRAM = `class Node { int key; Node next; }
 
@@ -16,16 +16,6 @@ int size(Node n) {
   return n != null;
 }
 `;
-
-/** Replaces the editor's text the way a student would: select all, then type. */
-async function typeProgram(page, text) {
-  const editor = page.getByRole('textbox', { name: 'Program editor' });
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  // insertText keeps the text exactly (typing would trigger auto-indent and bracket closing).
-  await page.keyboard.insertText(text);
-}
 
 /**
  * The whole program text. CodeMirror renders only the lines in view, so the text comes from the

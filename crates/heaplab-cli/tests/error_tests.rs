@@ -65,19 +65,16 @@ fn run_class(src: &Path, extra: &[PathBuf], class: &str) -> (u32, u32, String) {
     (count("found"), count("failed"), report)
 }
 
+/// `heaplab run FILE --method StudentList.remove --emit KIND --out DIR`.
+fn emit_remove(file: &str, kind: &str, dir: &std::path::Path) -> std::process::Output {
+    let out = dir.to_str().expect("utf-8");
+    heaplab(&["run", file, "--method", "StudentList.remove", "--emit", kind, "--out", out])
+}
+
 #[test]
 fn student_list_junit_has_a_failing_error_class_and_a_passing_regression_class() {
     let dir = scratch("hl");
-    let out = heaplab(&[
-        "run",
-        "crates/heaplab-cli/tests/data/student_list.hl",
-        "--method",
-        "StudentList.remove",
-        "--emit",
-        "junit",
-        "--out",
-        dir.to_str().expect("utf-8"),
-    ]);
+    let out = emit_remove("crates/heaplab-cli/tests/data/student_list.hl", "junit", &dir);
     // A broken `ensures` on a valid input is a found bug: exit 1.
     assert_eq!(out.status.code(), Some(1), "{}{}", text(&out.stdout), text(&out.stderr));
     let (found, failed, report) = run_class(&dir, &[], "student_list.StudentListRemoveErrorTest");
@@ -101,16 +98,7 @@ fn student_list_junit_has_a_failing_error_class_and_a_passing_regression_class()
 fn student_list_java_junit_has_a_failing_error_class_and_a_passing_regression_class() {
     let dir = scratch("java");
     let source = "crates/heaplab-cli/tests/data/student/StudentList.java";
-    let out = heaplab(&[
-        "run",
-        source,
-        "--method",
-        "StudentList.remove",
-        "--emit",
-        "junit",
-        "--out",
-        dir.to_str().expect("utf-8"),
-    ]);
+    let out = emit_remove(source, "junit", &dir);
     assert_eq!(out.status.code(), Some(1), "{}{}", text(&out.stdout), text(&out.stderr));
     let original = [workspace_root().join(source)];
     let (found, failed, report) = run_class(&dir, &original, "student.StudentListRemoveErrorTest");
@@ -128,16 +116,7 @@ fn student_list_java_junit_has_a_failing_error_class_and_a_passing_regression_cl
 #[test]
 fn heaplab_test_reports_the_found_bug_of_the_hl_export() {
     let dir = scratch("test");
-    let out = heaplab(&[
-        "run",
-        "crates/heaplab-cli/tests/data/student_list.hl",
-        "--method",
-        "StudentList.remove",
-        "--emit",
-        "hl",
-        "--out",
-        dir.to_str().expect("utf-8"),
-    ]);
+    let out = emit_remove("crates/heaplab-cli/tests/data/student_list.hl", "hl", &dir);
     assert_eq!(out.status.code(), Some(1), "{}{}", text(&out.stdout), text(&out.stderr));
     let emitted =
         std::fs::read_dir(&dir).expect("emitted").flatten().next().expect("a file").path();
