@@ -109,12 +109,30 @@ pub fn preprocess(
     for sh in &pre.disjuncts {
         fresh.avoid(sh.all_vars().iter());
     }
-    let mut out = Preprocessed::default();
-    for sh in &pre.disjuncts {
-        let bounds = Bounds { unfold: max_unfold, array_len: max_array_len, k };
-        resolve(defs, pre, sh.clone(), st, bounds, &mut fresh, &mut out);
+    let run = |open_fields: bool, fresh: &mut Fresh| {
+        let mut out = Preprocessed::default();
+        for sh in &pre.disjuncts {
+            let bounds = Bounds { unfold: max_unfold, array_len: max_array_len, k, open_fields };
+            resolve(defs, pre, sh.clone(), st, bounds, fresh, &mut out);
+        }
+        out
+    };
+    let strict = run(false, &mut fresh);
+    if !strict.formulas.is_empty() || strict.dropped == 0 {
+        return strict;
     }
-    out
+    // Every formula was dropped, some because the path read a field of an object that a
+    // field of the footprint holds but no atom claims (`requires this -> C { s: s0 } & …`
+    // leaves `s0` open). Algorithm 2 read literally prunes the node, so no input ever reaches
+    // the outcomes past that read (an overflow on `this.s.j`); the formula semantics lets such
+    // an object lie outside the footprint, so the node is tried once more with it there. Only
+    // as a fallback: where a strict formula exists, the inputs stay the ones Algorithm 2 gives.
+    let open = run(true, &mut fresh);
+    if open.formulas.is_empty() {
+        strict
+    } else {
+        open
+    }
 }
 
 enum Step {
@@ -132,6 +150,9 @@ struct Bounds {
     unfold: u32,
     array_len: i64,
     k: u32,
+    /// An uncovered variable of the formula (an open field value) is an object outside the
+    /// footprint rather than a reason to drop the formula (see [`preprocess`]).
+    open_fields: bool,
 }
 
 fn resolve(
@@ -181,6 +202,7 @@ fn translate(
         defs,
         max_array_len: bounds.array_len,
         k: bounds.k,
+        open_fields: bounds.open_fields,
         claimed,
         roots: pre.free.iter().map(|(n, _)| n.clone()).collect(),
         free: Vec::new(),
@@ -228,6 +250,8 @@ struct Tr<'a> {
     max_array_len: i64,
     /// The deepest object outside the footprint (see [`preprocess`]).
     k: u32,
+    /// See [`Bounds::open_fields`].
+    open_fields: bool,
     /// Classes some points-to may claim (see [`translate`]).
     claimed: BTreeSet<&'a str>,
     /// The precondition's free variables (the roots).
@@ -347,6 +371,9 @@ impl Tr<'_> {
             None if aliases.iter().any(|a| self.outside_refs.contains(a)) => {
                 self.unclaimed_field(v, class, f)
             }
+            None if self.open_fields && aliases.iter().any(|a| matches!(a, Term::Var(_))) => {
+                self.unclaimed_field(v, class, f)
+            }
             None => Err(Step::Dropped),
         }
     }
@@ -359,7 +386,8 @@ impl Tr<'_> {
             || self.sh.preds.iter().any(|p| p.args.iter().any(|a| aliases.contains(a)));
         !claimed
             && (self.uncovered_root(&aliases)
-                || aliases.iter().any(|a| self.outside_refs.contains(a)))
+                || aliases.iter().any(|a| self.outside_refs.contains(a))
+                || (self.open_fields && aliases.iter().any(|a| matches!(a, Term::Var(_)))))
     }
 
     /// One of `aliases` is a root of the precondition (a free variable) that no points-to and
