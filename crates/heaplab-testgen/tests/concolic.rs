@@ -48,7 +48,6 @@ fn concolic_run_clocked(
     concolic::generate(&a.program, &a.info, target, config, &mut oracle, common::solver(), &clock)
 }
 
-#[allow(dead_code)]
 fn covered(g: &Generation, valid_only: bool) -> BTreeSet<(NodeId, bool)> {
     g.tests
         .iter()
@@ -133,6 +132,47 @@ class Buf {
     let rendered = t.input.heap.render();
     assert!(rendered.contains("int[]"), "{rendered}");
     assert!(r.stats.phase2_inputs > 0);
+}
+
+/// A `requires` over an array's length (a resizing-array stack's `n <= a.length`) is a code
+/// fact the logic cannot read, so the precondition's model has an array too short for its `n`.
+/// Such inputs were all discarded: `isEmpty`, with no branch to negate, got no test, and `peek`
+/// never reached its non-empty side. The loop now lengthens the input's arrays until the code
+/// facts hold; every input stays valid (the model checker and the code facts classify it).
+#[test]
+fn concolic_lengthens_arrays_until_the_code_facts_of_the_requires_hold() {
+    let src = r#"
+class Underflow {}
+class Stack {
+  Object[] a;
+  int n;
+  bool isEmpty()
+    requires this.a != null & 0 <= this.n & this.n <= this.a.length & this.a.length >= 2
+  {
+    return this.n == 0;
+  }
+  Object peek()
+    requires this.a != null & 0 <= this.n & this.n <= this.a.length & this.a.length >= 2
+  {
+    if (this.n == 0) throw new Underflow();
+    return this.a[this.n - 1];
+  }
+}
+"#;
+    let a = heaplab_syntax::analyze(&heaplab_syntax::SourceFile::new("stack.hl", src));
+    assert!(!a.has_errors(), "{:?}", a.diagnostics);
+    let cfg = ConcolicConfig { max_runs: 40, ..ConcolicConfig::default() };
+    for (target, directions) in [("Stack.isEmpty", 0), ("Stack.peek", 2)] {
+        let r = concolic_run_clocked(&a, target, &cfg).expect("concolic runs");
+        let tests = &r.generation.tests;
+        assert!(!tests.is_empty(), "{target}: no test ({:?})", r.stats);
+        for t in tests {
+            assert!(t.validity.is_valid(), "{target}: {} is {:?}", t.name, t.validity);
+            assert!(t.input.heap.render().contains("Object[]"), "{target}: {}", t.name);
+        }
+        assert!(r.stats.code_fact_repairs > 0, "{target}: {:?}", r.stats);
+        assert_eq!(covered(&r.generation, true).len(), directions, "{target}");
+    }
 }
 
 /// Methods whose missing directions need a larger phase-2 budget than the test's default

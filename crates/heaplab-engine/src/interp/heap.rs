@@ -92,6 +92,19 @@ impl Heap {
         }
     }
 
+    /// Grows array `id` to `len` cells, the new ones holding `fill` (an array is never
+    /// shortened); `false` when `id` is not an array.
+    pub fn grow_array(&mut self, id: ObjId, len: usize, fill: Value) -> bool {
+        let Some(o) = self.objects.get_mut(id.index()).filter(|o| o.is_array()) else {
+            return false;
+        };
+        while o.fields.len() < len {
+            o.fields.push((o.fields.len().to_string(), fill));
+            self.cells += 1;
+        }
+        true
+    }
+
     /// The heap's size in cells: one per object and one per field (the interpreter's heap
     /// limit, [`Limits::heap_cells`](super::Limits::heap_cells), counts these).
     pub fn cells(&self) -> u64 {
