@@ -702,6 +702,7 @@ mod tests {
                         defs: &defs,
                         max_array_len: MAX_INPUT_ARRAY_LEN,
                         k: 2,
+                        open_fields: false,
                         claimed: BTreeSet::new(),
                         roots: Vec::new(),
                         free: Vec::new(),
