@@ -27,6 +27,7 @@ use heaplab_testgen::emit;
 use serde::Serialize;
 
 use crate::exploration::{checked, Request};
+use crate::junit::{junit, JunitSource};
 use crate::replay_solver::{AsyncPathSolver, Backend, Bridge, ReplayTransport, Shared};
 use crate::tests_view::{test_js, JsTest};
 use crate::{fail, Failure};
@@ -242,7 +243,7 @@ impl Concolic {
 
     /// The result of the last pass: summary, tests and their emitted forms, events.
     fn result(&self, run: &concolic::ConcolicRun, time_ms: u64) -> JsResult {
-        let (program, info, source) = (&self.analysis.program, &self.analysis.info, &self.source);
+        let source = &self.source;
         let g = &run.generation;
         let s = &run.stats;
         let mut summary =
@@ -253,23 +254,17 @@ impl Concolic {
         // JUnit as the CLI's concolic run writes it: no explorer paths behind the tests.
         let stem: String =
             self.method.chars().map(|c| if c.is_alphanumeric() { c } else { '_' }).collect();
-        let junit_input = emit::junit::JunitInput {
-            program,
-            info,
+        let input = JunitSource {
+            analysis: &self.analysis,
             source,
-            package: Some(emit::junit::package_name(&stem)),
+            java: None,
+            stem: &stem,
+            settings: "",
             paths: &[],
         };
-        let junit = match emit::junit::junit(&junit_input, g) {
-            Ok(java) => serde_json::json!({
-                "files": java
-                    .files
-                    .into_iter()
-                    .map(|(name, text)| serde_json::json!({ "name": name, "text": text }))
-                    .collect::<Vec<_>>(),
-                "warnings": java.warnings,
-            }),
-            Err(e) => serde_json::json!({ "error": e.to_string() }),
+        let junit = match junit(&input, g) {
+            Ok(files) => serde_json::to_value(files).unwrap_or_default(),
+            Err(e) => serde_json::json!({ "error": e.message }),
         };
         JsResult {
             summary,

@@ -7,8 +7,6 @@ use heaplab_engine::symbolic::{ForkKind, PathOutcome};
 use heaplab_smt::Stats;
 use serde::Serialize;
 
-
-
 pub fn fork_name(kind: &ForkKind) -> &'static str {
     match kind {
         ForkKind::LazyInit => "lazyInit",

@@ -26,11 +26,12 @@ use heaplab_testgen::{emit, generate, Generation};
 use crate::clock::ActiveTime;
 use crate::events::{outcome_name, JsEvent, JsExploreStats, JsStats, JsTreeNode};
 use crate::inspect;
+use crate::junit::{junit, JunitSource};
 use crate::program::{analyze, is_java_name};
 use crate::replay_solver::{
     add, stats_add, stats_sub, sub, AsyncPathSolver, Bridge, Frontend, Shared,
 };
-use crate::tests_view::{test_js, JsFile, JsJunit, JsTest};
+use crate::tests_view::{test_js, JsJunit, JsTest};
 use crate::{fail, Failure};
 
 /// Tree nodes whose view is kept once their state is gone (a forked state lives on only in its
@@ -288,33 +289,21 @@ impl Run {
     /// (`Untranslatable`) when the program uses what Java cannot express faithfully.
     pub fn junit(&self, stem: &str) -> Result<Option<JsJunit>, Failure> {
         let Some(g) = &self.generation else { return Ok(None) };
-        let files = |files: Vec<(String, String)>| -> Vec<JsFile> {
-            files.into_iter().map(|(name, text)| JsFile { name, text }).collect()
-        };
-        if is_java_name(&self.file) {
-            // A Java program's tests exercise the pasted class itself, in its package (the
-            // Java map is rebuilt from the same text: the lowering is deterministic).
-            let java =
-                heaplab_java::analyze(&SourceFile::new(self.file.clone(), self.source.clone()));
-            let settings = format!("the playground's exploration of `{}`", self.method);
-            let input = emit::junit_java::OriginalInput {
-                program: &self.analysis.program,
-                map: &java.map,
-                settings: &settings,
-            };
-            let out = emit::junit_java::junit_for_original(&input, g);
-            return Ok(Some(JsJunit { files: files(out.files), warnings: out.warnings }));
-        }
-        let input = emit::junit::JunitInput {
-            program: &self.analysis.program,
-            info: &self.analysis.info,
+        // A Java program's tests exercise the pasted class itself, in its package (the Java
+        // map is rebuilt from the same text: the lowering is deterministic).
+        let java = is_java_name(&self.file).then(|| {
+            heaplab_java::analyze(&SourceFile::new(self.file.clone(), self.source.clone())).map
+        });
+        let settings = format!("the playground's exploration of `{}`", self.method);
+        let input = JunitSource {
+            analysis: &self.analysis,
             source: &self.source,
-            package: Some(emit::junit::package_name(stem)),
+            java: java.as_ref(),
+            stem,
+            settings: &settings,
             paths: self.explorer.paths(),
         };
-        let java =
-            emit::junit::junit(&input, g).map_err(|e| fail("Untranslatable", &e.to_string()))?;
-        Ok(Some(JsJunit { files: files(java.files), warnings: java.warnings }))
+        junit(&input, g).map(Some)
     }
     /// Steps once; a pending answer is reported with the scripts to resolve.
     pub fn advance(&mut self) -> Result<Next, Failure> {

@@ -11,7 +11,8 @@
 //!   [`events`] are the JS shapes of its events and tree ([`event_convert`] builds them);
 //!   [`clock`] is its time bound.
 //! - [`replay_solver`]: the explorer's solver over a host that answers later (Z3 wasm).
-//! - [`tests_view`]: generated tests, heaps and JUnit files in their JS shapes.
+//! - [`tests_view`]: generated tests, heaps and JUnit files in their JS shapes; [`junit`]: the
+//!   JUnit 5 export, for `heaplab run --emit junit` and the page.
 //! - [`registry`]: the strategy registry and the bound table as the page lists them.
 //! - [`inspect`]: heap views, symheap worlds and coverage in their JS shapes.
 //! - [`program`]: loading and checking a program (HeapLab or Java), diagnostics in UTF-16
@@ -26,6 +27,7 @@ pub mod event_convert;
 pub mod events;
 pub mod exploration;
 pub mod inspect;
+pub mod junit;
 pub mod program;
 pub mod registry;
 pub mod replay;

@@ -143,21 +143,25 @@ pub fn file_name(file: Option<String>) -> String {
 pub fn check(source: &str, file: Option<String>) -> Vec<JsDiagnostic> {
     let file = SourceFile::new(file_name(file), source);
     let mut analysis = analyze(&file);
-    if !analysis.has_errors() {
-        let (defs, errors) = Defs::from_program(&analysis.program);
-        let clean = errors.is_empty();
-        analysis.diagnostics.extend(errors.iter().map(heaplab_logic::Error::to_diagnostic));
-        if clean {
-            let mut oracle = NoSolver;
-            analysis.diagnostics.extend(heaplab_logic::check_predicates(
-                &analysis.program,
-                &defs,
-                &mut oracle,
-            ));
-        }
-        analysis.diagnostics.sort_by_key(|d| (d.span.start, d.severity));
-    }
+    add_predicate_diagnostics(&mut analysis);
     diagnostics(&analysis.diagnostics, source)
+}
+
+/// Adds what the logic finds wrong with the predicates of a program that checks (as `heaplab
+/// check` and the editor report it): definitions it cannot convert (errors) and suspicious but
+/// legal ones (warnings: no base case, never satisfiable, unreachable disjunct), decided
+/// without Z3; the diagnostics are then in source order.
+pub fn add_predicate_diagnostics(analysis: &mut Analysis) {
+    if analysis.has_errors() {
+        return;
+    }
+    let (defs, errors) = Defs::from_program(&analysis.program);
+    analysis.diagnostics.extend(errors.iter().map(heaplab_logic::Error::to_diagnostic));
+    if errors.is_empty() {
+        let checked = heaplab_logic::check_predicates(&analysis.program, &defs, &mut NoSolver);
+        analysis.diagnostics.extend(checked);
+    }
+    analysis.diagnostics.sort_by_key(|d| (d.span.start, d.severity));
 }
 
 /// Runs every `test` block in the interpreter. Throws when the program has errors.
