@@ -132,7 +132,8 @@ mod modgraph;
 
 /// The crates whose module graph must stay acyclic (issue 28): shared types sit in leaf
 /// modules, printing next to what it prints, so a module can be read knowing only those below.
-const ACYCLIC_CRATES: &[&str] = &["heaplab-engine", "heaplab-logic", "heaplab-smt", "heaplab-session"];
+const ACYCLIC_CRATES: &[&str] =
+    &["heaplab-engine", "heaplab-logic", "heaplab-smt", "heaplab-session"];
 
 #[test]
 fn module_graphs_are_acyclic() {
