@@ -16,8 +16,10 @@ const LAYERS: &[(&str, u32)] = &[
     ("heaplab-testgen", 3),
     // The report vocabulary (serde types and their schema) both front ends print and return.
     ("heaplab-report", 4),
-    ("heaplab-cli", 5),
-    ("heaplab-wasm", 5),
+    // What a front end runs (sessions, listings, the shapes they return), shared by both.
+    ("heaplab-session", 5),
+    ("heaplab-cli", 6),
+    ("heaplab-wasm", 6),
 ];
 
 fn workspace_root() -> PathBuf {
@@ -93,6 +95,19 @@ fn rust_files(dir: &Path, acc: &mut Vec<PathBuf>) {
     }
 }
 
+/// Every file under `dir`, recursively.
+fn all_files(dir: &Path, acc: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            all_files(&path, acc);
+        } else {
+            acc.push(path);
+        }
+    }
+}
+
 #[test]
 fn no_ignored_or_should_panic_tests() {
     let mut files = Vec::new();
@@ -117,7 +132,8 @@ mod modgraph;
 
 /// The crates whose module graph must stay acyclic (issue 28): shared types sit in leaf
 /// modules, printing next to what it prints, so a module can be read knowing only those below.
-const ACYCLIC_CRATES: &[&str] = &["heaplab-engine", "heaplab-logic", "heaplab-smt"];
+const ACYCLIC_CRATES: &[&str] =
+    &["heaplab-engine", "heaplab-logic", "heaplab-smt", "heaplab-session"];
 
 #[test]
 fn module_graphs_are_acyclic() {
@@ -156,7 +172,6 @@ const LONG_FILES: &[(&str, &str)] = &[
     ("heaplab-testgen/src/emit/junit.rs", "the JUnit 5 emitter: Java statement and expression printing plus the test class around them"),
     ("heaplab-logic/src/check/mod.rs", "the model checker's search with its counters and loop cut (issue 31); splitting it is left for a later change"),
     ("heaplab-logic/src/smtlib/mod.rs", "the SL-COMP reader: declarations, definitions and formulas of one format"),
-    ("heaplab-wasm/src/explore.rs", "the wasm Exploration and its JS conversions; issue 28 item 5 thins it"),
 ];
 
 /// Functions over [`FN_BUDGET`], with why: (file under `crates/`, function name, reason).
@@ -202,11 +217,6 @@ const LONG_FNS: &[(&str, &str, &str)] = &[
         "one match over every statement kind (Java printing)",
     ),
     (
-        "heaplab-wasm/src/concolic.rs",
-        "concolic_run",
-        "the wasm concolic driver; issue 28 item 5 moves it out of the wasm crate",
-    ),
-    (
         "heaplab-engine/src/symbolic/heap/symheap_arrays.rs",
         "access",
         "an array access over every location the reference may denote, in one pass over its parts",
@@ -244,9 +254,9 @@ const LONG_FNS: &[(&str, &str, &str)] = &[
         "a symheap view: references, locations and arrays in one walk over the guarded sets",
     ),
     (
-        "heaplab-wasm/src/explore.rs",
+        "heaplab-session/src/event_convert.rs",
         "event_js_unplaced",
-        "one arm per event kind; issue 28 items 2 and 5 replace it by serde",
+        "one arm per event kind; issue 28 item 2 replaces it by serde",
     ),
     (
         "heaplab-engine/src/symbolic/heap/symheap_model.rs",
@@ -255,6 +265,42 @@ const LONG_FNS: &[(&str, &str, &str)] = &[
     ),
     ("heaplab-smt/src/term.rs", "simplify", "one match over every term constructor"),
 ];
+
+/// Lines of Rust `heaplab-wasm/src` may have (issue 28 item 5): the wasm crate converts JS values
+/// to the shared types and back, awaits the host's Z3, and declares the API's TypeScript; what
+/// a call computes lives in `heaplab-session`, shared with the CLI. Under it, not at it.
+const WASM_BUDGET: usize = 1_200;
+
+#[test]
+fn the_wasm_crate_stays_thin() {
+    // Every file under src/, not only the Rust: declarations moved into an included file count.
+    let mut files = Vec::new();
+    all_files(&workspace_root().join("crates/heaplab-wasm/src"), &mut files);
+    assert!(!files.is_empty(), "found no heaplab-wasm sources; is the workspace root right?");
+    let lines = sizes::total_lines(&files);
+    assert!(
+        lines < WASM_BUDGET,
+        "heaplab-wasm/src has {lines} lines (budget {WASM_BUDGET}): move what is not wasm-specific \
+         into heaplab-session (or the crate that owns it) and call it from there"
+    );
+}
+
+#[test]
+fn the_wasm_size_check_counts_every_line() {
+    // The checker itself must be able to fail: two files of 700 lines are over the budget.
+    let dir = std::env::temp_dir().join(format!("heaplab-tidy-wasm-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("temp dir");
+    let mut files = Vec::new();
+    for name in ["a.rs", "b.rs"] {
+        let path = dir.join(name);
+        fs::write(&path, "fn x() {}\n".repeat(700)).expect("write");
+        files.push(path);
+    }
+    let lines = sizes::total_lines(&files);
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(lines, 1_400);
+    assert!(lines >= WASM_BUDGET);
+}
 
 #[test]
 fn sizes_stay_within_budget_or_say_why() {

@@ -1,29 +1,24 @@
-//! HeapLab's JS API: the Rust engine compiled to wasm.
+//! HeapLab's JS API: the Rust engine compiled to wasm, a thin layer over `heaplab-session`.
 //!
-//! This file only wires modules to JS; each feature lives in its own module with its own
-//! `#[wasm_bindgen]` exports. Options come in as the engine's `Options` (plus `file` and
-//! `procedure`); run summaries go out as `heaplab_report::RunSummary`, the document `heaplab run
-//! --format json` prints (snake_case, typed for the page by web/src/report-types.js). Results
-//! the report vocabulary does not cover yet (events, views, tests) are JS-shaped structs here.
-//! To add an API: write `src/<feature>.rs`, declare it below, and follow [`solver_bridge`] for
-//! the patterns (a JS `Error` with a `kind` for every failure).
+//! Each module holds `#[wasm_bindgen]` entry points that read JS values into the shared types
+//! (options into `heaplab_session::exploration::Request`, whose `options` is the engine's
+//! `Options`), call `heaplab-session`, and return its serde results as plain JS objects; what a
+//! call computes lives there, shared with the CLI. What stays here truly needs wasm: the JS
+//! conversions, the async loops that await the host's Z3 between synchronous steps, the JS
+//! solver transport, and the TypeScript declarations of the API. Run summaries go out as
+//! `heaplab_report::RunSummary`, the document `heaplab run --format json` prints. To add an API:
+//! write the logic in heaplab-session, its entry point in `src/<feature>.rs`, and follow
+//! [`solver_bridge`] for the patterns (a JS `Error` with a `kind` for every failure).
 //!
 //! Modules:
-//! - [`explore`]: the `Exploration` class: symbolic execution of one method (`step`,
-//!   `runToEnd`, `tests`, `tree`, `view`, `coverage`, `cancel`), the same explorer and test
-//!   generation as `heaplab run`, with Z3 wasm answering through the explorer's pending-solver
-//!   protocol; `strategies()` (the registry) and `bounds()` (the bound table) for the page. `inspect` holds the JS
-//!   shapes of heap views and coverage.
-//! - [`concolic`]: `concolicRun`, the `concolic` strategy (Concolic StarFinder) over Z3 wasm by
-//!   restart-and-replay: the synchronous driver is re-run with Z3's replies cached.
-//! - [`duel`]: `duelProgram`, `duelProgress`, `duelVerdict`: a student's method against a
-//!   reference, as `heaplab duel` (the product program explored by an `Exploration`, the clues
-//!   replayed on the original program by the interpreter).
-//! - [`program`]: the editor's API: `check` (diagnostics in UTF-16 positions), `runTests` (the
-//!   `test` blocks in the interpreter) and `satQuery` (satisfiability and enumeration of a
-//!   separation-logic formula, as `heaplab sat`).
-//! - [`replay`]: `Exploration.replay(i)`, the concrete replay of generated test `i` (the
-//!   interpreter's trace: line, frames, heap per statement; the outcome; the path's choices).
+//! - [`explore`]: the `Exploration` class (`step`, `runToEnd`, `runSlice`, `tests`, `tree`,
+//!   `view`, `coverage`, `cancel`) over a session `Run`, with Z3 wasm answering through the
+//!   replay solver; `strategies()` (the registry) and `bounds()` (the bound table).
+//! - [`concolic`]: `concolicRun`, the `concolic` strategy pass by pass, Z3 wasm between passes.
+//! - [`duel`]: `duelProgram`, `duelProgress`, `duelVerdict`, as `heaplab duel`.
+//! - [`program`]: the editor's API: `check`, `runTests`, `satQuery`, `methods`, `syntaxDump`,
+//!   `looksLikeJava`.
+//! - [`replay`]: `Exploration.replay(i)`, the concrete replay of generated test `i`.
 //! - [`solver_bridge`]: the wasm [`heaplab_smt::Transport`] over a host JS function, and the
 //!   `Z3Solver` class (`solve`, `check`, `stats`) used by the conformance tests and the bench.
 
@@ -32,7 +27,6 @@ use wasm_bindgen::prelude::*;
 pub mod concolic;
 pub mod duel;
 pub mod explore;
-mod inspect;
 pub mod program;
 pub mod replay;
 pub mod solver_bridge;

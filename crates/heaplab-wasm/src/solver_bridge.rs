@@ -9,15 +9,14 @@
 //! instead of `solve`: queries the Rust procedure decides are answered as usual, the others
 //! `unknown` with a reason starting `outside the Rust procedure's fragment`, never guessed.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use heaplab_smt::{
-    parse_sort, parse_term, Answer, BoxFuture, NoZ3, Query, SmtSolver, Solver, SolverError,
-    SolverFrontend, Stats, Term, Transport, Value, Var,
-};
+use heaplab_session::events::JsStats;
+use heaplab_session::replay_solver::Backend;
+use heaplab_session::solver_check::{self, output, CheckInput, CheckRequest};
+use heaplab_smt::{BoxFuture, Solver, SolverError, SolverFrontend, Transport};
 use js_sys::{Function, Promise};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
@@ -122,173 +121,18 @@ fn js_failure(err: JsValue) -> SolverError {
     }
 }
 
-/// The variant name of an error, exposed to JS as `error.kind`.
-fn error_kind(e: &SolverError) -> &'static str {
-    match e {
-        SolverError::NotInstalled => "NotInstalled",
-        SolverError::Timeout { .. } => "Timeout",
-        SolverError::Crashed(_) => "Crashed",
-        SolverError::SolverReported(_) => "SolverReported",
-        SolverError::Malformed(_) => "Malformed",
-        SolverError::Io(_) => "Io",
-        SolverError::WasmLoad(_) => "WasmLoad",
-        SolverError::Eval(_) => "Eval",
-    }
-}
-
 /// A JS `Error` carrying the message and the variant name in `kind`.
 pub fn to_js_error(e: &SolverError) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
-    let _ =
-        js_sys::Reflect::set(&err, &JsValue::from_str("kind"), &JsValue::from_str(error_kind(e)));
+    let _ = js_sys::Reflect::set(
+        &err,
+        &JsValue::from_str("kind"),
+        &JsValue::from_str(solver_check::error_kind(e)),
+    );
     err.into()
 }
 
-/// Input of `check`: the shape of one case of the conformance corpus.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CheckInput {
-    /// Variable name to sort (`Int`, `Bool`, `Ref`).
-    #[serde(default)]
-    vars: BTreeMap<String, String>,
-    /// Assertions in SMT-LIB2 term syntax over `vars`.
-    #[serde(default)]
-    assert: Vec<String>,
-    /// A whole hand-written script, sent as is instead of `assert`.
-    #[serde(default)]
-    raw: Option<String>,
-    /// Variables to report; default: all of `vars`.
-    #[serde(default)]
-    want: Option<Vec<String>>,
-    #[serde(default)]
-    timeout_ms: Option<u32>,
-}
-
-/// Result of `check`, as a plain JS object.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CheckOutput {
-    status: &'static str,
-    /// Variable name to number or boolean (numbers beyond 2^53 as strings).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    model: Option<BTreeMap<String, ModelValue>>,
-    /// Whether the model satisfies every assertion under the Rust evaluator.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rechecked: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(untagged)]
-enum ModelValue {
-    Bool(bool),
-    Number(f64),
-    Big(String),
-}
-
-impl From<Value> for ModelValue {
-    fn from(v: Value) -> ModelValue {
-        const SAFE: i64 = 1 << 53;
-        match v {
-            Value::Bool(b) => ModelValue::Bool(b),
-            Value::Int(i) if (-SAFE..=SAFE).contains(&i) => ModelValue::Number(i as f64),
-            Value::Int(i) => ModelValue::Big(i.to_string()),
-        }
-    }
-}
-
-/// A parsed `check` request: either a term query or a raw script.
-enum Request {
-    Terms(Query),
-    Raw(String, Vec<Var>),
-}
-
-fn parse_request(input: CheckInput) -> Result<Request, SolverError> {
-    let vars: Vec<Var> = input
-        .vars
-        .iter()
-        .map(|(name, sort)| Ok(Var::new(name.clone(), parse_sort(sort)?)))
-        .collect::<Result<_, SolverError>>()?;
-    let want = match &input.want {
-        None => vars.clone(),
-        Some(names) => names
-            .iter()
-            .map(|n| {
-                vars.iter()
-                    .find(|v| &v.name == n)
-                    .cloned()
-                    .ok_or_else(|| SolverError::Malformed(format!("want: unknown variable {n}")))
-            })
-            .collect::<Result<_, _>>()?,
-    };
-    if let Some(raw) = input.raw {
-        return Ok(Request::Raw(raw, want));
-    }
-    let assertions: Vec<Term> =
-        input.assert.iter().map(|a| parse_term(a, &vars)).collect::<Result<_, _>>()?;
-    let mut query = Query::new(assertions).want(want);
-    if let Some(ms) = input.timeout_ms {
-        query = query.timeout_ms(ms);
-    }
-    Ok(Request::Terms(query))
-}
-
-fn output(answer: Answer, assertions: &[Term]) -> CheckOutput {
-    match answer {
-        Answer::Sat(model) => CheckOutput {
-            status: "sat",
-            rechecked: Some(matches!(model.satisfies_exact(assertions), Ok(true))),
-            model: Some(model.iter().map(|(k, v)| (k.to_string(), v.into())).collect()),
-            reason: None,
-        },
-        Answer::Unsat => {
-            CheckOutput { status: "unsat", model: None, rechecked: None, reason: None }
-        }
-        Answer::Unknown(r) => {
-            CheckOutput { status: "unknown", model: None, rechecked: None, reason: Some(r) }
-        }
-    }
-}
-
-/// Z3 wasm through the host's `solve`, or no Z3 at all.
-pub enum Backend {
-    Z3(SmtSolver<JsTransport>),
-    None(NoZ3),
-}
-
-impl Backend {
-    /// `solve` as JS passed it: a function, or `null`/`undefined` for no Z3.
-    pub fn from_js(solve: Option<Function>) -> Backend {
-        match solve {
-            Some(f) => Backend::Z3(SmtSolver::new(JsTransport::new(f))),
-            None => Backend::None(NoZ3),
-        }
-    }
-
-    fn smt(&self) -> Result<&SmtSolver<JsTransport>, SolverError> {
-        match self {
-            Backend::Z3(s) => Ok(s),
-            Backend::None(_) => Err(SolverError::WasmLoad(
-                "no Z3 in this page: raw SMT-LIB2 scripts need Z3 wasm".into(),
-            )),
-        }
-    }
-}
-
-impl Solver for Backend {
-    fn check<'a>(&'a self, query: &'a Query) -> BoxFuture<'a, Result<Answer, SolverError>> {
-        match self {
-            Backend::Z3(s) => s.check(query),
-            Backend::None(n) => n.check(query),
-        }
-    }
-    fn is_present(&self) -> bool {
-        matches!(self, Backend::Z3(_))
-    }
-}
-
-type Stack = SolverFrontend<Backend>;
+type Stack = SolverFrontend<Backend<JsTransport>>;
 
 /// The solver stack for JS: frontend (constant folding, the Rust decision procedure, cache,
 /// stats) over Z3 wasm, or over nothing.
@@ -327,8 +171,8 @@ impl Z3Solver {
             .ok()
             .and_then(|v| v.as_bool())
             .unwrap_or(true);
-        let stack =
-            SolverFrontend::with_clock(Backend::from_js(solve), js_now).with_procedure(procedure);
+        let stack = SolverFrontend::with_clock(Backend::new(solve.map(JsTransport::new)), js_now)
+            .with_procedure(procedure);
         Z3Solver { stack: Rc::new(stack) }
     }
 
@@ -361,12 +205,12 @@ impl Z3Solver {
             let input: CheckInput = serde_wasm_bindgen::from_value(input).map_err(|e| {
                 to_js_error(&SolverError::Malformed(format!("check: bad input: {e}")))
             })?;
-            let out = match parse_request(input).map_err(|e| to_js_error(&e))? {
-                Request::Terms(query) => {
+            let out = match CheckRequest::parse(input).map_err(|e| to_js_error(&e))? {
+                CheckRequest::Terms(query) => {
                     let answer = stack.check(&query).await.map_err(|e| to_js_error(&e))?;
                     output(answer, &query.assertions)
                 }
-                Request::Raw(script, want) => {
+                CheckRequest::Raw(script, want) => {
                     let smt = stack.inner().smt().map_err(|e| to_js_error(&e))?;
                     let answer = smt.check_script(&script, &want).await;
                     output(answer.map_err(|e| to_js_error(&e))?, &[])
@@ -392,35 +236,4 @@ impl Z3Solver {
 /// Serializes to plain JS objects (not `Map`s), as JSON would.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-}
-
-/// `SolverStats` (see the TypeScript section).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct JsStats {
-    z3: bool,
-    queries: f64,
-    solver_calls: f64,
-    decided_locally: f64,
-    decided_by_procedure: f64,
-    cache_hits: f64,
-    outside_fragment: f64,
-    unknown_without_z3: f64,
-    solver_time_ms: f64,
-}
-
-impl JsStats {
-    pub fn new(s: &Stats, z3: bool) -> JsStats {
-        JsStats {
-            z3,
-            queries: s.queries as f64,
-            solver_calls: s.solver_calls as f64,
-            decided_locally: s.decided_locally as f64,
-            decided_by_procedure: s.decided_by_procedure as f64,
-            cache_hits: s.cache_hits as f64,
-            outside_fragment: s.outside_fragment as f64,
-            unknown_without_z3: s.unanswered as f64,
-            solver_time_ms: s.solver_time_ms,
-        }
-    }
 }

@@ -177,10 +177,7 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
         }
         (a, None)
     };
-    if !analysis.has_errors() {
-        analysis.diagnostics.extend(predicate_diagnostics(&analysis.program));
-        analysis.diagnostics.sort_by_key(|d| (d.span.start, d.severity));
-    }
+    heaplab_session::program::add_predicate_diagnostics(&mut analysis);
     Ok(Loaded { file, analysis, java })
 }
 
@@ -222,20 +219,6 @@ pub fn read_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
         MAX_INPUT_BYTES / 1024 / 1024
     );
     Ok(bytes)
-}
-
-/// What the logic adds to the checker's verdict on predicates: definitions it cannot convert
-/// (errors) and suspicious but legal ones (warnings: no base case, never satisfiable,
-/// unreachable disjunct). Decided without Z3, so `check` works on a machine without it.
-fn predicate_diagnostics(
-    program: &heaplab_syntax::ast::Program,
-) -> Vec<heaplab_syntax::Diagnostic> {
-    let (defs, errors) = heaplab_logic::Defs::from_program(program);
-    let mut diags: Vec<_> = errors.iter().map(heaplab_logic::Error::to_diagnostic).collect();
-    if errors.is_empty() {
-        diags.extend(heaplab_logic::check_predicates(program, &defs, &mut heaplab_logic::NoSolver));
-    }
-    diags
 }
 
 /// Prints a file's diagnostics to stderr; returns true when any is an error. A Java file's

@@ -476,61 +476,41 @@ fn write_junit(
     generation: &Generation,
 ) -> anyhow::Result<PathBuf> {
     let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("."));
-    if let Some(map) = &loaded.java {
-        // A Java file: tests of the user's own class, next to it in its package.
-        let k = args
-            .bounds
-            .0
-            .k
-            .unwrap_or(u64::from(heaplab_engine::symbolic::Config::default().bounds.k));
-        let settings = format!("strategy {}, k = {k}", args.strategy);
-        let input = emit::junit_java::OriginalInput {
-            program: &loaded.analysis.program,
-            map,
-            settings: &settings,
-        };
-        let source = Some(loaded.file.text.as_str());
-        let java = emit::junit_java::junit_for_original_with_source(&input, generation, source);
-        for w in &java.warnings {
-            eprintln!("heaplab: warning: {w}");
-        }
-        let mut first = dir.clone();
-        for (rel, text) in &java.files {
-            let path = dir.join(rel);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)
-                    .with_context(|| format!("cannot create `{}`", parent.display()))?;
-            }
-            write_generated(&path, text, args.force)?;
-            first = path;
-        }
-        return Ok(first);
-    }
     let stem = match args.file.file_stem().and_then(|s| s.to_str()) {
         Some(stem) if !super::is_stdin(&args.file) => stem,
         _ => "program",
     };
-    let package = emit::junit::package_name(stem);
-    let input = emit::junit::JunitInput {
-        program: &loaded.analysis.program,
-        info: &loaded.analysis.info,
+    let k =
+        args.bounds.0.k.unwrap_or(u64::from(heaplab_engine::symbolic::Config::default().bounds.k));
+    let settings = format!("strategy {}, k = {k}", args.strategy);
+    let input = heaplab_session::junit::JunitSource {
+        analysis: &loaded.analysis,
         source: &loaded.file.text,
-        package: Some(package.clone()),
+        java: loaded.java.as_ref(),
+        stem,
+        settings: &settings,
         paths,
     };
-    let java = emit::junit::junit(&input, generation)?;
+    let java = heaplab_session::junit::junit(&input, generation)?;
     for w in &java.warnings {
         eprintln!("heaplab: warning: {w}");
     }
-    for (rel, text) in &java.files {
-        let path = dir.join(rel);
+    // A Java file's tests sit next to its class, in its package: the last file written is
+    // named; a HeapLab program's translation and tests are a package of their own.
+    let mut last = dir.clone();
+    for file in &java.files {
+        let path = dir.join(&file.name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create `{}`", parent.display()))?;
         }
-        write_generated(&path, text, args.force)?;
+        write_generated(&path, &file.text, args.force)?;
+        last = path;
     }
-    Ok(dir.join(package))
+    Ok(match loaded.java {
+        Some(_) => last,
+        None => dir.join(emit::junit::package_name(stem)),
+    })
 }
 
 fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceFile) -> String {

@@ -92,3 +92,8 @@ pub fn functions(src: &str) -> Vec<FnSpan> {
     }
     out
 }
+
+/// The lines of the given files together (an unreadable file counts as empty).
+pub fn total_lines(files: &[std::path::PathBuf]) -> usize {
+    files.iter().map(|f| std::fs::read_to_string(f).unwrap_or_default().lines().count()).sum()
+}

@@ -1,5 +1,5 @@
 //! JS shapes of what the page inspects in an exploration: the heap view of a tree node
-//! (`HeapView` in the TypeScript types of [`crate::explore`]) and the line coverage of the
+//! (`HeapView` in the TypeScript types of heaplab-wasm's `explore.rs`) and the line coverage of the
 //! generated tests. Conversions only; the engine and `heaplab_testgen` compute everything.
 
 use heaplab_engine::symbolic::view::{HeapView, SymKind, ValView};
@@ -10,7 +10,7 @@ use serde::Serialize;
 
 #[derive(Serialize)]
 #[serde(tag = "kind")]
-pub(crate) enum JsVal {
+pub enum JsVal {
     #[serde(rename = "null")]
     Null,
     #[serde(rename = "void")]
@@ -43,7 +43,7 @@ fn val(v: &ValView) -> JsVal {
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsNamed {
+pub struct JsNamed {
     name: String,
     value: JsVal,
 }
@@ -53,7 +53,7 @@ fn named(items: &[(String, ValView)]) -> Vec<JsNamed> {
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsObjectView {
+pub struct JsObjectView {
     id: String,
     class: String,
     origin: &'static str,
@@ -61,14 +61,14 @@ pub(crate) struct JsObjectView {
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsSymbolic {
+pub struct JsSymbolic {
     id: String,
     kind: &'static str,
     class: String,
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsPredicate {
+pub struct JsPredicate {
     text: String,
     name: String,
     root: Option<String>,
@@ -76,13 +76,13 @@ pub(crate) struct JsPredicate {
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsOutcome {
+pub struct JsOutcome {
     kind: &'static str,
     text: String,
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsFrame {
+pub struct JsFrame {
     unit: String,
     line: Option<u32>,
     locals: Vec<JsNamed>,
@@ -90,7 +90,7 @@ pub(crate) struct JsFrame {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct JsHeapView {
+pub struct JsHeapView {
     node: u32,
     label: String,
     at: &'static str,
@@ -106,14 +106,14 @@ pub(crate) struct JsHeapView {
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsEntry {
+pub struct JsEntry {
     guard: String,
     loc: Option<String>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct JsRef {
+pub struct JsRef {
     id: String,
     input: Option<String>,
     copy_of: Option<String>,
@@ -122,7 +122,7 @@ pub(crate) struct JsRef {
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsLoc {
+pub struct JsLoc {
     id: String,
     class: String,
     origin: &'static str,
@@ -130,7 +130,7 @@ pub(crate) struct JsLoc {
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsSymHeap {
+pub struct JsSymHeap {
     refs: Vec<JsRef>,
     locs: Vec<JsLoc>,
 }
@@ -166,14 +166,14 @@ fn symheap(s: &SymHeapView) -> JsSymHeap {
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsWorlds {
+pub struct JsWorlds {
     /// Per world, the entry index of each reference of `symheap.refs`, in order.
     worlds: Vec<Vec<usize>>,
     more: bool,
     note: Option<String>,
 }
 
-pub(crate) fn worlds(w: &Worlds) -> JsWorlds {
+pub fn worlds(w: &Worlds) -> JsWorlds {
     JsWorlds {
         worlds: w.worlds.iter().map(|w| w.choice.clone()).collect(),
         more: w.more,
@@ -182,7 +182,7 @@ pub(crate) fn worlds(w: &Worlds) -> JsWorlds {
 }
 
 /// `line` maps a span of the program to its 1-based line.
-pub(crate) fn heap_view(v: &HeapView, line: impl Fn(Span) -> u32) -> JsHeapView {
+pub fn heap_view(v: &HeapView, line: impl Fn(Span) -> u32) -> JsHeapView {
     JsHeapView {
         node: v.node.0,
         label: v.label.clone(),
@@ -237,20 +237,20 @@ pub(crate) fn heap_view(v: &HeapView, line: impl Fn(Span) -> u32) -> JsHeapView 
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsBranch {
+pub struct JsBranch {
     line: usize,
     column: usize,
     covered: [bool; 2],
 }
 
 #[derive(Serialize)]
-pub(crate) struct JsCoverage {
+pub struct JsCoverage {
     executable: Vec<usize>,
     covered: Vec<usize>,
     branches: Vec<JsBranch>,
 }
 
-pub(crate) fn coverage(c: &LineCoverage) -> JsCoverage {
+pub fn coverage(c: &LineCoverage) -> JsCoverage {
     JsCoverage {
         executable: c.executable.clone(),
         covered: c.covered.clone(),
@@ -266,7 +266,7 @@ pub(crate) fn coverage(c: &LineCoverage) -> JsCoverage {
 /// field path that reaches it (`this.root.left`), from the method's inputs first (breadth first,
 /// so the shortest path wins), then from the locals of the call stack, innermost frame first.
 /// Ids no path reaches are left out (the page keeps the engine's name for them).
-pub(crate) fn access_paths(v: &HeapView) -> std::collections::BTreeMap<String, String> {
+pub fn access_paths(v: &HeapView) -> std::collections::BTreeMap<String, String> {
     use std::collections::{BTreeMap, HashMap, VecDeque};
     const MAX_NAMES: usize = 400;
     let objects: HashMap<&str, &heaplab_engine::symbolic::view::ObjView> =

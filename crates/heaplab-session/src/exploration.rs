@@ -1,0 +1,478 @@
+//! A stepped symbolic run of one method: the same explorer and test generation as `heaplab
+//! run`, driven by a host that steps it and answers its solver later (the page's `Exploration`).
+//!
+//! [`Run::advance`] steps once; a query whose reply the host has not given yet comes back as
+//! [`Next::Resolve`] with the scripts to run (see [`crate::replay_solver`]). Test generation
+//! asks for one model per feasible path: [`Run::try_generate`] runs `heaplab_testgen` straight
+//! away; when every model query is answered (decided in Rust, or its reply stored), that pass
+//! is the only one. Otherwise the pass is dropped (its counts taken back) and the missing
+//! scripts returned, to be resolved all at once before generating again.
+//!
+//! Without Z3 the frontend's Rust decision procedure answers what it can and the rest is
+//! `unknown` (the explorer keeps such a branch, and a path whose model query is unknown gets no
+//! test); nothing is ever pending.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use heaplab_engine::symbolic::{Bound, Event, Explorer, Options, PathOutcome, Placed, StateId};
+use heaplab_report::RunSummary;
+use heaplab_smt::{Solver, Stats};
+use heaplab_syntax::{Analysis, SourceFile, Span};
+use heaplab_testgen::coverage::Lines;
+use heaplab_testgen::{emit, generate, Generation};
+
+use crate::clock::ActiveTime;
+use crate::events::{outcome_name, JsEvent, JsExploreStats, JsStats, JsTreeNode};
+use crate::inspect;
+use crate::junit::{junit, JunitSource};
+use crate::program::{analyze, is_java_name};
+use crate::replay_solver::{
+    add, stats_add, stats_sub, sub, AsyncPathSolver, Bridge, Frontend, Shared,
+};
+use crate::tests_view::{test_js, JsJunit, JsTest};
+use crate::{fail, Failure};
+
+/// Tree nodes whose view is kept once their state is gone (a forked state lives on only in its
+/// children); views of live states and ended paths are always available. A view costs about a
+/// kilobyte, so this bounds the memory of a long run.
+pub const VIEW_LIMIT: usize = 5_000;
+
+/// What a stepped run takes: the engine's run options (`Options` of docs/report.schema.json)
+/// plus the front end's own keys: `file` (the name views and tests give the program),
+/// `procedure` (false: every query to Z3, for measurements) and `views` (false: keep no heap
+/// views; about 5 % of a run).
+#[derive(Default)]
+pub struct Request {
+    pub options: Options,
+    pub file: Option<String>,
+    pub procedure: Option<bool>,
+    /// Keep a heap view of every tree node (default true), for `view()`.
+    pub views: Option<bool>,
+}
+
+impl Request {
+    /// Reads a request from JSON text (empty: the defaults): an object whose keys `file`,
+    /// `procedure` and `views` are the front end's and whose other keys must be the engine's
+    /// `Options` (an unknown key is refused, nested `bounds` included).
+    pub fn from_json(text: &str) -> Result<Request, Failure> {
+        use serde_json::Value;
+        if text.trim().is_empty() {
+            return Ok(Request::default());
+        }
+        let value: Value = serde_json::from_str(text)
+            .map_err(|_| fail("BadOptions", "options: not valid JSON"))?;
+        let mut obj = match value {
+            Value::Null => return Ok(Request::default()),
+            Value::Object(obj) => obj,
+            _ => return Err(fail("BadOptions", "options: expected an object or JSON text")),
+        };
+        let bad = |what: &str| fail("BadOptions", &format!("options: `{what}` has the wrong type"));
+        let file = match obj.remove("file") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(_) => return Err(bad("file")),
+        };
+        let mut flag = |what: &str| match obj.remove(what) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(b)),
+            Some(_) => Err(bad(what)),
+        };
+        let procedure = flag("procedure")?;
+        let views = flag("views")?;
+        let options: Options = serde_json::from_value(Value::Object(obj))
+            .map_err(|e| fail("BadOptions", &format!("options: {e}")))?;
+        Ok(Request { options, file, procedure, views })
+    }
+}
+
+/// The analysis of a program that checks (predicates included, as `heaplab run` requires).
+pub fn checked(file: &SourceFile) -> Result<Analysis, Failure> {
+    let analysis = analyze(file);
+    // Each error with its place (`3:12: unknown variable `y``), as the editor underlines it.
+    let at = |d: &heaplab_syntax::Diagnostic| {
+        let lc = file.line_col(d.span.start);
+        format!("{}:{}: {}", lc.line, lc.col, d.message)
+    };
+    let mut errors: Vec<String> =
+        analysis.diagnostics.iter().filter(|d| d.is_error()).map(at).collect();
+    if errors.is_empty() {
+        let (_, logic_errors) = heaplab_logic::Defs::from_program(&analysis.program);
+        errors.extend(logic_errors.iter().map(|e| at(&e.to_diagnostic())));
+    }
+    match errors.len() {
+        0 => Ok(analysis),
+        n => Err(fail(
+            "ProgramHasErrors",
+            &format!(
+                "The program has {n} error{}; fix {} first (first: {})",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it" } else { "them" },
+                errors[0]
+            ),
+        )),
+    }
+}
+
+/// The span of the declaration of `Class.method` or of the function `name`.
+fn declaration_span(
+    program: &heaplab_syntax::ast::Program,
+    name: &str,
+) -> Option<heaplab_syntax::Span> {
+    use heaplab_syntax::ast::Item;
+    let (class, method) = match name.split_once('.') {
+        Some((c, m)) => (Some(c), m),
+        None => (None, name),
+    };
+    program.items.iter().find_map(|item| match (item, class) {
+        (Item::Class(c), Some(cls)) if c.name.name == cls => {
+            c.methods.iter().find(|m| m.name.name == method).map(|m| m.name.span)
+        }
+        (Item::Function(f), None) if f.name.name == method => Some(f.name.span),
+        _ => None,
+    })
+}
+
+/// Everything of one run; borrowed only between awaits.
+pub struct Run {
+    pub source: String,
+    pub file: String,
+    pub method: String,
+    pub analysis: Analysis,
+    pub explorer: Explorer,
+    pub bridge: Shared,
+    /// The path solver's frontend, for `solverStats()`, and the counts of undone steps.
+    frontend: Rc<Frontend>,
+    frontend_adjust: Stats,
+    bounds_hit: BTreeSet<Bound>,
+    pub generation: Option<Generation>,
+    /// Where each statement of the program is, once tests exist (their `lines`, `coverage()`).
+    pub lines: Option<Lines>,
+    /// Where each statement and branch site starts, for the line of a branch event.
+    sites: Lines,
+    /// The program text, for the line of a path's end.
+    text: SourceFile,
+    /// The line of the method under test's declaration (the `start` event's line).
+    method_line: Option<u32>,
+    /// Time spent working (the clock of the time bound).
+    pub clock: ActiveTime,
+    /// Set when exploration has ended (or was cancelled).
+    pub explored: bool,
+    pub cancelled: bool,
+    pub busy: bool,
+}
+
+/// What one synchronous slice of work needs next.
+pub enum Next {
+    Event(Box<Placed>),
+    Resolve(Vec<String>),
+    Explored,
+}
+
+impl Run {
+    /// A run of `method` of `source` (`Failure` kinds `BadOptions`, `ProgramHasErrors`,
+    /// `UnknownMethod`); `z3`: whether the host answers solver scripts; `now`: its clock in
+    /// milliseconds.
+    pub fn new(
+        source: String,
+        method: String,
+        request: Request,
+        z3: bool,
+        now: fn() -> f64,
+    ) -> Result<Run, Failure> {
+        let config =
+            request.options.resolve().map_err(|e| fail("BadOptions", &format!("options: {e}")))?;
+        let file_name = request.file.clone().unwrap_or_else(|| "input.hl".to_string());
+        let text = SourceFile::new(file_name.clone(), source.clone());
+        let analysis = checked(&text)?;
+        let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
+        let clock = ActiveTime::new(now);
+        let procedure = request.procedure.unwrap_or(true);
+        let solver = AsyncPathSolver::new(Rc::clone(&bridge), z3, procedure, now);
+        let frontend = Rc::clone(&solver.frontend);
+        let mut explorer = Explorer::new(
+            &analysis.program,
+            &analysis.info,
+            &method,
+            config,
+            Box::new(solver),
+            Box::new(clock.clone()),
+        )
+        .map_err(|e| fail("UnknownMethod", &e.to_string()))?;
+        let sites = Lines::new(&analysis.program, &text);
+        let method_line = declaration_span(&analysis.program, &method)
+            .map(|span| text.line_col(span.start).line as u32);
+        if request.views.unwrap_or(true) {
+            explorer.record_views(VIEW_LIMIT);
+        }
+        Ok(Run {
+            source,
+            file: file_name,
+            method,
+            analysis,
+            explorer,
+            bridge,
+            frontend,
+            frontend_adjust: Stats::default(),
+            bounds_hit: BTreeSet::new(),
+            generation: None,
+            lines: None,
+            sites,
+            text,
+            method_line,
+            clock,
+            explored: false,
+            cancelled: false,
+            busy: false,
+        })
+    }
+
+    /// Starts one call of the host on the run (its clock runs); `Busy` while another runs.
+    pub fn enter(&mut self) -> Result<(), Failure> {
+        if self.busy {
+            return Err(fail(
+                "Busy",
+                "another step() or runToEnd() of this exploration is running",
+            ));
+        }
+        self.busy = true;
+        self.clock.start();
+        Ok(())
+    }
+
+    /// Ends the host's call (the clock stops: a pause is not working time).
+    pub fn leave(&mut self) {
+        self.busy = false;
+        self.clock.stop();
+    }
+
+    /// The generated tests; empty until exploration is over.
+    pub fn tests(&self) -> Vec<JsTest> {
+        match &self.generation {
+            Some(g) => g.tests.iter().map(|t| test_js(g, self.lines.as_ref(), t)).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The program followed by every generated test, as `heaplab run --emit hl` writes it;
+    /// `None` until exploration is over.
+    pub fn tests_hl(&self) -> Option<String> {
+        self.generation.as_ref().map(|g| emit::hl(&self.source, g))
+    }
+
+    /// The generated tests as `heaplab run --emit json` writes them; `None` until over.
+    pub fn tests_json(&self) -> Option<String> {
+        self.generation.as_ref().map(emit::json)
+    }
+
+    /// The symbolic state of tree node `node`, when its view is kept or its state is live.
+    pub fn view(&self, node: u32) -> Option<inspect::JsHeapView> {
+        let v = self.explorer.view(StateId(node))?;
+        Some(inspect::heap_view(&v, |s| self.line_of(s)))
+    }
+
+    /// Concrete worlds of a `symheap` tree node; `None` for another strategy or no view.
+    pub fn worlds(&self, node: u32) -> Option<inspect::JsWorlds> {
+        let s = self.explorer.view(StateId(node)).and_then(|v| v.symheap)?;
+        Some(inspect::worlds(&s.worlds()))
+    }
+
+    /// Line and branch coverage of the generated tests; `None` until exploration is over.
+    pub fn coverage(&self) -> Option<inspect::JsCoverage> {
+        let (g, lines) = (self.generation.as_ref()?, self.lines.as_ref()?);
+        Some(inspect::coverage(&lines.coverage(&self.analysis.program, &self.explorer, g)))
+    }
+
+    /// The program in Java with a JUnit 5 class of the generated tests, as `heaplab run --emit
+    /// junit` writes them for a file named `stem`.hl; `None` until exploration is over. Fails
+    /// (`Untranslatable`) when the program uses what Java cannot express faithfully.
+    pub fn junit(&self, stem: &str) -> Result<Option<JsJunit>, Failure> {
+        let Some(g) = &self.generation else { return Ok(None) };
+        // A Java program's tests exercise the pasted class itself, in its package (the Java
+        // map is rebuilt from the same text: the lowering is deterministic).
+        let java = is_java_name(&self.file).then(|| {
+            heaplab_java::analyze(&SourceFile::new(self.file.clone(), self.source.clone())).map
+        });
+        let settings = format!("the playground's exploration of `{}`", self.method);
+        let input = JunitSource {
+            analysis: &self.analysis,
+            source: &self.source,
+            java: java.as_ref(),
+            stem,
+            settings: &settings,
+            paths: self.explorer.paths(),
+        };
+        junit(&input, g).map(Some)
+    }
+    /// Steps once; a pending answer is reported with the scripts to resolve.
+    pub fn advance(&mut self) -> Result<Next, Failure> {
+        if self.cancelled {
+            return Ok(Next::Explored);
+        }
+        let before = self.explorer.solver_counts();
+        let before_frontend = self.frontend.stats();
+        self.bridge.borrow_mut().outstanding.clear();
+        match self.explorer.step_placed() {
+            None => Ok(Next::Explored),
+            Some(Placed { event: Event::SolverPending, .. }) => {
+                let undone = sub(self.explorer.solver_counts(), before);
+                let undone_frontend = stats_sub(self.frontend.stats(), before_frontend);
+                self.frontend_adjust = stats_add(self.frontend_adjust, undone_frontend);
+                let mut b = self.bridge.borrow_mut();
+                b.adjust = add(b.adjust, undone);
+                let scripts = std::mem::take(&mut b.outstanding);
+                if scripts.is_empty() || scripts.iter().any(|s| b.replies.contains_key(s)) {
+                    return Err(fail(
+                        "Internal",
+                        "the explorer waits for a solver reply that was already given",
+                    ));
+                }
+                Ok(Next::Resolve(scripts))
+            }
+            Some(event) => {
+                if let Event::PathEnd { outcome: PathOutcome::Bounded { bound, .. }, .. } =
+                    &event.event
+                {
+                    self.bounds_hit.insert(*bound);
+                }
+                Ok(Next::Event(Box::new(event)))
+            }
+        }
+    }
+
+    /// Generates the tests; or, when some model query has no reply yet, drops that pass (its
+    /// counts are taken back: the next pass asks again) and returns the scripts to resolve.
+    pub fn try_generate(&mut self) -> Result<Vec<String>, Failure> {
+        let before = self.explorer.solver_counts();
+        let before_frontend = self.frontend.stats();
+        self.bridge.borrow_mut().outstanding.clear();
+        let program = &self.analysis.program;
+        let info = &self.analysis.info;
+        let generation = generate(&mut self.explorer, program, info);
+        let missing = std::mem::take(&mut self.bridge.borrow_mut().outstanding);
+        if !missing.is_empty() {
+            let spent = sub(self.explorer.solver_counts(), before);
+            let spent_frontend = stats_sub(self.frontend.stats(), before_frontend);
+            self.frontend_adjust = stats_add(self.frontend_adjust, spent_frontend);
+            let mut b = self.bridge.borrow_mut();
+            b.adjust = add(b.adjust, spent);
+            return Ok(missing);
+        }
+        let generation = generation
+            .map_err(|e| fail("TestGeneration", &format!("test generation failed: {e}")))?;
+        self.generation = Some(generation);
+        let file = SourceFile::new(self.file.clone(), self.source.clone());
+        self.lines = Some(Lines::new(program, &file));
+        Ok(Vec::new())
+    }
+
+    /// The run summary, as `heaplab run --format json` prints it (its findings included).
+    pub fn summary(&self) -> RunSummary {
+        let mut summary = RunSummary::of_exploration(
+            &self.file,
+            &self.method,
+            &self.explorer,
+            self.generation.as_ref(),
+        );
+        if let Some(g) = &self.generation {
+            let file = SourceFile::new(self.file.clone(), self.source.clone());
+            summary.findings = heaplab_report::findings::findings(&file, self.explorer.paths(), g);
+        }
+        summary
+    }
+
+    pub fn solver_stats(&self) -> JsExploreStats {
+        let f = stats_sub(self.frontend.stats(), self.frontend_adjust);
+        let counts = self.explorer.solver_counts();
+        let engine = counts.decided_locally.saturating_sub(f.decided_locally);
+        JsExploreStats {
+            base: JsStats::new(&f, self.frontend.inner().is_present()),
+            decided_by_engine: engine as f64,
+            decided_in_rust: (engine + f.decided_locally) as f64,
+            sent_to_z3: f.solver_calls as f64,
+            batched_calls: self.bridge.borrow().batched_calls as f64,
+            z3_wait_ms: self.bridge.borrow().wait_ms,
+        }
+    }
+
+    /// Queries answered `unknown` for want of Z3 (see `solverStats().unknownWithoutZ3`).
+    pub fn unanswered(&self) -> u64 {
+        stats_sub(self.frontend.stats(), self.frontend_adjust).unanswered
+    }
+
+    pub fn tree_nodes(&self, start: usize) -> Vec<JsTreeNode> {
+        let paths = self.explorer.paths();
+        let tree = self.explorer.tree();
+        tree.get(start..)
+            .unwrap_or_default()
+            .iter()
+            .map(|n| {
+                let end = n.path.and_then(|p| paths.get(p));
+                let (outcome, colour) = match end {
+                    Some(p) => {
+                        let (o, c) = outcome_name(&p.outcome);
+                        (Some(o), Some(c))
+                    }
+                    None => (None, None),
+                };
+                JsTreeNode {
+                    id: n.id.0,
+                    parent: n.parent.map(|p| p.0),
+                    label: n.label.clone(),
+                    path: n.path,
+                    outcome,
+                    colour,
+                    text: end.map(|p| p.describe()),
+                    line: n.span.map(|s| self.line_of(s)),
+                }
+            })
+            .collect()
+    }
+
+    pub(crate) fn parent_of(&self, id: u32) -> Option<u32> {
+        let tree = self.explorer.tree();
+        let node = match tree.get(id as usize) {
+            Some(n) if n.id.0 == id => Some(n),
+            _ => tree.iter().find(|n| n.id.0 == id),
+        };
+        node.and_then(|n| n.parent).map(|p| p.0)
+    }
+
+    /// The 1-based line of a span of the program.
+    pub fn line_of(&self, span: Span) -> u32 {
+        self.text.line_col(span.start).line as u32
+    }
+
+    /// The line of an event: where the engine placed it (the instruction its state was at), a
+    /// path's end at the construct its outcome blames (the failing `assert`, the bound's loop).
+    fn event_line(&self, placed: &Placed) -> Option<u32> {
+        match &placed.event {
+            Event::Start { .. } => self.method_line,
+            Event::Branch { site: Some(site), .. } => {
+                self.sites.of(&BTreeSet::from([*site])).first().map(|l| *l as u32)
+            }
+            Event::PathEnd {
+                outcome:
+                    PathOutcome::Error { span, .. }
+                    | PathOutcome::Bounded { span: Some(span), .. }
+                    | PathOutcome::Discarded { span, .. }
+                    | PathOutcome::Internal { span: Some(span), .. },
+                ..
+            } => Some(self.line_of(*span)),
+            _ => placed.span.map(|s| self.line_of(s)),
+        }
+    }
+
+    pub fn event_js(&self, placed: &Placed) -> JsEvent {
+        let mut js = self.event_js_unplaced(&placed.event);
+        js.line = self.event_line(placed);
+        if let Event::LazyInit { state, .. } | Event::Branch { state, .. } = &placed.event {
+            // Views are kept for the first VIEW_LIMIT nodes only, which bounds this work too.
+            if (state.0 as usize) < VIEW_LIMIT {
+                js.names = self.explorer.view(*state).map(|v| inspect::access_paths(&v));
+            }
+        }
+        js
+    }
+}
