@@ -251,7 +251,15 @@ const MAX_STANDING: usize = 100_000;
 /// (a fresh existential of an unfolding, perhaps known not to be `null`) is keyed by what is
 /// known of it and where it first appears among the arguments, whatever its name.
 fn instance_key(app: &PredApp, st: &State, local: bool) -> InstanceKey {
-    let sides: Vec<Option<Side>> = app.args.iter().map(|a| st.side(a)).collect();
+    // Classes by their roots, found once per argument rather than once per pair below.
+    let sides: Vec<Option<Side>> = app
+        .args
+        .iter()
+        .map(|a| match st.side(a) {
+            Some(Side::Class(c)) => Some(Side::Class(st.refs.find(&c))),
+            s => s,
+        })
+        .collect();
     let mut first: BTreeMap<String, u8> = BTreeMap::new();
     let args = app
         .args
