@@ -344,3 +344,79 @@ fn solve_leaf(
     }
     Some(model)
 }
+
+/// [`decide`] after the integer variables that the facts pin to one value are substituted:
+/// `v == c`, `c <= v` with `v <= c`, and a linear equality left with one unknown of
+/// coefficient ±1 once the pinned ones are in (`320001 == n1 + n2 + 1` with `n1 == 0`). The
+/// substitution keeps the conjunction equivalent, and what is left is often a difference
+/// problem that [`decide`] settles in-process, where the sum alone would go to the solver:
+/// one instance of a model grown 320 000 instances deep (`crate::grow`) is such a step.
+pub fn decide_pinned(facts: &[Pure], sorts: &BTreeMap<Var, Sort>) -> PureResult {
+    let mut facts: Vec<Pure> = facts.to_vec();
+    let mut pinned: BTreeMap<Var, i64> = BTreeMap::new();
+    loop {
+        let mut found: BTreeMap<Var, i64> = BTreeMap::new();
+        let mut lo: BTreeMap<Var, i128> = BTreeMap::new();
+        let mut hi: BTreeMap<Var, i128> = BTreeMap::new();
+        for f in &facts {
+            let Pure::Cmp(op, a, b) = f else { continue };
+            let mut coeffs = BTreeMap::new();
+            let mut k = 0i128;
+            if linear_into(a, 1, &mut coeffs, &mut k).is_none()
+                || linear_into(b, -1, &mut coeffs, &mut k).is_none()
+            {
+                continue;
+            }
+            coeffs.retain(|_, c| *c != 0);
+            // `c·v + k (op) 0` with one integer unknown of coefficient ±1.
+            let mut it = coeffs.into_iter();
+            let (Some((v, c)), None) = (it.next(), it.next()) else { continue };
+            if !matches!(sorts.get(&v), Some(Sort::Int)) || !(c == 1 || c == -1) {
+                continue;
+            }
+            let c = i128::from(c);
+            match op {
+                CmpOp::Eq => {
+                    if let Ok(x) = i64::try_from(-k * c) {
+                        found.entry(v).or_insert(x);
+                    }
+                }
+                CmpOp::Le | CmpOp::Lt => {
+                    // c·v <= -k (or < -k, i.e. <= -k - 1).
+                    let bound = -k - i128::from(*op == CmpOp::Lt);
+                    if c == 1 {
+                        let h = hi.entry(v).or_insert(bound);
+                        *h = (*h).min(bound);
+                    } else {
+                        let l = lo.entry(v).or_insert(-bound);
+                        *l = (*l).max(-bound);
+                    }
+                }
+                CmpOp::Ne => {}
+            }
+        }
+        for (v, l) in &lo {
+            if hi.get(v) == Some(l) {
+                if let Ok(x) = i64::try_from(*l) {
+                    found.entry(v.clone()).or_insert(x);
+                }
+            }
+        }
+        if found.is_empty() {
+            break;
+        }
+        let subst: BTreeMap<Var, Term> =
+            found.iter().map(|(v, x)| (v.clone(), Term::Int(*x))).collect();
+        facts = facts.iter().map(|f| simplify_pure(&f.subst(&subst))).collect();
+        pinned.extend(found);
+    }
+    match decide(&facts, sorts) {
+        PureResult::Sat(mut m) => {
+            for (v, x) in pinned {
+                m.insert(v, PureValue::Int(x));
+            }
+            PureResult::Sat(m)
+        }
+        r => r,
+    }
+}

@@ -17,7 +17,7 @@
 //! model comes out of the model checker's re-check like any other. Each step counts against
 //! [`ProofCaps::max_unfoldings`](crate::caps::ProofCaps) and asks the caller's interrupt.
 
-use crate::arith::{decide, PureResult, PureValue};
+use crate::arith::{decide_pinned, PureResult, PureValue};
 use crate::basepair::instantiate;
 use crate::build::{Builder, Loc};
 use crate::caps::Cap;
@@ -236,7 +236,7 @@ fn pick(
                 facts.push(Pure::ne(c.clone(), c2.clone()));
             }
         }
-        let res = match decide(&facts, &local) {
+        let res = match decide_pinned(&facts, &local) {
             PureResult::Unknown => match crate::smt::lia(&facts, &local) {
                 PureResult::Unknown => oracle.check(&facts, &local)?,
                 r => r,

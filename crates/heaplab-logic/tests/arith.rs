@@ -1,5 +1,5 @@
 //! The Rust decision procedure for pure parts: exact on difference logic, `Unknown` outside.
-use heaplab_logic::arith::{decide, PureResult, PureValue};
+use heaplab_logic::arith::{decide, decide_pinned, PureResult, PureValue};
 use heaplab_logic::formula::{CmpOp, Pure, Term};
 use heaplab_logic::Sort;
 use std::collections::BTreeMap;
@@ -91,4 +91,43 @@ fn extreme_constants_do_not_wrap() {
     // y < x <= i64::MIN: integers have a model, i64s do not.
     let facts = vec![Pure::cmp(CmpOp::Le, v("x"), Term::Int(i64::MIN)), lt(v("y"), v("x"))];
     assert_eq!(decide(&facts, &s), PureResult::Unknown);
+}
+
+/// Issue 31: one step of a model grown 320 000 instances deep (a tree's size `n == nl + nr + 1`
+/// with the left child's element pinning `nl` to 0) is a sum, outside difference logic, which
+/// `decide` leaves to the solver; once the pinned variables are substituted it is decided
+/// in-process, and the values satisfy every fact. A choice whose sum cannot hold is refuted.
+#[test]
+fn pinned_variables_turn_a_sum_into_differences() {
+    let s = sorts(&["n", "nl", "nr"], &["t", "l"]);
+    let sum = |k: i64| {
+        Pure::eq(
+            Term::Int(k),
+            Term::Add(
+                Box::new(Term::Add(Box::new(v("nl")), Box::new(v("nr")))),
+                Box::new(Term::Int(1)),
+            ),
+        )
+    };
+    let le = |a: Term, b: Term| Pure::cmp(CmpOp::Le, a, b);
+    let facts = vec![
+        sum(320_001),
+        le(v("nl"), Term::Int(0)),
+        le(Term::Int(0), v("nl")),
+        le(Term::Int(0), v("nr")),
+        Pure::ne(v("t"), v("l")),
+        Pure::ne(v("t"), Term::Null),
+    ];
+    assert_eq!(decide(&facts, &s), PureResult::Unknown, "a sum is outside difference logic");
+    let PureResult::Sat(m) = decide_pinned(&facts, &s) else { panic!("sat expected") };
+    assert_eq!(m.get("nl"), Some(&PureValue::Int(0)));
+    assert_eq!(m.get("nr"), Some(&PureValue::Int(320_000)));
+    // Both children empty: 0 + 0 + 1 is not 320 001.
+    let facts = vec![
+        sum(320_001),
+        Pure::eq(v("nl"), Term::Int(0)),
+        le(v("nr"), Term::Int(0)),
+        le(Term::Int(0), v("nr")),
+    ];
+    assert_eq!(decide_pinned(&facts, &s), PureResult::Unsat);
 }
