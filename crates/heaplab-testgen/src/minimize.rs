@@ -59,14 +59,19 @@ pub fn cover(tests: &[GeneratedTest]) -> Vec<usize> {
     kept
 }
 
+/// Keeps the elements of `v` at the indexes `keep` (sorted), in order.
+pub fn retain_indexes<T>(v: &mut Vec<T>, keep: &[usize]) {
+    let mut i = 0;
+    v.retain(|_| {
+        i += 1;
+        keep.binary_search(&(i - 1)).is_ok()
+    });
+}
+
 /// Keeps only the tests of [`cover`] (in their order); returns how many there were.
 pub fn minimize(generation: &mut Generation) -> usize {
     let before = generation.tests.len();
-    let keep: BTreeSet<usize> = cover(&generation.tests).into_iter().collect();
-    let mut i = 0;
-    generation.tests.retain(|_| {
-        i += 1;
-        keep.contains(&(i - 1))
-    });
+    let keep = cover(&generation.tests);
+    retain_indexes(&mut generation.tests, &keep);
     before
 }

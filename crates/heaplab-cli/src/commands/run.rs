@@ -524,7 +524,7 @@ pub(super) fn summary_text(s: &RunSummary, explore_ms: u64) -> String {
 }
 
 /// `feasible:` and the directions left, by line and direction.
-fn feasibility_text(f: &heaplab_report::summary::FeasibilityReport) -> String {
+pub(super) fn feasibility_text(f: &heaplab_report::summary::FeasibilityReport) -> String {
     let list = |v: &[heaplab_report::summary::DirectionReport]| {
         let all: Vec<String> =
             v.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.direction)).collect();

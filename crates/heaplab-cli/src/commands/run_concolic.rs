@@ -13,6 +13,7 @@ use heaplab_report::RunSummary;
 use heaplab_smt::{SmtSolver, Z3Process};
 use heaplab_testgen::concolic::{self, ConcolicConfig};
 use heaplab_testgen::coverage::branches_taken;
+use heaplab_testgen::minimize;
 use std::process::ExitCode;
 
 pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
@@ -20,6 +21,12 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
         anyhow::bail!(
             "`--shard` splits the explorer's tree of states; `concolic` runs the program input \
              by input and has no such tree: run it whole"
+        );
+    }
+    if args.raise_bound {
+        anyhow::bail!(
+            "`--raise-bound` raises the explorer's k; `concolic` draws its inputs from \
+             `requires` (its k only prunes): use another strategy, or give `--k`"
         );
     }
     if args.dump_smt2.is_some() {
@@ -79,6 +86,18 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
         &clock,
     )
     .context("concolic test generation failed")?;
+    let mut r = r;
+    // Feasibility is proved from every run's directions, before the suite is minimized.
+    let feasibility =
+        heaplab_testgen::feasible::of_concolic(program, &sites, &r.generation, &r.stats);
+    let generated = (options.minimize == Some(true)).then(|| {
+        let before = r.generation.tests.len() as u64;
+        let keep = minimize::cover(&r.generation.tests);
+        minimize::retain_indexes(&mut r.generation.tests, &keep);
+        // Each kept test keeps the phase that produced it.
+        minimize::retain_indexes(&mut r.stats.phase_of_test, &keep);
+        before
+    });
     let time_ms = clock.0.elapsed().as_millis() as u64;
     let g = &r.generation;
     let valid = branches_taken(&sites, g.tests.iter().filter(|t| t.validity.is_valid()));
@@ -89,10 +108,14 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let s = &r.stats;
+    let lines = heaplab_testgen::coverage::Lines::new(program, &loaded.file);
+    let feasibility_report = heaplab_report::summary::FeasibilityReport::new(&feasibility, &lines);
     match args.format {
         Format::Json => {
             let mut summary =
                 RunSummary::of_concolic(&loaded.file.name, &args.method, &r, &sites, time_ms);
+            summary.feasibility = Some(feasibility_report);
+            summary.tests_generated = generated;
             summary.emitted = written.as_ref().map(|p| p.display().to_string());
             summary.findings = heaplab_report::findings::findings(&loaded.file, &[], g);
             crate::commands::print_json(&summary)?;
@@ -108,6 +131,12 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
                 g.errors_found()
             );
             crate::say!("  branch coverage (valid inputs): {}/{}", valid.len(), total);
+            for line in super::feasibility_text(&feasibility_report).lines() {
+                crate::say!("  {line}");
+            }
+            if let Some(generated) = generated {
+                crate::say!("  minimized: {} of {generated} tests kept", g.tests.len());
+            }
             crate::say!(
                 "  solver calls (#Calls p1/p2): {}/{}; runs {}; nodes pruned {} unsat, {} undecided; unexplored left {}",
                 s.phase1_calls, s.phase2_calls, s.runs, s.pruned_unsat, s.pruned_unknown, s.unexplored_left
