@@ -107,7 +107,7 @@ pub fn of_exploration(
     generation: &Generation,
 ) -> Feasibility {
     let complete = exploration_is_complete(explorer, generation)
-        .then_some("a complete exploration (no bound cut a path) never reached them");
+        .then_some("a complete exploration, which no bound cut, never reached them");
     of_tests(program, explorer, &generation.tests, &explorer.covered_branches(), complete)
 }
 
