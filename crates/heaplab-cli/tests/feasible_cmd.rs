@@ -11,12 +11,7 @@ use serde_json::Value;
 use std::process::Output;
 
 fn json(out: &Output) -> Value {
-    assert!(
-        out.stdout.first() == Some(&b'{'),
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
+    assert!(out.stdout.first() == Some(&b'{'), "{}{}", text(&out.stdout), text(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("run --format json prints JSON")
 }
 
@@ -36,7 +31,10 @@ fn a_complete_exploration_proves_the_direction_no_input_reaches() {
     assert_eq!(f["directions"], 4, "{f}");
     assert_eq!(v["branches_total"], 8);
     // `x < 0` under `x > 0`: its then-direction is line 10's, proved; the other three covered.
-    assert_eq!(f["infeasible"], serde_json::json!([{"line": 10, "column": 5, "direction": "then"}]));
+    assert_eq!(
+        f["infeasible"],
+        serde_json::json!([{"line": 10, "column": 5, "direction": "then"}])
+    );
     assert_eq!(f["unknown"], serde_json::json!([]));
     assert_eq!((f["covered"].as_u64(), f["feasible"].as_u64()), (Some(3), Some(3)));
     assert!(f["proof"].as_str().is_some_and(|p| p.contains("complete exploration")), "{f}");
@@ -60,7 +58,8 @@ fn a_cut_run_proves_nothing_and_names_the_bound() {
     assert_eq!(f["proof"], Value::Null);
     assert_eq!(f["infeasible"], serde_json::json!([]));
     let unknown = f["unknown"].as_array().expect("a list").len() as u64;
-    assert_eq!(f["covered"].as_u64().unwrap() + unknown, f["directions"].as_u64().unwrap());
+    let count = |key: &str| f[key].as_u64().expect("a count");
+    assert_eq!(count("covered") + unknown, count("directions"));
 }
 
 /// SUSHI's `sample` removes the element at index 4: k = 2 and 3 cover the same 2 directions,
@@ -71,13 +70,32 @@ fn raise_bound_finds_sushis_k() {
     let r = &v["raised"];
     assert_eq!(r["chosen_k"], 5, "{r}");
     assert_eq!(v["k"], 5);
-    let covered: Vec<u64> =
-        r["steps"].as_array().unwrap().iter().map(|s| s["covered"].as_u64().unwrap()).collect();
+    let covered: Vec<u64> = r["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter_map(|s| s["covered"].as_u64())
+        .collect();
     assert_eq!(covered, [2, 2, 8, 9, 9, 9], "{r}");
     // The reported run is k = 5's, as a run asked for k = 5 reports it.
-    let at5 = run_json(&["examples/sushi.hl", "--method", "Main.sample", "--k", "5", "--depth", "11"]);
+    let at5 =
+        run_json(&["examples/sushi.hl", "--method", "Main.sample", "--k", "5", "--depth", "11"]);
     assert_eq!(v["feasibility"], at5["feasibility"]);
     assert_eq!(v["tests"], at5["tests"]);
+}
+
+/// Gantt's `rollbackTransaction` covers 5 of its 6 directions at k = 2 and all at k = 3.
+#[test]
+fn raise_bound_covers_gantts_rollback() {
+    let v = run_json(&[
+        "examples/gantt.hl",
+        "--method",
+        "DependencyGraph.rollbackTransaction",
+        "--raise-bound",
+    ]);
+    assert_eq!(v["raised"]["chosen_k"], 3, "{v}");
+    let f = &v["feasibility"];
+    assert_eq!((f["covered"].as_u64(), f["directions"].as_u64()), (Some(6), Some(6)), "{f}");
 }
 
 /// The minimized suite keeps the directions valid inputs cover and every error outcome, and

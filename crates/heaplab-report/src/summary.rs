@@ -182,6 +182,9 @@ pub fn cut_sentence(s: &RunSummary) -> Option<String> {
         cuts.push(format!("k (k = {}: --k, or --raise-bound)", s.k));
     }
     for b in s.bounds_hit.iter().chain(s.stopped_by.iter()) {
+        if s.k_bound_reached && b == Bound::K.name() {
+            continue;
+        }
         let text = match bound_named(b) {
             Some(bound) => format!("{b} ({})", heaplab_testgen::bound_hint(bound)),
             None => b.clone(),

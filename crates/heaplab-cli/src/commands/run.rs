@@ -258,6 +258,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let feasibility = heaplab_testgen::feasible::of_exploration(program, &explorer, &generation);
     summary.feasibility = Some(FeasibilityReport::new(&feasibility, &lines));
     summary.tests_generated = generated;
+    if raised.is_some() {
+        // Every step's time, not only the chosen one's.
+        summary.time_ms = started.elapsed().as_millis() as u64;
+    }
     summary.raised = raised;
     summary.emitted = written.as_ref().map(|p| p.display().to_string());
     summary.findings = findings(&loaded.file, explorer.paths(), &generation);
@@ -530,7 +534,7 @@ pub(super) fn feasibility_text(f: &heaplab_report::summary::FeasibilityReport) -
             v.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.direction)).collect();
         all.join(", ")
     };
-    let pct = if f.feasible == 0 { 100 } else { f.covered * 100 / f.feasible };
+    let pct = (f.covered * 100).checked_div(f.feasible).unwrap_or(100);
     let mut t = format!(
         "feasible: {}/{} ({pct}%) of the method's directions covered with valid inputs ({} directions, specifications left out)\n",
         f.covered, f.feasible, f.directions

@@ -42,7 +42,7 @@ pub(super) fn raise(
             stopped = "the time bound ended (--timeout-ms)".into();
             break;
         }
-        let mut step = config.clone();
+        let mut step = config;
         step.bounds.k = k0 + i;
         step.bounds.depth = depth0 + i;
         let (explorer, generation, explore_ms) = match run.once(step, solver())? {
