@@ -89,10 +89,10 @@ pub struct Args {
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<Shard>,
     /// Keep a minimal suite: the fewest tests (greedy set cover) that cover the same branch
-    /// directions and the same distinct outcomes; the summary shows both counts. Always on for
-    /// `concolic`.
-    #[arg(long)]
-    minimize: bool,
+    /// directions and the same distinct outcomes; the summary shows both counts. On by default
+    /// for `concolic` (`--minimize false` keeps every test, as the page's concolic tab does).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    minimize: Option<bool>,
     /// Raise k (and depth) one step at a time from `--k` until coverage of the method's branch
     /// directions stops growing for two steps, all of them are covered, or `--timeout-ms` ends;
     /// the summary names the k chosen (the smallest with the best coverage).
@@ -168,7 +168,7 @@ fn options_of(args: &Args) -> Options {
         all_heaps: Some(args.all_heaps),
         sl_completion: None,
         // `concolic` keeps every run's input otherwise (CSF keeps 47 BST tests, it 552).
-        minimize: Some(args.minimize || args.strategy == strategy::CONCOLIC.name),
+        minimize: Some(args.minimize.unwrap_or(args.strategy == strategy::CONCOLIC.name)),
         raise_bound: Some(args.raise_bound),
         bounds: args.bounds.0.clone(),
     }
