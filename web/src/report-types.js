@@ -110,6 +110,14 @@
  */
 
 /**
+ * One branch direction, where it is.
+ * @typedef {Object} DirectionReport
+ * @property {number} column
+ * @property {string} direction `then` (the condition holds) or `else`.
+ * @property {number} line
+ */
+
+/**
  * `heaplab sat --enumerate --format json`: the models up to isomorphism.
  * @typedef {Object} EnumerationReport
  * @property {boolean} complete Every model within the bounds was found.
@@ -133,6 +141,17 @@
  * @property {OutcomeReport} outcome
  * @property {number} schema_version
  * @property {(string|null)} [value] The value returned, as the interpreter prints it.
+ */
+
+/**
+ * Coverage of the method's feasible branch directions (`heaplab_testgen::feasible`).
+ * @typedef {Object} FeasibilityReport
+ * @property {number} covered Of `directions`: covered by the tests with a valid input.
+ * @property {number} directions Directions of the code the method runs: its body and what it calls, not its `ensures`, `assert`s or the functions only specifications call.
+ * @property {number} feasible `directions` minus the proved-infeasible ones (an upper bound while `unknown` is not empty).
+ * @property {Array<DirectionReport>} infeasible Uncovered directions proved unreachable under `requires`.
+ * @property {(string|null)} [proof] How `infeasible` was proved, in words; `null` when the run proves nothing (a bound cut it), so every uncovered direction is unknown.
+ * @property {Array<DirectionReport>} unknown Uncovered directions neither covered nor proved infeasible.
  */
 
 /**
@@ -169,8 +188,10 @@
  * @typedef {Object} Options
  * @property {(boolean|null)} [all_heaps] `symheap`: a test for every distinct input heap of each path. Default: false.
  * @property {BoundOptions} [bounds] The bounds given (the others keep their defaults).
+ * @property {(boolean|null)} [minimize] Keep a minimal suite with the same covered directions and distinct outcomes (greedy set cover over the generated tests). Default: true for `concolic`, false otherwise.
  * @property {(OrderOption|null)} [order] Default: `dfs` (`mixed` for `concolic`).
  * @property {(PreOption|null)} [pre] Default: `assume`.
+ * @property {(boolean|null)} [raise_bound] Raise `k` (and `depth`) step by step from the given values until coverage of the method's directions stops growing or the time bound ends; the summary names the k chosen. Default: false.
  * @property {(SlCompletionOption|null)} [sl_completion] `sl` only. Default: `model`.
  * @property {(string|null)} [strategy] A strategy registry name (`lazy`, `lazier`, `lazier#`, `sl`, `symheap`, `concolic`). Default: `lazier#`.
  */
@@ -201,6 +222,23 @@
  */
 
 /**
+ * What `--raise-bound` tried.
+ * @typedef {Object} RaiseReport
+ * @property {number} chosen_k The k of the reported run: the smallest that reached the best coverage seen.
+ * @property {Array<RaiseStep>} steps Each step's k, depth and covered directions, in order.
+ * @property {string} stopped Why raising stopped, in words.
+ */
+
+/**
+ * One run of `--raise-bound`.
+ * @typedef {Object} RaiseStep
+ * @property {number} covered Directions covered by tests with a valid input (the method's, as in `feasibility`).
+ * @property {number} depth
+ * @property {number} k
+ * @property {number} tests
+ */
+
+/**
  * What a run of one strategy on one method found (`heaplab run --format json`, a row of
  * `heaplab compare`, the wasm `Exploration.summary()` and `concolicRun`'s summary).
  * @typedef {Object} RunSummary
@@ -212,6 +250,7 @@
  * @property {(ConcolicReport|null)} [concolic] `concolic`: the loop's counts.
  * @property {(string|null)} [emitted] `heaplab run --emit`: where the tests were written.
  * @property {number} errors Tests that expect a runtime error.
+ * @property {(FeasibilityReport|null)} [feasibility] Coverage of the feasible: the method's own directions (its specifications' left out), those proved infeasible and those still unknown (`null` where it was not computed: a shard, a merged summary, the page).
  * @property {string} file The program's file name.
  * @property {Array<FindingReport>} [findings] `heaplab run`: every test that ended in an error, where and why (the text output's error lines), so a script or a grader reads them without parsing text.
  * @property {number} internal_errors Paths the engine could not execute (a HeapLab bug when not 0).
@@ -228,6 +267,7 @@
  * @property {number} paths_untested_out_of_memory Feasible paths left without a test when the run held more memory than its bound.
  * @property {number} paths_untested_out_of_time Feasible paths left without a test when the time bound passed.
  * @property {string} pre How `requires` was used: `assume` or `ignore`.
+ * @property {(RaiseReport|null)} [raised] `--raise-bound`: the runs at each k and the one chosen (`null` for a run at one k).
  * @property {number} schema_version [`SCHEMA_VERSION`].
  * @property {(ShardReport|null)} [shard] `heaplab run --shard i/n`: which slice of the tree this run explored, and what `heaplab merge` needs to add the slices up (absent from whole runs and merged summaries).
  * @property {(SlReport|null)} [sl] `sl`: how paths that ended with folded instances got their input.
@@ -236,6 +276,7 @@
  * @property {(string|null)} [stopped_by] The bound that stopped the run early, if one did.
  * @property {string} strategy The strategy's registry name.
  * @property {number} tests Tests generated (each replayed by the interpreter).
+ * @property {(number|null)} [tests_generated] Tests generated before the suite was minimized (`tests` is what was kept); `null` when it was not minimized.
  * @property {number} time_ms Milliseconds the run took.
  * @property {(string|null)} [unknown_reason] Why those paths have no model, in words (`needs Z3, which is not available here …`).
  */

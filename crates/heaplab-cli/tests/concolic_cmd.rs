@@ -110,11 +110,16 @@ fn csf_table_puts_csf_row_next_to_ours() {
     let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("| Stack |")).collect();
     assert_eq!(rows.len(), 1, "{stdout}");
     let cells: Vec<&str> = rows[0].split('|').map(str::trim).collect();
-    // | Stack | methods | CSF tests | CSF cov | CSF calls | CSF T | tests (invalid) | cov | sl | calls | T |
+    // | Stack | methods | CSF tests | CSF cov | CSF calls | CSF T | tests (invalid) | kept | cov |
+    //   cov of feasible | sl | calls | T |
     assert_eq!(&cells[3..7], &["18", "100", "16/2", "7"], "CSF's Table 1 row");
     let methods: usize = cells[2].parse().expect("methods");
     assert!(cells[7].ends_with("(0)"), "no invalid input: {}", cells[7]);
-    let p1: usize = cells[10].split('/').next().and_then(|n| n.parse().ok()).expect("p1 calls");
+    let tests: usize = cells[7].split(' ').next().and_then(|n| n.parse().ok()).expect("tests");
+    let kept: usize = cells[8].parse().expect("kept");
+    assert!(0 < kept && kept <= tests, "{}", rows[0]);
+    assert!(cells[10].contains(" infeasible"), "covered/feasible: {}", cells[10]);
+    let p1: usize = cells[12].split('/').next().and_then(|n| n.parse().ok()).expect("p1 calls");
     assert_eq!(p1, 2 * methods, "one phase-1 call per disjunct of stack per method");
     assert!(!stdout.contains("| BST |"), "only the subjects the folder holds");
     let _ = std::fs::remove_dir_all(&dir);
@@ -365,7 +370,8 @@ fn the_array_length_bound_reaches_the_concolic_loop() {
     };
     let (short, long) = (run("1"), run("3"));
     let n = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap_or(0);
-    assert!(n(&long, "tests") > n(&short, "tests"), "{short} vs {long}");
+    // Every generated test, before the default minimization keeps a cover.
+    assert!(n(&long, "tests_generated") > n(&short, "tests_generated"), "{short} vs {long}");
     assert!(n(&long, "branches_covered") > n(&short, "branches_covered"), "{short} vs {long}");
     assert!(long["concolic"]["runs"].as_u64() > short["concolic"]["runs"].as_u64());
 }

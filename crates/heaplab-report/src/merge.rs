@@ -51,6 +51,9 @@ pub fn merge(mut parts: Vec<RunSummary>) -> Result<RunSummary, MergeError> {
 
     let mut whole = parts[0].clone();
     whole.shard = None;
+    // A shard proves nothing infeasible and lists its own unknown directions: the whole run's
+    // feasibility is not the union of the slices'.
+    whole.feasibility = None;
     let mut covered = BTreeSet::new();
     let mut covered_valid = BTreeSet::new();
     let mut bounds = BTreeSet::new();

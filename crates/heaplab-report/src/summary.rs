@@ -9,7 +9,8 @@ use crate::SCHEMA_VERSION;
 use heaplab_engine::symbolic::config::{PreMode, StrategyKind};
 use heaplab_engine::symbolic::{strategy, Bound, Explorer, PathOutcome, SolverCounts};
 use heaplab_testgen::concolic::ConcolicRun;
-use heaplab_testgen::coverage::branches_taken;
+use heaplab_testgen::coverage::{branches_taken, Lines};
+use heaplab_testgen::feasible::Feasibility;
 use heaplab_testgen::Generation;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -92,6 +93,146 @@ pub struct RunSummary {
     /// merge` needs to add the slices up (absent from whole runs and merged summaries).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardReport>,
+    /// Coverage of the feasible: the method's own directions (its specifications' left out),
+    /// those proved infeasible and those still unknown (`null` where it was not computed: a
+    /// shard, a merged summary, the page).
+    #[serde(default)]
+    pub feasibility: Option<FeasibilityReport>,
+    /// Tests generated before the suite was minimized (`tests` is what was kept); `null` when
+    /// it was not minimized.
+    #[serde(default)]
+    pub tests_generated: Option<u64>,
+    /// `--raise-bound`: the runs at each k and the one chosen (`null` for a run at one k).
+    #[serde(default)]
+    pub raised: Option<RaiseReport>,
+}
+
+/// Coverage of the method's feasible branch directions (`heaplab_testgen::feasible`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FeasibilityReport {
+    /// Directions of the code the method runs: its body and what it calls, not its `ensures`,
+    /// `assert`s or the functions only specifications call.
+    pub directions: u64,
+    /// Of `directions`: covered by the tests with a valid input.
+    pub covered: u64,
+    /// `directions` minus the proved-infeasible ones (an upper bound while `unknown` is not
+    /// empty).
+    pub feasible: u64,
+    /// Uncovered directions proved unreachable under `requires`.
+    pub infeasible: Vec<DirectionReport>,
+    /// Uncovered directions neither covered nor proved infeasible.
+    pub unknown: Vec<DirectionReport>,
+    /// How `infeasible` was proved, in words; `null` when the run proves nothing (a bound cut
+    /// it), so every uncovered direction is unknown.
+    pub proof: Option<String>,
+}
+
+/// One branch direction, where it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DirectionReport {
+    pub line: u32,
+    pub column: u32,
+    /// `then` (the condition holds) or `else`.
+    pub direction: String,
+}
+
+/// What `--raise-bound` tried.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RaiseReport {
+    /// The k of the reported run: the smallest that reached the best coverage seen.
+    pub chosen_k: u32,
+    /// Each step's k, depth and covered directions, in order.
+    pub steps: Vec<RaiseStep>,
+    /// Why raising stopped, in words.
+    pub stopped: String,
+}
+
+/// One run of `--raise-bound`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RaiseStep {
+    pub k: u32,
+    pub depth: u32,
+    /// Directions covered by tests with a valid input (the method's, as in `feasibility`).
+    pub covered: u64,
+    pub tests: u64,
+}
+
+/// The bound a summary names (`bounds_hit`, `stopped_by`).
+fn bound_named(name: &str) -> Option<Bound> {
+    use Bound::*;
+    [K, Loop, CallDepth, Steps, Depth, MaxPaths, States, Timeout, Memory, ArrayLength, Questions]
+        .into_iter()
+        .find(|b| b.name() == name)
+}
+
+/// When a run ends with no test or with uncovered directions not proved infeasible: a sentence
+/// naming the bounds that cut its paths (those paths are the ones that could reach them), with
+/// the flag that raises each. `None` when nothing is missing or nothing was cut.
+pub fn cut_sentence(s: &RunSummary) -> Option<String> {
+    let unknown = s.feasibility.as_ref().map_or(0, |f| f.unknown.len());
+    if s.tests > 0 && unknown == 0 {
+        return None;
+    }
+    let mut cuts: Vec<String> = Vec::new();
+    if s.k_bound_reached {
+        cuts.push(format!("k (k = {}: --k, or --raise-bound)", s.k));
+    }
+    for b in s.bounds_hit.iter().chain(s.stopped_by.iter()) {
+        if s.k_bound_reached && b == Bound::K.name() {
+            continue;
+        }
+        let text = match bound_named(b) {
+            Some(bound) => format!("{b} ({})", heaplab_testgen::bound_hint(bound)),
+            None => b.clone(),
+        };
+        if !cuts.contains(&text) {
+            cuts.push(text);
+        }
+    }
+    let missing = match (s.tests, unknown) {
+        (0, _) => "no test".to_string(),
+        (_, n) => format!("{n} uncovered directions not proved infeasible"),
+    };
+    Some(if cuts.is_empty() {
+        format!("why {missing}: no bound cut a path; the directions may need inputs `requires` does not allow, which is not proved")
+    } else {
+        format!("why {missing}: the paths that could reach them were cut by {}", cuts.join("; "))
+    })
+}
+
+impl FeasibilityReport {
+    /// The report of a feasibility, its directions placed by `lines`.
+    pub fn new(f: &Feasibility, lines: &Lines) -> FeasibilityReport {
+        let place = |set: &std::collections::BTreeSet<(heaplab_syntax::ast::NodeId, bool)>| {
+            let mut v: Vec<DirectionReport> = set
+                .iter()
+                .map(|(site, dir)| {
+                    let (line, column) = lines.at(*site).unwrap_or((0, 0));
+                    DirectionReport {
+                        line: line as u32,
+                        column: column as u32,
+                        direction: if *dir { "then" } else { "else" }.to_string(),
+                    }
+                })
+                .collect();
+            v.sort_by(|a, b| {
+                (a.line, a.column, &a.direction).cmp(&(b.line, b.column, &b.direction))
+            });
+            v
+        };
+        FeasibilityReport {
+            directions: n(f.directions.len()),
+            covered: n(f.covered.len()),
+            feasible: n(f.feasible()),
+            infeasible: place(&f.infeasible),
+            unknown: place(&f.unknown),
+            proof: f.proof.map(str::to_string),
+        }
+    }
 }
 
 /// One slice of a sharded run (see `heaplab_engine::symbolic::shard`).
@@ -316,6 +457,9 @@ impl RunSummary {
             concolic: None,
             emitted: None,
             findings: Vec::new(),
+            feasibility: None,
+            tests_generated: None,
+            raised: None,
             shard: config.shard.map(|shard| ShardReport {
                 index: shard.index + 1,
                 count: shard.count,
@@ -395,6 +539,9 @@ impl RunSummary {
             emitted: None,
             findings: Vec::new(),
             shard: None,
+            feasibility: None,
+            tests_generated: None,
+            raised: None,
         }
     }
 }

@@ -24,6 +24,8 @@ pub mod coverage;
 pub mod distinct;
 pub mod duel;
 pub mod emit;
+pub mod feasible;
+pub mod minimize;
 
 use heaplab_engine::symbolic::{Bound, Explorer, PathResult};
 use heaplab_engine::{Heap, ObjId, Value};

@@ -18,6 +18,8 @@ use heaplab_logic::SmtOracle;
 use heaplab_smt::{SmtSolver, Z3Process};
 use heaplab_testgen::concolic::{self, ConcolicConfig};
 use heaplab_testgen::coverage::branches_taken;
+use heaplab_testgen::{feasible, minimize};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -195,8 +197,17 @@ impl Clock for Wall {
 struct Ours {
     methods: usize,
     tests: usize,
+    /// Tests the minimized suite keeps.
+    kept: usize,
     invalid: usize,
     covered: usize,
+    /// The methods' own directions (specifications left out), those `concolic` covered with
+    /// valid inputs, those proved infeasible (by `sl` or `concolic` running complete) and
+    /// those neither covered nor proved.
+    directions: usize,
+    own_covered: usize,
+    infeasible: usize,
+    unknown: usize,
     sl_covered: usize,
     total: usize,
     p1: usize,
@@ -224,9 +235,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = String::new();
     writeln!(
         out,
-        "| Subject | Methods | CSF #Tests | CSF Cov.(%) | CSF #Calls | CSF T(s) | HeapLab #Tests (invalid) | HeapLab Cov. | `sl` Cov. | HeapLab #Calls | HeapLab T(s) |"
+        "| Subject | Methods | CSF #Tests | CSF Cov.(%) | CSF #Calls | CSF T(s) | HeapLab #Tests (invalid) | HeapLab kept | HeapLab Cov. | HeapLab Cov. of feasible | `sl` Cov. | HeapLab #Calls | HeapLab T(s) |"
     )?;
-    writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|")?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")?;
     for row in CSF {
         let path = args.examples.join(row.file);
         let Ok(loaded) = load(&path) else {
@@ -291,6 +302,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ours.time_ms += clock.now_ms();
             let g = &r.generation;
             let valid = g.tests.iter().filter(|t| t.validity.is_valid());
+            // Coverage of the feasible: a direction is proved infeasible when either run was
+            // complete and never took it; what concolic leaves uncovered otherwise is unknown.
+            let by_concolic = feasible::of_concolic(program, &sites, g, &r.stats);
+            let by_sl = feasible::of_exploration(program, &sites, &sl);
+            let infeasible: BTreeSet<_> = by_concolic
+                .infeasible
+                .union(&by_sl.infeasible)
+                .filter(|d| !by_concolic.covered.contains(d))
+                .collect();
+            ours.directions += by_concolic.directions.len();
+            ours.own_covered += by_concolic.covered.len();
+            ours.infeasible += infeasible.len();
+            ours.unknown +=
+                by_concolic.directions.len() - by_concolic.covered.len() - infeasible.len();
+            ours.kept += minimize::cover(&g.tests).len();
             ours.methods += 1;
             ours.tests += g.tests.len();
             ours.invalid += g.invalid_inputs();
@@ -310,7 +336,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         writeln!(
             out,
-            "| {} | {} | {} | {} | {}/{} | {} | {} ({}) | {}/{} ({:.0}%) | {} | {}/{} | {:.1}{} |",
+            "| {} | {} | {} | {} | {}/{} | {} | {} ({}) | {} | {}/{} ({:.0}%) | {} | {} | {}/{} | {:.1}{} |",
             row.subject,
             ours.methods,
             row.tests,
@@ -320,9 +346,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             row.time_s,
             ours.tests,
             ours.invalid,
+            ours.kept,
             ours.covered,
             ours.total,
             100.0 * ours.covered as f64 / ours.total.max(1) as f64,
+            feasible_cell(&ours),
             ours.sl_covered,
             ours.p1,
             ours.p2,
@@ -340,7 +368,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
          by a bound\": methods the runs or time bound stopped; CSF stops when no unexplored \
          node is left), on this machine. Coverage counts branch directions covered by valid \
          inputs over all directions at the explorer's branch sites, infeasible ones included \
-         (CSF's excludes them); the `sl` column is `sl` at the default bounds, the directions \
+         (CSF's excludes them). Coverage of feasible counts the methods' own directions \
+         (their `ensures` and the functions only specifications call left out) covered by \
+         valid inputs over those not proved infeasible; a direction is proved infeasible only \
+         when `sl` or `concolic` ran complete (no bound cut a path, no node left unexplored) \
+         and never took it, and is *unknown* when it is neither covered nor proved, so the \
+         percentage is a lower bound while any is unknown. HeapLab kept: the tests a greedy \
+         set cover keeps with the same directions and outcomes (`heaplab run --minimize`, the \
+         default for `concolic`); #Tests counts every generated test. The `sl` column is `sl` at the default bounds, the directions \
          HeapLab's exhaustive strategy covers with valid inputs. HeapLab's subjects are its \
          own ports (method sets differ from CSF's where the Methods column does; DLL is dll.hl \
          restricted to CSF's 20 methods, SLL is mylist.hl, SIR's MyLinkedList, Stack is \
@@ -360,6 +395,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (None, None) => print!("{out}"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `covered/feasible (pct%)`, the proved-infeasible count and the unknown one: feasible is
+/// every own direction not proved infeasible, so while some are unknown it is an upper bound
+/// and the percentage a lower one.
+fn feasible_cell(o: &Ours) -> String {
+    let feasible = o.directions - o.infeasible;
+    let pct = 100.0 * o.own_covered as f64 / feasible.max(1) as f64;
+    let mut cell = format!("{}/{feasible} ({pct:.0}%), {} infeasible", o.own_covered, o.infeasible);
+    if o.unknown > 0 {
+        cell.push_str(&format!(", {} unknown", o.unknown));
+    }
+    cell
 }
 
 /// The line that opens the generated section of a document (`--into`).

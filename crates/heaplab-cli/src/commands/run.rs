@@ -8,6 +8,8 @@
 
 #[path = "run_concolic.rs"]
 mod concolic;
+#[path = "run_raise.rs"]
+mod raise;
 
 use super::bound_flags::BoundFlags;
 use super::dump_smt2::{path_solver, DumpState};
@@ -18,6 +20,7 @@ use heaplab_engine::symbolic::shard::Shard;
 use heaplab_engine::symbolic::strategy::Driver;
 use heaplab_engine::symbolic::{strategy, Clock, Config, Event, Explorer, Options, PathOutcome};
 use heaplab_report::findings::findings;
+use heaplab_report::summary::FeasibilityReport;
 use heaplab_report::RunSummary;
 use heaplab_testgen::{emit, generate_within, Generation};
 use std::io::Write;
@@ -85,6 +88,16 @@ pub struct Args {
     /// machines); `heaplab merge` adds the slices' JSON summaries up to the whole run's.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<Shard>,
+    /// Keep a minimal suite: the fewest tests (greedy set cover) that cover the same branch
+    /// directions and the same distinct outcomes; the summary shows both counts. On by default
+    /// for `concolic` (`--minimize false` keeps every test, as the page's concolic tab does).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    minimize: Option<bool>,
+    /// Raise k (and depth) one step at a time from `--k` until coverage of the method's branch
+    /// directions stops growing for two steps, all of them are covered, or `--timeout-ms` ends;
+    /// the summary names the k chosen (the smallest with the best coverage).
+    #[arg(long)]
+    raise_bound: bool,
     /// Print every exploration event (lazy-initialization choices, branches, solver queries, path
     /// ends) as the tree of states is built.
     #[arg(long)]
@@ -154,6 +167,9 @@ fn options_of(args: &Args) -> Options {
         }),
         all_heaps: Some(args.all_heaps),
         sl_completion: None,
+        // `concolic` keeps every run's input otherwise (CSF keeps 47 BST tests, it 552).
+        minimize: Some(args.minimize.unwrap_or(args.strategy == strategy::CONCOLIC.name)),
+        raise_bound: Some(args.raise_bound),
         bounds: args.bounds.0.clone(),
     }
 }
@@ -180,7 +196,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if report(&loaded) {
         return Ok(ExitCode::FAILURE);
     }
-    let mut config = config_of(&options, args.shard)?;
+    let config = config_of(&options, args.shard)?;
     let bound_ms = config.bounds.timeout_ms;
     say_bounds(&config);
 
@@ -189,9 +205,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(dir) => Some(DumpState::prepare(dir, origin, args.force)?),
         None => None,
     };
-    let solver = path_solver(super::z3(&args.z3), dump.as_ref());
     let program = &loaded.analysis.program;
-    let ainfo = &loaded.analysis.info;
     let target = match loaded.target(&args.method) {
         Ok(t) => t,
         Err(e) => {
@@ -199,51 +213,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    // The explorer's clock starts at its creation: its timeout and the generation deadline are
-    // what is left of the bound by then.
-    let setup_ms = started.elapsed().as_millis() as u64;
-    let (explore_bound, deadline_ms) = match bound_ms {
-        Some(total) => {
-            let (explore, whole) = shares(total);
-            (Some(explore.saturating_sub(setup_ms).max(1)), Some(whole.saturating_sub(setup_ms)))
-        }
-        None => (None, None),
-    };
-    config.bounds.timeout_ms = explore_bound;
-    // A method the program does not have (or cannot explore) is an error of the input: 1.
-    let mut explorer =
-        match Explorer::new(program, ainfo, &target, config, solver, Box::new(WallClock::new())) {
-            Ok(explorer) => explorer,
-            Err(e) => {
-                eprintln!("heaplab: error: {e} (in `{}`)", args.file.display());
-                return Ok(ExitCode::FAILURE);
-            }
-        };
-
-    let progress = super::progress::Progress::new();
-    while let Some(event) = explorer.step() {
-        progress.tick(|| {
-            let s = explorer.stats();
-            format!(
-                "exploring: {} states, {} paths ended",
-                s.states,
-                s.feasible + s.infeasible + s.bounded
-            )
-        });
-        if args.trace {
-            let line = trace_line(&explorer, &event, &loaded.file);
-            // A closed pipe (`| head`) must not abort the run.
-            let _ = if args.format == Format::Json {
-                writeln!(std::io::stderr(), "{line}")
-            } else {
-                writeln!(std::io::stdout(), "{line}")
-            };
-        }
+    let raise = options.raise_bound == Some(true);
+    if raise && args.shard.is_some() {
+        anyhow::bail!(
+            "`--raise-bound` raises k over whole runs: it does not combine with `--shard`"
+        );
     }
-    progress.finish();
-    let explore_ms = explorer.elapsed_ms();
-    let generation = generate_within(&mut explorer, program, ainfo, deadline_ms)
-        .context("test generation failed")?;
+    if raise && dump.is_some() {
+        anyhow::bail!(
+            "`--raise-bound` starts a solver per step: it does not combine with `--dump-smt2`"
+        );
+    }
+    let run = Run { args: &args, loaded: &loaded, target: &target, started, bound_ms };
+    let explored = if raise {
+        raise::raise(&run, config, &|| path_solver(super::z3(&args.z3), None))?
+    } else {
+        run.once(config, path_solver(super::z3(&args.z3), dump.as_ref()))?.map(
+            |(e, g, explore_ms)| raise::Explored {
+                explorer: e,
+                generation: g,
+                explore_ms,
+                raised: None,
+            },
+        )
+    };
+    let raise::Explored { mut explorer, mut generation, explore_ms, raised } = match explored {
+        Ok(e) => e,
+        Err(code) => return Ok(code),
+    };
+    // Minimizing comes after the summary's coverage is taken from the whole generation's
+    // paths (the explorer's), so the kept suite is checked against what was generated.
+    let generated = (options.minimize == Some(true))
+        .then(|| heaplab_testgen::minimize::minimize(&mut generation) as u64);
 
     let written = match args.emit {
         Some(Emit::Junit) => Some(write_junit(&args, &loaded, explorer.paths(), &generation)?),
@@ -253,6 +254,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let mut summary =
         RunSummary::of_exploration(&loaded.file.name, &args.method, &explorer, Some(&generation));
+    let lines = heaplab_testgen::coverage::Lines::new(program, &loaded.file);
+    let feasibility = heaplab_testgen::feasible::of_exploration(program, &explorer, &generation);
+    summary.feasibility = Some(FeasibilityReport::new(&feasibility, &lines));
+    summary.tests_generated = generated;
+    if raised.is_some() {
+        // Every step's time, not only the chosen one's.
+        summary.time_ms = started.elapsed().as_millis() as u64;
+    }
+    summary.raised = raised;
     summary.emitted = written.as_ref().map(|p| p.display().to_string());
     summary.findings = findings(&loaded.file, explorer.paths(), &generation);
     match args.format {
@@ -286,6 +296,87 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cut,
         args.strict_bounds,
     ))
+}
+
+/// What every exploration of one `heaplab run` shares.
+struct Run<'a> {
+    args: &'a Args,
+    loaded: &'a super::Loaded,
+    target: &'a str,
+    /// When the command started: its time bound counts from here.
+    started: std::time::Instant,
+    /// The whole command's time bound (`None`: no limit).
+    bound_ms: Option<u64>,
+}
+
+impl Run<'_> {
+    /// Milliseconds of the time bound left (`None`: no limit).
+    fn left_ms(&self) -> Option<u64> {
+        self.bound_ms.map(|b| b.saturating_sub(self.started.elapsed().as_millis() as u64))
+    }
+
+    /// One exploration with `config` and its test generation, within what is left of the
+    /// time bound; `Err` is the exit code of an input error already reported.
+    #[allow(clippy::type_complexity)]
+    fn once(
+        &self,
+        mut config: Config,
+        solver: Box<dyn heaplab_engine::symbolic::PathSolver>,
+    ) -> anyhow::Result<Result<(Explorer, Generation, u64), ExitCode>> {
+        let (args, loaded) = (self.args, self.loaded);
+        let program = &loaded.analysis.program;
+        let ainfo = &loaded.analysis.info;
+        // The explorer's clock starts at its creation: its timeout and the generation deadline
+        // are what is left of the bound by then.
+        let (explore_bound, deadline_ms) = match self.left_ms() {
+            Some(left) => {
+                let (explore, whole) = shares(left);
+                (Some(explore.max(1)), Some(whole))
+            }
+            None => (None, None),
+        };
+        config.bounds.timeout_ms = explore_bound;
+        // A method the program does not have (or cannot explore) is an error of the input: 1.
+        let mut explorer = match Explorer::new(
+            program,
+            ainfo,
+            self.target,
+            config,
+            solver,
+            Box::new(WallClock::new()),
+        ) {
+            Ok(explorer) => explorer,
+            Err(e) => {
+                eprintln!("heaplab: error: {e} (in `{}`)", args.file.display());
+                return Ok(Err(ExitCode::FAILURE));
+            }
+        };
+        let progress = super::progress::Progress::new();
+        while let Some(event) = explorer.step() {
+            progress.tick(|| {
+                let s = explorer.stats();
+                format!(
+                    "exploring: {} states, {} paths ended",
+                    s.states,
+                    s.feasible + s.infeasible + s.bounded
+                )
+            });
+            if args.trace {
+                let line = trace_line(&explorer, &event, &loaded.file);
+                // A closed pipe (`| head`) must not abort the run.
+                let _ = if args.format == Format::Json {
+                    writeln!(std::io::stderr(), "{line}")
+                } else {
+                    writeln!(std::io::stdout(), "{line}")
+                };
+            }
+        }
+        progress.finish();
+        let explore_ms = explorer.elapsed_ms();
+        let generation = generate_within(&mut explorer, program, ainfo, deadline_ms)
+            .context("test generation failed")?;
+        Ok(Ok((explorer, generation, explore_ms)))
+    }
 }
 
 /// `-v`: the bounds in effect, before the run starts (stderr).
@@ -399,6 +490,26 @@ pub(super) fn summary_text(s: &RunSummary, explore_ms: u64) -> String {
         ));
     }
     t.push_str(&format!("branches: {}/{} covered\n", s.branches_covered, s.branches_total));
+    if let Some(f) = &s.feasibility {
+        t.push_str(&feasibility_text(f));
+    }
+    if let Some(generated) = s.tests_generated {
+        t.push_str(&format!("minimized: {} of {generated} tests kept\n", s.tests));
+    }
+    if let Some(r) = &s.raised {
+        let steps: Vec<String> =
+            r.steps.iter().map(|st| format!("k = {}: {}", st.k, st.covered)).collect();
+        t.push_str(&format!(
+            "raised bound: chose k = {} (directions covered {}; stopped: {})\n",
+            r.chosen_k,
+            steps.join(", "),
+            r.stopped
+        ));
+    }
+    if let Some(why) = heaplab_report::summary::cut_sentence(s) {
+        t.push_str(&why);
+        t.push('\n');
+    }
     t.push_str(&format!(
         "solver: {} sent, {} decided locally, {} cached\n",
         s.solver_calls.sent, s.solver_calls.decided_locally, s.solver_calls.cached
@@ -411,6 +522,38 @@ pub(super) fn summary_text(s: &RunSummary, explore_ms: u64) -> String {
         t.push_str(&format!(
             "internal errors: {} (a bug in HeapLab; please report)\n",
             s.internal_errors
+        ));
+    }
+    t
+}
+
+/// `feasible:` and the directions left, by line and direction.
+pub(super) fn feasibility_text(f: &heaplab_report::summary::FeasibilityReport) -> String {
+    let list = |v: &[heaplab_report::summary::DirectionReport]| {
+        let all: Vec<String> =
+            v.iter().map(|d| format!("{}:{} {}", d.line, d.column, d.direction)).collect();
+        all.join(", ")
+    };
+    let pct = (f.covered * 100).checked_div(f.feasible).unwrap_or(100);
+    let mut t = format!(
+        "feasible: {}/{} ({pct}%) of the method's directions covered with valid inputs ({} directions, specifications left out)\n",
+        f.covered, f.feasible, f.directions
+    );
+    match &f.proof {
+        Some(proof) if !f.infeasible.is_empty() => t.push_str(&format!(
+            "  proved infeasible: {} ({proof}): {}\n",
+            f.infeasible.len(),
+            list(&f.infeasible)
+        )),
+        None if !f.unknown.is_empty() => t.push_str("  proved infeasible: none (a bound cut the run, so nothing uncovered is proved unreachable)\n"),
+        _ => {}
+    }
+    if !f.unknown.is_empty() {
+        t.push_str(&format!(
+            "  unknown: {} uncovered, not proved infeasible (so {} is an upper bound): {}\n",
+            f.unknown.len(),
+            f.feasible,
+            list(&f.unknown)
         ));
     }
     t

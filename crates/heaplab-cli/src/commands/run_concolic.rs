@@ -9,25 +9,16 @@ use crate::commands::{load, report};
 use anyhow::Context;
 use heaplab_engine::symbolic::{Config, Explorer, NoClock, Options, SmtPathSolver};
 use heaplab_logic::SmtOracle;
+use heaplab_report::summary::FeasibilityReport;
 use heaplab_report::RunSummary;
 use heaplab_smt::{SmtSolver, Z3Process};
 use heaplab_testgen::concolic::{self, ConcolicConfig};
 use heaplab_testgen::coverage::branches_taken;
+use heaplab_testgen::minimize;
 use std::process::ExitCode;
 
 pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
-    if args.shard.is_some() {
-        anyhow::bail!(
-            "`--shard` splits the explorer's tree of states; `concolic` runs the program input \
-             by input and has no such tree: run it whole"
-        );
-    }
-    if args.dump_smt2.is_some() {
-        anyhow::bail!(
-            "`--dump-smt2` writes the explorer's queries; `concolic`'s three solvers (logic, \
-             executor, branch sites) are not dumped: use another strategy"
-        );
-    }
+    refuse_explorer_flags(&args)?;
     // The time bound counts from here: loading and starting the solvers spend it too.
     let clock = WallClock::new();
     let loaded = load(&args.file)?;
@@ -79,6 +70,9 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
         &clock,
     )
     .context("concolic test generation failed")?;
+    let mut r = r;
+    let (feasibility_report, generated) =
+        suite(&loaded.file, program, &sites, &mut r, options.minimize == Some(true));
     let time_ms = clock.0.elapsed().as_millis() as u64;
     let g = &r.generation;
     let valid = branches_taken(&sites, g.tests.iter().filter(|t| t.validity.is_valid()));
@@ -93,6 +87,8 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
         Format::Json => {
             let mut summary =
                 RunSummary::of_concolic(&loaded.file.name, &args.method, &r, &sites, time_ms);
+            summary.feasibility = Some(feasibility_report);
+            summary.tests_generated = generated;
             summary.emitted = written.as_ref().map(|p| p.display().to_string());
             summary.findings = heaplab_report::findings::findings(&loaded.file, &[], g);
             crate::commands::print_json(&summary)?;
@@ -108,6 +104,7 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
                 g.errors_found()
             );
             crate::say!("  branch coverage (valid inputs): {}/{}", valid.len(), total);
+            say_suite(&feasibility_report, generated, g.tests.len());
             crate::say!(
                 "  solver calls (#Calls p1/p2): {}/{}; runs {}; nodes pruned {} unsat, {} undecided; unexplored left {}",
                 s.phase1_calls, s.phase2_calls, s.runs, s.pruned_unsat, s.pruned_unknown, s.unexplored_left
@@ -127,4 +124,61 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
         s.stopped_by.is_some(),
         args.strict_bounds,
     ))
+}
+
+/// The run's coverage of the feasible, proved from every run's directions, then the suite
+/// minimized when asked (returns how many tests there were).
+fn suite(
+    file: &heaplab_syntax::SourceFile,
+    program: &heaplab_syntax::ast::Program,
+    sites: &Explorer,
+    r: &mut concolic::ConcolicRun,
+    minimize: bool,
+) -> (FeasibilityReport, Option<u64>) {
+    let f = heaplab_testgen::feasible::of_concolic(program, sites, &r.generation, &r.stats);
+    let report = FeasibilityReport::new(&f, &heaplab_testgen::coverage::Lines::new(program, file));
+    (report, minimize.then(|| minimized(r)))
+}
+
+/// The text summary's lines on coverage of the feasible and the kept suite.
+fn say_suite(f: &FeasibilityReport, generated: Option<u64>, kept: usize) {
+    for line in super::feasibility_text(f).lines() {
+        crate::say!("  {line}");
+    }
+    if let Some(generated) = generated {
+        crate::say!("  minimized: {kept} of {generated} tests kept");
+    }
+}
+
+/// Keeps the minimized suite of a run; returns how many tests there were.
+fn minimized(r: &mut concolic::ConcolicRun) -> u64 {
+    let before = r.generation.tests.len() as u64;
+    let keep = minimize::cover(&r.generation.tests);
+    minimize::retain_indexes(&mut r.generation.tests, &keep);
+    // Each kept test keeps the phase that produced it.
+    minimize::retain_indexes(&mut r.stats.phase_of_test, &keep);
+    before
+}
+
+/// The flags of the explorer's runs that `concolic` has no use for: an error, not ignored.
+fn refuse_explorer_flags(args: &Args) -> anyhow::Result<()> {
+    if args.shard.is_some() {
+        anyhow::bail!(
+            "`--shard` splits the explorer's tree of states; `concolic` runs the program input \
+             by input and has no such tree: run it whole"
+        );
+    }
+    if args.raise_bound {
+        anyhow::bail!(
+            "`--raise-bound` raises the explorer's k; `concolic` draws its inputs from \
+             `requires` (its k only prunes): use another strategy, or give `--k`"
+        );
+    }
+    if args.dump_smt2.is_some() {
+        anyhow::bail!(
+            "`--dump-smt2` writes the explorer's queries; `concolic`'s three solvers (logic, \
+             executor, branch sites) are not dumped: use another strategy"
+        );
+    }
+    Ok(())
 }

@@ -62,6 +62,15 @@ pub struct Options {
     /// `sl` only. Default: `model`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sl_completion: Option<SlCompletionOption>,
+    /// Keep a minimal suite with the same covered directions and distinct outcomes (greedy
+    /// set cover over the generated tests). Default: true for `concolic`, false otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimize: Option<bool>,
+    /// Raise `k` (and `depth`) step by step from the given values until coverage of the
+    /// method's directions stops growing or the time bound ends; the summary names the k
+    /// chosen. Default: false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raise_bound: Option<bool>,
     /// The bounds given (the others keep their defaults).
     #[serde(default, skip_serializing_if = "is_empty")]
     pub bounds: BoundOptions,
