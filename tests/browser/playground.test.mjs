@@ -168,6 +168,48 @@ test('with the server stopped, a reload still works through the service worker',
   assert.deepEqual(browser.errors, []);
 });
 
+test('Z3 fetched before the service worker took over is kept for offline use too', async (t) => {
+  const { page, server, browser } = await session(t);
+  // The service worker's script is held back until Z3 is ready, so that Z3's files come from
+  // the network without passing through the worker (a question in a visit's first seconds).
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  let swFetches = 0;
+  await browser.context.route('**/sw.js', async (route) => {
+    swFetches += 1;
+    await held;
+    await route.continue();
+  });
+  await page.goto(server.url);
+  await waitForEngine(page);
+  await waitForZ3(page);
+  assert.ok(swFetches >= 1, 'the page asked for its service worker');
+  assert.equal(await page.evaluate(() => navigator.serviceWorker.controller), null);
+  release();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 120000 });
+  // The page asks the worker to keep Z3 (sw.js keepZ3), from the HTTP cache.
+  await page.waitForFunction(async () => {
+    const keys = await caches.keys();
+    const z3 = keys.find((k) => k.startsWith('heaplab-z3-'));
+    if (!z3) return false;
+    const cache = await caches.open(z3);
+    return Boolean((await cache.match('z3-built.wasm')) && (await cache.match('z3-built.js')) && (await cache.match('z3-worker.js')));
+  }, null, { timeout: 60000, polling: 500 });
+  await server.stop();
+  await page.reload();
+  await waitForEngine(page);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the worker adds COOP/COEP');
+  // Z3 starts with the server gone and answers a query.
+  await waitForZ3(page);
+  await page.getByRole('tab', { name: 'Debug' }).click();
+  await page.getByLabel('SMT-LIB query').fill('(declare-const x Int)\n(assert (= (* x x) 49))\n(assert (> x 0))\n(check-sat)\n(get-value (x))');
+  await page.getByRole('button', { name: 'Ask Z3' }).click();
+  const answer = page.getByRole('status', { name: 'Z3 answer' });
+  await answer.filter({ hasText: 'sat' }).waitFor({ timeout: 30000 });
+  assert.match(await answer.innerText(), /\(x 7\)/);
+  assert.deepEqual(browser.errors, []);
+});
+
 test('embed mode renders a compact editor with Run and an open-in-HeapLab link', async (t) => {
   const { page, browser, server } = await open('?embed=1#example=stack.hl', t);
   assert.match(await editorText(page), /class Stack/, 'the example named in the link is loaded');

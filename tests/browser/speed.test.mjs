@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import test from 'node:test';
 import { promisify } from 'node:util';
-import { ROOT, session, waitForEngine } from './helpers.mjs';
+import { readFile } from 'node:fs/promises';
+import { ROOT, session, typeProgram, waitForEngine } from './helpers.mjs';
 
 const run = promisify(execFile);
 
@@ -67,6 +68,113 @@ test('Z3 is fetched, in its own worker, only by the first query that needs it', 
   assert.ok(got.z3.includes('z3-built.wasm'), JSON.stringify(got));
   assert.ok(!got.engine.some((n) => n.startsWith('z3-')), JSON.stringify(got));
   assert.deepEqual(browser.errors, []);
+});
+
+/** The file names of every request the page and its workers made so far, in order. */
+function watchRequests(context) {
+  const names = [];
+  context.on('request', (request) => names.push(new URL(request.url()).pathname.split('/').pop()));
+  return names;
+}
+
+// Z3's worker script and its Emscripten glue and wasm.
+const isZ3File = (name) => name.startsWith('z3-');
+
+test('a run HeapLab decides alone requests no Z3 file; x * y == 391 then fetches Z3 and gets its test', async (t) => {
+  const { server, browser, page } = await session(t, { serviceWorkers: 'block' });
+  const requested = watchRequests(browser.context);
+  // Each time an exploration waits for Z3 (the Explore tab says "Loading Z3…" then).
+  const countWaits = () => page.evaluate(() => {
+    globalThis.__z3Waits = 0;
+    globalThis.__heaplab.store.subscribe((state, action) => {
+      if (action.type === 'z3/waiting' && action.waiting) globalThis.__z3Waits += 1;
+    });
+  });
+
+  // BST.insert: every question is decided by the engine's own procedure.
+  await openExplore(page, server.url, 'bst.hl', 'BST.insert', 'lazier#');
+  await countWaits();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 180000 });
+  const decided = await explore(page);
+  assert.equal(decided.error, '');
+  assert.equal(decided.tests, await cliTests('bst.hl', 'BST.insert', 'lazier#'), 'the CLI\'s tests');
+  const alone = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.solver);
+  assert.equal(alone.sentToZ3 ?? 0, 0, JSON.stringify(alone));
+  // The requests seen include the engine worker's own (so a request by a worker is seen), and
+  // none of Z3's files; the Z3 worker was never started.
+  assert.ok(requested.includes('heaplab_wasm_bg.wasm'), JSON.stringify(requested));
+  assert.deepEqual(requested.filter(isZ3File), []);
+  assert.equal(await page.evaluate(() => globalThis.__heaplab.engine.z3Started), false);
+  assert.equal(await page.evaluate(() => globalThis.__z3Waits), 0);
+  await page.getByText('Z3 not loaded', { exact: true }).waitFor();
+
+  // A product of two unknowns is Z3's: its first query starts Z3, the run waits for it, and the
+  // path that needs the factors 17 and 23 gets its test.
+  const nonlinear = await readFile(join(ROOT, 'crates', 'heaplab-cli', 'tests', 'data', 'nonlinear.hl'), 'utf8');
+  await typeProgram(page, nonlinear);
+  const method = page.getByRole('combobox', { name: 'Method' });
+  const option = method.locator('option', { hasText: 'factor' }).first();
+  await option.waitFor({ state: 'attached', timeout: 30000 });
+  await method.selectOption(await option.getAttribute('value'));
+  await page.getByRole('combobox', { name: 'Strategy' }).selectOption('lazier#');
+  assert.deepEqual(requested.filter(isZ3File), [], 'typing the program fetches no Z3');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 180000 });
+  const state = await page.evaluate(() => {
+    const e = globalThis.__heaplab.store.getState().explore;
+    return { error: e.error, summary: e.summary, hl: e.downloads?.hl ?? '' };
+  });
+  assert.equal(state.error, '');
+  assert.equal(state.summary.paths_unknown, 0, JSON.stringify(state.summary));
+  assert.ok(state.summary.solver_calls.sent > 0, JSON.stringify(state.summary.solver_calls));
+  assert.match(state.hl, /assert r == 1;/, state.hl);
+  // The run waited for Z3 (the page said so) and Z3 came through the Z3 worker, fetched once.
+  assert.ok(await page.evaluate(() => globalThis.__z3Waits) >= 1);
+  assert.equal(requested.filter((n) => n === 'z3-built.wasm').length, 1, JSON.stringify(requested.filter(isZ3File)));
+  assert.equal(requested.filter((n) => n === 'z3-worker.js').length, 1, JSON.stringify(requested));
+  const got = await downloads(page);
+  assert.ok(got.z3.includes('z3-built.wasm'), JSON.stringify(got));
+  assert.ok(!got.engine.some(isZ3File), JSON.stringify(got));
+  await page.getByText('Z3 ready', { exact: true }).waitFor();
+  assert.deepEqual(browser.errors, []);
+});
+
+test('a query that waits for a Z3 that never arrives ends the run at its time bound, named, with the tree kept', async (t) => {
+  const { server, browser, page } = await session(t, { serviceWorkers: 'block' });
+  // Z3's wasm is requested but never answered: only the run's time bound can end the wait.
+  let wasmRequests = 0;
+  await page.route('**/z3-built.wasm', () => { wasmRequests += 1; });
+  await page.goto(server.url);
+  await waitForEngine(page);
+  await typeProgram(page, await readFile(join(ROOT, 'crates', 'heaplab-cli', 'tests', 'data', 'nonlinear.hl'), 'utf8'));
+  await page.getByRole('tab', { name: 'Explore' }).click();
+  const method = page.getByRole('combobox', { name: 'Method' });
+  const option = method.locator('option', { hasText: 'factor' }).first();
+  await option.waitFor({ state: 'attached', timeout: 30000 });
+  await method.selectOption(await option.getAttribute('value'));
+  await page.getByRole('combobox', { name: 'Strategy' }).selectOption('lazier#');
+  const bound = page.getByRole('spinbutton', { name: 'Bound time (ms)' });
+  await bound.fill('3000');
+  await bound.press('Tab');
+  await page.evaluate(() => {
+    globalThis.__z3Waits = 0;
+    globalThis.__heaplab.store.subscribe((state, action) => {
+      if (action.type === 'z3/waiting' && action.waiting) globalThis.__z3Waits += 1;
+    });
+  });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'error', null, { timeout: 120000 });
+  const state = await page.evaluate(() => {
+    const { explore: e, z3 } = globalThis.__heaplab.store.getState();
+    return { error: e.error, nodes: e.tree.nodes.filter(Boolean).length, z3: z3.state };
+  });
+  assert.match(state.error, /still loading when the run's time bound \(timeout_ms = 3000 ms\) ran out/, state.error);
+  assert.ok(state.nodes > 0, 'the tree explored so far stays');
+  assert.notEqual(state.z3, 'ready');
+  assert.ok(wasmRequests >= 1);
+  assert.ok(await page.evaluate(() => globalThis.__z3Waits) >= 1);
+  await page.getByText(/still loading when the run's time bound/).first().waitFor();
 });
 
 test('Pause and Cancel take effect at the run\'s next batch', async (t) => {

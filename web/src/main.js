@@ -683,7 +683,10 @@ function onEngineEvent(store, event) {
       // When Z3 wasm began to download (after the editor and the engine are up), for the tests.
       if (event.state === 'downloading') globalThis.__heaplab.marks.z3Fetch ??= performance.now();
       store.dispatch({ type: 'z3/status', z3 });
-      if (event.state === 'ready') globalThis.__heaplab.marks.z3Ready = performance.now();
+      if (event.state === 'ready') {
+        globalThis.__heaplab.marks.z3Ready = performance.now();
+        keepZ3Offline();
+      }
       if (event.state === 'error') {
         if (event.name === 'NotIsolated') {
           showNotIsolated(store);
@@ -768,6 +771,16 @@ function registerServiceWorker(store) {
     if (state.engine.state === 'ready' || state.engine.state === 'error') once();
   });
   setTimeout(once, 30000);
+}
+
+/**
+ * Asks the service worker to keep Z3's files for offline use (sw.js `keepZ3`): Z3 fetched before
+ * the worker controlled the page did not pass through it. No registration: nothing to do (the
+ * `ready` promise then never settles).
+ */
+function keepZ3Offline() {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.ready.then((reg) => reg.active?.postMessage({ type: 'keepZ3' })).catch(() => {});
 }
 
 start().catch((err) => {

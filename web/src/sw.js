@@ -4,7 +4,8 @@
 //    wasm engine, the examples); afterwards same-origin GETs are answered from that cache first,
 //    so the page loads with the network off. Z3 (z3-worker.js, z3-built.js/.wasm, 35 MB) is
 //    fetched only when a question needs it; the first time it is, it goes into a cache of its own
-//    (Z3_CACHE), so it too works offline from then on. A new build has a new VERSION, which
+//    (Z3_CACHE), so it too works offline from then on (if it was fetched before this worker took
+//    over, the page asks for it to be kept once Z3 is ready: `keepZ3`). A new build has a new VERSION, which
 //    makes the browser install the new worker and drop the old cache; Z3's cache is kept as long
 //    as Z3 itself did not change (its own Z3_VERSION).
 // 2. Isolation: Z3 needs SharedArrayBuffer, so the page must be cross-origin isolated. Hosts that
@@ -80,6 +81,29 @@ async function answer(request) {
     throw err;
   }
 }
+
+/**
+ * Puts Z3's files into Z3_CACHE if they are not there yet. Z3 fetched before this worker
+ * controlled the page (a question in the visit's first seconds, before install finished) did not
+ * pass through `answer`; the page asks for this once Z3 is ready (`keepZ3`), and `force-cache`
+ * takes the files from the browser's HTTP cache, which just received them, not the network.
+ */
+async function keepZ3() {
+  const cache = await caches.open(Z3_CACHE);
+  const scope = new URL('./', self.location.href);
+  for (const asset of Z3_ASSETS) {
+    const url = new URL(asset, scope).href;
+    if (await cache.match(url)) continue;
+    const response = await fetch(url, { cache: 'force-cache' });
+    if (response.ok && response.type === 'basic') await cache.put(url, response);
+  }
+}
+
+self.addEventListener('message', (event) => {
+  if (event.data?.type !== 'keepZ3') return;
+  // Offline use of Z3 is a convenience: a failure here (quota, network) costs nothing else.
+  event.waitUntil(keepZ3().catch(() => {}));
+});
 
 self.addEventListener('fetch', (event) => {
   const { request } = event;

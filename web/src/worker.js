@@ -88,7 +88,7 @@ const z3Possible = () => typeof SharedArrayBuffer !== 'undefined' && self.crossO
  * cannot, so that the engine's Rust decision procedure answers alone and a query outside its
  * fragment comes back `unknown` (counted in `solverStats().unknownWithoutZ3`), never wrong.
  */
-const solverForExploration = () => (z3Possible() ? solveWhenReady : null);
+const solverForExploration = (clock) => (z3Possible() ? solveWithin(clock) : null);
 
 /** The `NoZ3` error: a query fell outside the Rust procedure where Z3 cannot run. */
 const noZ3 = () => Object.assign(new Error(NO_Z3), { name: 'NoZ3' });
@@ -97,23 +97,75 @@ const noZ3 = () => Object.assign(new Error(NO_Z3), { name: 'NoZ3' });
 const NO_Z3 = 'This step needs Z3, the solver for the questions HeapLab cannot decide by itself, ' +
   'and Z3 cannot run here: the page embedding HeapLab is not cross-origin isolated.';
 
+// ---- the run's time bound while a query waits for Z3 to load --------------------------------
+//
+// The engine bounds each Z3 query by the run's time left (`:timeout`), but Z3 cannot apply that
+// bound before it exists: a query that arrives while Z3 is still downloading or starting waits
+// here, and the wait itself must stop when the run's time bound runs out. Each run has a clock
+// of the time it spent working (as the engine's own, not counting pauses between steps); the
+// wait ends at the bound with `Z3LoadError`, which the engine reports as Z3 not loading.
+
+/** The whole run's time bound in ms (0: none): the run's option, else the bound table's default. */
+function timeBoundMs(options) {
+  const given = options?.bounds?.timeout_ms;
+  if (Number.isFinite(given)) return given;
+  const row = wasm.bounds().find((b) => b.name === 'timeout_ms');
+  return row?.default ?? 0;
+}
+
+/** A clock of a run's working time; `running`: started now (a request that runs to its end). */
+const makeClock = (limitMs, running) => ({ limitMs, spentMs: 0, since: running ? performance.now() : null });
+
+/** Runs one engine call of `clock`'s run with the clock running. */
+async function timed(clock, call) {
+  clock.since = performance.now();
+  try {
+    return await call();
+  } finally {
+    clock.spentMs += performance.now() - clock.since;
+    clock.since = null;
+  }
+}
+
+/** What is left of `clock`'s time bound, in ms (Infinity: no bound). */
+function timeLeft(clock) {
+  if (!clock || !(clock.limitMs > 0)) return Infinity;
+  const running = clock.since === null ? 0 : performance.now() - clock.since;
+  return clock.limitMs - clock.spentMs - running;
+}
+
+/** `askZ3(text)`, given up when `clock`'s time bound runs out before Z3 answers. */
+function askZ3Within(clock, text) {
+  const left = timeLeft(clock);
+  if (left === Infinity) return askZ3(text);
+  let timer;
+  const bound = new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(
+      `Z3 was still loading when the run's time bound (timeout_ms = ${clock.limitMs} ms) ran out; ` +
+      'the tree explored so far is kept. Run again once the status line says Z3 ready, or raise the time bound.',
+    ), { name: 'Z3LoadError' })), Math.max(0, left));
+  });
+  return Promise.race([askZ3(text), bound]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The solve function explorations get: an exploration starts at once, whether or not Z3 exists
- * yet; a query that reaches Z3 before it is ready waits for it here (the page says so), and
- * where Z3 cannot run, the query fails with `NoZ3` instead of waiting forever.
+ * yet; a query that reaches Z3 before it is ready waits for it here (the page says so), at most
+ * until the run's time bound (`clock`) runs out; where Z3 cannot run, the query fails with
+ * `NoZ3` instead of waiting.
  */
 let z3Queries = 0;
-async function solveWhenReady(text) {
+const solveWithin = (clock) => async (text) => {
   if (!z3Possible()) throw Object.assign(new Error(NO_Z3), { name: 'NoZ3' });
   z3Queries += 1;
   if (z3Ready) return askZ3(text);
   post({ type: 'z3wait', waiting: true });
   try {
-    return await askZ3(text);
+    return await askZ3Within(clock, text);
   } finally {
     post({ type: 'z3wait', waiting: false });
   }
-}
+};
 
 // ---- symbolic exploration ------------------------------------------------------------------------
 //
@@ -217,7 +269,7 @@ function finished(run) {
 async function advance(run, stop, deadline, queries = false) {
   const events = [];
   for (;;) {
-    const event = await run.ex.step();
+    const event = await timed(run.clock, () => run.ex.step());
     if (event === null) {
       // The models of the paths' tests are queries too.
       checkFragment(run);
@@ -240,12 +292,12 @@ async function advance(run, stop, deadline, queries = false) {
  */
 async function runBatches(run, runId) {
   for (;;) {
-    const slice = await run.ex.runSlice(BATCH_MS, run.treeCount);
+    const slice = await timed(run.clock, () => run.ex.runSlice(BATCH_MS, run.treeCount));
     run.queries += slice.queries;
     checkFragment(run);
     if (slice.over) {
       // Generates the tests (resolving their models with Z3 where needed).
-      await run.ex.runToEnd(0);
+      await timed(run.clock, () => run.ex.runToEnd(0));
       return { ...batchOf(run, slice.events, slice.nodes), over: true, ...finished(run) };
     }
     if (run.retired) throw Object.assign(new Error('replaced by a new exploration'), { name: 'Stale' });
@@ -265,10 +317,12 @@ const exploreHandlers = {
     await engineReady;
     retire(exploration);
     exploration = null;
-    const solve = solverForExploration();
+    // The clock runs only while the engine works on this run (not between steps or while paused).
+    const clock = makeClock(timeBoundMs(options), false);
+    const solve = solverForExploration(clock);
     const ex = new wasm.Exploration(source, method, { ...options, file: fileOf(source, lang) }, solve);
     exploration = {
-      ex, runId, method, treeCount: 0, paused: false, queries: 0, busy: false, retired: false, withoutZ3: solve === null,
+      ex, runId, method, clock, treeCount: 0, paused: false, queries: 0, busy: false, retired: false, withoutZ3: solve === null,
       posted: 0, acked: 0, wake: null,
     };
     return true;
@@ -367,7 +421,7 @@ const exploreHandlers = {
       // The same options as an exploration in the Explore tab, the precondition mode included,
       // so that a row and the Explore tab's run agree.
       const pre = options.pre ?? 'assume';
-      const solve = solverForExploration();
+      const solve = solverForExploration(makeClock(timeBoundMs(options), true));
       // No heap views: a row never shows one.
       const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: fileOf(source, lang), views: false }, solve);
       try {
@@ -390,7 +444,8 @@ const exploreHandlers = {
  */
 async function concolicRow(source, method, options, lang) {
   const started = performance.now();
-  const r = await wasm.concolicRun(source, method, { ...options, file: fileOf(source, lang) }, solverForExploration());
+  const r = await wasm.concolicRun(source, method, { ...options, file: fileOf(source, lang) },
+    solverForExploration(makeClock(timeBoundMs(options), true)));
   return { ...r.summary, solver: { sentToZ3: r.sent_to_z3 }, time_ms: Math.round(performance.now() - started) };
 }
 
@@ -407,9 +462,9 @@ async function concolicRow(source, method, options, lang) {
 async function duel({ source, method, reference, k, maxClues, runId }) {
   await engineReady;
   const product = wasm.duelProgram(source, method, reference);
-  const solve = solverForExploration();
   // The engine's run options (report-types.js Options): bounds go under `bounds`.
   const options = { strategy: 'lazier#', pre: 'assume', bounds: { k }, views: false, file: 'duel.hl' };
+  const solve = solverForExploration(makeClock(timeBoundMs(options), true));
   const ex = new wasm.Exploration(product.source, product.target, options, solve);
   try {
     let stoppedEarly = false;
@@ -474,7 +529,8 @@ const handlers = {
       if (performance.now() - last > BATCH_MS) flush();
     };
     try {
-      return await wasm.concolicRun(source, method, { ...options, file: fileOf(source, lang) }, solverForExploration(), onEvent);
+      return await wasm.concolicRun(source, method, { ...options, file: fileOf(source, lang) },
+        solverForExploration(makeClock(timeBoundMs(options), true)), onEvent);
     } finally {
       flush();
     }

@@ -232,7 +232,9 @@ export function mount(el, store) {
     if (explore.status === 'error') parts.push(explore.errorKind === 'NoZ3' ? 'Stopped: this exploration needs Z3.' : explore.error);
     else if (explore.stopping) parts.push('Stopping; keeping the tests found so far…');
     else if (explore.status === 'done' && explore.partial) parts.push('Cancelled: partial results.');
-    else if (state.z3Waiting && explore.status === 'running') parts.push('Waiting for Z3 to load…');
+    // A question only Z3 answers waits for Z3's first download and start; the run's time bound
+    // keeps counting meanwhile (worker.js).
+    else if (state.z3Waiting && explore.status === 'running') parts.push('Loading Z3… (a question needs it)');
     else parts.push(STATUS_TEXT[explore.status] ?? '');
     if (s) {
       // One name per count, as the tree and the Compare tab say it.
