@@ -21,6 +21,7 @@ mod map;
 mod names;
 mod spec;
 mod synth;
+mod type_args;
 mod types;
 
 pub use map::{JavaClass, JavaField, JavaMap, JavaMethod, JavaType, TAG_FIELD};

@@ -35,6 +35,7 @@
 //! `ConcolicStats::pruned_k`. The same holds for the reference fields of a root a `requires`
 //! does not mention.
 
+mod arrays;
 pub mod spec;
 
 use crate::concretize::{replay, Concrete, PreChecker};
@@ -592,7 +593,9 @@ pub fn generate_observed(
         let input = if checker.code_facts_hold(&input) {
             input
         } else {
-            match lengthen_arrays(&input, config.max_array_len, |i| checker.code_facts_hold(i)) {
+            match arrays::lengthen_arrays(&input, config.max_array_len, |i| {
+                checker.code_facts_hold(i)
+            }) {
                 Some(longer) => {
                     stats.code_fact_repairs += 1;
                     longer
@@ -699,43 +702,6 @@ pub fn generate_observed(
     stats.tree_explored = tree.values().filter(|n| **n == Node::Explored).count();
     stats.unexplored_left = frontier.iter().filter(|(k, _)| !tree.contains_key(k)).count();
     Ok(ConcolicRun { generation, stats, events })
-}
-
-/// `input` with its arrays lengthened to a common length (the shortest that works, up to
-/// `max_len`), the new cells holding their type's default, so that `holds` (the `requires`'
-/// code facts) is true; `None` when no length works or the input has no array.
-///
-/// The logic has no array atoms, so a model of the precondition's formula says nothing about
-/// the facts over arrays that the loop checks apart (`this.n <= this.a.length`, a
-/// `validParents()` loop over the cells): phase 1's input for a resizing-array stack has
-/// arrays too short for its `n`, and every such input was discarded, so a method without a
-/// branch got no test at all. Padding with defaults is the smallest change to the model; the
-/// input is then run, replayed and classified like any other.
-fn lengthen_arrays(input: &Input, max_len: i64, holds: impl Fn(&Input) -> bool) -> Option<Input> {
-    let arrays: Vec<(ObjId, Value)> = input
-        .heap
-        .objects()
-        .filter(|(_, o)| o.is_array())
-        .map(|(id, o)| {
-            let fill = match o.elem_type() {
-                Some("int") => Value::Int(0),
-                Some("bool") => Value::Bool(false),
-                _ => Value::Ref(None),
-            };
-            (id, fill)
-        })
-        .collect();
-    if arrays.is_empty() {
-        return None;
-    }
-    let shortest = arrays.iter().filter_map(|(id, _)| input.heap.array_len(*id)).min()?;
-    (shortest + 1..=usize::try_from(max_len).unwrap_or(0)).find_map(|len| {
-        let mut longer = input.clone();
-        for (id, fill) in &arrays {
-            longer.heap.grow_array(*id, len, *fill);
-        }
-        holds(&longer).then_some(longer)
-    })
 }
 
 /// The free variables `f` constrains beyond their type's range: an integer root that only its
