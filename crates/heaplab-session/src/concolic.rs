@@ -250,6 +250,14 @@ impl Concolic {
             RunSummary::of_concolic("program.hl", &self.method, run, &self.sites, time_ms);
         let file = SourceFile::new("program.hl".to_string(), source.clone());
         summary.findings = heaplab_report::findings::findings(&file, &[], g);
+        // Coverage of the feasible directions, as `heaplab run --strategy concolic` reports it
+        // (the page keeps every run's test: its events name each run's input).
+        let program = &self.analysis.program;
+        let f = heaplab_testgen::feasible::of_concolic(program, &self.sites, g, s);
+        summary.feasibility = Some(heaplab_report::summary::FeasibilityReport::new(
+            &f,
+            &heaplab_testgen::coverage::Lines::new(program, &file),
+        ));
         let sent_to_z3 = self.bridge.borrow().replies.len();
         // JUnit as the CLI's concolic run writes it: no explorer paths behind the tests.
         let stem: String =

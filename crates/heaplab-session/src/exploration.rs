@@ -378,6 +378,13 @@ impl Run {
         if let Some(g) = &self.generation {
             let file = SourceFile::new(self.file.clone(), self.source.clone());
             summary.findings = heaplab_report::findings::findings(&file, self.explorer.paths(), g);
+            // Coverage of the feasible directions, as `heaplab run` reports it.
+            let program = &self.analysis.program;
+            let f = heaplab_testgen::feasible::of_exploration(program, &self.explorer, g);
+            summary.feasibility = Some(heaplab_report::summary::FeasibilityReport::new(
+                &f,
+                &Lines::new(program, &file),
+            ));
         }
         summary
     }
