@@ -71,42 +71,12 @@ impl PathSolver for PassSolver {
 }
 
 #[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-pub enum JsEvent {
-    RunInput { run: usize, phase: u8 },
-    Branch { node: Vec<u16>, label: String, new: bool },
-    Unexplored { node: Vec<u16> },
-    TryNode { node: Vec<u16> },
-    Pruned { node: Vec<u16>, why: &'static str },
-    Preprocess { formulas: usize, unfolds: usize },
-    Solve { outcome: &'static str },
-    Solved { formula: String },
-    NewInput { test: String },
-}
-
-#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LiveEvent {
     pub pass: usize,
-    pub event: JsEvent,
+    pub event: ConcolicEvent,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub test: Option<JsTest>,
-}
-
-pub fn event_js(e: &ConcolicEvent) -> JsEvent {
-    match e.clone() {
-        ConcolicEvent::RunInput { run, phase } => JsEvent::RunInput { run, phase },
-        ConcolicEvent::Branch { node, label, new } => JsEvent::Branch { node, label, new },
-        ConcolicEvent::Unexplored { node } => JsEvent::Unexplored { node },
-        ConcolicEvent::TryNode { node } => JsEvent::TryNode { node },
-        ConcolicEvent::Pruned { node, why } => JsEvent::Pruned { node, why },
-        ConcolicEvent::Preprocess { formulas, unfolds } => {
-            JsEvent::Preprocess { formulas, unfolds }
-        }
-        ConcolicEvent::Solve { outcome } => JsEvent::Solve { outcome },
-        ConcolicEvent::Solved { formula } => JsEvent::Solved { formula },
-        ConcolicEvent::NewInput { test } => JsEvent::NewInput { test },
-    }
 }
 
 /// What `concolicRun` resolves to (`ConcolicResult`), snake_case as its summary.
@@ -122,7 +92,7 @@ pub struct JsResult {
     /// `{ files: [{ name, text }], warnings }` as `heaplab run --emit junit` writes, or
     /// `{ error }` when the program cannot be translated to Java.
     pub junit: serde_json::Value,
-    pub events: Vec<JsEvent>,
+    pub events: Vec<ConcolicEvent>,
 }
 
 /// One concolic run of `method`, pass by pass (see the module docs).
@@ -212,7 +182,7 @@ impl Concolic {
                 }
                 _ => None,
             };
-            on_event(&LiveEvent { pass, event: event_js(e), test });
+            on_event(&LiveEvent { pass, event: e.clone(), test });
         };
         let r = concolic::generate_observed(
             &self.analysis.program,
@@ -283,7 +253,7 @@ impl Concolic {
             hl: emit::hl(source, g),
             json: emit::json(g),
             junit,
-            events: run.events.iter().map(event_js).collect(),
+            events: run.events.clone(),
         }
     }
 }

@@ -226,8 +226,9 @@ pub struct ConcolicRun {
     pub events: Vec<ConcolicEvent>,
 }
 
-/// One step of the concolic loop.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One step of the concolic loop; serialized (for the page) as `{ kind: "runInput", … }`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
 pub enum ConcolicEvent {
     /// Run number `run` (from 0) starts on an input of phase 1 or 2.
     RunInput { run: usize, phase: u8 },
