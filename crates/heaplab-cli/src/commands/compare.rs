@@ -10,8 +10,8 @@
 //! whose input it finds valid (or that have no precondition to satisfy).
 
 use super::bound_flags::BoundFlags;
+use super::load_method;
 use super::run::{shares, Pre};
-use super::{load, report};
 use anyhow::Context;
 use heaplab_engine::symbolic::options::PreOption;
 use heaplab_engine::symbolic::strategy::Driver;
@@ -79,18 +79,10 @@ fn every_strategy() -> String {
 }
 
 pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
-    let loaded = load(&args.file)?;
-    if report(&loaded) {
+    let Some((loaded, method)) = load_method(&args.file, &args.method)? else {
         return Ok(ExitCode::FAILURE);
-    }
-    // A Java file's method names resolve to the lowered program's (overloads renamed).
-    args.method = match loaded.target(&args.method) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("heaplab: error: {e}");
-            return Ok(ExitCode::FAILURE);
-        }
     };
+    args.method = method;
     let program = &loaded.analysis.program;
     let ainfo = &loaded.analysis.info;
     let checker = PreChecker::new(program, ainfo, &args.method, PreMode::Ignore);

@@ -181,6 +181,22 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
     Ok(Loaded { file, analysis, java })
 }
 
+/// Loads `path` and resolves `method` in it (a Java file's overloads are renamed in the lowered
+/// program): `None` once the file's errors or the unknown method are reported on stderr.
+pub fn load_method(path: &Path, method: &str) -> anyhow::Result<Option<(Loaded, String)>> {
+    let loaded = load(path)?;
+    if report(&loaded) {
+        return Ok(None);
+    }
+    match loaded.target(method) {
+        Ok(target) => Ok(Some((loaded, target))),
+        Err(e) => {
+            eprintln!("heaplab: error: {e}");
+            Ok(None)
+        }
+    }
+}
+
 /// The largest input file HeapLab reads (programs are a few kilobytes; `/dev/zero` is not).
 pub const MAX_INPUT_BYTES: u64 = 8 * 1024 * 1024;
 

@@ -13,7 +13,7 @@ mod raise;
 
 use super::bound_flags::BoundFlags;
 use super::dump_smt2::{path_solver, DumpState};
-use super::{load, report};
+use super::load_method;
 use anyhow::Context;
 use heaplab_engine::symbolic::options::{OrderOption, PreOption};
 use heaplab_engine::symbolic::shard::Shard;
@@ -192,10 +192,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // The time bound counts from here: loading and starting the solver spend it too.
     let started = std::time::Instant::now();
-    let loaded = load(&args.file)?;
-    if report(&loaded) {
+    let Some((loaded, target)) = load_method(&args.file, &args.method)? else {
         return Ok(ExitCode::FAILURE);
-    }
+    };
     let config = config_of(&options, args.shard)?;
     let bound_ms = config.bounds.timeout_ms;
     say_bounds(&config);
@@ -206,13 +205,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let program = &loaded.analysis.program;
-    let target = match loaded.target(&args.method) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("heaplab: error: {e}");
-            return Ok(ExitCode::FAILURE);
-        }
-    };
     let raise = options.raise_bound == Some(true);
     if raise && args.shard.is_some() {
         anyhow::bail!(

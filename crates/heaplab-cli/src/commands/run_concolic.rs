@@ -5,7 +5,7 @@
 //! the tests with a valid input, as `heaplab compare` counts it.
 
 use super::{write_junit, write_tests, Args, Emit, Format, WallClock};
-use crate::commands::{load, report};
+use crate::commands::load_method;
 use anyhow::Context;
 use heaplab_engine::symbolic::{Config, Explorer, NoClock, Options, SmtPathSolver};
 use heaplab_logic::SmtOracle;
@@ -21,18 +21,10 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
     refuse_explorer_flags(&args)?;
     // The time bound counts from here: loading and starting the solvers spend it too.
     let clock = WallClock::new();
-    let loaded = load(&args.file)?;
-    if report(&loaded) {
+    let Some((loaded, method)) = load_method(&args.file, &args.method)? else {
         return Ok(ExitCode::FAILURE);
-    }
-    // A Java file's method names resolve to the lowered program's (overloads renamed).
-    args.method = match loaded.target(&args.method) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("heaplab: error: {e}");
-            return Ok(ExitCode::FAILURE);
-        }
     };
+    args.method = method;
     let program = &loaded.analysis.program;
     let info = &loaded.analysis.info;
     let start = |what: &str| -> anyhow::Result<SmtSolver<Z3Process>> {
