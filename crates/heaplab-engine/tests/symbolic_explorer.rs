@@ -245,3 +245,40 @@ fn asynchronous_solver_steps_are_undone_and_retried() {
     assert_eq!(ex.tree().len(), sync.tree().len());
     assert_eq!(ex.paths().len(), sync.paths().len());
 }
+
+/// A path the precondition discards keeps what the summary reads of it (its branch directions)
+/// and, only where a front end records views (the page's tree view), its final heap: in a run
+/// without views (the CLI) hundreds of thousands of such paths held their whole states, and
+/// memory, not the state bound, ended `lazy` at k = 3 on AVL `insert`.
+#[test]
+fn discarded_paths_keep_their_heap_only_for_a_tree_view() {
+    let a = common::load("sll.hl");
+    let discarded = |views: bool| {
+        let mut ex = explorer(&a, "SLL.length", Config::default());
+        if views {
+            ex.record_views(1000);
+        }
+        ex.run_to_end();
+        let dropped: Vec<_> = ex
+            .paths()
+            .iter()
+            .filter(|p| matches!(p.outcome, PathOutcome::Discarded { .. }))
+            .map(|p| (p.state.heap.len(), p.state.branches.iter().count(), p.state.id))
+            .collect();
+        (ex, dropped)
+    };
+    let (bare, without) = discarded(false);
+    let (shown, with) = discarded(true);
+    assert!(!without.is_empty(), "the precondition discarded no path");
+    assert_eq!(without.len(), with.len());
+    // The same paths, with the same branch directions, either way.
+    for ((_, b0, id0), (_, b1, id1)) in without.iter().zip(&with) {
+        assert_eq!((b0, id0), (b1, id1));
+    }
+    assert!(without.iter().all(|(objects, _, _)| *objects == 0), "{without:?}");
+    assert!(with.iter().any(|(objects, _, _)| *objects > 0), "{with:?}");
+    // The tree view still draws the heap a discarded path ended with.
+    let (_, _, id) = with.iter().find(|(objects, _, _)| *objects > 0).expect("a heap");
+    assert!(shown.view(*id).is_some_and(|v| !v.objects.is_empty()));
+    assert_eq!(bare.stats().infeasible, shown.stats().infeasible);
+}

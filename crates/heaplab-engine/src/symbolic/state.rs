@@ -221,6 +221,26 @@ pub struct OrderKeys {
 }
 
 impl State {
+    /// Drops what only a live state or a test needs (frames, heap, resolution tables, path
+    /// condition, footprint, inputs, strategy data), keeping what a run's summary reads of a
+    /// path that gave no test: its id, parent, branch directions, `k_cut` and step count. A
+    /// precondition that rejects most inputs ends hundreds of thousands of paths, and their
+    /// whole states made memory, not the state bound, end the run.
+    pub fn shed_for_summary(&mut self) {
+        self.frames = Vec::new();
+        self.heap = Objects::default();
+        self.symlocs = Vec::new();
+        self.symrefs = Vec::new();
+        self.pc = Vec::new();
+        self.footprint = BTreeSet::new();
+        self.roots = Vec::new();
+        self.returned = None;
+        self.ext = StrategyData::default();
+        self.order = OrderKeys::default();
+    }
+}
+
+impl State {
     /// Follows the resolution table: the most precise form of a value.
     pub fn normalize(&self, v: &SValue) -> SValue {
         let mut v = v.clone();

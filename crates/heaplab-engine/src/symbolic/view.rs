@@ -411,6 +411,11 @@ impl Snapshots {
         self.limit = limit;
     }
 
+    /// Whether views are kept at all (a front end that shows states asked for them).
+    pub(crate) fn recording(&self) -> bool {
+        self.limit > 0
+    }
+
     /// Whether a view of `id` would be kept (so the caller builds it only then).
     pub(crate) fn wants(&mut self, id: StateId) -> bool {
         if self.views.contains_key(&id.0) || self.views.len() < self.limit {

@@ -171,8 +171,13 @@ impl Sink for Record {
         }
         if matches!(outcome, PathOutcome::Discarded { .. }) {
             // A discarded path yields no test; its frames (locals, operand stacks) are dead
-            // weight, and a precondition that rejects most inputs leaves tens of thousands.
-            st.frames = Vec::new();
+            // weight, and a precondition that rejects most inputs leaves hundreds of thousands.
+            // Where no front end shows states (no views recorded), its heap is dead weight too.
+            if self.views.recording() {
+                st.frames = Vec::new();
+            } else {
+                st.shed_for_summary();
+            }
         }
         let index = self.paths.len();
         if let Some(node) = self.tree.get_mut(st.id.0 as usize) {
