@@ -282,3 +282,39 @@ fn discarded_paths_keep_their_heap_only_for_a_tree_view() {
     assert!(shown.view(*id).is_some_and(|v| !v.objects.is_empty()));
     assert_eq!(bare.stats().infeasible, shown.stats().infeasible);
 }
+
+/// Events without their text (issue 32, "no work for nobody"): with detail off, `Disjuncts`
+/// and `SlModel` events carry no formula, and the run is otherwise the same: the same events in
+/// the same order, the same paths and counts.
+#[test]
+fn events_without_detail_carry_no_formulas_and_change_nothing_else() {
+    let a = common::load("bst.hl");
+    let run = |detail: bool| {
+        let mut config = Config::default();
+        config.strategy = StrategyKind::Sl;
+        let mut ex = explorer(&a, "BST.find", config);
+        ex.set_event_detail(detail);
+        let mut events = Vec::new();
+        let mut text = 0usize;
+        while let Some(e) = ex.step() {
+            text += match &e {
+                Event::Disjuncts { formulas, .. } => formulas.iter().map(String::len).sum(),
+                Event::SlModel { formula, .. } => formula.len(),
+                _ => 0,
+            };
+            let kind =
+                format!("{e:?}").split([' ', '{', '(']).next().unwrap_or_default().to_string();
+            events.push(kind);
+        }
+        let outcomes: Vec<String> = ex.paths().iter().map(|p| p.describe()).collect();
+        (events, text, outcomes, ex.stats().states, ex.stats().feasible, ex.stats().infeasible)
+    };
+    let (e1, text1, o1, s1, f1, i1) = run(true);
+    let (e0, text0, o0, s0, f0, i0) = run(false);
+    assert!(text1 > 0, "the detailed run formatted no formula");
+    assert_eq!(text0, 0, "formulas were formatted with detail off");
+    assert!(e1.iter().any(|k| k == "Disjuncts") && e1.iter().any(|k| k == "SlModel"), "{e1:?}");
+    assert_eq!(e1, e0);
+    assert_eq!(o1, o0);
+    assert_eq!((s1, f1, i1), (s0, f0, i0));
+}

@@ -209,6 +209,8 @@ fn bench_one(
         }
         Err(e) => anyhow::bail!("{e} (in `{}`)", file.display()),
     };
+    // Only the `Stopped` event is read: no formula text.
+    explorer.set_event_detail(false);
     let mut timed_out = false;
     while let Some(event) = explorer.step() {
         if let heaplab_engine::symbolic::Event::Stopped { bound } = event {

@@ -137,6 +137,7 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
             }
             Err(e) => anyhow::bail!("{e} (in `{}`)", args.file.display()),
         };
+        explorer.set_event_detail(false);
         explorer.run_to_end();
         let generation = generate_within(&mut explorer, program, ainfo, deadline_ms)
             .with_context(|| format!("test generation failed for `{name}`"))?;

@@ -343,6 +343,8 @@ impl Run<'_> {
                 return Ok(Err(ExitCode::FAILURE));
             }
         };
+        // Only `--trace` reads the events' text.
+        explorer.set_event_detail(args.trace);
         let progress = super::progress::Progress::new();
         while let Some(event) = explorer.step() {
             progress.tick(|| {

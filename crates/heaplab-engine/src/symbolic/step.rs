@@ -65,6 +65,11 @@ pub trait Sink {
     fn push(&mut self, st: State);
     /// True once the run is being stopped by a bound.
     fn stopped(&self) -> bool;
+    /// Whether events should carry their text (formulas, models): off where nobody reads it,
+    /// since formatting a whole formula at every fork cost `sl` a fifth of its time.
+    fn detailed(&self) -> bool {
+        true
+    }
 }
 
 /// One step's view of the run: what the executor, the heap model and the strategy hooks may use.

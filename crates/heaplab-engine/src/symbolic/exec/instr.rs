@@ -604,7 +604,7 @@ impl Cx<'_> {
             }
         }
         let parent = st.clone();
-        let all = disjunct_formulas(&st, self.code);
+        let all = if self.sink.detailed() { disjunct_formulas(&st, self.code) } else { Vec::new() };
         let formulas: Vec<String> = match all.len() == targets.len() {
             true => all.into_iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, f)| f).collect(),
             false => Vec::new(),

@@ -252,6 +252,14 @@ impl Explorer {
         self.rec.views.set_limit(limit);
     }
 
+    /// Whether events carry their text: the formulas of a `Disjuncts` event and the formula of
+    /// an `SlModel` event are left empty when off. On by default; a front end that drops the
+    /// events (the CLI without `--trace`) turns it off and saves formatting a formula at every
+    /// fork. Nothing else about the run changes.
+    pub fn set_event_detail(&mut self, on: bool) {
+        self.rec.detail = on;
+    }
+
     /// True when some node's view was not kept because of the `record_views` limit.
     pub fn views_full(&self) -> bool {
         self.rec.views.full

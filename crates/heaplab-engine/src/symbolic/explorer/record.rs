@@ -45,6 +45,8 @@ pub struct Record {
     pub views: Snapshots,
     /// The slice of the tree this run explores (`heaplab run --shard`), if not all of it.
     pub shard: Option<Shard>,
+    /// Events carry their formulas and models ([`Sink::detailed`]).
+    pub detail: bool,
 }
 
 impl Record {
@@ -72,6 +74,7 @@ impl Record {
             staged: None,
             views: Snapshots::default(),
             shard,
+            detail: true,
         }
     }
 
@@ -194,5 +197,9 @@ impl Sink for Record {
 
     fn stopped(&self) -> bool {
         self.stopped.is_some()
+    }
+
+    fn detailed(&self) -> bool {
+        self.detail
     }
 }
