@@ -119,6 +119,9 @@ fn csf_table_puts_csf_row_next_to_ours() {
     let kept: usize = cells[8].parse().expect("kept");
     assert!(0 < kept && kept <= tests, "{}", rows[0]);
     assert!(cells[10].contains(" infeasible"), "covered/feasible: {}", cells[10]);
+    // The stack reaches every feasible direction: no unknown count, and no list naming one.
+    assert!(!cells[10].contains("unknown"), "{}", cells[10]);
+    assert!(!stdout.contains("Unknown directions"), "{stdout}");
     let p1: usize = cells[12].split('/').next().and_then(|n| n.parse().ok()).expect("p1 calls");
     assert_eq!(p1, 2 * methods, "one phase-1 call per disjunct of stack per method");
     assert!(!stdout.contains("| BST |"), "only the subjects the folder holds");

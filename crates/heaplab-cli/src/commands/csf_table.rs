@@ -17,7 +17,7 @@ use heaplab_engine::symbolic::{Clock, Config, Explorer, PreMode, SmtPathSolver, 
 use heaplab_logic::SmtOracle;
 use heaplab_smt::{SmtSolver, Z3Process};
 use heaplab_testgen::concolic::{self, ConcolicConfig};
-use heaplab_testgen::coverage::branches_taken;
+use heaplab_testgen::coverage::{branches_taken, Lines};
 use heaplab_testgen::{feasible, minimize};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -233,6 +233,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let logic_z3 = start()?;
     let mut out = String::new();
+    // The directions left unknown, named `Subject method line:column then|else`, listed
+    // under the table so a reader can check each by hand.
+    let mut unknown_named: Vec<String> = Vec::new();
     writeln!(
         out,
         "| Subject | Methods | CSF #Tests | CSF Cov.(%) | CSF #Calls | CSF T(s) | HeapLab #Tests (invalid) | HeapLab kept | HeapLab Cov. | HeapLab Cov. of feasible | `sl` Cov. | HeapLab #Calls | HeapLab T(s) |"
@@ -250,6 +253,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         let program = &loaded.analysis.program;
         let info = &loaded.analysis.info;
+        let lines = Lines::new(program, &loaded.file);
         let mut ours = Ours::default();
         let all = targets(program);
         for name in row.methods {
@@ -316,6 +320,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ours.infeasible += infeasible.len();
             ours.unknown +=
                 by_concolic.directions.len() - by_concolic.covered.len() - infeasible.len();
+            for (site, then) in by_concolic.unknown.iter().filter(|d| !infeasible.contains(d)) {
+                let (line, column) = lines.at(*site).unwrap_or((0, 0));
+                let side = if *then { "then" } else { "else" };
+                unknown_named.push(format!("{} `{target}` {line}:{column} {side}", row.subject));
+            }
             ours.kept += minimize::cover(&g.tests).len();
             ours.methods += 1;
             ours.tests += g.tests.len();
@@ -383,6 +392,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
          csf-table` (`./build.sh bench`).",
         args.depth, args.timeout_ms
     )?;
+    if !unknown_named.is_empty() {
+        writeln!(
+            out,
+            "\nUnknown directions (neither covered nor proved infeasible; line:column of the \
+             branch in the subject's file): {}.",
+            unknown_named.join("; ")
+        )?;
+    }
     match (&args.out, into) {
         (Some(p), _) => {
             std::fs::write(p, &out).with_context(|| format!("cannot write `{}`", p.display()))?
