@@ -14,6 +14,8 @@
 //!   checks its field terms against the object's field values;
 //! - a predicate instance is unfolded into its disjuncts (branching), preferring instances with
 //!   a reference argument already bound, so unfolding follows the heap;
+//! - a disjunct that already holds (no cell, every fact true) is taken alone: it claims and
+//!   binds nothing, so whatever another disjunct allows, it allows too;
 //! - an existential pointer that nothing determines is tried against every unconsumed object;
 //! - pure facts are evaluated as soon as their variables have values; an equality with a single
 //!   unknown integer (`v == e`, `2 # v + 1 == e`) is solved on the spot.
