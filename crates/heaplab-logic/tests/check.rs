@@ -176,3 +176,52 @@ fn a_branching_unfolding_keeps_its_arguments() {
     let null = Model { store: store(&[("x", Value::Null)]), ..Default::default() };
     assert_eq!(verdict("exists L y. y == x & nulls(y)", &null), Verdict::Holds);
 }
+
+/// A counter built from gates, counted down from all ones to zero through its 2^5 states on
+/// an empty heap (the bits are `null` = 0 and dangling = 1). An and-gate whose inputs are
+/// both 0 has two disjuncts that hold at once; the checker used to branch there, leaving a
+/// copy of its state on the stack at every step of the count, so that at 12 bits (SL-COMP's
+/// succ-circuit12) the states outgrew their memory bound. A disjunct that already holds is
+/// now taken alone: the count runs on one state, within a few kilobytes.
+#[test]
+fn a_disjunct_that_already_holds_is_taken_without_branching() {
+    let program = r#"
+class B { B f; }
+pred zero(B x) := x == null;
+pred one(B x) := x != null;
+pred flip(B a, B b) := zero(a) * one(b) | one(a) * zero(b);
+pred both(B a, B b, B c) := zero(a) * zero(c) | zero(b) * zero(c) | one(a) * one(b) * one(c);
+pred differ(B a, B b, B c) :=
+    zero(a) * zero(b) * zero(c) | zero(a) * one(b) * one(c)
+  | one(a) * zero(b) * one(c) | one(a) * one(b) * zero(c);
+// y = x + 1 (the carry out of the last bit is dropped).
+pred inc(B x1, B x2, B x3, B x4, B x5, B y1, B y2, B y3, B y4, B y5) :=
+    exists B c3, B c4, B c5.
+      flip(x1, y1) * differ(x1, x2, y2) * both(x1, x2, c3) * differ(c3, x3, y3)
+    * both(c3, x3, c4) * differ(c4, x4, y4) * both(c4, x4, c5) * differ(c5, x5, y5);
+pred down(B y1, B y2, B y3, B y4, B y5) :=
+    zero(y1) * zero(y2) * zero(y3) * zero(y4) * zero(y5)
+  | exists B x1, B x2, B x3, B x4, B x5.
+      inc(x1, x2, x3, x4, x5, y1, y2, y3, y4, y5) * down(x1, x2, x3, x4, x5);
+"#;
+    let (parsed, diags) = heaplab_syntax::parser::parse_program(program);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    let (defs, errors) = heaplab_logic::Defs::from_program(&parsed);
+    assert!(errors.is_empty(), "{errors:?}");
+    let small = CheckLimits { max_steps: 1_000_000, max_pending_bytes: 32 << 10 };
+    let check = |text: &str| {
+        let f = common::query(&defs, text);
+        satisfies(&defs, &Model::default(), &f, small).expect("check")
+    };
+    let ones = "exists B a, B b, B c, B d, B e. down(a, b, c, d, e) & a != null & b != null \
+                & c != null & d != null & e != null";
+    assert_eq!(check(ones), Verdict::Holds);
+    // Taking a disjunct that holds must not take facts it does not have: an and-gate with an
+    // input 0 and the output 1 holds in no way, and one whose inputs are both 1 needs output 1.
+    let gate = "exists B a, B b, B c. both(a, b, c) & a == null & c != null";
+    assert_eq!(check(gate), Verdict::Fails);
+    let gate = "exists B a, B b, B c. both(a, b, c) & a != null & b != null & c == null";
+    assert_eq!(check(gate), Verdict::Fails);
+    let gate = "exists B a, B b, B c. both(a, b, c) & a == null & b == null & c == null";
+    assert_eq!(check(gate), Verdict::Holds);
+}

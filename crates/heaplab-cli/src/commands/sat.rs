@@ -161,9 +161,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 ///
 /// The time bound fires a little before the deadline: once the logic stops, it still frees
 /// what it built (millions of small allocations after a long fixed point) and the process
-/// returns its pages, and that takes about a millisecond per megabyte held on a loaded machine
-/// (SL-COMP's succ-circuit files end holding 1 GB). The reserve is that estimate, at most a
-/// twentieth of the bound, so that the run ends within its bound rather than a second past it.
+/// returns its pages, and that takes one to two milliseconds per megabyte held on a loaded
+/// machine (SL-COMP's succ-circuit files end holding 1 GB); starting z3 and printing the answer
+/// take a few tens of milliseconds more. The reserve is that estimate, at most a tenth of the
+/// bound, so that the run ends within its bound rather than a second past it (at a twentieth
+/// and a millisecond per megabyte, breadth-first searches ended 5 to 10 % past it).
 struct Bounds {
     deadline: Option<(Instant, u64)>,
     memory: Option<(u64, heaplab_engine::memory::Gauge)>,
@@ -177,11 +179,11 @@ struct Bounds {
 /// Asks of [`Bounds::check`] between two looks at the memory gauge.
 const MEMORY_EVERY: u64 = 4;
 
-/// Time kept back for tearing down what a run holds: one millisecond per megabyte live, at
-/// most a twentieth of the time bound.
+/// Time kept back for ending the run: a fiftieth of the time bound, and a millisecond and a
+/// half per megabyte live for tearing it down, at most a tenth of the bound.
 fn teardown_reserve(bound_ms: u64) -> Duration {
     let live_mb = heaplab_engine::memory::live_bytes().unwrap_or(0) >> 20;
-    Duration::from_millis(live_mb.min(bound_ms / 20))
+    Duration::from_millis((bound_ms / 50 + live_mb * 3 / 2).min(bound_ms / 10))
 }
 
 impl Bounds {

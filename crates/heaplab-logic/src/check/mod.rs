@@ -14,6 +14,8 @@
 //!   checks its field terms against the object's field values;
 //! - a predicate instance is unfolded into its disjuncts (branching), preferring instances with
 //!   a reference argument already bound, so unfolding follows the heap;
+//! - a disjunct that already holds (no cell, every fact true) is taken alone: it claims and
+//!   binds nothing, so whatever another disjunct allows, it allows too;
 //! - an existential pointer that nothing determines is tried against every unconsumed object;
 //! - pure facts are evaluated as soon as their variables have values; an equality with a single
 //!   unknown integer (`v == e`, `2 # v + 1 == e`) is solved on the spot.
@@ -691,9 +693,9 @@ impl Search<'_, '_> {
             let mut best: Option<(usize, bool, usize, Option<Vec<SymHeap>>)> = None;
             for idx in 0..st.preds.len().min(SELECT_AMONG) {
                 let app = &st.preds[idx];
-                let Some(def) = self.defs.preds.get(&app.name) else {
+                if !self.defs.preds.contains_key(&app.name) {
                     return Step::Done(Found::No);
-                };
+                }
                 let bound = app
                     .args
                     .iter()
@@ -707,18 +709,7 @@ impl Search<'_, '_> {
                         // Disjuncts refuted by what is already known are dropped before the
                         // state is copied; when a single one survives, the state is moved,
                         // not copied (this keeps checking a long list linear).
-                        let mut parts = Vec::new();
-                        for d in &def.body {
-                            let part = instantiate_body(
-                                def.params.as_slice(),
-                                d,
-                                &app.args,
-                                &mut self.fresh,
-                            );
-                            if !self.refuted(&part, &st, LOOKAHEAD) {
-                                parts.push(part);
-                            }
-                        }
+                        let parts = self.standing_parts(app, &st);
                         // What every disjunct left standing says of the arguments (`z ==
                         // null` for an and-gate whose inputs are both null) holds without
                         // choosing one: it is learnt, and the search goes on from it
@@ -755,19 +746,7 @@ impl Search<'_, '_> {
                 }
             }
             let best = best.map(|(n, b, idx, parts)| {
-                let parts = parts.unwrap_or_else(|| {
-                    let app = &st.preds[idx];
-                    let def = &self.defs.preds[&app.name];
-                    let mut parts = Vec::new();
-                    for d in &def.body {
-                        let part =
-                            instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
-                        if !self.refuted(&part, &st, LOOKAHEAD) {
-                            parts.push(part);
-                        }
-                    }
-                    parts
-                });
+                let parts = parts.unwrap_or_else(|| self.standing_parts(&st.preds[idx], &st));
                 (n, b, idx, parts)
             });
             let Some((_, _, idx, parts)) = best else { return Step::Done(Found::No) };
@@ -841,6 +820,47 @@ impl Search<'_, '_> {
         }
         // Objects still available are outside the footprint: unclaimed, and allowed.
         Step::Done(self.solve_pure(st))
+    }
+
+    /// The disjuncts of `app` that what `st` knows does not refute. When one of them holds
+    /// already (no cell, its facts true, its instances so too), it alone is kept, as an empty
+    /// part: it claims nothing and binds nothing, so every way the other disjuncts could
+    /// go on, it goes on too. Without this, a gate of a counter whose disjuncts both hold
+    /// (`and(0, 0, 0)`) left a copy of the state on the stack at each of the counter's 2^n
+    /// steps, and the checker's states outgrew their memory bound from 12 bits on.
+    fn standing_parts(&mut self, app: &PredApp, st: &State) -> Vec<SymHeap> {
+        let Some(def) = self.defs.preds.get(&app.name) else { return Vec::new() };
+        let mut parts = Vec::new();
+        for d in &def.body {
+            let part = instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
+            if self.holds_now(&part, st, LOOKAHEAD) {
+                return vec![SymHeap::default()];
+            }
+            if !self.refuted(&part, st, LOOKAHEAD) {
+                parts.push(part);
+            }
+        }
+        parts
+    }
+
+    /// Whether a disjunct holds whatever the rest of the search does: no points-to, every
+    /// fact true by what `st` knows, and (looking `depth` levels down) each instance with a
+    /// disjunct that holds so. A fact on the part's own existentials is open, so never true.
+    fn holds_now(&mut self, part: &SymHeap, st: &State, depth: u32) -> bool {
+        if !part.points_to.is_empty()
+            || (depth == 0 && !part.preds.is_empty())
+            || !part.pure.iter().all(|p| matches!(st.eval(p), Tri::True))
+        {
+            return false;
+        }
+        let defs = self.defs;
+        part.preds.iter().all(|app| {
+            let Some(def) = defs.preds.get(&app.name) else { return false };
+            def.body.iter().any(|d| {
+                let sub = instantiate_body(def.params.as_slice(), d, &app.args, &mut self.fresh);
+                self.holds_now(&sub, st, depth - 1)
+            })
+        })
     }
 
     /// Whether what the state knows refutes a disjunct: a fact that evaluates to false (the
