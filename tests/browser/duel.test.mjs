@@ -140,10 +140,17 @@ test('a duel embedded in a plain course page: clues for a wrong insert, none up 
 
   // The frame registered HeapLab's service worker: with HeapLab's server gone, the course page
   // still shows a working duel.
-  await inner.waitForFunction(async () => {
-    const reg = await navigator.serviceWorker.getRegistration();
-    return Boolean(reg?.active) && (await caches.keys()).some((k) => k.startsWith('heaplab-'));
-  }, null, { timeout: 60000, polling: 500 });
+  // An in-frame loop, awaited: waitForFunction does not await an async predicate (its Promise is
+  // truthy), so it would not wait at all.
+  const installed = await inner.evaluate(async () => {
+    for (let round = 0; round < 240; round += 1) {
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      const reg = await navigator.serviceWorker.getRegistration();
+      if (reg?.active && (await caches.keys()).some((k) => k.startsWith('heaplab-'))) return true;
+    }
+    return false;
+  });
+  assert.ok(installed, 'the frame registered and activated the service worker');
   await heaplab.stop();
   await page.reload();
   await frame.getByText('Engine ready', { exact: true }).waitFor({ timeout: 30000 });

@@ -773,13 +773,17 @@ function registerServiceWorker(store) {
   setTimeout(once, 30000);
 }
 
+let z3KeepAsked = false;
+
 /**
  * Asks the service worker to keep Z3's files for offline use (sw.js `keepZ3`): Z3 fetched before
  * the worker controlled the page did not pass through it. No registration: nothing to do (the
  * `ready` promise then never settles).
  */
 function keepZ3Offline() {
-  if (!('serviceWorker' in navigator)) return;
+  // Once per page: a Z3 restarted after Cancel is the same files, already asked for.
+  if (z3KeepAsked || !('serviceWorker' in navigator)) return;
+  z3KeepAsked = true;
   navigator.serviceWorker.ready.then((reg) => reg.active?.postMessage({ type: 'keepZ3' })).catch(() => {});
 }
 

@@ -99,10 +99,15 @@ async function keepZ3() {
   }
 }
 
+// The keepZ3 in progress: a second request (another tab, a second Z3 start) joins it, since a
+// second put of the same file would drop the first one's entry until it is written again.
+let keeping = null;
+
 self.addEventListener('message', (event) => {
   if (event.data?.type !== 'keepZ3') return;
   // Offline use of Z3 is a convenience: a failure here (quota, network) costs nothing else.
-  event.waitUntil(keepZ3().catch(() => {}));
+  keeping ??= keepZ3().catch(() => {}).finally(() => { keeping = null; });
+  event.waitUntil(keeping);
 });
 
 self.addEventListener('fetch', (event) => {
