@@ -287,11 +287,8 @@ impl<'t> Lowerer<'t, '_> {
                     };
                     // The place is read before the right side runs (Java's order).
                     let read = self.read_place(&place, span);
-                    let old = if rhs.pre.is_empty() {
-                        read
-                    } else {
-                        self.spill(f, &mut pre, read, &ty)?
-                    };
+                    let old =
+                        if rhs.pre.is_empty() { read } else { self.spill(f, &mut pre, read, &ty)? };
                     pre.extend(rhs.pre);
                     // `i op= v` is `i = (int) (i op v)`: the result narrowed to the place's type.
                     let e = self.bin(bop, old, rhs_expr, span);
