@@ -143,11 +143,7 @@ impl<'t> Lowerer<'t, '_> {
         let span = span_of(&node);
         let raw = text_of(&node, self.text).replace('_', "");
         if raw.ends_with(['l', 'L']) {
-            return Err(f.problem(
-                span,
-                "a `long` literal",
-                Some("use `int`: HeapLab runs Java's 32-bit `int` arithmetic"),
-            ));
+            return Err(f.problem(span, "a `long` literal where a constant `int` is needed", None));
         }
         let (digits, radix) = match node.kind() {
             "hex_integer_literal" => (raw[2..].to_string(), 16),
