@@ -257,8 +257,7 @@ impl<'t> Lowerer<'t, '_> {
             };
             match bop {
                 Some(bop) => {
-                    let num = |t: &JType| matches!(t, JType::Int | JType::Long);
-                    if !num(&ty) || !num(&rhs.ty) {
+                    if ![&ty, &rhs.ty].iter().all(|t| matches!(t, JType::Int | JType::Long)) {
                         return Err(f.problem(
                             span,
                             format!("`{op}` on a value that is not an `int`"),

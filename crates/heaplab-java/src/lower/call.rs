@@ -623,12 +623,8 @@ impl<'t> Lowerer<'t, '_> {
                 t => Err(f.problem(span, format!("a narrowing cast to `{t}`"), None)),
             };
         }
-        // `(int) l` keeps the low 32 bits; `(long) i` is the same value.
-        if target == JType::Int && v.ty == JType::Long && text_of(&ty_node, self.text) == "int" {
-            return Ok(self.wrap_int(LExpr { ty: JType::Int, ..v }, span));
-        }
-        if target == JType::Long && matches!(v.ty, JType::Int | JType::Long) {
-            return Ok(LExpr { ty: JType::Long, ..v });
+        if let (JType::Int, JType::Long, "int") = (&target, &v.ty, text_of(&ty_node, self.text)) {
+            return Ok(self.wrap_int(LExpr { ty: JType::Int, ..v }, span)); // the low 32 bits
         }
         if self.assignable(&v.ty, &target) {
             return Ok(LExpr { ty: target, ..v });
