@@ -18,9 +18,7 @@ public class RunningTotal {
         Node next;
     }
 
-    // The file uses `long`, so it runs at 64 bits: the predicate says each `int` reading is in
-    // `int` range (HeapLab does not yet range `int` inputs by itself in such a file).
-    //@ pred nodes(Node x, int k) := x == null & k == 0 | exists int r, Node nx, int m. x -> Node { reading: r, next: nx } * nodes(nx, m) & k == m + 1 & r >= -2147483648 & r <= 2147483647;
+    //@ pred nodes(Node x, int k) := x == null & k == 0 | exists int r, Node nx, int m. x -> Node { reading: r, next: nx } * nodes(nx, m) & k == m + 1;
 
     //@ requires nodes(this.first, this.n);
     //@ ensures this.n == \old(this.n) + 1;
