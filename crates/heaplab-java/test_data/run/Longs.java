@@ -91,4 +91,20 @@ public class Longs {
         long b = 4294967295L;
         return a < b && (long) a != b;
     }
+
+    void setCount(int c) {
+        count = c;
+        this.count = count + c;
+    }
+
+    static int t_int_field_assignments() {
+        Longs s = new Longs();
+        s.count = BIG;
+        s.count = s.count + 1;
+        int before = s.count;
+        s.setCount(3);
+        s.items[2] = s.count;
+        s.items[2] += BIG;
+        return (before < 0 ? 1000 : 0) + s.count * 10 + (s.items[2] < 0 ? 1 : 0);
+    }
 }
