@@ -3,7 +3,8 @@
 //! does not) explores under every strategy with 0 invalid inputs, every generated test replays
 //! on the interpreter (a disagreement fails the run), the overflow path is found, and the
 //! emitted JUnit tests compile with `javac` next to the unmodified class and pass on the JVM,
-//! the independent oracle for Java's two widths. (`java_semantics.rs` compares concrete runs of
+//! the independent oracle for Java's two widths (`pastIntRange` needs a `long` input past
+//! `int` range, written with its `L` suffix). (`java_semantics.rs` compares concrete runs of
 //! `test_data/run/Longs.java` with the JVM.)
 
 #![allow(clippy::unwrap_used)]
@@ -17,7 +18,7 @@ use std::process::Command;
 const JAR: &str = "/usr/share/java/junit-platform-console-standalone.jar";
 const SOURCE: &str = "examples/java/course/RunningTotal.java";
 const STRATEGIES: [&str; 6] = ["lazy", "lazier", "lazier#", "sl", "symheap", "concolic"];
-const METHODS: [&str; 5] = ["add", "sum", "intSum", "pairOverflows", "mean"];
+const METHODS: [&str; 6] = ["add", "sum", "intSum", "pairOverflows", "mean", "pastIntRange"];
 
 /// Compiles the tests in `dir` with the original class and runs them: (found, failed, report).
 fn junit(dir: &Path) -> (u32, u32, String) {

@@ -70,4 +70,10 @@ public class RunningTotal {
         if (n == 0) throw new NoSuchElementException("no readings");
         return (int) (total / n);
     }
+
+    /** Whether the total is past what an `int` holds. */
+    //@ requires nodes(this.first, this.n);
+    public boolean pastIntRange() {
+        return total > 2147483647L || total < -2147483648L;
+    }
 }
