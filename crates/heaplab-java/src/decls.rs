@@ -453,6 +453,7 @@ impl<'t> Decls<'t> {
         match node.kind() {
             "integral_type" => match text_of(&node, text) {
                 "int" | "short" | "byte" | "char" => JType::Int,
+                "long" => JType::Long,
                 _ => written(),
             },
             "boolean_type" => JType::Boolean,
@@ -543,6 +544,7 @@ impl Decls<'_> {
                 J::Int(d.trim().to_string())
             }
             (JType::Int, _) => J::Int("int".into()),
+            (JType::Long, _) => J::Int("long".into()),
             (JType::Boolean, _) => J::Boolean,
             (JType::Object, _) => J::Object,
             (JType::Comparator, _) => J::Comparator,

@@ -105,7 +105,8 @@ pub fn analyze(file: &SourceFile) -> JavaProgram {
     items.extend(classes.into_iter().map(Item::Class));
     items.extend(free.into_iter().map(Item::Function));
     items.extend(specs.preds.into_iter().map(Item::Predicate));
-    let mut program = Program { items, ints: Ints::Java32 };
+    let ints = if l.longs { Ints::Java64 } else { Ints::Java32 };
+    let mut program = Program { items, ints };
     synth::add_builtins(&mut l, &mut program, eof);
     diags.append(&mut l.diags);
     let has_errors = diags.iter().any(Diagnostic::is_error);

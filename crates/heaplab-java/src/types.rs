@@ -2,7 +2,8 @@
 //!
 //! Generics are erased as javac erases them: a type parameter becomes its bound (`Object`, or
 //! `Comparable` for `K extends Comparable<K>` and for a parameter the code compares or casts to
-//! `Comparable`). `short`, `byte` and `char` are `int`s (the program runs under `ints java32`).
+//! `Comparable`). `short`, `byte` and `char` are `int`s (the program runs under `ints java32`, or `ints java64`
+//! with every `int` result wrapped to 32 bits when the file uses `long`).
 
 use heaplab_syntax::ast::{Ident, TypeExpr};
 use heaplab_syntax::Span;
@@ -12,6 +13,9 @@ use heaplab_syntax::Span;
 pub enum JType {
     /// `int`, `short`, `byte`, `char`: 32-bit two's complement in HeapLab.
     Int,
+    /// `long`: 64-bit two's complement. A file that uses `long` runs under `ints java64`, and
+    /// the lowering wraps each `int` result to 32 bits (see `Lowerer::wrap_int`).
+    Long,
     Boolean,
     Void,
     /// The type of `null`.
@@ -27,7 +31,7 @@ pub enum JType {
     /// A JDK throwable (`NoSuchElementException`), by simple name.
     Throwable(String),
     Array(Box<JType>),
-    /// A type outside the subset (`long`, `double`, `String`, `Iterator<Item>`, …), as written.
+    /// A type outside the subset (`double`, `String`, `Iterator<Item>`, …), as written.
     Unsupported(String),
 }
 
@@ -59,6 +63,8 @@ impl JType {
     pub fn assignable_to(&self, target: &JType) -> bool {
         match (self, target) {
             (JType::Null, t) => t.is_reference(),
+            // Widening primitive conversion: the same value, no code.
+            (JType::Int, JType::Long) => true,
             (a, b) => a == b,
         }
     }
@@ -73,7 +79,7 @@ pub trait Names {
 pub fn erase(ty: &JType, names: &dyn Names, span: Span) -> Option<TypeExpr> {
     let class = |n: &str| TypeExpr::Class(Ident { name: n.to_string(), span });
     Some(match ty {
-        JType::Int => TypeExpr::Int(span),
+        JType::Int | JType::Long => TypeExpr::Int(span),
         JType::Boolean => TypeExpr::Bool(span),
         JType::Void => TypeExpr::Void(span),
         JType::Class(i) => class(names.class_name(*i)),
@@ -96,6 +102,7 @@ pub fn erase(ty: &JType, names: &dyn Names, span: Span) -> Option<TypeExpr> {
 pub fn display(ty: &JType, names: &dyn Names) -> String {
     match ty {
         JType::Int => "int".into(),
+        JType::Long => "long".into(),
         JType::Boolean => "boolean".into(),
         JType::Void => "void".into(),
         JType::Null => "null".into(),

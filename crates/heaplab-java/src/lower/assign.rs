@@ -180,7 +180,7 @@ impl<'t> Lowerer<'t, '_> {
         let prefix = node.child(0).is_some_and(|c| !c.is_named());
         let inc = text_of(&node, self.text).contains("++");
         let (mut pre, place, ty) = self.place(f, target, true)?;
-        if ty != JType::Int {
+        if !matches!(ty, JType::Int | JType::Long) {
             return Err(f.problem(span, "`++`/`--` on a value that is not an `int`", None));
         }
         let op = if inc { BinOp::Add } else { BinOp::Sub };
@@ -188,6 +188,7 @@ impl<'t> Lowerer<'t, '_> {
         if !value {
             let read = self.read_place(&place, span);
             let next = self.bin(op, read, one, span);
+            let next = self.wrap_int(LExpr::pure(next, ty.clone()), span).expr;
             let w = self.write_place(f, &place, next, span);
             pre.push(w);
             let unit = self.e(ExprKind::Int(0), span);
@@ -196,20 +197,22 @@ impl<'t> Lowerer<'t, '_> {
         if prefix {
             let read = self.read_place(&place, span);
             let next = self.bin(op, read, one, span);
+            let next = self.wrap_int(LExpr::pure(next, ty.clone()), span).expr;
             let w = self.write_place(f, &place, next, span);
             pre.push(w);
             let v = self.read_place(&place, span);
             // The new value, held so later writes to the place do not change it.
-            let v = self.spill(f, &mut pre, v, &JType::Int)?;
-            Ok(LExpr { pre, expr: v, ty: JType::Int })
+            let v = self.spill(f, &mut pre, v, &ty)?;
+            Ok(LExpr { pre, expr: v, ty })
         } else {
             let read = self.read_place(&place, span);
-            let old = self.spill(f, &mut pre, read, &JType::Int)?;
+            let old = self.spill(f, &mut pre, read, &ty)?;
             let old2 = self.refresh(&old);
             let next = self.bin(op, old2, one, span);
+            let next = self.wrap_int(LExpr::pure(next, ty.clone()), span).expr;
             let w = self.write_place(f, &place, next, span);
             pre.push(w);
-            Ok(LExpr { pre, expr: old, ty: JType::Int })
+            Ok(LExpr { pre, expr: old, ty })
         }
     }
 
@@ -254,7 +257,7 @@ impl<'t> Lowerer<'t, '_> {
             };
             match bop {
                 Some(bop) => {
-                    if ty != JType::Int || rhs.ty != JType::Int {
+                    if ![&ty, &rhs.ty].iter().all(|t| matches!(t, JType::Int | JType::Long)) {
                         return Err(f.problem(
                             span,
                             format!("`{op}` on a value that is not an `int`"),
@@ -263,7 +266,13 @@ impl<'t> Lowerer<'t, '_> {
                     }
                     let rhs_expr = if matches!(bop, BinOp::Shl | BinOp::Shr) {
                         match self.const_value(f, r) {
-                            Some(Const::Int(c)) => self.e(ExprKind::Int(c & 31), rhs.expr.span),
+                            Some(Const::Int(c)) => {
+                                let c = if ty == JType::Long { c & 63 } else { c & 31 };
+                                if c > 62 {
+                                    return Err(f.problem(span, "a `long` shift by 63", None));
+                                }
+                                self.e(ExprKind::Int(c), rhs.expr.span)
+                            }
                             _ => {
                                 return Err(f.problem(
                                     span,
@@ -277,13 +286,12 @@ impl<'t> Lowerer<'t, '_> {
                     };
                     // The place is read before the right side runs (Java's order).
                     let read = self.read_place(&place, span);
-                    let old = if rhs.pre.is_empty() {
-                        read
-                    } else {
-                        self.spill(f, &mut pre, read, &JType::Int)?
-                    };
+                    let old =
+                        if rhs.pre.is_empty() { read } else { self.spill(f, &mut pre, read, &ty)? };
                     pre.extend(rhs.pre);
-                    self.bin(bop, old, rhs_expr, span)
+                    // `i op= v` is `i = (int) (i op v)`: the result narrowed to the place's type.
+                    let e = self.bin(bop, old, rhs_expr, span);
+                    self.wrap_int(LExpr::pure(e, ty.clone()), span).expr
                 }
                 None => {
                     if rhs.ty != JType::Boolean {

@@ -305,7 +305,6 @@ pub fn unsupported_type(f: &mut Fn, ty: &JType, span: Span) -> Stop {
     let name = ty.unsupported().unwrap_or("this type").to_string();
     let base = name.split('<').next().unwrap_or("").trim().to_string();
     let hint = match base.as_str() {
-        "long" => Some("use `int`: HeapLab runs Java's 32-bit `int` arithmetic"),
         "double" | "float" => Some("floating point is outside the subset; use `int`"),
         "String" => Some("strings are allowed only as exception and assertion messages"),
         "Integer" | "Character" | "Long" | "Boolean" => Some(

@@ -623,6 +623,9 @@ impl<'t> Lowerer<'t, '_> {
                 t => Err(f.problem(span, format!("a narrowing cast to `{t}`"), None)),
             };
         }
+        if let (JType::Int, JType::Long, "int") = (&target, &v.ty, text_of(&ty_node, self.text)) {
+            return Ok(self.wrap_int(LExpr { ty: JType::Int, ..v }, span)); // the low 32 bits
+        }
         if self.assignable(&v.ty, &target) {
             return Ok(LExpr { ty: target, ..v });
         }

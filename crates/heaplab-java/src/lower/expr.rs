@@ -35,6 +35,10 @@ impl<'t> Lowerer<'t, '_> {
             | "hex_integer_literal"
             | "octal_integer_literal"
             | "binary_integer_literal" => {
+                if text_of(&node, text).ends_with(['l', 'L']) {
+                    let v = self.long_literal(f, node)?;
+                    return Ok(LExpr::pure(self.e(ExprKind::Int(v), span), JType::Long));
+                }
                 let v = self.int_literal(f, node, false)?;
                 Ok(LExpr::pure(self.e(ExprKind::Int(v), span), JType::Int))
             }
@@ -116,15 +120,30 @@ impl<'t> Lowerer<'t, '_> {
 
     /// An integer literal's value as a Java `int`; `negated` when it is the operand of a unary
     /// minus (so `-2147483648` is allowed).
+    /// A `long` literal (`5L`, `0xFFL`) in 0..=`Long.MAX_VALUE` (hex and binary ones as their
+    /// two's-complement bits). `Long.MIN_VALUE` written in decimal is outside the subset.
+    fn long_literal(&mut self, f: &mut Fn, node: Node) -> LResult<i64> {
+        let span = span_of(&node);
+        let raw = text_of(&node, self.text).replace('_', "");
+        let raw = raw.trim_end_matches(['l', 'L']);
+        let (digits, radix) = match node.kind() {
+            "hex_integer_literal" => (&raw[2..], 16),
+            "binary_integer_literal" => (&raw[2..], 2),
+            "octal_integer_literal" => (&raw[1..], 8),
+            _ => (raw, 10),
+        };
+        match u64::from_str_radix(digits, radix) {
+            Ok(v) if radix != 10 => Ok(v as i64),
+            Ok(v) if i64::try_from(v).is_ok() => Ok(v as i64),
+            _ => Err(f.problem(span, "a `long` literal out of range", None)),
+        }
+    }
+
     pub fn int_literal(&mut self, f: &mut Fn, node: Node, negated: bool) -> LResult<i64> {
         let span = span_of(&node);
         let raw = text_of(&node, self.text).replace('_', "");
         if raw.ends_with(['l', 'L']) {
-            return Err(f.problem(
-                span,
-                "a `long` literal",
-                Some("use `int`: HeapLab runs Java's 32-bit `int` arithmetic"),
-            ));
+            return Err(f.problem(span, "a `long` literal where a constant `int` is needed", None));
         }
         let (digits, radix) = match node.kind() {
             "hex_integer_literal" => (raw[2..].to_string(), 16),
@@ -291,6 +310,37 @@ impl<'t> Lowerer<'t, '_> {
         }
     }
 
+    /// An operand of arithmetic or a comparison: an `int` or a `long`.
+    fn num_operand(&mut self, f: &mut Fn<'t>, node: Node<'t>) -> LResult<LExpr> {
+        let e = self.expr(f, node)?;
+        if e.ty.unsupported().is_some() {
+            return Err(Stop);
+        }
+        if !matches!(e.ty, JType::Int | JType::Long) {
+            let shown = crate::types::display(&e.ty, self.decls);
+            return Err(f.problem(
+                span_of(&node),
+                format!("a `{shown}` where a number is needed"),
+                None,
+            ));
+        }
+        Ok(e)
+    }
+
+    /// An `int` result reduced to Java's 32 bits when the program runs at 64 (a file with
+    /// `long`): `(e << 32) >> 32` under `ints java64` keeps the low 32 bits, sign-extended,
+    /// which is exactly the `int` Java computes. Under `java32` the engine wraps already.
+    pub fn wrap_int(&mut self, e: LExpr, span: Span) -> LExpr {
+        if !self.longs || e.ty != JType::Int {
+            return e;
+        }
+        let k = self.e(ExprKind::Int(32), span);
+        let up = self.bin(BinOp::Shl, e.expr, k, span);
+        let k = self.e(ExprKind::Int(32), span);
+        let down = self.bin(BinOp::Shr, up, k, span);
+        LExpr { pre: e.pre, expr: down, ty: JType::Int }
+    }
+
     fn int_operand(&mut self, f: &mut Fn<'t>, node: Node<'t>) -> LResult<LExpr> {
         let e = self.expr(f, node)?;
         if e.ty.unsupported().is_some() {
@@ -373,7 +423,7 @@ impl<'t> Lowerer<'t, '_> {
                 Ok(LExpr { pre, expr: self.var(&t, span), ty: JType::Boolean })
             }
             "+" | "-" | "*" | "/" | "%" => {
-                let (lo, ro) = (self.int_operand(f, l)?, self.int_operand(f, r)?);
+                let (lo, ro) = (self.num_operand(f, l)?, self.num_operand(f, r)?);
                 let bop = match op {
                     "+" => BinOp::Add,
                     "-" => BinOp::Sub,
@@ -381,10 +431,13 @@ impl<'t> Lowerer<'t, '_> {
                     "/" => BinOp::Div,
                     _ => BinOp::Mod,
                 };
-                self.combine(f, bop, lo, ro, span, JType::Int)
+                // Binary numeric promotion: `long` if either side is.
+                let ty = promote(&lo.ty, &ro.ty);
+                let e = self.combine(f, bop, lo, ro, span, ty)?;
+                Ok(self.wrap_int(e, span))
             }
             "<" | "<=" | ">" | ">=" => {
-                let (lo, ro) = (self.int_operand(f, l)?, self.int_operand(f, r)?);
+                let (lo, ro) = (self.num_operand(f, l)?, self.num_operand(f, r)?);
                 let bop = match op {
                     "<" => BinOp::Lt,
                     "<=" => BinOp::Le,
@@ -461,7 +514,7 @@ impl<'t> Lowerer<'t, '_> {
         r: Node<'t>,
         span: Span,
     ) -> LResult<LExpr> {
-        let lo = self.int_operand(f, l)?;
+        let lo = self.num_operand(f, l)?;
         let Some(Const::Int(amount)) = self.const_value(f, r) else {
             return Err(f.problem(
                 span_of(&r),
@@ -469,12 +522,16 @@ impl<'t> Lowerer<'t, '_> {
                 Some("multiply or divide by a power of two instead"),
             ));
         };
-        let amount = amount & 31;
+        // Java masks the amount to the width of the (unary-promoted) left operand.
+        let amount = if lo.ty == JType::Long { amount & 63 } else { amount & 31 };
+        if amount > 62 {
+            return Err(f.problem(span_of(&r), "a `long` shift by 63", None));
+        }
         let rspan = span_of(&r);
         let re = self.e(ExprKind::Int(amount), rspan);
         let bop = if op == "<<" { BinOp::Shl } else { BinOp::Shr };
         let e = self.bin(bop, lo.expr, re, span);
-        Ok(LExpr { pre: lo.pre, expr: e, ty: JType::Int })
+        Ok(self.wrap_int(LExpr { pre: lo.pre, expr: e, ty: lo.ty }, span))
     }
 
     fn combine(
@@ -502,22 +559,23 @@ impl<'t> Lowerer<'t, '_> {
         };
         match text_of(&op, self.text) {
             "-" => {
-                if operand.kind() == "decimal_integer_literal" {
+                let long = text_of(&operand, self.text).ends_with(['l', 'L']);
+                if operand.kind() == "decimal_integer_literal" && !long {
                     let v = self.int_literal(f, operand, true)?;
                     if v == 1 << 31 {
                         return Ok(LExpr::pure(self.e(ExprKind::Int(-v), span), JType::Int));
                     }
                 }
-                let o = self.int_operand(f, operand)?;
+                let o = self.num_operand(f, operand)?;
                 let e = self.e(ExprKind::Unary { op: UnOp::Neg, operand: Box::new(o.expr) }, span);
-                Ok(LExpr { pre: o.pre, expr: e, ty: JType::Int })
+                Ok(self.wrap_int(LExpr { pre: o.pre, expr: e, ty: o.ty }, span))
             }
             "!" => {
                 let o = self.bool_operand(f, operand)?;
                 let e = self.not(o.expr, span);
                 Ok(LExpr { pre: o.pre, expr: e, ty: JType::Boolean })
             }
-            "+" => self.int_operand(f, operand),
+            "+" => self.num_operand(f, operand),
             _ => Err(f.problem(span, "the bitwise complement `~`", None)),
         }
     }
@@ -607,4 +665,13 @@ pub fn char_value(lit: &str) -> Option<i64> {
         r if r.starts_with('u') => i64::from_str_radix(r.trim_start_matches('u'), 16).ok()?,
         r => i64::from_str_radix(r, 8).ok()?,
     })
+}
+
+/// Java's binary numeric promotion over the subset's `int` and `long`.
+fn promote(a: &JType, b: &JType) -> JType {
+    if *a == JType::Long || *b == JType::Long {
+        JType::Long
+    } else {
+        JType::Int
+    }
 }

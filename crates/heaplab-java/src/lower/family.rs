@@ -444,6 +444,13 @@ impl<'t> Lowerer<'t, '_> {
         if !matches!(v.expr.kind, ExprKind::Field { .. }) {
             return Ok(v);
         }
+        if self.longs && v.ty == JType::Int {
+            // At 64 bits (a file with `long`) an `int` field of the input is still an `int`.
+            let span = v.expr.span;
+            let (mut pre, held) = self.held(f, v)?;
+            pre.push(self.assume_int(held.clone(), span));
+            return Ok(LExpr { pre, expr: held, ty: JType::Int });
+        }
         let Some(classes) = self.narrow_classes(&v.ty) else { return Ok(v) };
         let span = v.expr.span;
         let ty = v.ty.clone();
@@ -451,6 +458,16 @@ impl<'t> Lowerer<'t, '_> {
         let s = self.assume_of(held.clone(), &classes, span);
         pre.push(s);
         Ok(LExpr { pre, expr: held, ty })
+    }
+
+    /// `assume` an `int` input is in Java's `int` range (the program runs at 64 bits).
+    fn assume_int(&mut self, v: Expr, span: Span) -> Stmt {
+        let lo = self.e(ExprKind::Int(i64::from(i32::MIN)), span);
+        let hi = self.e(ExprKind::Int(i64::from(i32::MAX)), span);
+        let above = self.bin(BinOp::Le, lo, v.clone(), span);
+        let below = self.bin(BinOp::Le, v, hi, span);
+        let both = self.bin(BinOp::And, above, below, span);
+        self.s(StmtKind::Assume(both), span)
     }
 
     /// `assume v == null || v is one of classes`.
@@ -466,6 +483,10 @@ impl<'t> Lowerer<'t, '_> {
     pub(super) fn narrow_params(&mut self, params: &[Param], types: &[JType]) -> Vec<Stmt> {
         let mut out = Vec::new();
         for (p, t) in params.iter().zip(types) {
+            if self.longs && *t == JType::Int {
+                let v = self.var(&p.name.name, p.name.span);
+                out.push(self.assume_int(v, p.name.span));
+            }
             if let Some(classes) = self.narrow_classes(t) {
                 let v = self.var(&p.name.name, p.name.span);
                 out.push(self.assume_of(v, &classes, p.name.span));

@@ -90,6 +90,9 @@ impl Lowered {
 
 pub struct Lowerer<'t, 'a> {
     pub decls: &'a Decls<'t>,
+    /// The file writes the type `long`: the program runs under `ints java64` and each `int`
+    /// result is wrapped to 32 bits by the lowering (`wrap_int`).
+    pub longs: bool,
     pub text: &'a str,
     pub next_id: u32,
     pub diags: Vec<Diagnostic>,
@@ -115,6 +118,7 @@ impl<'t, 'a> Lowerer<'t, 'a> {
     pub fn new(decls: &'a Decls<'t>, text: &'a str, root: Node<'t>) -> Lowerer<'t, 'a> {
         let mut l = Lowerer {
             decls,
+            longs: mentions_long(root, text),
             text,
             next_id: 0,
             diags: Vec::new(),
@@ -771,4 +775,17 @@ fn remove_stmt(b: &mut Block, id: NodeId) -> Option<Span> {
         }
     }
     None
+}
+
+/// Whether the file writes the type `long` anywhere.
+fn mentions_long(root: Node, text: &str) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "integral_type" && text_of(&n, text) == "long" {
+            return true;
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.children(&mut cursor));
+    }
+    false
 }

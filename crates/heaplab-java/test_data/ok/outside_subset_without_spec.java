@@ -20,8 +20,8 @@ public class Tools {
         return describe().length();
     }
 
-    public long big(long x) {
-        return x * 2L;
+    public double big(double x) {
+        return x * 2.0;
     }
 
     public int sum() {

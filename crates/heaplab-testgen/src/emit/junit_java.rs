@@ -206,6 +206,8 @@ fn class_literal(t: &JavaType) -> String {
 /// A primitive value for a slot of Java type `t`.
 fn primitive(v: &Value, t: Option<&JavaType>) -> String {
     match (v, t) {
+        // A `long` past `int` range needs its suffix (`(long) 2147483648` does not compile).
+        (Value::Int(n), Some(JavaType::Int(p))) if p == "long" => format!("{n}L"),
         (Value::Int(n), Some(JavaType::Int(p))) if p != "int" => format!("({p}) {n}"),
         (Value::Int(n), _) if *n == i64::from(i32::MIN) => "Integer.MIN_VALUE".into(),
         (Value::Int(n), _) => n.to_string(),
