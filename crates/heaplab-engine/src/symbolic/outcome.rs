@@ -50,7 +50,9 @@ pub struct PathResult {
     /// 0-based, in the order paths ended.
     pub index: usize,
     pub outcome: PathOutcome,
-    pub state: State,
+    /// Boxed: a run keeps hundreds of thousands of paths, and a `Vec` of whole states grew by
+    /// hundreds of megabytes at once when it doubled, past the whole memory bound in one step.
+    pub state: Box<State>,
 }
 
 impl PathResult {

@@ -188,7 +188,7 @@ impl Sink for Record {
         }
         let event = Event::PathEnd { state: st.id, path: index, outcome: outcome.clone() };
         self.pending.push_back(Placed { event, span: self.at });
-        self.paths.push(PathResult { index, outcome, state: st });
+        self.paths.push(PathResult { index, outcome, state: Box::new(st) });
     }
 
     fn push(&mut self, st: State) {
