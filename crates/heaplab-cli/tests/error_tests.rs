@@ -9,9 +9,6 @@ mod common;
 
 use common::{heaplab, text, workspace_root};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-const JAR: &str = "/usr/share/java/junit-platform-console-standalone.jar";
 
 fn scratch(name: &str) -> PathBuf {
     let dir =
@@ -39,30 +36,7 @@ fn run_class(src: &Path, extra: &[PathBuf], class: &str) -> (u32, u32, String) {
     let mut files = Vec::new();
     java_files(src, &mut files);
     files.extend(extra.iter().cloned());
-    let out = Command::new("javac")
-        .args(["-nowarn", "-d"])
-        .arg(&classes)
-        .args(["-cp", JAR])
-        .args(&files)
-        .output()
-        .expect("javac runs (./build.sh setup installs a JDK)");
-    assert!(out.status.success(), "javac failed:\n{}", text(&out.stderr));
-    let out = Command::new("java")
-        .args(["-ea", "-jar", JAR, "--class-path"])
-        .arg(&classes)
-        .args(["--select-class", class, "--disable-banner", "--details=tree"])
-        .output()
-        .expect("java runs");
-    let report = text(&out.stdout) + &text(&out.stderr);
-    let count = |what: &str| -> u32 {
-        report
-            .lines()
-            .find(|l| l.contains(&format!("tests {what}")))
-            .and_then(|l| l.trim_start_matches(['[', ' ']).split_whitespace().next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no `tests {what}` line:\n{report}"))
-    };
-    (count("found"), count("failed"), report)
+    common::junit_console(&classes, &files, &["--select-class", class])
 }
 
 /// `heaplab run FILE --method StudentList.remove --emit KIND --out DIR`.

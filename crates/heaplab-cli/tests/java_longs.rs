@@ -13,9 +13,7 @@ mod common;
 
 use common::{heaplab, text, workspace_root};
 use std::path::Path;
-use std::process::Command;
 
-const JAR: &str = "/usr/share/java/junit-platform-console-standalone.jar";
 const SOURCE: &str = "examples/java/course/RunningTotal.java";
 const STRATEGIES: [&str; 6] = ["lazy", "lazier", "lazier#", "sl", "symheap", "concolic"];
 const METHODS: [&str; 6] = ["add", "sum", "intSum", "pairOverflows", "mean", "pastIntRange"];
@@ -27,30 +25,7 @@ fn junit(dir: &Path) -> (u32, u32, String) {
     for e in std::fs::read_dir(dir.join("course")).unwrap().flatten() {
         files.push(e.path());
     }
-    let out = Command::new("javac")
-        .args(["-nowarn", "-d"])
-        .arg(&classes)
-        .args(["-cp", JAR])
-        .args(&files)
-        .output()
-        .expect("javac runs (./build.sh setup installs a JDK)");
-    assert!(out.status.success(), "javac failed in {}:\n{}", dir.display(), text(&out.stderr));
-    let out = Command::new("java")
-        .args(["-ea", "-jar", JAR, "--class-path"])
-        .arg(&classes)
-        .args(["--select-package", "course", "--disable-banner", "--details=summary"])
-        .output()
-        .expect("java runs");
-    let report = text(&out.stdout) + &text(&out.stderr);
-    let count = |what: &str| -> u32 {
-        report
-            .lines()
-            .find(|l| l.contains(&format!("tests {what}")))
-            .and_then(|l| l.trim_start_matches(['[', ' ']).split_whitespace().next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no `tests {what}` line:\n{report}"))
-    };
-    (count("found"), count("failed"), report)
+    common::junit_console(&classes, &files, &["--select-package", "course"])
 }
 
 #[test]

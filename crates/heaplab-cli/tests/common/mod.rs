@@ -25,3 +25,38 @@ pub fn workspace_root() -> PathBuf {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// The JUnit 5 console that `./build.sh setup` installs (Debian's junit5 package).
+pub const JUNIT_JAR: &str = "/usr/share/java/junit-platform-console-standalone.jar";
+
+/// Compiles `files` with `javac` into `classes`, then runs the JUnit 5 console on them with
+/// `select` (e.g. `["--select-class", "pkg.FooTest"]`) and `-ea`, so the classes' own asserts
+/// run: (tests found, tests failed, the console's report). A failed compilation fails the test.
+pub fn junit_console(classes: &Path, files: &[PathBuf], select: &[&str]) -> (u32, u32, String) {
+    let out = Command::new("javac")
+        .args(["-nowarn", "-d"])
+        .arg(classes)
+        .args(["-cp", JUNIT_JAR])
+        .args(files)
+        .output()
+        .expect("javac runs (./build.sh setup installs a JDK)");
+    assert!(out.status.success(), "javac failed in {}:\n{}", classes.display(), text(&out.stderr));
+    let out = Command::new("java")
+        .args(["-ea", "-jar", JUNIT_JAR, "--class-path"])
+        .arg(classes)
+        .args(select)
+        .args(["--disable-banner", "--details=tree"])
+        .output()
+        .expect("java runs");
+    let report = text(&out.stdout) + &text(&out.stderr);
+    // The console's summary has lines like `[         3 tests failed          ]`.
+    let count = |what: &str| -> u32 {
+        report
+            .lines()
+            .find(|l| l.contains(&format!("tests {what}")))
+            .and_then(|l| l.trim_start_matches(['[', ' ']).split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no `tests {what}` line:\n{report}"))
+    };
+    (count("found"), count("failed"), report)
+}
