@@ -67,8 +67,20 @@ const KIASAN_K3 = [
   { file: 'examples/treemap.hl', method: 'TreeMap.put', kiasan: 331 },
   { file: 'examples/avl.hl', method: 'AvlTree.insert', kiasan: 190 },
 ];
+// Issue 32: `lazy` at k = 3 on AVL `insert` (its disjuncts that differ only in the balance are
+// one fork target, so it ends in about 0.8 M states, past the default state bound) and TreeMap
+// `put`, with the same tests as lazier#.
+const LAZY_K3 = [
+  { file: 'examples/avl.hl', method: 'AvlTree.insert', kiasan: 190, strategy: 'lazy', maxStates: 2000000 },
+  { file: 'examples/treemap.hl', method: 'TreeMap.put', kiasan: 331, strategy: 'lazy', maxStates: 5000000 },
+];
 const K3 = [...KIASAN_K3, { file: 'examples/treemap.hl', method: 'TreeMap.remove' }]
-  .map((r) => ({ ...r, strategy: 'lazier#', k: 3 }));
+  .map((r) => ({ ...r, strategy: 'lazier#', k: 3 }))
+  .concat(LAZY_K3.map((r) => ({ ...r, k: 3, beyondGoals: true })));
+/** A goal row's bounds: k, the cap, and its own state bound where it has one. */
+function rowBounds(row) {
+  return { k: row.k, timeout_ms: capMs, ...(row.maxStates ? { max_states: row.maxStates } : {}) };
+}
 const BST_SL = BST_METHODS.map((m) => ({ file: 'examples/bst.hl', method: `BST.${m}`, strategy: 'sl', k: native.k }));
 
 const sources = new Map();
@@ -84,7 +96,8 @@ async function nativeRun(row) {
   const bin = path.join(ROOT, 'target/release/heaplab');
   const { stdout } = await run(bin, ['run', path.join(ROOT, row.file), '--method', row.method,
     '--strategy', row.strategy, '--k', String(row.k), '--format', 'json',
-    '--timeout-ms', String(capMs)], { maxBuffer: 1 << 26 });
+    '--timeout-ms', String(capMs), ...(row.maxStates ? ['--max-states', String(row.maxStates)] : [])],
+  { maxBuffer: 1 << 26 });
   const s = JSON.parse(stdout);
   return { ms: s.time_ms, tests: s.tests, sent: s.solver_calls.sent, rust: s.solver_calls.decided_locally,
     cached: s.solver_calls.cached, timedOut: JSON.stringify(s.stopped_by ?? '').includes('time') };
@@ -95,7 +108,7 @@ await pkg.default({ module_or_path: await readFile(path.join(ROOT, 'web/pkg/heap
 const bridge = await import(path.join(ROOT, 'web/src/z3-bridge.js'));
 await bridge.solve('(check-sat)');
 async function nodeRun(row) {
-  const options = { strategy: row.strategy, bounds: { k: row.k, timeout_ms: capMs }, file: row.file, views: false };
+  const options = { strategy: row.strategy, bounds: rowBounds(row), file: row.file, views: false };
   const started = performance.now();
   const ex = new pkg.Exploration(await source(row.file), row.method, JSON.stringify(options), bridge.solve);
   try {
@@ -149,7 +162,7 @@ const marks = await page.evaluate(() => globalThis.__heaplab.marks);
 
 /** The Compare tab's request for one strategy, timed in the page. */
 async function browserEngine(row) {
-  const options = { bounds: { k: row.k, timeout_ms: capMs } };
+  const options = { bounds: rowBounds(row) };
   return page.evaluate(async ({ src, method, options, strategy }) => {
     const started = performance.now();
     const [r] = await globalThis.__heaplab.engine.request('compare', { source: src, method, options, strategies: [strategy] });
@@ -164,7 +177,7 @@ async function browserEngine(row) {
 let runs = 0;
 async function browserExplore(row) {
   runs += 1;
-  const options = { strategy: row.strategy, bounds: { k: row.k, timeout_ms: capMs } };
+  const options = { strategy: row.strategy, bounds: rowBounds(row) };
   return page.evaluate(async ({ src, method, options, runId }) => {
     const engine = globalThis.__heaplab.engine;
     const started = performance.now();
@@ -233,9 +246,10 @@ const sum = (rows, f) => rows.reduce((a, r) => a + f(r), 0);
 const bstEngine = sum(BST_SL, (r) => goalBrowser.get(key(r)).engine.ms);
 const bstRun = sum(BST_SL, (r) => goalBrowser.get(key(r)).explore.ms);
 const worst = (rows, f) => Math.max(...rows.map(f));
-const tmRows = K3.filter((r) => r.method.startsWith('TreeMap.'));
+// Issue 17's goals are judged on its own rows, not on the lazy rows of issue 32.
+const tmRows = K3.filter((r) => !r.beyondGoals && r.method.startsWith('TreeMap.'));
 const tmRun = worst(tmRows, (r) => goalBrowser.get(key(r)).explore.ms);
-const kiasanRows = K3.filter((r) => r.kiasan !== undefined);
+const kiasanRows = K3.filter((r) => !r.beyondGoals && r.kiasan !== undefined);
 const kiasanRun = worst(kiasanRows, (r) => goalBrowser.get(key(r)).explore.ms);
 const kiasanCounts = kiasanRows.every((r) => goalBrowser.get(key(r)).engine.tests === r.kiasan);
 const bothOk = (rows, f, limit) => rows.every((r) => {

@@ -66,6 +66,10 @@ fn scratch(name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// No time bound: only the memory bound may stop these runs, however loaded the machine (a
+/// debug build at the default 60 s reached its time bound first).
+const NO_TIMEOUT: &[&str] = &["--timeout-ms", "0"];
+
 /// Reached 7.6 GB before states shared their heaps; now it stops on the state bound by default,
 /// and on the memory bound when that is the tighter one.
 #[test]
@@ -74,23 +78,33 @@ fn bst_insert_lazy_k4_stays_bounded() {
     let run = heaplab(&[&base[..], &["--k", "4"]].concat());
     assert!(run.stdout.contains("stopped by: max_states"), "{}", run.stdout);
     let run = heaplab(
-        &[&base[..], &["--k", "4", "--max-states", "100000000", "--max-memory-mb", "200"]].concat(),
+        &[
+            &base[..],
+            &["--k", "4", "--max-states", "100000000", "--max-memory-mb", "60"],
+            NO_TIMEOUT,
+        ]
+        .concat(),
     );
     assert!(run.stdout.contains("stopped by: memory (raise --max-memory-mb)"), "{}", run.stdout);
     assert!(run.stdout.contains("bounded (by memory)"), "{}", run.stdout);
     // The bound counts what the run allocated; resident memory adds the allocator's slack and
     // what the process held before the run.
-    assert!(run.peak_kb < 3 * 200 * 1024, "peak {} kB for a 200 MB bound", run.peak_kb);
+    assert!(run.peak_kb < 3 * 60 * 1024, "peak {} kB for a 60 MB bound", run.peak_kb);
 }
 
 #[test]
 fn avl_insert_lazy_k3_stops_on_a_bound() {
     let args = ["run", "examples/avl.hl", "--method", "AvlTree.insert", "--strategy", "lazy"];
     let run = heaplab(
-        &[&args[..], &["--k", "3", "--max-states", "100000000", "--max-memory-mb", "150"]].concat(),
+        &[
+            &args[..],
+            &["--k", "3", "--max-states", "100000000", "--max-memory-mb", "40"],
+            NO_TIMEOUT,
+        ]
+        .concat(),
     );
     assert!(run.stdout.contains("stopped by: memory"), "{}", run.stdout);
-    assert!(run.peak_kb < 3 * 150 * 1024, "peak {} kB for a 150 MB bound", run.peak_kb);
+    assert!(run.peak_kb < 3 * 40 * 1024, "peak {} kB for a 40 MB bound", run.peak_kb);
 }
 
 /// About 4,000 objects allocated, then 6 independent branches: 64 paths whose states share the

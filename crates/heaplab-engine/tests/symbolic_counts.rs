@@ -643,3 +643,50 @@ fn abs_counts() {
         assert_eq!(count("hash32.hl", "abs", strategy, 1), 2, "{strategy:?}");
     }
 }
+
+/// The lazy family compiles disjuncts that differ only in pure facts as one fork target
+/// (`code::compile_merging`); the written disjuncts (`code::compile`, as `sl` reads them) are
+/// the oracle. AVL's `avl` has three such disjuncts (the balance of the heights): the merged
+/// code ends the same feasible paths with the same outcomes, in fewer states.
+#[test]
+fn merged_pure_disjuncts_keep_the_paths_and_cut_the_states() {
+    use heaplab_engine::symbolic::code::compile;
+    use heaplab_engine::symbolic::NoClock;
+    use std::rc::Rc;
+    let a = common::load("avl.hl");
+    for strategy in [StrategyKind::Lazy, StrategyKind::LazierSharp] {
+        let mut config = Config::default();
+        config.strategy = strategy;
+        config.bounds.k = 2;
+        let outcomes = |ex: &heaplab_engine::symbolic::Explorer| {
+            let mut v: Vec<String> = ex
+                .paths()
+                .iter()
+                .filter(|p| p.outcome.is_feasible())
+                .map(|p| p.outcome.summary())
+                .collect();
+            v.sort();
+            v
+        };
+        let merged = common::explore(&a, "AvlTree.insert", config);
+        let written = Rc::new(compile(&a.program, &a.info));
+        let mut plain = heaplab_engine::symbolic::Explorer::from_compiled(
+            written,
+            "AvlTree.insert",
+            config,
+            common::solver(),
+            Box::new(NoClock),
+        )
+        .expect("method exists");
+        plain.run_to_end();
+        assert!(merged.stopped().is_none() && plain.stopped().is_none());
+        assert_eq!(merged.stats().feasible, plain.stats().feasible, "{strategy:?}");
+        assert_eq!(outcomes(&merged), outcomes(&plain), "{strategy:?}");
+        assert!(
+            merged.stats().states < plain.stats().states,
+            "{strategy:?}: {} states merged, {} written",
+            merged.stats().states,
+            plain.stats().states
+        );
+    }
+}

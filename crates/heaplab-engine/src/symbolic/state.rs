@@ -237,6 +237,9 @@ impl State {
         self.returned = None;
         self.ext = StrategyData::default();
         self.order = OrderKeys::default();
+        // The solver variables only this path declared: a list shared with its siblings, whose
+        // own tail a discarded path would keep alive.
+        self.vars = SharedList::new();
     }
 }
 

@@ -304,6 +304,9 @@ pub struct Compiled {
     /// The program's `Comparator` is the built-in one, whose `compare` compiles to
     /// [`Instr::OrderKeys`].
     pub builtin_comparator: bool,
+    /// Disjuncts that differ only in pure facts were compiled as one (see
+    /// `compile::compile_merging`); `sl`'s code keeps one fork target per written disjunct.
+    pub merged_disjuncts: bool,
 }
 
 impl Compiled {

@@ -24,7 +24,7 @@ mod record;
 pub use super::events::{Event, ForkKind, Placed, RunStats, TreeNode};
 pub use super::outcome::{PathOutcome, PathResult};
 
-use super::code::{compile, Compiled, UnitId};
+use super::code::{compile, compile_merging, Compiled, UnitId};
 use super::config::{Bound, Clock, Config, Deadline};
 use super::events::ViewAt;
 use super::exec::{
@@ -87,7 +87,11 @@ impl Explorer {
         solver: Box<dyn PathSolver>,
         clock: Box<dyn Clock>,
     ) -> Result<Explorer> {
-        let compiled = compile(program, info);
+        // `sl`'s `enum` rule allows or drops the written disjuncts of a predicate by index.
+        let compiled = match config.strategy {
+            super::StrategyKind::Sl => compile(program, info),
+            _ => compile_merging(program, info),
+        };
         Explorer::from_compiled(Rc::new(compiled), target, config, solver, clock)
     }
 

@@ -114,6 +114,9 @@ impl Sink for Record {
         let id = StateId(self.next_id);
         self.next_id += 1;
         let span = parent.and(self.at);
+        // Labels are for the tree view and traces; a run without detail (CLI `run` without
+        // `--trace`, `compare`, `bench`) keeps millions of nodes and shows none of them.
+        let label = if self.detail { label } else { String::new() };
         self.tree.push(TreeNode { id, parent, label, path: None, span });
         self.stats.states += 1;
         id

@@ -2,6 +2,8 @@
 //! points-to atoms as claims, predicate calls as calls (deferred by `sl`).
 
 use super::*;
+use heaplab_syntax::ast::SymbolicHeap;
+use heaplab_syntax::pretty;
 
 impl Cx<'_> {
     pub(super) fn formula(&mut self, f: &Formula) {
@@ -11,17 +13,24 @@ impl Cx<'_> {
     fn formula_code(&mut self, f: &Formula) {
         let was = self.in_formula;
         self.in_formula = true;
-        if f.disjuncts.len() == 1 {
-            if let Some(d) = f.disjuncts.first() {
-                self.disjunct(d);
+        // Only where arithmetic cannot fail (a predicate's body, a `requires`): a merged
+        // disjunct evaluates the facts of every disjunct of its group.
+        let groups = if self.out.merged_disjuncts && self.formula_unit {
+            merge_groups(&f.disjuncts)
+        } else {
+            f.disjuncts.iter().map(|d| vec![d]).collect()
+        };
+        if groups.len() == 1 {
+            if let Some(g) = groups.first() {
+                self.group(g);
             }
         } else {
             let fork = self.emit(Instr::Fork(Vec::new()));
             let mut targets = Vec::new();
             let mut ends = Vec::new();
-            for d in &f.disjuncts {
+            for g in &groups {
                 targets.push(self.here());
-                self.disjunct(d);
+                self.group(g);
                 ends.push(self.emit(Instr::Jump(usize::MAX)));
             }
             let end = self.here();
@@ -31,6 +40,63 @@ impl Cx<'_> {
             self.code[fork] = Instr::Fork(targets);
         }
         self.in_formula = was;
+    }
+
+    /// One fork target: a written disjunct, or disjuncts merged by [`merge_groups`].
+    fn group(&mut self, group: &[&SymbolicHeap]) {
+        match group {
+            [d] => self.disjunct(d),
+            [first, ..] => self.within(first.span, |cx| cx.merged_code(group)),
+            [] => {}
+        }
+    }
+
+    /// Disjuncts with the same existentials and spatial atoms: the first one's atoms, pure
+    /// facts that all of them state in place, then one assumption, the disjunction over the
+    /// disjuncts of the conjunction of their other pure facts. Those facts are simple (see
+    /// [`simple`]), so evaluating them all, without a branch, is their meaning.
+    fn merged_code(&mut self, group: &[&SymbolicHeap]) {
+        let Some(first) = group.first() else { return };
+        let pure_keys: Vec<Vec<String>> = group.iter().map(|d| pure_facts(d)).collect();
+        let common = |key: &String| pure_keys.iter().all(|keys| keys.contains(key));
+        self.scopes.push(Vec::new());
+        for p in &first.exists {
+            self.declare(&p.name.name, SlotType::from_type_expr(&p.ty), true);
+        }
+        for atom in &first.atoms {
+            match atom {
+                Atom::Pure(e) if simple(e) && !common(&pretty::expr(e)) => {}
+                _ => self.atom(atom),
+            }
+        }
+        let mut any = false;
+        for d in group {
+            let mut conj = false;
+            for atom in &d.atoms {
+                let Atom::Pure(e) = atom else { continue };
+                if !simple(e) || common(&pretty::expr(e)) {
+                    continue;
+                }
+                self.expr(e);
+                if conj {
+                    self.bool_op(BinOp::And, e);
+                }
+                conj = true;
+            }
+            if !conj {
+                self.emit(Instr::Const(Const::Bool(true)));
+            }
+            if any {
+                self.bool_op(BinOp::Or, first_expr(d));
+            }
+            any = true;
+        }
+        self.emit(Instr::Assume { span: first.span, precondition: true });
+        self.scopes.pop();
+    }
+
+    fn bool_op(&mut self, op: BinOp, at: &Expr) {
+        self.emit(Instr::Binary { op, kind: OperandKind::Bool, node: at.id, span: at.span });
     }
 
     pub(super) fn disjunct(&mut self, d: &heaplab_syntax::ast::SymbolicHeap) {
@@ -161,5 +227,69 @@ impl Cx<'_> {
             }
             None => self.invalid(format!("unknown predicate `{name}`"), span),
         }
+    }
+}
+
+/// The written disjuncts in groups to compile as one fork target each, in their order: a
+/// disjunct joins the first earlier group with its existentials and non-simple atoms (spatial
+/// atoms, predicate calls, pure facts that read the heap or call), written the same and in the
+/// same order.
+fn merge_groups(disjuncts: &[SymbolicHeap]) -> Vec<Vec<&SymbolicHeap>> {
+    let mut groups: Vec<(String, Vec<&SymbolicHeap>)> = Vec::new();
+    for d in disjuncts {
+        let key = skeleton(d);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, g)) => g.push(d),
+            None => groups.push((key, vec![d])),
+        }
+    }
+    groups.into_iter().map(|(_, g)| g).collect()
+}
+
+/// A disjunct without its simple pure facts, printed.
+fn skeleton(d: &SymbolicHeap) -> String {
+    let atoms =
+        d.atoms.iter().filter(|a| !matches!(a, Atom::Pure(e) if simple(e))).cloned().collect();
+    pretty::heap(&SymbolicHeap { exists: d.exists.clone(), atoms, span: d.span })
+}
+
+/// A disjunct's simple pure facts, printed.
+fn pure_facts(d: &SymbolicHeap) -> Vec<String> {
+    d.atoms
+        .iter()
+        .filter_map(|a| match a {
+            Atom::Pure(e) if simple(e) => Some(pretty::expr(e)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn pure_expr(a: &Atom) -> Option<&Expr> {
+    match a {
+        Atom::Pure(e) => Some(e),
+        _ => None,
+    }
+}
+
+/// Some expression of a merged disjunct, to place its `||` (a merged group has pure facts).
+fn first_expr(d: &SymbolicHeap) -> &Expr {
+    d.atoms.iter().find_map(pure_expr).expect("a merged disjunct states a pure fact")
+}
+
+/// A fact over variables and literals with arithmetic and comparisons only: no heap read, no
+/// call, no `&&`/`||`/`?:` (which compile to branches), so it can be evaluated anywhere in its
+/// disjunct after the existentials are bound, and at no risk (no null dereference).
+fn simple(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Null => true,
+        ExprKind::Unary { operand, .. } => simple(operand),
+        ExprKind::Binary { op, lhs, rhs } => {
+            !matches!(
+                op,
+                BinOp::And | BinOp::Or | BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr
+            ) && simple(lhs)
+                && simple(rhs)
+        }
+        _ => false,
     }
 }
