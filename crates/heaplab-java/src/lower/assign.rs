@@ -79,7 +79,7 @@ impl<'t> Lowerer<'t, '_> {
                 }
             }
             "array_access" => {
-                let e = self.expr(f, node)?;
+                let e = self.array_cell(f, node)?;
                 match e.expr.kind {
                     ExprKind::Index { array, index } => {
                         let aty = JType::Array(Box::new(e.ty.clone()));
@@ -166,6 +166,10 @@ impl<'t> Lowerer<'t, '_> {
             ExprKind::Field { object, field } => {
                 ExprKind::Field { object: Box::new(self.refresh(object)), field: field.clone() }
             }
+            ExprKind::Index { array, index } => ExprKind::Index {
+                array: Box::new(self.refresh(array)),
+                index: Box::new(self.refresh(index)),
+            },
             k => k.clone(),
         };
         self.e(kind, e.span)
@@ -185,6 +189,8 @@ impl<'t> Lowerer<'t, '_> {
         }
         let op = if inc { BinOp::Add } else { BinOp::Sub };
         let one = self.e(ExprKind::Int(1), span);
+        let read = self.read_place(&place, span);
+        pre.extend(self.assume_place_int(read, &ty));
         if !value {
             let read = self.read_place(&place, span);
             let next = self.bin(op, read, one, span);
@@ -286,6 +292,8 @@ impl<'t> Lowerer<'t, '_> {
                     };
                     // The place is read before the right side runs (Java's order).
                     let read = self.read_place(&place, span);
+                    let first = self.read_place(&place, span);
+                    pre.extend(self.assume_place_int(first, &ty));
                     let old =
                         if rhs.pre.is_empty() { read } else { self.spill(f, &mut pre, read, &ty)? };
                     pre.extend(rhs.pre);
