@@ -160,6 +160,13 @@ impl<'t> Lowerer<'t, '_> {
         }
     }
 
+    /// The `assume` that an `int` field or cell about to be read by `++` or `op=` holds an
+    /// `int` (at 64 bits; `None` otherwise).
+    fn range_place(&mut self, p: &Place, ty: &JType, span: Span) -> Option<Stmt> {
+        let read = self.read_place(p, span);
+        self.assume_place_int(read, ty)
+    }
+
     /// A copy of a (small, stable) expression with fresh node ids.
     pub fn refresh(&mut self, e: &Expr) -> Expr {
         let kind = match &e.kind {
@@ -189,8 +196,7 @@ impl<'t> Lowerer<'t, '_> {
         }
         let op = if inc { BinOp::Add } else { BinOp::Sub };
         let one = self.e(ExprKind::Int(1), span);
-        let read = self.read_place(&place, span);
-        pre.extend(self.assume_place_int(read, &ty));
+        pre.extend(self.range_place(&place, &ty, span));
         if !value {
             let read = self.read_place(&place, span);
             let next = self.bin(op, read, one, span);
@@ -282,7 +288,7 @@ impl<'t> Lowerer<'t, '_> {
                             _ => {
                                 return Err(f.problem(
                                     span,
-                                    "a shift by an amount that is not a constant",
+                                    "a shift by a non-constant amount",
                                     None,
                                 ))
                             }
@@ -292,8 +298,7 @@ impl<'t> Lowerer<'t, '_> {
                     };
                     // The place is read before the right side runs (Java's order).
                     let read = self.read_place(&place, span);
-                    let first = self.read_place(&place, span);
-                    pre.extend(self.assume_place_int(first, &ty));
+                    pre.extend(self.range_place(&place, &ty, span));
                     let old =
                         if rhs.pre.is_empty() { read } else { self.spill(f, &mut pre, read, &ty)? };
                     pre.extend(rhs.pre);

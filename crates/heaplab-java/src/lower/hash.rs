@@ -73,7 +73,10 @@ impl<'t> Lowerer<'t, '_> {
                 Some("only `x & (2^k - 1)` with a constant mask, `>>>`, `<<`, `>>` by a constant and `~` are in the subset"),
             ));
         }
+        // The mask is the constant side; when both are, the one that is a mask of low bits.
+        let is_mask = |m: i64| m == -1 || (m >= 0 && (m + 1).count_ones() == 1);
         let (value, mask) = match (self.const_value(f, r), self.const_value(f, l)) {
+            (Some(Const::Int(m)), Some(Const::Int(n))) if !is_mask(m) && is_mask(n) => (r, n),
             (Some(Const::Int(m)), _) => (l, m),
             (_, Some(Const::Int(m))) => (r, m),
             _ => {
@@ -90,11 +93,10 @@ impl<'t> Lowerer<'t, '_> {
         if mask == -1 {
             return Ok(v);
         }
-        let low_bits = mask >= 0 && (mask + 1).count_ones() == 1;
-        if !low_bits {
+        if !is_mask(mask) {
             return Err(f.problem(
                 span,
-                format!("`&` with the mask {mask}, which is not 2^k - 1"),
+                format!("`&` with the mask {mask} (not 2^k - 1)"),
                 Some("only masks of low bits (`0x7fffffff`, `0xff`, `m - 1` for a constant power of two `m`) are in the subset"),
             ));
         }
