@@ -11,6 +11,9 @@ use heaplab_syntax::Span;
 use std::collections::HashSet;
 use tree_sitter::Node;
 
+/// The construct named when a compound shift's amount is not a constant.
+const SHIFT_BY_VALUE: &str = "a shift by an amount that is not a constant";
+
 /// Where a value is stored: a local, a field of an object, an array cell. Object and index are
 /// stable expressions (literals, `this`, locals), so the place can be read and written again.
 pub enum Place {
@@ -285,13 +288,7 @@ impl<'t> Lowerer<'t, '_> {
                                 }
                                 self.e(ExprKind::Int(c), rhs.expr.span)
                             }
-                            _ => {
-                                return Err(f.problem(
-                                    span,
-                                    "a shift by a non-constant amount",
-                                    None,
-                                ))
-                            }
+                            _ => return Err(f.problem(span, SHIFT_BY_VALUE, None)),
                         }
                     } else {
                         rhs.expr
