@@ -11,6 +11,9 @@ use heaplab_syntax::Span;
 use std::collections::HashSet;
 use tree_sitter::Node;
 
+/// The construct named when a compound shift's amount is not a constant.
+const SHIFT_BY_VALUE: &str = "a shift by an amount that is not a constant";
+
 /// Where a value is stored: a local, a field of an object, an array cell. Object and index are
 /// stable expressions (literals, `this`, locals), so the place can be read and written again.
 pub enum Place {
@@ -79,7 +82,7 @@ impl<'t> Lowerer<'t, '_> {
                 }
             }
             "array_access" => {
-                let e = self.expr(f, node)?;
+                let e = self.array_cell(f, node)?;
                 match e.expr.kind {
                     ExprKind::Index { array, index } => {
                         let aty = JType::Array(Box::new(e.ty.clone()));
@@ -160,12 +163,23 @@ impl<'t> Lowerer<'t, '_> {
         }
     }
 
+    /// The `assume` that an `int` field or cell about to be read by `++` or `op=` holds an
+    /// `int` (at 64 bits; `None` otherwise).
+    fn range_place(&mut self, p: &Place, ty: &JType, span: Span) -> Option<Stmt> {
+        let read = self.read_place(p, span);
+        self.assume_place_int(read, ty)
+    }
+
     /// A copy of a (small, stable) expression with fresh node ids.
     pub fn refresh(&mut self, e: &Expr) -> Expr {
         let kind = match &e.kind {
             ExprKind::Field { object, field } => {
                 ExprKind::Field { object: Box::new(self.refresh(object)), field: field.clone() }
             }
+            ExprKind::Index { array, index } => ExprKind::Index {
+                array: Box::new(self.refresh(array)),
+                index: Box::new(self.refresh(index)),
+            },
             k => k.clone(),
         };
         self.e(kind, e.span)
@@ -185,6 +199,7 @@ impl<'t> Lowerer<'t, '_> {
         }
         let op = if inc { BinOp::Add } else { BinOp::Sub };
         let one = self.e(ExprKind::Int(1), span);
+        pre.extend(self.range_place(&place, &ty, span));
         if !value {
             let read = self.read_place(&place, span);
             let next = self.bin(op, read, one, span);
@@ -273,19 +288,14 @@ impl<'t> Lowerer<'t, '_> {
                                 }
                                 self.e(ExprKind::Int(c), rhs.expr.span)
                             }
-                            _ => {
-                                return Err(f.problem(
-                                    span,
-                                    "a shift by an amount that is not a constant",
-                                    None,
-                                ))
-                            }
+                            _ => return Err(f.problem(span, SHIFT_BY_VALUE, None)),
                         }
                     } else {
                         rhs.expr
                     };
                     // The place is read before the right side runs (Java's order).
                     let read = self.read_place(&place, span);
+                    pre.extend(self.range_place(&place, &ty, span));
                     let old =
                         if rhs.pre.is_empty() { read } else { self.spill(f, &mut pre, read, &ty)? };
                     pre.extend(rhs.pre);

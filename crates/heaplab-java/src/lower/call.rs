@@ -76,10 +76,18 @@ impl<'t> Lowerer<'t, '_> {
                 JType::Int,
                 span,
             ),
+            JType::Comparable if name == "hashCode" && args.is_empty() => {
+                self.hash_code(f, recv, span)
+            }
             JType::Comparator if name == "compare" && args.len() == 2 => {
                 let params = [JType::Comparable, JType::Comparable];
                 self.builtin_call(f, recv, "compare", args, &params, JType::Int, span)
             }
+            JType::Object if name == "hashCode" => Err(f.problem(
+                span,
+                "`hashCode` on an element that is not `Comparable`",
+                Some("declare the type parameter `extends Comparable<…>`: its `hashCode` is then an unknown `int` per element"),
+            )),
             JType::Object if name == "compareTo" => Err(f.problem(
                 span,
                 "`compareTo` on an element that is not `Comparable`",
@@ -92,38 +100,9 @@ impl<'t> Lowerer<'t, '_> {
         }
     }
 
-    /// `a.equals(b)` where `a`'s class does not define `equals`: Java's `Object.equals`, identity
-    /// (and a null dereference when `a` is null).
-    fn identity_equals(
-        &mut self,
-        f: &mut Fn,
-        recv: LExpr,
-        args: Vec<LExpr>,
-        span: Span,
-    ) -> LResult<LExpr> {
-        let ty = recv.ty.clone();
-        let Some(arg) = args.first() else { return Err(Stop) };
-        if !self.assignable(&arg.ty, &ty) {
-            let (a, b) = (display(&arg.ty, self.decls), display(&ty, self.decls));
-            return Err(f.problem(
-                span,
-                format!("`equals` between a `{b}` and a `{a}`"),
-                Some("HeapLab's `equals` compares objects of one class"),
-            ));
-        }
-        let class = match &ty {
-            JType::Class(c) => self.decls.classes[*c].lowered.clone(),
-            JType::Object => "Object".to_string(),
-            _ => heaplab_syntax::builtin::COMPARABLE.to_string(),
-        };
-        self.synth.insert(Synth::Equals(class));
-        let params = [ty];
-        self.builtin_call(f, recv, "equals", args, &params, JType::Boolean, span)
-    }
-
     /// A call of a method HeapLab provides on a built-in or synthesized class.
     #[allow(clippy::too_many_arguments)]
-    fn builtin_call(
+    pub(super) fn builtin_call(
         &mut self,
         f: &mut Fn,
         recv: LExpr,

@@ -66,25 +66,8 @@ impl<'t> Lowerer<'t, '_> {
                 self.narrowed(f, v)
             }
             "array_access" => {
-                let (Some(a), Some(i)) =
-                    (node.child_by_field_name("array"), node.child_by_field_name("index"))
-                else {
-                    return Err(f.problem(span, "this array access", None));
-                };
-                let a = self.expr(f, a)?;
-                let elem = match &a.ty {
-                    JType::Array(t) => (**t).clone(),
-                    t => {
-                        let shown = crate::types::display(t, self.decls);
-                        return Err(f.problem(span, format!("indexing a `{shown}`"), None));
-                    }
-                };
-                let i = self.int_operand(f, i)?;
-                let (pre, mut es) = self.sequence(f, vec![a, i])?;
-                let (i, a) = (es.pop(), es.pop());
-                let (Some(a), Some(i)) = (a, i) else { return Err(Stop) };
-                let e = self.e(ExprKind::Index { array: Box::new(a), index: Box::new(i) }, span);
-                Ok(LExpr { pre, expr: e, ty: elem })
+                let cell = self.array_cell(f, node)?;
+                self.narrowed(f, cell)
             }
             "binary_expression" => self.binary(f, node),
             "unary_expression" => self.unary(f, node),
@@ -311,7 +294,7 @@ impl<'t> Lowerer<'t, '_> {
     }
 
     /// An operand of arithmetic or a comparison: an `int` or a `long`.
-    fn num_operand(&mut self, f: &mut Fn<'t>, node: Node<'t>) -> LResult<LExpr> {
+    pub(super) fn num_operand(&mut self, f: &mut Fn<'t>, node: Node<'t>) -> LResult<LExpr> {
         let e = self.expr(f, node)?;
         if e.ty.unsupported().is_some() {
             return Err(Stop);
@@ -325,6 +308,30 @@ impl<'t> Lowerer<'t, '_> {
             ));
         }
         Ok(e)
+    }
+
+    /// `a[i]` as the cell it names (no read yet: `narrowed` makes it one, `place` a target).
+    pub fn array_cell(&mut self, f: &mut Fn<'t>, node: Node<'t>) -> LResult<LExpr> {
+        let span = span_of(&node);
+        let (Some(a), Some(i)) =
+            (node.child_by_field_name("array"), node.child_by_field_name("index"))
+        else {
+            return Err(f.problem(span, "this array access", None));
+        };
+        let a = self.expr(f, a)?;
+        let elem = match &a.ty {
+            JType::Array(t) => (**t).clone(),
+            t => {
+                let shown = crate::types::display(t, self.decls);
+                return Err(f.problem(span, format!("indexing a `{shown}`"), None));
+            }
+        };
+        let i = self.int_operand(f, i)?;
+        let (pre, mut es) = self.sequence(f, vec![a, i])?;
+        let (i, a) = (es.pop(), es.pop());
+        let (Some(a), Some(i)) = (a, i) else { return Err(Stop) };
+        let e = self.e(ExprKind::Index { array: Box::new(a), index: Box::new(i) }, span);
+        Ok(LExpr { pre, expr: e, ty: elem })
     }
 
     /// An `int` result reduced to Java's 32 bits when the program runs at 64 (a file with
@@ -463,11 +470,7 @@ impl<'t> Lowerer<'t, '_> {
             }
             "&" | "|" | "^" => self.bitwise(f, op, l, r, span),
             "<<" | ">>" => self.shift(f, op, l, r, span),
-            ">>>" => Err(f.problem(
-                span,
-                "the unsigned shift `>>>`",
-                Some("for a value known to be non-negative, `>>` is the same"),
-            )),
+            ">>>" => self.unsigned_shift(f, l, r, span),
             _ => Err(f.problem(span, format!("the operator `{op}`"), None)),
         }
     }
@@ -482,7 +485,15 @@ impl<'t> Lowerer<'t, '_> {
         r: Node<'t>,
         span: Span,
     ) -> LResult<LExpr> {
+        let int_const = |c: Option<Const>| matches!(c, Some(Const::Int(_)));
+        if int_const(self.const_value(f, r)) || int_const(self.const_value(f, l)) {
+            return self.int_bitwise(f, op, l, r, span);
+        }
         let lo = self.expr(f, l)?;
+        if matches!(lo.ty, JType::Int | JType::Long) {
+            // No constant side: refused there, by name.
+            return self.int_bitwise(f, op, l, r, span);
+        }
         if lo.ty != JType::Boolean {
             return Err(f.problem(
                 span,
@@ -576,7 +587,11 @@ impl<'t> Lowerer<'t, '_> {
                 Ok(LExpr { pre: o.pre, expr: e, ty: JType::Boolean })
             }
             "+" => self.num_operand(f, operand),
-            _ => Err(f.problem(span, "the bitwise complement `~`", None)),
+            "~" => {
+                let o = self.num_operand(f, operand)?;
+                Ok(self.complement(o, span))
+            }
+            _ => Err(f.problem(span, "this operator", None)),
         }
     }
 

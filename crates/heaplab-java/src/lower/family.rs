@@ -441,15 +441,20 @@ impl<'t> Lowerer<'t, '_> {
     /// A field read typed with a subclass: the input cannot hold another class there (Java's
     /// types say so), so the path assumes it; a lazily initialized `Cons next` is a `Cons`.
     pub(super) fn narrowed(&mut self, f: &mut Fn, v: LExpr) -> LResult<LExpr> {
-        if !matches!(v.expr.kind, ExprKind::Field { .. }) {
+        let cell = matches!(v.expr.kind, ExprKind::Index { .. });
+        if !matches!(v.expr.kind, ExprKind::Field { .. }) && !cell {
             return Ok(v);
         }
         if self.longs && v.ty == JType::Int {
-            // At 64 bits (a file with `long`) an `int` field of the input is still an `int`.
+            // At 64 bits (a file with `long`) an `int` field or array cell of the input is
+            // still an `int`.
             let span = v.expr.span;
             let (mut pre, held) = self.held(f, v)?;
             pre.push(self.assume_int(held.clone(), span));
             return Ok(LExpr { pre, expr: held, ty: JType::Int });
+        }
+        if cell {
+            return Ok(v);
         }
         let Some(classes) = self.narrow_classes(&v.ty) else { return Ok(v) };
         let span = v.expr.span;
@@ -460,11 +465,22 @@ impl<'t> Lowerer<'t, '_> {
         Ok(LExpr { pre, expr: held, ty })
     }
 
+    /// Before `++`, `--` or `op=` reads a field or array cell typed `int` (the first read of
+    /// an input's field may be this one): the `assume` that it holds an `int`, at 64 bits.
+    pub(super) fn assume_place_int(&mut self, read: Expr, ty: &JType) -> Option<Stmt> {
+        let place = matches!(read.kind, ExprKind::Field { .. } | ExprKind::Index { .. });
+        (self.longs && *ty == JType::Int && place).then(|| {
+            let span = read.span;
+            self.assume_int(read, span)
+        })
+    }
+
     /// `assume` an `int` input is in Java's `int` range (the program runs at 64 bits).
     fn assume_int(&mut self, v: Expr, span: Span) -> Stmt {
         let lo = self.e(ExprKind::Int(i64::from(i32::MIN)), span);
         let hi = self.e(ExprKind::Int(i64::from(i32::MAX)), span);
-        let above = self.bin(BinOp::Le, lo, v.clone(), span);
+        let again = self.refresh(&v);
+        let above = self.bin(BinOp::Le, lo, again, span);
         let below = self.bin(BinOp::Le, v, hi, span);
         let both = self.bin(BinOp::And, above, below, span);
         self.s(StmtKind::Assume(both), span)

@@ -14,6 +14,7 @@ mod call;
 mod classes;
 mod expr;
 mod family;
+mod hash;
 mod stmt;
 mod switch;
 

@@ -518,7 +518,11 @@ impl<'t> Lowerer<'t, '_> {
         f.loops.pop();
         f.pop();
         let step = self.increment(&i, span);
-        let mut stmts = vec![decl];
+        // An `int[]` of the input holds `int`s (at 64 bits the engine does not know it).
+        let (ar, ir) = (self.var(&a_name, span), self.var(&i, span));
+        let cell = self.e(ExprKind::Index { array: Box::new(ar), index: Box::new(ir) }, span);
+        let mut stmts: Vec<Stmt> = self.assume_place_int(cell, &elem).into_iter().collect();
+        stmts.push(decl);
         stmts.push(self.s(StmtKind::Block(body), span));
         stmts.push(step);
         let (ir, ar) = (self.var(&i, span), self.var(&a_name, span));

@@ -628,7 +628,8 @@ import org.junit.jupiter.api.Test;
 
 const HELPERS: &str = r#"    // ---- How HeapLab builds inputs and calls the method (reflection, no constructor runs) ----
 
-    /** An element that compares by its key (HeapLab's `Comparable`); `equals` is identity. */
+    /** An element that compares by its key (HeapLab's `Comparable`); `equals` is identity, and
+     *  `hashCode` is the key, as HeapLab's model of a `Comparable` element's hash. */
     static final class Elem implements Comparable<Elem> {
         final int key;
 
@@ -639,6 +640,11 @@ const HELPERS: &str = r#"    // ---- How HeapLab builds inputs and calls the met
         @Override
         public int compareTo(Elem other) {
             return Integer.compare(key, other.key);
+        }
+
+        @Override
+        public int hashCode() {
+            return key;
         }
 
         @Override
