@@ -137,7 +137,7 @@ fn table_ones_unknown_directions_are_proved_by_the_nullness_analysis() {
 /// Every method with a `requires` of every example: the nullness analysis's raw answer (every
 /// direction of the method's code it proves, covered or not) never holds a direction a valid
 /// test of `sl`, `lazy` or `concolic` takes. The runs are bounded by counts (k = 2, 100 paths,
-/// 200 000 steps; `concolic` 40 runs), so a proof may meet fewer tests, but is never skipped.
+/// 50 000 steps; `concolic` 20 runs), so a proof may meet fewer tests, but is never skipped.
 #[test]
 fn nullness_never_proves_a_direction_a_valid_test_takes_on_any_example() {
     let mut index = 0;
@@ -166,8 +166,8 @@ fn nullness_never_proves_a_direction_a_valid_test_takes_on_any_example() {
             let sites = sites.expect("two runs");
             let cfg = ConcolicConfig {
                 depth: 1,
-                max_runs: 40,
-                max_phase2_calls: Some(80),
+                max_runs: 20,
+                max_phase2_calls: Some(40),
                 ..ConcolicConfig::default()
             };
             let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
@@ -192,6 +192,7 @@ fn nullness_never_proves_a_direction_a_valid_test_takes_on_any_example() {
             let raw = feasible::nullness_proved(&a.program, &sites, &directions);
             methods += 1;
             proved += raw.len();
+            eprintln!("{at}: {} proved", raw.len());
             wrong.extend(raw.intersection(&taken).map(|d| format!("{at}: {d:?}")));
         }
     }
@@ -203,7 +204,7 @@ fn nullness_never_proves_a_direction_a_valid_test_takes_on_any_example() {
     eprintln!("nullness oracle: {methods} methods, {proved} directions proved, none taken");
 }
 
-/// `sl` or `lazy` under count bounds, stopped after 200 000 steps.
+/// `sl` or `lazy` under count bounds, stopped after 50 000 steps.
 fn bounded_run(a: &Analysis, target: &str, kind: StrategyKind) -> Explorer {
     let mut config = Config::default();
     config.strategy = kind;
@@ -216,7 +217,7 @@ fn bounded_run(a: &Analysis, target: &str, kind: StrategyKind) -> Explorer {
         Explorer::new(&a.program, &a.info, target, config, common::solver(), Box::new(NoClock))
             .unwrap_or_else(|e| panic!("{target}: {e}"));
     while ex.step().is_some() {
-        if ex.stats().steps > 200_000 {
+        if ex.stats().steps > 50_000 {
             break;
         }
     }
