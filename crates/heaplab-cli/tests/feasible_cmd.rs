@@ -40,6 +40,30 @@ fn a_complete_exploration_proves_the_direction_no_input_reaches() {
     assert!(f["proof"].as_str().is_some_and(|p| p.contains("complete exploration")), "{f}");
 }
 
+/// `findMax` requires a non-null root, and `findMaxAt`'s `while` over right children keeps
+/// every run incomplete: the nullness analysis proves the `t != null` else direction (line
+/// 100), and the report says which rule did.
+#[test]
+fn the_nullness_analysis_proves_what_no_complete_run_can() {
+    let v = run_json(&["examples/bst.hl", "--method", "BST.findMax"]);
+    let f = &v["feasibility"];
+    let at = |key: &str| -> Vec<(u64, String)> {
+        f[key]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|d| {
+                (d["line"].as_u64().unwrap_or(0), d["direction"].as_str().unwrap_or("").to_string())
+            })
+            .collect()
+    };
+    assert!(at("infeasible").contains(&(100, "else".to_string())), "{f}");
+    assert!(!at("unknown").contains(&(100, "else".to_string())), "{f}");
+    assert!(f["proof"].as_str().is_some_and(|p| p.contains("nullness analysis")), "{f}");
+    let t = text(&heaplab(&["run", "examples/bst.hl", "--method", "BST.findMax"]).stdout);
+    assert!(t.contains("proved infeasible: ") && t.contains("nullness analysis found"), "{t}");
+}
+
 #[test]
 fn specification_only_branches_are_not_the_methods() {
     let v = run_json(&["crates/heaplab-cli/tests/data/feasible_sign.hl", "--method", "one"]);

@@ -230,7 +230,7 @@ impl FeasibilityReport {
             feasible: n(f.feasible()),
             infeasible: place(&f.infeasible),
             unknown: place(&f.unknown),
-            proof: f.proof.map(str::to_string),
+            proof: f.proof_text(),
         }
     }
 }

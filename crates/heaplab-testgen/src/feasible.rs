@@ -6,11 +6,16 @@
 //! specification calls (`ensures`, `requires`, a `pure` helper used in them) are checked, not
 //! tested: their branches are left out, so a `push` without a branch is not "4/6".
 //!
-//! A direction is proved infeasible only by a run that explored *every* input the precondition
-//! allows: an exploration that no bound cut (no k cut, no path bounded, not stopped, no path
-//! without a model, not a shard), or a `concolic` loop that left no unexplored node and pruned
-//! every other one as unsatisfiable. Such a run reaches every feasible direction, so one it never
-//! took is infeasible. Everything else that no test covers is *unknown*, never guessed.
+//! A direction is proved infeasible by one of two rules:
+//! - a run that explored *every* input the precondition allows: an exploration that no bound
+//!   cut (no k cut, no path bounded, not stopped, no path without a model, not a shard), or a
+//!   `concolic` loop that left no unexplored node and pruned every other one as unsatisfiable.
+//!   Such a run reaches every feasible direction, so one it never took is infeasible;
+//! - the static nullness analysis ([`crate::nullness`]), which needs no complete run: it proves
+//!   a direction whose null test is decided by `requires` or by the branches on the way there,
+//!   under loops and recursion over unbounded structures too.
+//!
+//! Everything else that no test covers is *unknown*, never guessed.
 
 use crate::concolic::ConcolicStats;
 use crate::coverage::branches_taken;
@@ -34,14 +39,32 @@ pub struct Feasibility {
     pub infeasible: BTreeSet<Direction>,
     /// Uncovered and not proved either way.
     pub unknown: BTreeSet<Direction>,
-    /// How `infeasible` was proved, in words (`None`: nothing could be proved).
+    /// How the complete-run rule proved its part of `infeasible`, in words (`None`: the run
+    /// was not complete).
     pub proof: Option<&'static str>,
+    /// Of `infeasible`: those the nullness analysis proved (some may be the complete run's too).
+    pub by_nullness: BTreeSet<Direction>,
 }
+
+/// How the nullness rule reads in a report.
+pub const NULLNESS_PROOF: &str =
+    "the nullness analysis found their null tests decided by `requires` and the branches before them";
 
 impl Feasibility {
     /// Directions not proved infeasible: covered ones plus the unknown ones.
     pub fn feasible(&self) -> usize {
         self.directions.len() - self.infeasible.len()
+    }
+
+    /// Which rules proved `infeasible`, in words (`None`: neither proved anything).
+    pub fn proof_text(&self) -> Option<String> {
+        let n = self.by_nullness.len();
+        match (self.proof, n) {
+            (None, 0) => None,
+            (Some(p), 0) => Some(p.to_string()),
+            (None, _) => Some(NULLNESS_PROOF.to_string()),
+            (Some(p), _) => Some(format!("{p}; {n} of them also because {NULLNESS_PROOF}")),
+        }
     }
 }
 
@@ -88,16 +111,53 @@ pub fn of_tests<'t>(
     let valid = tests.into_iter().filter(|t| t.validity.is_valid());
     let covered: BTreeSet<Direction> =
         branches_taken(explorer, valid).into_iter().filter(|d| directions.contains(d)).collect();
+    let nullness = nullness_proved(program, explorer, &directions);
     let mut infeasible = BTreeSet::new();
     let mut unknown = BTreeSet::new();
+    let mut by_nullness = BTreeSet::new();
     for d in directions.difference(&covered) {
-        if complete.is_some() && !reached.contains(d) {
+        if nullness.contains(d) {
+            by_nullness.insert(*d);
+        }
+        if (complete.is_some() && !reached.contains(d)) || nullness.contains(d) {
             infeasible.insert(*d);
         } else {
             unknown.insert(*d);
         }
     }
-    Feasibility { directions, covered, infeasible, unknown, proof: complete }
+    Feasibility { directions, covered, infeasible, unknown, proof: complete, by_nullness }
+}
+
+/// Of `directions`: those the nullness analysis of the explorer's method proves no execution
+/// takes, covered or not (the oracle test checks this raw answer against the tests).
+pub fn nullness_proved(
+    program: &Program,
+    explorer: &Explorer,
+    directions: &BTreeSet<Direction>,
+) -> BTreeSet<Direction> {
+    let Some((_, method)) = explored(program, explorer) else { return BTreeSet::new() };
+    match crate::nullness::analyze(program, method) {
+        Some(n) => directions.iter().copied().filter(|d| n.proves(*d)).collect(),
+        None => BTreeSet::new(),
+    }
+}
+
+/// The explorer's method in the program.
+fn explored<'p>(
+    program: &'p Program,
+    explorer: &Explorer,
+) -> Option<(Option<&'p str>, &'p heaplab_syntax::ast::FunctionDecl)> {
+    let code = explorer.compiled();
+    let Some(UnitKind::Function { class, name }) =
+        code.units.get(explorer.method()).map(|u| &u.kind)
+    else {
+        return None;
+    };
+    let target = match class {
+        Some(c) => format!("{c}.{name}"),
+        None => name.clone(),
+    };
+    find_function(program, &target)
 }
 
 /// The feasibility of an exploration and its generation.
@@ -130,17 +190,7 @@ pub fn of_concolic(
 /// or in a function only specifications call. A call `e.m(…)` counts every class's `m`, so
 /// dynamic dispatch can only keep sites in, never leave one out.
 pub fn code_sites(program: &Program, explorer: &Explorer) -> BTreeSet<NodeId> {
-    let code = explorer.compiled();
-    let Some(UnitKind::Function { class, name }) =
-        code.units.get(explorer.method()).map(|u| &u.kind)
-    else {
-        return explorer.branch_sites().clone();
-    };
-    let target = match class {
-        Some(c) => format!("{c}.{name}"),
-        None => name.clone(),
-    };
-    let Some((class, root)) = find_function(program, &target) else {
+    let Some((class, root)) = explored(program, explorer) else {
         return explorer.branch_sites().clone();
     };
     let mut seen: BTreeSet<(Option<String>, String)> = BTreeSet::new();

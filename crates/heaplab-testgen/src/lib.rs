@@ -26,6 +26,7 @@ pub mod duel;
 pub mod emit;
 pub mod feasible;
 pub mod minimize;
+pub mod nullness;
 
 use heaplab_engine::symbolic::{Bound, Explorer, PathResult};
 use heaplab_engine::{Heap, ObjId, Value};

@@ -202,7 +202,8 @@ struct Ours {
     invalid: usize,
     covered: usize,
     /// The methods' own directions (specifications left out), those `concolic` covered with
-    /// valid inputs, those proved infeasible (by `sl` or `concolic` running complete) and
+    /// valid inputs, those proved infeasible (by `sl` or `concolic` running complete, or by the
+    /// nullness analysis) and
     /// those neither covered nor proved.
     directions: usize,
     own_covered: usize,
@@ -307,7 +308,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let g = &r.generation;
             let valid = g.tests.iter().filter(|t| t.validity.is_valid());
             // Coverage of the feasible: a direction is proved infeasible when either run was
-            // complete and never took it; what concolic leaves uncovered otherwise is unknown.
+            // complete and never took it, or the nullness analysis decides it (both runs ask
+            // it); what concolic leaves uncovered otherwise is unknown.
             let by_concolic = feasible::of_concolic(program, &sites, g, &r.stats);
             let by_sl = feasible::of_exploration(program, &sites, &sl);
             let infeasible: BTreeSet<_> = by_concolic
@@ -381,7 +383,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
          (their `ensures` and the functions only specifications call left out) covered by \
          valid inputs over those not proved infeasible; a direction is proved infeasible only \
          when `sl` or `concolic` ran complete (no bound cut a path, no node left unexplored) \
-         and never took it, and is *unknown* when it is neither covered nor proved, so the \
+         and never took it, or when the static nullness analysis finds its null test decided \
+         by `requires` and the branches before it, and is *unknown* when it is neither \
+         covered nor proved, so the \
          percentage is a lower bound while any is unknown. HeapLab kept: the tests a greedy \
          set cover keeps with the same directions and outcomes (`heaplab run --minimize`, the \
          default for `concolic`); #Tests counts every generated test. The `sl` column is `sl` at the default bounds, the directions \

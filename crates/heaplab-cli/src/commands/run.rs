@@ -539,7 +539,7 @@ pub(super) fn feasibility_text(f: &heaplab_report::summary::FeasibilityReport) -
             f.infeasible.len(),
             list(&f.infeasible)
         )),
-        None if !f.unknown.is_empty() => t.push_str("  proved infeasible: none (a bound cut the run, so nothing uncovered is proved unreachable)\n"),
+        None if !f.unknown.is_empty() => t.push_str("  proved infeasible: none (a bound cut the run, and the nullness analysis decided none of the uncovered directions)\n"),
         _ => {}
     }
     if !f.unknown.is_empty() {

@@ -78,6 +78,9 @@ pub(super) fn raise(
         if f.unknown.is_empty() {
             stopped = if f.proof.is_some() {
                 "the run was complete: a larger k changes nothing".into()
+            } else if !f.by_nullness.is_empty() {
+                "every direction of the method is covered or proved infeasible by the nullness analysis"
+                    .into()
             } else {
                 "every direction of the method is covered".into()
             };
