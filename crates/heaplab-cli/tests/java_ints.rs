@@ -11,47 +11,9 @@
 
 mod common;
 
-use common::{heaplab, text, workspace_root};
-use std::path::Path;
-use std::process::Command;
-
-const JAR: &str = "/usr/share/java/junit-platform-console-standalone.jar";
 const SOURCE: &str = "examples/java/course/Tally.java";
 const STRATEGIES: [&str; 6] = ["lazy", "lazier", "lazier#", "sl", "symheap", "concolic"];
 const METHODS: [&str; 6] = ["record", "add", "doubled", "full", "bump", "sum"];
-
-/// Compiles the tests in `dir` with the original class and runs them: (found, failed, report).
-fn junit(dir: &Path) -> (u32, u32, String) {
-    let classes = dir.join("classes");
-    let mut files = vec![workspace_root().join(SOURCE)];
-    for e in std::fs::read_dir(dir.join("course")).unwrap().flatten() {
-        files.push(e.path());
-    }
-    let out = Command::new("javac")
-        .args(["-nowarn", "-d"])
-        .arg(&classes)
-        .args(["-cp", JAR])
-        .args(&files)
-        .output()
-        .expect("javac runs (./build.sh setup installs a JDK)");
-    assert!(out.status.success(), "javac failed in {}:\n{}", dir.display(), text(&out.stderr));
-    let out = Command::new("java")
-        .args(["-ea", "-jar", JAR, "--class-path"])
-        .arg(&classes)
-        .args(["--select-package", "course", "--disable-banner", "--details=summary"])
-        .output()
-        .expect("java runs");
-    let report = text(&out.stdout) + &text(&out.stderr);
-    let count = |what: &str| -> u32 {
-        report
-            .lines()
-            .find(|l| l.contains(&format!("tests {what}")))
-            .and_then(|l| l.trim_start_matches(['[', ' ']).split_whitespace().next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no `tests {what}` line:\n{report}"))
-    };
-    (count("found"), count("failed"), report)
-}
 
 #[test]
 fn int_cells_and_fields_stay_32_bit_under_every_strategy_and_the_junit_passes() {
@@ -63,35 +25,10 @@ fn int_cells_and_fields_stay_32_bit_under_every_strategy_and_the_junit_passes() 
         let mut tests = 0;
         for m in METHODS {
             let method = format!("Tally.{m}");
-            let args = [
-                "run",
-                SOURCE,
-                "--method",
-                &method,
-                "--strategy",
-                strategy,
-                "--k",
-                "2",
-                "--format",
-                "json",
-                "--emit",
-                "junit",
-                "--out",
-                &out_dir,
-            ];
             // concolic's loop to its default 200 runs took three minutes on `sum` alone; 40
             // runs (a count, not a time) still reach every method's outcomes.
             let runs: &[&str] = if strategy == "concolic" { &["--max-paths", "40"] } else { &[] };
-            let out = heaplab(&[&args[..], runs].concat());
-            let stdout = text(&out.stdout);
-            assert!(out.status.success(), "{m} {strategy}: {stdout}{}", text(&out.stderr));
-            let r: serde_json::Value = serde_json::from_str(&stdout)
-                .unwrap_or_else(|e| panic!("{m} {strategy}: {e}\n{stdout}"));
-            assert_eq!(r["invalid_inputs"], 0, "{m} {strategy}: {r}");
-            assert_eq!(r["internal_errors"], 0, "{m} {strategy}: {r}");
-            let n = r["tests"].as_u64().unwrap();
-            assert!(n > 0, "{m} {strategy}: no tests");
-            tests += n;
+            tests += common::run_course_method(SOURCE, &method, strategy, &out_dir, runs);
         }
         // The path where a cell is `Integer.MAX_VALUE` (one more wraps) was found by every
         // symbolic strategy (concolic's random start seldom lands on it, and its negation of
@@ -100,7 +37,7 @@ fn int_cells_and_fields_stay_32_bit_under_every_strategy_and_the_junit_passes() 
             let emitted = std::fs::read_to_string(dir.join("course/TallyFullTest.java")).unwrap();
             assert!(emitted.contains("assertEquals(true, result)"), "{strategy}:\n{emitted}");
         }
-        let (found, failed, report) = junit(&dir);
+        let (found, failed, report) = common::course_junit(&dir, SOURCE);
         assert!(found as u64 >= tests && failed == 0, "{strategy}: {tests} generated\n{report}");
     }
     let _ = std::fs::remove_dir_all(&root);

@@ -60,3 +60,51 @@ pub fn junit_console(classes: &Path, files: &[PathBuf], select: &[&str]) -> (u32
     };
     (count("found"), count("failed"), report)
 }
+
+/// `heaplab run SOURCE --method CLASS.METHOD --strategy S --k 2 --emit junit --out DIR` with
+/// `extra` flags, for a course class under `examples/java/course`: the run succeeds with no
+/// invalid input and no internal error, and gives some test. Returns the number of tests.
+pub fn run_course_method(
+    source: &str,
+    method: &str,
+    strategy: &str,
+    out_dir: &str,
+    extra: &[&str],
+) -> u64 {
+    let args = [
+        "run",
+        source,
+        "--method",
+        method,
+        "--strategy",
+        strategy,
+        "--k",
+        "2",
+        "--format",
+        "json",
+        "--emit",
+        "junit",
+        "--out",
+        out_dir,
+    ];
+    let out = heaplab(&[&args[..], extra].concat());
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{method} {strategy}: {stdout}{}", text(&out.stderr));
+    let r: serde_json::Value = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{method} {strategy}: {e}\n{stdout}"));
+    assert_eq!(r["invalid_inputs"], 0, "{method} {strategy}: {r}");
+    assert_eq!(r["internal_errors"], 0, "{method} {strategy}: {r}");
+    let n = r["tests"].as_u64().unwrap_or_default();
+    assert!(n > 0, "{method} {strategy}: no tests");
+    n
+}
+
+/// Compiles the JUnit tests exported into `dir/course` with the unmodified `source` and runs
+/// them on the JUnit 5 console: (found, failed, report).
+pub fn course_junit(dir: &Path, source: &str) -> (u32, u32, String) {
+    let mut files = vec![workspace_root().join(source)];
+    for e in std::fs::read_dir(dir.join("course")).expect("the export's folder").flatten() {
+        files.push(e.path());
+    }
+    junit_console(&dir.join("classes"), &files, &["--select-package", "course"])
+}
