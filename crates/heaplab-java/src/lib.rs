@@ -26,6 +26,11 @@ mod types;
 
 pub use map::{JavaClass, JavaField, JavaMap, JavaMethod, JavaType, TAG_FIELD};
 
+/// The hidden `int` field of HeapLab's `Object` element that its `hashCode()` returns: an
+/// unknown chosen per object and the same on every call (Java's contract for an object whose
+/// `equals` is identity). No Java class can declare a field of `Object`, so the name is free.
+pub const HASH_FIELD: &str = "hashCode";
+
 use decls::Scope;
 use heaplab_syntax::ast::*;
 use heaplab_syntax::{Analysis, Diagnostic, SourceFile, Span};
@@ -277,6 +282,7 @@ fn synthesized_keys(synth: &BTreeSet<Synth>) -> BTreeSet<String> {
             Synth::Math(f) => out.insert(format!("Math_{f}")),
             Synth::Equals(c) => out.insert(format!("{c}.equals")),
             Synth::CompareTo => out.insert("Comparable.compareTo".to_string()),
+            Synth::ObjectHash => false,
         };
     }
     out.insert("Comparator.compare".to_string());

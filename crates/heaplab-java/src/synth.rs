@@ -24,7 +24,7 @@ pub fn synthesize(
                     c.methods.push(eq);
                 }
             }
-            Synth::CompareTo => {}
+            Synth::CompareTo | Synth::ObjectHash => {}
         }
     }
 }
@@ -166,6 +166,9 @@ pub fn add_builtins(l: &mut Lowerer, program: &mut Program, span: Span) {
             Synth::CompareTo => {
                 named.insert(heaplab_syntax::builtin::COMPARABLE.to_string());
             }
+            Synth::ObjectHash => {
+                named.insert("Object".to_string());
+            }
             Synth::Math(_) => {}
         }
     }
@@ -182,9 +185,14 @@ pub fn add_builtins(l: &mut Lowerer, program: &mut Program, span: Span) {
         if l.synth.contains(&Synth::Equals("Object".into())) {
             methods.push(equals_method(l, "Object", span));
         }
+        let mut fields = Vec::new();
+        if l.synth.contains(&Synth::ObjectHash) {
+            let name = ident(crate::HASH_FIELD, span);
+            fields.push(FieldDecl { ty: TypeExpr::Int(span), name, span });
+        }
         program.items.push(Item::Class(ClassDecl {
             name: ident("Object", span),
-            fields: Vec::new(),
+            fields,
             methods,
             span,
         }));

@@ -140,6 +140,9 @@ pub struct Run {
     pub file: String,
     pub method: String,
     pub analysis: Analysis,
+    /// For a `.java` file: the Java names behind the lowered program (for heap pictures and the
+    /// JUnit export; the lowering is deterministic, so it matches `analysis`).
+    java: Option<heaplab_java::JavaMap>,
     pub explorer: Explorer,
     pub bridge: Shared,
     /// The path solver's frontend, for `solverStats()`, and the counts of undone steps.
@@ -206,11 +209,13 @@ impl Run {
         if request.views.unwrap_or(true) {
             explorer.record_views(VIEW_LIMIT);
         }
+        let java = is_java_name(&file_name).then(|| heaplab_java::analyze(&text).map);
         Ok(Run {
             source,
             file: file_name,
             method,
             analysis,
+            java,
             explorer,
             bridge,
             frontend,
@@ -269,7 +274,11 @@ impl Run {
     /// The symbolic state of tree node `node`, when its view is kept or its state is live.
     pub fn view(&self, node: u32) -> Option<inspect::JsHeapView> {
         let v = self.explorer.view(StateId(node))?;
-        Some(inspect::heap_view(&v, |s| self.line_of(s)))
+        let mut js = inspect::heap_view(&v, |s| self.line_of(s));
+        if let Some(map) = &self.java {
+            inspect::java_names(&mut js, map);
+        }
+        Some(js)
     }
 
     /// Concrete worlds of a `symheap` tree node; `None` for another strategy or no view.
@@ -289,16 +298,12 @@ impl Run {
     /// (`Untranslatable`) when the program uses what Java cannot express faithfully.
     pub fn junit(&self, stem: &str) -> Result<Option<JsJunit>, Failure> {
         let Some(g) = &self.generation else { return Ok(None) };
-        // A Java program's tests exercise the pasted class itself, in its package (the Java
-        // map is rebuilt from the same text: the lowering is deterministic).
-        let java = is_java_name(&self.file).then(|| {
-            heaplab_java::analyze(&SourceFile::new(self.file.clone(), self.source.clone())).map
-        });
+        // A Java program's tests exercise the pasted class itself, in its package.
         let settings = format!("the playground's exploration of `{}`", self.method);
         let input = JunitSource {
             analysis: &self.analysis,
             source: &self.source,
-            java: java.as_ref(),
+            java: self.java.as_ref(),
             stem,
             settings: &settings,
             paths: self.explorer.paths(),

@@ -181,6 +181,38 @@ pub fn worlds(w: &Worlds) -> JsWorlds {
     }
 }
 
+/// A Java program's heap picture in its Java names: each object's class as the Java file names
+/// it, and without the hidden field [`heaplab_java::TAG_FIELD`] that says which class of a
+/// hierarchy an object is (the class name says it). While that tag is still symbolic the
+/// object keeps the hierarchy's name (its root class) and the field, the one thing that is
+/// known of its class.
+pub fn java_names(v: &mut JsHeapView, map: &heaplab_java::JavaMap) {
+    let rename = |class: &mut String, fields: &mut Vec<JsNamed>| {
+        let tag =
+            fields.iter().find(|f| f.name == heaplab_java::TAG_FIELD).map(|f| match &f.value {
+                JsVal::Int { text } => text.parse::<i64>().ok(),
+                _ => None,
+            });
+        let java = match tag {
+            Some(None) => return,
+            Some(t) => map.class_tagged(class, t),
+            None => map.class(class),
+        };
+        if let Some(c) = java {
+            *class = c.name.clone();
+        }
+        fields.retain(|f| f.name != heaplab_java::TAG_FIELD);
+    };
+    for o in &mut v.objects {
+        rename(&mut o.class, &mut o.fields);
+    }
+    if let Some(s) = &mut v.symheap {
+        for l in &mut s.locs {
+            rename(&mut l.class, &mut l.fields);
+        }
+    }
+}
+
 /// `line` maps a span of the program to its 1-based line.
 pub fn heap_view(v: &HeapView, line: impl Fn(Span) -> u32) -> JsHeapView {
     JsHeapView {
@@ -307,4 +339,62 @@ pub fn access_paths(v: &HeapView) -> std::collections::BTreeMap<String, String> 
         .collect();
     walk(locals, &mut names);
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use heaplab_syntax::SourceFile;
+
+    fn int(name: &str, text: &str) -> JsNamed {
+        JsNamed { name: name.into(), value: JsVal::Int { text: text.into() } }
+    }
+
+    fn object(id: &str, class: &str, fields: Vec<JsNamed>) -> JsObjectView {
+        JsObjectView { id: id.into(), class: class.into(), origin: "input", fields }
+    }
+
+    /// `IntList.java`'s hierarchy (abstract `IntList`, `Empty`, `Cons`) is one HeapLab class
+    /// with a tag field: an object whose tag is known shows its Java class, without the tag; one
+    /// whose tag is still symbolic keeps both.
+    #[test]
+    fn hierarchy_objects_show_their_java_class_and_no_tag() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/java/course/IntList.java");
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let map = heaplab_java::analyze(&SourceFile::new("IntList.java", text)).map;
+        let tag_of = |name: &str| map.classes.iter().find(|c| c.name == name).and_then(|c| c.tag);
+        let (Some(empty), Some(cons)) = (tag_of("Empty"), tag_of("Cons")) else {
+            panic!("IntList.java's classes: {:?}", map.classes)
+        };
+        let lowered = map.classes.iter().find(|c| c.name == "Cons").map(|c| c.lowered.clone());
+        let lowered = lowered.unwrap_or_default();
+        let tag = heaplab_java::TAG_FIELD;
+        let mut v = JsHeapView {
+            node: 0,
+            label: String::new(),
+            at: "start",
+            objects: vec![
+                object("o1", &lowered, vec![int(tag, &cons.to_string()), int("head", "3")]),
+                object("o2", &lowered, vec![int(tag, &empty.to_string())]),
+                object("o3", &lowered, vec![int(tag, "o3.__class"), int("head", "h")]),
+            ],
+            roots: Vec::new(),
+            frames: Vec::new(),
+            symbolic: Vec::new(),
+            predicates: Vec::new(),
+            path_condition: Vec::new(),
+            returned: None,
+            outcome: None,
+            symheap: None,
+        };
+        java_names(&mut v, &map);
+        let shown: Vec<(&str, Vec<&str>)> = v
+            .objects
+            .iter()
+            .map(|o| (o.class.as_str(), o.fields.iter().map(|f| f.name.as_str()).collect()))
+            .collect();
+        let expected =
+            vec![("Cons", vec!["head"]), ("Empty", vec![]), (lowered.as_str(), vec![tag, "head"])];
+        assert_eq!(shown, expected);
+    }
 }

@@ -135,11 +135,22 @@ impl<'p> Elements<'p> {
         out
     }
 
-    /// The input with a fresh `Object` in each of `slots`.
-    fn with_fresh(input: &Input, slots: &[Slot]) -> Input {
+    /// The input with a fresh `Object` in each of `slots`, its `int` fields (the Java front
+    /// end's hidden hash) 0: a filling is kept only if the path stays the same.
+    fn with_fresh(&self, input: &Input, slots: &[Slot]) -> Input {
         let mut out = input.clone();
+        let fields: Vec<(String, Value)> = self
+            .program
+            .items
+            .iter()
+            .find_map(|i| match i {
+                Item::Class(c) if c.name.name == "Object" => Some(&c.fields),
+                _ => None,
+            })
+            .map(|fs| fs.iter().map(|f| (f.name.name.clone(), Value::Int(0))).collect())
+            .unwrap_or_default();
         for slot in slots {
-            let fresh = out.heap.alloc("Object", Vec::new());
+            let fresh = out.heap.alloc("Object", fields.clone());
             match *slot {
                 Slot::Field(id, field) => {
                     out.heap.set_field(id, field, Value::Ref(Some(fresh)));
@@ -209,7 +220,7 @@ impl<'p> Elements<'p> {
         if !matches!(original, Validity::Valid | Validity::Invalid | Validity::NoPrecondition) {
             return None;
         }
-        let filled = Self::with_fresh(input, &slots);
+        let filled = self.with_fresh(input, &slots);
         if let Some(f) = self.accept(filled, expected, covered, &original) {
             return Some(Filled { validity: validity.clone(), ..f });
         }
@@ -220,7 +231,7 @@ impl<'p> Elements<'p> {
             let mut trial = kept.clone();
             trial.push(*slot);
             if let Some(f) =
-                self.accept(Self::with_fresh(input, &trial), expected, covered, &original)
+                self.accept(self.with_fresh(input, &trial), expected, covered, &original)
             {
                 kept = trial;
                 best = Some(f);

@@ -3,16 +3,13 @@
 //! evaluation order survives the statements hoisted out of the right side.
 
 use super::build::{ident, Fn, LExpr, LResult};
-use super::{Const, FieldRef, Lowerer};
+use super::{FieldRef, Lowerer};
 use crate::cst::{span_of, text_of};
 use crate::types::JType;
 use heaplab_syntax::ast::*;
 use heaplab_syntax::Span;
 use std::collections::HashSet;
 use tree_sitter::Node;
-
-/// The construct named when a compound shift's amount is not a constant.
-const SHIFT_BY_VALUE: &str = "a shift by an amount that is not a constant";
 
 /// Where a value is stored: a local, a field of an object, an array cell. Object and index are
 /// stable expressions (literals, `this`, locals), so the place can be read and written again.
@@ -280,16 +277,8 @@ impl<'t> Lowerer<'t, '_> {
                         ));
                     }
                     let rhs_expr = if matches!(bop, BinOp::Shl | BinOp::Shr) {
-                        match self.const_value(f, r) {
-                            Some(Const::Int(c)) => {
-                                let c = if ty == JType::Long { c & 63 } else { c & 31 };
-                                if c > 62 {
-                                    return Err(f.problem(span, "a `long` shift by 63", None));
-                                }
-                                self.e(ExprKind::Int(c), rhs.expr.span)
-                            }
-                            _ => return Err(f.problem(span, SHIFT_BY_VALUE, None)),
-                        }
+                        let c = self.shift_amount(f, &op, &ty, r)?;
+                        self.e(ExprKind::Int(i64::from(c)), rhs.expr.span)
                     } else {
                         rhs.expr
                     };

@@ -77,17 +77,16 @@ impl<'t> Lowerer<'t, '_> {
                 span,
             ),
             JType::Comparable if name == "hashCode" && args.is_empty() => {
-                self.hash_code(f, recv, span)
+                self.hash_code(f, recv, heaplab_syntax::builtin::KEY, span)
+            }
+            JType::Object if name == "hashCode" && args.is_empty() => {
+                self.synth.insert(Synth::ObjectHash);
+                self.hash_code(f, recv, crate::HASH_FIELD, span)
             }
             JType::Comparator if name == "compare" && args.len() == 2 => {
                 let params = [JType::Comparable, JType::Comparable];
                 self.builtin_call(f, recv, "compare", args, &params, JType::Int, span)
             }
-            JType::Object if name == "hashCode" => Err(f.problem(
-                span,
-                "`hashCode` on an element that is not `Comparable`",
-                Some("declare the type parameter `extends Comparable<…>`: its `hashCode` is then an unknown `int` per element"),
-            )),
             JType::Object if name == "compareTo" => Err(f.problem(
                 span,
                 "`compareTo` on an element that is not `Comparable`",

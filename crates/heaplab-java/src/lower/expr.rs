@@ -526,18 +526,7 @@ impl<'t> Lowerer<'t, '_> {
         span: Span,
     ) -> LResult<LExpr> {
         let lo = self.num_operand(f, l)?;
-        let Some(Const::Int(amount)) = self.const_value(f, r) else {
-            return Err(f.problem(
-                span_of(&r),
-                "a shift by an amount that is not a constant",
-                Some("multiply or divide by a power of two instead"),
-            ));
-        };
-        // Java masks the amount to the width of the (unary-promoted) left operand.
-        let amount = if lo.ty == JType::Long { amount & 63 } else { amount & 31 };
-        if amount > 62 {
-            return Err(f.problem(span_of(&r), "a `long` shift by 63", None));
-        }
+        let amount = i64::from(self.shift_amount(f, op, &lo.ty, r)?);
         let rspan = span_of(&r);
         let re = self.e(ExprKind::Int(amount), rspan);
         let bop = if op == "<<" { BinOp::Shl } else { BinOp::Shr };

@@ -3,6 +3,9 @@
 //! `hashCode()` of a `Comparable` element is its order key: an unknown `int` chosen per object
 //! and the same on every call, like the key `compareTo` reads (the JUnit export's `Elem`
 //! returns its key), so equal keys hash alike and the table's every bucket is reachable.
+//! `hashCode()` of an `Object` element (an unbounded type parameter) is a hidden `int` field of
+//! the element, likewise unknown per object and fixed; the JUnit export builds such an element
+//! as a small class of the test whose `hashCode` returns it and whose `equals` is identity.
 //! `equals` on an element without its own is identity.
 //!
 //! The bitwise operators on `int` and `long` that HeapLab's integer arithmetic expresses
@@ -20,10 +23,17 @@ use heaplab_syntax::Span;
 use tree_sitter::Node;
 
 impl<'t> Lowerer<'t, '_> {
-    /// `e.hashCode()` on a `Comparable` element: its key (a null `e` throws, as in Java).
-    pub(super) fn hash_code(&mut self, f: &mut Fn, recv: LExpr, span: Span) -> LResult<LExpr> {
+    /// `e.hashCode()` on an element: the field that holds its hash, the key of a `Comparable`
+    /// and the hidden [`crate::HASH_FIELD`] of an `Object` (a null `e` throws, as in Java).
+    pub(super) fn hash_code(
+        &mut self,
+        f: &mut Fn,
+        recv: LExpr,
+        field: &str,
+        span: Span,
+    ) -> LResult<LExpr> {
         let (pre, held) = self.held(f, recv)?;
-        let key = ident(heaplab_syntax::builtin::KEY, span);
+        let key = ident(field, span);
         let e = self.e(ExprKind::Field { object: Box::new(held), field: key }, span);
         self.narrowed(f, LExpr { pre, expr: e, ty: JType::Int })
     }
@@ -126,6 +136,34 @@ impl<'t> Lowerer<'t, '_> {
         Ok(LExpr { pre, expr: e, ty })
     }
 
+    /// The amount of a shift `op` (`<<`, `>>`, `>>>` or their compound forms) of a value of
+    /// type `ty` by `r`: a constant, masked to the value's width as Java does. The engine's shift
+    /// amounts are 0..=62, so a `long` shift by 63 is refused.
+    pub(super) fn shift_amount(
+        &mut self,
+        f: &mut Fn<'t>,
+        op: &str,
+        ty: &JType,
+        r: Node<'t>,
+    ) -> LResult<u32> {
+        let Some(Const::Int(amount)) = self.const_value(f, r) else {
+            // `<<` and `>>` are a product and a floor division by a power of two; `>>>` is not.
+            let help =
+                (!op.starts_with(">>>")).then_some("multiply or divide by a power of two instead");
+            return Err(f.problem(
+                span_of(&r),
+                format!("a shift `{op}` by an amount that is not a constant"),
+                help,
+            ));
+        };
+        let width: i64 = if *ty == JType::Long { 64 } else { 32 };
+        let k = amount & (width - 1);
+        if k > 62 {
+            return Err(f.problem(span_of(&r), "a `long` shift by 63", None));
+        }
+        Ok(k as u32)
+    }
+
     /// `x >>> k` by a constant: `x >> k` when x is not negative, else that plus 2^(w-k).
     pub(super) fn unsigned_shift(
         &mut self,
@@ -135,20 +173,10 @@ impl<'t> Lowerer<'t, '_> {
         span: Span,
     ) -> LResult<LExpr> {
         let v = self.num_operand(f, l)?;
-        let Some(Const::Int(amount)) = self.const_value(f, r) else {
-            return Err(f.problem(
-                span_of(&r),
-                "an unsigned shift `>>>` by an amount that is not a constant",
-                None,
-            ));
-        };
+        let k = self.shift_amount(f, ">>>", &v.ty, r)?;
         let width: u32 = if v.ty == JType::Long { 64 } else { 32 };
-        let k = (amount & i64::from(width - 1)) as u32;
         if k == 0 {
             return Ok(v);
-        }
-        if k > 62 {
-            return Err(f.problem(span_of(&r), "a `long` shift by 63", None));
         }
         let ty = v.ty.clone();
         let (pre, t) = self.held(f, v)?;

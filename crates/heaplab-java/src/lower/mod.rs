@@ -61,6 +61,8 @@ pub enum Synth {
     Equals(String),
     /// `Comparable.compareTo`: the order of the elements' keys.
     CompareTo,
+    /// `hashCode()` of an `Object` element: its hidden [`crate::HASH_FIELD`].
+    ObjectHash,
 }
 
 /// One lowered function or method, before the ones that cannot run are left out.

@@ -1,6 +1,6 @@
 // The bitwise operators without an exact encoding in HeapLab's integers are refused by name,
-// each at its own line; `hashCode` on an element that is not `Comparable` too.
-public class Bitwise<T> {
+// each at its own line.
+public class Bitwise {
     int x;
     int y;
 
@@ -30,7 +30,12 @@ public class Bitwise<T> {
     }
 
     //@ requires true;
-    int hashOfObject(T t) {
-        return t.hashCode();
+    int shiftLeftByValue() {
+        return x << y;
+    }
+
+    //@ requires true;
+    void compoundShiftByValue() {
+        x >>= y;
     }
 }

@@ -9,7 +9,7 @@
 //! element classes become small classes of the test: a `Comparable` element is an `Elem` with
 //! its order key (identity `equals`, as HeapLab's model of an element), a `Comparator` an
 //! `Order` that compares keys with `null` as one more element, an `Object` element a plain
-//! `new Object()`. The outcome is asserted on the real objects: the returned value (by
+//! `new Object()`, or a `Hashed` returning its hash when the class reads its `hashCode()`. The outcome is asserted on the real objects: the returned value (by
 //! identity for an input object), the exception thrown, and every field of every object
 //! reachable afterwards from the receiver, the arguments and the result.
 //!
@@ -358,7 +358,11 @@ fn build_input(
             format!("Array.newInstance({}, {})", class_literal(&elem), o.fields.len())
         } else {
             match o.class.as_str() {
-                "Object" => "new Object()".to_string(),
+                // An element whose hash the method read: the test's `Hashed` with that hash.
+                "Object" => match o.fields.iter().find(|(f, _)| f == heaplab_java::HASH_FIELD) {
+                    Some((_, v)) => format!("new Hashed({})", v.as_int().unwrap_or(0)),
+                    None => "new Object()".to_string(),
+                },
                 "Comparable" => {
                     let key = o.fields.iter().find(|(f, _)| f == "key").and_then(|(_, v)| v.as_int()).unwrap_or(0);
                     format!("new Elem({key})")
@@ -650,6 +654,26 @@ const HELPERS: &str = r#"    // ---- How HeapLab builds inputs and calls the met
         @Override
         public String toString() {
             return "Elem(" + key + ")";
+        }
+    }
+
+    /** An element of an unbounded type parameter whose `hashCode` is the given one, as HeapLab
+     *  chose it; `equals` stays identity, as `Object`'s. */
+    static final class Hashed {
+        final int hash;
+
+        Hashed(int hash) {
+            this.hash = hash;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            return "Hashed(" + hash + ")";
         }
     }
 
