@@ -10,8 +10,7 @@
 //! arguments (a parameter is its argument, an existential is unknown), and only the disjuncts
 //! that stand are instantiated.
 
-use super::{eval, Tri};
-use crate::formula::{Defs, Fresh, PredApp, Pure, Sort, SymHeap, Term, Var};
+use crate::formula::{Defs, Fresh, PredApp, Sort, SymHeap, Term, Var};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
@@ -162,53 +161,4 @@ fn two(
     f: fn(Box<Term>, Box<Term>) -> Term,
 ) -> Option<Cow<'static, Term>> {
     Some(Cow::Owned(f(Box::new(a.into_owned()), Box::new(b.into_owned()))))
-}
-
-impl super::State {
-    /// A compiled fact read through `frame` and evaluated as [`super::State::eval`] would
-    /// evaluate its instantiation: an atom mentioning an unknown is open (a fresh
-    /// existential has no value and no class).
-    pub(super) fn eval_in(&self, p: &Pure, frame: Frame<'_, '_>) -> Tri {
-        match p {
-            Pure::Const(b) => super::tri(*b),
-            Pure::Cmp(op, a, b) => match (frame.read(a), frame.read(b)) {
-                (Some(a), Some(b)) => self.eval_cmp(*op, &a, &b),
-                _ => Tri::Open,
-            },
-            Pure::Not(q) => match self.eval_in(q, frame) {
-                Tri::True => Tri::False,
-                Tri::False => Tri::True,
-                Tri::Open => Tri::Open,
-            },
-            Pure::And(ps) | Pure::Or(ps) => {
-                let (stop, stop_at) = match p {
-                    Pure::And(_) => (Tri::False, false),
-                    _ => (Tri::True, true),
-                };
-                let mut open = false;
-                for q in ps {
-                    match (self.eval_in(q, frame), stop_at) {
-                        (Tri::False, false) | (Tri::True, true) => return stop,
-                        (Tri::Open, _) => open = true,
-                        _ => {}
-                    }
-                }
-                if open {
-                    Tri::Open
-                } else {
-                    super::tri(!stop_at)
-                }
-            }
-        }
-    }
-
-    /// A compiled points-to's pointer names a location this state cannot give it: `null`, a
-    /// non-reference, or an object already taken.
-    pub(super) fn ptr_refuted(&self, ptr: &Term, frame: Frame<'_, '_>) -> bool {
-        match frame.read(ptr).and_then(|t| eval(&t, &self.env)) {
-            Some(crate::model::Value::Ref(o)) => !self.avail.get(o).copied().unwrap_or(false),
-            Some(_) => true,
-            None => false,
-        }
-    }
 }

@@ -721,6 +721,55 @@ impl State {
     }
 }
 
+impl State {
+    /// A compiled fact read through `frame` and evaluated as [`State::eval`] would
+    /// evaluate its instantiation: an atom mentioning an unknown is open (a fresh
+    /// existential has no value and no class).
+    fn eval_in(&self, p: &Pure, frame: Frame<'_, '_>) -> Tri {
+        match p {
+            Pure::Const(b) => tri(*b),
+            Pure::Cmp(op, a, b) => match (frame.read(a), frame.read(b)) {
+                (Some(a), Some(b)) => self.eval_cmp(*op, &a, &b),
+                _ => Tri::Open,
+            },
+            Pure::Not(q) => match self.eval_in(q, frame) {
+                Tri::True => Tri::False,
+                Tri::False => Tri::True,
+                Tri::Open => Tri::Open,
+            },
+            Pure::And(ps) | Pure::Or(ps) => {
+                let (stop, stop_at) = match p {
+                    Pure::And(_) => (Tri::False, false),
+                    _ => (Tri::True, true),
+                };
+                let mut open = false;
+                for q in ps {
+                    match (self.eval_in(q, frame), stop_at) {
+                        (Tri::False, false) | (Tri::True, true) => return stop,
+                        (Tri::Open, _) => open = true,
+                        _ => {}
+                    }
+                }
+                if open {
+                    Tri::Open
+                } else {
+                    tri(!stop_at)
+                }
+            }
+        }
+    }
+
+    /// A compiled points-to's pointer names a location this state cannot give it: `null`, a
+    /// non-reference, or an object already taken.
+    fn ptr_refuted(&self, ptr: &Term, frame: Frame<'_, '_>) -> bool {
+        match frame.read(ptr).and_then(|t| eval(&t, &self.env)) {
+            Some(Value::Ref(o)) => !self.avail.get(o).copied().unwrap_or(false),
+            Some(_) => true,
+            None => false,
+        }
+    }
+}
+
 /// `t` as `Σ c·v + k` over the variables without a value (exactly, in `i128`); `None` if not
 /// linear, not an integer, or too large.
 fn linear(t: &Term, env: &BTreeMap<Var, Value>) -> Option<(BTreeMap<Var, i128>, i128)> {
