@@ -57,7 +57,7 @@ pub mod smtlib;
 pub mod unfold;
 
 pub use caps::{Cap, ProofCaps};
-pub use check::{satisfies, satisfies_within, CheckLimits, Verdict};
+pub use check::{satisfies, satisfies_costed, satisfies_within, CheckCost, CheckLimits, Verdict};
 pub use diagnostics::check_predicates;
 pub use enumerate::{enumerate, enumerate_with, EnumConfig, Enumeration};
 pub use error::{Error, Result};

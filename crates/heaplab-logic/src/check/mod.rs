@@ -36,9 +36,12 @@ use crate::formula::{
     CmpOp, Defs, Formula, Fresh, PointsTo, PredApp, Pure, Sort, SymHeap, Term, Var,
 };
 use crate::model::{Model, Value};
+use compiled::{Compiled, Frame};
 use refs::{Refs, Side};
 use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{Hash, Hasher};
 
+mod compiled;
 mod refs;
 
 /// The answer of the model checker.
@@ -87,6 +90,29 @@ pub fn satisfies_within(
     limits: CheckLimits,
     interrupt: &mut crate::halt::Interrupt<'_>,
 ) -> Result<Verdict> {
+    Ok(satisfies_costed(defs, model, formula, limits, interrupt)?.0)
+}
+
+/// What a check did: its search steps (the unit of [`CheckLimits::max_steps`]), and the
+/// predicate body disjuncts it instantiated (given fresh existentials and the instance's
+/// arguments); the others it only read, compiled, through the arguments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckCost {
+    pub steps: usize,
+    pub instantiated: usize,
+    /// Body disjuncts read compiled, through an instance's arguments, to choose what to
+    /// unfold (each would have been instantiated before bodies were compiled).
+    pub read: usize,
+}
+
+/// [`satisfies_within`], with what the check cost.
+pub fn satisfies_costed(
+    defs: &Defs,
+    model: &Model,
+    formula: &Formula,
+    limits: CheckLimits,
+    interrupt: &mut crate::halt::Interrupt<'_>,
+) -> Result<(Verdict, CheckCost)> {
     for (v, _) in &formula.free {
         if !model.store.contains_key(v) {
             return Err(Error::BadModel(format!("the store has no value for `{v}`")));
@@ -101,8 +127,10 @@ pub fn satisfies_within(
             }
         }
     }
+    let compiled = Compiled::new(defs);
     let mut search = Search {
         defs,
+        compiled: &compiled,
         model,
         steps: 0,
         limits,
@@ -114,67 +142,84 @@ pub fn satisfies_within(
         wide: false,
         standing: std::collections::HashMap::new(),
         chains: 0,
+        instantiated: 0,
+        read: std::cell::Cell::new(0),
     };
-    let mut unknown = None;
-    for d in &formula.disjuncts {
-        let mut names: Vec<Var> = d.all_vars().into_iter().collect();
-        names.extend(d.exists.iter().map(|(v, _)| v.clone()));
-        search.fresh.avoid(names.iter());
-        let mut sorts: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
-        sorts.extend(d.exists.iter().cloned());
-        let env: BTreeMap<Var, Value> = formula
-            .free
-            .iter()
-            .filter_map(|(v, _)| model.store.get(v).map(|x| (v.clone(), x.clone())))
-            .collect();
-        let st = State {
-            env,
-            sorts,
-            avail: vec![true; model.objects.len()],
-            unconsumed: model.objects.len(),
-            pts: d.points_to.clone(),
-            preds: d
-                .preds
+    let verdict = search.verdict(formula);
+    Ok((
+        verdict,
+        CheckCost {
+            steps: search.steps,
+            instantiated: search.instantiated,
+            read: search.read.get(),
+        },
+    ))
+}
+
+impl Search<'_, '_> {
+    /// Whether some disjunct of `formula` holds in the model.
+    fn verdict(&mut self, formula: &Formula) -> Verdict {
+        let mut unknown = None;
+        for d in &formula.disjuncts {
+            let mut names: Vec<Var> = d.all_vars().into_iter().collect();
+            names.extend(d.exists.iter().map(|(v, _)| v.clone()));
+            self.fresh.avoid(names.iter());
+            let mut sorts: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
+            sorts.extend(d.exists.iter().cloned());
+            let env: BTreeMap<Var, Value> = formula
+                .free
                 .iter()
-                .cloned()
-                .map(|mut p| {
-                    search.chains += 1;
-                    p.depth = search.chains;
-                    p
-                })
-                .collect(),
-            pure: d.pure.clone(),
-            refs: Refs::default(),
-            chains: BTreeMap::new(),
-        };
-        match search.solve(st) {
-            Found::Yes => return Ok(Verdict::Holds),
-            Found::No => {}
-            Found::Budget => {
-                unknown = Some(match search.stopped.take() {
-                    Some(why) => why,
-                    None => format!("search bound of {} steps reached", limits.max_steps),
-                });
-                if search.halted {
-                    break;
+                .filter_map(|(v, _)| self.model.store.get(v).map(|x| (v.clone(), x.clone())))
+                .collect();
+            let st = State {
+                env,
+                sorts,
+                avail: vec![true; self.model.objects.len()],
+                unconsumed: self.model.objects.len(),
+                pts: d.points_to.clone(),
+                preds: d
+                    .preds
+                    .iter()
+                    .cloned()
+                    .map(|mut p| {
+                        self.chains += 1;
+                        p.depth = self.chains;
+                        p
+                    })
+                    .collect(),
+                pure: d.pure.clone(),
+                refs: Refs::default(),
+                chains: BTreeMap::new(),
+            };
+            match self.solve(st) {
+                Found::Yes => return Verdict::Holds,
+                Found::No => {}
+                Found::Budget => {
+                    unknown = Some(match self.stopped.take() {
+                        Some(why) => why,
+                        None => format!("search bound of {} steps reached", self.limits.max_steps),
+                    });
+                    if self.halted {
+                        break;
+                    }
                 }
             }
         }
+        if let Some(why) = unknown {
+            return Verdict::Unknown(why);
+        }
+        if self.wide {
+            return Verdict::Unknown(
+                "an existential integer would need a value beyond 64 bits, which the checker's integers cannot hold".into(),
+            );
+        }
+        if self.approx {
+            return Verdict::Unknown(
+                "integer facts tie several unknown existentials together; the values tried did not work".into(),
+            );
+        }
+        Verdict::Fails
     }
-    if let Some(why) = unknown {
-        return Ok(Verdict::Unknown(why));
-    }
-    if search.wide {
-        return Ok(Verdict::Unknown(
-            "an existential integer would need a value beyond 64 bits, which the checker's integers cannot hold".into(),
-        ));
-    }
-    if search.approx {
-        return Ok(Verdict::Unknown(
-            "integer facts tie several unknown existentials together; the values tried did not work".into(),
-        ));
-    }
-    Ok(Verdict::Fails)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -208,6 +253,8 @@ struct State {
 
 struct Search<'a, 'i> {
     defs: &'a Defs,
+    /// The predicates' bodies, compiled once for this check.
+    compiled: &'a Compiled,
     model: &'a Model,
     steps: usize,
     limits: CheckLimits,
@@ -221,9 +268,13 @@ struct Search<'a, 'i> {
     /// Some existential needed an integer beyond 64 bits, which a model cannot hold.
     wide: bool,
     /// How many disjuncts of an instance stand, by what is known of its arguments.
-    standing: std::collections::HashMap<InstanceKey, usize>,
+    standing: std::collections::HashMap<u64, usize>,
     /// Chain ids given out.
     chains: u32,
+    /// Body disjuncts instantiated ([`CheckCost::instantiated`]).
+    instantiated: usize,
+    /// Body disjuncts read compiled ([`CheckCost::read`]).
+    read: std::cell::Cell<usize>,
 }
 
 /// What the standing disjuncts of an instance depend on: the predicate, and per argument its
@@ -320,6 +371,98 @@ fn instance_key(app: &PredApp, st: &State, local: bool) -> InstanceKey {
     InstanceKey { pred: app.name.clone(), args, differ }
 }
 
+/// The key of the instance cache: [`instance_key`] without the locality of classes, hashed as
+/// it is read instead of built (building it copied the predicate's name and every class's
+/// root, a quarter of a counter's check, once per waiting instance per step). The cache
+/// only orders the choice of instance, the chosen one's disjuncts being worked out again, so
+/// two instances sharing a hash cost time, never an answer.
+fn selection_key(app: &PredApp, st: &State) -> u64 {
+    let mut h = Fx(0);
+    h.write(app.name.as_bytes());
+    let mut roots: Vec<Option<&str>> = Vec::with_capacity(app.args.len());
+    for a in &app.args {
+        let class = match a {
+            Term::Var(v) if !st.env.contains_key(v) => {
+                matches!(st.sorts.get(v), Some(Sort::Ref(_))).then(|| st.refs.root(v))
+            }
+            _ => None,
+        };
+        roots.push(class);
+        match (class, eval(a, &st.env)) {
+            (Some(r), _) => {
+                h.write_u8(1);
+                h.write(r.as_bytes());
+                h.write_u8(u8::from(st.refs.root_nonnull(r)));
+            }
+            (None, Some(v)) => {
+                h.write_u8(2);
+                v.hash(&mut h);
+                let free = matches!(v, Value::Ref(o) if st.avail.get(o).copied().unwrap_or(false));
+                h.write_u8(u8::from(free));
+            }
+            (None, None) => h.write_u8(3),
+        }
+    }
+    // The disequalities the values do not tell, as in `instance_key`.
+    for (i, x) in roots.iter().enumerate() {
+        let Some(x) = x else { continue };
+        if st.refs.alone(x) {
+            continue;
+        }
+        for (j, (y, a)) in roots.iter().zip(&app.args).enumerate() {
+            let differ = match y {
+                Some(y) if j > i => st.refs.roots_differ(x, y),
+                Some(_) => false,
+                None => match eval(a, &st.env) {
+                    Some(v @ Value::Ref(_)) => st.refs.root_differs_from(x, &v),
+                    _ => false,
+                },
+            };
+            if differ {
+                h.write_usize(i.min(j) << 8 | i.max(j));
+            }
+        }
+    }
+    h.finish()
+}
+
+/// A multiply-rotate hash of words (the instance cache's keys are hashed per waiting
+/// instance per step, where the standard hasher's strength is not needed).
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        self.add(bytes.len() as u64);
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+}
+
+impl Fx {
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
 impl State {
     /// A rough size in bytes: what a copy of this state holds.
     fn bytes(&self) -> usize {
@@ -369,27 +512,7 @@ fn num(t: &Term, env: &BTreeMap<Var, Value>) -> Option<i128> {
 fn eval_pure(p: &Pure, env: &BTreeMap<Var, Value>) -> Tri {
     match p {
         Pure::Const(b) => tri(*b),
-        Pure::Cmp(op, a, b) => {
-            if let (Some(x), Some(y)) = (num(a, env), num(b, env)) {
-                return tri(match op {
-                    CmpOp::Eq => x == y,
-                    CmpOp::Ne => x != y,
-                    CmpOp::Lt => x < y,
-                    CmpOp::Le => x <= y,
-                });
-            }
-            let (Some(x), Some(y)) = (eval(a, env), eval(b, env)) else { return Tri::Open };
-            match op {
-                CmpOp::Eq => tri(x == y),
-                CmpOp::Ne => tri(x != y),
-                CmpOp::Lt | CmpOp::Le => match (x, y) {
-                    (Value::Int(x), Value::Int(y)) => {
-                        tri(if *op == CmpOp::Lt { x < y } else { x <= y })
-                    }
-                    _ => Tri::False,
-                },
-            }
-        }
+        Pure::Cmp(op, a, b) => cmp_terms(*op, a, b, env),
         Pure::Not(q) => match eval_pure(q, env) {
             Tri::True => Tri::False,
             Tri::False => Tri::True,
@@ -428,6 +551,26 @@ fn eval_pure(p: &Pure, env: &BTreeMap<Var, Value>) -> Tri {
     }
 }
 
+fn cmp_terms(op: CmpOp, a: &Term, b: &Term, env: &BTreeMap<Var, Value>) -> Tri {
+    if let (Some(x), Some(y)) = (num(a, env), num(b, env)) {
+        return tri(match op {
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+        });
+    }
+    let (Some(x), Some(y)) = (eval(a, env), eval(b, env)) else { return Tri::Open };
+    match op {
+        CmpOp::Eq => tri(x == y),
+        CmpOp::Ne => tri(x != y),
+        CmpOp::Lt | CmpOp::Le => match (x, y) {
+            (Value::Int(x), Value::Int(y)) => tri(if op == CmpOp::Lt { x < y } else { x <= y }),
+            _ => Tri::False,
+        },
+    }
+}
+
 fn tri(b: bool) -> Tri {
     if b {
         Tri::True
@@ -457,15 +600,7 @@ impl State {
     /// have no location yet.
     fn eval(&self, p: &Pure) -> Tri {
         match p {
-            Pure::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) => {
-                if let (Some(x), Some(y)) = (self.side(a), self.side(b)) {
-                    return match self.refs.equal(&x, &y) {
-                        Some(eq) => tri(eq == (*op == CmpOp::Eq)),
-                        None => Tri::Open,
-                    };
-                }
-                eval_pure(p, &self.env)
-            }
+            Pure::Cmp(op, a, b) => self.eval_cmp(*op, a, b),
             Pure::Not(q) => match self.eval(q) {
                 Tri::True => Tri::False,
                 Tri::False => Tri::True,
@@ -503,6 +638,19 @@ impl State {
             }
             p => eval_pure(p, &self.env),
         }
+    }
+
+    /// `a op b` as [`State::eval`] evaluates it.
+    fn eval_cmp(&self, op: CmpOp, a: &Term, b: &Term) -> Tri {
+        if matches!(op, CmpOp::Eq | CmpOp::Ne) {
+            if let (Some(x), Some(y)) = (self.side(a), self.side(b)) {
+                return match self.refs.equal(&x, &y) {
+                    Some(eq) => tri(eq == (op == CmpOp::Eq)),
+                    None => Tri::Open,
+                };
+            }
+        }
+        cmp_terms(op, a, b, &self.env)
     }
 
     /// Whether the class `root` of unbound variables is mentioned by no waiting obligation
@@ -570,6 +718,55 @@ impl State {
             }
             (_, Side::Value(x), Side::Value(y)) => (x == y) == (*op == CmpOp::Eq),
         })
+    }
+}
+
+impl State {
+    /// A compiled fact read through `frame` and evaluated as [`State::eval`] would
+    /// evaluate its instantiation: an atom mentioning an unknown is open (a fresh
+    /// existential has no value and no class).
+    fn eval_in(&self, p: &Pure, frame: Frame<'_, '_>) -> Tri {
+        match p {
+            Pure::Const(b) => tri(*b),
+            Pure::Cmp(op, a, b) => match (frame.read(a), frame.read(b)) {
+                (Some(a), Some(b)) => self.eval_cmp(*op, &a, &b),
+                _ => Tri::Open,
+            },
+            Pure::Not(q) => match self.eval_in(q, frame) {
+                Tri::True => Tri::False,
+                Tri::False => Tri::True,
+                Tri::Open => Tri::Open,
+            },
+            Pure::And(ps) | Pure::Or(ps) => {
+                let (stop, stop_at) = match p {
+                    Pure::And(_) => (Tri::False, false),
+                    _ => (Tri::True, true),
+                };
+                let mut open = false;
+                for q in ps {
+                    match (self.eval_in(q, frame), stop_at) {
+                        (Tri::False, false) | (Tri::True, true) => return stop,
+                        (Tri::Open, _) => open = true,
+                        _ => {}
+                    }
+                }
+                if open {
+                    Tri::Open
+                } else {
+                    tri(!stop_at)
+                }
+            }
+        }
+    }
+
+    /// A compiled points-to's pointer names a location this state cannot give it: `null`, a
+    /// non-reference, or an object already taken.
+    fn ptr_refuted(&self, ptr: &Term, frame: Frame<'_, '_>) -> bool {
+        match frame.read(ptr).and_then(|t| eval(&t, &self.env)) {
+            Some(Value::Ref(o)) => !self.avail.get(o).copied().unwrap_or(false),
+            Some(_) => true,
+            None => false,
+        }
     }
 }
 
@@ -701,7 +898,7 @@ impl Search<'_, '_> {
         // constrained instance first keeps a wrong branch from running on past the fact that
         // refutes it (a gate of a counter whose inputs are only known to be non-null).
         if !st.preds.is_empty() {
-            let mut best: Option<(usize, bool, usize, Option<Vec<SymHeap>>)> = None;
+            let mut best: Option<(usize, bool, usize, Option<Vec<usize>>)> = None;
             for idx in 0..st.preds.len().min(SELECT_AMONG) {
                 let app = &st.preds[idx];
                 if !self.defs.preds.contains_key(&app.name) {
@@ -713,21 +910,21 @@ impl Search<'_, '_> {
                     .any(|a| matches!(eval(a, &st.env), Some(Value::Ref(_) | Value::Null)));
                 // How many disjuncts stand depends only on what is known of the arguments:
                 // an instance met before with the same knowledge is not looked into again.
-                let key = instance_key(app, &st, false);
+                let key = selection_key(app, &st);
                 let (count, parts) = match self.standing.get(&key) {
                     Some(n) => (*n, None),
                     None => {
                         // Disjuncts refuted by what is already known are dropped before the
                         // state is copied; when a single one survives, the state is moved,
                         // not copied (this keeps checking a long list linear).
-                        let parts = self.standing_parts(app, &st);
+                        let parts = self.standing(app, &st);
                         // What every disjunct left standing says of the arguments (`z ==
                         // null` for an and-gate whose inputs are both null) holds without
                         // choosing one: it is learnt, and the search goes on from it
                         // without branching.
                         if parts.len() > 1 {
                             let learnt: Vec<Pure> = self
-                                .common_facts(&parts, &app.args, LOOKAHEAD)
+                                .common_facts(app, &parts, LOOKAHEAD)
                                 .into_iter()
                                 .filter(|p| matches!(st.eval(p), Tri::Open))
                                 .collect();
@@ -757,8 +954,8 @@ impl Search<'_, '_> {
                 }
             }
             let best = best.map(|(n, b, idx, parts)| {
-                let parts = parts.unwrap_or_else(|| self.standing_parts(&st.preds[idx], &st));
-                (n, b, idx, parts)
+                let parts = parts.unwrap_or_else(|| self.standing(&st.preds[idx], &st));
+                (n, b, idx, self.instantiate(&st.preds[idx], parts))
             });
             let Some((_, _, idx, parts)) = best else { return Step::Done(Found::No) };
             // Before the state is copied (or now and then on a long single path), what no
@@ -833,90 +1030,113 @@ impl Search<'_, '_> {
         Step::Done(self.solve_pure(st))
     }
 
-    /// The disjuncts of `app` that what `st` knows does not refute. When one of them holds
-    /// already (no cell, its facts true, its instances so too), it alone is kept, as an empty
-    /// part: it claims nothing and binds nothing, so every way the other disjuncts could
+    /// The disjuncts of `app` (their numbers) that what `st` knows does not refute. When one of them holds
+    /// already (no cell, its facts true, its instances so too), it alone is kept, as [`HOLDS`] (an
+    /// empty part): it claims nothing and binds nothing, so every way the other disjuncts could
     /// go on, it goes on too. Without this, a gate of a counter whose disjuncts both hold
     /// (`and(0, 0, 0)`) left a copy of the state on the stack at each of the counter's 2^n
     /// steps, and the checker's states outgrew their memory bound from 12 bits on.
-    fn standing_parts(&mut self, app: &PredApp, st: &State) -> Vec<SymHeap> {
-        let defs = self.defs;
-        let Some(def) = defs.preds.get(&app.name) else { return Vec::new() };
-        let mut parts = Vec::new();
-        for d in &def.body {
-            let part = instantiate_body(defs, def.params.as_slice(), d, &app.args, &mut self.fresh);
-            if self.holds_now(&part, st, LOOKAHEAD) {
-                return vec![SymHeap::default()];
+    fn standing(&self, app: &PredApp, st: &State) -> Vec<usize> {
+        let Some(cp) = self.compiled.get(&app.name) else { return Vec::new() };
+        let args: Vec<Option<&Term>> = app.args.iter().map(Some).collect();
+        let frame = Frame { params: &cp.params, args: &args };
+        let mut standing = Vec::new();
+        // Each disjunct is judged on its compiled form read through the arguments; only the
+        // chosen instance's are instantiated ([`Search::instantiate`]).
+        for (i, d) in cp.disjuncts.iter().enumerate() {
+            self.read.set(self.read.get() + 1);
+            if self.holds_now(d, frame, st, LOOKAHEAD) {
+                return vec![HOLDS];
             }
-            if !self.refuted(&part, st, LOOKAHEAD) {
-                parts.push(part);
+            if !self.refuted(d, frame, st, LOOKAHEAD) {
+                standing.push(i);
             }
         }
-        parts
+        standing
     }
 
-    /// Whether a disjunct holds whatever the rest of the search does: no points-to, every
-    /// fact true by what `st` knows, and (looking `depth` levels down) each instance with a
-    /// disjunct that holds so. A fact on the part's own existentials is open, so never true.
-    fn holds_now(&mut self, part: &SymHeap, st: &State, depth: u32) -> bool {
-        if !part.points_to.is_empty()
-            || (depth == 0 && !part.preds.is_empty())
-            || !part.pure.iter().all(|p| matches!(st.eval(p), Tri::True))
+    /// The disjuncts `standing` of `app`, instantiated with fresh existentials.
+    fn instantiate(&mut self, app: &PredApp, standing: Vec<usize>) -> Vec<SymHeap> {
+        let compiled = self.compiled;
+        let Some(cp) = compiled.get(&app.name) else { return Vec::new() };
+        standing
+            .into_iter()
+            .map(|i| {
+                if i == HOLDS {
+                    SymHeap::default()
+                } else {
+                    self.instantiated += 1;
+                    cp.instantiate(i, &app.args, &mut self.fresh)
+                }
+            })
+            .collect()
+    }
+
+    /// Whether a compiled disjunct, read through `frame`, holds whatever the rest of the
+    /// search does: no points-to, every fact true by what `st` knows, and (looking `depth`
+    /// levels down) each instance with a disjunct that holds so. A fact on the disjunct's
+    /// own existentials is open, so never true.
+    fn holds_now(&self, d: &SymHeap, frame: Frame<'_, '_>, st: &State, depth: u32) -> bool {
+        if !d.points_to.is_empty()
+            || (depth == 0 && !d.preds.is_empty())
+            || !d.pure.iter().all(|p| matches!(st.eval_in(p, frame), Tri::True))
         {
             return false;
         }
-        let defs = self.defs;
-        part.preds.iter().all(|app| {
-            let Some(def) = defs.preds.get(&app.name) else { return false };
-            def.body.iter().any(|d| {
-                let sub =
-                    instantiate_body(defs, def.params.as_slice(), d, &app.args, &mut self.fresh);
-                self.holds_now(&sub, st, depth - 1)
-            })
+        d.preds.iter().all(|app| {
+            let Some(cp) = self.compiled.get(&app.name) else { return false };
+            let owned = frame.read_args(app);
+            let args: Vec<Option<&Term>> = owned.iter().map(|a| a.as_deref()).collect();
+            let sub = Frame { params: &cp.params, args: &args };
+            self.read.set(self.read.get() + cp.disjuncts.len());
+            cp.disjuncts.iter().any(|d| self.holds_now(d, sub, st, depth - 1))
         })
     }
 
-    /// Whether what the state knows refutes a disjunct: a fact that evaluates to false (the
-    /// reference classes included: `x == null` for an `x` known not to be `null`), a
-    /// points-to at `null` or at an object already taken, or (looking `depth` levels into its instances) an instance every disjunct of
-    /// which is refuted so.
-    fn refuted(&mut self, part: &SymHeap, st: &State, depth: u32) -> bool {
-        let direct = part.pure.iter().any(|p| matches!(st.eval(p), Tri::False))
-            || part.points_to.iter().any(|pt| match eval(&pt.ptr, &st.env) {
-                Some(Value::Ref(o)) => !st.avail.get(o).copied().unwrap_or(false),
-                Some(_) => true,
-                None => false,
-            });
+    /// Whether what the state knows refutes a compiled disjunct read through `frame`: a fact
+    /// that evaluates to false (the reference classes included: `x == null` for an `x` known
+    /// not to be `null`), a points-to at `null` or at an object already taken, or (looking
+    /// `depth` levels into its instances) an instance every disjunct of which is refuted so.
+    fn refuted(&self, d: &SymHeap, frame: Frame<'_, '_>, st: &State, depth: u32) -> bool {
+        let direct = d.pure.iter().any(|p| matches!(st.eval_in(p, frame), Tri::False))
+            || d.points_to.iter().any(|pt| st.ptr_refuted(&pt.ptr, frame));
         if direct || depth == 0 {
             return direct;
         }
-        let defs = self.defs;
-        part.preds.iter().any(|app| {
-            // An instance whose arguments are all the part's own fresh variables: the state
-            // knows nothing of them, so none of its disjuncts' facts can evaluate to false
-            // against it, and looking into it would only instantiate bodies (every node of a
-            // tree of 320 000 has two such children).
-            let unknown = |t: &Term| {
-                matches!(t, Term::Var(v) if !st.env.contains_key(v) && !st.sorts.contains_key(v))
+        d.preds.iter().any(|app| {
+            let owned = frame.read_args(app);
+            // An instance whose arguments are all fresh (existentials of this disjunct or of
+            // the one above): the state knows nothing of them, so none of its disjuncts'
+            // facts can evaluate to false against it, and looking into it would only read
+            // bodies (every node of a tree of 320 000 has two such children).
+            let unknown = |a: &Option<std::borrow::Cow<'_, Term>>| match a.as_deref() {
+                None => true,
+                Some(Term::Var(v)) => !st.env.contains_key(v) && !st.sorts.contains_key(v),
+                Some(_) => false,
             };
-            if app.args.iter().all(unknown) {
+            if owned.iter().all(unknown) {
                 return false;
             }
-            let Some(def) = defs.preds.get(&app.name) else { return true };
-            def.body.iter().all(|d| {
-                let sub = instantiate_body(defs, def.params.as_slice(), d, &app.args, &mut self.fresh);
-                self.refuted(&sub, st, depth - 1)
-            })
+            let Some(cp) = self.compiled.get(&app.name) else { return true };
+            let args: Vec<Option<&Term>> = owned.iter().map(|a| a.as_deref()).collect();
+            let sub = Frame { params: &cp.params, args: &args };
+            self.read.set(self.read.get() + cp.disjuncts.len());
+            cp.disjuncts.iter().all(|d| self.refuted(d, sub, st, depth - 1))
         })
     }
 
-    /// The facts `x == null` / `x != null` on the arguments `args` that every part implies
-    /// (its own facts, and those of instances with a single disjunct, `depth` levels down).
-    fn common_facts(&mut self, parts: &[SymHeap], args: &[Term], depth: u32) -> Vec<Pure> {
+    /// The facts `x == null` / `x != null` on the arguments of `app` that every disjunct of
+    /// `standing` implies (its own facts, and those of instances with a single disjunct,
+    /// `depth` levels down), read on the compiled disjuncts.
+    fn common_facts(&self, app: &PredApp, standing: &[usize], depth: u32) -> Vec<Pure> {
+        let Some(cp) = self.compiled.get(&app.name) else { return Vec::new() };
+        let args: Vec<Option<&Term>> = app.args.iter().map(Some).collect();
+        let frame = Frame { params: &cp.params, args: &args };
         let mut common: Option<BTreeSet<Pure>> = None;
-        for part in parts {
+        for &i in standing {
+            let Some(d) = cp.disjuncts.get(i) else { return Vec::new() };
             let mut facts = BTreeSet::new();
-            self.implied(part, args, depth, &mut facts);
+            self.implied(d, frame, depth, &mut facts);
             common = Some(match common {
                 None => facts,
                 Some(c) => c.intersection(&facts).cloned().collect(),
@@ -928,13 +1148,17 @@ impl Search<'_, '_> {
         common.unwrap_or_default().into_iter().collect()
     }
 
-    /// Collects into `acc` the nullness facts on `args` a part implies.
-    fn implied(&mut self, part: &SymHeap, args: &[Term], depth: u32, acc: &mut BTreeSet<Pure>) {
-        for p in &part.pure {
+    /// Collects into `acc` the nullness facts a compiled disjunct read through `frame` implies
+    /// on the instance's arguments: a variable read through the frame is one of them (an
+    /// existential reads as unknown).
+    fn implied(&self, d: &SymHeap, frame: Frame<'_, '_>, depth: u32, acc: &mut BTreeSet<Pure>) {
+        for p in &d.pure {
             if let Pure::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = p {
                 for (x, y) in [(a, b), (b, a)] {
-                    if *y == Term::Null && matches!(x, Term::Var(_)) && args.contains(x) {
-                        acc.insert(Pure::cmp(*op, x.clone(), Term::Null));
+                    if let (Some(x), Some(y)) = (frame.read(x), frame.read(y)) {
+                        if *y == Term::Null && matches!(*x, Term::Var(_)) {
+                            acc.insert(Pure::cmp(*op, x.into_owned(), Term::Null));
+                        }
                     }
                 }
             }
@@ -942,13 +1166,13 @@ impl Search<'_, '_> {
         if depth == 0 {
             return;
         }
-        let defs = self.defs;
-        for app in &part.preds {
-            let Some(def) = defs.preds.get(&app.name) else { continue };
-            if let [d] = def.body.as_slice() {
-                let sub =
-                    instantiate_body(defs, def.params.as_slice(), d, &app.args, &mut self.fresh);
-                self.implied(&sub, args, depth - 1, acc);
+        for app in &d.preds {
+            let Some(cp) = self.compiled.get(&app.name) else { continue };
+            if let [sub] = cp.disjuncts.as_slice() {
+                self.read.set(self.read.get() + 1);
+                let owned = frame.read_args(app);
+                let args: Vec<Option<&Term>> = owned.iter().map(|a| a.as_deref()).collect();
+                self.implied(sub, Frame { params: &cp.params, args: &args }, depth - 1, acc);
             }
         }
     }
@@ -1224,6 +1448,9 @@ impl Search<'_, '_> {
 /// Waiting instances compared when choosing the next to unfold, at most.
 const SELECT_AMONG: usize = 64;
 
+/// A standing disjunct that holds already: an empty part.
+const HOLDS: usize = usize::MAX;
+
 /// Levels of instances looked into when deciding whether a disjunct is refuted.
 const LOOKAHEAD: u32 = 2;
 
@@ -1267,59 +1494,4 @@ enum Solved {
     NoInteger,
     /// The solution lies beyond 64 bits, where the model has no values: not decided.
     Wide,
-}
-
-/// A predicate body disjunct with fresh existentials and parameters replaced by `args`.
-/// (A private copy of the instantiation step, so the checker stays independent of `unfold`.)
-/// Its instances of predicates defined by a single disjunct of facts alone (`zero(x) := x ==
-/// null`, a counter's bits) are replaced by those facts at once: unfolding them one search
-/// step each was half the steps of a counter's count, and the facts, in the disjunct itself,
-/// refute a wrong disjunct one level of look-ahead sooner.
-fn instantiate_body(
-    defs: &Defs,
-    params: &[(Var, Sort)],
-    d: &SymHeap,
-    args: &[Term],
-    fresh: &mut Fresh,
-) -> SymHeap {
-    let mut part = substitute(params, d, args, fresh);
-    let mut preds = Vec::with_capacity(part.preds.len());
-    for app in std::mem::take(&mut part.preds) {
-        let facts_only = defs.preds.get(&app.name).and_then(|def| match def.body.as_slice() {
-            [b] if b.points_to.is_empty() && b.preds.is_empty() => Some(def),
-            _ => None,
-        });
-        match facts_only {
-            Some(def) => {
-                let sub = substitute(def.params.as_slice(), &def.body[0], &app.args, fresh);
-                part.exists.extend(sub.exists);
-                for p in sub.pure {
-                    if !part.pure.contains(&p) {
-                        part.pure.push(p);
-                    }
-                }
-            }
-            None => preds.push(app),
-        }
-    }
-    part.preds = preds;
-    part
-}
-
-/// [`instantiate_body`] without the expansion of fact-only instances.
-fn substitute(params: &[(Var, Sort)], d: &SymHeap, args: &[Term], fresh: &mut Fresh) -> SymHeap {
-    let mut s: BTreeMap<Var, Term> =
-        params.iter().map(|(v, _)| v.clone()).zip(args.iter().cloned()).collect();
-    let mut exists = Vec::new();
-    for (v, sort) in &d.exists {
-        let w = fresh.var(v);
-        s.insert(v.clone(), Term::Var(w.clone()));
-        exists.push((w, sort.clone()));
-    }
-    SymHeap {
-        exists,
-        points_to: d.points_to.iter().map(|p| p.subst(&s)).collect(),
-        preds: d.preds.iter().map(|p| p.subst(&s)).collect(),
-        pure: d.pure.iter().map(|p| p.subst(&s)).collect(),
-    }
 }

@@ -41,7 +41,7 @@ impl Refs {
 
     /// [`Refs::find`] without a copy: asked for every pair of an instance's arguments, where
     /// the copies were most of the model checker's time on a counter of 15 bits.
-    fn root<'a>(&'a self, v: &'a str) -> &'a str {
+    pub fn root<'a>(&'a self, v: &'a str) -> &'a str {
         let mut cur = v;
         while let Some(p) = self.parent.get(cur) {
             cur = p;
@@ -142,6 +142,21 @@ impl Refs {
             }
         }
         Some(members)
+    }
+
+    /// Whether the class of root `r` is known not to be `null`.
+    pub fn root_nonnull(&self, r: &str) -> bool {
+        self.nonnull.contains(r)
+    }
+
+    /// Whether the classes of roots `a` and `b` are known to differ.
+    pub fn roots_differ(&self, a: &str, b: &str) -> bool {
+        self.ne.get(a).is_some_and(|s| s.contains(b))
+    }
+
+    /// Whether the class of root `r` is known to differ from the location `v`.
+    pub fn root_differs_from(&self, r: &str, v: &Value) -> bool {
+        self.ne_val.get(r).is_some_and(|s| s.contains(v))
     }
 
     /// Whether the class of root `r` is known to differ from no other class (it may differ
