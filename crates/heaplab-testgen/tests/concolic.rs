@@ -28,24 +28,15 @@ fn concolic_run(
         .unwrap_or_else(|e| panic!("{target}: {e}"))
 }
 
-/// The wall clock, for the per-method time bound of the all-examples run.
-struct Wall(std::time::Instant);
-
-impl heaplab_engine::symbolic::Clock for Wall {
-    fn now_ms(&self) -> u64 {
-        self.0.elapsed().as_millis() as u64
-    }
-}
-
-fn concolic_run_clocked(
+/// [`concolic_run`] that hands back the run's error instead of failing on it.
+fn try_concolic_run(
     a: &heaplab_syntax::Analysis,
     target: &str,
     config: &ConcolicConfig,
 ) -> Result<concolic::ConcolicRun, heaplab_testgen::Error> {
     let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
     let mut oracle = SmtOracle::new(&z3);
-    let clock = Wall(std::time::Instant::now());
-    concolic::generate(&a.program, &a.info, target, config, &mut oracle, common::solver(), &clock)
+    concolic::generate(&a.program, &a.info, target, config, &mut oracle, common::solver(), &NoClock)
 }
 
 fn covered(g: &Generation, valid_only: bool) -> BTreeSet<(NodeId, bool)> {
@@ -117,7 +108,7 @@ class Buf {
     let a = heaplab_syntax::analyze(&heaplab_syntax::SourceFile::new("buf.hl", src));
     assert!(!a.has_errors(), "{:?}", a.diagnostics);
     let cfg = ConcolicConfig { max_runs: 60, ..ConcolicConfig::default() };
-    let r = concolic_run_clocked(&a, "Buf.probe", &cfg).expect("concolic runs array inputs");
+    let r = try_concolic_run(&a, "Buf.probe", &cfg).expect("concolic runs array inputs");
     let found = r.generation.tests.iter().find(|t| {
         matches!(t.expected, heaplab_testgen::Expected::Returned(heaplab_engine::Value::Int(1)))
     });
@@ -163,7 +154,7 @@ class Stack {
     assert!(!a.has_errors(), "{:?}", a.diagnostics);
     let cfg = ConcolicConfig { max_runs: 40, ..ConcolicConfig::default() };
     for (target, directions) in [("Stack.isEmpty", 0), ("Stack.peek", 2)] {
-        let r = concolic_run_clocked(&a, target, &cfg).expect("concolic runs");
+        let r = try_concolic_run(&a, target, &cfg).expect("concolic runs");
         let tests = &r.generation.tests;
         assert!(!tests.is_empty(), "{target}: no test ({:?})", r.stats);
         for t in tests {
@@ -276,7 +267,8 @@ fn concolic_covers_what_sl_covers(half: usize) {
             // Phase 1 at depth 3 (at most 48 formulas: AVL's third level alone has hundreds of
             // slow ones) with CSF's seeded random fill in [-32, 31] (what BST.remove needs to
             // reproduce the paper), then the loop under a deterministic budget of runs
-            // and solver calls; the time bound is a safety net that does not bind.
+            // and solver calls. No time bound: at a load average of 20 a 600 s one cut
+            // AvlTree.insert short of `sl`'s coverage, and the counts bound every run anyway.
             let (calls, runs) = LARGER_BUDGET
                 .iter()
                 .chain(SMALLER_BUDGET)
@@ -287,7 +279,6 @@ fn concolic_covers_what_sl_covers(half: usize) {
                     depth: 8,
                     order: concolic::SearchOrder::Dfs,
                     max_runs: *runs,
-                    timeout_ms: Some(600_000),
                     ..ConcolicConfig::default()
                 },
                 None => ConcolicConfig {
@@ -296,11 +287,10 @@ fn concolic_covers_what_sl_covers(half: usize) {
                     ints: IntFill::Random { seed: 1, lo: -32, hi: 31 },
                     max_runs: runs,
                     max_phase2_calls: Some(calls),
-                    timeout_ms: Some(600_000),
                     ..ConcolicConfig::default()
                 },
             };
-            let r = match concolic_run_clocked(&a, &target, &cfg) {
+            let r = match try_concolic_run(&a, &target, &cfg) {
                 Ok(r) => r,
                 Err(e) => panic!("{name} {target}: {e}"),
             };
