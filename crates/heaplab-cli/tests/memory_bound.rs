@@ -107,6 +107,21 @@ fn avl_insert_lazy_k3_stops_on_a_bound() {
     assert!(run.peak_kb < 3 * 40 * 1024, "peak {} kB for a 40 MB bound", run.peak_kb);
 }
 
+/// Issue 32: TreeMap `put` under `lazy` at k = 3 discards 99.7 % of its paths on the
+/// precondition. Each kept a record and a boxed state (about 400 bytes a state in all: 200,000
+/// states held 90 MB and stopped on this 60 MB bound); a run that reads no event keeps only
+/// their counts, and the same states fit with room to spare.
+#[test]
+fn treemap_put_lazy_k3_keeps_no_record_of_discarded_paths() {
+    let args = ["run", "examples/treemap.hl", "--method", "TreeMap.put", "--strategy", "lazy"];
+    let run = heaplab(
+        &[&args[..], &["--k", "3", "--max-states", "200000", "--max-memory-mb", "60"], NO_TIMEOUT]
+            .concat(),
+    );
+    assert!(run.stdout.contains("stopped by: max_states"), "{}", run.stdout);
+    assert!(run.peak_kb < 3 * 60 * 1024, "peak {} kB for a 60 MB bound", run.peak_kb);
+}
+
 /// About 4,000 objects allocated, then 6 independent branches: 64 paths whose states share the
 /// objects.
 #[test]

@@ -343,8 +343,10 @@ impl Run<'_> {
                 return Ok(Err(ExitCode::FAILURE));
             }
         };
-        // Only `--trace` reads the events' text.
+        // Only `--trace` reads the events' text, and the discarded paths' records (their
+        // `PathEnd` lines): without it they are counts only.
         explorer.set_event_detail(args.trace);
+        explorer.keep_discarded_paths(args.trace);
         let progress = super::progress::Progress::new();
         while let Some(event) = explorer.step() {
             progress.tick(|| {

@@ -64,6 +64,7 @@ struct Undo {
     tree: usize,
     next_id: u32,
     paths: usize,
+    ended: usize,
     stats: RunStats,
     strategy: Box<dyn Any>,
 }
@@ -264,6 +265,17 @@ impl Explorer {
         self.rec.detail = on;
     }
 
+    /// Whether a discarded path (an `assume` or the precondition does not hold) keeps its
+    /// [`PathResult`] in [`paths`](Self::paths) and its [`Event::PathEnd`]. On by default; a
+    /// front end that reads neither (the CLI's `run` without `--trace`, `compare`, `bench`)
+    /// turns it off, and such a path then leaves only its counts in [`stats`](Self::stats)
+    /// and its tree node (with no path). While views are recorded
+    /// ([`record_views`](Self::record_views)) every path is kept. Feasible and bounded paths
+    /// are always kept: test generation and the summary read them.
+    pub fn keep_discarded_paths(&mut self, on: bool) {
+        self.rec.keep_discarded = on;
+    }
+
     /// True when some node's view was not kept because of the `record_views` limit.
     pub fn views_full(&self) -> bool {
         self.rec.views.full
@@ -413,6 +425,7 @@ impl Explorer {
                 tree: self.rec.tree.len(),
                 next_id: self.rec.next_id,
                 paths: self.rec.paths.len(),
+                ended: self.rec.ended,
                 stats: self.rec.stats.clone(),
                 strategy: self.exec.strategy.save(),
             });
@@ -450,6 +463,7 @@ impl Explorer {
                 self.rec.tree.truncate(u.tree);
                 self.rec.next_id = u.next_id;
                 self.rec.paths.truncate(u.paths);
+                self.rec.ended = u.ended;
                 self.rec.stats = u.stats;
                 self.exec.strategy.restore(u.strategy);
                 self.rec.current = Some(u.state);

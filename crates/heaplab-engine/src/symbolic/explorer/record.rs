@@ -47,6 +47,11 @@ pub struct Record {
     pub shard: Option<Shard>,
     /// Events carry their formulas and models ([`Sink::detailed`]).
     pub detail: bool,
+    /// Discarded paths keep their entry in `paths` and their `PathEnd` event (see
+    /// `Explorer::keep_discarded_paths`).
+    pub keep_discarded: bool,
+    /// Paths ended so far, kept or not: the next path's [`PathResult::index`].
+    pub ended: usize,
 }
 
 impl Record {
@@ -75,6 +80,8 @@ impl Record {
             views: Snapshots::default(),
             shard,
             detail: true,
+            keep_discarded: true,
+            ended: 0,
         }
     }
 
@@ -175,6 +182,19 @@ impl Sink for Record {
         if st.k_cut {
             self.stats.k_cut = true;
         }
+        let index = self.ended;
+        self.ended += 1;
+        if matches!(outcome, PathOutcome::Discarded { .. })
+            && !self.keep_discarded
+            && !self.views.recording()
+        {
+            // No one listens for this path (no views, no events read), and a discarded path
+            // gives no test: its counts above are all a summary reads of it. A precondition
+            // that rejects most inputs (TreeMap `put` under `lazy` at k = 3: 99.7 % of its
+            // paths) kept a record and a boxed state per path, three quarters of the run's
+            // memory.
+            return;
+        }
         if matches!(outcome, PathOutcome::Discarded { .. }) {
             // A discarded path yields no test; its frames (locals, operand stacks) are dead
             // weight, and a precondition that rejects most inputs leaves hundreds of thousands.
@@ -185,11 +205,12 @@ impl Sink for Record {
                 st.shed_for_summary();
             }
         }
-        let index = self.paths.len();
+        // Where the path sits in `paths` (its `index` too unless discarded paths were left out).
+        let position = self.paths.len();
         if let Some(node) = self.tree.get_mut(st.id.0 as usize) {
-            node.path = Some(index);
+            node.path = Some(position);
         }
-        let event = Event::PathEnd { state: st.id, path: index, outcome: outcome.clone() };
+        let event = Event::PathEnd { state: st.id, path: position, outcome: outcome.clone() };
         self.pending.push_back(Placed { event, span: self.at });
         self.paths.push(PathResult { index, outcome, state: Box::new(st) });
     }
