@@ -320,8 +320,8 @@ fn events_without_detail_carry_no_formulas_and_change_nothing_else() {
     assert_eq!((s1, f1, i1), (s0, f0, i0));
 }
 
-/// Discarded paths left out (issue 32, `lazy` at k = 3 on TreeMap `put`): a front end that
-/// reads neither their records nor their events keeps only their counts, and the run is
+/// A run kept for its summary only (issue 32, `lazy` at k = 3 on TreeMap `put`): a front end
+/// that reads no event and no tree keeps only the counts of discarded paths, and the run is
 /// otherwise the same: the same counts, the same feasible and bounded paths under the same
 /// numbers (so the same test names), one `PathEnd` per kept path. A front end that records
 /// views keeps every path.
@@ -330,7 +330,7 @@ fn discarded_paths_left_out_keep_their_counts_and_the_other_paths() {
     let a = common::load("sll.hl");
     let run = |keep: bool, views: bool| {
         let mut ex = explorer(&a, "SLL.length", Config::default());
-        ex.keep_discarded_paths(keep);
+        ex.set_summary_only(!keep);
         if views {
             ex.record_views(1000);
         }
@@ -369,6 +369,9 @@ fn discarded_paths_left_out_keep_their_counts_and_the_other_paths() {
         assert_eq!(&p.describe(), text);
     }
     assert!(left.paths().iter().all(|p| PathResult::find(left.paths(), p.index).is_some()));
+    // No tree either: each state's parent only.
+    assert_eq!(kept.tree().len() as u64, kept.stats().states);
+    assert!(left.tree().is_empty());
     // With views recorded, nothing is left out.
     assert_eq!(viewed.paths().len(), kept.paths().len());
 }

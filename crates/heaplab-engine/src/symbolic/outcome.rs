@@ -59,7 +59,7 @@ pub struct PathResult {
 impl PathResult {
     /// The path whose [`index`](Self::index) is `index` in `paths` (a run's paths in the order
     /// they ended): at that position unless the run left discarded paths out
-    /// (`Explorer::keep_discarded_paths`).
+    /// (`Explorer::set_summary_only`).
     pub fn find(paths: &[PathResult], index: usize) -> Option<&PathResult> {
         match paths.get(index) {
             Some(p) if p.index == index => Some(p),
