@@ -286,7 +286,7 @@ impl Parents {
     }
 
     pub fn push(&mut self, parent: Option<StateId>) {
-        if self.len % CHUNK == 0 {
+        if self.len.is_multiple_of(CHUNK) {
             self.chunks.push(Vec::with_capacity(CHUNK));
         }
         if let Some(chunk) = self.chunks.last_mut() {
