@@ -4,7 +4,8 @@
 mod common;
 
 use heaplab_engine::symbolic::{
-    Bound, Config, Event, Explorer, NoClock, PathOutcome, SearchOrder, StateId, StrategyKind,
+    Bound, Config, Event, Explorer, NoClock, PathOutcome, PathResult, SearchOrder, StateId,
+    StrategyKind,
 };
 use heaplab_syntax::ast::ErrorKind;
 use heaplab_syntax::{analyze, Analysis, SourceFile};
@@ -317,4 +318,60 @@ fn events_without_detail_carry_no_formulas_and_change_nothing_else() {
     assert_eq!(e1, e0);
     assert_eq!(o1, o0);
     assert_eq!((s1, f1, i1), (s0, f0, i0));
+}
+
+/// A run kept for its summary only (issue 32, `lazy` at k = 3 on TreeMap `put`): a front end
+/// that reads no event and no tree keeps only the counts of discarded paths, and the run is
+/// otherwise the same: the same counts, the same feasible and bounded paths under the same
+/// numbers (so the same test names), one `PathEnd` per kept path. A front end that records
+/// views keeps every path.
+#[test]
+fn discarded_paths_left_out_keep_their_counts_and_the_other_paths() {
+    let a = common::load("sll.hl");
+    let run = |keep: bool, views: bool| {
+        let mut ex = explorer(&a, "SLL.length", Config::default());
+        ex.set_summary_only(!keep);
+        if views {
+            ex.record_views(1000);
+        }
+        let mut ends = 0;
+        while let Some(e) = ex.step() {
+            if let Event::PathEnd { path, .. } = e {
+                // The event names the path just kept.
+                assert_eq!(path + 1, ex.paths().len());
+                ends += 1;
+            }
+        }
+        (ex, ends)
+    };
+    let is_discarded = |o: &PathOutcome| matches!(o, PathOutcome::Discarded { .. });
+    let (kept, kept_ends) = run(true, false);
+    let (left, left_ends) = run(false, false);
+    let (viewed, _) = run(false, true);
+    let discarded = kept.paths().iter().filter(|p| is_discarded(&p.outcome)).count();
+    assert!(discarded > 0, "the precondition discarded no path");
+    assert_eq!(kept.stats(), left.stats());
+    assert_eq!(kept_ends, kept.paths().len());
+    assert_eq!(left_ends, left.paths().len());
+    assert_eq!(left.paths().len() + discarded, kept.paths().len());
+    let others: Vec<(usize, String)> = kept
+        .paths()
+        .iter()
+        .filter(|p| !is_discarded(&p.outcome))
+        .map(|p| (p.index, p.describe()))
+        .collect();
+    let left_paths: Vec<(usize, String)> =
+        left.paths().iter().map(|p| (p.index, p.describe())).collect();
+    assert_eq!(others, left_paths);
+    // Found by number wherever they sit.
+    for (index, text) in &others {
+        let p = PathResult::find(left.paths(), *index).expect("a kept path");
+        assert_eq!(&p.describe(), text);
+    }
+    assert!(left.paths().iter().all(|p| PathResult::find(left.paths(), p.index).is_some()));
+    // No tree either: each state's parent only.
+    assert_eq!(kept.tree().len() as u64, kept.stats().states);
+    assert!(left.tree().is_empty());
+    // With views recorded, nothing is left out.
+    assert_eq!(viewed.paths().len(), kept.paths().len());
 }

@@ -20,11 +20,12 @@ pub fn findings(
     for t in &generation.tests {
         let heaplab_testgen::Expected::Error(kind) = t.expected else { continue };
         // The replayed call's place and words; the explored path's when replay has none.
-        let (span, message) = match (&t.error_at, paths.get(t.path).map(|p| &p.outcome)) {
-            (Some((span, message)), _) => (*span, message.clone()),
-            (None, Some(PathOutcome::Error { span, message, .. })) => (*span, message.clone()),
-            _ => continue,
-        };
+        let (span, message) =
+            match (&t.error_at, PathResult::find(paths, t.path).map(|p| &p.outcome)) {
+                (Some((span, message)), _) => (*span, message.clone()),
+                (None, Some(PathOutcome::Error { span, message, .. })) => (*span, message.clone()),
+                _ => continue,
+            };
         let pos = file.line_col(span.start);
         let valid = t.validity.is_valid();
         out.push(FindingReport {

@@ -211,6 +211,7 @@ fn bench_one(
     };
     // Only the `Stopped` event is read: no formula text.
     explorer.set_event_detail(false);
+    explorer.set_summary_only(true);
     let mut timed_out = false;
     while let Some(event) = explorer.step() {
         if let heaplab_engine::symbolic::Event::Stopped { bound } = event {

@@ -137,7 +137,9 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
             }
             Err(e) => anyhow::bail!("{e} (in `{}`)", args.file.display()),
         };
+        // A row reads counts and tests: no event text, no tree, no record of a discarded path.
         explorer.set_event_detail(false);
+        explorer.set_summary_only(true);
         explorer.run_to_end();
         let generation = generate_within(&mut explorer, program, ainfo, deadline_ms)
             .with_context(|| format!("test generation failed for `{name}`"))?;

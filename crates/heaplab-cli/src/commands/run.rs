@@ -343,8 +343,10 @@ impl Run<'_> {
                 return Ok(Err(ExitCode::FAILURE));
             }
         };
-        // Only `--trace` reads the events' text.
+        // Only `--trace` reads the events' text, the tree and the discarded paths' records
+        // (their `PathEnd` lines): without it the run keeps what its summary and tests need.
         explorer.set_event_detail(args.trace);
+        explorer.set_summary_only(!args.trace);
         let progress = super::progress::Progress::new();
         while let Some(event) = explorer.step() {
             progress.tick(|| {

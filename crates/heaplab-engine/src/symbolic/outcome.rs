@@ -47,7 +47,8 @@ impl PathOutcome {
 /// test generation concretizes).
 #[derive(Clone, Debug)]
 pub struct PathResult {
-    /// 0-based, in the order paths ended.
+    /// 0-based, in the order paths ended (counting the discarded paths a run left out, so a
+    /// path's number, and the name of its test, do not depend on whether they were kept).
     pub index: usize,
     pub outcome: PathOutcome,
     /// Boxed: a run keeps hundreds of thousands of paths, and a `Vec` of whole states grew by
@@ -56,6 +57,16 @@ pub struct PathResult {
 }
 
 impl PathResult {
+    /// The path whose [`index`](Self::index) is `index` in `paths` (a run's paths in the order
+    /// they ended): at that position unless the run left discarded paths out
+    /// (`Explorer::set_summary_only`).
+    pub fn find(paths: &[PathResult], index: usize) -> Option<&PathResult> {
+        match paths.get(index) {
+            Some(p) if p.index == index => Some(p),
+            _ => paths.binary_search_by_key(&index, |p| p.index).ok().map(|i| &paths[i]),
+        }
+    }
+
     pub fn describe(&self) -> String {
         match &self.outcome {
             PathOutcome::Returned(v) => format!("returned {}", self.state.show(v)),

@@ -1011,7 +1011,7 @@ impl<'a> Translator<'a> {
     }
 
     fn decisions(&self, t: &GeneratedTest) -> String {
-        let Some(p) = self.input.paths.get(t.path) else { return String::new() };
+        let Some(p) = PathResult::find(self.input.paths, t.path) else { return String::new() };
         let parts: Vec<String> = p
             .state
             .branches
@@ -1124,7 +1124,7 @@ impl<'a> Translator<'a> {
             Expected::Error(ErrorKind::Exception) => {
                 // The replay's failing node is the `throw` (concolic has no explorer paths).
                 let class = t.error_node.and_then(|n| self.throws.get(&n).cloned()).or_else(|| {
-                    self.input.paths.get(t.path).and_then(|p| match &p.outcome {
+                    PathResult::find(self.input.paths, t.path).and_then(|p| match &p.outcome {
                         heaplab_engine::symbolic::PathOutcome::Error { node, .. } => {
                             self.throws.get(node).cloned()
                         }

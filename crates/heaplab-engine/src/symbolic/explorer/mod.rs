@@ -62,8 +62,10 @@ struct Undo {
     state: State,
     pending: usize,
     tree: usize,
+    parents: usize,
     next_id: u32,
     paths: usize,
+    ended: usize,
     stats: RunStats,
     strategy: Box<dyn Any>,
 }
@@ -264,6 +266,19 @@ impl Explorer {
         self.rec.detail = on;
     }
 
+    /// Whether the run keeps only what its summary and test generation read. Off by default;
+    /// a front end that reads no event and no tree (the CLI's `run` without `--trace`,
+    /// `compare`, `bench`) turns it on, and then a discarded path (an `assume` or the
+    /// precondition does not hold) leaves only its counts in [`stats`](Self::stats), with no
+    /// [`PathResult`] in [`paths`](Self::paths) and no [`Event::PathEnd`], and
+    /// [`tree`](Self::tree) is empty (the explorer keeps each state's parent only). Feasible
+    /// and bounded paths keep their records and every path its number
+    /// ([`PathResult::index`], [`PathResult::find`]). While views are recorded
+    /// ([`record_views`](Self::record_views)) every path is kept. Set it before the first step.
+    pub fn set_summary_only(&mut self, on: bool) {
+        self.rec.set_summary_only(on);
+    }
+
     /// True when some node's view was not kept because of the `record_views` limit.
     pub fn views_full(&self) -> bool {
         self.rec.views.full
@@ -326,7 +341,7 @@ impl Explorer {
         for _ in 0..MAX_FORKS {
             match at {
                 Some(a) if a == id => return true,
-                Some(a) => at = self.rec.tree.get(a.0 as usize).and_then(|n| n.parent),
+                Some(a) => at = self.rec.parent_of(a),
                 None => return false,
             }
         }
@@ -411,8 +426,10 @@ impl Explorer {
                 state: st.clone(),
                 pending: self.rec.pending.len(),
                 tree: self.rec.tree.len(),
+                parents: self.rec.parents.len(),
                 next_id: self.rec.next_id,
                 paths: self.rec.paths.len(),
+                ended: self.rec.ended,
                 stats: self.rec.stats.clone(),
                 strategy: self.exec.strategy.save(),
             });
@@ -448,8 +465,10 @@ impl Explorer {
             if let (true, Some(u)) = (pending, undo) {
                 self.rec.pending.truncate(u.pending);
                 self.rec.tree.truncate(u.tree);
+                self.rec.parents.truncate(u.parents);
                 self.rec.next_id = u.next_id;
                 self.rec.paths.truncate(u.paths);
+                self.rec.ended = u.ended;
                 self.rec.stats = u.stats;
                 self.exec.strategy.restore(u.strategy);
                 self.rec.current = Some(u.state);

@@ -47,6 +47,14 @@ pub struct Record {
     pub shard: Option<Shard>,
     /// Events carry their formulas and models ([`Sink::detailed`]).
     pub detail: bool,
+    /// The run keeps only what its summary and test generation read (see
+    /// `Explorer::set_summary_only`): no record of a discarded path, and `parents` instead of
+    /// `tree`.
+    pub summary_only: bool,
+    /// Each state's parent, by id, while `summary_only` (the tree is empty then).
+    pub parents: Parents,
+    /// Paths ended so far, kept or not: the next path's [`PathResult::index`].
+    pub ended: usize,
 }
 
 impl Record {
@@ -75,6 +83,9 @@ impl Record {
             views: Snapshots::default(),
             shard,
             detail: true,
+            summary_only: false,
+            parents: Parents::default(),
+            ended: 0,
         }
     }
 
@@ -100,6 +111,35 @@ impl Record {
 }
 
 impl Record {
+    /// The parent of state `id`, whichever way the run keeps its tree.
+    pub fn parent_of(&self, id: StateId) -> Option<StateId> {
+        match self.summary_only {
+            true => self.parents.get(id.0 as usize),
+            false => self.tree.get(id.0 as usize).and_then(|n| n.parent),
+        }
+    }
+
+    /// Switches between keeping the tree and keeping parents only, carrying the nodes made so
+    /// far (the entry's) across; nodes rebuilt from parents have no label or place.
+    pub fn set_summary_only(&mut self, on: bool) {
+        if on && !self.summary_only {
+            self.parents = Parents::default();
+            self.tree.drain(..).for_each(|n| self.parents.push(n.parent));
+        } else if !on && self.summary_only {
+            let parents = std::mem::take(&mut self.parents);
+            self.tree = (0..parents.len())
+                .map(|i| TreeNode {
+                    id: StateId(i as u32),
+                    parent: parents.get(i),
+                    label: String::new(),
+                    path: None,
+                    span: None,
+                })
+                .collect();
+        }
+        self.summary_only = on;
+    }
+
     /// The children of a fork that this run explores (all of them unless sharded).
     pub fn split(&self, children: Vec<State>) -> Vec<State> {
         match &self.shard {
@@ -117,7 +157,13 @@ impl Sink for Record {
         // Labels are for the tree view and traces; a run without detail (CLI `run` without
         // `--trace`, `compare`, `bench`) keeps millions of nodes and shows none of them.
         let label = if self.detail { label } else { String::new() };
-        self.tree.push(TreeNode { id, parent, label, path: None, span });
+        if self.summary_only {
+            // 4 bytes a state instead of a node's 64: `lazy` at k = 3 makes millions, and the
+            // tree's doubling alone went past a 60 MB bound in one step.
+            self.parents.push(parent);
+        } else {
+            self.tree.push(TreeNode { id, parent, label, path: None, span });
+        }
         self.stats.states += 1;
         id
     }
@@ -175,6 +221,19 @@ impl Sink for Record {
         if st.k_cut {
             self.stats.k_cut = true;
         }
+        let index = self.ended;
+        self.ended += 1;
+        if matches!(outcome, PathOutcome::Discarded { .. })
+            && self.summary_only
+            && !self.views.recording()
+        {
+            // No one listens for this path (no views, no events read), and a discarded path
+            // gives no test: its counts above are all a summary reads of it. A precondition
+            // that rejects most inputs (TreeMap `put` under `lazy` at k = 3: 99.7 % of its
+            // paths) kept a record and a boxed state per path, three quarters of the run's
+            // memory.
+            return;
+        }
         if matches!(outcome, PathOutcome::Discarded { .. }) {
             // A discarded path yields no test; its frames (locals, operand stacks) are dead
             // weight, and a precondition that rejects most inputs leaves hundreds of thousands.
@@ -185,11 +244,12 @@ impl Sink for Record {
                 st.shed_for_summary();
             }
         }
-        let index = self.paths.len();
+        // Where the path sits in `paths` (its `index` too unless discarded paths were left out).
+        let position = self.paths.len();
         if let Some(node) = self.tree.get_mut(st.id.0 as usize) {
-            node.path = Some(index);
+            node.path = Some(position);
         }
-        let event = Event::PathEnd { state: st.id, path: index, outcome: outcome.clone() };
+        let event = Event::PathEnd { state: st.id, path: position, outcome: outcome.clone() };
         self.pending.push_back(Placed { event, span: self.at });
         self.paths.push(PathResult { index, outcome, state: Box::new(st) });
     }
@@ -204,5 +264,51 @@ impl Sink for Record {
 
     fn detailed(&self) -> bool {
         self.detail
+    }
+}
+
+/// States' parents by id, in chunks: 4 bytes a state, and growing never copies (a `Vec` of
+/// millions doubles by tens of megabytes at once, past a memory bound the run was within).
+#[derive(Default)]
+pub struct Parents {
+    chunks: Vec<Vec<u32>>,
+    len: usize,
+}
+
+/// States per chunk.
+const CHUNK: usize = 1 << 16;
+/// The root's parent.
+const NONE: u32 = u32::MAX;
+
+impl Parents {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn push(&mut self, parent: Option<StateId>) {
+        if self.len.is_multiple_of(CHUNK) {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        if let Some(chunk) = self.chunks.last_mut() {
+            chunk.push(parent.map_or(NONE, |p| p.0));
+        }
+        self.len += 1;
+    }
+
+    pub fn get(&self, id: usize) -> Option<StateId> {
+        let p = *self.chunks.get(id / CHUNK)?.get(id % CHUNK)?;
+        (p != NONE).then_some(StateId(p))
+    }
+
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        let chunks = len.div_ceil(CHUNK);
+        self.chunks.truncate(chunks);
+        if let Some(chunk) = self.chunks.last_mut() {
+            chunk.truncate(len - (chunks - 1) * CHUNK);
+        }
+        self.len = len;
     }
 }
