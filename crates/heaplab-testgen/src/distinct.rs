@@ -147,7 +147,14 @@ impl<'p> Elements<'p> {
                 Item::Class(c) if c.name.name == "Object" => Some(&c.fields),
                 _ => None,
             })
-            .map(|fs| fs.iter().map(|f| (f.name.name.clone(), Value::Int(0))).collect())
+            // Only `int` fields: a program of the language may declare its own `Object`
+            // with fields of any type, which stay unset as on any fresh object.
+            .map(|fs| {
+                fs.iter()
+                    .filter(|f| matches!(f.ty, TypeExpr::Int(_)))
+                    .map(|f| (f.name.name.clone(), Value::Int(0)))
+                    .collect()
+            })
             .unwrap_or_default();
         for slot in slots {
             let fresh = out.heap.alloc("Object", fields.clone());
