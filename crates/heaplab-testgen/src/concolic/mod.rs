@@ -34,6 +34,12 @@
 //! Nodes whose every formula needs an object deeper than `k` are counted in
 //! `ConcolicStats::pruned_k`. The same holds for the reference fields of a root a `requires`
 //! does not mention.
+//!
+//! Under a `requires` the tree holds the program's branches, as CSF's does (issue 32): an
+//! untaken alias choice (`o2.left = o1`) is not a node, as the input generator decides which
+//! object a reference is; and the tests an `ensures` makes as it is evaluated are never nodes
+//! (only the check's failing side is), since they walk the whole output heap. Both made BST
+//! `insert` stop at its run bound with thousands of nodes unexplored.
 
 mod arrays;
 pub mod spec;
@@ -424,6 +430,14 @@ pub fn generate_observed(
         return Ok(ConcolicRun { generation, stats, events: Vec::new() });
     };
     let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
+    // Under a `requires` the input generator decides which object a non-null reference
+    // denotes (the precondition's separation rules out most aliases), so those heap-shape
+    // choices are not nodes of the constraint tree, as in CSF's (issue 32): negating them
+    // cost a solver call each (nearly all unsat) and multiplied the program's branches below.
+    // Without one, lazy initialization is all there is to choose shapes, and the loop negates
+    // them (issue 30).
+    let shapes_decided_by_requires =
+        find_function(program, target).is_some_and(|(_, d)| !d.requires.is_empty());
     let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
     // Phase 1 may take at most half of the time bound, so that its inputs are run and the
     // concolic loop gets the rest (the balanced trees' deeper formulas are slow to solve).
@@ -631,7 +645,13 @@ pub fn generate_observed(
             }
             let mut prefix = Vec::new();
             for fork in run.forks {
+                if fork.spec {
+                    continue;
+                }
                 for (j, st) in fork.others {
+                    if shapes_decided_by_requires && fork.shape.contains(&j) {
+                        continue;
+                    }
                     let mut k = prefix.clone();
                     k.push(j);
                     if !tree.contains_key(&k) && !frontier.iter().any(|(f, _)| *f == k) {
