@@ -33,13 +33,8 @@
 //! shape up to `k` in phase 1 would run inputs no branch asked for and grow as the shapes do.
 //! Nodes whose every formula needs an object deeper than `k` are counted in
 //! `ConcolicStats::pruned_k`. The same holds for the reference fields of a root a `requires`
-//! does not mention.
-//!
-//! Under a `requires` the tree holds the program's branches, as CSF's does (issue 32): an
-//! untaken alias choice (`o2.left = o1`) is not a node, as the input generator decides which
-//! object a reference is; and the tests an `ensures` makes as it is evaluated are never nodes
-//! (only the check's failing side is), since they walk the whole output heap. Both made BST
-//! `insert` stop at its run bound with thousands of nodes unexplored.
+//! does not mention. Under a `requires` the tree holds the program's branches, as CSF's does
+//! (issue 32): see `shapes_decided_by_requires` and `ForkRecord::spec`.
 
 mod arrays;
 pub mod spec;
@@ -430,12 +425,9 @@ pub fn generate_observed(
         return Ok(ConcolicRun { generation, stats, events: Vec::new() });
     };
     let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
-    // Under a `requires` the input generator decides which object a non-null reference
-    // denotes (the precondition's separation rules out most aliases), so those heap-shape
-    // choices are not nodes of the constraint tree, as in CSF's (issue 32): negating them
-    // cost a solver call each (nearly all unsat) and multiplied the program's branches below.
-    // Without one, lazy initialization is all there is to choose shapes, and the loop negates
-    // them (issue 30).
+    // Under a `requires` the input generator decides which object a non-null reference is
+    // (as in CSF); its alias choices are not nodes, which were mostly unsat and multiplied the
+    // branches below them (issue 32). Without one the loop negates them (issue 30).
     let shapes_decided_by_requires =
         find_function(program, target).is_some_and(|(_, d)| !d.requires.is_empty());
     let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
