@@ -44,3 +44,43 @@ pub fn example_files() -> Vec<std::path::PathBuf> {
 pub fn quick() -> bool {
     std::env::var_os("HEAPLAB_QUICK").is_some()
 }
+
+/// `f` over `jobs` on two threads, the results in the jobs' order. The example-wide tests are
+/// long and each is the only test of its binary, which the test runner would run on one core.
+pub fn on_two_threads<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = jobs.get(i) else { break };
+            done.push((i, f(job)));
+        }
+        done
+    };
+    let mut all = std::thread::scope(|s| {
+        let other = s.spawn(worker);
+        let mut mine = worker();
+        mine.extend(other.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        mine
+    });
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
+/// (example file name, method) of every example, with the methods `select` picks; under
+/// `./build.sh test --quick` every fourth of them (CI runs them all).
+pub fn example_methods(select: impl Fn(&Analysis) -> Vec<String>) -> Vec<(String, String)> {
+    let mut jobs = Vec::new();
+    for file in example_files() {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        for target in select(&load(&name)) {
+            jobs.push((name.clone(), target));
+        }
+    }
+    if quick() {
+        jobs = jobs.into_iter().step_by(4).collect();
+    }
+    jobs
+}
