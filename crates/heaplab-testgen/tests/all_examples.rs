@@ -5,7 +5,7 @@
 
 mod common;
 
-use heaplab_engine::symbolic::{Clock, Config, Explorer, StrategyKind, STRATEGIES};
+use heaplab_engine::symbolic::{Clock, Explorer, StrategyKind, STRATEGIES};
 use heaplab_syntax::SourceFile;
 use heaplab_testgen::coverage::Lines;
 use heaplab_testgen::{generate, Expected, Validity};
@@ -70,13 +70,7 @@ fn method_under_every_strategy(name: &str, target: &str, found: &mut Found) {
     let lines = Lines::new(&a.program, &SourceFile::new(name.to_string(), text));
     let mut reachable: Vec<(StrategyKind, BTreeSet<String>, bool)> = Vec::new();
     for (s, kind) in STRATEGIES.iter().filter_map(|s| Some((s, s.kind()?))) {
-        let mut config = Config::default();
-        config.strategy = kind;
-        config.bounds.k = 2;
-        config.bounds.max_paths = 100;
-        config.bounds.timeout_ms = None;
-        config.bounds.loop_iterations = 4;
-        config.bounds.call_depth = 16;
+        let mut config = common::example_config(kind);
         if kind == StrategyKind::Symheap {
             // Its cost is in solver questions, not steps: a count of them keeps CI short
             // and stops every run at the same point on every machine (a run it stops

@@ -191,13 +191,7 @@ fn nullness_never_proves_a_direction_a_valid_test_takes_on_any_example() {
 
 /// `sl` or `lazy` under count bounds, stopped after 50 000 steps.
 fn bounded_run(a: &Analysis, target: &str, kind: StrategyKind) -> Explorer {
-    let mut config = Config::default();
-    config.strategy = kind;
-    config.bounds.k = 2;
-    config.bounds.max_paths = 100;
-    config.bounds.timeout_ms = None;
-    config.bounds.loop_iterations = 4;
-    config.bounds.call_depth = 16;
+    let config = common::example_config(kind);
     let mut ex =
         Explorer::new(&a.program, &a.info, target, config, common::solver(), Box::new(NoClock))
             .unwrap_or_else(|e| panic!("{target}: {e}"));

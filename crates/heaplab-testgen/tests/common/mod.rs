@@ -3,7 +3,9 @@
 
 #![allow(dead_code)]
 
-use heaplab_engine::symbolic::{Config, Explorer, NoClock, PathSolver, SmtPathSolver};
+use heaplab_engine::symbolic::{
+    Config, Explorer, NoClock, PathSolver, SmtPathSolver, StrategyKind,
+};
 use heaplab_smt::{ProcessConfig, SmtSolver, Z3Process};
 use heaplab_syntax::{analyze, Analysis, SourceFile};
 
@@ -83,4 +85,17 @@ pub fn example_methods(select: impl Fn(&Analysis) -> Vec<String>) -> Vec<(String
         jobs = jobs.into_iter().step_by(4).collect();
     }
     jobs
+}
+
+/// The bounds of the example-wide tests under `strategy`: k = 2, 100 paths, 4 loop iterations,
+/// call depth 16, no time bound (counts only, so every machine checks the same runs).
+pub fn example_config(strategy: StrategyKind) -> Config {
+    let mut config = Config::default();
+    config.strategy = strategy;
+    config.bounds.k = 2;
+    config.bounds.max_paths = 100;
+    config.bounds.timeout_ms = None;
+    config.bounds.loop_iterations = 4;
+    config.bounds.call_depth = 16;
+    config
 }
