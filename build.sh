@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each step is stamped with the minutes:seconds since the script started, so a CI log shows
+# where its time went.
+log() { printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 
 # The wasm-bindgen CLI must match the wasm-bindgen crate in Cargo.lock exactly.
 wasm_bindgen_version() {
@@ -184,6 +186,7 @@ test() {
     test_node
     test_browser
   fi
+  log "all tests passed"
 }
 
 # The benches need the native crates, web/pkg (solver on Z3 wasm) and web/dist (page budget).

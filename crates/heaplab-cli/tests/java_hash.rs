@@ -13,21 +13,11 @@
 mod common;
 
 const SOURCE: &str = "crates/heaplab-cli/tests/data/java/HashPair.java";
-const STRATEGIES: [&str; 6] = ["lazy", "lazier", "lazier#", "sl", "symheap", "concolic"];
 const METHODS: [&str; 4] = ["slot", "collide", "sameHashNotEqual", "stable"];
 
 #[test]
 fn object_keys_hash_per_object_under_every_strategy_and_the_junit_passes() {
-    let root = std::env::temp_dir().join(format!("heaplab-java-hash-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    for strategy in STRATEGIES {
-        let dir = root.join(strategy.replace('#', "sharp"));
-        let out_dir = dir.to_string_lossy().to_string();
-        let mut tests = 0;
-        for m in METHODS {
-            let method = format!("HashPair.{m}");
-            tests += common::run_course_method(SOURCE, &method, strategy, &out_dir, &[]);
-        }
+    let check = |strategy: &str, dir: &std::path::Path| {
         let read = |class: &str| std::fs::read_to_string(dir.join("course").join(class)).unwrap();
         // A negative hash, which the mask must clear before `% m`, is an input of `slot`.
         let slot = read("HashPairSlotTest.java");
@@ -40,8 +30,13 @@ fn object_keys_hash_per_object_under_every_strategy_and_the_junit_passes() {
                 assert!(emitted.contains("assertEquals(true, result)"), "{strategy}:\n{emitted}");
             }
         }
-        let (found, failed, report) = common::course_junit(&dir, SOURCE);
-        assert!(found as u64 >= tests && failed == 0, "{strategy}: {tests} generated\n{report}");
-    }
-    let _ = std::fs::remove_dir_all(&root);
+    };
+    common::course_class_under_every_strategy(
+        "java-hash",
+        SOURCE,
+        "HashPair",
+        &METHODS,
+        |_, _| vec![],
+        check,
+    );
 }

@@ -12,33 +12,24 @@
 mod common;
 
 const SOURCE: &str = "examples/java/course/Tally.java";
-const STRATEGIES: [&str; 6] = ["lazy", "lazier", "lazier#", "sl", "symheap", "concolic"];
 const METHODS: [&str; 6] = ["record", "add", "doubled", "full", "bump", "sum"];
 
 #[test]
 fn int_cells_and_fields_stay_32_bit_under_every_strategy_and_the_junit_passes() {
-    let root = std::env::temp_dir().join(format!("heaplab-java-ints-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    for strategy in STRATEGIES {
-        let dir = root.join(strategy.replace('#', "sharp"));
-        let out_dir = dir.to_string_lossy().to_string();
-        let mut tests = 0;
-        for m in METHODS {
-            let method = format!("Tally.{m}");
-            // concolic's loop to its default 200 runs took three minutes on `sum` alone; 40
-            // runs (a count, not a time) still reach every method's outcomes.
-            let runs: &[&str] = if strategy == "concolic" { &["--max-paths", "40"] } else { &[] };
-            tests += common::run_course_method(SOURCE, &method, strategy, &out_dir, runs);
-        }
-        // The path where a cell is `Integer.MAX_VALUE` (one more wraps) was found by every
-        // symbolic strategy (concolic's random start seldom lands on it, and its negation of
-        // the branch over two wrapped reads is not among the ones it tries at k = 2).
+    // concolic's loop to its default 200 runs took three minutes on `sum` alone; 40 runs (a
+    // count, not a time) still reach every method's outcomes.
+    let runs = |strategy: &str, _: &str| match strategy {
+        "concolic" => vec!["--max-paths", "40"],
+        _ => vec![],
+    };
+    // The path where a cell is `Integer.MAX_VALUE` (one more wraps) was found by every
+    // symbolic strategy (concolic's random start seldom lands on it, and its negation of the
+    // branch over two wrapped reads is not among the ones it tries at k = 2).
+    let check = |strategy: &str, dir: &std::path::Path| {
         if strategy != "concolic" {
             let emitted = std::fs::read_to_string(dir.join("course/TallyFullTest.java")).unwrap();
             assert!(emitted.contains("assertEquals(true, result)"), "{strategy}:\n{emitted}");
         }
-        let (found, failed, report) = common::course_junit(&dir, SOURCE);
-        assert!(found as u64 >= tests && failed == 0, "{strategy}: {tests} generated\n{report}");
-    }
-    let _ = std::fs::remove_dir_all(&root);
+    };
+    common::course_class_under_every_strategy("java-ints", SOURCE, "Tally", &METHODS, runs, check);
 }

@@ -12,27 +12,22 @@
 mod common;
 
 const SOURCE: &str = "examples/java/course/RunningTotal.java";
-const STRATEGIES: [&str; 6] = ["lazy", "lazier", "lazier#", "sl", "symheap", "concolic"];
 const METHODS: [&str; 6] = ["add", "sum", "intSum", "pairOverflows", "mean", "pastIntRange"];
 
 #[test]
 fn long_and_int_mixed_explore_under_every_strategy_and_the_junit_passes() {
-    let root = std::env::temp_dir().join(format!("heaplab-java-longs-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    for strategy in STRATEGIES {
-        let dir = root.join(strategy.replace('#', "sharp"));
-        let out_dir = dir.to_string_lossy().to_string();
-        let mut tests = 0;
-        for m in METHODS {
-            let method = format!("RunningTotal.{m}");
-            tests += common::run_course_method(SOURCE, &method, strategy, &out_dir, &[]);
-        }
-        // The path where the `int` sum overflows and the `long` one does not was found.
+    // The path where the `int` sum overflows and the `long` one does not was found.
+    let check = |strategy: &str, dir: &std::path::Path| {
         let emitted =
             std::fs::read_to_string(dir.join("course/RunningTotalPairOverflowsTest.java")).unwrap();
         assert!(emitted.contains("assertEquals(true, result)"), "{strategy}:\n{emitted}");
-        let (found, failed, report) = common::course_junit(&dir, SOURCE);
-        assert!(found as u64 >= tests && failed == 0, "{strategy}: {tests} generated\n{report}");
-    }
-    let _ = std::fs::remove_dir_all(&root);
+    };
+    common::course_class_under_every_strategy(
+        "java-longs",
+        SOURCE,
+        "RunningTotal",
+        &METHODS,
+        |_, _| vec![],
+        check,
+    );
 }

@@ -140,62 +140,47 @@ fn table_ones_unknown_directions_are_proved_by_the_nullness_analysis() {
 /// 50 000 steps; `concolic` 20 runs), so a proof may meet fewer tests, but is never skipped.
 #[test]
 fn nullness_never_proves_a_direction_a_valid_test_takes_on_any_example() {
-    let mut index = 0;
-    let (mut methods, mut proved) = (0usize, 0usize);
-    let mut wrong = Vec::new();
-    for file in common::example_files() {
-        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
-        let a = common::load(&name);
-        for target in a.program.targets_with_requires() {
-            // `./build.sh test --quick`: every fourth method (CI runs them all).
-            index += 1;
-            if common::quick() && index % 4 != 1 {
-                continue;
-            }
-            let at = format!("{name} {target}");
-            let mut taken = BTreeSet::new();
-            let mut sites: Option<Explorer> = None;
-            for kind in [StrategyKind::Sl, StrategyKind::Lazy] {
-                let mut ex = bounded_run(&a, &target, kind);
-                let g = generate(&mut ex, &a.program, &a.info)
-                    .unwrap_or_else(|e| panic!("{at} {kind:?}: {e}"));
-                let valid = g.tests.iter().filter(|t| t.validity.is_valid());
-                taken.extend(branches_taken(&ex, valid));
-                sites.get_or_insert(ex);
-            }
-            let sites = sites.expect("two runs");
-            let cfg = ConcolicConfig {
-                depth: 1,
-                max_runs: 20,
-                max_phase2_calls: Some(40),
-                ..ConcolicConfig::default()
-            };
-            let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
-            let mut oracle = SmtOracle::new(&z3);
-            let solver = common::solver();
-            let r = concolic::generate(
-                &a.program,
-                &a.info,
-                &target,
-                &cfg,
-                &mut oracle,
-                solver,
-                &NoClock,
-            )
-            .unwrap_or_else(|e| panic!("{at} concolic: {e}"));
-            let valid = r.generation.tests.iter().filter(|t| t.validity.is_valid());
-            taken.extend(branches_taken(&sites, valid));
-            let directions: BTreeSet<Direction> = feasible::code_sites(&a.program, &sites)
-                .into_iter()
-                .flat_map(|s| [(s, false), (s, true)])
-                .collect();
-            let raw = feasible::nullness_proved(&a.program, &sites, &directions);
-            methods += 1;
-            proved += raw.len();
-            eprintln!("{at}: {} proved", raw.len());
-            wrong.extend(raw.intersection(&taken).map(|d| format!("{at}: {d:?}")));
+    let jobs = common::example_methods(|a| a.program.targets_with_requires());
+    let results = common::on_two_threads(&jobs, |(name, target)| {
+        let a = common::load(name);
+        let at = format!("{name} {target}");
+        let mut taken = BTreeSet::new();
+        let mut sites: Option<Explorer> = None;
+        for kind in [StrategyKind::Sl, StrategyKind::Lazy] {
+            let mut ex = bounded_run(&a, target, kind);
+            let g = generate(&mut ex, &a.program, &a.info)
+                .unwrap_or_else(|e| panic!("{at} {kind:?}: {e}"));
+            let valid = g.tests.iter().filter(|t| t.validity.is_valid());
+            taken.extend(branches_taken(&ex, valid));
+            sites.get_or_insert(ex);
         }
-    }
+        let sites = sites.expect("two runs");
+        let cfg = ConcolicConfig {
+            depth: 1,
+            max_runs: 20,
+            max_phase2_calls: Some(40),
+            ..ConcolicConfig::default()
+        };
+        let z3 = SmtSolver::new(Z3Process::new(ProcessConfig::default()));
+        let mut oracle = SmtOracle::new(&z3);
+        let solver = common::solver();
+        let r =
+            concolic::generate(&a.program, &a.info, target, &cfg, &mut oracle, solver, &NoClock)
+                .unwrap_or_else(|e| panic!("{at} concolic: {e}"));
+        let valid = r.generation.tests.iter().filter(|t| t.validity.is_valid());
+        taken.extend(branches_taken(&sites, valid));
+        let directions: BTreeSet<Direction> = feasible::code_sites(&a.program, &sites)
+            .into_iter()
+            .flat_map(|s| [(s, false), (s, true)])
+            .collect();
+        let raw = feasible::nullness_proved(&a.program, &sites, &directions);
+        eprintln!("{at}: {} proved", raw.len());
+        let wrong: Vec<String> = raw.intersection(&taken).map(|d| format!("{at}: {d:?}")).collect();
+        (raw.len(), wrong)
+    });
+    let methods = results.len();
+    let proved: usize = results.iter().map(|r| r.0).sum();
+    let wrong: Vec<&String> = results.iter().flat_map(|r| &r.1).collect();
     assert!(wrong.is_empty(), "proved infeasible, yet a valid test takes them: {wrong:#?}");
     // The examples hold well over a hundred such methods (a quarter under --quick), and some
     // directions are proved (the four of Table 1 at least, in the full run).
@@ -206,13 +191,7 @@ fn nullness_never_proves_a_direction_a_valid_test_takes_on_any_example() {
 
 /// `sl` or `lazy` under count bounds, stopped after 50 000 steps.
 fn bounded_run(a: &Analysis, target: &str, kind: StrategyKind) -> Explorer {
-    let mut config = Config::default();
-    config.strategy = kind;
-    config.bounds.k = 2;
-    config.bounds.max_paths = 100;
-    config.bounds.timeout_ms = None;
-    config.bounds.loop_iterations = 4;
-    config.bounds.call_depth = 16;
+    let config = common::example_config(kind);
     let mut ex =
         Explorer::new(&a.program, &a.info, target, config, common::solver(), Box::new(NoClock))
             .unwrap_or_else(|e| panic!("{target}: {e}"));

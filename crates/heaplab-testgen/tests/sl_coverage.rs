@@ -93,54 +93,60 @@ fn files() -> (Vec<String>, bool) {
 #[test]
 fn sl_inputs_are_valid_and_cover_what_lazy_covers_with_valid_inputs() {
     let (files, filtered) = files();
-    let mut failures = Vec::new();
-    let mut methods = 0;
-    for name in files {
-        let a = common::load(&name);
-        for target in targets_with_requires(&a) {
-            methods += 1;
-            let started = std::time::Instant::now();
-            let sl = run(&a, &target, StrategyKind::Sl, PreMode::Assume);
-            let lazy = run(&a, &target, StrategyKind::Lazy, PreMode::Ignore);
-            let assume = run(&a, &target, StrategyKind::LazierSharp, PreMode::Assume);
-            eprintln!(
-                "{name:<16} {target:<28} sl {:>3}/{:<3} ({} tests{})  lazy --pre ignore {:>3}/{:<3} valid-only {:>3}/{:<3} ({} tests, {} invalid{})  lazier# --pre assume {:>3}/{:<3}{}  {} ms",
-                sl.all.len(),
-                sl.total,
-                sl.generation.tests.len(),
-                if sl.complete { "" } else { ", cut" },
-                lazy.all.len(),
-                lazy.total,
-                lazy.valid.len(),
-                lazy.total,
-                lazy.generation.tests.len(),
-                lazy.validity.iter().filter(|v| **v == Validity::Invalid).count(),
-                if lazy.complete { "" } else { ", cut" },
-                assume.all.len(),
-                assume.total,
-                if assume.complete { "" } else { " (cut)" },
-                started.elapsed().as_millis(),
-            );
-            assert!(!sl.stopped && !assume.stopped, "{name} {target}: the valid-input runs finish");
-            for (t, v) in sl.generation.tests.iter().zip(&sl.validity) {
-                if *v != Validity::Valid {
-                    failures.push(format!("{name} {target}: sl test {} is {v:?}", t.name));
-                }
-            }
-            let missing: Vec<_> = lazy.valid.difference(&sl.all).collect();
-            if !missing.is_empty() {
-                failures.push(format!(
-                    "{name} {target}: lazy --pre ignore covers {missing:?} with valid inputs, sl does not"
-                ));
-            }
-            let missing: Vec<_> = assume.all.difference(&sl.all).collect();
-            if !missing.is_empty() {
-                failures.push(format!(
-                    "{name} {target}: lazier# --pre assume covers {missing:?}, sl does not"
-                ));
+    let jobs: Vec<(String, String)> = files
+        .iter()
+        .flat_map(|name| {
+            let targets = targets_with_requires(&common::load(name));
+            targets.into_iter().map(move |t| (name.clone(), t))
+        })
+        .collect();
+    let methods = jobs.len();
+    let found = common::on_two_threads(&jobs, |(name, target)| {
+        let a = common::load(name);
+        let mut failures = Vec::new();
+        let started = std::time::Instant::now();
+        let sl = run(&a, target, StrategyKind::Sl, PreMode::Assume);
+        let lazy = run(&a, target, StrategyKind::Lazy, PreMode::Ignore);
+        let assume = run(&a, target, StrategyKind::LazierSharp, PreMode::Assume);
+        eprintln!(
+            "{name:<16} {target:<28} sl {:>3}/{:<3} ({} tests{})  lazy --pre ignore {:>3}/{:<3} valid-only {:>3}/{:<3} ({} tests, {} invalid{})  lazier# --pre assume {:>3}/{:<3}{}  {} ms",
+            sl.all.len(),
+            sl.total,
+            sl.generation.tests.len(),
+            if sl.complete { "" } else { ", cut" },
+            lazy.all.len(),
+            lazy.total,
+            lazy.valid.len(),
+            lazy.total,
+            lazy.generation.tests.len(),
+            lazy.validity.iter().filter(|v| **v == Validity::Invalid).count(),
+            if lazy.complete { "" } else { ", cut" },
+            assume.all.len(),
+            assume.total,
+            if assume.complete { "" } else { " (cut)" },
+            started.elapsed().as_millis(),
+        );
+        assert!(!sl.stopped && !assume.stopped, "{name} {target}: the valid-input runs finish");
+        for (t, v) in sl.generation.tests.iter().zip(&sl.validity) {
+            if *v != Validity::Valid {
+                failures.push(format!("{name} {target}: sl test {} is {v:?}", t.name));
             }
         }
-    }
+        let missing: Vec<_> = lazy.valid.difference(&sl.all).collect();
+        if !missing.is_empty() {
+            failures.push(format!(
+            "{name} {target}: lazy --pre ignore covers {missing:?} with valid inputs, sl does not"
+        ));
+        }
+        let missing: Vec<_> = assume.all.difference(&sl.all).collect();
+        if !missing.is_empty() {
+            failures.push(format!(
+                "{name} {target}: lazier# --pre assume covers {missing:?}, sl does not"
+            ));
+        }
+        failures
+    });
+    let failures: Vec<&String> = found.iter().flatten().collect();
     assert!(filtered || methods > 40, "every example method with a `requires` ({methods})");
     assert!(failures.is_empty(), "{failures:#?}");
 }

@@ -108,3 +108,44 @@ pub fn course_junit(dir: &Path, source: &str) -> (u32, u32, String) {
     }
     junit_console(&dir.join("classes"), &files, &["--select-package", "course"])
 }
+
+/// The six strategies, as the CLI names them.
+pub const STRATEGIES: [&str; 6] = ["lazy", "lazier", "lazier#", "sl", "symheap", "concolic"];
+
+/// Explores `methods` of the course class `source` (class `class`) under every strategy with
+/// `run_course_method` (`extra(strategy, method)` adds flags), calls `check(strategy, dir)` on
+/// each strategy's export folder, then compiles its JUnit tests next to the unmodified class and
+/// requires them all found and passing. Two strategies run at once (one thread each): a test
+/// binary runs its tests one after another when it has only one, and these are long.
+pub fn course_class_under_every_strategy(
+    tag: &str,
+    source: &str,
+    class: &str,
+    methods: &[&str],
+    extra: impl Fn(&str, &str) -> Vec<&'static str> + Sync,
+    check: impl Fn(&str, &Path) + Sync,
+) {
+    let root = std::env::temp_dir().join(format!("heaplab-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let one = |strategy: &str| {
+        let dir = root.join(strategy.replace('#', "sharp"));
+        let out_dir = dir.to_string_lossy().to_string();
+        let mut tests = 0;
+        for m in methods {
+            let method = format!("{class}.{m}");
+            tests += run_course_method(source, &method, strategy, &out_dir, &extra(strategy, m));
+        }
+        check(strategy, &dir);
+        let (found, failed, report) = course_junit(&dir, source);
+        assert!(found as u64 >= tests && failed == 0, "{strategy}: {tests} generated\n{report}");
+    };
+    let (left, right) = STRATEGIES.split_at(STRATEGIES.len() / 2);
+    std::thread::scope(|s| {
+        let other = s.spawn(|| right.iter().for_each(|st| one(st)));
+        left.iter().for_each(|st| one(st));
+        if let Err(panic) = other.join() {
+            std::panic::resume_unwind(panic);
+        }
+    });
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -103,6 +103,9 @@ pub struct CheckCost {
     /// Body disjuncts read compiled, through an instance's arguments, to choose what to
     /// unfold (each would have been instantiated before bodies were compiled).
     pub read: usize,
+    /// Unfolded instances keyed for the loop cut (what is known of their arguments, computed
+    /// and compared with the instances met before along their chain of unfoldings).
+    pub keyed: usize,
 }
 
 /// [`satisfies_within`], with what the check cost.
@@ -144,6 +147,7 @@ pub fn satisfies_costed(
         chains: 0,
         instantiated: 0,
         read: std::cell::Cell::new(0),
+        keyed: 0,
     };
     let verdict = search.verdict(formula);
     Ok((
@@ -152,6 +156,7 @@ pub fn satisfies_costed(
             steps: search.steps,
             instantiated: search.instantiated,
             read: search.read.get(),
+            keyed: search.keyed,
         },
     ))
 }
@@ -275,6 +280,8 @@ struct Search<'a, 'i> {
     instantiated: usize,
     /// Body disjuncts read compiled ([`CheckCost::read`]).
     read: std::cell::Cell<usize>,
+    /// Instances keyed for the loop cut ([`CheckCost::keyed`]).
+    keyed: usize,
 }
 
 /// What the standing disjuncts of an instance depend on: the predicate, and per argument its
@@ -970,9 +977,20 @@ impl Search<'_, '_> {
             // could have gone on from the first, so this branch adds nothing.
             let app = st.preds.remove(idx);
             let chain = app.depth;
-            let key = instance_key(&app, &st, true);
-            if st.chains.get(&chain).is_some_and(|c| c.contains(&key)) {
-                return Step::Done(Found::No);
+            // Only an instance of a predicate on a cycle of the call graph can meet itself
+            // again along a chain: the others are neither keyed nor recorded (keying every
+            // unfolded instance was an eighth of a counter's check, whose `succK` gates
+            // recurse into `succK-1` and never back).
+            let recursive = std::env::var("ALLREC").is_ok()
+                || self.compiled.get(&app.name).is_some_and(|cp| cp.recursive);
+            let key = recursive.then(|| {
+                self.keyed += 1;
+                instance_key(&app, &st, true)
+            });
+            if let Some(key) = &key {
+                if st.chains.get(&chain).is_some_and(|c| c.contains(key)) {
+                    return Step::Done(Found::No);
+                }
             }
             let mut children = Vec::new();
             let last = parts.len().saturating_sub(1);
@@ -993,7 +1011,9 @@ impl Search<'_, '_> {
                 let mut preds = part.preds;
                 if part.points_to.is_empty() && preds.len() == 1 {
                     // The chain goes on through the one instance.
-                    next.chains.entry(chain).or_default().push(key.clone());
+                    if let Some(key) = &key {
+                        next.chains.entry(chain).or_default().push(key.clone());
+                    }
                     preds[0].depth = chain;
                 } else {
                     for p in &mut preds {
