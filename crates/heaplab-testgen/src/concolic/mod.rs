@@ -430,6 +430,19 @@ pub fn generate_observed(
     // branches below them (issue 32). Without one the loop negates them (issue 30).
     let shapes_decided_by_requires =
         find_function(program, target).is_some_and(|(_, d)| !d.requires.is_empty());
+    // Only for the fields the precondition's points-to facts constrain, though: one it leaves
+    // open (its value an existential used nowhere else) (a list's `Object element`, an argument compared with an entry) may be any object,
+    // and which one is the program's direction (dll.hl's `indexOf`, `inList`).
+    let described: BTreeSet<&str> = pre
+        .disjuncts
+        .iter()
+        .chain(defs.preds.values().flat_map(|d| d.body.iter()))
+        .flat_map(described_fields)
+        .collect();
+    let decided = |path: &str| {
+        shapes_decided_by_requires
+            && path.rsplit_once('.').is_some_and(|(_, f)| described.contains(f))
+    };
     let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
     // Phase 1 may take at most half of the time bound, so that its inputs are run and the
     // concolic loop gets the rest (the balanced trees' deeper formulas are slow to solve).
@@ -641,7 +654,7 @@ pub fn generate_observed(
                     continue;
                 }
                 for (j, st) in fork.others {
-                    if shapes_decided_by_requires && fork.shape.contains(&j) {
+                    if fork.shape.iter().any(|(i, path)| *i == j && decided(path)) {
                         continue;
                     }
                     let mut k = prefix.clone();
@@ -795,4 +808,46 @@ fn run_input(
         Outcome::Error(e) => Some(Expected::Error(e.kind)),
         Outcome::AssumptionViolated { .. } => None,
     })
+}
+
+/// The fields whose values `sh`'s points-to facts constrain: all but those holding an
+/// existential that occurs nowhere else in `sh` (cdll's `element`, any object at all).
+fn described_fields<'a>(sh: &'a heaplab_logic::formula::SymHeap) -> Vec<&'a str> {
+    let mut uses: BTreeMap<String, usize> = BTreeMap::new();
+    let count = |t: &heaplab_logic::formula::Term, uses: &mut BTreeMap<String, usize>| {
+        let mut acc = BTreeSet::new();
+        t.free_vars(&mut acc);
+        for v in acc {
+            if let Some((k, _)) = sh.exists.iter().find(|(e, _)| *e == v) {
+                *uses.entry(k.to_string()).or_default() += 1;
+            }
+        }
+    };
+    for pt in &sh.points_to {
+        count(&pt.ptr, &mut uses);
+        for (_, t) in &pt.fields {
+            count(t, &mut uses);
+        }
+    }
+    for t in sh.preds.iter().flat_map(|p| p.args.iter()) {
+        count(t, &mut uses);
+    }
+    let mut in_pure = BTreeSet::new();
+    for p in &sh.pure {
+        p.free_vars(&mut in_pure);
+    }
+    let open = |t: &heaplab_logic::formula::Term| match t {
+        heaplab_logic::formula::Term::Var(v) => {
+            sh.exists.iter().any(|(e, _)| e == v)
+                && uses.get(&v.to_string()) == Some(&1)
+                && !in_pure.contains(v)
+        }
+        _ => false,
+    };
+    sh.points_to
+        .iter()
+        .flat_map(|pt| pt.fields.iter())
+        .filter(|(_, t)| !open(t))
+        .map(|(f, _)| f.as_str())
+        .collect()
 }

@@ -52,7 +52,9 @@ pub struct ForkRecord {
     /// rather than program directions: the untaken choices of lazy initialization that make a
     /// non-null input reference an alias of an earlier input object. Null or not is what the
     /// program tests; which object is the input generator's to decide (issue 32).
-    pub shape: Vec<u16>,
+    /// Each with the reference it resolves (`o3.next`, `loc2`): the loop keeps a choice as a
+    /// node when the `requires` leaves that reference's field open (issue 32).
+    pub shape: Vec<(u16, String)>,
     /// A branch of an `ensures`' evaluation (its functions' tests as they walk the heap), not
     /// of the code: CSF's constraint tree has none, and it ranges over the whole output heap,
     /// so negating it grows the tree with the input's size (issue 32). The check of the
@@ -285,19 +287,22 @@ fn choose(
     let taken = taken?;
     let label = labels.get(taken.id.0 as usize).cloned().unwrap_or_default();
     let label_of = |s: &State| labels.get(s.id.0 as usize).map_or("", String::as_str);
-    let shape =
-        others.iter().filter(|(_, o)| is_alias_choice(label_of(o))).map(|(i, _)| *i).collect();
+    let shape = others
+        .iter()
+        .filter_map(|(i, o)| alias_choice_path(label_of(o)).map(|p| (*i, p.to_string())))
+        .collect();
     out.forks.push(ForkRecord { taken: pick as u16, others, label, shape, spec });
     Some((pick, taken))
 }
 
-/// Is `label` (a child's tree label) lazy initialization making a reference an earlier input
-/// object, `o1.next = o1` or `loc3 = o2`? Its other choices read `= null` and `= fresh o4`;
-/// branch and check labels are conditions, never `path = oN`.
-fn is_alias_choice(label: &str) -> bool {
-    let Some((path, target)) = label.rsplit_once(" = ") else { return false };
+/// The reference `label` (a child's tree label) makes an earlier input object by lazy
+/// initialization, `o1.next` in `o1.next = o1`, `loc3` in `loc3 = o2`; `None` for other labels.
+/// Its other choices read `= null` and `= fresh o4`; branch and check labels are conditions,
+/// never `path = oN`.
+fn alias_choice_path(label: &str) -> Option<&str> {
+    let (path, target) = label.rsplit_once(" = ")?;
     let is_obj = |t: &str| {
         t.strip_prefix('o').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     };
-    !path.is_empty() && !path.contains(' ') && is_obj(target)
+    (!path.is_empty() && !path.contains(' ') && is_obj(target)).then_some(path)
 }
