@@ -77,7 +77,23 @@ fn the_time_bound_covers_test_generation() {
         "twenty.hl",
         &format!("int twenty({}) {{\n  int s = 0;\n{ifs}  return s;\n}}\n", params.join(", ")),
     );
-    let out = heaplab(&["run", &file, "--method", "twenty", "--timeout-ms", "2000"]);
+    // 2^20 paths and no path or state bound that could stop the run first: at the default
+    // 10,000 paths a test build at opt-level 1 explored and generated them all within 2 s
+    // (1.2 s), so the test passed only on a slow machine. An opt-level 1 build explores some
+    // 100,000 paths in 1.5 s and is stopped generating their tests; a release build's memory
+    // bound (1 GB) comes only after some 280,000 paths and 26 s.
+    let out = heaplab(&[
+        "run",
+        &file,
+        "--method",
+        "twenty",
+        "--timeout-ms",
+        "2000",
+        "--max-paths",
+        "100000000",
+        "--max-states",
+        "1000000000",
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     // The bound stopped the run and says so; how long that took is the bench's business, not a

@@ -1,11 +1,12 @@
 //! Where a symheap run spends its time: per method (those with a `requires`, as `heaplab bench`
-//! runs them, k = 2, the bench's bounds), the exploration's wall and CPU time, its paths, the
-//! path-condition queries that reached the path solver (count, conjuncts, time inside) and the
-//! time outside it (the heap model and the executor), the questions the executor answered
-//! without the solver (`exec/answers.rs`: the same question / unsat on a subset / a known model)
-//! and the solver layer's counts (Z3 sent, decided in Rust).
+//! runs them, k = 2 unless given, the bench's bounds), the exploration's wall and CPU time, its
+//! paths, the path-condition queries that reached the path solver (count, conjuncts, time inside)
+//! and the time outside it (the heap model and the executor), the questions the executor
+//! answered without the solver (`exec/answers.rs`: the same question / unsat on a subset / a
+//! known model) and the solver layer's counts (Z3 sent, decided in Rust).
 //!
-//! `cargo run --release -p heaplab-engine --example symprof -- examples/avl.hl [Method|all] [secs]`
+//! `cargo run --release -p heaplab-engine --example symprof -- examples/avl.hl [Method|all]
+//! [secs] [k]` (issue 32 measures k = 3)
 //!
 //! CPU time is this thread's (Linux `schedstat`), less sensitive to a loaded machine than wall
 //! time; z3's own time is in neither column (its calls are counted).
@@ -81,12 +82,13 @@ fn cpu_ms() -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: symprof FILE.hl [Method|all] [secs]");
+        eprintln!("usage: symprof FILE.hl [Method|all] [secs] [k]");
         return;
     };
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let a = analyze(&SourceFile::new(path.clone(), text));
     let secs: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let k: u32 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2);
     let mut targets = a.program.targets_with_requires();
     if let Some(m) = args.get(1).filter(|m| *m != "all") {
         targets.retain(|t| t == m || t.ends_with(&format!(".{m}")));
@@ -98,7 +100,7 @@ fn main() {
     for t in targets {
         let mut config = Config::default();
         config.strategy = StrategyKind::Symheap;
-        config.bounds.k = 2;
+        config.bounds.k = k;
         config.pre = PreMode::Assume;
         config.bounds.timeout_ms = Some(secs * 1000);
         let tally = Rc::new(RefCell::new(Tally::default()));

@@ -981,8 +981,7 @@ impl Search<'_, '_> {
             // again along a chain: the others are neither keyed nor recorded (keying every
             // unfolded instance was an eighth of a counter's check, whose `succK` gates
             // recurse into `succK-1` and never back).
-            let recursive = std::env::var("ALLREC").is_ok()
-                || self.compiled.get(&app.name).is_some_and(|cp| cp.recursive);
+            let recursive = self.compiled.get(&app.name).is_some_and(|cp| cp.recursive);
             let key = recursive.then(|| {
                 self.keyed += 1;
                 instance_key(&app, &st, true)
