@@ -34,9 +34,10 @@
 //! Nodes whose every formula needs an object deeper than `k` are counted in
 //! `ConcolicStats::pruned_k`. The same holds for the reference fields of a root a `requires`
 //! does not mention. Under a `requires` the tree holds the program's branches, as CSF's does
-//! (issue 32): see `shapes_decided_by_requires` and `ForkRecord::spec`.
+//! (issue 32): see [`shapes`] and `ForkRecord::spec`.
 
 mod arrays;
+mod shapes;
 pub mod spec;
 
 use crate::concretize::{replay, Concrete, PreChecker};
@@ -425,24 +426,8 @@ pub fn generate_observed(
         return Ok(ConcolicRun { generation, stats, events: Vec::new() });
     };
     let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
-    // Under a `requires` the input generator decides which object a non-null reference is
-    // (as in CSF); its alias choices are not nodes, which were mostly unsat and multiplied the
-    // branches below them (issue 32). Without one the loop negates them (issue 30).
-    let shapes_decided_by_requires =
-        find_function(program, target).is_some_and(|(_, d)| !d.requires.is_empty());
-    // Only for the fields the precondition's points-to facts constrain, though: one it leaves
-    // open (its value an existential used nowhere else) (a list's `Object element`, an argument compared with an entry) may be any object,
-    // and which one is the program's direction (dll.hl's `indexOf`, `inList`).
-    let described: BTreeSet<&str> = pre
-        .disjuncts
-        .iter()
-        .chain(defs.preds.values().flat_map(|d| d.body.iter()))
-        .flat_map(described_fields)
-        .collect();
-    let decided = |path: &str| {
-        shapes_decided_by_requires
-            && path.rsplit_once('.').is_some_and(|(_, f)| described.contains(f))
-    };
+    let has_requires = find_function(program, target).is_some_and(|(_, d)| !d.requires.is_empty());
+    let shapes = shapes::ShapeRule::new(&defs, &pre, has_requires);
     let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
     // Phase 1 may take at most half of the time bound, so that its inputs are run and the
     // concolic loop gets the rest (the balanced trees' deeper formulas are slow to solve).
@@ -649,12 +634,14 @@ pub fn generate_observed(
                 stopped_in_run = true;
             }
             let mut prefix = Vec::new();
+            let mut origins = shapes::Origins::default();
             for fork in run.forks {
+                origins.record(&fork.label);
                 if fork.spec {
                     continue;
                 }
                 for (j, st) in fork.others {
-                    if fork.shape.iter().any(|(i, path)| *i == j && decided(path)) {
+                    if fork.shape.iter().any(|c| c.child == j && shapes.decides(c, &origins)) {
                         continue;
                     }
                     let mut k = prefix.clone();
@@ -808,46 +795,4 @@ fn run_input(
         Outcome::Error(e) => Some(Expected::Error(e.kind)),
         Outcome::AssumptionViolated { .. } => None,
     })
-}
-
-/// The fields whose values `sh`'s points-to facts constrain: all but those holding an
-/// existential that occurs nowhere else in `sh` (cdll's `element`, any object at all).
-fn described_fields<'a>(sh: &'a heaplab_logic::formula::SymHeap) -> Vec<&'a str> {
-    let mut uses: BTreeMap<String, usize> = BTreeMap::new();
-    let count = |t: &heaplab_logic::formula::Term, uses: &mut BTreeMap<String, usize>| {
-        let mut acc = BTreeSet::new();
-        t.free_vars(&mut acc);
-        for v in acc {
-            if let Some((k, _)) = sh.exists.iter().find(|(e, _)| *e == v) {
-                *uses.entry(k.to_string()).or_default() += 1;
-            }
-        }
-    };
-    for pt in &sh.points_to {
-        count(&pt.ptr, &mut uses);
-        for (_, t) in &pt.fields {
-            count(t, &mut uses);
-        }
-    }
-    for t in sh.preds.iter().flat_map(|p| p.args.iter()) {
-        count(t, &mut uses);
-    }
-    let mut in_pure = BTreeSet::new();
-    for p in &sh.pure {
-        p.free_vars(&mut in_pure);
-    }
-    let open = |t: &heaplab_logic::formula::Term| match t {
-        heaplab_logic::formula::Term::Var(v) => {
-            sh.exists.iter().any(|(e, _)| e == v)
-                && uses.get(&v.to_string()) == Some(&1)
-                && !in_pure.contains(v)
-        }
-        _ => false,
-    };
-    sh.points_to
-        .iter()
-        .flat_map(|pt| pt.fields.iter())
-        .filter(|(_, t)| !open(t))
-        .map(|(f, _)| f.as_str())
-        .collect()
 }

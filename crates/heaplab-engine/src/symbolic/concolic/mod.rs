@@ -48,18 +48,26 @@ pub struct ForkRecord {
     pub others: Vec<(u16, State)>,
     /// What the fork decided (the label of the taken child's tree node).
     pub label: String,
-    /// Positions among `others` (as in [`ForkRecord::others`]) of heap-shape alternatives
-    /// rather than program directions: the untaken choices of lazy initialization that make a
-    /// non-null input reference an alias of an earlier input object. Null or not is what the
-    /// program tests; which object is the input generator's to decide (issue 32).
-    /// Each with the reference it resolves (`o3.next`, `loc2`): the loop keeps a choice as a
-    /// node when the `requires` leaves that reference's field open (issue 32).
-    pub shape: Vec<(u16, String)>,
+    /// The heap-shape alternatives among `others` rather than program directions: the untaken
+    /// choices of lazy initialization that make a non-null input reference an alias of an
+    /// earlier input object. Null or not is what the program tests; which object is mostly the
+    /// input generator's to decide (issue 32).
+    pub shape: Vec<AliasChoice>,
     /// A branch of an `ensures`' evaluation (its functions' tests as they walk the heap), not
     /// of the code: CSF's constraint tree has none, and it ranges over the whole output heap,
     /// so negating it grows the tree with the input's size (issue 32). The check of the
     /// `ensures` itself (its failing side) is an ordinary fork.
     pub spec: bool,
+}
+
+/// An untaken lazy-initialization choice that makes `reference` the earlier input object
+/// `target`: `o3.next = o1` is reference `o3.next`, target `o1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AliasChoice {
+    /// Position among the fork's children (as in [`ForkRecord::others`]).
+    pub child: u16,
+    pub reference: String,
+    pub target: String,
 }
 
 /// The result of one guided run.
@@ -289,20 +297,23 @@ fn choose(
     let label_of = |s: &State| labels.get(s.id.0 as usize).map_or("", String::as_str);
     let shape = others
         .iter()
-        .filter_map(|(i, o)| alias_choice_path(label_of(o)).map(|p| (*i, p.to_string())))
+        .filter_map(|(i, o)| {
+            let (reference, target) = alias_choice(label_of(o))?;
+            Some(AliasChoice { child: *i, reference: reference.into(), target: target.into() })
+        })
         .collect();
     out.forks.push(ForkRecord { taken: pick as u16, others, label, shape, spec });
     Some((pick, taken))
 }
 
-/// The reference `label` (a child's tree label) makes an earlier input object by lazy
-/// initialization, `o1.next` in `o1.next = o1`, `loc3` in `loc3 = o2`; `None` for other labels.
-/// Its other choices read `= null` and `= fresh o4`; branch and check labels are conditions,
-/// never `path = oN`.
-fn alias_choice_path(label: &str) -> Option<&str> {
+/// The reference and the earlier input object `label` (a child's tree label) makes it by
+/// lazy initialization: (`o1.next`, `o1`) for `o1.next = o1`, (`loc3`, `o2`) for `loc3 = o2`;
+/// `None` for other labels. Its other choices read `= null` and `= fresh o4`; branch and check
+/// labels are conditions, never `path = oN`.
+fn alias_choice(label: &str) -> Option<(&str, &str)> {
     let (path, target) = label.rsplit_once(" = ")?;
     let is_obj = |t: &str| {
         t.strip_prefix('o').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     };
-    (!path.is_empty() && !path.contains(' ') && is_obj(target)).then_some(path)
+    (!path.is_empty() && !path.contains(' ') && is_obj(target)).then_some((path, target))
 }
