@@ -33,9 +33,11 @@
 //! shape up to `k` in phase 1 would run inputs no branch asked for and grow as the shapes do.
 //! Nodes whose every formula needs an object deeper than `k` are counted in
 //! `ConcolicStats::pruned_k`. The same holds for the reference fields of a root a `requires`
-//! does not mention.
+//! does not mention. Under a `requires` the tree holds the program's branches, as CSF's does
+//! (issue 32): see [`shapes`] and `ForkRecord::spec`.
 
 mod arrays;
+mod shapes;
 pub mod spec;
 
 use crate::concretize::{replay, Concrete, PreChecker};
@@ -424,6 +426,8 @@ pub fn generate_observed(
         return Ok(ConcolicRun { generation, stats, events: Vec::new() });
     };
     let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
+    let has_requires = find_function(program, target).is_some_and(|(_, d)| !d.requires.is_empty());
+    let shapes = shapes::ShapeRule::new(&defs, &pre, has_requires);
     let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
     // Phase 1 may take at most half of the time bound, so that its inputs are run and the
     // concolic loop gets the rest (the balanced trees' deeper formulas are slow to solve).
@@ -630,8 +634,16 @@ pub fn generate_observed(
                 stopped_in_run = true;
             }
             let mut prefix = Vec::new();
+            let mut origins = shapes::Origins::default();
             for fork in run.forks {
+                origins.record(&fork.label);
+                if fork.spec {
+                    continue;
+                }
                 for (j, st) in fork.others {
+                    if fork.shape.iter().any(|c| c.child == j && shapes.decides(c, &origins)) {
+                        continue;
+                    }
                     let mut k = prefix.clone();
                     k.push(j);
                     if !tree.contains_key(&k) && !frontier.iter().any(|(f, _)| *f == k) {

@@ -48,6 +48,26 @@ pub struct ForkRecord {
     pub others: Vec<(u16, State)>,
     /// What the fork decided (the label of the taken child's tree node).
     pub label: String,
+    /// The heap-shape alternatives among `others` rather than program directions: the untaken
+    /// choices of lazy initialization that make a non-null input reference an alias of an
+    /// earlier input object. Null or not is what the program tests; which object is mostly the
+    /// input generator's to decide (issue 32).
+    pub shape: Vec<AliasChoice>,
+    /// A branch of an `ensures`' evaluation (its functions' tests as they walk the heap), not
+    /// of the code: CSF's constraint tree has none, and it ranges over the whole output heap,
+    /// so negating it grows the tree with the input's size (issue 32). The check of the
+    /// `ensures` itself (its failing side) is an ordinary fork.
+    pub spec: bool,
+}
+
+/// An untaken lazy-initialization choice that makes `reference` the earlier input object
+/// `target`: `o3.next = o1` is reference `o3.next`, target `o1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AliasChoice {
+    /// Position among the fork's children (as in [`ForkRecord::others`]).
+    pub child: u16,
+    pub reference: String,
+    pub target: String,
 }
 
 /// The result of one guided run.
@@ -148,6 +168,13 @@ impl Runner {
         Ok(Runner { exec, entry_unit, max_steps: 200_000 })
     }
 
+    /// Is `st` evaluating some function's `ensures` (at or past its epilogue)?
+    fn in_ensures(&self, st: &State) -> bool {
+        st.frames.iter().any(|f| {
+            self.exec.code.units.get(f.unit).and_then(|u| u.ensures_at).is_some_and(|at| f.pc >= at)
+        })
+    }
+
     /// The solver's query count so far (the executor's feasibility checks).
     pub fn solver_queries(&self) -> u64 {
         self.exec.solver.counts().sent
@@ -177,7 +204,7 @@ impl Runner {
         let entry_unit = self.entry_unit;
         let mut out = GuidedRun { forks: Vec::new(), end: None, diverged: false, stopped: false };
         let first = self.exec.cx(&mut sink).entry_states(st, entry_unit);
-        let Some((_, mut cur)) = choose(first, input, &sink.labels, &mut out) else {
+        let Some((_, mut cur)) = choose(first, input, &sink.labels, &mut out, false) else {
             out.diverged = true;
             return out;
         };
@@ -221,7 +248,8 @@ impl Runner {
             let (fail_states, fail_outcomes): (Vec<State>, Vec<PathOutcome>) =
                 ended.into_iter().filter(|(_, o)| matches!(o, PathOutcome::Error { .. })).unzip();
             let all: Vec<State> = kids.into_iter().chain(fail_states).collect();
-            match choose(all, input, &sink.labels, &mut out) {
+            let spec = live == all.len() && all.first().is_some_and(|s| self.in_ensures(s));
+            match choose(all, input, &sink.labels, &mut out, spec) {
                 Some((i, s)) if i >= live => {
                     let outcome = fail_outcomes.into_iter().nth(i - live);
                     out.end = outcome.map(|o| (s, o));
@@ -238,12 +266,14 @@ impl Runner {
     }
 }
 
-/// The one child that agrees with `input`; records the fork when there were several.
+/// The one child that agrees with `input`; records the fork when there were several (`spec`:
+/// see [`ForkRecord::spec`]).
 fn choose(
     kids: Vec<State>,
     input: &ConcreteInput,
     labels: &[String],
     out: &mut GuidedRun,
+    spec: bool,
 ) -> Option<(usize, State)> {
     if kids.len() == 1 {
         return kids.into_iter().next().map(|k| (0, k));
@@ -264,6 +294,26 @@ fn choose(
     }
     let taken = taken?;
     let label = labels.get(taken.id.0 as usize).cloned().unwrap_or_default();
-    out.forks.push(ForkRecord { taken: pick as u16, others, label });
+    let label_of = |s: &State| labels.get(s.id.0 as usize).map_or("", String::as_str);
+    let shape = others
+        .iter()
+        .filter_map(|(i, o)| {
+            let (reference, target) = alias_choice(label_of(o))?;
+            Some(AliasChoice { child: *i, reference: reference.into(), target: target.into() })
+        })
+        .collect();
+    out.forks.push(ForkRecord { taken: pick as u16, others, label, shape, spec });
     Some((pick, taken))
+}
+
+/// The reference and the earlier input object `label` (a child's tree label) makes it by
+/// lazy initialization: (`o1.next`, `o1`) for `o1.next = o1`, (`loc3`, `o2`) for `loc3 = o2`;
+/// `None` for other labels. Its other choices read `= null` and `= fresh o4`; branch and check
+/// labels are conditions, never `path = oN`.
+fn alias_choice(label: &str) -> Option<(&str, &str)> {
+    let (path, target) = label.rsplit_once(" = ")?;
+    let is_obj = |t: &str| {
+        t.strip_prefix('o').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    (!path.is_empty() && !path.contains(' ') && is_obj(target)).then_some((path, target))
 }
