@@ -83,10 +83,12 @@ pub fn exploration_is_complete(explorer: &Explorer, generation: &Generation) -> 
 }
 
 /// Whether a `concolic` loop ran out of questions rather than of a bound: no unexplored node
-/// left, none pruned for a reason other than unsatisfiability, and no run that strayed from
-/// the node it was solved for (so the tree is the program's).
+/// left, none pruned for a reason other than unsatisfiability, no run that strayed from the
+/// node it was solved for (so the tree is the program's), and no alias choice left to the
+/// input generator (it picks one object where others may take other directions).
 pub fn concolic_is_complete(stats: &ConcolicStats) -> bool {
     stats.stopped_by.is_none()
+        && stats.shapes_left_out == 0
         && stats.unexplored_left == 0
         && stats.pruned_unknown == 0
         && stats.pruned_k == 0

@@ -202,6 +202,8 @@ pub struct ConcolicStats {
     /// Unexplored nodes tried whose every formula needed an input object deeper than `k`
     /// (lazy initialization's bound; `lazy` at the same `k` cuts the same heap shapes).
     pub pruned_k: usize,
+    /// Alias choices left to the input generator ([`shapes`]; no infeasibility proof then).
+    pub shapes_left_out: usize,
     /// Formulas preprocessing produced, and predicate instances it unfolded.
     pub preprocess_formulas: usize,
     pub preprocess_unfolds: usize,
@@ -507,8 +509,7 @@ pub fn generate_observed(
         let (phase, input, target_key) = if let Some((phase, input)) = queue.pop_front() {
             (phase, input, None)
         } else {
-            let Some(runner) = &runner else { break };
-            let _ = runner;
+            let Some(_) = &runner else { break };
             picks += 1;
             let Some((key, state)) = pick(&mut frontier, &tree, config.order, &mut pick_rng, picks)
             else {
@@ -642,6 +643,7 @@ pub fn generate_observed(
                 }
                 for (j, st) in fork.others {
                     if fork.shape.iter().any(|c| c.child == j && shapes.decides(c, &origins)) {
+                        stats.shapes_left_out += 1;
                         continue;
                     }
                     let mut k = prefix.clone();
