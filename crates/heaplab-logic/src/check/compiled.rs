@@ -117,7 +117,7 @@ impl CompiledPred {
     /// slot's term in place (no map from names to terms is built, no name compared).
     pub fn instantiate(&self, i: usize, args: &[T], names: &mut Names) -> Part {
         let d = &self.disjuncts[i];
-        let exists: Vec<(Id, Kind)> = d.exists.iter().map(|(_, k)| (names.fresh(), *k)).collect();
+        let exists: Vec<(Id, Kind)> = d.exists.iter().map(|(_, k)| (names.fresh(*k), *k)).collect();
         let fill = Fill { args, exists: &exists, params: self.params };
         Part {
             pts: d

@@ -38,7 +38,7 @@ use compiled::{Compiled, Frame};
 use refs::{Refs, Side};
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
-use term::{App, Id, Kind, Names, Part, Pt, MAX_FRESH, P, T};
+use term::{App, FastMap, Fx, Id, Kind, Kinds, Names, Part, Pt, MAX_FRESH, P, T};
 
 mod compiled;
 mod refs;
@@ -172,11 +172,15 @@ impl Search<'_, '_> {
                 self.names.avoid(v);
             }
             let mut var = |n: &mut Names, v: &Var| n.var(v);
-            let mut sorts: BTreeMap<Id, Kind> = BTreeMap::new();
+            let mut given: Vec<Option<Kind>> = Vec::new();
             for (v, sort) in formula.free.iter().chain(&d.exists) {
-                sorts.insert(self.names.var(v), Kind::of(sort));
+                let id = self.names.var(v) as usize;
+                if given.len() <= id {
+                    given.resize(id + 1, None);
+                }
+                given[id] = Some(Kind::of(sort));
             }
-            let env: BTreeMap<Id, Value> = formula
+            let env: Env = formula
                 .free
                 .iter()
                 .filter_map(|(v, _)| {
@@ -186,7 +190,7 @@ impl Search<'_, '_> {
             let part = self.names.part(d, &mut var);
             let st = State {
                 env,
-                sorts,
+                kinds: Kinds::new(given),
                 avail: vec![true; self.model.objects.len()],
                 unconsumed: self.model.objects.len(),
                 pts: part.pts,
@@ -248,8 +252,9 @@ enum Step {
 
 #[derive(Clone)]
 struct State {
-    env: BTreeMap<Id, Value>,
-    sorts: BTreeMap<Id, Kind>,
+    env: Env,
+    /// The variables' sorts (shared by all the states of a search: a sort never changes).
+    kinds: Kinds,
     avail: Vec<bool>,
     /// How many of `avail` are still true (counted as objects are taken, not recounted).
     unconsumed: usize,
@@ -392,13 +397,13 @@ fn instance_key(app: &App, st: &State, local: bool) -> InstanceKey {
 /// only orders the choice of instance, the chosen one's disjuncts being worked out again, so
 /// two instances sharing a hash cost time, never an answer.
 fn selection_key(app: &App, st: &State) -> u64 {
-    let mut h = Fx(0);
+    let mut h = Fx::default();
     h.write_u32(app.pred);
     let mut roots: Vec<Option<Id>> = Vec::with_capacity(app.args.len());
     for a in &app.args {
         let class = match a {
             T::Var(v) if !st.env.contains_key(v) => {
-                matches!(st.sorts.get(v), Some(Kind::Ref)).then(|| st.refs.root(*v))
+                (st.kinds.of(*v) == Some(Kind::Ref)).then(|| st.refs.root(*v))
             }
             _ => None,
         };
@@ -441,52 +446,14 @@ fn selection_key(app: &App, st: &State) -> u64 {
     h.finish()
 }
 
-/// A multiply-rotate hash of words (the instance cache's keys are hashed per waiting
-/// instance per step, where the standard hasher's strength is not needed).
-struct Fx(u64);
-
-impl Hasher for Fx {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        self.add(bytes.len() as u64);
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-}
-
-impl Fx {
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
+/// The values of the variables that have one.
+type Env = FastMap<Id, Value>;
 
 impl State {
     /// A rough size in bytes: what a copy of this state holds.
     fn bytes(&self) -> usize {
         256 + self.avail.len()
-            + 64 * (self.env.len() + self.sorts.len() + self.pts.len() + self.preds.len())
+            + 64 * (self.env.len() + self.pts.len() + self.preds.len())
             + 160 * self.refs.len()
             + 96 * self.pure.len()
     }
@@ -504,7 +471,7 @@ enum Tri {
     Open,
 }
 
-fn eval(t: &T, env: &BTreeMap<Id, Value>) -> Option<Value> {
+fn eval(t: &T, env: &Env) -> Option<Value> {
     Some(match t {
         T::Var(v) => env.get(v)?.clone(),
         T::Null => Value::Null,
@@ -518,7 +485,7 @@ fn eval(t: &T, env: &BTreeMap<Id, Value>) -> Option<Value> {
 
 /// An integer term's value, computed exactly in `i128`: the model's integers are `i64`, but
 /// `v + 1` at `v == i64::MAX` is an integer too (the logic's integers are mathematical).
-fn num(t: &T, env: &BTreeMap<Id, Value>) -> Option<i128> {
+fn num(t: &T, env: &Env) -> Option<i128> {
     match t {
         T::Var(v) => match env.get(v)? {
             Value::Int(i) => Some(i128::from(*i)),
@@ -533,7 +500,7 @@ fn num(t: &T, env: &BTreeMap<Id, Value>) -> Option<i128> {
     }
 }
 
-fn eval_pure(p: &P, env: &BTreeMap<Id, Value>) -> Tri {
+fn eval_pure(p: &P, env: &Env) -> Tri {
     match p {
         P::Const(b) => tri(*b),
         P::Cmp(op, a, b) => cmp_terms(*op, a, b, env),
@@ -575,7 +542,7 @@ fn eval_pure(p: &P, env: &BTreeMap<Id, Value>) -> Tri {
     }
 }
 
-fn cmp_terms(op: CmpOp, a: &T, b: &T, env: &BTreeMap<Id, Value>) -> Tri {
+fn cmp_terms(op: CmpOp, a: &T, b: &T, env: &Env) -> Tri {
     if let (Some(x), Some(y)) = (num(a, env), num(b, env)) {
         return tri(match op {
             CmpOp::Eq => x == y,
@@ -612,7 +579,7 @@ impl State {
             T::Var(v) => match self.env.get(v) {
                 Some(x @ (Value::Ref(_) | Value::Null)) => Some(Side::Value(x.clone())),
                 Some(_) => None,
-                None => matches!(self.sorts.get(v), Some(Kind::Ref)).then_some(Side::Class(*v)),
+                None => (self.kinds.of(*v) == Some(Kind::Ref)).then_some(Side::Class(*v)),
             },
             _ => None,
         }
@@ -697,13 +664,12 @@ impl State {
         live
     }
 
-    /// Drops what no waiting obligation mentions any more: values, sorts and classes of the
+    /// Drops what no waiting obligation mentions any more: values and classes of the
     /// existentials of the unfoldings done, so a long derivation's states stay small (and
     /// so do their copies when the search branches).
     fn collect_garbage(&mut self) {
         let waiting = self.waiting_vars();
         self.env.retain(|v, _| live(&waiting, *v));
-        self.sorts.retain(|v, _| live(&waiting, *v));
         self.refs.retain(&waiting);
         let chains: BTreeSet<u32> = self.preds.iter().map(|p| p.chain).collect();
         self.chains.retain(|c, _| chains.contains(c));
@@ -712,9 +678,7 @@ impl State {
     /// Binds `v` (and, for a reference, its whole class) to `val`; `false` when a fact of the
     /// classes forbids it.
     fn assign(&mut self, v: &Id, val: Value) -> bool {
-        if !matches!(self.sorts.get(v), Some(Kind::Ref))
-            || !matches!(val, Value::Ref(_) | Value::Null)
-        {
+        if self.kinds.of(*v) != Some(Kind::Ref) || !matches!(val, Value::Ref(_) | Value::Null) {
             self.env.insert(*v, val);
             return true;
         }
@@ -728,9 +692,11 @@ impl State {
 
     /// Takes an open (dis)equality of references into the classes; `None`: not one,
     /// `Some(false)`: it contradicts them.
-    fn absorb(&mut self, p: &P) -> Option<bool> {
-        let P::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = p else { return None };
-        let (x, y) = (self.side(a)?, self.side(b)?);
+    /// The fact is read in place (`pure[j]`), not copied: this is asked of every open fact
+    /// at every round of propagation.
+    fn absorb(&mut self, j: usize) -> Option<bool> {
+        let P::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = self.pure.get(j)? else { return None };
+        let (op, x, y) = (*op, self.side(a)?, self.side(b)?);
         Some(match (op, x, y) {
             (CmpOp::Eq, Side::Class(x), Side::Class(y)) => self.refs.union(x, y),
             (CmpOp::Eq, Side::Class(x), Side::Value(v))
@@ -740,7 +706,7 @@ impl State {
                 self.refs.differ_from(x, v);
                 true
             }
-            (_, Side::Value(x), Side::Value(y)) => (x == y) == (*op == CmpOp::Eq),
+            (_, Side::Value(x), Side::Value(y)) => (x == y) == (op == CmpOp::Eq),
         })
     }
 }
@@ -796,7 +762,7 @@ impl State {
 
 /// `t` as `Σ c·v + k` over the variables without a value (exactly, in `i128`); `None` if not
 /// linear, not an integer, or too large.
-fn linear(t: &T, env: &BTreeMap<Id, Value>) -> Option<(BTreeMap<Id, i128>, i128)> {
+fn linear(t: &T, env: &Env) -> Option<(BTreeMap<Id, i128>, i128)> {
     Some(match t {
         T::Var(v) => match env.get(v) {
             Some(Value::Int(i)) => (BTreeMap::new(), i128::from(*i)),
@@ -1027,7 +993,6 @@ impl Search<'_, '_> {
                         None => break,
                     }
                 };
-                next.sorts.extend(part.exists.iter().cloned());
                 let mut preds = part.apps;
                 if part.pts.is_empty() && preds.len() == 1 {
                     // The chain goes on through the one instance.
@@ -1151,7 +1116,7 @@ impl Search<'_, '_> {
             // bodies (every node of a tree of 320 000 has two such children).
             let unknown = |a: &Option<std::borrow::Cow<'_, T>>| match a.as_deref() {
                 None => true,
-                Some(T::Var(v)) => !st.env.contains_key(v) && !st.sorts.contains_key(v),
+                Some(T::Var(v)) => !st.env.contains_key(v) && st.kinds.of(*v).is_none(),
                 Some(_) => false,
             };
             if owned.iter().all(unknown) {
@@ -1271,8 +1236,7 @@ impl Search<'_, '_> {
                     progress = true;
                 }
                 Tri::Open => {
-                    let fact = st.pure[j].clone();
-                    match st.absorb(&fact) {
+                    match st.absorb(j) {
                         Some(true) => {
                             st.pure.remove(j);
                             progress = true;
@@ -1325,9 +1289,9 @@ impl Search<'_, '_> {
         }
         // Booleans and references: try the candidates.
         if let Some(v) =
-            unknown.iter().find(|v| !matches!(st.sorts.get(*v), Some(Kind::Int) | None))
+            unknown.iter().find(|v| !matches!(st.kinds.of(**v), Some(Kind::Int) | None))
         {
-            let cands: Vec<Value> = match st.sorts.get(v) {
+            let cands: Vec<Value> = match st.kinds.of(*v) {
                 Some(Kind::Bool) => vec![Value::Bool(false), Value::Bool(true)],
                 _ => {
                     // A new location outside the heap first (it meets every disequality),
@@ -1499,7 +1463,7 @@ const HOLDS: usize = usize::MAX;
 const LOOKAHEAD: u32 = 2;
 
 /// `a == b` with exactly one unknown variable, solvable exactly: its value.
-fn solve_eq(a: &T, b: &T, env: &BTreeMap<Id, Value>) -> Option<Solved> {
+fn solve_eq(a: &T, b: &T, env: &Env) -> Option<Solved> {
     for (x, y) in [(a, b), (b, a)] {
         if let T::Var(v) = x {
             if !env.contains_key(v) {

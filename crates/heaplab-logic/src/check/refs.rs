@@ -5,7 +5,7 @@
 //! contradiction shows at the step that makes it, and a class that needs no particular
 //! location never gets one (a new location outside the heap satisfies it).
 
-use super::term::Id;
+use super::term::{FastMap, Id};
 use crate::model::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Clone, Debug, Default)]
 pub(super) struct Refs {
     /// A member's parent in its class (absent: a root).
-    parent: BTreeMap<Id, Id>,
+    parent: FastMap<Id, Id>,
     /// Each root's members (itself included), for binding a class at once.
     members: BTreeMap<Id, Vec<Id>>,
     /// Roots known not to be `null`.
