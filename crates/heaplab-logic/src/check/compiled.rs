@@ -14,30 +14,39 @@
 //! reading one through the arguments is an index, not a search among the parameters' names,
 //! and instantiating is one pass putting each slot's term in place. Finding a parameter by
 //! name and building a map of names per instantiation were a third of the checker's time on
-//! succ-rec14.
+//! succ-rec14. The expansion and numbering work on the formula's terms; the result is taken
+//! into the checker's own terms ([`super::term`]), where a slot is its number.
 
-use crate::formula::{Defs, Fresh, PointsTo, PredApp, Pure, Sort, SymHeap, Term, Var};
+use super::term::{App, Id, Kind, Names, Part, Pt, P, T};
+use crate::formula::{Defs, Fresh, Sort, SymHeap, Term, Var};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashSet};
 
 /// One predicate, compiled.
 pub(super) struct CompiledPred {
-    pub params: Vec<(Var, Sort)>,
-    /// Its disjuncts with the instances of fact-only predicates expanded.
-    pub disjuncts: Vec<SymHeap>,
+    /// How many parameters it has: its disjuncts' first slots.
+    pub params: usize,
+    /// Its disjuncts with the instances of fact-only predicates expanded, over slots.
+    pub disjuncts: Vec<Part>,
     /// Whether an unfolding of an instance can reach an instance of this predicate again
     /// (it lies on a cycle of the call graph). Only such an instance can recur along a chain
     /// of unfoldings, so only theirs are recorded for the loop cut.
     pub recursive: bool,
 }
 
-/// Every predicate of the definitions, compiled.
+/// Every predicate of the definitions, compiled, by the predicate's number ([`Names::pred`];
+/// `None`: a predicate without a definition).
 pub(super) struct Compiled {
-    preds: HashMap<String, CompiledPred>,
+    preds: Vec<Option<CompiledPred>>,
 }
 
+/// A compiled body's variable that is neither a parameter nor an existential (a name of the
+/// formula the body mentions): its number with this bit, so it reads as unknown and is kept
+/// as that variable when instantiated.
+const OUTER: u32 = 1 << 30;
+
 impl Compiled {
-    pub fn new(defs: &Defs) -> Compiled {
+    pub fn new(defs: &Defs, names: &mut Names) -> Compiled {
         let mut fresh = Fresh::new();
         fresh.avoid(defs.preds.values().flat_map(|d| d.params.iter().map(|(v, _)| v)));
         for def in defs.preds.values() {
@@ -45,31 +54,34 @@ impl Compiled {
                 fresh.avoid(d.exists.iter().map(|(v, _)| v));
             }
         }
-        let preds = defs
-            .preds
-            .iter()
-            .map(|(name, def)| {
-                let own: Vec<Term> = def.params.iter().map(|(v, _)| Term::Var(v.clone())).collect();
-                let params: Vec<(Var, Sort)> =
-                    def.params.iter().enumerate().map(|(i, (_, s))| (slot(i), s.clone())).collect();
-                let disjuncts = def
-                    .body
-                    .iter()
-                    .map(|d| {
-                        let part = expand(defs, &def.params, d, &own, &mut fresh);
-                        numbered(&def.params, part)
+        let mut preds: Vec<Option<CompiledPred>> = Vec::new();
+        for (name, def) in &defs.preds {
+            let own: Vec<Term> = def.params.iter().map(|(v, _)| Term::Var(v.clone())).collect();
+            let disjuncts = def
+                .body
+                .iter()
+                .map(|d| {
+                    let part = expand(defs, &def.params, d, &own, &mut fresh);
+                    let numbered = numbered(&def.params, part);
+                    names.part(&numbered, &mut |n: &mut Names, v: &Var| match slot_of(v) {
+                        Some(i) if (i as u64) < u64::from(OUTER) => i as Id,
+                        _ => OUTER | n.var(v),
                     })
-                    .collect();
-                let pred = CompiledPred { params, disjuncts, recursive: false };
-                (name.clone(), pred)
-            })
-            .collect();
+                })
+                .collect();
+            let id = names.pred(name) as usize;
+            if preds.len() <= id {
+                preds.resize_with(id + 1, || None);
+            }
+            preds[id] =
+                Some(CompiledPred { params: def.params.len(), disjuncts, recursive: false });
+        }
         let mut compiled = Compiled { preds };
-        let cyclic: Vec<String> =
-            compiled.preds.keys().filter(|p| compiled.reaches_itself(p)).cloned().collect();
-        for p in cyclic {
-            if let Some(cp) = compiled.preds.get_mut(&p) {
-                cp.recursive = true;
+        for p in 0..compiled.preds.len() {
+            if compiled.reaches_itself(p as u32) {
+                if let Some(Some(cp)) = compiled.preds.get_mut(p) {
+                    cp.recursive = true;
+                }
             }
         }
         compiled
@@ -77,25 +89,25 @@ impl Compiled {
 
     /// Whether `start` is reachable from its own bodies' instances (the facts-only
     /// predicates expanded away cannot recur: they have no instance).
-    fn reaches_itself(&self, start: &str) -> bool {
-        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        let mut todo: Vec<&str> = vec![start];
+    fn reaches_itself(&self, start: u32) -> bool {
+        let mut seen: HashSet<u32> = HashSet::new();
+        let mut todo: Vec<u32> = vec![start];
         while let Some(p) = todo.pop() {
-            let Some(cp) = self.preds.get(p) else { continue };
-            for app in cp.disjuncts.iter().flat_map(|d| &d.preds) {
-                if app.name == start {
+            let Some(cp) = self.get(p) else { continue };
+            for app in cp.disjuncts.iter().flat_map(|d| &d.apps) {
+                if app.pred == start {
                     return true;
                 }
-                if seen.insert(app.name.as_str()) {
-                    todo.push(app.name.as_str());
+                if seen.insert(app.pred) {
+                    todo.push(app.pred);
                 }
             }
         }
         false
     }
 
-    pub fn get(&self, name: &str) -> Option<&CompiledPred> {
-        self.preds.get(name)
+    pub fn get(&self, pred: u32) -> Option<&CompiledPred> {
+        self.preds.get(pred as usize).and_then(Option::as_ref)
     }
 }
 
@@ -103,28 +115,27 @@ impl CompiledPred {
     /// Disjunct `i` for an instance with arguments `args`, its existentials given fresh names.
     /// Its variables are numbered slots, so this is one pass over its atoms that puts each
     /// slot's term in place (no map from names to terms is built, no name compared).
-    pub fn instantiate(&self, i: usize, args: &[Term], fresh: &mut Fresh) -> SymHeap {
+    pub fn instantiate(&self, i: usize, args: &[T], names: &mut Names) -> Part {
         let d = &self.disjuncts[i];
-        let exists: Vec<(Var, Sort)> =
-            d.exists.iter().map(|(_, sort)| (fresh.var("v"), sort.clone())).collect();
-        let fill = Fill { args, exists: &exists, params: self.params.len() };
-        SymHeap {
-            points_to: d
-                .points_to
+        let exists: Vec<(Id, Kind)> = d.exists.iter().map(|(_, k)| (names.fresh(*k), *k)).collect();
+        let fill = Fill { args, exists: &exists, params: self.params };
+        Part {
+            pts: d
+                .pts
                 .iter()
-                .map(|pt| PointsTo {
+                .map(|pt| Pt {
                     ptr: fill.term(&pt.ptr),
-                    class: pt.class.clone(),
-                    fields: pt.fields.iter().map(|(f, t)| (f.clone(), fill.term(t))).collect(),
+                    class: pt.class,
+                    fields: pt.fields.iter().map(|(f, t)| (*f, fill.term(t))).collect(),
                 })
                 .collect(),
-            preds: d
-                .preds
+            apps: d
+                .apps
                 .iter()
-                .map(|app| PredApp {
-                    name: app.name.clone(),
+                .map(|app| App {
+                    pred: app.pred,
                     args: app.args.iter().map(|t| fill.term(t)).collect(),
-                    depth: app.depth,
+                    chain: app.chain,
                 })
                 .collect(),
             pure: d.pure.iter().map(|p| fill.pure(p)).collect(),
@@ -176,37 +187,41 @@ fn numbered(params: &[(Var, Sort)], part: SymHeap) -> SymHeap {
 
 /// What each slot of a compiled disjunct becomes in an instantiation.
 struct Fill<'a> {
-    args: &'a [Term],
-    exists: &'a [(Var, Sort)],
+    args: &'a [T],
+    exists: &'a [(Id, Kind)],
     params: usize,
 }
 
 impl Fill<'_> {
-    fn term(&self, t: &Term) -> Term {
+    fn term(&self, t: &T) -> T {
         match t {
-            Term::Var(v) => match slot_of(v) {
-                Some(i) if i < self.params => self.args.get(i).cloned().unwrap_or(Term::Null),
-                Some(i) => match self.exists.get(i - self.params) {
-                    Some((w, _)) => Term::Var(w.clone()),
-                    None => t.clone(),
-                },
-                None => t.clone(),
-            },
-            Term::Null | Term::Int(_) | Term::Bool(_) => t.clone(),
-            Term::Add(a, b) => Term::Add(Box::new(self.term(a)), Box::new(self.term(b))),
-            Term::Sub(a, b) => Term::Sub(Box::new(self.term(a)), Box::new(self.term(b))),
-            Term::Mul(a, b) => Term::Mul(Box::new(self.term(a)), Box::new(self.term(b))),
-            Term::Neg(a) => Term::Neg(Box::new(self.term(a))),
+            T::Var(v) if v & OUTER != 0 => T::Var(v & !OUTER),
+            T::Var(v) => {
+                let i = *v as usize;
+                if i < self.params {
+                    self.args.get(i).cloned().unwrap_or(T::Null)
+                } else {
+                    match self.exists.get(i - self.params) {
+                        Some((w, _)) => T::Var(*w),
+                        None => t.clone(),
+                    }
+                }
+            }
+            T::Null | T::Int(_) | T::Bool(_) => t.clone(),
+            T::Add(a, b) => T::Add(Box::new(self.term(a)), Box::new(self.term(b))),
+            T::Sub(a, b) => T::Sub(Box::new(self.term(a)), Box::new(self.term(b))),
+            T::Mul(a, b) => T::Mul(Box::new(self.term(a)), Box::new(self.term(b))),
+            T::Neg(a) => T::Neg(Box::new(self.term(a))),
         }
     }
 
-    fn pure(&self, p: &Pure) -> Pure {
+    fn pure(&self, p: &P) -> P {
         match p {
-            Pure::Const(b) => Pure::Const(*b),
-            Pure::Cmp(op, a, b) => Pure::Cmp(*op, self.term(a), self.term(b)),
-            Pure::Not(q) => Pure::Not(Box::new(self.pure(q))),
-            Pure::And(ps) => Pure::And(ps.iter().map(|q| self.pure(q)).collect()),
-            Pure::Or(ps) => Pure::Or(ps.iter().map(|q| self.pure(q)).collect()),
+            P::Const(b) => P::Const(*b),
+            P::Cmp(op, a, b) => P::Cmp(*op, self.term(a), self.term(b)),
+            P::Not(q) => P::Not(Box::new(self.pure(q))),
+            P::And(ps) => P::And(ps.iter().map(|q| self.pure(q)).collect()),
+            P::Or(ps) => P::Or(ps.iter().map(|q| self.pure(q)).collect()),
         }
     }
 }
@@ -271,31 +286,34 @@ fn substitute(params: &[(Var, Sort)], d: &SymHeap, args: &[Term], fresh: &mut Fr
 /// disjunct) as unknown.
 #[derive(Clone, Copy)]
 pub(super) struct Frame<'f, 't> {
-    pub params: &'f [(Var, Sort)],
-    pub args: &'f [Option<&'t Term>],
+    pub params: usize,
+    pub args: &'f [Option<&'t T>],
 }
 
 impl<'f, 't> Frame<'f, 't> {
     /// `t` in the state's terms; `None` when it mentions an unknown.
-    pub fn read<'x>(&self, t: &'x Term) -> Option<Cow<'x, Term>>
+    pub fn read<'x>(&self, t: &'x T) -> Option<Cow<'x, T>>
     where
         't: 'x,
     {
         match t {
-            Term::Var(v) => {
-                let i = slot_of(v).filter(|i| *i < self.params.len())?;
+            T::Var(v) => {
+                let i = *v as usize;
+                if i >= self.params {
+                    return None;
+                }
                 self.args.get(i).copied().flatten().map(Cow::Borrowed)
             }
-            Term::Null | Term::Int(_) | Term::Bool(_) => Some(Cow::Borrowed(t)),
-            Term::Add(a, b) => two(self.read(a)?, self.read(b)?, Term::Add),
-            Term::Sub(a, b) => two(self.read(a)?, self.read(b)?, Term::Sub),
-            Term::Mul(a, b) => two(self.read(a)?, self.read(b)?, Term::Mul),
-            Term::Neg(a) => Some(Cow::Owned(Term::Neg(Box::new(self.read(a)?.into_owned())))),
+            T::Null | T::Int(_) | T::Bool(_) => Some(Cow::Borrowed(t)),
+            T::Add(a, b) => two(self.read(a)?, self.read(b)?, T::Add),
+            T::Sub(a, b) => two(self.read(a)?, self.read(b)?, T::Sub),
+            T::Mul(a, b) => two(self.read(a)?, self.read(b)?, T::Mul),
+            T::Neg(a) => Some(Cow::Owned(T::Neg(Box::new(self.read(a)?.into_owned())))),
         }
     }
 
     /// The arguments of an instance of the disjunct, in the state's terms.
-    pub fn read_args<'x>(&self, app: &'x PredApp) -> Vec<Option<Cow<'x, Term>>>
+    pub fn read_args<'x>(&self, app: &'x App) -> Vec<Option<Cow<'x, T>>>
     where
         't: 'x,
     {
@@ -303,10 +321,6 @@ impl<'f, 't> Frame<'f, 't> {
     }
 }
 
-fn two(
-    a: Cow<'_, Term>,
-    b: Cow<'_, Term>,
-    f: fn(Box<Term>, Box<Term>) -> Term,
-) -> Option<Cow<'static, Term>> {
+fn two(a: Cow<'_, T>, b: Cow<'_, T>, f: fn(Box<T>, Box<T>) -> T) -> Option<Cow<'static, T>> {
     Some(Cow::Owned(f(Box::new(a.into_owned()), Box::new(b.into_owned()))))
 }

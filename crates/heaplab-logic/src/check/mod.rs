@@ -32,17 +32,17 @@
 //! bounded by `max_steps`; exhausting it yields `Unknown`.
 
 use crate::error::{Error, Result};
-use crate::formula::{
-    CmpOp, Defs, Formula, Fresh, PointsTo, PredApp, Pure, Sort, SymHeap, Term, Var,
-};
+use crate::formula::{CmpOp, Defs, Formula, Var};
 use crate::model::{Model, Value};
 use compiled::{Compiled, Frame};
 use refs::{Refs, Side};
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
+use term::{App, FastMap, Fx, Id, Kind, Kinds, Names, Part, Pt, MAX_FRESH, P, T};
 
 mod compiled;
 mod refs;
+mod term;
 
 /// The answer of the model checker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,15 +130,17 @@ pub fn satisfies_costed(
             }
         }
     }
-    let compiled = Compiled::new(defs);
+    let mut names = Names::default();
+    let compiled = Compiled::new(defs, &mut names);
+    let classes: Vec<u32> = model.objects.iter().map(|o| names.class(&o.class)).collect();
     let mut search = Search {
-        defs,
         compiled: &compiled,
         model,
+        classes,
         steps: 0,
         limits,
         approx: false,
-        fresh: Fresh::new(),
+        names,
         interrupt,
         stopped: None,
         halted: false,
@@ -166,33 +168,42 @@ impl Search<'_, '_> {
     fn verdict(&mut self, formula: &Formula) -> Verdict {
         let mut unknown = None;
         for d in &formula.disjuncts {
-            let mut names: Vec<Var> = d.all_vars().into_iter().collect();
-            names.extend(d.exists.iter().map(|(v, _)| v.clone()));
-            self.fresh.avoid(names.iter());
-            let mut sorts: BTreeMap<Var, Sort> = formula.free.iter().cloned().collect();
-            sorts.extend(d.exists.iter().cloned());
-            let env: BTreeMap<Var, Value> = formula
+            for v in d.all_vars().iter().chain(d.exists.iter().map(|(v, _)| v)) {
+                self.names.avoid(v);
+            }
+            let mut var = |n: &mut Names, v: &Var| n.var(v);
+            let mut given: Vec<Option<Kind>> = Vec::new();
+            for (v, sort) in formula.free.iter().chain(&d.exists) {
+                let id = self.names.var(v) as usize;
+                if given.len() <= id {
+                    given.resize(id + 1, None);
+                }
+                given[id] = Some(Kind::of(sort));
+            }
+            let env: Env = formula
                 .free
                 .iter()
-                .filter_map(|(v, _)| self.model.store.get(v).map(|x| (v.clone(), x.clone())))
+                .filter_map(|(v, _)| {
+                    self.model.store.get(v).map(|x| (self.names.var(v), x.clone()))
+                })
                 .collect();
+            let part = self.names.part(d, &mut var);
             let st = State {
                 env,
-                sorts,
+                kinds: Kinds::new(given),
                 avail: vec![true; self.model.objects.len()],
                 unconsumed: self.model.objects.len(),
-                pts: d.points_to.clone(),
-                preds: d
-                    .preds
-                    .iter()
-                    .cloned()
+                pts: part.pts,
+                preds: part
+                    .apps
+                    .into_iter()
                     .map(|mut p| {
                         self.chains += 1;
-                        p.depth = self.chains;
+                        p.chain = self.chains;
                         p
                     })
                     .collect(),
-                pure: d.pure.clone(),
+                pure: part.pure,
                 refs: Refs::default(),
                 chains: BTreeMap::new(),
             };
@@ -241,14 +252,15 @@ enum Step {
 
 #[derive(Clone)]
 struct State {
-    env: BTreeMap<Var, Value>,
-    sorts: BTreeMap<Var, Sort>,
+    env: Env,
+    /// The variables' sorts (shared by all the states of a search: a sort never changes).
+    kinds: Kinds,
     avail: Vec<bool>,
     /// How many of `avail` are still true (counted as objects are taken, not recounted).
     unconsumed: usize,
-    pts: Vec<PointsTo>,
-    preds: Vec<PredApp>,
-    pure: Vec<Pure>,
+    pts: Vec<Pt>,
+    preds: Vec<App>,
+    pure: Vec<P>,
     /// What the facts say of the references without a location yet.
     refs: Refs,
     /// Per chain of unfoldings that took one instance for another and no cell (its id is the
@@ -257,14 +269,16 @@ struct State {
 }
 
 struct Search<'a, 'i> {
-    defs: &'a Defs,
     /// The predicates' bodies, compiled once for this check.
     compiled: &'a Compiled,
     model: &'a Model,
+    /// Each object's class, by its number ([`Names::class`]).
+    classes: Vec<u32>,
     steps: usize,
     limits: CheckLimits,
     approx: bool,
-    fresh: Fresh,
+    /// The check's names; fresh existentials are given here.
+    names: Names,
     interrupt: &'a mut crate::halt::Interrupt<'i>,
     /// Why a bound other than the steps stopped the search (its memory, the caller's bound).
     stopped: Option<String>,
@@ -289,7 +303,7 @@ struct Search<'a, 'i> {
 /// be `null`), and which pairs of arguments are known to differ.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct InstanceKey {
-    pred: String,
+    pred: u32,
     args: Vec<ArgKey>,
     differ: Vec<(u8, u8)>,
 }
@@ -297,7 +311,7 @@ struct InstanceKey {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum ArgKey {
     Value(Value, bool),
-    Class(String, bool),
+    Class(Id, bool),
     /// A class only this instance mentions: where it first appears, and whether it is known
     /// not to be `null`.
     Local(u8, bool),
@@ -310,18 +324,18 @@ const MAX_STANDING: usize = 100_000;
 /// `local`: an argument whose class of unbound variables nothing but this instance mentions
 /// (a fresh existential of an unfolding, perhaps known not to be `null`) is keyed by what is
 /// known of it and where it first appears among the arguments, whatever its name.
-fn instance_key(app: &PredApp, st: &State, local: bool) -> InstanceKey {
+fn instance_key(app: &App, st: &State, local: bool) -> InstanceKey {
     // Classes by their roots, found once per argument rather than once per pair below.
     let sides: Vec<Option<Side>> = app
         .args
         .iter()
         .map(|a| match st.side(a) {
-            Some(Side::Class(c)) => Some(Side::Class(st.refs.find(&c))),
+            Some(Side::Class(c)) => Some(Side::Class(st.refs.find(c))),
             s => s,
         })
         .collect();
-    let mut first: BTreeMap<String, u8> = BTreeMap::new();
-    let mut waiting: Option<BTreeSet<Var>> = None;
+    let mut first: BTreeMap<Id, u8> = BTreeMap::new();
+    let mut waiting: Option<Vec<Id>> = None;
     let args = app
         .args
         .iter()
@@ -333,13 +347,12 @@ fn instance_key(app: &PredApp, st: &State, local: bool) -> InstanceKey {
                 ArgKey::Value(v.clone(), free)
             }
             Some(Side::Class(c)) => {
-                let root = st.refs.find(c);
-                let nonnull = st.refs.equal(&Side::Class(c.clone()), &Side::Value(Value::Null))
-                    == Some(false);
+                let root = st.refs.find(*c);
+                let nonnull =
+                    st.refs.equal(&Side::Class(*c), &Side::Value(Value::Null)) == Some(false);
                 // What the waiting obligations mention, gathered once for all arguments
                 // (scanning them per argument was a tenth of a counter's time).
-                if local && st.local_class(&root, waiting.get_or_insert_with(|| st.waiting_vars()))
-                {
+                if local && st.local_class(root, waiting.get_or_insert_with(|| st.waiting_vars())) {
                     let at = *first.entry(root).or_insert(i as u8);
                     ArgKey::Local(at, nonnull)
                 } else {
@@ -359,7 +372,7 @@ fn instance_key(app: &PredApp, st: &State, local: bool) -> InstanceKey {
     let mut differ = Vec::new();
     for (i, x) in sides.iter().enumerate() {
         let Some(x @ Side::Class(c)) = x else { continue };
-        if st.refs.alone(c) {
+        if st.refs.alone(*c) {
             continue;
         }
         for (j, y) in sides.iter().enumerate() {
@@ -375,7 +388,7 @@ fn instance_key(app: &PredApp, st: &State, local: bool) -> InstanceKey {
         }
     }
     differ.sort_unstable();
-    InstanceKey { pred: app.name.clone(), args, differ }
+    InstanceKey { pred: app.pred, args, differ }
 }
 
 /// The key of the instance cache: [`instance_key`] without the locality of classes, hashed as
@@ -383,14 +396,14 @@ fn instance_key(app: &PredApp, st: &State, local: bool) -> InstanceKey {
 /// root, a quarter of a counter's check, once per waiting instance per step). The cache
 /// only orders the choice of instance, the chosen one's disjuncts being worked out again, so
 /// two instances sharing a hash cost time, never an answer.
-fn selection_key(app: &PredApp, st: &State) -> u64 {
-    let mut h = Fx(0);
-    h.write(app.name.as_bytes());
-    let mut roots: Vec<Option<&str>> = Vec::with_capacity(app.args.len());
+fn selection_key(app: &App, st: &State) -> u64 {
+    let mut h = Fx::default();
+    h.write_u32(app.pred);
+    let mut roots: Vec<Option<Id>> = Vec::with_capacity(app.args.len());
     for a in &app.args {
         let class = match a {
-            Term::Var(v) if !st.env.contains_key(v) => {
-                matches!(st.sorts.get(v), Some(Sort::Ref(_))).then(|| st.refs.root(v))
+            T::Var(v) if !st.env.contains_key(v) => {
+                (st.kinds.of(*v) == Some(Kind::Ref)).then(|| st.refs.root(*v))
             }
             _ => None,
         };
@@ -398,7 +411,7 @@ fn selection_key(app: &PredApp, st: &State) -> u64 {
         match (class, eval(a, &st.env)) {
             (Some(r), _) => {
                 h.write_u8(1);
-                h.write(r.as_bytes());
+                h.write_u32(r);
                 h.write_u8(u8::from(st.refs.root_nonnull(r)));
             }
             (None, Some(v)) => {
@@ -412,13 +425,13 @@ fn selection_key(app: &PredApp, st: &State) -> u64 {
     }
     // The disequalities the values do not tell, as in `instance_key`.
     for (i, x) in roots.iter().enumerate() {
-        let Some(x) = x else { continue };
+        let Some(x) = *x else { continue };
         if st.refs.alone(x) {
             continue;
         }
         for (j, (y, a)) in roots.iter().zip(&app.args).enumerate() {
             let differ = match y {
-                Some(y) if j > i => st.refs.roots_differ(x, y),
+                Some(y) if j > i => st.refs.roots_differ(x, *y),
                 Some(_) => false,
                 None => match eval(a, &st.env) {
                     Some(v @ Value::Ref(_)) => st.refs.root_differs_from(x, &v),
@@ -433,51 +446,22 @@ fn selection_key(app: &PredApp, st: &State) -> u64 {
     h.finish()
 }
 
-/// A multiply-rotate hash of words (the instance cache's keys are hashed per waiting
-/// instance per step, where the standard hasher's strength is not needed).
-struct Fx(u64);
-
-impl Hasher for Fx {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        self.add(bytes.len() as u64);
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-}
-
-impl Fx {
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
+/// The values of the variables that have one.
+type Env = FastMap<Id, Value>;
 
 impl State {
     /// A rough size in bytes: what a copy of this state holds.
     fn bytes(&self) -> usize {
         256 + self.avail.len()
-            + 64 * (self.env.len() + self.sorts.len() + self.pts.len() + self.preds.len())
+            + 64 * (self.env.len() + self.pts.len() + self.preds.len())
             + 160 * self.refs.len()
             + 96 * self.pure.len()
     }
+}
+
+/// Whether `v` is among `waiting` (sorted, as [`State::waiting_vars`] gives them).
+fn live(waiting: &[Id], v: Id) -> bool {
+    waiting.binary_search(&v).is_ok()
 }
 
 /// A three-valued evaluation result.
@@ -487,13 +471,13 @@ enum Tri {
     Open,
 }
 
-fn eval(t: &Term, env: &BTreeMap<Var, Value>) -> Option<Value> {
+fn eval(t: &T, env: &Env) -> Option<Value> {
     Some(match t {
-        Term::Var(v) => env.get(v)?.clone(),
-        Term::Null => Value::Null,
-        Term::Int(i) => Value::Int(*i),
-        Term::Bool(b) => Value::Bool(*b),
-        Term::Add(..) | Term::Sub(..) | Term::Mul(..) | Term::Neg(..) => {
+        T::Var(v) => env.get(v)?.clone(),
+        T::Null => Value::Null,
+        T::Int(i) => Value::Int(*i),
+        T::Bool(b) => Value::Bool(*b),
+        T::Add(..) | T::Sub(..) | T::Mul(..) | T::Neg(..) => {
             Value::Int(i64::try_from(num(t, env)?).ok()?)
         }
     })
@@ -501,31 +485,31 @@ fn eval(t: &Term, env: &BTreeMap<Var, Value>) -> Option<Value> {
 
 /// An integer term's value, computed exactly in `i128`: the model's integers are `i64`, but
 /// `v + 1` at `v == i64::MAX` is an integer too (the logic's integers are mathematical).
-fn num(t: &Term, env: &BTreeMap<Var, Value>) -> Option<i128> {
+fn num(t: &T, env: &Env) -> Option<i128> {
     match t {
-        Term::Var(v) => match env.get(v)? {
+        T::Var(v) => match env.get(v)? {
             Value::Int(i) => Some(i128::from(*i)),
             _ => None,
         },
-        Term::Int(i) => Some(i128::from(*i)),
-        Term::Add(a, b) => num(a, env)?.checked_add(num(b, env)?),
-        Term::Sub(a, b) => num(a, env)?.checked_sub(num(b, env)?),
-        Term::Mul(a, b) => num(a, env)?.checked_mul(num(b, env)?),
-        Term::Neg(a) => num(a, env)?.checked_neg(),
-        Term::Null | Term::Bool(_) => None,
+        T::Int(i) => Some(i128::from(*i)),
+        T::Add(a, b) => num(a, env)?.checked_add(num(b, env)?),
+        T::Sub(a, b) => num(a, env)?.checked_sub(num(b, env)?),
+        T::Mul(a, b) => num(a, env)?.checked_mul(num(b, env)?),
+        T::Neg(a) => num(a, env)?.checked_neg(),
+        T::Null | T::Bool(_) => None,
     }
 }
 
-fn eval_pure(p: &Pure, env: &BTreeMap<Var, Value>) -> Tri {
+fn eval_pure(p: &P, env: &Env) -> Tri {
     match p {
-        Pure::Const(b) => tri(*b),
-        Pure::Cmp(op, a, b) => cmp_terms(*op, a, b, env),
-        Pure::Not(q) => match eval_pure(q, env) {
+        P::Const(b) => tri(*b),
+        P::Cmp(op, a, b) => cmp_terms(*op, a, b, env),
+        P::Not(q) => match eval_pure(q, env) {
             Tri::True => Tri::False,
             Tri::False => Tri::True,
             Tri::Open => Tri::Open,
         },
-        Pure::And(ps) => {
+        P::And(ps) => {
             let mut open = false;
             for q in ps {
                 match eval_pure(q, env) {
@@ -540,7 +524,7 @@ fn eval_pure(p: &Pure, env: &BTreeMap<Var, Value>) -> Tri {
                 Tri::True
             }
         }
-        Pure::Or(ps) => {
+        P::Or(ps) => {
             let mut open = false;
             for q in ps {
                 match eval_pure(q, env) {
@@ -558,7 +542,7 @@ fn eval_pure(p: &Pure, env: &BTreeMap<Var, Value>) -> Tri {
     }
 }
 
-fn cmp_terms(op: CmpOp, a: &Term, b: &Term, env: &BTreeMap<Var, Value>) -> Tri {
+fn cmp_terms(op: CmpOp, a: &T, b: &T, env: &Env) -> Tri {
     if let (Some(x), Some(y)) = (num(a, env), num(b, env)) {
         return tri(match op {
             CmpOp::Eq => x == y,
@@ -589,15 +573,13 @@ fn tri(b: bool) -> Tri {
 impl State {
     /// A reference term as a value, or as its class when it has no location yet; `None` for
     /// terms that are not references.
-    fn side(&self, t: &Term) -> Option<Side> {
+    fn side(&self, t: &T) -> Option<Side> {
         match t {
-            Term::Null => Some(Side::Value(Value::Null)),
-            Term::Var(v) => match self.env.get(v) {
+            T::Null => Some(Side::Value(Value::Null)),
+            T::Var(v) => match self.env.get(v) {
                 Some(x @ (Value::Ref(_) | Value::Null)) => Some(Side::Value(x.clone())),
                 Some(_) => None,
-                None => {
-                    matches!(self.sorts.get(v), Some(Sort::Ref(_))).then(|| Side::Class(v.clone()))
-                }
+                None => (self.kinds.of(*v) == Some(Kind::Ref)).then_some(Side::Class(*v)),
             },
             _ => None,
         }
@@ -605,15 +587,15 @@ impl State {
 
     /// [`eval_pure`], with the reference classes deciding (dis)equalities of references that
     /// have no location yet.
-    fn eval(&self, p: &Pure) -> Tri {
+    fn eval(&self, p: &P) -> Tri {
         match p {
-            Pure::Cmp(op, a, b) => self.eval_cmp(*op, a, b),
-            Pure::Not(q) => match self.eval(q) {
+            P::Cmp(op, a, b) => self.eval_cmp(*op, a, b),
+            P::Not(q) => match self.eval(q) {
                 Tri::True => Tri::False,
                 Tri::False => Tri::True,
                 Tri::Open => Tri::Open,
             },
-            Pure::And(ps) => {
+            P::And(ps) => {
                 let mut open = false;
                 for q in ps {
                     match self.eval(q) {
@@ -628,7 +610,7 @@ impl State {
                     Tri::True
                 }
             }
-            Pure::Or(ps) => {
+            P::Or(ps) => {
                 let mut open = false;
                 for q in ps {
                     match self.eval(q) {
@@ -648,7 +630,7 @@ impl State {
     }
 
     /// `a op b` as [`State::eval`] evaluates it.
-    fn eval_cmp(&self, op: CmpOp, a: &Term, b: &Term) -> Tri {
+    fn eval_cmp(&self, op: CmpOp, a: &T, b: &T) -> Tri {
         if matches!(op, CmpOp::Eq | CmpOp::Ne) {
             if let (Some(x), Some(y)) = (self.side(a), self.side(b)) {
                 return match self.refs.equal(&x, &y) {
@@ -662,13 +644,13 @@ impl State {
 
     /// Whether the class `root` of unbound variables is mentioned by no waiting obligation
     /// (`waiting`: the variables they mention) and differs from no other class.
-    fn local_class(&self, root: &str, waiting: &BTreeSet<Var>) -> bool {
-        self.refs.alone(root) && !self.refs.members_of(root).iter().any(|m| waiting.contains(m))
+    fn local_class(&self, root: Id, waiting: &[Id]) -> bool {
+        self.refs.alone(root) && !self.refs.members_of(root).iter().any(|m| live(waiting, *m))
     }
 
-    /// The variables the waiting obligations mention.
-    fn waiting_vars(&self) -> BTreeSet<Var> {
-        let mut live = BTreeSet::new();
+    /// The variables the waiting obligations mention, sorted, each once.
+    fn waiting_vars(&self) -> Vec<Id> {
+        let mut live = Vec::new();
         for pt in &self.pts {
             pt.ptr.free_vars(&mut live);
             pt.fields.iter().for_each(|(_, t)| t.free_vars(&mut live));
@@ -677,53 +659,54 @@ impl State {
             app.args.iter().for_each(|t| t.free_vars(&mut live));
         }
         self.pure.iter().for_each(|p| p.free_vars(&mut live));
+        live.sort_unstable();
+        live.dedup();
         live
     }
 
-    /// Drops what no waiting obligation mentions any more: values, sorts and classes of the
+    /// Drops what no waiting obligation mentions any more: values and classes of the
     /// existentials of the unfoldings done, so a long derivation's states stay small (and
     /// so do their copies when the search branches).
     fn collect_garbage(&mut self) {
-        let live = self.waiting_vars();
-        self.env.retain(|v, _| live.contains(v));
-        self.sorts.retain(|v, _| live.contains(v));
-        self.refs.retain(&live);
-        let chains: BTreeSet<u32> = self.preds.iter().map(|p| p.depth).collect();
+        let waiting = self.waiting_vars();
+        self.env.retain(|v, _| live(&waiting, *v));
+        self.refs.retain(&waiting);
+        let chains: BTreeSet<u32> = self.preds.iter().map(|p| p.chain).collect();
         self.chains.retain(|c, _| chains.contains(c));
     }
 
     /// Binds `v` (and, for a reference, its whole class) to `val`; `false` when a fact of the
     /// classes forbids it.
-    fn assign(&mut self, v: &Var, val: Value) -> bool {
-        if !matches!(self.sorts.get(v), Some(Sort::Ref(_)))
-            || !matches!(val, Value::Ref(_) | Value::Null)
-        {
-            self.env.insert(v.clone(), val);
+    fn assign(&mut self, v: &Id, val: Value) -> bool {
+        if self.kinds.of(*v) != Some(Kind::Ref) || !matches!(val, Value::Ref(_) | Value::Null) {
+            self.env.insert(*v, val);
             return true;
         }
-        let Some(members) = self.refs.bind(v, &val) else { return false };
+        let Some(members) = self.refs.bind(*v, &val) else { return false };
         for m in members {
             self.env.insert(m, val.clone());
         }
-        self.env.insert(v.clone(), val);
+        self.env.insert(*v, val);
         true
     }
 
     /// Takes an open (dis)equality of references into the classes; `None`: not one,
     /// `Some(false)`: it contradicts them.
-    fn absorb(&mut self, p: &Pure) -> Option<bool> {
-        let Pure::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = p else { return None };
-        let (x, y) = (self.side(a)?, self.side(b)?);
+    /// The fact is read in place (`pure[j]`), not copied: this is asked of every open fact
+    /// at every round of propagation.
+    fn absorb(&mut self, j: usize) -> Option<bool> {
+        let P::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = self.pure.get(j)? else { return None };
+        let (op, x, y) = (*op, self.side(a)?, self.side(b)?);
         Some(match (op, x, y) {
-            (CmpOp::Eq, Side::Class(x), Side::Class(y)) => self.refs.union(&x, &y),
+            (CmpOp::Eq, Side::Class(x), Side::Class(y)) => self.refs.union(x, y),
             (CmpOp::Eq, Side::Class(x), Side::Value(v))
             | (CmpOp::Eq, Side::Value(v), Side::Class(x)) => self.assign(&x, v),
-            (_, Side::Class(x), Side::Class(y)) => self.refs.differ(&x, &y),
+            (_, Side::Class(x), Side::Class(y)) => self.refs.differ(x, y),
             (_, Side::Class(x), Side::Value(v)) | (_, Side::Value(v), Side::Class(x)) => {
-                self.refs.differ_from(&x, v);
+                self.refs.differ_from(x, v);
                 true
             }
-            (_, Side::Value(x), Side::Value(y)) => (x == y) == (*op == CmpOp::Eq),
+            (_, Side::Value(x), Side::Value(y)) => (x == y) == (op == CmpOp::Eq),
         })
     }
 }
@@ -732,21 +715,21 @@ impl State {
     /// A compiled fact read through `frame` and evaluated as [`State::eval`] would
     /// evaluate its instantiation: an atom mentioning an unknown is open (a fresh
     /// existential has no value and no class).
-    fn eval_in(&self, p: &Pure, frame: Frame<'_, '_>) -> Tri {
+    fn eval_in(&self, p: &P, frame: Frame<'_, '_>) -> Tri {
         match p {
-            Pure::Const(b) => tri(*b),
-            Pure::Cmp(op, a, b) => match (frame.read(a), frame.read(b)) {
+            P::Const(b) => tri(*b),
+            P::Cmp(op, a, b) => match (frame.read(a), frame.read(b)) {
                 (Some(a), Some(b)) => self.eval_cmp(*op, &a, &b),
                 _ => Tri::Open,
             },
-            Pure::Not(q) => match self.eval_in(q, frame) {
+            P::Not(q) => match self.eval_in(q, frame) {
                 Tri::True => Tri::False,
                 Tri::False => Tri::True,
                 Tri::Open => Tri::Open,
             },
-            Pure::And(ps) | Pure::Or(ps) => {
+            P::And(ps) | P::Or(ps) => {
                 let (stop, stop_at) = match p {
-                    Pure::And(_) => (Tri::False, false),
+                    P::And(_) => (Tri::False, false),
                     _ => (Tri::True, true),
                 };
                 let mut open = false;
@@ -768,7 +751,7 @@ impl State {
 
     /// A compiled points-to's pointer names a location this state cannot give it: `null`, a
     /// non-reference, or an object already taken.
-    fn ptr_refuted(&self, ptr: &Term, frame: Frame<'_, '_>) -> bool {
+    fn ptr_refuted(&self, ptr: &T, frame: Frame<'_, '_>) -> bool {
         match frame.read(ptr).and_then(|t| eval(&t, &self.env)) {
             Some(Value::Ref(o)) => !self.avail.get(o).copied().unwrap_or(false),
             Some(_) => true,
@@ -779,18 +762,18 @@ impl State {
 
 /// `t` as `Σ c·v + k` over the variables without a value (exactly, in `i128`); `None` if not
 /// linear, not an integer, or too large.
-fn linear(t: &Term, env: &BTreeMap<Var, Value>) -> Option<(BTreeMap<Var, i128>, i128)> {
+fn linear(t: &T, env: &Env) -> Option<(BTreeMap<Id, i128>, i128)> {
     Some(match t {
-        Term::Var(v) => match env.get(v) {
+        T::Var(v) => match env.get(v) {
             Some(Value::Int(i)) => (BTreeMap::new(), i128::from(*i)),
             Some(_) => return None,
-            None => (BTreeMap::from([(v.clone(), 1)]), 0),
+            None => (BTreeMap::from([(*v, 1)]), 0),
         },
-        Term::Int(i) => (BTreeMap::new(), i128::from(*i)),
-        Term::Add(a, b) | Term::Sub(a, b) => {
+        T::Int(i) => (BTreeMap::new(), i128::from(*i)),
+        T::Add(a, b) | T::Sub(a, b) => {
             let (mut ca, ka) = linear(a, env)?;
             let (cb, kb) = linear(b, env)?;
-            let sign = if matches!(t, Term::Sub(..)) { -1 } else { 1 };
+            let sign = if matches!(t, T::Sub(..)) { -1 } else { 1 };
             for (v, c) in cb {
                 let e = ca.entry(v).or_insert(0);
                 *e = e.checked_add(c.checked_mul(sign)?)?;
@@ -798,16 +781,16 @@ fn linear(t: &Term, env: &BTreeMap<Var, Value>) -> Option<(BTreeMap<Var, i128>, 
             ca.retain(|_, c| *c != 0);
             (ca, ka.checked_add(kb.checked_mul(sign)?)?)
         }
-        Term::Neg(a) => {
+        T::Neg(a) => {
             let (ca, k) = linear(a, env)?;
             let ca =
                 ca.into_iter().map(|(v, c)| Some((v, c.checked_neg()?))).collect::<Option<_>>()?;
             (ca, k.checked_neg()?)
         }
-        Term::Mul(a, b) => {
+        T::Mul(a, b) => {
             let (ca, ka) = linear(a, env)?;
             let (cb, kb) = linear(b, env)?;
-            let scale = |c: BTreeMap<Var, i128>, by: i128| -> Option<BTreeMap<Var, i128>> {
+            let scale = |c: BTreeMap<Id, i128>, by: i128| -> Option<BTreeMap<Id, i128>> {
                 c.into_iter()
                     .map(|(v, x)| Some((v, x.checked_mul(by)?)))
                     .filter(|r| r.as_ref().is_none_or(|(_, x)| *x != 0))
@@ -821,7 +804,7 @@ fn linear(t: &Term, env: &BTreeMap<Var, Value>) -> Option<(BTreeMap<Var, i128>, 
                 return None;
             }
         }
-        Term::Null | Term::Bool(_) => return None,
+        T::Null | T::Bool(_) => return None,
     })
 }
 
@@ -875,6 +858,10 @@ impl Search<'_, '_> {
         if self.steps > self.limits.max_steps {
             return false;
         }
+        if self.names.fresh_given() > MAX_FRESH && !self.halted {
+            self.halted = true;
+            self.stopped = Some("its fresh variables outgrew the checker's numbering".into());
+        }
         if !self.halted {
             if let Some(h) = (self.interrupt)() {
                 self.halted = true;
@@ -908,7 +895,7 @@ impl Search<'_, '_> {
             let mut best: Option<(usize, bool, usize, Option<Vec<usize>>)> = None;
             for idx in 0..st.preds.len().min(SELECT_AMONG) {
                 let app = &st.preds[idx];
-                if !self.defs.preds.contains_key(&app.name) {
+                if self.compiled.get(app.pred).is_none() {
                     return Step::Done(Found::No);
                 }
                 let bound = app
@@ -930,7 +917,7 @@ impl Search<'_, '_> {
                         // choosing one: it is learnt, and the search goes on from it
                         // without branching.
                         if parts.len() > 1 {
-                            let learnt: Vec<Pure> = self
+                            let learnt: Vec<P> = self
                                 .common_facts(app, &parts, LOOKAHEAD)
                                 .into_iter()
                                 .filter(|p| matches!(st.eval(p), Tri::Open))
@@ -976,12 +963,12 @@ impl Search<'_, '_> {
             // the same knowledge of its arguments: whatever derivation goes on from here
             // could have gone on from the first, so this branch adds nothing.
             let app = st.preds.remove(idx);
-            let chain = app.depth;
+            let chain = app.chain;
             // Only an instance of a predicate on a cycle of the call graph can meet itself
             // again along a chain: the others are neither keyed nor recorded (keying every
             // unfolded instance was an eighth of a counter's check, whose `succK` gates
             // recurse into `succK-1` and never back).
-            let recursive = self.compiled.get(&app.name).is_some_and(|cp| cp.recursive);
+            let recursive = self.compiled.get(app.pred).is_some_and(|cp| cp.recursive);
             let key = recursive.then(|| {
                 self.keyed += 1;
                 instance_key(&app, &st, true)
@@ -1006,21 +993,20 @@ impl Search<'_, '_> {
                         None => break,
                     }
                 };
-                next.sorts.extend(part.exists.iter().cloned());
-                let mut preds = part.preds;
-                if part.points_to.is_empty() && preds.len() == 1 {
+                let mut preds = part.apps;
+                if part.pts.is_empty() && preds.len() == 1 {
                     // The chain goes on through the one instance.
                     if let Some(key) = &key {
                         next.chains.entry(chain).or_default().push(key.clone());
                     }
-                    preds[0].depth = chain;
+                    preds[0].chain = chain;
                 } else {
                     for p in &mut preds {
                         self.chains += 1;
-                        p.depth = self.chains;
+                        p.chain = self.chains;
                     }
                 }
-                next.pts.extend(part.points_to);
+                next.pts.extend(part.pts);
                 next.preds.extend(preds);
                 for p in part.pure {
                     if !next.pure.contains(&p) {
@@ -1033,10 +1019,10 @@ impl Search<'_, '_> {
         }
         // A points-to whose pointer nothing determines: try every unconsumed object.
         if let Some(pt) = st.pts.first().cloned() {
-            let Term::Var(v) = &pt.ptr else { return Step::Done(Found::No) };
+            let T::Var(v) = &pt.ptr else { return Step::Done(Found::No) };
             let mut children = Vec::new();
-            for (o, obj) in self.model.objects.iter().enumerate() {
-                if st.avail[o] && obj.class == pt.class {
+            for (o, class) in self.classes.iter().enumerate() {
+                if st.avail[o] && *class == pt.class {
                     let mut next = st.clone();
                     if next.assign(v, Value::Ref(o)) {
                         children.push(next);
@@ -1055,10 +1041,10 @@ impl Search<'_, '_> {
     /// go on, it goes on too. Without this, a gate of a counter whose disjuncts both hold
     /// (`and(0, 0, 0)`) left a copy of the state on the stack at each of the counter's 2^n
     /// steps, and the checker's states outgrew their memory bound from 12 bits on.
-    fn standing(&self, app: &PredApp, st: &State) -> Vec<usize> {
-        let Some(cp) = self.compiled.get(&app.name) else { return Vec::new() };
-        let args: Vec<Option<&Term>> = app.args.iter().map(Some).collect();
-        let frame = Frame { params: &cp.params, args: &args };
+    fn standing(&self, app: &App, st: &State) -> Vec<usize> {
+        let Some(cp) = self.compiled.get(app.pred) else { return Vec::new() };
+        let args: Vec<Option<&T>> = app.args.iter().map(Some).collect();
+        let frame = Frame { params: cp.params, args: &args };
         let mut standing = Vec::new();
         // Each disjunct is judged on its compiled form read through the arguments; only the
         // chosen instance's are instantiated ([`Search::instantiate`]).
@@ -1075,17 +1061,17 @@ impl Search<'_, '_> {
     }
 
     /// The disjuncts `standing` of `app`, instantiated with fresh existentials.
-    fn instantiate(&mut self, app: &PredApp, standing: Vec<usize>) -> Vec<SymHeap> {
+    fn instantiate(&mut self, app: &App, standing: Vec<usize>) -> Vec<Part> {
         let compiled = self.compiled;
-        let Some(cp) = compiled.get(&app.name) else { return Vec::new() };
+        let Some(cp) = compiled.get(app.pred) else { return Vec::new() };
         standing
             .into_iter()
             .map(|i| {
                 if i == HOLDS {
-                    SymHeap::default()
+                    Part::default()
                 } else {
                     self.instantiated += 1;
-                    cp.instantiate(i, &app.args, &mut self.fresh)
+                    cp.instantiate(i, &app.args, &mut self.names)
                 }
             })
             .collect()
@@ -1095,18 +1081,18 @@ impl Search<'_, '_> {
     /// search does: no points-to, every fact true by what `st` knows, and (looking `depth`
     /// levels down) each instance with a disjunct that holds so. A fact on the disjunct's
     /// own existentials is open, so never true.
-    fn holds_now(&self, d: &SymHeap, frame: Frame<'_, '_>, st: &State, depth: u32) -> bool {
-        if !d.points_to.is_empty()
-            || (depth == 0 && !d.preds.is_empty())
+    fn holds_now(&self, d: &Part, frame: Frame<'_, '_>, st: &State, depth: u32) -> bool {
+        if !d.pts.is_empty()
+            || (depth == 0 && !d.apps.is_empty())
             || !d.pure.iter().all(|p| matches!(st.eval_in(p, frame), Tri::True))
         {
             return false;
         }
-        d.preds.iter().all(|app| {
-            let Some(cp) = self.compiled.get(&app.name) else { return false };
+        d.apps.iter().all(|app| {
+            let Some(cp) = self.compiled.get(app.pred) else { return false };
             let owned = frame.read_args(app);
-            let args: Vec<Option<&Term>> = owned.iter().map(|a| a.as_deref()).collect();
-            let sub = Frame { params: &cp.params, args: &args };
+            let args: Vec<Option<&T>> = owned.iter().map(|a| a.as_deref()).collect();
+            let sub = Frame { params: cp.params, args: &args };
             self.read.set(self.read.get() + cp.disjuncts.len());
             cp.disjuncts.iter().any(|d| self.holds_now(d, sub, st, depth - 1))
         })
@@ -1116,29 +1102,29 @@ impl Search<'_, '_> {
     /// that evaluates to false (the reference classes included: `x == null` for an `x` known
     /// not to be `null`), a points-to at `null` or at an object already taken, or (looking
     /// `depth` levels into its instances) an instance every disjunct of which is refuted so.
-    fn refuted(&self, d: &SymHeap, frame: Frame<'_, '_>, st: &State, depth: u32) -> bool {
+    fn refuted(&self, d: &Part, frame: Frame<'_, '_>, st: &State, depth: u32) -> bool {
         let direct = d.pure.iter().any(|p| matches!(st.eval_in(p, frame), Tri::False))
-            || d.points_to.iter().any(|pt| st.ptr_refuted(&pt.ptr, frame));
+            || d.pts.iter().any(|pt| st.ptr_refuted(&pt.ptr, frame));
         if direct || depth == 0 {
             return direct;
         }
-        d.preds.iter().any(|app| {
+        d.apps.iter().any(|app| {
             let owned = frame.read_args(app);
             // An instance whose arguments are all fresh (existentials of this disjunct or of
             // the one above): the state knows nothing of them, so none of its disjuncts'
             // facts can evaluate to false against it, and looking into it would only read
             // bodies (every node of a tree of 320 000 has two such children).
-            let unknown = |a: &Option<std::borrow::Cow<'_, Term>>| match a.as_deref() {
+            let unknown = |a: &Option<std::borrow::Cow<'_, T>>| match a.as_deref() {
                 None => true,
-                Some(Term::Var(v)) => !st.env.contains_key(v) && !st.sorts.contains_key(v),
+                Some(T::Var(v)) => !st.env.contains_key(v) && st.kinds.of(*v).is_none(),
                 Some(_) => false,
             };
             if owned.iter().all(unknown) {
                 return false;
             }
-            let Some(cp) = self.compiled.get(&app.name) else { return true };
-            let args: Vec<Option<&Term>> = owned.iter().map(|a| a.as_deref()).collect();
-            let sub = Frame { params: &cp.params, args: &args };
+            let Some(cp) = self.compiled.get(app.pred) else { return true };
+            let args: Vec<Option<&T>> = owned.iter().map(|a| a.as_deref()).collect();
+            let sub = Frame { params: cp.params, args: &args };
             self.read.set(self.read.get() + cp.disjuncts.len());
             cp.disjuncts.iter().all(|d| self.refuted(d, sub, st, depth - 1))
         })
@@ -1147,11 +1133,11 @@ impl Search<'_, '_> {
     /// The facts `x == null` / `x != null` on the arguments of `app` that every disjunct of
     /// `standing` implies (its own facts, and those of instances with a single disjunct,
     /// `depth` levels down), read on the compiled disjuncts.
-    fn common_facts(&self, app: &PredApp, standing: &[usize], depth: u32) -> Vec<Pure> {
-        let Some(cp) = self.compiled.get(&app.name) else { return Vec::new() };
-        let args: Vec<Option<&Term>> = app.args.iter().map(Some).collect();
-        let frame = Frame { params: &cp.params, args: &args };
-        let mut common: Option<BTreeSet<Pure>> = None;
+    fn common_facts(&self, app: &App, standing: &[usize], depth: u32) -> Vec<P> {
+        let Some(cp) = self.compiled.get(app.pred) else { return Vec::new() };
+        let args: Vec<Option<&T>> = app.args.iter().map(Some).collect();
+        let frame = Frame { params: cp.params, args: &args };
+        let mut common: Option<BTreeSet<(CmpOp, Id)>> = None;
         for &i in standing {
             let Some(d) = cp.disjuncts.get(i) else { return Vec::new() };
             let mut facts = BTreeSet::new();
@@ -1164,19 +1150,23 @@ impl Search<'_, '_> {
                 return Vec::new();
             }
         }
-        common.unwrap_or_default().into_iter().collect()
+        // In the order of the variables' names, as the facts were learnt when they were
+        // the formula's terms (the order in which they are taken into the classes).
+        let mut common: Vec<(CmpOp, Id)> = common.unwrap_or_default().into_iter().collect();
+        common.sort_by(|(o, x), (p, y)| o.cmp(p).then_with(|| self.names.order(*x, *y)));
+        common.into_iter().map(|(op, x)| P::Cmp(op, T::Var(x), T::Null)).collect()
     }
 
     /// Collects into `acc` the nullness facts a compiled disjunct read through `frame` implies
     /// on the instance's arguments: a variable read through the frame is one of them (an
     /// existential reads as unknown).
-    fn implied(&self, d: &SymHeap, frame: Frame<'_, '_>, depth: u32, acc: &mut BTreeSet<Pure>) {
+    fn implied(&self, d: &Part, frame: Frame<'_, '_>, depth: u32, acc: &mut BTreeSet<(CmpOp, Id)>) {
         for p in &d.pure {
-            if let Pure::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = p {
+            if let P::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = p {
                 for (x, y) in [(a, b), (b, a)] {
                     if let (Some(x), Some(y)) = (frame.read(x), frame.read(y)) {
-                        if *y == Term::Null && matches!(*x, Term::Var(_)) {
-                            acc.insert(Pure::cmp(*op, x.into_owned(), Term::Null));
+                        if let (T::Null, T::Var(x)) = (&*y, &*x) {
+                            acc.insert((*op, *x));
                         }
                     }
                 }
@@ -1185,13 +1175,13 @@ impl Search<'_, '_> {
         if depth == 0 {
             return;
         }
-        for app in &d.preds {
-            let Some(cp) = self.compiled.get(&app.name) else { continue };
+        for app in &d.apps {
+            let Some(cp) = self.compiled.get(app.pred) else { continue };
             if let [sub] = cp.disjuncts.as_slice() {
                 self.read.set(self.read.get() + 1);
                 let owned = frame.read_args(app);
-                let args: Vec<Option<&Term>> = owned.iter().map(|a| a.as_deref()).collect();
-                self.implied(sub, Frame { params: &cp.params, args: &args }, depth - 1, acc);
+                let args: Vec<Option<&T>> = owned.iter().map(|a| a.as_deref()).collect();
+                self.implied(sub, Frame { params: cp.params, args: &args }, depth - 1, acc);
             }
         }
     }
@@ -1209,16 +1199,16 @@ impl Search<'_, '_> {
             };
             let Value::Ref(o) = pv else { return None };
             let obj = self.model.objects.get(o)?;
-            if !st.avail.get(o).copied().unwrap_or(false) || obj.class != st.pts[i].class {
+            if !st.avail.get(o).copied().unwrap_or(false) || self.classes[o] != st.pts[i].class {
                 return None;
             }
             st.avail[o] = false;
             st.unconsumed -= 1;
             let pt = st.pts.remove(i);
             for (f, t) in &pt.fields {
-                let val = obj.field(f)?.clone();
+                let val = obj.field(self.names.field_name(*f))?.clone();
                 match t {
-                    Term::Var(v) if !st.env.contains_key(v) => {
+                    T::Var(v) if !st.env.contains_key(v) => {
                         if !st.assign(v, val) {
                             return None;
                         }
@@ -1228,7 +1218,7 @@ impl Search<'_, '_> {
                         Some(_) => return None,
                         None => {
                             let Value::Int(n) = val else { return None };
-                            st.pure.push(Pure::eq(t.clone(), Term::Int(n)));
+                            st.pure.push(P::Cmp(CmpOp::Eq, t.clone(), T::Int(n)));
                         }
                     },
                 }
@@ -1246,8 +1236,7 @@ impl Search<'_, '_> {
                     progress = true;
                 }
                 Tri::Open => {
-                    let fact = st.pure[j].clone();
-                    match st.absorb(&fact) {
+                    match st.absorb(j) {
                         Some(true) => {
                             st.pure.remove(j);
                             progress = true;
@@ -1256,7 +1245,7 @@ impl Search<'_, '_> {
                         Some(false) => return None,
                         None => {}
                     }
-                    if let Pure::Cmp(CmpOp::Eq, a, b) = &st.pure[j] {
+                    if let P::Cmp(CmpOp::Eq, a, b) = &st.pure[j] {
                         match solve_eq(a, b, &st.env) {
                             Some(Solved::Value(v, val)) => {
                                 if !st.assign(&v, val) {
@@ -1286,21 +1275,24 @@ impl Search<'_, '_> {
         if !self.tick() {
             return Found::Budget;
         }
-        let mut unknown = BTreeSet::new();
+        let mut unknown = Vec::new();
         for p in &st.pure {
             p.free_vars(&mut unknown);
         }
         unknown.retain(|v| !st.env.contains_key(v));
+        // Tried in the order of their names, as when they were the formula's terms.
+        unknown.sort_by(|a, b| self.names.order(*a, *b));
+        unknown.dedup();
         if unknown.is_empty() {
             let ok = st.pure.iter().all(|p| matches!(eval_pure(p, &st.env), Tri::True));
             return if ok { Found::Yes } else { Found::No };
         }
         // Booleans and references: try the candidates.
         if let Some(v) =
-            unknown.iter().find(|v| !matches!(st.sorts.get(*v), Some(Sort::Int) | None))
+            unknown.iter().find(|v| !matches!(st.kinds.of(**v), Some(Kind::Int) | None))
         {
-            let cands: Vec<Value> = match st.sorts.get(v) {
-                Some(Sort::Bool) => vec![Value::Bool(false), Value::Bool(true)],
+            let cands: Vec<Value> = match st.kinds.of(*v) {
+                Some(Kind::Bool) => vec![Value::Bool(false), Value::Bool(true)],
                 _ => {
                     // A new location outside the heap first (it meets every disequality),
                     // then the ones other existentials already took (they may share one),
@@ -1322,14 +1314,14 @@ impl Search<'_, '_> {
                     c
                 }
             };
-            return self.branch(st, v.clone(), cands);
+            return self.branch(st, *v, cands);
         }
         // Integers: single-variable facts give bounds; pick a value meeting them.
-        let mut bounds: BTreeMap<Var, Bounds> = BTreeMap::new();
-        let mut multi: BTreeSet<Var> = BTreeSet::new();
+        let mut bounds: BTreeMap<Id, Bounds> = BTreeMap::new();
+        let mut multi: BTreeSet<Id> = BTreeSet::new();
         for p in &st.pure {
-            let Pure::Cmp(op, a, b) = p else {
-                let mut vs = BTreeSet::new();
+            let P::Cmp(op, a, b) = p else {
+                let mut vs = Vec::new();
                 p.free_vars(&mut vs);
                 multi.extend(vs.into_iter().filter(|v| !st.env.contains_key(v)));
                 continue;
@@ -1379,11 +1371,8 @@ impl Search<'_, '_> {
                 }
             }
         }
-        let pick = unknown
-            .iter()
-            .find(|v| bounds.contains_key(*v))
-            .or_else(|| unknown.iter().next())
-            .cloned();
+        let pick =
+            unknown.iter().find(|v| bounds.contains_key(*v)).or_else(|| unknown.first()).cloned();
         let Some(v) = pick else { return Found::No };
         let b = bounds.remove(&v).unwrap_or_default();
         if b.conflict {
@@ -1423,7 +1412,7 @@ impl Search<'_, '_> {
         res
     }
 
-    fn branch(&mut self, st: State, v: Var, cands: Vec<Value>) -> Found {
+    fn branch(&mut self, st: State, v: Id, cands: Vec<Value>) -> Found {
         let mut res = Found::No;
         for c in cands {
             let mut next = st.clone();
@@ -1437,7 +1426,7 @@ impl Search<'_, '_> {
             while solved && !refuted {
                 solved = false;
                 for i in 0..next.pure.len() {
-                    let Pure::Cmp(CmpOp::Eq, a, b) = &next.pure[i] else { continue };
+                    let P::Cmp(CmpOp::Eq, a, b) = &next.pure[i] else { continue };
                     match solve_eq(a, b, &next.env) {
                         Some(Solved::Value(w, val)) => {
                             if !next.assign(&w, val) {
@@ -1474,12 +1463,12 @@ const HOLDS: usize = usize::MAX;
 const LOOKAHEAD: u32 = 2;
 
 /// `a == b` with exactly one unknown variable, solvable exactly: its value.
-fn solve_eq(a: &Term, b: &Term, env: &BTreeMap<Var, Value>) -> Option<Solved> {
+fn solve_eq(a: &T, b: &T, env: &Env) -> Option<Solved> {
     for (x, y) in [(a, b), (b, a)] {
-        if let Term::Var(v) = x {
+        if let T::Var(v) = x {
             if !env.contains_key(v) {
                 if let Some(val) = eval(y, env) {
-                    return Some(Solved::Value(v.clone(), val));
+                    return Some(Solved::Value(*v, val));
                 }
             }
         }
@@ -1508,7 +1497,7 @@ fn solve_eq(a: &Term, b: &Term, env: &BTreeMap<Var, Value>) -> Option<Solved> {
 
 /// What solving `a == b` for its one unknown gave.
 enum Solved {
-    Value(Var, Value),
+    Value(Id, Value),
     /// No integer solves it: the fact is false.
     NoInteger,
     /// The solution lies beyond 64 bits, where the model has no values: not decided.
