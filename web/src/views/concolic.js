@@ -120,7 +120,10 @@ export function mount(treeSection, store) {
     el.dataset.live = 'true';
     const phase = live.events[liveStarts[run]]?.phase;
     const t = shown.test ? live.tests.get(shown.test) : null;
-    inputEl.replaceChildren(describeInput(run, phase, t, !shown.test), describeFormula(shown));
+    // A run's test arrives when the run ends, so the latest run usually has none yet: the last
+    // input that finished is shown under it, so that the heaps keep coming while it runs.
+    const last = t ? null : [...live.tests.values()].at(-1) ?? null;
+    inputEl.replaceChildren(describeInput(run, phase, t, !shown.test, last), describeFormula(shown));
   }
 
   function draw({ nodes, path, fresh, tried }, title) {
@@ -309,7 +312,7 @@ function describeFormula({ formula, inputFormula }) {
 }
 
 /** The run's input heap in words: receiver, arguments and objects. */
-function describeInput(run, phase, test, running = false) {
+function describeInput(run, phase, test, running = false, lastFinished = null) {
   const box = document.createElement('div');
   const h = document.createElement('h4');
   h.textContent = `Run ${run + 1}: ${phase === 1 ? 'phase 1 (from the precondition)' : 'phase 2 (solved for an unexplored node)'}`;
@@ -319,8 +322,19 @@ function describeInput(run, phase, test, running = false) {
     p.className = 'hint';
     p.textContent = running ? 'Running this input…' : 'Same input as an earlier run (no new test).';
     box.append(p);
+    if (lastFinished) {
+      const h2 = document.createElement('h4');
+      h2.textContent = 'The last input that finished';
+      box.append(h2, heapText(lastFinished));
+    }
     return box;
   }
+  box.append(heapText(test));
+  return box;
+}
+
+/** A test's input heap as text: receiver, arguments and objects. */
+function heapText(test) {
   const pre = document.createElement('pre');
   pre.className = 'cc-heap';
   const lines = [`test ${test.name} (${test.validity}, ${test.outcome} ${test.expected})`];
@@ -330,8 +344,7 @@ function describeInput(run, phase, test, running = false) {
     lines.push(`${o.id}: ${o.class} { ${Object.entries(o.fields).map(([f, v]) => `${f}: ${value(v)}`).join(', ')} }`);
   }
   pre.textContent = lines.join('\n');
-  box.append(pre);
-  return box;
+  return pre;
 }
 
 /** What the loop did after a run: the nodes it tried, by outcome, and the one it solved. */
