@@ -12,7 +12,7 @@
 //! compares with an entry (dll.hl's `indexOf` and `inList`). Without a `requires` every alias
 //! choice is a node (issue 30).
 
-use heaplab_engine::symbolic::concolic::AliasChoice;
+use heaplab_engine::symbolic::concolic::{fresh_choice, is_input_object, AliasChoice};
 use heaplab_logic::formula::{SymHeap, Term};
 use heaplab_logic::{Defs, Formula};
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,7 +50,7 @@ impl ShapeRule {
                 Some(root) => self.mentioned.contains(root),
                 // An object no fork of the run created: the receiver, or one a single-child
                 // initialization made beneath the footprint's roots.
-                None if is_object(first) => true,
+                None if is_input_object(first) => true,
                 None => self.mentioned.contains(first),
             }
         };
@@ -69,15 +69,12 @@ pub(super) struct Origins(BTreeMap<String, String>);
 
 impl Origins {
     pub(super) fn record(&mut self, label: &str) {
-        let Some((path, rhs)) = label.rsplit_once(" = fresh ") else { return };
-        if path.contains(' ') || !is_object(rhs) {
-            return;
-        }
+        let Some((path, rhs)) = fresh_choice(label) else { return };
         let first = path.split('.').next().unwrap_or(path);
         // Beneath an object of unknown origin (the receiver) the new one's is unknown too.
         let root = match self.root_of(first) {
             Some(root) => root.to_string(),
-            None if is_object(first) => return,
+            None if is_input_object(first) => return,
             None => first.to_string(),
         };
         self.0.insert(rhs.to_string(), root);
@@ -88,11 +85,6 @@ impl Origins {
     fn root_of(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(String::as_str)
     }
-}
-
-/// `o7`, an input object's name in the tree's labels.
-fn is_object(name: &str) -> bool {
-    name.strip_prefix('o').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The fields whose values `sh`'s points-to facts constrain: all but those holding an

@@ -312,8 +312,17 @@ fn choose(
 /// labels are conditions, never `path = oN`.
 fn alias_choice(label: &str) -> Option<(&str, &str)> {
     let (path, target) = label.rsplit_once(" = ")?;
-    let is_obj = |t: &str| {
-        t.strip_prefix('o').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    };
-    (!path.is_empty() && !path.contains(' ') && is_obj(target)).then_some((path, target))
+    (!path.is_empty() && !path.contains(' ') && is_input_object(target)).then_some((path, target))
+}
+
+/// The reference and the new input object of a lazy-initialization choice's label:
+/// (`o2.next`, `o5`) for `o2.next = fresh o5`; `None` for other labels.
+pub fn fresh_choice(label: &str) -> Option<(&str, &str)> {
+    let (path, object) = label.rsplit_once(" = fresh ")?;
+    (!path.is_empty() && !path.contains(' ') && is_input_object(object)).then_some((path, object))
+}
+
+/// `o7`: an input object's name in the tree's labels.
+pub fn is_input_object(name: &str) -> bool {
+    name.strip_prefix('o').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
