@@ -179,6 +179,9 @@ test() {
     export HEAPLAB_QUICK=1
     log "quick: the heavy tests run a fraction of their cases (HEAPLAB_QUICK=1)"
   fi
+  # A CI machine builds once: incremental state would only take disk (2 GB of the test build).
+  if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
+  log "disk: $(df -h --output=avail . | tail -1 | tr -d ' ') free"
   test_rust
   test_junit
   if [ -d crates/heaplab-wasm ] || [ -d tests/node ] || [ -d tests/browser ]; then
@@ -186,7 +189,7 @@ test() {
     test_node
     test_browser
   fi
-  log "all tests passed"
+  log "all tests passed (target/ holds $(du -sh target 2>/dev/null | cut -f1), $(df -h --output=avail . | tail -1 | tr -d ' ') free)"
 }
 
 # The benches need the native crates, web/pkg (solver on Z3 wasm) and web/dist (page budget).
