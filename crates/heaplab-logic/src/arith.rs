@@ -5,8 +5,10 @@
 //! a conjunction of those is decided exactly, with an integer model, by Bellman-Ford on the
 //! constraint graph. References are decided by union-find (each class is `null` or one
 //! location), booleans by assignment. Disjunctions (`||`, `!=` on integers) are split, up to a
-//! budget. Anything outside this fragment (`x + y <= z`, `2 # x`, budget exceeded) is
-//! `Unknown`, and the caller asks the SMT solver.
+//! budget. A fact outside this fragment (`x + y <= z`, `2 # x`) is left out of its branch: a
+//! contradiction among the others still proves the branch unsatisfiable, while a model of them
+//! proves nothing, so the answer is then `Unknown` (as when the budget runs out), and the
+//! caller asks the SMT solver.
 
 use crate::formula::{CmpOp, Pure, Sort, Term, Var};
 use crate::normalize::simplify_pure;
@@ -97,6 +99,9 @@ struct Leaf {
     ref_eq: Vec<(Term, Term)>,
     ref_ne: Vec<(Term, Term)>,
     bools: Vec<(Var, bool)>,
+    /// A fact outside the fragment was left out: the leaf's facts are then a relaxation, whose
+    /// contradiction is a proof and whose model is not.
+    relaxed: bool,
 }
 
 fn search(
@@ -133,10 +138,7 @@ fn search(
                     Some(Kind::Ref) => match op {
                         CmpOp::Eq => leaf.ref_eq.push((a, b)),
                         CmpOp::Ne => leaf.ref_ne.push((a, b)),
-                        _ => {
-                            *unknown = true;
-                            return None;
-                        }
+                        _ => leaf.relaxed = true,
                     },
                     Some(Kind::Bool) => {
                         let (v, c) = match (&a, &b) {
@@ -144,24 +146,21 @@ fn search(
                                 (v.clone(), *c)
                             }
                             _ => {
-                                *unknown = true;
-                                return None;
+                                leaf.relaxed = true;
+                                continue;
                             }
                         };
                         match op {
                             CmpOp::Eq => leaf.bools.push((v, c)),
                             CmpOp::Ne => leaf.bools.push((v, !c)),
-                            _ => {
-                                *unknown = true;
-                                return None;
-                            }
+                            _ => leaf.relaxed = true,
                         }
                     }
                     _ => {
                         // Integers: a - b = Σ c·v + k must be a difference.
                         let Some(d) = difference(&a, &b) else {
-                            *unknown = true;
-                            return None;
+                            leaf.relaxed = true;
+                            continue;
                         };
                         let (x, y, k) = d; // x - y + k  op  0
                         match op {
@@ -182,7 +181,15 @@ fn search(
             }
         }
     }
-    solve_leaf(&leaf, sorts, unknown)
+    // A fact outside the fragment (`2 # q + r`, a wrapped int) is left out rather than ending
+    // the branch as unknown: the rest often contradicts by itself (a height below zero under
+    // an AVL invariant), and that proves the whole branch unsatisfiable.
+    let model = solve_leaf(&leaf, sorts, unknown)?;
+    if leaf.relaxed {
+        *unknown = true;
+        return None;
+    }
+    Some(model)
 }
 
 enum Kind {
