@@ -82,11 +82,8 @@ fn an_unknown_names_only_the_bound_that_stopped_it() {
     assert!(out.starts_with("unknown"), "{out}");
     assert!(out.contains("unfolding depth (3)"), "{out}");
     assert!(!out.contains("object") && !out.contains("states"), "{out}");
-    let out = sat(
-        LOGIC,
-        "tree(x) * tri(y, n, s) & s == 4",
-        &["--depth", "50", "--max-states", "40"],
-    );
+    let out =
+        sat(LOGIC, "tree(x) * tri(y, n, s) & s == 4", &["--depth", "50", "--max-states", "40"]);
     assert!(out.contains("work limit (40 states)") && !out.contains("depth"), "{out}");
     // No finite model at all: proved, whatever the bounds.
     assert_eq!(sat(LOGIC, "never(x)", &["--depth", "3"]).trim(), "unsat");
