@@ -691,8 +691,17 @@ fn concolic_converges_on_bst_at_csf_settings() {
     // The phase-2 calls each method may make: its tree has 106 and 199 nodes now; CSF's own
     // counts (6 for insert) are within 10 to 20 times, its `star.max_depth` being 1 or 2
     // where HeapLab unfolds 4 times along a formula.
-    for (target, max_calls) in [("BST.insert", 80), ("BST.remove", 160)] {
-        let cfg = ConcolicConfig { depth: 1, max_runs: 200, ..ConcolicConfig::default() };
+    // With CSF's own per-method unfolding budget (its artifact's `star.max_depth`: 1 for
+    // insert, 2 for remove) the calls are within 3 times CSF's: 6 for insert, 33 for BST's
+    // eight methods together. The coverage is the same.
+    for (target, max_calls, max_unfold) in [
+        ("BST.insert", 80, 4),
+        ("BST.remove", 160, 4),
+        ("BST.insert", 18, 1),
+        ("BST.remove", 99, 2),
+    ] {
+        let cfg =
+            ConcolicConfig { depth: 1, max_runs: 200, max_unfold, ..ConcolicConfig::default() };
         let r = concolic_run(&a, target, &cfg);
         assert_eq!(r.stats.stopped_by, None, "{target}: {:?}", r.stats);
         assert_eq!(r.stats.unexplored_left, 0, "{target}: {:?}", r.stats);

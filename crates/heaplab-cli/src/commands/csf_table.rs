@@ -185,6 +185,22 @@ const DLL_METHODS: [&str; 20] = [
     "LinkedList.toArray",
 ];
 
+/// CSF's unfolding budget of a method's phase 2 (its artifact's per-method `star.max_depth`,
+/// digest §4.6): how often a node's formula may unfold a predicate instance to cover the cells
+/// its path reads. 1 for most methods, more for the deep rebalancing ones. The digest names
+/// DLL's methods with 2 only as "several", so all of DLL's get 2 (the larger budget).
+fn csf_max_unfold(subject: &str, target: &str) -> u32 {
+    let method = target.rsplit('.').next().unwrap_or(target);
+    match (subject, method) {
+        ("BST", "remove") | ("AVL", "insert" | "minElement") | ("RBT", "containsValue") => 2,
+        ("DLL", _) => 2,
+        ("AAT", "remove") | ("Tll", _) => 3,
+        ("RBT", "put" | "remove") | ("Gantt", "rollbackTransaction") => 4,
+        ("SUSHI", _) => 5,
+        _ => 1,
+    }
+}
+
 struct Wall(std::time::Instant);
 
 impl Clock for Wall {
@@ -291,6 +307,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let cfg = ConcolicConfig {
                 depth: args.depth,
                 timeout_ms: Some(args.timeout_ms),
+                max_unfold: csf_max_unfold(row.subject, &target),
                 ..ConcolicConfig::default()
             };
             let clock = Wall(std::time::Instant::now());
@@ -375,7 +392,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     writeln!(
         out,
-        "\nHeapLab: `concolic` at phase-1 depth {}, at most {} ms and 200 runs per method (\"stopped \
+        "\nHeapLab: `concolic` at phase-1 depth {}, CSF's per-method unfolding budget of phase 2 \
+         (its artifact's `star.max_depth`: 1, and 2 to 5 for the rebalancing methods, DLL, Tll \
+         and SUSHI), at most {} ms and 200 runs per method (\"stopped \
          by a bound\": methods the runs or time bound stopped; CSF stops when no unexplored \
          node is left), on this machine. Coverage counts branch directions covered by valid \
          inputs over all directions at the explorer's branch sites, infeasible ones included \
