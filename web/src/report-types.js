@@ -53,6 +53,7 @@
  * @property {(number|null)} [max_paths] Stop after this many (non-discarded) paths
  * @property {(number|null)} [max_questions] Stop after this many questions about path conditions (0: no limit)
  * @property {(number|null)} [max_states] Stop after this many states (nodes of the exploration tree), discarded paths included
+ * @property {(number|null)} [max_unfold] `concolic` only: the most predicate unfoldings along one formula of a constraint-tree node (CSF's star.max_depth); nodes are tried with 1 first, then deeper
  * @property {(number|null)} [steps_per_path] The most instructions one path may execute
  * @property {(number|null)} [timeout_ms] The whole run's time bound in milliseconds, exploration, test generation, replay and export together (0: no limit); exploration gets the first three quarters
  */
@@ -86,6 +87,8 @@
 /**
  * The concolic loop's counts (CSF, paper 001).
  * @typedef {Object} ConcolicReport
+ * @property {number} deepened Times a node was put off to a larger unfolding budget (`max_unfold`).
+ * @property {number} deepest_unfold The largest unfolding budget a node was tried with.
  * @property {number} diverged Runs where no successor of a fork agreed with the input.
  * @property {number} missed_target Runs on a solved input that missed the node it was solved for.
  * @property {number} phase1_calls CSF's `#Calls`: phase-1 solver calls.

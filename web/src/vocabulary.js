@@ -110,6 +110,15 @@ export const BOUNDS = [
     "on_page": false,
     "title": "concolic: the longest input array its phase 2 solves for",
     "zero_is_off": false
+  },
+  {
+    "default": 4,
+    "help": "`concolic` only: the most predicate unfoldings along one formula of a constraint-tree node (CSF's star.max_depth); nodes are tried with 1 first, then deeper",
+    "label": "unfold",
+    "name": "max_unfold",
+    "on_page": true,
+    "title": "concolic: how many times a node's formula may unfold the precondition's predicates",
+    "zero_is_off": false
   }
 ];
 

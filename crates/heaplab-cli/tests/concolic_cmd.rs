@@ -378,3 +378,35 @@ fn the_array_length_bound_reaches_the_concolic_loop() {
     assert!(n(&long, "branches_covered") > n(&short, "branches_covered"), "{short} vs {long}");
     assert!(long["concolic"]["runs"].as_u64() > short["concolic"]["runs"].as_u64());
 }
+
+/// `--max-unfold` (the bound table's, read by the concolic loop) caps how deep a node's
+/// formulas unfold the precondition: BST `remove` needs a second unfolding for the nodes under
+/// a removed node's children, so at 1 no node is tried deeper, at 4 some are, with more solver
+/// calls.
+#[test]
+fn the_unfolding_bound_reaches_the_concolic_loop() {
+    let run = |n: &str| -> serde_json::Value {
+        let (ok, stdout, stderr) = heaplab(&[
+            "run",
+            "examples/bst.hl",
+            "--method",
+            "BST.remove",
+            "--strategy",
+            "concolic",
+            "--depth",
+            "1",
+            "--max-unfold",
+            n,
+            "--format",
+            "json",
+        ]);
+        assert!(ok, "{stderr}");
+        serde_json::from_str(&stdout).expect("JSON")
+    };
+    let (one, four) = (run("1"), run("4"));
+    let c = |v: &serde_json::Value, k: &str| v["concolic"][k].as_u64().unwrap_or(0);
+    assert_eq!((c(&one, "deepened"), c(&one, "deepest_unfold")), (0, 1), "{one}");
+    assert!(c(&four, "deepened") > 0 && c(&four, "deepest_unfold") > 1, "{four}");
+    assert!(c(&four, "phase2_calls") > c(&one, "phase2_calls"), "{one} vs {four}");
+    assert_eq!(c(&four, "unexplored_left"), 0, "{four}");
+}

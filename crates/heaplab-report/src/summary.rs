@@ -350,6 +350,10 @@ pub struct ConcolicReport {
     pub diverged: u64,
     /// Unexplored nodes left at the end.
     pub unexplored_left: u64,
+    /// Times a node was put off to a larger unfolding budget (`max_unfold`).
+    pub deepened: u64,
+    /// The largest unfolding budget a node was tried with.
+    pub deepest_unfold: u64,
 }
 
 fn n(v: usize) -> u64 {
@@ -535,6 +539,8 @@ impl RunSummary {
                 missed_target: n(s.missed_target),
                 diverged: n(s.diverged),
                 unexplored_left: n(s.unexplored_left),
+                deepened: n(s.deepened),
+                deepest_unfold: u64::from(s.deepest_unfold),
             }),
             emitted: None,
             findings: Vec::new(),

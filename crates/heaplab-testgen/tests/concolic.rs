@@ -474,6 +474,9 @@ fn bst_remove_phase1_misses_the_findmin_recursion_and_phase2_covers_it() {
             E::TryNode { node } => {
                 assert_eq!(tree.insert(node.clone(), St::Tried), Some(St::Unexplored), "{node:?}");
             }
+            E::Deferred { node, .. } => {
+                assert_eq!(tree.insert(node.clone(), St::Unexplored), Some(St::Tried), "{node:?}");
+            }
             E::Pruned { node, .. } => {
                 assert_eq!(tree.insert(node.clone(), St::Pruned), Some(St::Tried), "{node:?}");
             }
@@ -713,5 +716,43 @@ fn concolic_converges_on_bst_at_csf_settings() {
         let sl_cov = branches_taken(&ex, &sl.tests);
         let cov = branches_taken(&ex, r.generation.tests.iter().filter(|t| t.validity.is_valid()));
         assert!(cov.is_superset(&sl_cov), "{target}: sl {sl_cov:?}, concolic {cov:?}");
+    }
+}
+
+/// Iterative deepening of the unfolding budget (`first_unfold` 1, then one more where the
+/// budget cut a node's formulas): under the same number of phase-2 solver calls it covers
+/// more directions of TreeMap `remove` than a single budget of 4, which spends its calls on
+/// deep formulas for nodes that shallow ones decide. Every node it puts off is tried again,
+/// deeper, before the loop ends.
+#[test]
+fn deepening_the_unfolding_budget_covers_shallow_nodes_first() {
+    let a = common::load("treemap.hl");
+    let target = "TreeMap.remove";
+    let run = |first_unfold: u32| {
+        let cfg = ConcolicConfig {
+            depth: 1,
+            max_unfold: 4,
+            first_unfold,
+            max_phase2_calls: Some(200),
+            ..ConcolicConfig::default()
+        };
+        let r = concolic_run(&a, target, &cfg);
+        let cov = covered(&r.generation, true);
+        (r, cov)
+    };
+    let (deep, deep_cov) = run(1);
+    let (flat, flat_cov) = run(4);
+    assert_eq!(deep.stats.stopped_by, Some("solver calls"), "{:?}", deep.stats);
+    assert_eq!(flat.stats.stopped_by, Some("solver calls"), "{:?}", flat.stats);
+    assert!(deep.stats.deepened > 0 && deep.stats.deepest_unfold > 1, "{:?}", deep.stats);
+    assert_eq!(flat.stats.deepened, 0, "{:?}", flat.stats);
+    assert!(
+        deep_cov.len() > flat_cov.len(),
+        "deepening {} directions, budget 4 {}",
+        deep_cov.len(),
+        flat_cov.len(),
+    );
+    for t in deep.generation.tests.iter().chain(&flat.generation.tests) {
+        assert!(t.validity.is_valid(), "{}: {:?}", t.name, t.validity);
     }
 }

@@ -17,9 +17,10 @@ export type ConcolicEventJs =
   | { kind: 'branch'; node: number[]; label: string; new: boolean }
   | { kind: 'unexplored'; node: number[] }
   | { kind: 'tryNode'; node: number[] }
+  | { kind: 'deferred'; node: number[]; budget: number }
   | { kind: 'pruned'; node: number[]; why: string }
   | { kind: 'preprocess'; formulas: number; unfolds: number }
-  | { kind: 'solve'; outcome: 'model' | 'unsat' | 'undecided' }
+  | { kind: 'solve'; outcome: 'model' | 'unsat' | 'undecided' | 'deferred' }
   | { kind: 'solved'; formula: string }
   | { kind: 'newInput'; test: string };
 /** What `concolicRun` resolves to. `summary` is the run summary of `heaplab run --strategy

@@ -226,6 +226,12 @@ function replay(events, from, end) {
       case 'solve':
         if (mine) tried.push({ node: pending, outcome: e.outcome });
         break;
+      case 'deferred': {
+        // Put off to a larger unfolding budget: unexplored again until it is tried deeper.
+        const n = nodes.get(key);
+        nodes.set(key, { state: 'unexplored', label: n?.label ?? '' });
+        break;
+      }
       case 'pruned': {
         const n = nodes.get(key);
         nodes.set(key, { state: 'pruned', label: n?.label ?? '' });

@@ -35,6 +35,13 @@ pub struct Args {
     /// Phase-1 unfolding depth (CSF's Experiment 1 uses 1).
     #[arg(long, default_value_t = 1)]
     depth: u32,
+    /// Every method's unfolding budget, instead of CSF's per-method `star.max_depth`.
+    #[arg(long, value_name = "N")]
+    max_unfold: Option<u32>,
+    /// Each node tried with its whole budget at once (CSF's way), instead of 1 first and
+    /// deeper only where the budget cut its formulas.
+    #[arg(long)]
+    no_deepening: bool,
     /// Write to this file instead of stdout.
     #[arg(long, conflicts_with = "into")]
     out: Option<PathBuf>,
@@ -304,10 +311,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("sl on `{target}` failed"))?;
             ours.sl_covered +=
                 branches_taken(&sites, sl.tests.iter().filter(|t| t.validity.is_valid())).len();
+            let budget = args.max_unfold.unwrap_or_else(|| csf_max_unfold(row.subject, &target));
             let cfg = ConcolicConfig {
                 depth: args.depth,
                 timeout_ms: Some(args.timeout_ms),
-                max_unfold: csf_max_unfold(row.subject, &target),
+                max_unfold: budget,
+                first_unfold: if args.no_deepening { budget } else { 1 },
                 ..ConcolicConfig::default()
             };
             let clock = Wall(std::time::Instant::now());

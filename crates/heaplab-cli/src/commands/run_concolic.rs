@@ -101,6 +101,14 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
                 "  solver calls (#Calls p1/p2): {}/{}; runs {}; nodes pruned {} unsat, {} undecided; unexplored left {}",
                 s.phase1_calls, s.phase2_calls, s.runs, s.pruned_unsat, s.pruned_unknown, s.unexplored_left
             );
+            if s.deepened > 0 {
+                crate::say!(
+                    "  nodes tried again with more unfoldings: {} (up to {} of --max-unfold {})",
+                    s.deepened,
+                    s.deepest_unfold,
+                    cfg.max_unfold
+                );
+            }
             if let Some(b) = s.stopped_by {
                 crate::say!("  stopped by: {b}");
             }

@@ -228,6 +228,14 @@ bounds! {
         name "max_array_length", page false, label "array length",
         title "concolic: the longest input array its phase 2 solves for",
         help "`concolic` only: the longest input array its phase 2 solves for";
+    /// `concolic` only: the most predicate unfoldings along one formula when a node of its
+    /// constraint tree is turned into formulas over the precondition (CSF's `star.max_depth`).
+    /// A node is tried with 1 first and with one more each time the budget cut its formulas
+    /// and the rest had no model, up to this. Default: 4.
+    max_unfold: u32 = 4,
+        name "max_unfold", page true, label "unfold",
+        title "concolic: how many times a node's formula may unfold the precondition's predicates",
+        help "`concolic` only: the most predicate unfoldings along one formula of a constraint-tree node (CSF's star.max_depth); nodes are tried with 1 first, then deeper";
 }
 
 /// The default of [`Bounds::max_memory_mb`].

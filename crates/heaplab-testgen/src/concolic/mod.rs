@@ -77,9 +77,15 @@ pub struct ConcolicConfig {
     pub phase2: bool,
     /// At most this many concrete runs (phase-1 inputs included). Default 200.
     pub max_runs: usize,
-    /// Unfoldings along one formula when preprocessing a node (CSF's `star.max_depth`).
-    /// Default 4.
+    /// Unfoldings along one formula when preprocessing a node (CSF's `star.max_depth`): the
+    /// largest budget a node is tried with. Default 4.
     pub max_unfold: u32,
+    /// The budget a node is first tried with. A node whose formulas the budget cut, with no
+    /// model among the rest, waits until the frontier is empty and is then tried again with
+    /// one unfolding more, up to `max_unfold` (iterative deepening): the tree converges at the
+    /// smallest budget first, and only the nodes that need a deeper input cost deeper
+    /// formulas. Set it to `max_unfold` for CSF's single budget. Default 1 (CSF's default).
+    pub first_unfold: u32,
     /// Bounds of each phase-2 `sat` call (a node may give many formulas).
     pub node_sat_bounds: SearchBounds,
     /// At most this many of a node's preprocessed formulas are solved; the node counts as
@@ -142,6 +148,7 @@ impl ConcolicConfig {
             max_nodes: bounds.max_states,
             max_array_len: i64::from(bounds.max_array_length),
             k: bounds.k,
+            max_unfold: bounds.max_unfold.max(1),
             ..ConcolicConfig::default()
         }
     }
@@ -157,6 +164,7 @@ impl Default for ConcolicConfig {
             phase2: true,
             max_runs: 200,
             max_unfold: 4,
+            first_unfold: 1,
             node_sat_bounds: SearchBounds { max_depth: 4, max_objects: 12, max_states: 2_000 },
             max_node_formulas: 64,
             order: SearchOrder::Bfs,
@@ -202,6 +210,12 @@ pub struct ConcolicStats {
     /// Unexplored nodes tried whose every formula needed an input object deeper than `k`
     /// (lazy initialization's bound; `lazy` at the same `k` cuts the same heap shapes).
     pub pruned_k: usize,
+    /// Times a node was put off to a larger unfolding budget (see
+    /// [`ConcolicConfig::first_unfold`]); nodes still waiting when a bound stopped the loop
+    /// count in `unexplored_left`.
+    pub deepened: usize,
+    /// The largest unfolding budget a node was tried with.
+    pub deepest_unfold: u32,
     /// Alias choices left to the input generator ([`shapes`]; no infeasibility proof then).
     pub shapes_left_out: usize,
     /// Formulas preprocessing produced, and predicate instances it unfolded.
@@ -242,12 +256,16 @@ pub enum ConcolicEvent {
     Unexplored { node: Vec<u16> },
     /// An unexplored node is tried (once).
     TryNode { node: Vec<u16> },
+    /// A tried node gave no model, but the unfolding budget cut some of its formulas: it is
+    /// unexplored again, to be tried with `budget` unfoldings once the frontier is empty.
+    Deferred { node: Vec<u16>, budget: u32 },
     /// A tried node gave no model: it is pruned (`unsat`; `k` when its formulas needed an input
     /// object deeper than `k`; or `undecided` when some formula was unknown or a bound cut it).
     Pruned { node: Vec<u16>, why: &'static str },
     /// Preprocessing (CSF Algorithm 2) gave these many formulas, after these many unfoldings.
     Preprocess { formulas: usize, unfolds: usize },
-    /// The node's answer: a model (a new input follows), unsat, or undecided (pruned, counted).
+    /// The node's answer: a model (a new input follows), unsat, undecided (pruned, counted), or
+    /// deferred (to a larger unfolding budget).
     Solve { outcome: &'static str },
     /// The formula (one of the tried node's preprocessed formulas, over the precondition) whose
     /// model is the next input; it comes just before `Solve { outcome: "model" }`.
@@ -472,6 +490,7 @@ pub fn generate_observed(
     // forks from the entry; each is explored (some run passed it) or tried (solved once).
     let mut tree: BTreeMap<Vec<u16>, Node> = BTreeMap::new();
     let mut frontier: Vec<(Vec<u16>, State)> = Vec::new();
+    let mut deferred = Deferred::default();
     let mut seen_inputs: Vec<Input> = Vec::new();
     let mut runs = 0;
     let mut stopped_in_run = false;
@@ -511,14 +530,23 @@ pub fn generate_observed(
         } else {
             let Some(_) = &runner else { break };
             picks += 1;
-            let Some((key, state)) = pick(&mut frontier, &tree, config.order, &mut pick_rng, picks)
+            let first = config.first_unfold.clamp(1, config.max_unfold.max(1));
+            let Some(Waiting { key, state, budget, mut refuted }) =
+                pick(&mut frontier, &tree, config.order, &mut pick_rng, picks)
+                    .map(|(key, state)| Waiting {
+                        key,
+                        state,
+                        budget: first,
+                        refuted: BTreeSet::new(),
+                    })
+                    .or_else(|| deferred.pop_first(&tree))
             else {
                 break;
             };
+            stats.deepest_unfold = stats.deepest_unfold.max(budget);
             tree.insert(key.clone(), Node::Tried);
             record(&mut events, observe, &generation, ConcolicEvent::TryNode { node: key.clone() });
-            let pp =
-                preprocess(&defs, &pre, &state, config.max_unfold, config.max_array_len, config.k);
+            let pp = preprocess(&defs, &pre, &state, budget, config.max_array_len, config.k);
             record(
                 &mut events,
                 observe,
@@ -528,16 +556,24 @@ pub fn generate_observed(
             stats.preprocess_formulas += pp.formulas.len();
             stats.preprocess_unfolds += pp.unfolds;
             let mut found = None;
-            let mut undecided =
-                pp.cut > 0 || pp.untranslatable > 0 || pp.formulas.len() > config.max_node_formulas;
+            // Undecided for a reason a larger unfolding budget does not change.
+            let mut stuck = pp.untranslatable > 0 || pp.formulas.len() > config.max_node_formulas;
+            let mut undecided = stuck || pp.cut > 0;
             for solvable in pp.formulas.iter().take(config.max_node_formulas) {
                 let f = &solvable.formula;
+                // Proved unsatisfiable at a smaller budget: a formula the smaller budget did
+                // not cut comes out of preprocessing again, the same.
+                let text = f.to_string();
+                if refuted.contains(&text) {
+                    continue;
+                }
                 let asked = (stats.phase1_calls + stats.phase2_calls) as u64;
                 if out_of_time()
                     || config.max_phase2_calls.is_some_and(|m| stats.phase2_calls >= m)
                     || config.max_questions.is_some_and(|m| asked >= m)
                 {
                     undecided = true;
+                    stuck = true;
                     break;
                 }
                 stats.phase2_calls += 1;
@@ -562,9 +598,34 @@ pub fn generate_observed(
                         found = Some((m.restrict_to_reachable(&root_names), vars, f.to_string()));
                         break;
                     }
-                    Ok(SatResult::Unsat) => {}
-                    Ok(SatResult::Unknown(_)) | Err(_) => undecided = true,
+                    Ok(SatResult::Unsat) => {
+                        refuted.insert(text);
+                    }
+                    Ok(SatResult::Unknown(_)) | Err(_) => {
+                        undecided = true;
+                        stuck = true;
+                    }
                 }
+            }
+            if found.is_none() && pp.cut > 0 && !stuck && budget < config.max_unfold {
+                // The budget cut some formulas and none of the others has a model: the node
+                // may need a deeper input. It waits for a larger budget until the frontier is
+                // empty, so that nodes the smaller budget decides come first.
+                record(
+                    &mut events,
+                    observe,
+                    &generation,
+                    ConcolicEvent::Solve { outcome: "deferred" },
+                );
+                record(
+                    &mut events,
+                    observe,
+                    &generation,
+                    ConcolicEvent::Deferred { node: key.clone(), budget: budget + 1 },
+                );
+                stats.deepened += 1;
+                deferred.push(Waiting { key, state, budget: budget + 1, refuted });
+                continue;
             }
             let outcome = match (&found, undecided) {
                 (Some(_), _) => "model",
@@ -715,7 +776,8 @@ pub fn generate_observed(
     stats.runs = runs;
     stats.phase1_inputs = stats.phase_of_test.iter().filter(|p| **p == 1).count();
     stats.tree_explored = tree.values().filter(|n| **n == Node::Explored).count();
-    stats.unexplored_left = frontier.iter().filter(|(k, _)| !tree.contains_key(k)).count();
+    stats.unexplored_left =
+        frontier.iter().filter(|(k, _)| !tree.contains_key(k)).count() + deferred.waiting(&tree);
     Ok(ConcolicRun { generation, stats, events })
 }
 
@@ -745,6 +807,46 @@ fn constrained_vars(f: &Formula, (lo, hi): (i64, i64)) -> BTreeSet<String> {
 enum Node {
     Explored,
     Tried,
+}
+
+/// A tried node waiting for a larger unfolding budget.
+struct Waiting {
+    key: Vec<u16>,
+    state: State,
+    /// The budget it is tried with next.
+    budget: u32,
+    /// Its formulas proved unsatisfiable at smaller budgets (as printed).
+    refuted: BTreeSet<String>,
+}
+
+/// The nodes put off to a larger unfolding budget, by budget.
+#[derive(Default)]
+struct Deferred(BTreeMap<u32, VecDeque<Waiting>>);
+
+impl Deferred {
+    fn push(&mut self, w: Waiting) {
+        self.0.entry(w.budget).or_default().push_back(w);
+    }
+
+    /// The oldest node of the smallest budget that no run has passed since it was put off.
+    fn pop_first(&mut self, tree: &BTreeMap<Vec<u16>, Node>) -> Option<Waiting> {
+        while let Some(mut entry) = self.0.first_entry() {
+            let next = entry.get_mut().pop_front();
+            if entry.get().is_empty() {
+                entry.remove();
+            }
+            match next {
+                Some(w) if tree.get(&w.key) != Some(&Node::Explored) => return Some(w),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// How many still wait (nodes a run has passed since do not).
+    fn waiting(&self, tree: &BTreeMap<Vec<u16>, Node>) -> usize {
+        self.0.values().flatten().filter(|w| tree.get(&w.key) != Some(&Node::Explored)).count()
+    }
 }
 
 /// The next unexplored node in `order`, removed from the frontier (nodes a run explored since
