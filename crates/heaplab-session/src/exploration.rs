@@ -16,7 +16,9 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use heaplab_engine::symbolic::{Bound, Event, Explorer, Options, PathOutcome, Placed, StateId};
+use heaplab_engine::symbolic::{
+    Bound, Clock, Event, Explorer, Options, PathOutcome, Placed, StateId,
+};
 use heaplab_report::RunSummary;
 use heaplab_smt::{Solver, Stats};
 use heaplab_syntax::{Analysis, SourceFile, Span};
@@ -167,6 +169,26 @@ pub struct Run {
 }
 
 /// What one synchronous slice of work needs next.
+/// What the page's Run takes at once (`runSlice`): the events the tree shows, the tree nodes
+/// created since the page's last slice, how many solver queries were only counted, and
+/// whether exploration is over.
+#[derive(Default, serde::Serialize)]
+pub struct Slice {
+    pub events: Vec<JsEvent>,
+    pub nodes: Vec<JsTreeNode>,
+    pub queries: u64,
+    pub over: bool,
+}
+
+/// Why [`Run::advance_slice`] returned.
+pub enum SliceStop {
+    Over,
+    /// The time slice ended, or a query waits for Z3 where there is none.
+    Paused,
+    /// These scripts need Z3's replies before the run can go on.
+    Resolve(Vec<String>),
+}
+
 pub enum Next {
     Event(Box<Placed>),
     Resolve(Vec<String>),
@@ -342,6 +364,37 @@ impl Run {
                     self.bounds_hit.insert(*bound);
                 }
                 Ok(Next::Event(Box::new(event)))
+            }
+        }
+    }
+
+    /// Steps until exploration is over, the working clock passes `end_ms`, a step needs Z3's
+    /// replies, or (without Z3, `has_z3` false) a query only Z3 could answer was left open, so
+    /// that the page stops on it with the tree up to it. Events the tree shows go into
+    /// `slice`; solver queries are only counted.
+    pub fn advance_slice(
+        &mut self,
+        slice: &mut Slice,
+        end_ms: u64,
+        has_z3: bool,
+    ) -> Result<SliceStop, Failure> {
+        loop {
+            match self.advance()? {
+                Next::Event(placed) => {
+                    if let Event::SolverQuery { .. } = placed.event {
+                        slice.queries += 1;
+                        if !has_z3 && self.unanswered() > 0 {
+                            return Ok(SliceStop::Paused);
+                        }
+                    } else {
+                        slice.events.push(self.event_js(&placed));
+                    }
+                    if self.clock.now_ms() >= end_ms {
+                        return Ok(SliceStop::Paused);
+                    }
+                }
+                Next::Resolve(scripts) => return Ok(SliceStop::Resolve(scripts)),
+                Next::Explored => return Ok(SliceStop::Over),
             }
         }
     }

@@ -15,10 +15,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use heaplab_engine::symbolic::{Clock, Event};
-use heaplab_session::events::JsEvent;
-use heaplab_session::events::JsTreeNode;
-use heaplab_session::exploration::{Next, Request, Run};
+use heaplab_engine::symbolic::Clock;
+use heaplab_session::exploration::{Next, Request, Run, Slice, SliceStop};
 use heaplab_session::replay_solver::{resolve_with, Shared};
 use heaplab_session::{registry, Failure};
 use js_sys::{Function, Promise};
@@ -333,16 +331,6 @@ async fn next_event(
     }
 }
 
-/// What one `runSlice` hands the page: the events that change the tree, the tree nodes created
-/// since `treeFrom`, how many solver queries were only counted, and whether exploration is over.
-#[derive(Serialize)]
-struct JsSlice {
-    events: Vec<JsEvent>,
-    nodes: Vec<JsTreeNode>,
-    queries: u64,
-    over: bool,
-}
-
 /// Steps for about `budget_ms` of working time (see [`Exploration::run_slice`]). Every event is
 /// taken in Rust; only those the tree shows are converted, and the whole slice crosses into JS
 /// once, as JSON text parsed by the engine of JS (one call instead of one per field).
@@ -352,37 +340,23 @@ async fn slice(
     budget_ms: f64,
     tree_from: u32,
 ) -> Result<JsValue, JsValue> {
-    let end = run.borrow().clock.now_ms() as f64 + budget_ms.max(0.0);
-    let mut events = Vec::new();
-    let mut queries = 0;
-    let over = loop {
-        let next = run.borrow_mut().advance().map_err(|e| to_js_failure(&e))?;
-        match next {
-            Next::Event(placed) => {
-                let r = run.borrow();
-                if let Event::SolverQuery { .. } = placed.event {
-                    queries += 1;
-                    // Without Z3, a query outside the Rust procedure ends the slice there, so
-                    // that the page stops on it (`NoZ3`) with the tree up to it.
-                    if solve.is_none() && r.unanswered() > 0 {
-                        break false;
-                    }
-                } else {
-                    events.push(r.event_js(&placed));
-                }
-                if r.clock.now_ms() as f64 >= end {
-                    break false;
-                }
-            }
-            Next::Resolve(scripts) => {
+    let end = run.borrow().clock.now_ms() + budget_ms.max(0.0) as u64;
+    let mut out = Slice::default();
+    loop {
+        let stop = run.borrow_mut().advance_slice(&mut out, end, solve.is_some());
+        match stop {
+            Err(e) => return Err(to_js_failure(&e)),
+            Ok(SliceStop::Resolve(scripts)) => {
                 let bridge = Rc::clone(&run.borrow().bridge);
                 resolve(solve, &bridge, scripts).await?;
             }
-            Next::Explored => break true,
+            Ok(stop) => {
+                out.over = matches!(stop, SliceStop::Over);
+                break;
+            }
         }
-    };
-    let r = run.borrow();
-    let out = JsSlice { events, nodes: r.tree_nodes(tree_from as usize), queries, over };
+    }
+    out.nodes = run.borrow().tree_nodes(tree_from as usize);
     let text = serde_json::to_string(&out).map_err(|e| fail("Internal", &e.to_string()))?;
     js_sys::JSON::parse(&text)
 }

@@ -37,146 +37,23 @@
 //! (issue 32): see [`shapes`] and `ForkRecord::spec`.
 
 mod arrays;
+mod config;
+mod frontier;
 mod shapes;
 pub mod spec;
 
 use crate::concretize::{replay, Concrete, PreChecker};
 use crate::{find_function, unique_name, Expected, GeneratedTest, Generation, Input, Result};
+pub use config::{ConcolicConfig, IntFill, SearchOrder};
+use frontier::{pick, Deferred, Node, Waiting};
 use heaplab_engine::symbolic::concolic::preprocess::preprocess;
 use heaplab_engine::symbolic::concolic::{ConcreteInput, Runner};
-use heaplab_engine::symbolic::options::{Options, OrderOption};
 use heaplab_engine::symbolic::{Clock, PathSolver, PreMode, State};
 use heaplab_engine::{Heap, Interpreter, Limits, ObjId, Outcome, Value};
-use heaplab_logic::{
-    sat_with, Defs, Formula, Model, Order, PureOracle, SatResult, SearchBounds, Sort,
-};
+use heaplab_logic::{sat_with, Defs, Formula, Model, Order, PureOracle, SatResult, Sort};
 use heaplab_syntax::ast::{Item, Program};
 use heaplab_syntax::types::ProgramInfo;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-/// How integer inputs the precondition leaves unconstrained are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IntFill {
-    /// 0 (CSF's default).
-    Default,
-    /// Seeded pseudo-random values in `lo..=hi`.
-    Random { seed: u64, lo: i64, hi: i64 },
-}
-
-/// The bounds of a `concolic` run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ConcolicConfig {
-    /// Phase 1's unfolding depth n: levels 0..=n are solved. Default 2.
-    pub depth: u32,
-    /// At most this many phase-1 formulas are solved. Default 256.
-    pub max_formulas: usize,
-    /// Bounds of each `sat` call.
-    pub sat_bounds: SearchBounds,
-    pub ints: IntFill,
-    /// Run phase 2 (the concolic loop) after phase 1. Default true.
-    pub phase2: bool,
-    /// At most this many concrete runs (phase-1 inputs included). Default 200.
-    pub max_runs: usize,
-    /// Unfoldings along one formula when preprocessing a node (CSF's `star.max_depth`): the
-    /// largest budget a node is tried with. Default 4.
-    pub max_unfold: u32,
-    /// The budget a node is first tried with. A node whose formulas the budget cut, with no
-    /// model among the rest, waits until the frontier is empty and is then tried again with
-    /// one unfolding more, up to `max_unfold` (iterative deepening): the tree converges at the
-    /// smallest budget first, and only the nodes that need a deeper input cost deeper
-    /// formulas. Set it to `max_unfold` for CSF's single budget. Default 1 (CSF's default).
-    pub first_unfold: u32,
-    /// Bounds of each phase-2 `sat` call (a node may give many formulas).
-    pub node_sat_bounds: SearchBounds,
-    /// At most this many of a node's preprocessed formulas are solved; the node counts as
-    /// undecided when more were left. Default 64.
-    pub max_node_formulas: usize,
-    /// Which unexplored node is tried next.
-    pub order: SearchOrder,
-    /// Stop after this many milliseconds of the clock. Default none.
-    pub timeout_ms: Option<u64>,
-    /// Stop after this many phase-2 solver calls (a deterministic budget). Default none.
-    pub max_phase2_calls: Option<usize>,
-    /// Stop once this many solver calls (both phases) were made: `--max-questions`, the same
-    /// budget the explorer counts. Default none.
-    pub max_questions: Option<u64>,
-    /// Stop once the constraint tree has this many nodes: `--max-states`, the explorer's count of
-    /// its tree's nodes. Default: the bound table's.
-    pub max_nodes: u64,
-    /// The longest input array phase 2 solves for: `--max-array-length` (the bound table says
-    /// why).
-    pub max_array_len: i64,
-    /// Lazy initialization's `k` for input objects outside the precondition's footprint (every
-    /// input object of a method without `requires`): none deeper than `k` references from a
-    /// root. Default 2, the explorer's default.
-    pub k: u32,
-}
-
-/// The order in which unexplored nodes of the constraint tree are tried.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchOrder {
-    /// The deepest unexplored branch of the latest run first (DART, CSF's artifact).
-    Dfs,
-    /// The shallowest first.
-    Bfs,
-    /// Uniformly at random, seeded by the `IntFill::Random` seed (0 otherwise).
-    Random,
-    /// DFS and BFS picks in turn: DFS reaches deep cases along the latest run (a red-black
-    /// tree's rebalancing under a deep phase-1 input), BFS the shallow directions many runs
-    /// left behind (an AVL tree's rotations near the root).
-    Mixed,
-}
-
-impl ConcolicConfig {
-    /// A `concolic` run's settings from the one options type the CLI's flags, the wasm API and
-    /// the page's controls produce: the phase-1 depth is the `depth` bound (at most 8), the run
-    /// cap `max_paths` (at most 10 000), the time bound `timeout_ms`, and the order `mixed`
-    /// (DFS and BFS picks in turn) unless `dfs` or `bfs` is asked.
-    pub fn from_options(options: &Options) -> ConcolicConfig {
-        let mut bounds = heaplab_engine::symbolic::Bounds::default();
-        options.bounds.apply(&mut bounds);
-        ConcolicConfig {
-            depth: bounds.depth.min(8),
-            order: match options.order {
-                Some(OrderOption::Dfs) => SearchOrder::Dfs,
-                Some(OrderOption::Bfs) => SearchOrder::Bfs,
-                None | Some(OrderOption::Mixed) => SearchOrder::Mixed,
-            },
-            max_runs: usize::try_from(bounds.max_paths).unwrap_or(usize::MAX).min(10_000),
-            timeout_ms: bounds.timeout_ms,
-            max_questions: bounds.max_questions,
-            max_nodes: bounds.max_states,
-            max_array_len: i64::from(bounds.max_array_length),
-            k: bounds.k,
-            max_unfold: bounds.max_unfold.max(1),
-            ..ConcolicConfig::default()
-        }
-    }
-}
-
-impl Default for ConcolicConfig {
-    fn default() -> Self {
-        ConcolicConfig {
-            depth: 2,
-            max_formulas: 256,
-            sat_bounds: SearchBounds::default(),
-            ints: IntFill::Default,
-            phase2: true,
-            max_runs: 200,
-            max_unfold: 4,
-            first_unfold: 1,
-            node_sat_bounds: SearchBounds { max_depth: 4, max_objects: 12, max_states: 2_000 },
-            max_node_formulas: 64,
-            order: SearchOrder::Bfs,
-            timeout_ms: None,
-            max_phase2_calls: None,
-            max_questions: None,
-            max_nodes: heaplab_engine::symbolic::Bounds::default().max_states,
-            max_array_len: i64::from(heaplab_engine::symbolic::Bounds::default().max_array_length),
-            k: heaplab_engine::symbolic::Bounds::default().k,
-        }
-    }
-}
 
 /// What a `concolic` run did, beside its tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -800,81 +677,6 @@ fn constrained_vars(f: &Formula, (lo, hi): (i64, i64)) -> BTreeSet<String> {
             sh.free_vars()
         })
         .collect()
-}
-
-/// A node of the constraint tree that is no longer unexplored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Node {
-    Explored,
-    Tried,
-}
-
-/// A tried node waiting for a larger unfolding budget.
-struct Waiting {
-    key: Vec<u16>,
-    state: State,
-    /// The budget it is tried with next.
-    budget: u32,
-    /// Its formulas proved unsatisfiable at smaller budgets (as printed).
-    refuted: BTreeSet<String>,
-}
-
-/// The nodes put off to a larger unfolding budget, by budget.
-#[derive(Default)]
-struct Deferred(BTreeMap<u32, VecDeque<Waiting>>);
-
-impl Deferred {
-    fn push(&mut self, w: Waiting) {
-        self.0.entry(w.budget).or_default().push_back(w);
-    }
-
-    /// The oldest node of the smallest budget that no run has passed since it was put off.
-    fn pop_first(&mut self, tree: &BTreeMap<Vec<u16>, Node>) -> Option<Waiting> {
-        while let Some(mut entry) = self.0.first_entry() {
-            let next = entry.get_mut().pop_front();
-            if entry.get().is_empty() {
-                entry.remove();
-            }
-            match next {
-                Some(w) if tree.get(&w.key) != Some(&Node::Explored) => return Some(w),
-                _ => {}
-            }
-        }
-        None
-    }
-
-    /// How many still wait (nodes a run has passed since do not).
-    fn waiting(&self, tree: &BTreeMap<Vec<u16>, Node>) -> usize {
-        self.0.values().flatten().filter(|w| tree.get(&w.key) != Some(&Node::Explored)).count()
-    }
-}
-
-/// The next unexplored node in `order`, removed from the frontier (nodes a run explored since
-/// they were queued are dropped).
-fn pick(
-    frontier: &mut Vec<(Vec<u16>, State)>,
-    tree: &BTreeMap<Vec<u16>, Node>,
-    order: SearchOrder,
-    rng: &mut SplitMix,
-    picks: usize,
-) -> Option<(Vec<u16>, State)> {
-    frontier.retain(|(k, _)| !tree.contains_key(k));
-    if frontier.is_empty() {
-        return None;
-    }
-    let shallowest = |frontier: &[(Vec<u16>, State)]| {
-        let min = frontier.iter().map(|(k, _)| k.len()).min().unwrap_or(0);
-        frontier.iter().position(|(k, _)| k.len() == min).unwrap_or(0)
-    };
-    let at = match order {
-        // The deepest branch of the latest run first (DART): it was queued last.
-        SearchOrder::Dfs => frontier.len() - 1,
-        SearchOrder::Bfs => shallowest(frontier),
-        SearchOrder::Random => (rng.next() % frontier.len() as u64) as usize,
-        SearchOrder::Mixed if picks % 2 == 1 => frontier.len() - 1,
-        SearchOrder::Mixed => shallowest(frontier),
-    };
-    Some(frontier.remove(at))
 }
 
 /// Runs one input in the interpreter; its outcome is what the test expects. `None` when the
