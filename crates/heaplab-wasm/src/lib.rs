@@ -33,6 +33,15 @@ pub mod solver_bridge;
 
 pub use solver_bridge::{JsTransport, Z3Solver};
 
+/// The wasm engine's allocator: TLSF instead of the standard library's dlmalloc port.
+/// Allocation is a large share of a wasm run (states fork and drop by the hundred thousand);
+/// on TreeMap `put` under `lazier#` at k = 3 in node it took 11 % less CPU (806 → 713 ms) for
+/// 12 % more linear memory (12.8 → 14.4 MB). It grows the memory as dlmalloc does, so the
+/// memory bound's meter (`linear_memory_bytes`) reads it the same way.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: rlsf::GlobalTlsf = rlsf::GlobalTlsf::new();
+
 /// Installs the panic hook once, so that a Rust panic (always our bug) shows its message in the
 /// console instead of "unreachable executed".
 #[wasm_bindgen(start)]

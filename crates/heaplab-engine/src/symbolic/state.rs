@@ -110,7 +110,8 @@ pub const MAX_INPUT_ARRAY_LEN: i64 = 1000;
 /// A symbolic location δ.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SymLocInfo {
-    pub class: String,
+    /// Shared: a state's clone (one per fork) copies the pointer, not the name.
+    pub class: Rc<str>,
     pub budget: i64,
     pub resolved: Option<ObjIdx>,
 }
@@ -125,7 +126,7 @@ pub enum RefResolution {
 /// A symbolic reference δ̂.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SymRefInfo {
-    pub class: String,
+    pub class: Rc<str>,
     pub budget: i64,
     pub resolved: Option<RefResolution>,
 }
@@ -324,12 +325,12 @@ impl State {
     }
 
     pub fn new_symloc(&mut self, class: &str, budget: i64) -> SValue {
-        self.symlocs.push(SymLocInfo { class: class.to_string(), budget, resolved: None });
+        self.symlocs.push(SymLocInfo { class: Rc::from(class), budget, resolved: None });
         SValue::SymLoc(self.symlocs.len() as u32 - 1)
     }
 
     pub fn new_symref(&mut self, class: &str, budget: i64) -> SValue {
-        self.symrefs.push(SymRefInfo { class: class.to_string(), budget, resolved: None });
+        self.symrefs.push(SymRefInfo { class: Rc::from(class), budget, resolved: None });
         SValue::SymRef(self.symrefs.len() as u32 - 1)
     }
 

@@ -278,7 +278,7 @@ fn open_references(st: &State) -> Vec<SymView> {
                     (format!("loc{i}"), st.symlocs.get(i as usize).map(|s| &s.class))
                 }
             };
-            SymView { id, kind, class: class.cloned().unwrap_or_default() }
+            SymView { id, kind, class: class.map(|c| c.to_string()).unwrap_or_default() }
         })
         .collect()
 }

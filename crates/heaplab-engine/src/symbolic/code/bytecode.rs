@@ -217,6 +217,24 @@ pub enum Instr {
 }
 
 /// What a unit of code is.
+impl Instr {
+    /// Whether executing it only moves values between the stack, the locals and the program
+    /// counter: it never asks the solver, and a path it ends (the step bound, an internal
+    /// error) is never one a strategy completes with the solver. An asynchronous solver's
+    /// explorer takes no undo snapshot for such a step (a snapshot is a whole state's clone).
+    pub fn asks_nothing(&self) -> bool {
+        matches!(
+            self,
+            Instr::Const(_)
+                | Instr::Load(_)
+                | Instr::Store(_)
+                | Instr::Pop
+                | Instr::Dup
+                | Instr::Jump(_)
+        )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UnitKind {
     /// A method (`class` is `Some`) or a top-level function.

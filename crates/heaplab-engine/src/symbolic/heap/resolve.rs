@@ -105,7 +105,7 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
         kids.push((s, (format!("loc{l} = {name}"), name)));
     }
     let k_cut = info.budget < 0;
-    let fields = || cx.code.classes.get(&info.class).cloned().unwrap_or_default();
+    let fields = || cx.code.classes.get(&*info.class).cloned().unwrap_or_default();
     if !k_cut {
         let mut s = st.clone();
         let o = s.new_input_object(&info.class, &fields(), info.budget);
@@ -174,7 +174,7 @@ fn adopt_pending(
             }
             _ => None,
         };
-        let Some(budget) = info.filter(|(c, b)| *c == class && *b >= 0).map(|(_, b)| b) else {
+        let Some(budget) = info.filter(|(c, b)| ***c == *class && *b >= 0).map(|(_, b)| b) else {
             continue;
         };
         if !pending.iter().any(|(p, _)| p == &v) {

@@ -217,7 +217,8 @@ impl Translation {
             }
             SValue::Null => Ok(Term::Null),
             SValue::SymRef(r) => {
-                let class = st.symrefs.get(r as usize).map(|i| i.class.clone()).unwrap_or_default();
+                let class =
+                    st.symrefs.get(r as usize).map(|i| i.class.to_string()).unwrap_or_default();
                 let name = format!("sr{r}");
                 if !self.seen.contains(&name) {
                     self.symrefs.push((name.clone(), r));
@@ -225,7 +226,8 @@ impl Translation {
                 Ok(self.declare(name, LSort::Ref(class)))
             }
             SValue::SymLoc(l) => {
-                let class = st.symlocs.get(l as usize).map(|i| i.class.clone()).unwrap_or_default();
+                let class =
+                    st.symlocs.get(l as usize).map(|i| i.class.to_string()).unwrap_or_default();
                 let name = format!("sl{l}");
                 if !self.seen.contains(&name) {
                     self.symlocs.push((name.clone(), l));
