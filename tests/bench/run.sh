@@ -32,6 +32,8 @@ cat bench/results.md
 # section of docs/symbolic.md (between the csf-table marker lines).
 ./target/release/heaplab csf-table --into docs/symbolic.md
 sed -n '/<!-- csf-table:begin -->/,/<!-- csf-table:end -->/p' docs/symbolic.md
+# Issue 32's rows at k = 3 for symheap and concolic (BST, AVL, TreeMap), next to sl and lazier#.
+node tests/bench/k3-rows.mjs
 # The playground's execution tree: layout and viewport culling of synthetic trees of 1k to 20k
 # nodes (the page's own layout code, run in node).
 node tests/bench/tree-layout.mjs

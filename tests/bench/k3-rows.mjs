@@ -1,0 +1,49 @@
+// Issue 32's rows at k = 3 for the strategies the goal rows of browser-suite.mjs leave out:
+// `symheap` and `concolic` on BST, TreeMap and AVL, next to `sl` and `lazier#` on the same
+// methods (native engine, z3 process). `concolic` runs at CSF's settings: phase-1 depth 1 and
+// its artifact's per-method unfolding budget (`--max-unfold`); it must cover the directions
+// `sl` covers. `symheap` runs under its own cap (K3_SYMHEAP_MS, default 20000 ms) and says
+// when the cap stopped it. Prints one markdown table.
+//
+// Usage: node tests/bench/k3-rows.mjs   (after `cargo build --release`)
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = path.join(ROOT, 'target/release/heaplab');
+const SYMHEAP_MS = Number(process.env.K3_SYMHEAP_MS ?? 20000);
+const ROWS = [
+  { file: 'examples/bst.hl', method: 'BST.insert', unfold: 1 },
+  { file: 'examples/bst.hl', method: 'BST.remove', unfold: 2 },
+  { file: 'examples/avl.hl', method: 'AvlTree.insert', unfold: 2 },
+  { file: 'examples/treemap.hl', method: 'TreeMap.put', unfold: 4 },
+];
+
+function run(row, strategy, extra = []) {
+  const args = ['run', path.join(ROOT, row.file), '--method', row.method, '--strategy', strategy,
+    '--k', '3', '--format', 'json', ...extra];
+  const out = execFileSync(BIN, args, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+  return JSON.parse(out);
+}
+
+const stop = (s) => (s.stopped_by ? ` (stopped by ${s.stopped_by})` : '');
+const lines = [
+  "| method | `sl` tests / directions | `lazier#` tests | `symheap` tests, ms | `concolic` directions (of `sl`'s) | `concolic` calls p1/p2, unexplored left, ms |",
+  '|---|---|---|---|---|---|',
+];
+for (const row of ROWS) {
+  process.stderr.write(`k = 3: ${row.method}\n`);
+  const sl = run(row, 'sl');
+  const lz = run(row, 'lazier#');
+  const sh = run(row, 'symheap', ['--timeout-ms', String(SYMHEAP_MS)]);
+  const cc = run(row, 'concolic', ['--depth', '1', '--max-unfold', String(row.unfold)]);
+  const c = cc.concolic;
+  const same = cc.branches_covered_valid >= sl.branches_covered_valid ? '' : ' **fewer**';
+  lines.push(`| ${row.method} | ${sl.tests} / ${sl.branches_covered_valid} | ${lz.tests} | ` +
+    `${sh.tests}, ${sh.time_ms}${stop(sh)} | ${cc.branches_covered_valid} of ${sl.branches_covered_valid}${same} | ` +
+    `${c.phase1_calls}/${c.phase2_calls}, ${c.unexplored_left}, ${cc.time_ms}${stop(cc)} (budget ${row.unfold}) |`);
+}
+process.stdout.write(['', '## k = 3: symheap and concolic next to sl and lazier#', '',
+  `Native engine; \`symheap\` capped at ${SYMHEAP_MS} ms; \`concolic\` at CSF's settings (phase-1 depth 1, the method's unfolding budget).`,
+  '', ...lines, ''].join('\n'));
