@@ -32,8 +32,8 @@ pub fn access(cx: &mut Cx, st: State, store: bool, node: NodeId, span: Span) -> 
         return internal(st, "empty stack", None);
     };
     let verb = if store { "writing" } else { "reading" };
-    let what = format!("{verb} a cell of a null array");
-    let (st, obj) = match deref(cx, st, arr, node, span, &what) {
+    let what = || format!("{verb} a cell of a null array");
+    let (st, obj) = match deref(cx, st, arr, node, span, what) {
         Ok(found) => found,
         Err(succ) => return *succ,
     };
@@ -213,10 +213,11 @@ fn finish(cx: &mut Cx, st: State, target: String, mut kids: Vec<Kid>, k_cut: boo
 /// `ArrayLength`: replaces the array reference on top of the stack by its length.
 pub fn length(cx: &mut Cx, st: State, node: NodeId, span: Span) -> Succ {
     let Some(arr) = peek(&st, 0) else { return internal(st, "empty stack", None) };
-    let (mut st, obj) = match deref(cx, st, arr, node, span, "reading the length of a null array") {
-        Ok(found) => found,
-        Err(succ) => return *succ,
-    };
+    let (mut st, obj) =
+        match deref(cx, st, arr, node, span, || "reading the length of a null array".into()) {
+            Ok(found) => found,
+            Err(succ) => return *succ,
+        };
     let Some(len) = st.heap.get(obj).and_then(|o| o.array.as_ref().map(|a| a.len.clone())) else {
         return internal(st, "the length of an object that is not an array", Some(span));
     };

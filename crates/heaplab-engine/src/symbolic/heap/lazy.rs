@@ -78,8 +78,9 @@ impl HeapModel for LazyHeap {
         span: Span,
     ) -> Succ {
         let Some(recv) = peek(&st, 0) else { return internal(st, "empty stack", None) };
-        let what = format!("reading field `{field}` of null");
-        let (mut st, obj) = match deref(cx, st, recv, node, span, &what) {
+        // The message is built only for a null receiver: reads are a run's most common step.
+        let what = || format!("reading field `{field}` of null");
+        let (mut st, obj) = match deref(cx, st, recv, node, span, what) {
             Ok(found) => found,
             Err(succ) => return *succ,
         };
@@ -112,8 +113,8 @@ impl HeapModel for LazyHeap {
 
     fn write_field(&self, cx: &mut Cx, st: State, field: &str, node: NodeId, span: Span) -> Succ {
         let Some(recv) = peek(&st, 1) else { return internal(st, "empty stack", None) };
-        let what = format!("writing field `{field}` of null");
-        let (mut st, obj) = match deref(cx, st, recv, node, span, &what) {
+        let what = || format!("writing field `{field}` of null");
+        let (mut st, obj) = match deref(cx, st, recv, node, span, what) {
             Ok(found) => found,
             Err(succ) => return *succ,
         };

@@ -24,7 +24,7 @@ pub(super) fn deref(
     recv: SValue,
     node: NodeId,
     span: Span,
-    what: &str,
+    what: impl FnOnce() -> String,
 ) -> std::result::Result<(State, ObjIdx), Box<Succ>> {
     let strategy = cx.strategy;
     let st = match strategy.first_access(cx, st, &recv) {
@@ -33,7 +33,7 @@ pub(super) fn deref(
     };
     match st.normalize(&recv) {
         SValue::Obj(o) => Ok((st, o)),
-        SValue::Null => Err(Box::new(cx.null_deref(st, node, span, what))),
+        SValue::Null => Err(Box::new(cx.null_deref(st, node, span, &what()))),
         SValue::SymRef(_) | SValue::SymLoc(_) => Err(Box::new(resolve(cx, st, recv))),
         _ => Err(Box::new(internal(st, "dereference of a non-reference", Some(span)))),
     }
