@@ -28,7 +28,7 @@ pub struct ConcolicConfig {
     /// At most this many concrete runs (phase-1 inputs included). Default 200.
     pub max_runs: usize,
     /// Unfoldings along one formula when preprocessing a node (CSF's `star.max_depth`): the
-    /// largest budget a node is tried with. Default 4.
+    /// largest budget a node is tried with. Default: the bound table's (4).
     pub max_unfold: u32,
     /// The budget a node is first tried with. A node whose formulas the budget cut, with no
     /// model among the rest, waits until the frontier is empty and is then tried again with
@@ -113,7 +113,7 @@ impl Default for ConcolicConfig {
             ints: IntFill::Default,
             phase2: true,
             max_runs: 200,
-            max_unfold: 4,
+            max_unfold: heaplab_engine::symbolic::Bounds::default().max_unfold,
             first_unfold: 1,
             node_sat_bounds: SearchBounds { max_depth: 4, max_objects: 12, max_states: 2_000 },
             max_node_formulas: 64,

@@ -472,7 +472,7 @@ pub fn generate_observed(
                         // keys, a comparator's nullKey, an input array's length and cells) go
                         // into those objects.
                         solvable.fill(&mut m);
-                        found = Some((m.restrict_to_reachable(&root_names), vars, f.to_string()));
+                        found = Some((m.restrict_to_reachable(&root_names), vars, text));
                         break;
                     }
                     Ok(SatResult::Unsat) => {
