@@ -34,12 +34,29 @@ const ISOLATION_HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
+/**
+ * Puts `response` into `cache` under `request` with its body read into memory first. Chromium
+ * keeps a streamed body in its blob store, whose room shrinks with the free disk: with a few GB
+ * free, putting the streamed 35 MB Z3 wasm failed ("Cache.put() encountered a network error")
+ * while the same bytes as one buffer were kept, so offline Z3 was lost on a nearly full disk.
+ */
+async function keep(cache, request, response) {
+  const body = await response.arrayBuffer();
+  const { status, statusText, headers } = response;
+  await cache.put(request, new Response(body, { status, statusText, headers }));
+}
+
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     // `no-cache` revalidates with the server: unchanged files come from the HTTP cache (a 304),
-    // so installing right after a first visit downloads almost nothing again.
-    await cache.addAll(ASSETS.map((url) => new Request(url, { cache: 'no-cache' })));
+    // so installing right after a first visit downloads almost nothing again. A failed file
+    // fails the install, which the browser tries again at the next visit.
+    await Promise.all(ASSETS.map(async (url) => {
+      const response = await fetch(new Request(url, { cache: 'no-cache' }));
+      if (!response.ok) throw new Error(`${url}: ${response.status}`);
+      await keep(cache, url, response);
+    }));
     await self.skipWaiting();
   })());
 });
@@ -61,7 +78,8 @@ function withIsolation(response) {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-async function answer(request) {
+async function answer(event) {
+  const { request } = event;
   const cache = await caches.open(isZ3(request.url.split(/[?#]/)[0]) ? Z3_CACHE : CACHE);
   const isPage = request.mode === 'navigate';
   // The page itself is one file whatever its query (?embed=1) or fragment (#p=...).
@@ -71,7 +89,8 @@ async function answer(request) {
   if (cached) return withIsolation(cached);
   try {
     const response = await fetch(request);
-    if (response.ok && response.type === 'basic') cache.put(request, response.clone()).catch(() => {});
+    // The answer is still pending, so the worker may still extend its life for the put.
+    if (response.ok && response.type === 'basic') event.waitUntil(keep(cache, request, response.clone()).catch(() => {}));
     return withIsolation(response);
   } catch (err) {
     if (isPage) {
@@ -95,7 +114,7 @@ async function keepZ3() {
     const url = new URL(asset, scope).href;
     if (await cache.match(url)) continue;
     const response = await fetch(url, { cache: 'force-cache' });
-    if (response.ok && response.type === 'basic') await cache.put(url, response);
+    if (response.ok && response.type === 'basic') await keep(cache, url, response);
   }
 }
 
@@ -115,5 +134,5 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
   // `only-if-cached` requests from devtools must not be re-fetched across modes.
   if (request.cache === 'only-if-cached' && request.mode !== 'same-origin') return;
-  event.respondWith(answer(request));
+  event.respondWith(answer(event));
 });
