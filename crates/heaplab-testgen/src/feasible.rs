@@ -84,8 +84,8 @@ pub fn exploration_is_complete(explorer: &Explorer, generation: &Generation) -> 
 
 /// Whether a `concolic` loop ran out of questions rather than of a bound: no unexplored node
 /// left, none pruned for a reason other than unsatisfiability, no run that strayed from the
-/// node it was solved for (so the tree is the program's), and no alias choice left to the
-/// input generator (it picks one object where others may take other directions).
+/// node it was solved for (so the tree is the program's), and no alias or null choice left to the
+/// input generator (it picks one shape where others may take other directions).
 pub fn concolic_is_complete(stats: &ConcolicStats) -> bool {
     stats.stopped_by.is_none()
         && stats.shapes_left_out == 0
@@ -195,20 +195,58 @@ pub fn code_sites(program: &Program, explorer: &Explorer) -> BTreeSet<NodeId> {
     let Some((class, root)) = explored(program, explorer) else {
         return explorer.branch_sites().clone();
     };
+    let ids = code_nodes(program, class, root);
+    explorer.branch_sites().iter().copied().filter(|s| ids.contains(s)).collect()
+}
+
+/// Every statement and expression id of the code `root` (a function, or a method of `class`)
+/// runs: its body and the bodies of the functions its code calls, transitively, with
+/// `ensures`, `assert`s and the functions only they call left out (as [`code_sites`]).
+pub fn code_nodes(
+    program: &Program,
+    class: Option<&str>,
+    root: &heaplab_syntax::ast::FunctionDecl,
+) -> BTreeSet<NodeId> {
+    let mut exprs = BTreeSet::new();
+    let mut stmts = walk_code(program, class, root, &mut |e| {
+        exprs.insert(e.id);
+    });
+    stmts.append(&mut exprs);
+    stmts
+}
+
+/// Shows `visit` every expression (subexpressions included) of the code `root` runs, as
+/// [`code_nodes`] delimits it.
+pub fn for_each_code_expr<'p>(
+    program: &'p Program,
+    class: Option<&str>,
+    root: &'p heaplab_syntax::ast::FunctionDecl,
+    visit: &mut dyn FnMut(&'p Expr),
+) {
+    walk_code(program, class, root, visit);
+}
+
+/// Walks the code `root` runs, showing `visit` its expressions; returns its statements' ids.
+fn walk_code<'p>(
+    program: &'p Program,
+    class: Option<&str>,
+    root: &'p heaplab_syntax::ast::FunctionDecl,
+    visit: &mut dyn FnMut(&'p Expr),
+) -> BTreeSet<NodeId> {
+    let mut stmts = BTreeSet::new();
     let mut seen: BTreeSet<(Option<String>, String)> = BTreeSet::new();
     let mut todo = vec![(class.map(str::to_string), root)];
-    let mut ids = BTreeSet::new();
     while let Some((class, f)) = todo.pop() {
         if !seen.insert((class.clone(), f.name.name.clone())) {
             continue;
         }
         let mut calls = Vec::new();
-        block_nodes(&f.body, &mut ids, &mut calls);
+        block_nodes(&f.body, &mut stmts, visit, &mut calls);
         for call in calls {
             todo.extend(callees(program, class.as_deref(), &call));
         }
     }
-    explorer.branch_sites().iter().copied().filter(|s| ids.contains(s)).collect()
+    stmts
 }
 
 /// A call found in a body: `f(…)` (a method of the same class first) or `e.m(…)`.
@@ -244,10 +282,15 @@ fn callees<'p>(
     out
 }
 
-/// Every statement and expression id of a block, and the calls in it.
-fn block_nodes(block: &Block, ids: &mut BTreeSet<NodeId>, calls: &mut Vec<Call>) {
+/// Every statement id (into `stmts`) and expression (to `visit`) of a block, and the calls in it.
+fn block_nodes<'p>(
+    block: &'p Block,
+    stmts: &mut BTreeSet<NodeId>,
+    visit: &mut dyn FnMut(&'p Expr),
+    calls: &mut Vec<Call>,
+) {
     for s in &block.stmts {
-        ids.insert(s.id);
+        stmts.insert(s.id);
         let mut exprs: Vec<&Expr> = Vec::new();
         match &s.kind {
             StmtKind::Local { init, .. } => exprs.extend(init.iter()),
@@ -262,35 +305,35 @@ fn block_nodes(block: &Block, ids: &mut BTreeSet<NodeId>, calls: &mut Vec<Call>)
             StmtKind::Throw(e) => exprs.push(e),
             StmtKind::If { cond, then_branch, else_branch } => {
                 exprs.push(cond);
-                block_nodes(then_branch, ids, calls);
+                block_nodes(then_branch, stmts, visit, calls);
                 if let Some(e) = else_branch {
-                    block_nodes(e, ids, calls);
+                    block_nodes(e, stmts, visit, calls);
                 }
             }
             StmtKind::While { cond, body } => {
                 exprs.push(cond);
-                block_nodes(body, ids, calls);
+                block_nodes(body, stmts, visit, calls);
             }
-            StmtKind::Block(b) => block_nodes(b, ids, calls),
+            StmtKind::Block(b) => block_nodes(b, stmts, visit, calls),
             StmtKind::Try { body, catches } => {
-                block_nodes(body, ids, calls);
-                catches.iter().for_each(|c| block_nodes(&c.body, ids, calls));
+                block_nodes(body, stmts, visit, calls);
+                catches.iter().for_each(|c| block_nodes(&c.body, stmts, visit, calls));
             }
             StmtKind::Break | StmtKind::Continue => {}
         }
-        exprs.into_iter().for_each(|e| expr_nodes(e, ids, calls));
+        exprs.into_iter().for_each(|e| expr_nodes(e, visit, calls));
     }
 }
 
 /// Nesting is capped by the parser (128 levels), so recursion is safe.
-fn expr_nodes(e: &Expr, ids: &mut BTreeSet<NodeId>, calls: &mut Vec<Call>) {
-    ids.insert(e.id);
+fn expr_nodes<'p>(e: &'p Expr, visit: &mut dyn FnMut(&'p Expr), calls: &mut Vec<Call>) {
+    visit(e);
     match &e.kind {
         ExprKind::Call { callee, .. } => calls.push(Call::Plain(callee.name.clone())),
         ExprKind::MethodCall { method, .. } => calls.push(Call::Method(method.name.clone())),
         _ => {}
     }
     for child in e.kind.children() {
-        expr_nodes(child, ids, calls);
+        expr_nodes(child, visit, calls);
     }
 }

@@ -93,7 +93,8 @@ pub struct ConcolicStats {
     pub deepened: usize,
     /// The largest unfolding budget a node was tried with.
     pub deepest_unfold: u32,
-    /// Alias choices left to the input generator ([`shapes`]; no infeasibility proof then).
+    /// Alias and null choices left to the input generator ([`shapes`]; no infeasibility proof
+    /// then).
     pub shapes_left_out: usize,
     /// Formulas preprocessing produced, and predicate instances it unfolded.
     pub preprocess_formulas: usize,
@@ -322,9 +323,11 @@ pub fn generate_observed(
     let Ok((pre, roots)) = precondition(&defs, program, info, target) else {
         return Ok(ConcolicRun { generation, stats, events: Vec::new() });
     };
-    let has_receiver = find_function(program, target).is_some_and(|(c, _)| c.is_some());
-    let has_requires = find_function(program, target).is_some_and(|(_, d)| !d.requires.is_empty());
-    let shapes = shapes::ShapeRule::new(&defs, &pre, has_requires);
+    let found = find_function(program, target);
+    let has_receiver = found.is_some_and(|(c, _)| c.is_some());
+    let has_requires = found.is_some_and(|(_, d)| !d.requires.is_empty());
+    let code = found.map(|(class, method)| shapes::Code { program, info, class, method });
+    let shapes = shapes::ShapeRule::new(&defs, &pre, has_requires, code);
     let root_names: Vec<&str> = roots.iter().map(|(v, _)| v.as_str()).collect();
     // Phase 1 may take at most half of the time bound, so that its inputs are run and the
     // concolic loop gets the rest (the balanced trees' deeper formulas are slow to solve).

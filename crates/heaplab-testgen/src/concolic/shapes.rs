@@ -11,10 +11,21 @@
 //! nowhere else, so any object), or an argument the `requires` does not mention that the code
 //! compares with an entry (dll.hl's `indexOf` and `inList`). Without a `requires` every alias
 //! choice is a node (issue 30).
+//!
+//! A null choice is the program's direction only where the code tests such a value for null:
+//! lazy initialization makes the reference null at the read, so `if (t.left == null)` forks
+//! there and not at the test. Where the code never compares a value of the field's type with
+//! null (dll.hl's entries, aatree.hl's nodes under their sentinel), the null choice can only
+//! end in a null dereference the precondition decides: with the field described and its
+//! object in the footprint it is left out like an alias choice. These were most of DLL's and
+//! AAT's solver calls, nearly all unsat.
 
-use heaplab_engine::symbolic::concolic::{fresh_choice, is_input_object, AliasChoice};
+use crate::feasible::for_each_code_expr;
+use heaplab_engine::symbolic::concolic::{fresh_choice, is_input_object, ShapeChoice};
 use heaplab_logic::formula::{SymHeap, Term};
 use heaplab_logic::{Defs, Formula};
+use heaplab_syntax::ast::{BinOp, ExprKind, FunctionDecl, Program};
+use heaplab_syntax::types::{ProgramInfo, Type};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What the precondition decides about aliasing.
@@ -24,10 +35,25 @@ pub(super) struct ShapeRule {
     described: BTreeSet<String>,
     /// Roots (`this`, parameters) the precondition mentions.
     mentioned: BTreeSet<String>,
+    /// Fields of a type the explored code compares with null somewhere.
+    null_tested: BTreeSet<String>,
+}
+
+/// The explored method, for the null tests of its code.
+pub(super) struct Code<'p> {
+    pub program: &'p Program,
+    pub info: &'p ProgramInfo,
+    pub class: Option<&'p str>,
+    pub method: &'p FunctionDecl,
 }
 
 impl ShapeRule {
-    pub(super) fn new(defs: &Defs, pre: &Formula, has_requires: bool) -> Self {
+    pub(super) fn new(
+        defs: &Defs,
+        pre: &Formula,
+        has_requires: bool,
+        code: Option<Code<'_>>,
+    ) -> Self {
         let described = pre
             .disjuncts
             .iter()
@@ -36,14 +62,19 @@ impl ShapeRule {
             .map(str::to_string)
             .collect();
         let mentioned = pre.disjuncts.iter().flat_map(SymHeap::free_vars).collect();
-        ShapeRule { requires: has_requires, described, mentioned }
+        ShapeRule {
+            requires: has_requires,
+            described,
+            mentioned,
+            null_tested: code.map(null_tested).unwrap_or_default(),
+        }
     }
 
     /// Is `choice` the precondition's to decide (left out of the tree), given where the run's
     /// objects came from?
-    pub(super) fn decides(&self, choice: &AliasChoice, origins: &Origins) -> bool {
-        let field_described =
-            choice.reference.rsplit_once('.').is_some_and(|(_, f)| self.described.contains(f));
+    pub(super) fn decides(&self, choice: &ShapeChoice, origins: &Origins) -> bool {
+        let field = choice.reference.rsplit_once('.').map(|(_, f)| f);
+        let field_described = field.is_some_and(|f| self.described.contains(f));
         let in_footprint = |path: &str| {
             let first = path.split('.').next().unwrap_or(path);
             match origins.root_of(first) {
@@ -54,10 +85,11 @@ impl ShapeRule {
                 None => self.mentioned.contains(first),
             }
         };
-        self.requires
-            && field_described
-            && in_footprint(&choice.reference)
-            && in_footprint(&choice.target)
+        let target_decided = match &choice.target {
+            Some(target) => in_footprint(target),
+            None => field.is_some_and(|f| !self.null_tested.contains(f)),
+        };
+        self.requires && field_described && in_footprint(&choice.reference) && target_decided
     }
 }
 
@@ -123,4 +155,84 @@ fn described_fields(sh: &SymHeap) -> Vec<&str> {
         .filter(|(_, t)| !open(t))
         .map(|(f, _)| f.as_str())
         .collect()
+}
+
+/// The fields (of any class) whose type the explored code compares with null: `x == null`,
+/// `e.f != null`, `null == t` with `x`, `e.f`, `t` of that type. By type, not by access path,
+/// since a value read from a field reaches its test through locals and parameters
+/// (`insert(t.left, k)` then `if (t == null)`).
+fn null_tested(code: Code<'_>) -> BTreeSet<String> {
+    let mut types = BTreeSet::new();
+    for_each_code_expr(code.program, code.class, code.method, &mut |e| {
+        let ExprKind::Binary { op: BinOp::Eq | BinOp::Ne, lhs, rhs } = &e.kind else { return };
+        let other = match (&lhs.kind, &rhs.kind) {
+            (ExprKind::Null, _) => rhs,
+            (_, ExprKind::Null) => lhs,
+            _ => return,
+        };
+        if let Some(t) = code.info.type_of(other.id).and_then(type_key) {
+            types.insert(t);
+        }
+    });
+    code.info
+        .class_fields
+        .values()
+        .flatten()
+        .filter(|(_, t)| type_key(t).is_some_and(|k| types.contains(&k)))
+        .map(|(f, _)| f.clone())
+        .collect()
+}
+
+/// A reference type's key: its class, or `[]` for every array type.
+fn type_key(t: &Type) -> Option<String> {
+    match t {
+        Type::Class(c) => Some(c.clone()),
+        Type::Array(_) => Some("[]".to_string()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use heaplab_syntax::{analyze, SourceFile};
+
+    fn tested(src: &str, target: &str) -> BTreeSet<String> {
+        let a = analyze(&SourceFile::new("t.hl".to_string(), src.to_string()));
+        assert!(!a.has_errors(), "{:?}", a.diagnostics);
+        let (class, method) = crate::find_function(&a.program, target).expect("target");
+        null_tested(Code { program: &a.program, info: &a.info, class, method })
+    }
+
+    const LIST: &str = "class Item { int v; }\n\
+        class Node { Node next; Node prev; Item item; }\n\
+        class List {\n  Node head;\n\
+        int walk() { int n = 0; Node x = this.head; while (x != null) { n++; x = x.next; } return n; }\n\
+        int first() { return this.head.item.v; }\n\
+        int viaHelper() { return isLast(this.head); }\n\
+        int isLast(Node n) { if (null == n.next) return 1; return 0; }\n\
+        pure bool noItem(Node n) { return n.item == null; }\n\
+        int checked() ensures noItem(this.head) { return this.head.item.v; }\n\
+        }\n";
+
+    /// A test of a local (`x != null`) counts for every field of its type, whichever field the
+    /// value came from; fields of an untested type do not count.
+    #[test]
+    fn a_null_test_marks_every_field_of_the_tested_type() {
+        let fields = tested(LIST, "List.walk");
+        assert_eq!(fields, ["head", "next", "prev"].map(String::from).into_iter().collect());
+    }
+
+    #[test]
+    fn code_without_a_null_test_marks_nothing() {
+        assert!(tested(LIST, "List.first").is_empty());
+    }
+
+    /// A callee's test (`null == n.next`, either side) counts; a test only an `ensures` runs
+    /// does not, since those branches are not the method's.
+    #[test]
+    fn callees_count_and_specifications_do_not() {
+        assert_eq!(tested(LIST, "List.viaHelper").len(), 3);
+        assert!(tested(LIST, "List.checked").is_empty());
+    }
 }

@@ -48,11 +48,11 @@ pub struct ForkRecord {
     pub others: Vec<(u16, State)>,
     /// What the fork decided (the label of the taken child's tree node).
     pub label: String,
-    /// The heap-shape alternatives among `others` rather than program directions: the untaken
-    /// choices of lazy initialization that make a non-null input reference an alias of an
-    /// earlier input object. Null or not is what the program tests; which object is mostly the
-    /// input generator's to decide (issue 32).
-    pub shape: Vec<AliasChoice>,
+    /// The heap-shape alternatives among `others`, which may not be program directions: the
+    /// untaken choices of lazy initialization that make an input reference null or an alias
+    /// of an earlier input object. Which of them the program tests, and which the input
+    /// generator decides, is the loop's to judge (issue 32).
+    pub shape: Vec<ShapeChoice>,
     /// A branch of an `ensures`' evaluation (its functions' tests as they walk the heap), not
     /// of the code: CSF's constraint tree has none, and it ranges over the whole output heap,
     /// so negating it grows the tree with the input's size (issue 32). The check of the
@@ -60,14 +60,15 @@ pub struct ForkRecord {
     pub spec: bool,
 }
 
-/// An untaken lazy-initialization choice that makes `reference` the earlier input object
-/// `target`: `o3.next = o1` is reference `o3.next`, target `o1`.
+/// An untaken lazy-initialization choice that makes `reference` null or the earlier input
+/// object `target`: `o3.next = o1` is reference `o3.next`, target `Some("o1")`; `o3.next =
+/// null` is target `None`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AliasChoice {
+pub struct ShapeChoice {
     /// Position among the fork's children (as in [`ForkRecord::others`]).
     pub child: u16,
     pub reference: String,
-    pub target: String,
+    pub target: Option<String>,
 }
 
 /// The result of one guided run.
@@ -298,21 +299,30 @@ fn choose(
     let shape = others
         .iter()
         .filter_map(|(i, o)| {
-            let (reference, target) = alias_choice(label_of(o))?;
-            Some(AliasChoice { child: *i, reference: reference.into(), target: target.into() })
+            let (reference, target) = shape_choice(label_of(o))?;
+            Some(ShapeChoice {
+                child: *i,
+                reference: reference.into(),
+                target: target.map(Into::into),
+            })
         })
         .collect();
     out.forks.push(ForkRecord { taken: pick as u16, others, label, shape, spec });
     Some((pick, taken))
 }
 
-/// The reference and the earlier input object `label` (a child's tree label) makes it by
-/// lazy initialization: (`o1.next`, `o1`) for `o1.next = o1`, (`loc3`, `o2`) for `loc3 = o2`;
-/// `None` for other labels. Its other choices read `= null` and `= fresh o4`; branch and check
-/// labels are conditions, never `path = oN`.
-fn alias_choice(label: &str) -> Option<(&str, &str)> {
+/// The reference and what `label` (a child's tree label) makes it by lazy initialization: the
+/// earlier input object (`o1.next`, `Some(o1)`) for `o1.next = o1`, (`loc3`, `Some(o2)`) for
+/// `loc3 = o2`, null (`o1.next`, `None`) for `o1.next = null`; `None` for other labels. The
+/// third choice reads `= fresh o4`; branch and check labels are conditions, never `path = x`.
+fn shape_choice(label: &str) -> Option<(&str, Option<&str>)> {
     let (path, target) = label.rsplit_once(" = ")?;
-    (!path.is_empty() && !path.contains(' ') && is_input_object(target)).then_some((path, target))
+    let target = match target {
+        "null" => None,
+        t if is_input_object(t) => Some(t),
+        _ => return None,
+    };
+    (!path.is_empty() && !path.contains(' ')).then_some((path, target))
 }
 
 /// The reference and the new input object of a lazy-initialization choice's label:
