@@ -313,7 +313,7 @@ const mib = (n) => `${(n / 2 ** 20).toFixed(2)} MiB`;
 const goalRuns = [...BST_SL, ...K3].map((r) => goalBrowser.get(key(r)));
 const worstRun = Math.max(...goalRuns.map((b) => b.explore.ms / b.engine.ms));
 const longest = Math.max(0, ...uiRun.tasks.map((t) => t.ms));
-const ackText = (a) => (a.ms === null ? a.note : `${ms(a.ms)} ms (${a.status})`);
+const ackText = (a) => (a.ms === null ? a.note : `${ms(a.ms)} ms, ${a.status} at ${ms(a.doneMs)} ms`);
 say('');
 say('#### Issue 32: Z3 only when asked, the page\'s Run, a page that never freezes');
 say('');
