@@ -209,8 +209,8 @@ const uiPage = await browser.context.newPage();
 await openExplore(uiPage, server.url, heavy);
 const uiRun = await runToEnd(uiPage);
 const uiMemory = await tabMemory(uiPage);
-const cancelAck = await acknowledge(uiPage, 'Cancel', 800);
-const pauseAck = await acknowledge(uiPage, 'Pause', 800);
+const cancelAck = await acknowledge(uiPage, 'Cancel', 300);
+const pauseAck = await acknowledge(uiPage, 'Pause', 300);
 await browser.close();
 await server.stop();
 

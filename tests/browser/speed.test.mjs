@@ -179,7 +179,10 @@ test('a query that waits for a Z3 that never arrives ends the run at its time bo
 
 test('Pause and Cancel take effect at the run\'s next batch', async (t) => {
   const { server, browser, page } = await session(t, { serviceWorkers: 'block' });
-  await openExplore(page, server.url, 'treemap.hl', 'TreeMap.put', 'lazier#', 3);
+  // k = 4: some 20 s of work (it stops at the path bound), so neither press can come after the
+  // run's end however fast the engine; at k = 3 (0.2 s natively, a handful of slices) a loaded
+  // machine saw Cancel arrive after the exploration was over.
+  await openExplore(page, server.url, 'treemap.hl', 'TreeMap.put', 'lazier#', 4);
   // Batches the page receives, counted from the store's actions.
   await page.evaluate(() => {
     globalThis.__batches = 0;
@@ -203,14 +206,13 @@ test('Pause and Cancel take effect at the run\'s next batch', async (t) => {
   assert.equal(paused.status, 'paused');
   // The worker stops after the slice running when Pause arrives; it keeps at most one batch the
   // page has not handled (flow control), so at most that one and the pause's own answer come
-  // after the press. A run that ignored Pause would post a dozen more (TreeMap.put at k = 3 is
-  // about 15 slices of work) or end as done.
+  // after the press. A run that ignored Pause would post a hundred more or end as done.
   assert.ok(paused.batches <= 3, JSON.stringify(paused));
   const stopped = await pressAfterBatches('cancel');
   assert.equal(stopped.status, 'done');
   assert.ok(stopped.batches <= 3, JSON.stringify(stopped));
-  // Cancel keeps the tests of the paths found so far, marked partial.
-  assert.ok(stopped.tests > 0 && stopped.tests < 331, JSON.stringify(stopped));
+  // Cancel keeps the tests of the paths found so far (the whole run makes 10,000), marked partial.
+  assert.ok(stopped.tests > 0 && stopped.tests < 10000, JSON.stringify(stopped));
   assert.equal(await page.evaluate(() => globalThis.__heaplab.store.getState().explore.partial), true);
   assert.deepEqual(browser.errors, []);
 });

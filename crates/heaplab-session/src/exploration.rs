@@ -535,7 +535,7 @@ impl Run {
         if let Event::LazyInit { state, .. } | Event::Branch { state, .. } = &placed.event {
             // Views are kept for the first VIEW_LIMIT nodes only, which bounds this work too.
             if (state.0 as usize) < VIEW_LIMIT {
-                js.names = self.explorer.view(*state).map(|v| inspect::access_paths(&v));
+                js.names = self.explorer.shape_view(*state).map(|v| inspect::access_paths(&v));
             }
         }
         js

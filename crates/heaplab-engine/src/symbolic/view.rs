@@ -7,8 +7,9 @@
 //! value is followed through the resolution table, every variable is named by where it came
 //! from (`x`, `o1.key`, `lo`) — so front ends need no knowledge of the explorer's internals.
 //!
-//! [`Snapshots`] keeps views of tree nodes whose state is gone (a state that forked lives on
-//! only in its children); the explorer fills it only when a front end asks for it
+//! [`Snapshots`] keeps the states of tree nodes that are gone (a state that forked lives on
+//! only in its children), to be made views only when a person looks at one; the explorer
+//! fills it only when a front end asks for it
 //! ([`Explorer::record_views`](super::Explorer::record_views)).
 
 use super::code::{Compiled, SlotType, UnitId, UnitKind};
@@ -115,6 +116,24 @@ pub struct HeapView {
 impl HeapView {
     /// The view of `st`; `method` is the unit of the method under test (for parameter names).
     pub fn of(st: &State, code: &Compiled, method: UnitId, at: ViewAt) -> HeapView {
+        HeapView::with_detail(st, code, method, at, true)
+    }
+
+    /// The objects, roots and frames of `st` only (no predicates, open references, path
+    /// condition or symbolic heap): what naming its objects by access path reads, made for
+    /// every forking event of a run, where formatting the path condition each time cost more
+    /// than the rest of the view.
+    pub fn shape_of(st: &State, code: &Compiled, method: UnitId, at: ViewAt) -> HeapView {
+        HeapView::with_detail(st, code, method, at, false)
+    }
+
+    fn with_detail(
+        st: &State,
+        code: &Compiled,
+        method: UnitId,
+        at: ViewAt,
+        full: bool,
+    ) -> HeapView {
         let names = Names::of(st);
         let val = |v: &SValue| value(st, &names, v);
         let objects =
@@ -146,7 +165,7 @@ impl HeapView {
                 .collect();
         let params = code.units.get(method).map(|u| u.params.as_slice()).unwrap_or_default();
         let roots = params.iter().zip(&st.roots).map(|((n, _), v)| (n.clone(), val(v))).collect();
-        let predicates = super::strategy::sl::deferred(st)
+        let predicates = if full { super::strategy::sl::deferred(st) } else { &[][..] }
             .iter()
             .map(|d| {
                 let args: Vec<ValView> = d.args.iter().map(val).collect();
@@ -184,8 +203,9 @@ impl HeapView {
                 Some(FrameView { unit: unit.display_name(), span: unit.span_at(f.pc), locals })
             })
             .collect();
-        let symheap = SymHeapView::of(st, &names, &val);
+        let symheap = if full { SymHeapView::of(st, &names, &val) } else { None };
         let (symbolic, path_condition) = match &symheap {
+            _ if !full => (Vec::new(), Vec::new()),
             Some(_) => (Vec::new(), SymHeapView::facts(st, &names)),
             None => (open_references(st), path_condition(&st.pc, &names)),
         };
@@ -394,19 +414,28 @@ fn fact_text(c: &Sym, names: &Names) -> String {
     names.show(c)
 }
 
-/// Views of tree nodes, kept for at most `limit` nodes, with a journal so a step the explorer
-/// undoes (an asynchronous solver answered "pending") leaves no view behind.
-#[derive(Debug, Default)]
-pub(crate) struct Snapshots {
+/// What is kept of tree nodes (the explorer keeps their states, from which a view is made when
+/// a node is looked at: making a view names every variable and formats the path condition,
+/// which a run of thousands of nodes paid for at each fork and nobody looked at), for at most
+/// `limit` nodes, with a journal so a step the explorer undoes (an asynchronous solver answered
+/// "pending") leaves nothing behind.
+#[derive(Debug)]
+pub(crate) struct Snapshots<T> {
     limit: usize,
-    views: HashMap<u32, HeapView>,
+    views: HashMap<u32, T>,
     /// While a step may still be undone: the value each changed entry had before it.
-    journal: Option<Vec<(u32, Option<HeapView>)>>,
+    journal: Option<Vec<(u32, Option<T>)>>,
     /// A view was not kept because of the limit.
     pub(crate) full: bool,
 }
 
-impl Snapshots {
+impl<T> Default for Snapshots<T> {
+    fn default() -> Self {
+        Snapshots { limit: 0, views: HashMap::new(), journal: None, full: false }
+    }
+}
+
+impl<T> Snapshots<T> {
     pub(crate) fn set_limit(&mut self, limit: usize) {
         self.limit = limit;
     }
@@ -427,10 +456,10 @@ impl Snapshots {
         false
     }
 
-    /// Keeps `view` (replacing an older one of the same node), whatever the limit.
-    pub(crate) fn put(&mut self, view: HeapView) {
-        let id = view.node.0;
-        let old = self.views.insert(id, view);
+    /// Keeps `kept` for node `id` (replacing an older one of the same node), whatever the limit.
+    pub(crate) fn put(&mut self, id: StateId, kept: T) {
+        let id = id.0;
+        let old = self.views.insert(id, kept);
         if let Some(journal) = &mut self.journal {
             if !journal.iter().any(|(j, _)| *j == id) {
                 journal.push((id, old));
@@ -438,7 +467,7 @@ impl Snapshots {
         }
     }
 
-    pub(crate) fn get(&self, id: StateId) -> Option<&HeapView> {
+    pub(crate) fn get(&self, id: StateId) -> Option<&T> {
         self.views.get(&id.0)
     }
 
@@ -554,32 +583,18 @@ mod tests {
 
     #[test]
     fn snapshots_roll_back_a_step_and_respect_the_limit() {
-        let view = |id: u32, at: ViewAt| HeapView {
-            node: StateId(id),
-            label: String::new(),
-            at,
-            objects: Vec::new(),
-            roots: Vec::new(),
-            frames: Vec::new(),
-            symbolic: Vec::new(),
-            predicates: Vec::new(),
-            path_condition: Vec::new(),
-            returned: None,
-            outcome: None,
-            symheap: None,
-        };
-        let mut s = Snapshots::default();
+        let mut s = Snapshots::<ViewAt>::default();
         assert!(!s.wants(StateId(0)), "off by default");
         assert!(!s.full);
         s.set_limit(2);
-        s.put(view(0, ViewAt::Created));
+        s.put(StateId(0), ViewAt::Created);
         s.begin();
-        s.put(view(0, ViewAt::Fork));
-        s.put(view(1, ViewAt::Created));
+        s.put(StateId(0), ViewAt::Fork);
+        s.put(StateId(1), ViewAt::Created);
         s.rollback();
-        assert_eq!(s.get(StateId(0)).map(|v| v.at), Some(ViewAt::Created));
+        assert_eq!(s.get(StateId(0)), Some(&ViewAt::Created));
         assert_eq!(s.get(StateId(1)), None);
-        s.put(view(1, ViewAt::Created));
+        s.put(StateId(1), ViewAt::Created);
         assert!(s.wants(StateId(1)), "a kept node may be replaced");
         assert!(!s.wants(StateId(2)));
         assert!(s.full);

@@ -132,7 +132,7 @@ impl Explorer {
                 strategy::info(config.strategy).name
             )));
         }
-        let rec = Record::new(Rc::clone(&code), method, config.order, config.shard);
+        let rec = Record::new(config.order, config.shard);
         let deadline = match config.bounds.timeout_ms {
             Some(t) => Deadline::at(Rc::clone(&clock), start_ms.saturating_add(t)),
             None => Deadline::none(),
@@ -285,17 +285,32 @@ impl Explorer {
     }
 
     /// The state of tree node `id` for a person: the live state while it is still explored, the
-    /// final state once its path ended, otherwise the view recorded at its fork or creation
-    /// (`None` when none was recorded: views off or past the limit).
+    /// final state once its path ended, otherwise the state kept at its fork or creation
+    /// (`None` when none was kept: views off or past the limit).
     pub fn view(&self, id: StateId) -> Option<HeapView> {
+        self.view_with(id, HeapView::of)
+    }
+
+    /// [`view`](Self::view) with only the objects, roots and frames ([`HeapView::shape_of`]).
+    pub fn shape_view(&self, id: StateId) -> Option<HeapView> {
+        self.view_with(id, HeapView::shape_of)
+    }
+
+    fn view_with(
+        &self,
+        id: StateId,
+        make: fn(&State, &Compiled, UnitId, ViewAt) -> HeapView,
+    ) -> Option<HeapView> {
         let node = self.rec.tree.get(id.0 as usize).filter(|n| n.id == id)?;
         let live = self.rec.current.iter().chain(&self.rec.worklist).find(|s| s.id == id);
+        let (code, method) = (&self.exec.code, self.exec.method);
         let mut view = match (live, node.path.and_then(|p| self.rec.paths.get(p))) {
-            (Some(st), _) => HeapView::of(st, &self.exec.code, self.exec.method, ViewAt::Live),
-            (None, Some(p)) => {
-                HeapView::of_path(&p.state, &self.exec.code, self.exec.method, &p.outcome)
+            (Some(st), _) => make(st, code, method, ViewAt::Live),
+            (None, Some(p)) => HeapView::of_path(&p.state, code, method, &p.outcome),
+            (None, None) => {
+                let (st, at) = self.rec.views.get(id)?;
+                make(st, code, method, *at)
             }
-            (None, None) => self.rec.views.get(id)?.clone(),
         };
         view.label = node.label.clone();
         Some(view)
@@ -380,7 +395,6 @@ impl Explorer {
         st.array_bound = i64::from(self.exec.config.bounds.k);
         self.rec.entry = Some(entry_unit);
         self.exec.code = Rc::new(code);
-        self.rec.code = Rc::clone(&self.exec.code);
         let states = self.exec.cx(&mut self.rec).entry_states(st, entry_unit);
         // The entry's states are the first fork (in the order they are pushed, as before).
         let states = self.rec.split(states);

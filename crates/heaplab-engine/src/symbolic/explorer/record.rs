@@ -2,23 +2,19 @@
 //! states, the events not yet handed out, the finished paths, the totals and the views. It is
 //! the [`Sink`] the executor reports to during a step.
 
-use crate::symbolic::code::{Compiled, UnitId};
+use crate::symbolic::code::UnitId;
 use crate::symbolic::config::{Bound, SearchOrder};
 use crate::symbolic::events::{Event, Placed, RunStats, TreeNode, ViewAt};
 use crate::symbolic::exec::Sink;
 use crate::symbolic::outcome::{PathOutcome, PathResult};
 use crate::symbolic::shard::Shard;
 use crate::symbolic::state::{State, StateId};
-use crate::symbolic::view::{HeapView, Snapshots};
+use crate::symbolic::view::Snapshots;
 use heaplab_syntax::Span;
 use std::collections::VecDeque;
-use std::rc::Rc;
 
 /// See the module docs.
 pub struct Record {
-    /// The program as the run executes it (for views).
-    pub code: Rc<Compiled>,
-    pub method: UnitId,
     pub order: SearchOrder,
     pub worklist: VecDeque<State>,
     pub current: Option<State>,
@@ -41,8 +37,9 @@ pub struct Record {
     /// While a step runs with an asynchronous solver, the states it adds to the worklist wait
     /// here, so that undoing the step (a pending answer) can drop them.
     pub staged: Option<Vec<State>>,
-    /// Views of tree nodes whose state is gone (see `Explorer::record_views`).
-    pub views: Snapshots,
+    /// The states of tree nodes that are gone, as they were when their view was asked for
+    /// (see `Explorer::record_views`); made views only when looked at.
+    pub views: Snapshots<(State, ViewAt)>,
     /// The slice of the tree this run explores (`heaplab run --shard`), if not all of it.
     pub shard: Option<Shard>,
     /// Events carry their formulas and models ([`Sink::detailed`]).
@@ -58,15 +55,8 @@ pub struct Record {
 }
 
 impl Record {
-    pub fn new(
-        code: Rc<Compiled>,
-        method: UnitId,
-        order: SearchOrder,
-        shard: Option<Shard>,
-    ) -> Record {
+    pub fn new(order: SearchOrder, shard: Option<Shard>) -> Record {
         Record {
-            code,
-            method,
             order,
             worklist: VecDeque::new(),
             current: None,
@@ -174,12 +164,12 @@ impl Sink for Record {
 
     fn snapshot(&mut self, st: &State, at: ViewAt) {
         if self.views.wants(st.id) {
-            self.views.put(HeapView::of(st, &self.code, self.method, at));
+            self.views.put(st.id, (st.clone(), at));
         }
     }
 
     fn keep_view(&mut self, st: &State, at: ViewAt) {
-        self.views.put(HeapView::of(st, &self.code, self.method, at));
+        self.views.put(st.id, (st.clone(), at));
     }
 
     fn stats(&mut self) -> &mut RunStats {
