@@ -705,18 +705,31 @@ fn concolic_converges_on_bst_at_csf_settings() {
     ] {
         let cfg =
             ConcolicConfig { depth: 1, max_runs: 200, max_unfold, ..ConcolicConfig::default() };
-        let r = concolic_run(&a, target, &cfg);
-        assert_eq!(r.stats.stopped_by, None, "{target}: {:?}", r.stats);
-        assert_eq!(r.stats.unexplored_left, 0, "{target}: {:?}", r.stats);
-        assert!(r.stats.phase2_calls <= max_calls, "{target}: {:?}", r.stats);
-        let mut config = Config::default();
-        config.strategy = StrategyKind::Sl;
-        let mut ex = common::explore(&a, target, config);
-        let sl = generate(&mut ex, &a.program, &a.info).expect("sl generation");
-        let sl_cov = branches_taken(&ex, &sl.tests);
-        let cov = branches_taken(&ex, r.generation.tests.iter().filter(|t| t.validity.is_valid()));
-        assert!(cov.is_superset(&sl_cov), "{target}: sl {sl_cov:?}, concolic {cov:?}");
+        converges_covering_sl(&a, target, &cfg, max_calls);
     }
+}
+
+/// Runs `concolic` on `target` and checks that it converged (no bound stopped it, no node left
+/// unexplored) within `max_calls` phase-2 calls and covered every direction `sl` covers with
+/// valid inputs.
+fn converges_covering_sl(
+    a: &heaplab_syntax::Analysis,
+    target: &str,
+    cfg: &ConcolicConfig,
+    max_calls: usize,
+) -> concolic::ConcolicRun {
+    let r = concolic_run(a, target, cfg);
+    assert_eq!(r.stats.stopped_by, None, "{target}: {:?}", r.stats);
+    assert_eq!(r.stats.unexplored_left, 0, "{target}: {:?}", r.stats);
+    assert!(r.stats.phase2_calls <= max_calls, "{target}: {:?}", r.stats);
+    let mut config = Config::default();
+    config.strategy = StrategyKind::Sl;
+    let mut ex = common::explore(a, target, config);
+    let sl = generate(&mut ex, &a.program, &a.info).expect("sl generation");
+    let sl_cov = branches_taken(&ex, &sl.tests);
+    let cov = branches_taken(&ex, r.generation.tests.iter().filter(|t| t.validity.is_valid()));
+    assert!(cov.is_superset(&sl_cov), "{target}: sl {sl_cov:?}, concolic {cov:?}");
+    r
 }
 
 /// dll.hl never compares an `Entry` with null (its loops stop at the header): a null choice of
@@ -731,17 +744,7 @@ fn null_choices_the_code_never_tests_are_left_to_the_precondition() {
         [("LinkedList.addFirst", 40), ("LinkedList.removeFirst", 33), ("LinkedList.getFirst", 3)]
     {
         let cfg = ConcolicConfig { depth: 1, max_unfold: 2, ..ConcolicConfig::default() };
-        let r = concolic_run(&a, target, &cfg);
-        assert_eq!(r.stats.stopped_by, None, "{target}: {:?}", r.stats);
-        assert_eq!(r.stats.unexplored_left, 0, "{target}: {:?}", r.stats);
-        assert!(r.stats.phase2_calls <= max_calls, "{target}: {:?}", r.stats);
-        let mut config = Config::default();
-        config.strategy = StrategyKind::Sl;
-        let mut ex = common::explore(&a, target, config);
-        let sl = generate(&mut ex, &a.program, &a.info).expect("sl generation");
-        let sl_cov = branches_taken(&ex, &sl.tests);
-        let cov = branches_taken(&ex, r.generation.tests.iter().filter(|t| t.validity.is_valid()));
-        assert!(cov.is_superset(&sl_cov), "{target}: sl {sl_cov:?}, concolic {cov:?}");
+        let r = converges_covering_sl(&a, target, &cfg, max_calls);
         for t in &r.generation.tests {
             assert!(t.validity.is_valid(), "{target} {}: {:?}", t.name, t.validity);
         }
