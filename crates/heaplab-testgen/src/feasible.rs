@@ -208,7 +208,7 @@ pub fn code_nodes(
     root: &heaplab_syntax::ast::FunctionDecl,
 ) -> BTreeSet<NodeId> {
     let mut exprs = BTreeSet::new();
-    let mut stmts = walk_code(program, class, root, &mut |e| {
+    let mut stmts = for_each_code_expr(program, class, root, &mut |e| {
         exprs.insert(e.id);
     });
     stmts.append(&mut exprs);
@@ -216,18 +216,8 @@ pub fn code_nodes(
 }
 
 /// Shows `visit` every expression (subexpressions included) of the code `root` runs, as
-/// [`code_nodes`] delimits it.
+/// [`code_nodes`] delimits it; returns the ids of its statements.
 pub fn for_each_code_expr<'p>(
-    program: &'p Program,
-    class: Option<&str>,
-    root: &'p heaplab_syntax::ast::FunctionDecl,
-    visit: &mut dyn FnMut(&'p Expr),
-) {
-    walk_code(program, class, root, visit);
-}
-
-/// Walks the code `root` runs, showing `visit` its expressions; returns its statements' ids.
-fn walk_code<'p>(
     program: &'p Program,
     class: Option<&str>,
     root: &'p heaplab_syntax::ast::FunctionDecl,

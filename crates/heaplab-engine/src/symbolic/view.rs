@@ -116,24 +116,42 @@ pub struct HeapView {
 impl HeapView {
     /// The view of `st`; `method` is the unit of the method under test (for parameter names).
     pub fn of(st: &State, code: &Compiled, method: UnitId, at: ViewAt) -> HeapView {
-        HeapView::with_detail(st, code, method, at, true)
+        let mut view = HeapView::shape_of(st, code, method, at);
+        let names = Names::of(st);
+        let val = |v: &SValue| value(st, &names, v);
+        view.predicates = super::strategy::sl::deferred(st)
+            .iter()
+            .map(|d| {
+                let args: Vec<ValView> = d.args.iter().map(val).collect();
+                let texts: Vec<&str> = args.iter().map(ValView::text).collect();
+                let unit_params =
+                    code.units.get(d.unit).map(|u| u.params.as_slice()).unwrap_or_default();
+                let root = unit_params
+                    .iter()
+                    .zip(&args)
+                    .find(|((_, ty), _)| matches!(ty, SlotType::Class(_)))
+                    .and_then(|(_, a)| (*a != ValView::Null).then(|| a.text().to_string()));
+                PredView {
+                    text: format!("{}({})", d.name, texts.join(", ")),
+                    name: d.name.clone(),
+                    root,
+                    depth: d.depth,
+                }
+            })
+            .collect();
+        view.symheap = SymHeapView::of(st, &names, &val);
+        (view.symbolic, view.path_condition) = match &view.symheap {
+            Some(_) => (Vec::new(), SymHeapView::facts(st, &names)),
+            None => (open_references(st), path_condition(&st.pc, &names)),
+        };
+        view
     }
 
-    /// The objects, roots and frames of `st` only (no predicates, open references, path
-    /// condition or symbolic heap): what naming its objects by access path reads, made for
-    /// every forking event of a run, where formatting the path condition each time cost more
-    /// than the rest of the view.
+    /// The objects, roots, frames and returned value of `st` only (no predicates, open
+    /// references, path condition or symbolic heap): what naming its objects by access path
+    /// reads, made for every forking event of a run, where formatting the path condition each
+    /// time cost more than the rest of the view.
     pub fn shape_of(st: &State, code: &Compiled, method: UnitId, at: ViewAt) -> HeapView {
-        HeapView::with_detail(st, code, method, at, false)
-    }
-
-    fn with_detail(
-        st: &State,
-        code: &Compiled,
-        method: UnitId,
-        at: ViewAt,
-        full: bool,
-    ) -> HeapView {
         let names = Names::of(st);
         let val = |v: &SValue| value(st, &names, v);
         let objects =
@@ -165,26 +183,6 @@ impl HeapView {
                 .collect();
         let params = code.units.get(method).map(|u| u.params.as_slice()).unwrap_or_default();
         let roots = params.iter().zip(&st.roots).map(|((n, _), v)| (n.clone(), val(v))).collect();
-        let predicates = if full { super::strategy::sl::deferred(st) } else { &[][..] }
-            .iter()
-            .map(|d| {
-                let args: Vec<ValView> = d.args.iter().map(val).collect();
-                let texts: Vec<&str> = args.iter().map(ValView::text).collect();
-                let unit_params =
-                    code.units.get(d.unit).map(|u| u.params.as_slice()).unwrap_or_default();
-                let root = unit_params
-                    .iter()
-                    .zip(&args)
-                    .find(|((_, ty), _)| matches!(ty, SlotType::Class(_)))
-                    .and_then(|(_, a)| (*a != ValView::Null).then(|| a.text().to_string()));
-                PredView {
-                    text: format!("{}({})", d.name, texts.join(", ")),
-                    name: d.name.clone(),
-                    root,
-                    depth: d.depth,
-                }
-            })
-            .collect();
         let frames = st
             .frames
             .iter()
@@ -203,12 +201,6 @@ impl HeapView {
                 Some(FrameView { unit: unit.display_name(), span: unit.span_at(f.pc), locals })
             })
             .collect();
-        let symheap = if full { SymHeapView::of(st, &names, &val) } else { None };
-        let (symbolic, path_condition) = match &symheap {
-            _ if !full => (Vec::new(), Vec::new()),
-            Some(_) => (Vec::new(), SymHeapView::facts(st, &names)),
-            None => (open_references(st), path_condition(&st.pc, &names)),
-        };
         HeapView {
             node: st.id,
             label: String::new(),
@@ -216,12 +208,12 @@ impl HeapView {
             objects,
             roots,
             frames,
-            symbolic,
-            predicates,
-            path_condition,
+            symbolic: Vec::new(),
+            predicates: Vec::new(),
+            path_condition: Vec::new(),
             returned: st.returned.as_ref().map(val),
             outcome: None,
-            symheap,
+            symheap: None,
         }
     }
 
