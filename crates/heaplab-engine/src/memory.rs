@@ -46,8 +46,11 @@ pub struct Gauge {
     resident_grown: Cell<u64>,
 }
 
-/// Asks between two readings of the resident memory.
-const RESIDENT_EVERY: u32 = 256;
+/// Asks between two readings of the resident memory. A reading is a file read (about 30 µs),
+/// and the explorer asks at every step: every 256 asks cost a `lazier#` run a twentieth of its
+/// time. The live bytes are exact at every ask; between readings only what the allocator holds
+/// beyond them (fragmentation) is not seen, and a change of the live bytes reads sooner.
+const RESIDENT_EVERY: u32 = 4096;
 /// A change of the live bytes that triggers a reading sooner.
 const RESIDENT_DRIFT: u64 = 4 << 20;
 
