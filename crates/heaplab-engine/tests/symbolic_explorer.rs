@@ -285,39 +285,52 @@ fn discarded_paths_keep_their_heap_only_for_a_tree_view() {
 }
 
 /// Events without their text (issue 32, "no work for nobody"): with detail off, `Disjuncts`
-/// and `SlModel` events carry no formula, and the run is otherwise the same: the same events in
-/// the same order, the same paths and counts.
+/// and `SlModel` events carry no formula and solver queries no text; with only the query text
+/// off (the page's runs), queries carry none and formulas stay. The run is otherwise the same:
+/// the same events in the same order, the same paths and counts.
 #[test]
 fn events_without_detail_carry_no_formulas_and_change_nothing_else() {
     let a = common::load("bst.hl");
-    let run = |detail: bool| {
+    let run = |detail: bool, query_text: bool| {
         let mut config = Config::default();
         config.strategy = StrategyKind::Sl;
         let mut ex = explorer(&a, "BST.find", config);
         ex.set_event_detail(detail);
+        ex.set_query_text(query_text);
         let mut events = Vec::new();
         let mut text = 0usize;
+        let mut queries = 0usize;
         while let Some(e) = ex.step() {
             text += match &e {
                 Event::Disjuncts { formulas, .. } => formulas.iter().map(String::len).sum(),
                 Event::SlModel { formula, .. } => formula.len(),
                 _ => 0,
             };
+            if let Event::SolverQuery { query, .. } = &e {
+                queries += query.len();
+            }
             let kind =
                 format!("{e:?}").split([' ', '{', '(']).next().unwrap_or_default().to_string();
             events.push(kind);
         }
         let outcomes: Vec<String> = ex.paths().iter().map(|p| p.describe()).collect();
-        (events, text, outcomes, ex.stats().states, ex.stats().feasible, ex.stats().infeasible)
+        let counts = (ex.stats().states, ex.stats().feasible, ex.stats().infeasible);
+        (events, text, queries, outcomes, counts)
     };
-    let (e1, text1, o1, s1, f1, i1) = run(true);
-    let (e0, text0, o0, s0, f0, i0) = run(false);
-    assert!(text1 > 0, "the detailed run formatted no formula");
-    assert_eq!(text0, 0, "formulas were formatted with detail off");
+    let (e1, text1, q1, o1, c1) = run(true, true);
+    let (e0, text0, q0, o0, c0) = run(false, true);
+    let (eq, textq, qq, oq, cq) = run(true, false);
+    assert!(text1 > 0 && q1 > 0, "the detailed run formatted no formula or query");
+    assert_eq!((text0, q0), (0, 0), "formulas or queries were formatted with detail off");
+    assert_eq!((textq, qq), (text1, 0), "query text off: formulas stay, queries go");
     assert!(e1.iter().any(|k| k == "Disjuncts") && e1.iter().any(|k| k == "SlModel"), "{e1:?}");
+    assert!(e1.iter().any(|k| k == "SolverQuery"), "{e1:?}");
     assert_eq!(e1, e0);
+    assert_eq!(e1, eq);
     assert_eq!(o1, o0);
-    assert_eq!((s1, f1, i1), (s0, f0, i0));
+    assert_eq!(o1, oq);
+    assert_eq!(c1, c0);
+    assert_eq!(c1, cq);
 }
 
 /// A run kept for its summary only (issue 32, `lazy` at k = 3 on TreeMap `put`): a front end

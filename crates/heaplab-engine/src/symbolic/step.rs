@@ -70,6 +70,12 @@ pub trait Sink {
     fn detailed(&self) -> bool {
         true
     }
+    /// Whether a solver-query event carries the query as text: only a front end that shows
+    /// single steps reads it, and writing it in source names at every question cost a
+    /// `lazier#` run a twentieth of its time. Default: when [`detailed`](Self::detailed).
+    fn query_text(&self) -> bool {
+        self.detailed()
+    }
 }
 
 /// One step's view of the run: what the executor, the heap model and the strategy hooks may use.

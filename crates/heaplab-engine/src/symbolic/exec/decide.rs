@@ -196,12 +196,21 @@ impl Cx<'_> {
         self.solver.note_local();
         self.sink.event(Event::SolverQuery {
             state: st.id,
-            // Inputs by their source names (`lo < o2.key`), as the views and labels say them.
-            query: show_sym(st, c),
+            query: self.query_text(st, c),
             answer: if answer { SatAnswer::Sat } else { SatAnswer::Unsat },
             local: true,
         });
         Ok(answer)
+    }
+
+    /// A question's text for its event: inputs by their source names (`lo < o2.key`), as the
+    /// views and labels say them; empty where nobody reads it ([`crate::symbolic::step::Sink::query_text`]).
+    fn query_text(&self, st: &State, c: &Sym) -> String {
+        if self.sink.query_text() {
+            show_sym(st, c)
+        } else {
+            String::new()
+        }
     }
 
     /// Asks the solver whether `slice && c` is satisfiable (the question from
@@ -222,8 +231,7 @@ impl Cx<'_> {
         }
         self.sink.event(Event::SolverQuery {
             state: st.id,
-            // Inputs by their source names (`lo < o2.key`), as the views and labels say them.
-            query: show_sym(st, c),
+            query: self.query_text(st, c),
             answer,
             local: false,
         });

@@ -266,6 +266,13 @@ impl Explorer {
         self.rec.detail = on;
     }
 
+    /// Whether solver-query events carry the query's text (with detail on; on by default). A
+    /// front end that counts the queries of a run but shows only single steps' (the page)
+    /// turns it off for the run and on for a step.
+    pub fn set_query_text(&mut self, on: bool) {
+        self.rec.query_text = on;
+    }
+
     /// Whether the run keeps only what its summary and test generation read. Off by default;
     /// a front end that reads no event and no tree (the CLI's `run` without `--trace`,
     /// `compare`, `bench`) turns it on, and then a discarded path (an `assume` or the

@@ -44,6 +44,8 @@ pub struct Record {
     pub shard: Option<Shard>,
     /// Events carry their formulas and models ([`Sink::detailed`]).
     pub detail: bool,
+    /// Solver-query events carry the query's text ([`Sink::query_text`]).
+    pub query_text: bool,
     /// The run keeps only what its summary and test generation read (see
     /// `Explorer::set_summary_only`): no record of a discarded path, and `parents` instead of
     /// `tree`.
@@ -73,6 +75,7 @@ impl Record {
             views: Snapshots::default(),
             shard,
             detail: true,
+            query_text: true,
             summary_only: false,
             parents: Parents::default(),
             ended: 0,
@@ -254,6 +257,10 @@ impl Sink for Record {
 
     fn detailed(&self) -> bool {
         self.detail
+    }
+
+    fn query_text(&self) -> bool {
+        self.detail && self.query_text
     }
 }
 
