@@ -468,19 +468,26 @@ async function duel({ source, method, reference, k, maxClues, runId }) {
   const ex = new wasm.Exploration(product.source, product.target, options, solve);
   try {
     let stoppedEarly = false;
+    let posted = -Infinity;
     for (;;) {
-      // No tree nodes: a duel shows no tree.
-      const slice = await ex.runSlice(BATCH_MS, 0x7fffffff);
+      // No tree nodes: a duel shows no tree. With a clue limit, a slice ends after each path
+      // that ends, so the duel stops at its clue count on a fast engine as on a slow one.
+      const slice = await ex.runSlice(BATCH_MS, 0x7fffffff, maxClues > 0);
       if (solve === null && ex.solverStats().unknownWithoutZ3 > 0) throw noZ3();
       const progress = wasm.duelProgress(ex, reference);
-      post({ type: 'duel', runId, progress });
+      const done = slice.over || (maxClues > 0 && progress.differ >= maxClues);
+      // The page hears of progress and reads its messages once per BATCH_MS, not per path.
+      if (done || performance.now() - posted >= BATCH_MS) {
+        post({ type: 'duel', runId, progress });
+        posted = performance.now();
+        if (!done) await yieldToMessages();
+      }
       if (slice.over) break;
-      if (maxClues > 0 && progress.differ >= maxClues) {
+      if (done) {
         stoppedEarly = true;
         ex.cancel();
         break;
       }
-      await yieldToMessages();
     }
     const summary = await ex.runToEnd(0);
     if (solve === null && ex.solverStats().unknownWithoutZ3 > 0) throw noZ3();

@@ -332,6 +332,13 @@ impl Run {
         };
         junit(&input, g).map(Some)
     }
+
+    /// Whether solver-query events carry their text: a single step shows it, a run only
+    /// counts its queries (see `Explorer::set_query_text`).
+    pub fn set_query_text(&mut self, on: bool) {
+        self.explorer.set_query_text(on);
+    }
+
     /// Steps once; a pending answer is reported with the scripts to resolve.
     pub fn advance(&mut self) -> Result<Next, Failure> {
         if self.cancelled {
@@ -370,14 +377,18 @@ impl Run {
 
     /// Steps until exploration is over, the working clock passes `end_ms`, a step needs Z3's
     /// replies, or (without Z3, `has_z3` false) a query only Z3 could answer was left open, so
-    /// that the page stops on it with the tree up to it. Events the tree shows go into
-    /// `slice`; solver queries are only counted.
+    /// that the page stops on it with the tree up to it; with `until_path_end`, also after the
+    /// first path that ends (a duel counts its clues path by path, whatever the machine's
+    /// speed). Events the tree shows go into `slice`; solver queries are only counted.
     pub fn advance_slice(
         &mut self,
         slice: &mut Slice,
         end_ms: u64,
         has_z3: bool,
+        until_path_end: bool,
     ) -> Result<SliceStop, Failure> {
+        // A slice only counts its queries.
+        self.set_query_text(false);
         loop {
             match self.advance()? {
                 Next::Event(placed) => {
@@ -389,7 +400,8 @@ impl Run {
                     } else {
                         slice.events.push(self.event_js(&placed));
                     }
-                    if self.clock.now_ms() >= end_ms {
+                    let path_ended = matches!(placed.event, Event::PathEnd { .. });
+                    if (until_path_end && path_ended) || self.clock.now_ms() >= end_ms {
                         return Ok(SliceStop::Paused);
                     }
                 }
@@ -539,5 +551,49 @@ impl Run {
             }
         }
         js
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bst_run() -> Run {
+        let source = include_str!("../../../examples/bst.hl").to_string();
+        let request =
+            Request::from_json(r#"{"strategy": "lazier#", "bounds": {"k": 2}, "views": false}"#)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+        Run::new(source, "BST.insert".into(), request, false, || 0.0)
+            .unwrap_or_else(|e| panic!("{}", e.message))
+    }
+
+    /// A slice asked to stop at path ends (the duel's clue count) ends after each path, and
+    /// only there; without it, a slice whose time never runs out goes to the end.
+    #[test]
+    fn a_slice_can_end_at_each_path_end() {
+        let mut run = bst_run();
+        let (mut slices, mut ends) = (0, 0);
+        loop {
+            let mut slice = Slice::default();
+            let stop = run.advance_slice(&mut slice, u64::MAX, false, true).expect("runs");
+            let ended = slice.events.iter().filter(|e| e.kind == "pathEnd").count();
+            ends += ended;
+            slices += 1;
+            match stop {
+                SliceStop::Over => break,
+                SliceStop::Paused => assert_eq!(ended, 1, "a paused slice ends one path"),
+                SliceStop::Resolve(_) => panic!("no Z3 query in BST"),
+            }
+        }
+        let paths = run.explorer.paths().len();
+        assert!(paths > 20, "{paths} paths");
+        assert_eq!(ends, paths);
+        assert_eq!(slices, paths + 1, "one slice per path, and the one that finds the end");
+
+        let mut whole = bst_run();
+        let mut slice = Slice::default();
+        let stop = whole.advance_slice(&mut slice, u64::MAX, false, false).expect("runs");
+        assert!(matches!(stop, SliceStop::Over));
+        assert_eq!(slice.events.iter().filter(|e| e.kind == "pathEnd").count(), paths);
     }
 }

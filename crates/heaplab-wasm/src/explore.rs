@@ -315,7 +315,11 @@ async fn next_event(
     convert: bool,
 ) -> Result<Option<JsValue>, JsValue> {
     loop {
-        let next = run.borrow_mut().advance().map_err(|e| to_js_failure(&e))?;
+        let next = {
+            let mut r = run.borrow_mut();
+            r.set_query_text(convert);
+            r.advance().map_err(|e| to_js_failure(&e))?
+        };
         match next {
             Next::Event(_) if !convert => return Ok(Some(JsValue::UNDEFINED)),
             Next::Event(event) => {
@@ -339,11 +343,12 @@ async fn slice(
     solve: Option<&Function>,
     budget_ms: f64,
     tree_from: u32,
+    until_path_end: bool,
 ) -> Result<JsValue, JsValue> {
     let end = run.borrow().clock.now_ms() + budget_ms.max(0.0) as u64;
     let mut out = Slice::default();
     loop {
-        let stop = run.borrow_mut().advance_slice(&mut out, end, solve.is_some());
+        let stop = run.borrow_mut().advance_slice(&mut out, end, solve.is_some(), until_path_end);
         match stop {
             Err(e) => return Err(to_js_failure(&e)),
             Ok(SliceStop::Resolve(scripts)) => {
@@ -480,15 +485,22 @@ impl Exploration {
     /// Runs for about `budgetMs` milliseconds of work, or to the end (`ExploreSlice`): the
     /// events the tree shows (solver queries only counted), the tree nodes with ids `treeFrom..`,
     /// and `over` once exploration is over (then call `runToEnd()` or `step()` for the tests).
-    /// The page's Run takes one slice per batch: the run stays in Rust between the page's
-    /// chances to pause it, and one slice crosses into JS at once.
+    /// With `untilPathEnd`, the slice also ends after the first path that ends (a duel counts
+    /// its clues after each). The page's Run takes one slice per batch: the run stays in Rust
+    /// between the page's chances to pause it, and one slice crosses into JS at once.
     #[wasm_bindgen(js_name = runSlice, unchecked_return_type = "Promise<ExploreSlice>")]
-    pub fn run_slice(&self, budget_ms: f64, tree_from: u32) -> Promise {
+    pub fn run_slice(
+        &self,
+        budget_ms: f64,
+        tree_from: u32,
+        until_path_end: Option<bool>,
+    ) -> Promise {
         let run = Rc::clone(&self.run);
         let solve = self.solve.clone();
+        let until_path_end = until_path_end.unwrap_or(false);
         future_to_promise(async move {
             enter(&run)?;
-            let res = slice(&run, solve.as_ref(), budget_ms, tree_from).await;
+            let res = slice(&run, solve.as_ref(), budget_ms, tree_from, until_path_end).await;
             leave(&run);
             res
         })
