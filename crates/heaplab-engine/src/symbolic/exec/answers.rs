@@ -103,6 +103,7 @@ impl Answers {
             return Question { slice: Vec::new(), addrs: Vec::new() };
         }
         let vars: Vec<Vars> = pc.iter().map(|p| self.vars_of(p)).collect();
+        let unread = unread_definitions(pc, &vars, &wanted);
         let key = |(id, sort): (u32, Sort)| 2 * id as usize + usize::from(sort == Sort::Bool);
         let n = vars
             .iter()
@@ -129,14 +130,19 @@ impl Answers {
                 }
             }
         };
-        for v in &vars {
-            union(&mut parent, v);
+        for (v, skip) in vars.iter().zip(&unread) {
+            if !skip {
+                union(&mut parent, v);
+            }
         }
         union(&mut parent, &wanted);
         let root = find(&mut parent, key(wanted[0]));
         let mut slice = Vec::new();
         let mut addrs = Vec::new();
-        for (p, v) in pc.iter().zip(&vars) {
+        for ((p, v), skip) in pc.iter().zip(&vars).zip(&unread) {
+            if *skip {
+                continue;
+            }
             if let Some(first) = v.first() {
                 if find(&mut parent, key(*first)) == root {
                     slice.push(p.clone());
@@ -225,6 +231,67 @@ impl Answers {
     }
 }
 
+/// Which conjuncts of `pc` are definitions nothing reads: `v == e` where the variable `v`
+/// occurs in no other conjunct of `pc`, not in `e` and not in the condition (`wanted`, its
+/// variables), after leaving out the definitions found so (`symheap` names its guards
+/// `b == g` and reads few of them). Leaving them out keeps the answer: whatever satisfies
+/// the rest, `v` can take the value of `e`. And they no longer tie their variables into one
+/// slice.
+fn unread_definitions(pc: &[Sym], vars: &[Vars], wanted: &[(u32, Sort)]) -> Vec<bool> {
+    let mut unread = vec![false; pc.len()];
+    // The variable each conjunct defines, if it has the shape of a definition.
+    let defined: Vec<Option<(u32, Sort)>> = pc.iter().map(definition_var).collect();
+    if defined.iter().all(Option::is_none) {
+        return unread;
+    }
+    // In how many conjuncts (the condition counting as one more) each variable occurs.
+    let mut count: FxHashMap<(u32, Sort), u32> = FxHashMap::default();
+    for v in vars.iter().flat_map(|v| v.iter()).chain(wanted) {
+        *count.entry(*v).or_default() += 1;
+    }
+    let mut by_var: FxHashMap<(u32, Sort), usize> = FxHashMap::default();
+    for (i, d) in defined.iter().enumerate() {
+        if let Some(v) = d {
+            by_var.insert(*v, i);
+        }
+    }
+    let mut work: Vec<usize> = (0..pc.len()).filter(|&i| defined[i].is_some()).collect();
+    while let Some(i) = work.pop() {
+        let Some(v) = defined[i] else { continue };
+        if unread[i] || count.get(&v) != Some(&1) {
+            continue;
+        }
+        unread[i] = true;
+        for u in vars[i].iter() {
+            let n = count.entry(*u).or_default();
+            *n -= 1;
+            // A variable of `e` read only by its own definition now: that one may go too.
+            if *n == 1 {
+                if let Some(&j) = by_var.get(u) {
+                    work.push(j);
+                }
+            }
+        }
+    }
+    unread
+}
+
+/// `v` when `c` is `v == e` (or `e == v`) with `v` a variable that does not occur in `e`.
+fn definition_var(c: &Sym) -> Option<(u32, Sort)> {
+    let Node::Eq(a, b) = c.node() else { return None };
+    for (side, other) in [(a, b), (b, a)] {
+        if let Node::Var(id, sort) = side.node() {
+            let v = (*id, *sort);
+            let mut inside = false;
+            other.for_each_var(&mut |i, s| inside |= (i, s) == v);
+            if !inside {
+                return Some(v);
+            }
+        }
+    }
+    None
+}
+
 /// `c` and its conjuncts, as `Sym::and` nests them (`a && b && d`: the whole, `a && b`, `a`,
 /// `b`, `d`).
 fn conjuncts(c: &Sym) -> Vec<&Sym> {
@@ -294,10 +361,45 @@ mod tests {
                 _ => Sym::bool(false),
             };
             let q = answers.question(&pc, &c);
-            let want = dbm::slice(&pc, &c);
+            // Definitions nothing reads are left out first (see `unread_definitions`).
+            let vars: Vec<Vars> = pc.iter().map(|p| p.vars().into()).collect();
+            let unread = unread_definitions(&pc, &vars, &c.vars());
+            let read: Vec<Sym> =
+                pc.iter().zip(&unread).filter(|(_, u)| !**u).map(|(p, _)| p.clone()).collect();
+            let want = dbm::slice(&read, &c);
             assert_eq!(q.slice.len(), want.len(), "{pc:?} {c:?}");
             assert!(q.slice.iter().zip(&want).all(|(a, b)| a.addr() == b.addr()));
         }
+    }
+
+    /// A definition is left out only when nothing else reads its variable: not the condition,
+    /// not another conjunct, not a definition that is kept; chains of them go together.
+    #[test]
+    fn unread_definitions_are_those_nothing_reads() {
+        let b = |i: u32| Sym::var(i, Sort::Bool);
+        let d1 = Sym::eq(&b(10), &Sym::lt(&x(0), &x(1)));
+        let d2 = Sym::eq(&b(11), &Sym::or(&b(10), &Sym::eq(&x(1), &Sym::int(0))));
+        let fact = Sym::lt(&x(1), &x(2));
+        let unread = |pc: &[Sym], c: &Sym| {
+            let vars: Vec<Vars> = pc.iter().map(|p| p.vars().into()).collect();
+            unread_definitions(pc, &vars, &c.vars())
+        };
+        let c = Sym::lt(&x(2), &x(3));
+        let pc = vec![d1.clone(), d2.clone(), fact.clone()];
+        assert_eq!(unread(&pc, &c), [true, true, false], "a chain nothing reads");
+        assert_eq!(unread(&pc, &b(11)), [false, false, false], "the condition reads the chain");
+        assert_eq!(unread(&pc, &b(10)), [false, true, false], "the condition reads the first");
+        let with_fact = vec![d1.clone(), d2.clone(), fact, b(11)];
+        assert_eq!(unread(&with_fact, &c), [false, false, false, false], "a fact reads it");
+        // A second definition of the same variable reads it.
+        let twice = vec![d1.clone(), Sym::eq(&b(10), &Sym::lt(&x(1), &x(0)))];
+        assert_eq!(unread(&twice, &c), [false, false]);
+        // The question leaves them out: `x0 < x1` no longer ties x0 and x1 to the slice.
+        let mut answers = Answers::new(true);
+        let pc = vec![d1, d2, Sym::lt(&x(3), &x(4))];
+        let q = answers.question(&pc, &c);
+        assert_eq!(q.slice.len(), 1);
+        assert_eq!(q.slice[0].addr(), pc[2].addr());
     }
 
     /// Each way of answering: the same question, unsat on a subset (only with the same
