@@ -218,9 +218,8 @@ async function busy(run, work) {
  * Everything a batch carries: the kept events, the tree nodes created since the last batch
  * (`nodes`, when a slice brought them already), the summary and solver counts.
  */
-function batchOf(run, events, nodes = run.ex.treeSince(run.treeCount)) {
+function batchOf(run, events, nodes = run.ex.treeSince(run.treeCount), summary = run.ex.summary()) {
   run.treeCount += nodes.length;
-  const summary = run.ex.summary();
   // Which solver answered how many queries (decided in Rust, by Z3, remembered; unknown
   // without Z3), for the status line.
   const solver = run.ex.solverStats();
@@ -298,7 +297,8 @@ async function runBatches(run, runId) {
     if (slice.over) {
       // Generates the tests (resolving their models with Z3 where needed).
       await timed(run.clock, () => run.ex.runToEnd(0));
-      return { ...batchOf(run, slice.events, slice.nodes), over: true, ...finished(run) };
+      const results = finished(run);
+      return { ...batchOf(run, slice.events, slice.nodes, results.summary), over: true, ...results };
     }
     if (run.retired) throw Object.assign(new Error('replaced by a new exploration'), { name: 'Stale' });
     // At most one batch the page has not handled yet: a page slower than the engine (a loaded

@@ -12,13 +12,14 @@
 //! `unknown` (the explorer keeps such a branch, and a path whose model query is unknown gets no
 //! test); nothing is ever pending.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use heaplab_engine::symbolic::{
     Bound, Clock, Event, Explorer, Options, PathOutcome, Placed, StateId,
 };
+use heaplab_report::summary::{FeasibilityReport, FindingReport};
 use heaplab_report::RunSummary;
 use heaplab_smt::{Solver, Stats};
 use heaplab_syntax::{Analysis, SourceFile, Span};
@@ -152,6 +153,10 @@ pub struct Run {
     frontend_adjust: Stats,
     bounds_hit: BTreeSet<Bound>,
     pub generation: Option<Generation>,
+    /// The summary's findings and feasibility report, made once the tests exist: they read
+    /// every path and test, and the page asks for the summary several times at the end (a
+    /// tenth of the Explore tab's Run on TreeMap `put` went to making them again).
+    finished: OnceCell<(Vec<FindingReport>, FeasibilityReport)>,
     /// Where each statement of the program is, once tests exist (their `lines`, `coverage()`).
     pub lines: Option<Lines>,
     /// Where each statement and branch site starts, for the line of a branch event.
@@ -244,6 +249,7 @@ impl Run {
             frontend_adjust: Stats::default(),
             bounds_hit: BTreeSet::new(),
             generation: None,
+            finished: OnceCell::new(),
             lines: None,
             sites,
             text,
@@ -446,15 +452,16 @@ impl Run {
             self.generation.as_ref(),
         );
         if let Some(g) = &self.generation {
-            let file = SourceFile::new(self.file.clone(), self.source.clone());
-            summary.findings = heaplab_report::findings::findings(&file, self.explorer.paths(), g);
-            // Coverage of the feasible directions, as `heaplab run` reports it.
-            let program = &self.analysis.program;
-            let f = heaplab_testgen::feasible::of_exploration(program, &self.explorer, g);
-            summary.feasibility = Some(heaplab_report::summary::FeasibilityReport::new(
-                &f,
-                &Lines::new(program, &file),
-            ));
+            let (findings, feasibility) = self.finished.get_or_init(|| {
+                let file = SourceFile::new(self.file.clone(), self.source.clone());
+                let findings = heaplab_report::findings::findings(&file, self.explorer.paths(), g);
+                // Coverage of the feasible directions, as `heaplab run` reports it.
+                let program = &self.analysis.program;
+                let f = heaplab_testgen::feasible::of_exploration(program, &self.explorer, g);
+                (findings, FeasibilityReport::new(&f, &Lines::new(program, &file)))
+            });
+            summary.findings = findings.clone();
+            summary.feasibility = Some(feasibility.clone());
         }
         summary
     }
