@@ -19,6 +19,13 @@
 //! end in a null dereference the precondition decides: with the field described and its
 //! object in the footprint it is left out like an alias choice. These were most of DLL's and
 //! AAT's solver calls, nearly all unsat.
+//!
+//! A value the code can neither read nor tell apart is no direction at all: a field whose class
+//! has no fields (`Object`), where the code compares no value of that class (`==`, `!=`, with
+//! null or anything else), behaves the same whether it is null, a new object or an earlier
+//! one. All its choices, the new object included, are left to the input generator when its
+//! object lies in the footprint (dll.hl's `element` in every method but those that search for
+//! an element: 133 of DLL's 600 calls).
 
 use crate::feasible::for_each_code_expr;
 use heaplab_engine::symbolic::concolic::{fresh_choice, is_input_object, ShapeChoice};
@@ -37,6 +44,8 @@ pub(super) struct ShapeRule {
     mentioned: BTreeSet<String>,
     /// Fields of a type the explored code compares with null somewhere.
     null_tested: BTreeSet<String>,
+    /// Fields of a class without fields whose values the explored code never compares.
+    opaque: BTreeSet<String>,
 }
 
 /// The explored method, for the null tests of its code.
@@ -66,7 +75,8 @@ impl ShapeRule {
             requires: has_requires,
             described,
             mentioned,
-            null_tested: code.map(null_tested).unwrap_or_default(),
+            null_tested: code.as_ref().map(null_tested).unwrap_or_default(),
+            opaque: code.as_ref().map(opaque).unwrap_or_default(),
         }
     }
 
@@ -85,11 +95,19 @@ impl ShapeRule {
                 None => self.mentioned.contains(first),
             }
         };
+        if !self.requires || !in_footprint(&choice.reference) {
+            return false;
+        }
+        if field.is_some_and(|f| self.opaque.contains(f)) {
+            return true;
+        }
         let target_decided = match &choice.target {
+            // A new object is the program's direction (a loop goes on, a search goes down).
+            Some(_) if choice.fresh => false,
             Some(target) => in_footprint(target),
             None => field.is_some_and(|f| !self.null_tested.contains(f)),
         };
-        self.requires && field_described && in_footprint(&choice.reference) && target_decided
+        field_described && target_decided
     }
 }
 
@@ -161,7 +179,7 @@ fn described_fields(sh: &SymHeap) -> Vec<&str> {
 /// `e.f != null`, `null == t` with `x`, `e.f`, `t` of that type. By type, not by access path,
 /// since a value read from a field reaches its test through locals and parameters
 /// (`insert(t.left, k)` then `if (t == null)`).
-fn null_tested(code: Code<'_>) -> BTreeSet<String> {
+fn null_tested(code: &Code<'_>) -> BTreeSet<String> {
     let mut types = BTreeSet::new();
     for_each_code_expr(code.program, code.class, code.method, &mut |e| {
         let ExprKind::Binary { op: BinOp::Eq | BinOp::Ne, lhs, rhs } = &e.kind else { return };
@@ -179,6 +197,32 @@ fn null_tested(code: Code<'_>) -> BTreeSet<String> {
         .values()
         .flatten()
         .filter(|(_, t)| type_key(t).is_some_and(|k| types.contains(&k)))
+        .map(|(f, _)| f.clone())
+        .collect()
+}
+
+/// The fields whose class has no fields of its own (`Object`) and whose values the explored
+/// code never compares: not with null, not with each other, not with anything. Such a value
+/// can only be stored, passed and returned, so which object it is decides no branch.
+fn opaque(code: &Code<'_>) -> BTreeSet<String> {
+    let mut compared = BTreeSet::new();
+    for_each_code_expr(code.program, code.class, code.method, &mut |e| {
+        let ExprKind::Binary { op: BinOp::Eq | BinOp::Ne, lhs, rhs } = &e.kind else { return };
+        for side in [lhs, rhs] {
+            if let Some(t) = code.info.type_of(side.id).and_then(type_key) {
+                compared.insert(t);
+            }
+        }
+    });
+    let fieldless = |c: &str| code.info.class_fields.get(c).is_none_or(|fields| fields.is_empty());
+    code.info
+        .class_fields
+        .values()
+        .flatten()
+        .filter(|(_, t)| match t {
+            Type::Class(c) => fieldless(c) && !compared.contains(c),
+            _ => false,
+        })
         .map(|(f, _)| f.clone())
         .collect()
 }
@@ -201,7 +245,36 @@ mod tests {
         let a = analyze(&SourceFile::new("t.hl".to_string(), src.to_string()));
         assert!(!a.has_errors(), "{:?}", a.diagnostics);
         let (class, method) = crate::find_function(&a.program, target).expect("target");
-        null_tested(Code { program: &a.program, info: &a.info, class, method })
+        null_tested(&Code { program: &a.program, info: &a.info, class, method })
+    }
+
+    fn opaque_fields(src: &str, target: &str) -> BTreeSet<String> {
+        let a = analyze(&SourceFile::new("t.hl".to_string(), src.to_string()));
+        assert!(!a.has_errors(), "{:?}", a.diagnostics);
+        let (class, method) = crate::find_function(&a.program, target).expect("target");
+        opaque(&Code { program: &a.program, info: &a.info, class, method })
+    }
+
+    const BAG: &str = "class Entry { Object element; Entry next; Item item; }\n\
+        class Item { int v; }\n\
+        class Bag {\n  Entry head;\n\
+        Object first() { return this.head.element; }\n\
+        void put(Object o) { this.head.element = o; }\n\
+        bool has(Object o) { return this.head.element == o; }\n\
+        bool viaHelper(Object o) { return same(this.head, o); }\n\
+        bool same(Entry e, Object o) { return o != null && e.element == o; }\n\
+        }\n";
+
+    /// A field of a class without fields is opaque until the code compares such values, with
+    /// null or with each other, itself or through a callee; a field of a class with fields
+    /// (`item`) never is.
+    #[test]
+    fn fields_nobody_compares_or_reads_are_opaque() {
+        let element: BTreeSet<String> = ["element".to_string()].into_iter().collect();
+        assert_eq!(opaque_fields(BAG, "Bag.first"), element);
+        assert_eq!(opaque_fields(BAG, "Bag.put"), element);
+        assert!(opaque_fields(BAG, "Bag.has").is_empty());
+        assert!(opaque_fields(BAG, "Bag.viaHelper").is_empty());
     }
 
     const LIST: &str = "class Item { int v; }\n\

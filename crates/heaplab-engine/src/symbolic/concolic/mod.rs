@@ -49,8 +49,8 @@ pub struct ForkRecord {
     /// What the fork decided (the label of the taken child's tree node).
     pub label: String,
     /// The heap-shape alternatives among `others`, which may not be program directions: the
-    /// untaken choices of lazy initialization that make an input reference null or an alias
-    /// of an earlier input object. Which of them the program tests, and which the input
+    /// untaken choices of lazy initialization that make an input reference null, an alias
+    /// of an earlier input object or a new one. Which of them the program tests, and which the input
     /// generator decides, is the loop's to judge (issue 32).
     pub shape: Vec<ShapeChoice>,
     /// A branch of an `ensures`' evaluation (its functions' tests as they walk the heap), not
@@ -60,15 +60,17 @@ pub struct ForkRecord {
     pub spec: bool,
 }
 
-/// An untaken lazy-initialization choice that makes `reference` null or the earlier input
-/// object `target`: `o3.next = o1` is reference `o3.next`, target `Some("o1")`; `o3.next =
-/// null` is target `None`.
+/// An untaken lazy-initialization choice that makes `reference` null, the earlier input
+/// object `target` or (`fresh`) the new input object `target`: `o3.next = o1` is reference
+/// `o3.next`, target `Some("o1")`; `o3.next = null` is target `None`; `o3.next = fresh o4` is
+/// target `Some("o4")` with `fresh`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShapeChoice {
     /// Position among the fork's children (as in [`ForkRecord::others`]).
     pub child: u16,
     pub reference: String,
     pub target: Option<String>,
+    pub fresh: bool,
 }
 
 /// The result of one guided run.
@@ -299,11 +301,21 @@ fn choose(
     let shape = others
         .iter()
         .filter_map(|(i, o)| {
-            let (reference, target) = shape_choice(label_of(o))?;
+            let label = label_of(o);
+            if let Some((reference, object)) = fresh_choice(label) {
+                return Some(ShapeChoice {
+                    child: *i,
+                    reference: reference.into(),
+                    target: Some(object.into()),
+                    fresh: true,
+                });
+            }
+            let (reference, target) = shape_choice(label)?;
             Some(ShapeChoice {
                 child: *i,
                 reference: reference.into(),
                 target: target.map(Into::into),
+                fresh: false,
             })
         })
         .collect();
