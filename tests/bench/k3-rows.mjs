@@ -3,7 +3,10 @@
 // methods (native engine, z3 process). `concolic` runs at CSF's settings: phase-1 depth 1 and
 // its artifact's per-method unfolding budget (`--max-unfold`); it must cover the directions
 // `sl` covers. `symheap` runs under its own cap (K3_SYMHEAP_MS, default 20000 ms) and says
-// when the cap stopped it. Prints one markdown table.
+// when the cap stopped it. `lazy` runs on AVL `insert` and TreeMap `put` with room to finish:
+// states up to K3_LAZY_STATES (default 60 million, the default bound is 200,000) and its own
+// cap K3_LAZY_MS (default 400000 ms); natively it keeps only what the summary reads, so it stays
+// within the default memory bound. Prints one markdown table.
 //
 // Usage: node tests/bench/k3-rows.mjs   (after `cargo build --release`)
 import { execFileSync } from 'node:child_process';
@@ -13,11 +16,13 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.join(ROOT, 'target/release/heaplab');
 const SYMHEAP_MS = Number(process.env.K3_SYMHEAP_MS ?? 20000);
+const LAZY_MS = Number(process.env.K3_LAZY_MS ?? 400000);
+const LAZY_STATES = Number(process.env.K3_LAZY_STATES ?? 60000000);
 const ROWS = [
   { file: 'examples/bst.hl', method: 'BST.insert', unfold: 1 },
   { file: 'examples/bst.hl', method: 'BST.remove', unfold: 2 },
-  { file: 'examples/avl.hl', method: 'AvlTree.insert', unfold: 2 },
-  { file: 'examples/treemap.hl', method: 'TreeMap.put', unfold: 4 },
+  { file: 'examples/avl.hl', method: 'AvlTree.insert', unfold: 2, lazy: true },
+  { file: 'examples/treemap.hl', method: 'TreeMap.put', unfold: 4, lazy: true },
 ];
 
 function run(row, strategy, extra = []) {
@@ -29,8 +34,8 @@ function run(row, strategy, extra = []) {
 
 const stop = (s) => (s.stopped_by ? ` (stopped by ${s.stopped_by})` : '');
 const lines = [
-  "| method | `sl` tests / directions | `lazier#` tests | `symheap` tests, ms | `concolic` directions (of `sl`'s) | `concolic` calls p1/p2, unexplored left, ms |",
-  '|---|---|---|---|---|---|',
+  "| method | `sl` tests / directions | `lazier#` tests | `symheap` tests, ms | `concolic` directions (of `sl`'s) | `concolic` calls p1/p2, unexplored left, ms | `lazy` tests, states, ms |",
+  '|---|---|---|---|---|---|---|',
 ];
 for (const row of ROWS) {
   process.stderr.write(`k = 3: ${row.method}\n`);
@@ -39,11 +44,15 @@ for (const row of ROWS) {
   const sh = run(row, 'symheap', ['--timeout-ms', String(SYMHEAP_MS)]);
   const cc = run(row, 'concolic', ['--depth', '1', '--max-unfold', String(row.unfold)]);
   const c = cc.concolic;
+  const lz3 = row.lazy
+    ? run(row, 'lazy', ['--max-states', String(LAZY_STATES), '--timeout-ms', String(LAZY_MS)])
+    : null;
+  const lazyCell = lz3 ? `${lz3.tests}${lz3.tests === lz.tests ? '' : ' **≠**'}, ${lz3.states}, ${lz3.time_ms}${stop(lz3)}` : '—';
   const same = cc.branches_covered_valid >= sl.branches_covered_valid ? '' : ' **fewer**';
   lines.push(`| ${row.method} | ${sl.tests} / ${sl.branches_covered_valid} | ${lz.tests} | ` +
     `${sh.tests}, ${sh.time_ms}${stop(sh)} | ${cc.branches_covered_valid} of ${sl.branches_covered_valid}${same} | ` +
-    `${c.phase1_calls}/${c.phase2_calls}, ${c.unexplored_left}, ${cc.time_ms}${stop(cc)} (budget ${row.unfold}) |`);
+    `${c.phase1_calls}/${c.phase2_calls}, ${c.unexplored_left}, ${cc.time_ms}${stop(cc)} (budget ${row.unfold}) | ${lazyCell} |`);
 }
 process.stdout.write(['', '## k = 3: symheap and concolic next to sl and lazier#', '',
-  `Native engine; \`symheap\` capped at ${SYMHEAP_MS} ms; \`concolic\` at CSF's settings (phase-1 depth 1, the method's unfolding budget).`,
+  `Native engine; \`symheap\` capped at ${SYMHEAP_MS} ms; \`concolic\` at CSF's settings (phase-1 depth 1, the method's unfolding budget); \`lazy\` with up to ${LAZY_STATES} states and ${LAZY_MS} ms (≠: not \`lazier#\`'s tests).`,
   '', ...lines, ''].join('\n'));
