@@ -78,8 +78,10 @@ impl Filled {
 
 impl<'p> Elements<'p> {
     /// The filling for the strategies that leave element references symbolic and concretize
-    /// them as `null` (`sl`, `lazier#`, `symheap`); `None` for the others (`lazy`, `lazier`
-    /// and `concolic` choose null or an object themselves) or without an element slot.
+    /// them as `null` (`sl`, `lazier#`, `symheap`); `None` for the others (`lazy` and `lazier`
+    /// choose null or an object themselves) or without an element slot. `concolic` leaves the
+    /// choices of elements its code never compares to its input generator, and fills through
+    /// [`Elements::new`].
     pub fn for_strategy(
         strategy: heaplab_engine::symbolic::StrategyKind,
         program: &'p Program,

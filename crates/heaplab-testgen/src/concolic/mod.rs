@@ -43,7 +43,7 @@ mod shapes;
 pub mod spec;
 
 use crate::concretize::{replay, Concrete, PreChecker};
-use crate::{find_function, unique_name, Expected, GeneratedTest, Generation, Input, Result};
+use crate::{find_function, unique_name, Expected, Generation, Input, Result};
 pub use config::{ConcolicConfig, IntFill, SearchOrder};
 use frontier::{pick, Deferred, Node, Waiting};
 use heaplab_engine::symbolic::concolic::preprocess::preprocess;
@@ -360,6 +360,7 @@ pub fn generate_observed(
         None
     };
     let checker = PreChecker::new(program, info, target, PreMode::Ignore);
+    let elements = crate::distinct::Elements::new(program, info, target);
     let method_short = target.rsplit('.').next().unwrap_or(target).to_string();
     let mut taken: BTreeSet<String> = program
         .items
@@ -635,19 +636,18 @@ pub fn generate_observed(
         if phase == 2 {
             stats.phase2_inputs += 1;
         }
-        generation.tests.push(GeneratedTest {
-            name,
-            path: i,
+        let original = crate::distinct::Filled {
             input: concrete.input,
             expected: concrete.expected,
             final_heap,
+            coverage: covered,
+            error: error.map(|e| (e.node, e.span, e.message)),
             validity,
-            k_cut: false,
-            error_node: error.as_ref().map(|e| e.node),
-            error_at: error.map(|e| (e.span, e.message)),
-            statements: covered.statements.into_iter().collect(),
-            branches: covered.branches.into_iter().collect(),
-        });
+        };
+        // Elements whose choices were left to the generator (see `shapes`) come out `null`:
+        // they become distinct objects where the path allows, as `sl`'s do.
+        let filled = elements.as_ref().and_then(|e| e.fill(&original)).unwrap_or(original);
+        generation.tests.push(filled.into_test(name, i, false));
         stats.phase_of_test.push(phase as u8);
         if let Some(test) = generation.tests.last().map(|t| t.name.clone()) {
             record(&mut events, observe, &generation, ConcolicEvent::NewInput { test });
