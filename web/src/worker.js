@@ -554,12 +554,7 @@ async function warmUpEngine() {
         if (slice.over) break;
       }
       await ex.runToEnd(0);
-      ex.summary();
-      ex.tests();
-      ex.coverage();
-      ex.testsHl();
-      ex.testsJson();
-      ex.testsJunit('Tree_insert');
+      finished({ ex, method: 'Tree.insert' });
     } catch {
       // A warm-up that fails costs nothing but its speed-up.
       return;

@@ -236,7 +236,8 @@ impl Answers {
 /// variables), after leaving out the definitions found so (`symheap` names its guards
 /// `b == g` and reads few of them). Leaving them out keeps the answer: whatever satisfies
 /// the rest, `v` can take the value of `e`. And they no longer tie their variables into one
-/// slice.
+/// slice. (`heaplab_smt`'s frontend sets such definitions aside too, on the terms it gets;
+/// done here, on the path condition, they are neither converted nor sent.)
 fn unread_definitions(pc: &[Sym], vars: &[Vars], wanted: &[(u32, Sort)]) -> Vec<bool> {
     let mut unread = vec![false; pc.len()];
     // The variable each conjunct defines, if it has the shape of a definition.
