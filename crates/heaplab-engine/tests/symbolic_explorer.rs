@@ -286,16 +286,18 @@ fn discarded_paths_keep_their_heap_only_for_a_tree_view() {
 
 /// Events without their text (issue 32, "no work for nobody"): with detail off, `Disjuncts`
 /// and `SlModel` events carry no formula and solver queries no text; with only the query text
-/// off (the page's runs), queries carry none and formulas stay. The run is otherwise the same:
-/// the same events in the same order, the same paths and counts.
+/// off (the page's slices), queries carry none and formulas stay; with only the formulas off
+/// (a run whose events nobody reads), formulas go and the tree's labels stay. The run is
+/// otherwise the same: the same events in the same order, the same paths and counts.
 #[test]
 fn events_without_detail_carry_no_formulas_and_change_nothing_else() {
     let a = common::load("bst.hl");
-    let run = |detail: bool, query_text: bool| {
+    let run = |detail: bool, formulas: bool, query_text: bool| {
         let mut config = Config::default();
         config.strategy = StrategyKind::Sl;
         let mut ex = explorer(&a, "BST.find", config);
         ex.set_event_detail(detail);
+        ex.set_event_formulas(formulas);
         ex.set_query_text(query_text);
         let mut events = Vec::new();
         let mut text = 0usize;
@@ -315,22 +317,27 @@ fn events_without_detail_carry_no_formulas_and_change_nothing_else() {
         }
         let outcomes: Vec<String> = ex.paths().iter().map(|p| p.describe()).collect();
         let counts = (ex.stats().states, ex.stats().feasible, ex.stats().infeasible);
-        (events, text, queries, outcomes, counts)
+        let labels: Vec<String> = ex.tree().iter().map(|n| n.label.clone()).collect();
+        (events, text, queries, outcomes, counts, labels)
     };
-    let (e1, text1, q1, o1, c1) = run(true, true);
-    let (e0, text0, q0, o0, c0) = run(false, true);
-    let (eq, textq, qq, oq, cq) = run(true, false);
+    let (e1, text1, q1, o1, c1, l1) = run(true, true, true);
+    let (e0, text0, q0, o0, c0, _) = run(false, true, true);
+    let (eq, textq, qq, oq, cq, lq) = run(true, true, false);
+    let (ef, textf, qf, of, cf, lf) = run(true, false, true);
     assert!(text1 > 0 && q1 > 0, "the detailed run formatted no formula or query");
     assert_eq!((text0, q0), (0, 0), "formulas or queries were formatted with detail off");
     assert_eq!((textq, qq), (text1, 0), "query text off: formulas stay, queries go");
+    assert_eq!((textf, qf), (0, q1), "formulas off: formulas go, queries stay");
+    assert!(l1.iter().any(|l| l.starts_with("disjunct")), "{l1:?}");
+    assert_eq!(l1, lq);
+    assert_eq!(l1, lf, "formulas off changed the tree's labels");
     assert!(e1.iter().any(|k| k == "Disjuncts") && e1.iter().any(|k| k == "SlModel"), "{e1:?}");
     assert!(e1.iter().any(|k| k == "SolverQuery"), "{e1:?}");
-    assert_eq!(e1, e0);
-    assert_eq!(e1, eq);
-    assert_eq!(o1, o0);
-    assert_eq!(o1, oq);
-    assert_eq!(c1, c0);
-    assert_eq!(c1, cq);
+    for (e, o, c) in [(&e0, &o0, &c0), (&eq, &oq, &cq), (&ef, &of, &cf)] {
+        assert_eq!(&e1, e);
+        assert_eq!(&o1, o);
+        assert_eq!(&c1, c);
+    }
 }
 
 /// A run kept for its summary only (issue 32, `lazy` at k = 3 on TreeMap `put`): a front end

@@ -339,10 +339,12 @@ impl Run {
         junit(&input, g).map(Some)
     }
 
-    /// Whether solver-query events carry their text: a single step shows it, a run only
-    /// counts its queries (see `Explorer::set_query_text`).
-    pub fn set_query_text(&mut self, on: bool) {
-        self.explorer.set_query_text(on);
+    /// What text events carry: a single step shows the formulas of a fork and the solver
+    /// query, the tree's slices only the formulas (their queries are counted), and a run whose
+    /// events nobody reads neither (see `Explorer::set_event_formulas`, `set_query_text`).
+    pub fn set_event_text(&mut self, formulas: bool, queries: bool) {
+        self.explorer.set_event_formulas(formulas);
+        self.explorer.set_query_text(queries);
     }
 
     /// Steps once; a pending answer is reported with the scripts to resolve.
@@ -393,8 +395,8 @@ impl Run {
         has_z3: bool,
         until_path_end: bool,
     ) -> Result<SliceStop, Failure> {
-        // A slice only counts its queries.
-        self.set_query_text(false);
+        // A slice only counts its queries; the tree shows the forks' formulas.
+        self.set_event_text(true, false);
         loop {
             match self.advance()? {
                 Next::Event(placed) => {

@@ -317,7 +317,7 @@ async fn next_event(
     loop {
         let next = {
             let mut r = run.borrow_mut();
-            r.set_query_text(convert);
+            r.set_event_text(convert, convert);
             r.advance().map_err(|e| to_js_failure(&e))?
         };
         match next {

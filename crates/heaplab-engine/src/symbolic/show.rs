@@ -124,9 +124,13 @@ pub fn show_sym(st: &State, s: &Sym) -> String {
     s.show_with(&|id, sort| names.get(&(id, sort)).cloned().unwrap_or_default())
 }
 
-/// A value as a person reads it: `null`, `o2`, `ref0`, `o1.key + 1`.
+/// A value as a person reads it: `null`, `o2`, `ref0`, `o1.key + 1`; only the variables it
+/// holds are named (see [`Names::one`]).
 pub fn show_value(st: &State, v: &SValue) -> String {
-    value(st, &Names::of(st), v).text().to_string()
+    match st.normalize(v) {
+        SValue::Int(s) | SValue::Bool(s) => show_sym(st, &s),
+        v => value(st, &Names(Vec::new()), &v).text().to_string(),
+    }
 }
 
 pub fn value(st: &State, names: &Names, v: &SValue) -> ValView {

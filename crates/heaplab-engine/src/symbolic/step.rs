@@ -17,6 +17,7 @@ use super::solve::{Model, PathSolver};
 use super::state::{ObjIdx, SValue, State, StateId};
 use super::strategy::StrategyInfo;
 use super::term::Sym;
+use super::view::DisjunctTexts;
 use crate::interp::{Heap, ObjId, Value};
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
@@ -75,6 +76,10 @@ pub trait Sink {
     /// `lazier#` run a twentieth of its time. Default: when [`detailed`](Self::detailed).
     fn query_text(&self) -> bool {
         self.detailed()
+    }
+    /// Where the run keeps the disjunct formulas it wrote (none: each fork writes its own).
+    fn disjunct_texts(&mut self) -> Option<&mut DisjunctTexts> {
+        None
     }
 }
 

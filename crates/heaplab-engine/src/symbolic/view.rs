@@ -16,7 +16,7 @@ use super::code::{Compiled, SlotType, UnitId, UnitKind};
 use super::events::ViewAt;
 use super::outcome::PathOutcome;
 pub use super::show::ValView;
-use super::show::{is_range_fact, value, Names};
+use super::show::{is_range_fact, show_value, value, Names};
 use super::state::{Origin, SValue, State, StateId};
 use super::term::{Node, Sym};
 use super::view_symheap::SymHeapView;
@@ -238,28 +238,54 @@ impl HeapView {
 /// instantiated with the frame's arguments in source names (`ref0 == null & emp`,
 /// `ref0 -> Node { key: k, left: l, right: r } * bst(l, lo, k) * … & lo < k`), in definition
 /// order; empty when the frame is not a predicate the logic reads (a `requires` with `|`).
-pub fn disjunct_formulas(st: &State, code: &Compiled) -> Vec<String> {
-    let Some(frame) = st.frames.last() else { return Vec::new() };
-    let Some(unit) = code.units.get(frame.unit) else { return Vec::new() };
-    let UnitKind::Predicate { name } = &unit.kind else { return Vec::new() };
-    let Some(def) = code.defs.preds.get(name) else { return Vec::new() };
-    let names = Names::of(st);
-    let mut subst = heaplab_logic::formula::Subst::new();
-    for ((param, _), v) in def.params.iter().zip(&frame.locals) {
-        let text = v.as_ref().map_or_else(|| param.clone(), |v| value(st, &names, v).text().into());
-        let term = if text == "null" { Term::Null } else { Term::Var(text) };
-        subst.insert(param.clone(), term);
+///
+/// They are kept by predicate and argument texts: every path through a `requires` forks in the
+/// same predicates on the same arguments, and instantiating and writing the definition anew at
+/// each fork was a third of a `lazy` run in wasm.
+#[derive(Default)]
+pub struct DisjunctTexts(HashMap<(String, Vec<String>), Vec<String>>);
+
+impl DisjunctTexts {
+    /// Kept instantiations beyond this count are dropped wholesale; a bound on memory.
+    const LIMIT: usize = 4096;
+
+    pub fn of(&mut self, st: &State, code: &Compiled) -> Vec<String> {
+        let Some(frame) = st.frames.last() else { return Vec::new() };
+        let Some(unit) = code.units.get(frame.unit) else { return Vec::new() };
+        let UnitKind::Predicate { name } = &unit.kind else { return Vec::new() };
+        let Some(def) = code.defs.preds.get(name) else { return Vec::new() };
+        let args: Vec<String> = def
+            .params
+            .iter()
+            .zip(&frame.locals)
+            .map(|((param, _), v)| v.as_ref().map_or_else(|| param.clone(), |v| show_value(st, v)))
+            .collect();
+        let key = (name.clone(), args);
+        if let Some(texts) = self.0.get(&key) {
+            return texts.clone();
+        }
+        let mut subst = heaplab_logic::formula::Subst::new();
+        for ((param, _), text) in def.params.iter().zip(&key.1) {
+            let term = if text == "null" { Term::Null } else { Term::Var(text.clone()) };
+            subst.insert(param.clone(), term);
+        }
+        let mut fresh = heaplab_logic::Fresh::default();
+        let texts: Vec<String> = def
+            .body
+            .iter()
+            .map(|d| {
+                let mut inst = d.subst(&subst, &mut fresh);
+                // The existentials are named in the body; the quantifier prefix only adds length.
+                inst.exists.clear();
+                inst.to_string()
+            })
+            .collect();
+        if self.0.len() >= Self::LIMIT {
+            self.0.clear();
+        }
+        self.0.insert(key, texts.clone());
+        texts
     }
-    let mut fresh = heaplab_logic::Fresh::default();
-    def.body
-        .iter()
-        .map(|d| {
-            let mut inst = d.subst(&subst, &mut fresh);
-            // The existentials are named in the body; the quantifier prefix only adds length.
-            inst.exists.clear();
-            inst.to_string()
-        })
-        .collect()
 }
 
 /// Every open symbolic reference or location some root, field, local, operand or predicate

@@ -13,7 +13,7 @@ use crate::symbolic::events::Event;
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{Frame, LoopCount, SValue, State, VarOrigin};
 use crate::symbolic::term::Sym;
-use crate::symbolic::view::disjunct_formulas;
+use crate::symbolic::view::DisjunctTexts;
 use heaplab_syntax::ast::{BinOp, ErrorKind, NodeId, UnOp};
 use heaplab_syntax::Span;
 
@@ -604,7 +604,13 @@ impl Cx<'_> {
             }
         }
         let parent = st.clone();
-        let all = if self.sink.detailed() { disjunct_formulas(&st, self.code) } else { Vec::new() };
+        let all = match self.sink.detailed() {
+            true => match self.sink.disjunct_texts() {
+                Some(kept) => kept.of(&st, self.code),
+                None => DisjunctTexts::default().of(&st, self.code),
+            },
+            false => Vec::new(),
+        };
         let formulas: Vec<String> = match all.len() == targets.len() {
             true => all.into_iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, f)| f).collect(),
             false => Vec::new(),

@@ -42,6 +42,7 @@ use heaplab_syntax::types::ProgramInfo;
 use heaplab_syntax::Span;
 use record::Record;
 use std::any::Any;
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -55,6 +56,9 @@ pub struct Explorer {
     /// What the process held when the run started (the memory bound counts growth from it).
     memory: crate::memory::Gauge,
     branch_sites: BTreeSet<NodeId>,
+    /// The branch directions of the first `.0` kept paths: the page asks for the coverage at
+    /// every batch, and scanning every path anew each time was most of a batch's summary.
+    covered: RefCell<(usize, BTreeSet<(NodeId, bool)>)>,
 }
 
 /// What one step may change, for undoing it (asynchronous solvers).
@@ -147,6 +151,7 @@ impl Explorer {
             start_ms,
             memory,
             branch_sites,
+            covered: RefCell::default(),
         };
         explorer.start();
         Ok(explorer)
@@ -229,7 +234,7 @@ impl Explorer {
 
     /// (covered, total) source branch directions of the method and everything it calls.
     pub fn branch_coverage(&self) -> (usize, usize) {
-        (self.covered_branches().len(), self.branch_sites.len() * 2)
+        (self.scan_covered().1.len(), self.branch_sites.len() * 2)
     }
 
     /// The source branch sites (`if`, `while`, `?:`, `&&`, `||`) of the method and everything
@@ -240,13 +245,21 @@ impl Explorer {
 
     /// The branch directions some feasible path (one that becomes a test) took.
     pub fn covered_branches(&self) -> BTreeSet<(NodeId, bool)> {
-        self.rec
-            .paths
-            .iter()
-            .filter(|p| p.outcome.is_feasible())
-            .flat_map(|p| p.state.branches.iter().copied())
-            .filter(|(site, _)| self.branch_sites.contains(site))
-            .collect()
+        self.scan_covered().1.clone()
+    }
+
+    /// [`covered`](Self::covered) brought up to the paths kept now.
+    fn scan_covered(&self) -> std::cell::Ref<'_, (usize, BTreeSet<(NodeId, bool)>)> {
+        {
+            let mut covered = self.covered.borrow_mut();
+            let (scanned, taken) = &mut *covered;
+            let new = self.rec.paths.get(*scanned..).unwrap_or_default();
+            let feasible = new.iter().filter(|p| p.outcome.is_feasible());
+            let branches = feasible.flat_map(|p| p.state.branches.iter().copied());
+            taken.extend(branches.filter(|(site, _)| self.branch_sites.contains(site)));
+            *scanned = self.rec.paths.len();
+        }
+        self.covered.borrow()
     }
 
     /// Keeps a [`HeapView`] of up to `limit` tree nodes from now on: of each child when it is
@@ -264,6 +277,14 @@ impl Explorer {
     /// fork. Nothing else about the run changes.
     pub fn set_event_detail(&mut self, on: bool) {
         self.rec.detail = on;
+    }
+
+    /// Whether `Disjuncts` and `SlModel` events carry their formulas (with detail on; on by
+    /// default), leaving node labels as they are. A front end that runs on without reading the
+    /// events (the page's Compare rows, the end of a run) turns it off: writing each fork's
+    /// disjuncts as formulas was a third of a `lazy` run in wasm.
+    pub fn set_event_formulas(&mut self, on: bool) {
+        self.rec.formulas = on;
     }
 
     /// Whether solver-query events carry the query's text (with detail on; on by default). A
@@ -492,6 +513,10 @@ impl Explorer {
                 self.rec.parents.truncate(u.parents);
                 self.rec.next_id = u.next_id;
                 self.rec.paths.truncate(u.paths);
+                // Paths scanned for coverage may be gone (and others come under their numbers).
+                if self.covered.get_mut().0 > u.paths {
+                    *self.covered.get_mut() = Default::default();
+                }
                 self.rec.ended = u.ended;
                 self.rec.stats = u.stats;
                 self.exec.strategy.restore(u.strategy);

@@ -9,7 +9,7 @@ use crate::symbolic::exec::Sink;
 use crate::symbolic::outcome::{PathOutcome, PathResult};
 use crate::symbolic::shard::Shard;
 use crate::symbolic::state::{State, StateId};
-use crate::symbolic::view::Snapshots;
+use crate::symbolic::view::{DisjunctTexts, Snapshots};
 use heaplab_syntax::Span;
 use std::collections::VecDeque;
 
@@ -44,8 +44,13 @@ pub struct Record {
     pub shard: Option<Shard>,
     /// Events carry their formulas and models ([`Sink::detailed`]).
     pub detail: bool,
+    /// With `detail`, `Disjuncts` and `SlModel` events carry their formulas (see
+    /// `Explorer::set_event_formulas`).
+    pub formulas: bool,
     /// Solver-query events carry the query's text ([`Sink::query_text`]).
     pub query_text: bool,
+    /// The disjunct formulas written so far ([`Sink::disjunct_texts`]).
+    pub disjunct_texts: DisjunctTexts,
     /// The run keeps only what its summary and test generation read (see
     /// `Explorer::set_summary_only`): no record of a discarded path, and `parents` instead of
     /// `tree`.
@@ -75,7 +80,9 @@ impl Record {
             views: Snapshots::default(),
             shard,
             detail: true,
+            formulas: true,
             query_text: true,
+            disjunct_texts: DisjunctTexts::default(),
             summary_only: false,
             parents: Parents::default(),
             ended: 0,
@@ -256,11 +263,15 @@ impl Sink for Record {
     }
 
     fn detailed(&self) -> bool {
-        self.detail
+        self.detail && self.formulas
     }
 
     fn query_text(&self) -> bool {
         self.detail && self.query_text
+    }
+
+    fn disjunct_texts(&mut self) -> Option<&mut DisjunctTexts> {
+        Some(&mut self.disjunct_texts)
     }
 }
 
