@@ -36,6 +36,8 @@ test('x * y == 391 gets its test in the page with Z3, and the test replays', asy
   assert.equal(summary.paths_unknown, 0, JSON.stringify(summary));
   assert.ok(summary.solver_calls.sent > 0, `the product went to Z3: ${JSON.stringify(summary.solver_calls)}`);
 
+  // The downloads follow the results in a message of their own.
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.downloads !== null);
   const hl = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.downloads?.hl ?? '');
   assert.match(hl, /assert r == 1;/, hl);
   const file = join(tmp, 'factor_tests.hl');

@@ -121,6 +121,8 @@ test('a run HeapLab decides alone requests no Z3 file; x * y == 391 then fetches
   assert.deepEqual(requested.filter(isZ3File), [], 'typing the program fetches no Z3');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 180000 });
+  // The downloads follow the results in a message of their own.
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.downloads !== null);
   const state = await page.evaluate(() => {
     const e = globalThis.__heaplab.store.getState().explore;
     return { error: e.error, summary: e.summary, hl: e.downloads?.hl ?? '' };

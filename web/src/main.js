@@ -712,6 +712,9 @@ function onEngineEvent(store, event) {
       // The worker posts the next batch only once this one is handled (flow control).
       globalThis.__heaplab.engine.notify('exploreAck', { runId: event.runId });
       break;
+    case 'exploreDownloads':
+      store.dispatch({ type: 'explore/downloads', runId: event.runId, downloads: event.downloads });
+      break;
     case 'compare':
       store.dispatch({ type: 'compare/progress', current: event.current, rows: event.rows });
       break;

@@ -329,11 +329,15 @@ function reduce(state, action) {
           summary: action.summary,
           tests: action.tests,
           coverage: action.coverage,
-          downloads: action.downloads,
+          // An exploration's downloads come in a message of their own (explore/downloads),
+          // which may be here already.
+          downloads: action.downloads ?? ex.downloads,
           tree: markInvalid(ex.tree, action.tests),
         },
       };
     }
+    case 'explore/downloads':
+      return action.runId !== state.explore.runId ? state : { ...state, explore: { ...state.explore, downloads: action.downloads } };
     case 'explore/error':
       return action.runId !== undefined && action.runId !== state.explore.runId
         ? state

@@ -5,7 +5,7 @@
 //
 // Protocol (see engine.js): requests `{ id, type, ...payload }` get one answer
 // `{ id, ok, result | error, errorName, crashed }`; events `{ type: 'log' | 'z3need' | 'z3wait'
-// | 'explore' | ..., ... }` are pushed without an id. `z3need` asks engine.js for Z3 (the first
+// | 'explore' | 'exploreDownloads' | ..., ... }` are pushed without an id. `z3need` asks engine.js for Z3 (the first
 // query that needs it).
 
 import initEngine, * as wasm from '../pkg/heaplab_wasm.js';
@@ -235,7 +235,6 @@ function checkFragment(run) {
   if (run.withoutZ3 && run.ex.solverStats().unknownWithoutZ3 > 0) throw noZ3();
 }
 
-/** The results of an exploration that is over: tests, coverage and every download. */
 /**
  * The file name the engine reads a source under: `.java` sources go through the Java front end.
  * The page's `lang` (`'java'` or `'hl'`) decides; without one, the text itself (looksLikeJava).
@@ -245,7 +244,17 @@ function fileOf(source, lang) {
   return java ? 'Program.java' : 'program.hl';
 }
 
+/** The results of an exploration that is over: its summary, tests and coverage. */
 function finished(run) {
+  const { ex } = run;
+  // The downloads follow in a message of their own (sendDownloads), so that the tests show
+  // without waiting for three files nobody reads before pressing a button.
+  if (run.runId !== undefined) setTimeout(() => sendDownloads(run), 0);
+  return { summary: ex.summary(), tests: ex.tests(), coverage: ex.coverage() };
+}
+
+/** Every download of a finished exploration: the tests as .hl, as JSON, and as JUnit. */
+function downloadsOf(run) {
   const { ex } = run;
   let junit;
   try {
@@ -253,12 +262,18 @@ function finished(run) {
   } catch (err) {
     junit = { error: String(err?.message ?? err) };
   }
-  return {
-    summary: ex.summary(),
-    tests: ex.tests(),
-    coverage: ex.coverage(),
-    downloads: { hl: ex.testsHl(), json: ex.testsJson(), junit },
-  };
+  return { hl: ex.testsHl(), json: ex.testsJson(), junit };
+}
+
+/** Posts a finished exploration's downloads, unless a newer one replaced it meanwhile. */
+function sendDownloads(run) {
+  if (run.retired || exploration !== run) return;
+  try {
+    post({ type: 'exploreDownloads', runId: run.runId, downloads: downloadsOf(run) });
+  } catch (err) {
+    // The buttons stay disabled; the log says why.
+    log('error', `The downloads could not be made: ${err?.message ?? err}`);
+  }
 }
 
 /**
@@ -555,6 +570,7 @@ async function warmUpEngine() {
       }
       await ex.runToEnd(0);
       finished({ ex, method: 'Tree.insert' });
+      downloadsOf({ ex, method: 'Tree.insert' });
     } catch {
       // A warm-up that fails costs nothing but its speed-up.
       return;
