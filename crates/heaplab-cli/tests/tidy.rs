@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 /// Layer of each crate; a crate may depend only on crates of a strictly lower layer.
 /// `heaplab-smt` is a leaf (it knows nothing of HeapLab programs), see ARCHITECTURE.md.
 const LAYERS: &[(&str, u32)] = &[
+    // The wasm engine's global allocator; it knows no other crate.
+    ("heaplab-alloc", 0),
     ("heaplab-syntax", 0),
     ("heaplab-smt", 0),
     ("heaplab-logic", 1),

@@ -32,6 +32,7 @@ pub mod code;
 pub mod concolic;
 pub mod config;
 mod dbm;
+mod disjuncts;
 pub mod events;
 pub mod exec;
 pub mod explorer;

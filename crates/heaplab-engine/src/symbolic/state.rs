@@ -168,7 +168,7 @@ pub enum VarOrigin {
 pub struct State {
     pub id: StateId,
     pub parent: Option<StateId>,
-    pub frames: Vec<Frame>,
+    pub frames: Frames,
     pub heap: Objects,
     pub symlocs: Vec<SymLocInfo>,
     pub symrefs: Vec<SymRefInfo>,
@@ -228,7 +228,7 @@ impl State {
     /// precondition that rejects most inputs ends hundreds of thousands of paths, and their
     /// whole states made memory, not the state bound, end the run.
     pub fn shed_for_summary(&mut self) {
-        self.frames = Vec::new();
+        self.frames = Frames::default();
         self.heap = Objects::default();
         self.symlocs = Vec::new();
         self.symrefs = Vec::new();
@@ -373,6 +373,53 @@ impl State {
             SValue::SymRef(r) => format!("ref{r}"),
             SValue::Void => "void".into(),
         }
+    }
+}
+
+/// The call stack, each frame shared between the states forked from one another until one of
+/// them writes it (copy-on-write, as [`Objects`]): a fork clones a state, and copying every
+/// frame's locals and operand stack at each fork made most of a `lazy` run's allocations,
+/// though a step writes the top frame only.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Frames(Vec<Rc<Frame>>);
+
+impl Frames {
+    pub fn last(&self) -> Option<&Frame> {
+        self.0.last().map(|f| &**f)
+    }
+
+    /// The top frame for writing: unshared first if another state holds it too.
+    pub fn last_mut(&mut self) -> Option<&mut Frame> {
+        self.0.last_mut().map(Rc::make_mut)
+    }
+
+    pub fn get(&self, i: usize) -> Option<&Frame> {
+        self.0.get(i).map(|f| &**f)
+    }
+
+    pub fn push(&mut self, f: Frame) {
+        self.0.push(Rc::new(f));
+    }
+
+    pub fn pop(&mut self) -> Option<Frame> {
+        self.0.pop().map(Rc::unwrap_or_clone)
+    }
+
+    pub fn truncate(&mut self, len: usize) {
+        self.0.truncate(len);
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// From the bottom (the method under test) to the top.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Frame> + ExactSizeIterator {
+        self.0.iter().map(|f| &**f)
     }
 }
 

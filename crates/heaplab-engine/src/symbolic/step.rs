@@ -10,6 +10,7 @@
 
 use super::code::{Compiled, SlotType, UnitId};
 use super::config::{Config, Deadline};
+use super::disjuncts::DisjunctTexts;
 use super::events::{Event, RunStats, ViewAt};
 use super::exec::answers::Answers;
 use super::outcome::PathOutcome;
@@ -17,7 +18,6 @@ use super::solve::{Model, PathSolver};
 use super::state::{ObjIdx, SValue, State, StateId};
 use super::strategy::StrategyInfo;
 use super::term::Sym;
-use super::view::DisjunctTexts;
 use crate::interp::{Heap, ObjId, Value};
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;

@@ -6,7 +6,7 @@ use super::Cx;
 use crate::symbolic::code::{Compiled, Instr, SlotType, UnitId, UnitKind};
 use crate::symbolic::config::{Config, PreMode};
 use crate::symbolic::events::{Event, ForkKind, ViewAt};
-use crate::symbolic::state::{Frame, Objects, SValue, State, StateId, VarOrigin};
+use crate::symbolic::state::{Frame, Frames, Objects, SValue, State, StateId, VarOrigin};
 use heaplab_syntax::ast::NodeId;
 use std::collections::BTreeSet;
 
@@ -15,7 +15,7 @@ pub fn empty_state(id: StateId) -> State {
     State {
         id,
         parent: None,
-        frames: Vec::new(),
+        frames: Frames::default(),
         heap: Objects::default(),
         symlocs: Vec::new(),
         symrefs: Vec::new(),

@@ -9,11 +9,11 @@ use super::stack::{
 use super::{Cx, Succ, Then};
 use crate::symbolic::code::{Const, Instr, OperandKind, SlotType, Unit, UnitId};
 use crate::symbolic::config::{Bound, MAX_NEW_ARRAY_LEN};
+use crate::symbolic::disjuncts::DisjunctTexts;
 use crate::symbolic::events::Event;
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{Frame, LoopCount, SValue, State, VarOrigin};
 use crate::symbolic::term::Sym;
-use crate::symbolic::view::DisjunctTexts;
 use heaplab_syntax::ast::{BinOp, ErrorKind, NodeId, UnOp};
 use heaplab_syntax::Span;
 

@@ -4,12 +4,13 @@
 
 use crate::symbolic::code::UnitId;
 use crate::symbolic::config::{Bound, SearchOrder};
+use crate::symbolic::disjuncts::DisjunctTexts;
 use crate::symbolic::events::{Event, Placed, RunStats, TreeNode, ViewAt};
 use crate::symbolic::exec::Sink;
 use crate::symbolic::outcome::{PathOutcome, PathResult};
 use crate::symbolic::shard::Shard;
 use crate::symbolic::state::{State, StateId};
-use crate::symbolic::view::{DisjunctTexts, Snapshots};
+use crate::symbolic::view::Snapshots;
 use heaplab_syntax::Span;
 use std::collections::VecDeque;
 
@@ -239,7 +240,7 @@ impl Sink for Record {
             // weight, and a precondition that rejects most inputs leaves hundreds of thousands.
             // Where no front end shows states (no views recorded), its heap is dead weight too.
             if self.views.recording() {
-                st.frames = Vec::new();
+                st.frames = Default::default();
             } else {
                 st.shed_for_summary();
             }
