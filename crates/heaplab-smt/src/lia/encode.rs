@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::bounds::Fresh;
 use super::rational::{add, mul, Overflow};
 use crate::term::{CmpOp, Sort, Term, Var};
 
@@ -126,6 +127,8 @@ pub struct Encoder {
     pub vars: Vars,
     /// Constraints defining the fresh variables (conjoined with the query).
     pub defs: Vec<Formula>,
+    /// The fresh quotients and `ite` results, inner terms first (see [`super::bounds`]).
+    pub fresh: Vec<Fresh>,
 }
 
 fn overflow(_: Overflow) -> Outside {
@@ -150,7 +153,7 @@ fn is_bool(t: &Term) -> bool {
 
 impl Encoder {
     pub fn new() -> Encoder {
-        Encoder { vars: Vars::default(), defs: Vec::new() }
+        Encoder { vars: Vars::default(), defs: Vec::new(), fresh: Vec::new() }
     }
 
     /// `t` (a Boolean term) when `positive`, else its negation.
@@ -273,6 +276,9 @@ impl Encoder {
                 let (a, b) = (self.int(a)?, self.int(b)?);
                 let va = Formula::Lit(Lit::Eq(Lin::minus(&v, &a).map_err(overflow)?));
                 let vb = Formula::Lit(Lit::Eq(Lin::minus(&v, &b).map_err(overflow)?));
+                if let Some((&var, _)) = v.coeffs.iter().next() {
+                    self.fresh.push(Fresh::Ite { var, then: a, other: b });
+                }
                 self.defs.push(Formula::Or(vec![
                     Formula::And(vec![pc, va]),
                     Formula::And(vec![nc, vb]),
@@ -300,6 +306,7 @@ impl Encoder {
             Formula::Lit(Lit::Le(Lin::var(r).scaled(-1).map_err(overflow)?)),
             Formula::Lit(Lit::Le(upper)),
         ]));
+        self.fresh.push(Fresh::Division { dividend: a.clone(), divisor: c, quotient: q });
         self.vars.divisions.insert((a, c), (q, r));
         Ok((q, r))
     }

@@ -20,6 +20,7 @@
 //! returned (in `i128`, so an overflow guard such as `x + 1 > 9223372036854775807` re-checks).
 //! Every budget that runs out says outside, never a guess.
 
+mod bounds;
 mod encode;
 mod propagate;
 mod rational;
@@ -120,6 +121,8 @@ pub fn decide_with(conjuncts: &[Term], want: &[Var], limits: Limits) -> Decision
     if !flatten(Formula::And(parts), &mut lits, &mut ors) {
         return Decision::Unsat;
     }
+    let implied = bounds::implied(&lits, &enc.fresh, enc.vars.ints.len());
+    lits.extend(implied);
     let mut numbers = Numbering::default();
     let clauses = Clauses::new(lits, ors, &mut numbers);
     let mut search = Search {
