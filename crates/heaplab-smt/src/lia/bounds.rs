@@ -8,16 +8,7 @@
 //! two or three values. Each added literal follows from the query (a quotient lies between the
 //! quotients of its dividend's bounds; an `ite` between its branches'), so answers do not change.
 
-use super::encode::{Lin, Lit};
-
-/// A fresh variable of the encoding whose value the query determines.
-#[derive(Debug, Clone)]
-pub enum Fresh {
-    /// `quotient = dividend div divisor` (Euclidean).
-    Division { dividend: Lin, divisor: i64, quotient: usize },
-    /// `var` equals `then` or `other`.
-    Ite { var: usize, then: Lin, other: Lin },
-}
+use super::encode::{Fresh, Lin, Lit};
 
 type Interval = (Option<i128>, Option<i128>);
 

@@ -9,7 +9,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::bounds::Fresh;
 use super::rational::{add, mul, Overflow};
 use crate::term::{CmpOp, Sort, Term, Var};
 
@@ -120,6 +119,15 @@ impl Vars {
         self.ints.push(None);
         self.ints.len() - 1
     }
+}
+
+/// A fresh variable of the encoding whose value the query determines (see [`super::bounds`]).
+#[derive(Debug, Clone)]
+pub enum Fresh {
+    /// `quotient = dividend div divisor` (Euclidean).
+    Division { dividend: Lin, divisor: i64, quotient: usize },
+    /// `var` equals `then` or `other`.
+    Ite { var: usize, then: Lin, other: Lin },
 }
 
 /// Encodes terms into one formula, collecting definitions of fresh variables on the way.
