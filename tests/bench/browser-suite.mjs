@@ -148,12 +148,12 @@ await page.getByText('Engine ready', { exact: true }).waitFor({ timeout: 180000 
 await page.waitForTimeout(2000);
 const firstVisitBytes = totalBytes(await transferred(page));
 const z3Before = await page.evaluate(() => globalThis.__heaplab.store.getState().z3.state);
-// The first query that needs Z3 (hash32.hl's `mid`: 32-bit arithmetic outside the Rust
-// procedure) fetches Z3 in its own worker.
-const z3Row = { file: 'examples/hash32.hl', method: 'mid', strategy: 'lazier#', k: native.k };
+// The first query that needs Z3 (nonlinear.hl's `factor`: a product of two unknowns, outside
+// the Rust procedure) fetches Z3 in its own worker.
+const z3Row = { file: 'crates/heaplab-cli/tests/data/nonlinear.hl', method: 'factor', strategy: 'lazier#', k: native.k };
 const z3First = await page.evaluate(async ({ src }) => {
   const started = performance.now();
-  const [r] = await globalThis.__heaplab.engine.request('compare', { source: src, method: 'mid', options: {}, strategies: ['lazier#'] });
+  const [r] = await globalThis.__heaplab.engine.request('compare', { source: src, method: 'factor', options: {}, strategies: ['lazier#'] });
   return { ms: performance.now() - started, sent: r.solver_calls.sent };
 }, { src: await source(z3Row.file) });
 await page.getByText('Z3 ready', { exact: true }).waitFor({ timeout: 180000 });

@@ -1,7 +1,8 @@
 // The web playground's budget, printed by `./build.sh bench`: bytes over the wire for a first
 // visit (compressed, as sent by `heaplab serve`; no Z3, which loads only when asked), time until
 // the editor is usable, until the engine answers, and until Z3 is ready once the first query that
-// needs it arrives (hash32.hl's `mid`, whose 32-bit arithmetic the Rust procedure leaves to Z3),
+// needs it arrives (`factor` of crates/heaplab-cli/tests/data/nonlinear.hl: a product of two
+// unknowns, which the Rust procedure leaves to Z3),
 // with the bytes over the wire after that query; then the same for a second visit (service worker
 // and caches warm). A table, no assertions. Needs `./build.sh build` and Chromium.
 // Usage: node tests/bench/web-budget.mjs
@@ -18,9 +19,9 @@ const browser = await launch();
 const { page } = browser;
 
 // Z3 loads only when something needs it: the visit is measured without it, then a query that
-// needs Z3 (the Compare tab's request for hash32.hl's `mid`) starts it, for the time to Z3 ready
+// needs Z3 (the Compare tab's request for nonlinear.hl's `factor`) starts it, for the time to Z3 ready
 // and the bytes after it.
-const hash32 = await readFile(join(ROOT, 'examples', 'hash32.hl'), 'utf8');
+const nonlinear = await readFile(join(ROOT, 'crates', 'heaplab-cli', 'tests', 'data', 'nonlinear.hl'), 'utf8');
 async function visit() {
   await page.getByText('Engine ready', { exact: true }).waitFor({ timeout: 180000 });
   await page.waitForTimeout(1000);
@@ -28,9 +29,9 @@ async function visit() {
   const z3Before = await page.evaluate(() => globalThis.__heaplab.engine.z3Started);
   const sent = await page.evaluate(async (src) => {
     const [r] = await globalThis.__heaplab.engine.request('compare',
-      { source: src, method: 'mid', options: {}, strategies: ['lazier#'] });
+      { source: src, method: 'factor', options: {}, strategies: ['lazier#'] });
     return r.solver_calls.sent;
-  }, hash32);
+  }, nonlinear);
   await page.getByText('Z3 ready', { exact: true }).waitFor({ timeout: 180000 });
   const after = await transferred();
   return { bytes, after, z3Before, sent, marks: await page.evaluate(() => globalThis.__heaplab.marks) };

@@ -168,12 +168,6 @@ fn truncated(op: NlOp, a: Term, b: Term) -> Term {
     Term::ite(positive, magnitude.clone(), Term::neg(magnitude))
 }
 
-/// Whether a `floor_mod` (a wrap) occurs in `s` within `depth` levels.
-fn wraps_within(s: &Sym, depth: u32) -> bool {
-    s.as_floor_mod().is_some()
-        || (depth > 0 && s.node().children().any(|c| wraps_within(c, depth - 1)))
-}
-
 /// `Sym` to a linear `heaplab_smt` term; `None` when it is not linear.
 pub fn to_term(s: &Sym) -> Option<Term> {
     Some(match s.node() {
@@ -188,15 +182,21 @@ pub fn to_term(s: &Sym) -> Option<Term> {
             (_, Some(c)) => Term::mul(c, to_term(a)?),
             _ => Term::nonlinear(NlOp::Mul, to_term(a)?, to_term(b)?),
         },
+        // `x >> n`: one Euclidean `div` (floor for a positive divisor), see `as_floor_div`.
+        Node::Div(..) if s.as_floor_div().is_some() => {
+            let (x, p) = s.as_floor_div()?;
+            Term::div(to_term(x)?, p)
+        }
         Node::Div(a, b) => match b.as_int() {
             Some(c) if c != 0 => tdiv(to_term(a)?, c),
             Some(_) => return None,
             None => truncated(NlOp::Div, to_term(a)?, to_term(b)?),
         },
-        // A wrap of a wrapped value (a loop counter under `ints java32`) is one Euclidean `mod`:
-        // spelled out with truncating remainders, as a single wrap still is, its dividend would
-        // be written four times per step and the query would grow exponentially.
-        Node::Rem(..) if s.as_floor_mod().is_some_and(|(x, _)| wraps_within(x, 8)) => {
+        // A wrap (`ints java32`, `>>`) is one Euclidean `mod`: one fresh quotient, bounded by
+        // its dividend's range (`lia::bounds`). Spelled out with truncating remainders, the
+        // dividend would be written four times per wrap (a wrapped loop counter would grow
+        // exponentially), under sign tests that branch and bound wanders through.
+        Node::Rem(..) if s.as_floor_mod().is_some() => {
             let (x, m) = s.as_floor_mod()?;
             Term::modulo(to_term(x)?, m)
         }
@@ -298,6 +298,50 @@ mod tests {
                 let r = heaplab_smt::eval(&remainder, &m);
                 assert_eq!(q.ok(), Some(heaplab_smt::Value::Int(a / b)), "{a} / {b}");
                 assert_eq!(r.ok(), Some(heaplab_smt::Value::Int(a % b)), "{a} % {b}");
+            }
+        }
+    }
+
+    /// `x >> n` and a wrap translate to one Euclidean `div` / `mod` each (no sign tests), whose
+    /// value is the program's (Java's `>>` floors; Rust's `div_euclid` is the oracle), and the
+    /// Rust procedure decides a query on them as brute force over a small range does. JDK
+    /// `LinkedList.entry`'s `index < (size >> 1)`, with `0 <= index < size`, went to Z3 before.
+    #[test]
+    fn shifts_and_wraps_are_one_euclidean_division() {
+        let x = Sym::var(0, Sort::Int);
+        let shift = to_term(&Sym::floor_div(&x, 4)).expect("translates");
+        let wrap = to_term(&Sym::floor_mod(&x, 4)).expect("translates");
+        assert_eq!(
+            (shift.to_string(), wrap.to_string()),
+            ("(div x0 4)".into(), "(mod x0 4)".into())
+        );
+        for a in [-9i64, -8, -5, -4, -1, 0, 1, 3, 4, 9, i64::MAX, i64::MIN] {
+            let mut m = heaplab_smt::Model::new();
+            m.insert(&var(0, Sort::Int), heaplab_smt::Value::Int(a));
+            let exact = |s: &Sym| s.eval(&|_, _| Some(a));
+            assert_eq!(
+                heaplab_smt::eval(&shift, &m).ok(),
+                Some(heaplab_smt::Value::Int(a.div_euclid(4)))
+            );
+            assert_eq!(exact(&Sym::floor_div(&x, 4)), Some(a.div_euclid(4)), "{a} >> 2");
+            assert_eq!(exact(&Sym::floor_mod(&x, 4)), Some(a.rem_euclid(4)), "{a} mod 4");
+        }
+        let (index, size) = (x, Sym::var(1, Sort::Int));
+        let range = |v: &Sym| [Sym::le(&Sym::int(-20), v), Sym::le(v, &Sym::int(20))];
+        for c in -6..=6 {
+            // size >> 1 == c with 0 <= index < size and index < size >> 1.
+            let mut query: Vec<Sym> = range(&index).into_iter().chain(range(&size)).collect();
+            query.push(Sym::le(&Sym::int(0), &index));
+            query.push(Sym::lt(&index, &size));
+            query.push(Sym::lt(&index, &Sym::floor_div(&size, 2)));
+            query.push(Sym::eq(&Sym::floor_div(&size, 2), &Sym::int(c)));
+            let terms: Vec<Term> = query.iter().map(|q| to_term(q).expect("linear")).collect();
+            let brute =
+                (-20i64..=20).any(|s| (0..s).any(|i| i < s.div_euclid(2)) && s.div_euclid(2) == c);
+            match heaplab_smt::lia::decide(&terms, &[]) {
+                heaplab_smt::lia::Decision::Sat(_) => assert!(brute, "size >> 1 == {c}: sat"),
+                heaplab_smt::lia::Decision::Unsat => assert!(!brute, "size >> 1 == {c}: unsat"),
+                other => panic!("size >> 1 == {c} left undecided: {other:?}"),
             }
         }
     }

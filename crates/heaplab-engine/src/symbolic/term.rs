@@ -311,8 +311,19 @@ impl Sym {
 }
 
 impl Sym {
-    /// SMT-LIB2 text (`(< x0 (+ x1 1))`). Division and remainder truncate toward zero, so they
-    /// are spelled with `div` on absolute values; variables are `x<id>` (Int) and `b<id>` (Bool).
+    /// `x mod m` rounded toward negative infinity (in `[0, m)`), for a constant `m > 0`:
+    /// `((x % m) + m) % m` with the program's truncating `%` (see [`Sym::as_floor_mod`]).
+    pub fn floor_mod(x: &Sym, m: i64) -> Sym {
+        let m = Sym::int(m);
+        Sym::rem(&Sym::add(&Sym::rem(x, &m), &m), &m)
+    }
+
+    /// `x / p` rounded toward negative infinity, for a constant `p > 0` (`x >> n` with
+    /// `p = 2ⁿ`): `(x - floor_mod(x, p)) / p`, an exact division (see [`Sym::as_floor_div`]).
+    pub fn floor_div(x: &Sym, p: i64) -> Sym {
+        Sym::div(&Sym::sub(x, &Sym::floor_mod(x, p)), &Sym::int(p))
+    }
+
     /// `(x, m)` when this term is `((x % m) + m) % m` for a constant `m > 0`: `x` modulo `m`
     /// rounded toward negative infinity, which is how wrapping arithmetic (`ints java32`) and
     /// `>>` are built. The solvers read it as one Euclidean `mod`; spelled out with truncating
@@ -326,6 +337,22 @@ impl Sym {
         (m2.as_int() == Some(m) && m3.as_int() == Some(m)).then_some((x, m))
     }
 
+    /// `(x, p)` when this term is `(x - floor_mod(x, p)) / p` for a constant `p > 0`: `x`
+    /// divided by `p` rounded toward negative infinity, which is how `x >> n` and the high half
+    /// of a 64-bit wrap are built. The
+    /// solvers read it as one Euclidean `div`: spelled out with truncating division, `x` would
+    /// be written under three nested sign tests, which the Rust procedure's branch and bound
+    /// does not get through.
+    pub fn as_floor_div(&self) -> Option<(&Sym, i64)> {
+        let Node::Div(diff, p) = self.node() else { return None };
+        let p = p.as_int().filter(|p| *p > 0)?;
+        let Node::Sub(x, low) = diff.node() else { return None };
+        let (y, m) = low.as_floor_mod()?;
+        (m == p && y == x).then_some((x, p))
+    }
+
+    /// SMT-LIB2 text (`(< x0 (+ x1 1))`). Division and remainder truncate toward zero, so they
+    /// are spelled with `div` on absolute values; variables are `x<id>` (Int) and `b<id>` (Bool).
     pub fn to_smtlib(&self) -> String {
         let mut out = String::new();
         self.write_smtlib(&mut out);
@@ -351,6 +378,13 @@ impl Sym {
             Node::Add(a, b) => bin("+", a, b, out),
             Node::Sub(a, b) => bin("-", a, b, out),
             Node::Mul(a, b) => bin("*", a, b, out),
+            Node::Div(..) if self.as_floor_div().is_some() => {
+                if let Some((x, p)) = self.as_floor_div() {
+                    out.push_str("(div ");
+                    x.write_smtlib(out);
+                    out.push_str(&format!(" {p})"));
+                }
+            }
             Node::Div(a, b) => {
                 // trunc(a / b) = sign(a)·sign(b)·(|a| div |b|). The operands are bound once:
                 // written out twice each, nested divisions (wrapped loop counters) would grow

@@ -383,14 +383,10 @@ impl Cx<'_> {
                 else {
                     return internal(st, "shift amount not a constant in 0..=62", Some(span));
                 };
-                let p = Sym::int(p);
                 if op == BinOp::Shr {
-                    // floor(x / p) = (x - ((x % p + p) % p)) / p, an exact division.
-                    let low = Sym::rem(&Sym::add(&Sym::rem(&x, &p), &p), &p);
-                    let r = Sym::div(&Sym::sub(&x, &low), &p);
-                    return push_next(st, SValue::Int(r));
+                    return push_next(st, SValue::Int(Sym::floor_div(&x, p)));
                 }
-                let r = Sym::mul(&x, &p);
+                let r = Sym::mul(&x, &Sym::int(p));
                 match self.arith(&st) {
                     Arith::Wrap(bits) => return push_next(st, SValue::Int(wrap(&r, bits))),
                     Arith::Math => return push_next(st, SValue::Int(r)),
@@ -646,12 +642,6 @@ fn constant(c: &Const) -> SValue {
     }
 }
 
-/// `x mod m` rounded toward negative infinity (in `[0, m)`), for a constant `m > 0`.
-fn floor_mod(x: &Sym, m: i64) -> Sym {
-    let m = Sym::int(m);
-    Sym::rem(&Sym::add(&Sym::rem(x, &m), &m), &m)
-}
-
 /// `r` reduced to a `bits`-wide two's complement value (Java's `int` / `long` arithmetic),
 /// with constants that fit an i64: `r + 2^(bits-1)` modulo `2^bits`, minus `2^(bits-1)`, where
 /// modulo `2^64` is taken in two 32-bit halves.
@@ -667,12 +657,12 @@ pub(crate) fn wrap(r: &Sym, bits: u32) -> Sym {
     let half = Sym::int(1i64 << (bits - 2));
     // r + 2^(bits-1), written as two additions of 2^(bits-2) (2^63 is no i64).
     let shifted = Sym::add(&Sym::add(r, &half), &half);
-    let low = floor_mod(&shifted, 1i64 << 32);
+    let low = Sym::floor_mod(&shifted, 1i64 << 32);
     let reduced = if bits == 32 {
         low
     } else {
-        let high = Sym::div(&Sym::sub(&shifted, &low), &Sym::int(1i64 << 32));
-        Sym::add(&low, &Sym::mul(&Sym::int(1i64 << 32), &floor_mod(&high, 1i64 << 32)))
+        let high = Sym::floor_div(&shifted, 1i64 << 32);
+        Sym::add(&low, &Sym::mul(&Sym::int(1i64 << 32), &Sym::floor_mod(&high, 1i64 << 32)))
     };
     Sym::sub(&Sym::sub(&reduced, &half), &half)
 }
