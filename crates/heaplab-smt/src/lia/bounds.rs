@@ -121,10 +121,6 @@ pub fn implied(lits: &[Lit], fresh: &[Fresh], ints: usize) -> Vec<Lit> {
 mod tests {
     use super::*;
 
-    fn lin(coeffs: &[(usize, i128)], constant: i128) -> Lin {
-        Lin { coeffs: coeffs.iter().copied().collect(), constant }
-    }
-
     #[test]
     fn rounding_follows_the_sign() {
         assert_eq!((floor_div(7, 2), ceil_div(7, 2)), (Some(3), Some(4)));
@@ -139,21 +135,25 @@ mod tests {
     fn a_wrapped_sum_has_a_quotient_of_zero_or_one() {
         let two31 = 1i128 << 31;
         let lits = vec![
-            Lit::Le(lin(&[(0, -1)], -two31)),      // -2³¹ - x ≤ 0
-            Lit::Le(lin(&[(0, 1)], -(two31 - 1))), // x - (2³¹ - 1) ≤ 0
+            Lit::Le(Lin::of(&[(0, -1)], -two31)),      // -2³¹ - x ≤ 0
+            Lit::Le(Lin::of(&[(0, 1)], -(two31 - 1))), // x - (2³¹ - 1) ≤ 0
         ];
         let fresh = vec![
-            Fresh::Division { dividend: lin(&[(0, 1)], 1 + two31), divisor: 1 << 32, quotient: 1 },
-            Fresh::Ite { var: 2, then: lin(&[(1, 1)], 0), other: lin(&[(1, -1)], 0) },
+            Fresh::Division {
+                dividend: Lin::of(&[(0, 1)], 1 + two31),
+                divisor: 1 << 32,
+                quotient: 1,
+            },
+            Fresh::Ite { var: 2, then: Lin::of(&[(1, 1)], 0), other: Lin::of(&[(1, -1)], 0) },
         ];
         let got = implied(&lits, &fresh, 3);
         assert_eq!(
             got,
             vec![
-                Lit::Le(lin(&[(1, -1)], 0)),
-                Lit::Le(lin(&[(1, 1)], -1)),
-                Lit::Le(lin(&[(2, -1)], -1)),
-                Lit::Le(lin(&[(2, 1)], -1)),
+                Lit::Le(Lin::of(&[(1, -1)], 0)),
+                Lit::Le(Lin::of(&[(1, 1)], -1)),
+                Lit::Le(Lin::of(&[(2, -1)], -1)),
+                Lit::Le(Lin::of(&[(2, 1)], -1)),
             ]
         );
     }
@@ -162,8 +162,9 @@ mod tests {
     /// no range.
     #[test]
     fn unbounded_dividends_add_nothing() {
-        let lits = vec![Lit::Le(lin(&[(0, 1), (1, 1)], -5))];
-        let fresh = vec![Fresh::Division { dividend: lin(&[(0, 1)], 0), divisor: 4, quotient: 2 }];
+        let lits = vec![Lit::Le(Lin::of(&[(0, 1), (1, 1)], -5))];
+        let fresh =
+            vec![Fresh::Division { dividend: Lin::of(&[(0, 1)], 0), divisor: 4, quotient: 2 }];
         assert!(implied(&lits, &fresh, 3).is_empty());
     }
 }

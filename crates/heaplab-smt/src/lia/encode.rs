@@ -20,6 +20,12 @@ pub struct Lin {
 }
 
 impl Lin {
+    /// `Σ c·x + constant` from `(x, c)` pairs, as the unit tests write them.
+    #[cfg(test)]
+    pub fn of(coeffs: &[(usize, i128)], constant: i128) -> Lin {
+        Lin { coeffs: coeffs.iter().copied().collect(), constant }
+    }
+
     pub fn constant(c: i128) -> Lin {
         Lin { coeffs: BTreeMap::new(), constant: c }
     }

@@ -259,24 +259,20 @@ impl Clauses {
 mod tests {
     use super::*;
 
-    fn lin(coeffs: &[(usize, i128)], constant: i128) -> Lin {
-        Lin { coeffs: coeffs.iter().copied().collect(), constant }
-    }
-
     /// Twins share a number, a literal's complement is the number of its negation's key, and
     /// different literals get different numbers.
     #[test]
     fn numbering_identifies_twins_and_complements() {
         let mut n = Numbering::default();
-        let eq = n.lit(&Lit::Eq(lin(&[(0, 1), (1, -1)], 0)));
-        let flipped = n.lit(&Lit::Eq(lin(&[(0, -1), (1, 1)], 0)));
+        let eq = n.lit(&Lit::Eq(Lin::of(&[(0, 1), (1, -1)], 0)));
+        let flipped = n.lit(&Lit::Eq(Lin::of(&[(0, -1), (1, 1)], 0)));
         assert_eq!(eq, flipped);
-        let ne = n.lit(&Lit::Ne(lin(&[(0, -1), (1, 1)], 0)));
+        let ne = n.lit(&Lit::Ne(Lin::of(&[(0, -1), (1, 1)], 0)));
         let (Shape::Lit(k_eq, c_eq), Shape::Lit(k_ne, c_ne)) = (&eq, &ne) else { panic!() };
         assert_eq!((k_eq, c_eq), (c_ne, k_ne));
         // ¬(x ≤ 0) is -x + 1 ≤ 0.
-        let le = n.lit(&Lit::Le(lin(&[(0, 1)], 0)));
-        let ge1 = n.lit(&Lit::Le(lin(&[(0, -1)], 1)));
+        let le = n.lit(&Lit::Le(Lin::of(&[(0, 1)], 0)));
+        let ge1 = n.lit(&Lit::Le(Lin::of(&[(0, -1)], 1)));
         let (Shape::Lit(k_le, c_le), Shape::Lit(k_ge, _)) = (&le, &ge1) else { panic!() };
         assert_eq!(c_le, k_ge);
         assert_ne!(k_le, k_ge);
