@@ -10,14 +10,12 @@
 //! whose input it finds valid (or that have no precondition to satisfy).
 
 use super::bound_flags::BoundFlags;
-use super::load_method;
 use super::run::{shares, Pre};
+use super::{load_method, WallClock};
 use anyhow::Context;
 use heaplab_engine::symbolic::options::PreOption;
 use heaplab_engine::symbolic::strategy::Driver;
-use heaplab_engine::symbolic::{
-    strategy, Clock, Config, Explorer, Options, PreMode, SmtPathSolver,
-};
+use heaplab_engine::symbolic::{strategy, Config, Explorer, Options, PreMode, SmtPathSolver};
 use heaplab_report::{CompareReport, RunSummary, SCHEMA_VERSION};
 use heaplab_smt::{SharedCache, SmtSolver, SolverFrontend, Z3Process};
 use heaplab_testgen::concretize::PreChecker;
@@ -126,7 +124,7 @@ pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
             &args.method,
             config,
             Box::new(solver),
-            Box::new(Wall(started)),
+            Box::new(WallClock::since(started)),
         );
         let mut explorer = match explorer {
             Ok(ex) => ex,
@@ -269,7 +267,7 @@ fn concolic_row(
         &args.method,
         sites_config,
         Box::new(SmtPathSolver::new(start()?)),
-        Box::new(Wall(started)),
+        Box::new(WallClock::since(started)),
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
     // The settings of `heaplab run --strategy concolic` with the same flags (and of the page's
@@ -282,7 +280,7 @@ fn concolic_row(
         &cfg,
         &mut oracle,
         Box::new(SmtPathSolver::new(start()?)),
-        &Wall(started),
+        &WallClock::since(started),
     )
     .context("test generation failed for `concolic`")?;
     let time_ms = started.elapsed().as_millis() as u64;
@@ -293,13 +291,4 @@ fn concolic_row(
     row.invalid_inputs = validity.iter().filter(|v| **v == Validity::Invalid).count() as u64;
     row.branches_covered_valid = branches_taken(&sites, valid).len() as u64;
     Ok(row)
-}
-
-/// Milliseconds since the row's run started.
-struct Wall(std::time::Instant);
-
-impl Clock for Wall {
-    fn now_ms(&self) -> u64 {
-        self.0.elapsed().as_millis() as u64
-    }
 }

@@ -11,7 +11,7 @@
 //! paper's, copied as printed. `--into docs/symbolic.md` (what `./build.sh bench` runs) puts the
 //! table between two marker lines of that document, so the table lives in one place.
 
-use super::load;
+use super::{load, WallClock};
 use anyhow::Context;
 use heaplab_engine::symbolic::{Clock, Config, Explorer, PreMode, SmtPathSolver, StrategyKind};
 use heaplab_logic::SmtOracle;
@@ -208,14 +208,6 @@ fn csf_max_unfold(subject: &str, target: &str) -> u32 {
     }
 }
 
-struct Wall(std::time::Instant);
-
-impl Clock for Wall {
-    fn now_ms(&self) -> u64 {
-        self.0.elapsed().as_millis() as u64
-    }
-}
-
 #[derive(Default)]
 struct Ours {
     methods: usize,
@@ -296,14 +288,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let mut config = Config::default();
             config.strategy = StrategyKind::Sl;
             config.pre = PreMode::Assume;
-            let sl_clock = Wall(std::time::Instant::now());
+            let sl_start = std::time::Instant::now();
             let mut sites = Explorer::new(
                 program,
                 info,
                 &target,
                 config,
                 Box::new(SmtPathSolver::new(start()?)),
-                Box::new(Wall(sl_clock.0)),
+                Box::new(WallClock::since(sl_start)),
             )
             .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", path.display()))?;
             sites.run_to_end();
@@ -319,7 +311,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 first_unfold: if args.no_deepening { budget } else { 1 },
                 ..ConcolicConfig::default()
             };
-            let clock = Wall(std::time::Instant::now());
+            let clock = WallClock::new();
             let r = concolic::generate(
                 program,
                 info,
@@ -330,7 +322,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 &clock,
             )
             .with_context(|| format!("concolic on `{target}` failed"))?;
-            ours.time_ms += clock.now_ms();
+            ours.time_ms += clock.elapsed_ms();
             let g = &r.generation;
             let valid = g.tests.iter().filter(|t| t.validity.is_valid());
             // Coverage of the feasible: a direction is proved infeasible when either run was

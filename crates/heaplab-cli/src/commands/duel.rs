@@ -8,11 +8,11 @@
 //! explores the product with the explorer, as `heaplab run` does, and prints.
 
 use super::bound_flags::BoundFlags;
-use super::{load, report};
+use super::{load, report, WallClock};
 use anyhow::Context;
 use heaplab_engine::symbolic::options::PreOption;
 use heaplab_engine::symbolic::{
-    strategy, Bound, Clock, Event, Explorer, Options, PathOutcome, SmtPathSolver,
+    strategy, Bound, Event, Explorer, Options, PathOutcome, SmtPathSolver,
 };
 use heaplab_smt::SmtSolver;
 use heaplab_syntax::{analyze, diagnostic::render_all, SourceFile};
@@ -62,14 +62,6 @@ pub enum Format {
     Json,
 }
 
-struct WallClock(std::time::Instant);
-
-impl Clock for WallClock {
-    fn now_ms(&self) -> u64 {
-        self.0.elapsed().as_millis() as u64
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
     let loaded = load(&args.file)?;
@@ -98,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &product.target,
         config,
         Box::new(solver),
-        Box::new(WallClock(std::time::Instant::now())),
+        Box::new(WallClock::new()),
     )
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
 

@@ -20,6 +20,38 @@ pub mod style;
 pub mod test;
 
 use anyhow::Context;
+use heaplab_engine::symbolic::{Clock, CoarseTime};
+use std::time::Instant;
+
+/// Milliseconds since `since` on the wall clock, read sparingly ([`CoarseTime`]): the clock of
+/// every native run's time bound.
+pub struct WallClock(CoarseTime);
+
+impl WallClock {
+    /// A clock started now.
+    pub fn new() -> WallClock {
+        WallClock::since(Instant::now())
+    }
+
+    /// A clock started at `since` (runs that share one time bound).
+    pub fn since(since: Instant) -> WallClock {
+        WallClock(CoarseTime::new(move || since.elapsed().as_secs_f64() * 1000.0))
+    }
+}
+
+impl WallClock {
+    /// Milliseconds since the start, read now (for reports).
+    pub fn elapsed_ms(&self) -> u64 {
+        self.0.exact() as u64
+    }
+}
+
+impl Clock for WallClock {
+    fn now_ms(&self) -> u64 {
+        self.0.now() as u64
+    }
+}
+
 use heaplab_syntax::{analyze, diagnostic::render_all, Analysis, SourceFile};
 use std::path::Path;
 

@@ -13,12 +13,12 @@ mod raise;
 
 use super::bound_flags::BoundFlags;
 use super::dump_smt2::{path_solver, DumpState};
-use super::load_method;
+use super::{load_method, WallClock};
 use anyhow::Context;
 use heaplab_engine::symbolic::options::{OrderOption, PreOption};
 use heaplab_engine::symbolic::shard::Shard;
 use heaplab_engine::symbolic::strategy::Driver;
-use heaplab_engine::symbolic::{strategy, Clock, Config, Event, Explorer, Options, PathOutcome};
+use heaplab_engine::symbolic::{strategy, Config, Event, Explorer, Options, PathOutcome};
 use heaplab_report::findings::findings;
 use heaplab_report::summary::FeasibilityReport;
 use heaplab_report::RunSummary;
@@ -712,18 +712,4 @@ fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceF
 /// export, the report and stopping the solver.
 pub fn shares(total_ms: u64) -> (u64, u64) {
     (total_ms / 4 * 3, total_ms / 100 * 90)
-}
-
-struct WallClock(std::time::Instant);
-
-impl WallClock {
-    fn new() -> WallClock {
-        WallClock(std::time::Instant::now())
-    }
-}
-
-impl Clock for WallClock {
-    fn now_ms(&self) -> u64 {
-        self.0.elapsed().as_millis() as u64
-    }
 }

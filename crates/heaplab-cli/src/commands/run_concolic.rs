@@ -4,8 +4,8 @@
 //! phase-2 solver calls). Coverage is counted at the explorer's branch sites, on the replays of
 //! the tests with a valid input, as `heaplab compare` counts it.
 
-use super::{write_junit, write_tests, Args, Emit, Format, WallClock};
-use crate::commands::load_method;
+use super::{write_junit, write_tests, Args, Emit, Format};
+use crate::commands::{load_method, WallClock};
 use anyhow::Context;
 use heaplab_engine::symbolic::{Config, Explorer, NoClock, Options, SmtPathSolver};
 use heaplab_logic::SmtOracle;
@@ -50,8 +50,7 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
     .map_err(|e| anyhow::anyhow!("{e} (in `{}`)", args.file.display()))?;
     let mut cfg = ConcolicConfig::from_options(options);
     // What is left of the time bound after the setup above.
-    cfg.timeout_ms =
-        cfg.timeout_ms.map(|ms| ms.saturating_sub(clock.0.elapsed().as_millis() as u64).max(1));
+    cfg.timeout_ms = cfg.timeout_ms.map(|ms| ms.saturating_sub(clock.elapsed_ms()).max(1));
     let r = concolic::generate(
         program,
         info,
@@ -65,7 +64,7 @@ pub fn run(mut args: Args, options: &Options) -> anyhow::Result<ExitCode> {
     let mut r = r;
     let (feasibility_report, generated) =
         suite(&loaded.file, program, &sites, &mut r, options.minimize == Some(true));
-    let time_ms = clock.0.elapsed().as_millis() as u64;
+    let time_ms = clock.elapsed_ms();
     let g = &r.generation;
     let valid = branches_taken(&sites, g.tests.iter().filter(|t| t.validity.is_valid()));
     let total = sites.branch_coverage().1;

@@ -162,6 +162,70 @@ pub trait Clock {
     fn now_ms(&self) -> u64;
 }
 
+/// A host clock in milliseconds read sparingly. The explorer asks its clock at every step (its
+/// time bound, the solver's time left) and inside long steps; a reading is a system call
+/// natively (5 % of a `lazier#` run) and a call out to JS in wasm. So a reading is reused for
+/// up to `stride` asks, and the stride adapts: it doubles (up to 64) while readings come less
+/// than a millisecond apart and halves when they come further apart, so a reused reading is
+/// never more than about a millisecond old.
+pub struct CoarseTime {
+    state: std::cell::Cell<CoarseState>,
+    read: Box<dyn Fn() -> f64>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct CoarseState {
+    last: f64,
+    /// Asks answered with `last` since it was read.
+    reused: u32,
+    stride: u32,
+}
+
+impl CoarseTime {
+    const MAX_STRIDE: u32 = 64;
+
+    /// A reader of `read` (milliseconds since some fixed point).
+    pub fn new(read: impl Fn() -> f64 + 'static) -> CoarseTime {
+        CoarseTime { state: Default::default(), read: Box::new(read) }
+    }
+
+    /// A fresh reading.
+    pub fn exact(&self) -> f64 {
+        let now = self.read();
+        self.state.set(CoarseState { last: now, reused: 0, ..self.state.get() });
+        now
+    }
+
+    /// A reading at most about a millisecond old.
+    pub fn now(&self) -> f64 {
+        let mut s = self.state.get();
+        if s.reused < s.stride {
+            s.reused += 1;
+            self.state.set(s);
+            return s.last;
+        }
+        let now = self.read();
+        s.stride = if now - s.last < 1.0 {
+            (s.stride * 2).clamp(1, Self::MAX_STRIDE)
+        } else {
+            s.stride / 2
+        };
+        s.last = now;
+        s.reused = 0;
+        self.state.set(s);
+        now
+    }
+
+    fn read(&self) -> f64 {
+        let now = (self.read)();
+        if now.is_finite() && now > 0.0 {
+            now
+        } else {
+            0.0
+        }
+    }
+}
+
 /// When the run's time bound passes, on the run's clock: what a long computation inside one
 /// step (a model search at a path end) asks now and then, so that one step cannot carry the
 /// run past `--timeout-ms`.
@@ -205,5 +269,40 @@ pub struct NoClock;
 impl Clock for NoClock {
     fn now_ms(&self) -> u64 {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CoarseTime;
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    /// A clock asked often reads the host rarely while readings come close together, reads it
+    /// again every time once they come far apart, and `exact` always reads.
+    #[test]
+    fn coarse_time_reads_the_host_sparingly_and_never_far_behind() {
+        let (time, reads) = (Rc::new(Cell::new(1.0)), Rc::new(Cell::new(0u32)));
+        let (t, r) = (Rc::clone(&time), Rc::clone(&reads));
+        let clock = CoarseTime::new(move || {
+            r.set(r.get() + 1);
+            t.get()
+        });
+        for _ in 0..1000 {
+            assert_eq!(clock.now(), 1.0);
+        }
+        assert!(reads.get() <= 1000 / 64 + 8, "{} reads", reads.get());
+        // Time now moves 5 ms between asks: the stride halves at each reading, down to reading
+        // at every ask.
+        for _ in 0..200 {
+            time.set(time.get() + 5.0);
+            clock.now();
+        }
+        let before = reads.get();
+        time.set(time.get() + 5.0);
+        assert_eq!(clock.now(), time.get());
+        assert_eq!(reads.get(), before + 1);
+        clock.exact();
+        assert_eq!(reads.get(), before + 2);
     }
 }

@@ -53,7 +53,8 @@ pub mod view;
 pub mod view_symheap;
 
 pub use config::{
-    Bound, Bounds, Clock, Config, NoClock, PreMode, SearchOrder, SlCompletion, StrategyKind,
+    Bound, Bounds, Clock, CoarseTime, Config, NoClock, PreMode, SearchOrder, SlCompletion,
+    StrategyKind,
 };
 pub use events::{Event, ForkKind, Placed, RunStats, TreeNode, ViewAt};
 pub use exec::answers::AnswerCounts;
