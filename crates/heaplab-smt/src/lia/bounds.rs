@@ -1,12 +1,15 @@
-//! Bounds the query implies for its fresh quotients and `ite` results, added as literals.
+//! Bounds the query implies for its variables, added as literals.
 //!
 //! Why: Java's `int` arithmetic wraps, and the engine writes a wrapped `x + 1` as
-//! `x + 1 - 2³²·((x + 1 + 2³¹) div 2³²)` (with an `ite` for the sign). Nothing in the encoding
-//! bounds the quotient, and branch and bound on a coefficient of 2³² wanders for thousands of
-//! nodes without deciding (AVL trees' heights: every such query of `avl.hl` went to Z3). The
-//! query's own range facts (`-2³¹ ≤ x ≤ 2³¹ - 1`) bound the dividend, hence the quotient: one of
-//! two or three values. Each added literal follows from the query (a quotient lies between the
-//! quotients of its dividend's bounds; an `ite` between its branches'), so answers do not change.
+//! `(x + 1 + 2³¹) mod 2³² - 2³¹`: a fresh quotient `q` with `x + 1 + 2³¹ = 2³²·q + r`,
+//! `0 ≤ r < 2³²`. Nothing in the encoding bounds `q` on its own, and branch and bound on a
+//! coefficient of 2³² wanders for thousands of nodes without deciding (AVL trees' heights: every
+//! such query of `avl.hl` went to Z3). The query's own range facts (`-2³¹ ≤ x ≤ 2³¹ - 1`) bound
+//! the dividend, hence the quotient: one of two or three values. So the ranges of the unit
+//! literals are carried through every other literal of the conjunction (interval propagation:
+//! `a·x + rest + k ≤ 0` bounds `x` by the least `rest` can be), for a few rounds, and through
+//! each `ite` result (between its branches' values). Each added literal follows from the query,
+//! so answers do not change.
 
 use super::encode::{Fresh, Lin, Lit};
 
@@ -85,13 +88,72 @@ fn bound_lits(x: usize, (lo, hi): Interval, out: &mut Vec<Lit>) {
     }
 }
 
-/// The literals bounding `fresh`'s variables (in creation order: inner terms first) that the
-/// conjunction's literals `lits` imply; `ints` is the number of integer variables.
+/// Rounds of propagation through the conjunction's literals: enough for a wrap of a wrap (the
+/// ranges travel one literal per round), few enough that bounds creeping up a cycle of
+/// literals (`x < y`, `y < x + 5`) stop soon.
+const ROUNDS: usize = 4;
+
+/// The bound `a·x ≤ -rest` gives `x`, where `rest` is at least `least`.
+fn bound_from(a: i128, least: i128) -> Option<Interval> {
+    let k = least.checked_neg()?;
+    Some(if a > 0 { (None, Some(floor_div(k, a)?)) } else { (Some(ceil_div(k, a)?), None) })
+}
+
+/// Tightens `ranges` through `lin ≤ 0`: each variable's term is at most minus the least the
+/// others and the constant can be. Whether any range changed.
+fn propagate_le(lin: &Lin, ranges: &mut [Interval]) -> bool {
+    if lin.coeffs.len() < 2 {
+        return false;
+    }
+    // The least of each term over its range (`None`: unbounded below).
+    let least = |x: usize, c: i128, ranges: &[Interval]| {
+        let (lo, hi) = ranges.get(x).copied().unwrap_or((None, None));
+        if c > 0 { lo } else { hi }.and_then(|v| c.checked_mul(v))
+    };
+    let mut changed = false;
+    for (&x, &a) in &lin.coeffs {
+        let mut rest = Some(lin.constant);
+        for (&y, &c) in &lin.coeffs {
+            if y != x {
+                rest = rest.zip(least(y, c, ranges)).and_then(|(s, t)| s.checked_add(t));
+            }
+        }
+        let Some(bound) = rest.and_then(|r| bound_from(a, r)) else { continue };
+        let before = ranges[x];
+        tighten(ranges, x, bound);
+        changed |= ranges[x] != before;
+    }
+    changed
+}
+
+/// The literals bounding the variables that the conjunction's literals `lits` imply, beyond
+/// the unit literals themselves: through the other literals, then through `fresh`'s `ite`
+/// results and quotients (in creation order: inner terms first); `ints` is the number of
+/// integer variables.
 pub fn implied(lits: &[Lit], fresh: &[Fresh], ints: usize) -> Vec<Lit> {
     let mut ranges: Vec<Interval> = vec![(None, None); ints];
     for (x, r) in lits.iter().filter_map(unit_range) {
         if x < ints {
             tighten(&mut ranges, x, r);
+        }
+    }
+    let given = ranges.clone();
+    let in_range = |lin: &Lin| lin.coeffs.keys().all(|&x| x < ints);
+    for _ in 0..ROUNDS {
+        let mut changed = false;
+        for lit in lits {
+            changed |= match lit {
+                Lit::Le(lin) if in_range(lin) => propagate_le(lin, &mut ranges),
+                Lit::Eq(lin) if in_range(lin) => {
+                    let up = propagate_le(lin, &mut ranges);
+                    let down = lin.scaled(-1).is_ok_and(|neg| propagate_le(&neg, &mut ranges));
+                    up | down
+                }
+                _ => false,
+            };
+        }
+        if !changed {
+            break;
         }
     }
     let mut out = Vec::new();
@@ -108,11 +170,15 @@ pub fn implied(lits: &[Lit], fresh: &[Fresh], ints: usize) -> Vec<Lit> {
                 (*var, (a.0.zip(b.0).map(|(p, q)| p.min(q)), a.1.zip(b.1).map(|(p, q)| p.max(q))))
             }
         };
-        if x >= ints || (r.0.is_none() && r.1.is_none()) {
-            continue;
+        if x < ints {
+            tighten(&mut ranges, x, r);
         }
-        tighten(&mut ranges, x, r);
-        bound_lits(x, r, &mut out);
+    }
+    for (x, (range, before)) in ranges.iter().zip(&given).enumerate() {
+        // Only the sides the unit literals did not already say.
+        let lo = range.0.filter(|_| range.0 != before.0);
+        let hi = range.1.filter(|_| range.1 != before.1);
+        bound_lits(x, (lo, hi), &mut out);
     }
     out
 }
@@ -156,6 +222,22 @@ mod tests {
                 Lit::Le(Lin::of(&[(2, 1)], -1)),
             ]
         );
+    }
+
+    /// A quotient written as its defining equality (`x = 4·q + r`, `0 ≤ r ≤ 3`, as concolic's
+    /// preprocessing writes a wrap) is bounded through it: with `-10 ≤ x ≤ 10`, `-3 ≤ q ≤ 2`.
+    #[test]
+    fn a_quotient_is_bounded_through_its_defining_equality() {
+        let (x, q, r) = (0, 1, 2);
+        let lits = vec![
+            Lit::Eq(Lin::of(&[(x, 1), (q, -4), (r, -1)], 0)),
+            Lit::Le(Lin::of(&[(r, -1)], 0)),
+            Lit::Le(Lin::of(&[(r, 1)], -3)),
+            Lit::Le(Lin::of(&[(x, -1)], -10)),
+            Lit::Le(Lin::of(&[(x, 1)], -10)),
+        ];
+        let got = implied(&lits, &[], 3);
+        assert_eq!(got, vec![Lit::Le(Lin::of(&[(q, -1)], -3)), Lit::Le(Lin::of(&[(q, 1)], -2))]);
     }
 
     /// Without a range for the dividend nothing is added, and a literal of two variables gives
