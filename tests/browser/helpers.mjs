@@ -132,6 +132,16 @@ export async function typeProgram(page, text) {
   await page.keyboard.insertText(text);
 }
 
+/** The Explore tab at the method whose option says `method`, under `strategy`. */
+export async function chooseInExplore(page, method, strategy) {
+  await page.getByRole('tab', { name: 'Explore' }).click();
+  const select = page.getByRole('combobox', { name: 'Method' });
+  const option = select.locator('option', { hasText: method }).first();
+  await option.waitFor({ state: 'attached', timeout: 30000 });
+  await select.selectOption(await option.getAttribute('value'));
+  await page.getByRole('combobox', { name: 'Strategy' }).selectOption(strategy);
+}
+
 /**
  * A server and a browser for one test, both stopped when the test ends (`t.after`). The page is
  * not opened yet, so a test can set up routes first.

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, session, typeProgram, waitForEngine, waitForZ3 } from './helpers.mjs';
+import { chooseInExplore, ROOT, session, typeProgram, waitForEngine, waitForZ3 } from './helpers.mjs';
 
 const run = promisify(execFile);
 const HEAPLAB = join(ROOT, 'target', 'release', 'heaplab');
@@ -24,12 +24,7 @@ test('x * y == 391 gets its test in the page with Z3, and the test replays', asy
   await waitForZ3(page);
   await typeProgram(page, await readFile(FILE, 'utf8'));
 
-  await page.getByRole('tab', { name: 'Explore' }).click();
-  const method = page.getByRole('combobox', { name: 'Method' });
-  const option = method.locator('option', { hasText: 'factor' }).first();
-  await option.waitFor({ state: 'attached', timeout: 30000 });
-  await method.selectOption(await option.getAttribute('value'));
-  await page.getByRole('combobox', { name: 'Strategy' }).selectOption('lazier#');
+  await chooseInExplore(page, 'factor', 'lazier#');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 120000 });
   const summary = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.summary);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import test from 'node:test';
 import { promisify } from 'node:util';
 import { readFile } from 'node:fs/promises';
-import { ROOT, session, typeProgram, waitForEngine } from './helpers.mjs';
+import { chooseInExplore, ROOT, session, typeProgram, waitForEngine } from './helpers.mjs';
 
 const run = promisify(execFile);
 // Products of two unknowns: the Rust procedure leaves them to Z3.
@@ -57,12 +57,7 @@ test('Z3 is fetched, in its own worker, only by the first query that needs it', 
   await page.goto(server.url);
   await waitForEngine(page);
   await typeProgram(page, await readFile(join(ROOT, NONLINEAR), 'utf8'));
-  await page.getByRole('tab', { name: 'Explore' }).click();
-  const method = page.getByRole('combobox', { name: 'Method' });
-  const option = method.locator('option', { hasText: 'factor' }).first();
-  await option.waitFor({ state: 'attached', timeout: 30000 });
-  await method.selectOption(await option.getAttribute('value'));
-  await page.getByRole('combobox', { name: 'Strategy' }).selectOption('lazier#');
+  await chooseInExplore(page, 'factor', 'lazier#');
   // A run HeapLab decides alone (BST.insert would be the same) leaves Z3 alone; this method's
   // product of two unknowns needs Z3, and the run starts before Z3 exists.
   assert.equal(await page.evaluate(() => globalThis.__heaplab.engine.z3Started), false);
@@ -125,11 +120,7 @@ test('a run HeapLab decides alone requests no Z3 file; x * y == 391 then fetches
   // path that needs the factors 17 and 23 gets its test.
   const nonlinear = await readFile(join(ROOT, NONLINEAR), 'utf8');
   await typeProgram(page, nonlinear);
-  const method = page.getByRole('combobox', { name: 'Method' });
-  const option = method.locator('option', { hasText: 'factor' }).first();
-  await option.waitFor({ state: 'attached', timeout: 30000 });
-  await method.selectOption(await option.getAttribute('value'));
-  await page.getByRole('combobox', { name: 'Strategy' }).selectOption('lazier#');
+  await chooseInExplore(page, 'factor', 'lazier#');
   assert.deepEqual(requested.filter(isZ3File), [], 'typing the program fetches no Z3');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 180000 });
@@ -162,12 +153,7 @@ test('a query that waits for a Z3 that never arrives ends the run at its time bo
   await page.goto(server.url);
   await waitForEngine(page);
   await typeProgram(page, await readFile(join(ROOT, NONLINEAR), 'utf8'));
-  await page.getByRole('tab', { name: 'Explore' }).click();
-  const method = page.getByRole('combobox', { name: 'Method' });
-  const option = method.locator('option', { hasText: 'factor' }).first();
-  await option.waitFor({ state: 'attached', timeout: 30000 });
-  await method.selectOption(await option.getAttribute('value'));
-  await page.getByRole('combobox', { name: 'Strategy' }).selectOption('lazier#');
+  await chooseInExplore(page, 'factor', 'lazier#');
   const bound = page.getByRole('spinbutton', { name: 'Bound time (ms)' });
   await bound.fill('3000');
   await bound.press('Tab');
