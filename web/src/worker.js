@@ -247,10 +247,17 @@ function fileOf(source, lang) {
 /** The results of an exploration that is over: its summary, tests and coverage. */
 function finished(run) {
   const { ex } = run;
-  // The downloads follow in a message of their own (sendDownloads), so that the tests show
-  // without waiting for three files nobody reads before pressing a button.
-  if (run.runId !== undefined) setTimeout(() => sendDownloads(run), 0);
   return { summary: ex.summary(), tests: ex.tests(), coverage: ex.coverage() };
+}
+
+/**
+ * The page's answer for a run that is over: its results now, its downloads in a message of their
+ * own right after (sendDownloads), so that the tests show without waiting for three files nobody
+ * reads before pressing a button.
+ */
+function answerOver(run) {
+  setTimeout(() => sendDownloads(run), 0);
+  return finished(run);
 }
 
 /** Every download of a finished exploration: the tests as .hl, as JSON, and as JUnit. */
@@ -312,7 +319,7 @@ async function runBatches(run, runId) {
     if (slice.over) {
       // Generates the tests (resolving their models with Z3 where needed).
       await timed(run.clock, () => run.ex.runToEnd(0));
-      const results = finished(run);
+      const results = answerOver(run);
       return { ...batchOf(run, slice.events, slice.nodes, results.summary), over: true, ...results };
     }
     if (run.retired) throw Object.assign(new Error('replaced by a new exploration'), { name: 'Stale' });
@@ -352,7 +359,7 @@ const exploreHandlers = {
       : (event, kept) => DECISIONS.has(event.kind) || kept > STEP_OVER_LIMIT;
     return busy(run, async () => {
       const { events, over } = await advance(run, stop, Infinity, mode === 'event');
-      return { ...batchOf(run, events), over, ...(over ? finished(run) : {}) };
+      return { ...batchOf(run, events), over, ...(over ? answerOver(run) : {}) };
     });
   },
   /** Runs until the end or a pause, posting a batch every BATCH_MS. */
@@ -403,7 +410,7 @@ const exploreHandlers = {
     if (run.busy) return null;
     return busy(run, async () => {
       const { events, over } = await advance(run, () => false, Infinity);
-      return { ...batchOf(run, events), over, ...(over ? finished(run) : {}) };
+      return { ...batchOf(run, events), over, ...(over ? answerOver(run) : {}) };
     });
   },
   /** The concrete replay of generated test `test` (its index), traced by the interpreter. */

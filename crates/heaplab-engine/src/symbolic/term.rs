@@ -339,10 +339,9 @@ impl Sym {
 
     /// `(x, p)` when this term is `(x - floor_mod(x, p)) / p` for a constant `p > 0`: `x`
     /// divided by `p` rounded toward negative infinity, which is how `x >> n` and the high half
-    /// of a 64-bit wrap are built. The
-    /// solvers read it as one Euclidean `div`: spelled out with truncating division, `x` would
-    /// be written under three nested sign tests, which the Rust procedure's branch and bound
-    /// does not get through.
+    /// of a 64-bit wrap are built. The solvers read it as one Euclidean `div`: spelled out with
+    /// truncating division, `x` would be written under three nested sign tests, which the Rust
+    /// procedure's branch and bound does not get through.
     pub fn as_floor_div(&self) -> Option<(&Sym, i64)> {
         let Node::Div(diff, p) = self.node() else { return None };
         let p = p.as_int().filter(|p| *p > 0)?;
