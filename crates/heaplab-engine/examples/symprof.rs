@@ -1,9 +1,10 @@
 //! Where a symheap run spends its time: per method (those with a `requires`, as `heaplab bench`
 //! runs them, k = 2 unless given, the bench's bounds), the exploration's wall and CPU time, its
-//! paths, the path-condition queries that reached the path solver (count, conjuncts, time inside)
-//! and the time outside it (the heap model and the executor), the questions the executor
-//! answered without the solver (`exec/answers.rs`: the same question / unsat on a subset / a
-//! known model) and the solver layer's counts (Z3 sent, decided in Rust).
+//! paths, the path-condition queries that reached the path solver (count, how many were unsat,
+//! conjuncts, time inside, the unsat ones' share) and the time outside it (the heap model and
+//! the executor), the questions the executor answered without the solver (`exec/answers.rs`:
+//! the same question / unsat on a subset / a known model / unsat on the part shared with an
+//! earlier unsat slice) and the solver layer's counts (Z3 sent, decided in Rust).
 //!
 //! `cargo run --release -p heaplab-engine --example symprof -- examples/avl.hl [Method|all]
 //! [secs] [k]` (issue 32 measures k = 3)
@@ -26,6 +27,22 @@ struct Tally {
     queries: u64,
     conjuncts: u64,
     nanos: u128,
+    /// Queries answered unsat, and the time inside them.
+    unsat: u64,
+    unsat_nanos: u128,
+}
+
+impl Tally {
+    fn add(&mut self, c: &[Sym], t: Instant, answer: SatAnswer) {
+        let nanos = t.elapsed().as_nanos();
+        self.queries += 1;
+        self.conjuncts += c.len() as u64;
+        self.nanos += nanos;
+        if answer == SatAnswer::Unsat {
+            self.unsat += 1;
+            self.unsat_nanos += nanos;
+        }
+    }
 }
 
 struct Timed {
@@ -37,19 +54,13 @@ impl PathSolver for Timed {
     fn check_with_model(&mut self, c: &[Sym], v: &[(u32, Sort)]) -> (SatAnswer, Option<Model>) {
         let t = Instant::now();
         let r = self.inner.check_with_model(c, v);
-        let mut tally = self.tally.borrow_mut();
-        tally.queries += 1;
-        tally.conjuncts += c.len() as u64;
-        tally.nanos += t.elapsed().as_nanos();
+        self.tally.borrow_mut().add(c, t, r.0);
         r
     }
     fn check_keeping_model(&mut self, c: &[Sym]) -> (SatAnswer, Option<Model>) {
         let t = Instant::now();
         let r = self.inner.check_keeping_model(c);
-        let mut tally = self.tally.borrow_mut();
-        tally.queries += 1;
-        tally.conjuncts += c.len() as u64;
-        tally.nanos += t.elapsed().as_nanos();
+        self.tally.borrow_mut().add(c, t, r.0);
         r
     }
     fn counts(&self) -> SolverCounts {
@@ -95,8 +106,8 @@ fn main() {
     }
     let file = std::path::Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned());
     let file = file.unwrap_or_default();
-    println!("| file | method | wall ms | cpu ms | stopped | paths | solver queries | conj/q | solver ms | outside ms | answered here: same / unsat ⊂ / model | z3 sent | decided in Rust |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| file | method | wall ms | cpu ms | stopped | paths | solver queries | unsat | conj/q | solver ms | unsat ms | outside ms | answered here: same / unsat ⊂ / model / narrowed | z3 sent | decided in Rust |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for t in targets {
         let mut config = Config::default();
         config.strategy = StrategyKind::Symheap;
@@ -123,14 +134,18 @@ fn main() {
         let known = ex.answer_counts();
         let stopped = ex.stopped().map_or("-".to_string(), |b| format!("{b:?}"));
         println!(
-            "| {file} | {t} | {ms:.0} | {cpu:.0} | {stopped} | {} | {} | {:.1} | {sms:.0} | {:.0} | {} / {} / {} | {} | {} |",
+            "| {file} | {t} | {ms:.0} | {cpu:.0} | {stopped} | {} | {} | {} | {:.1} | {:.0} | {:.0} | {:.0} | {} / {} / {} / {} | {} | {} |",
             s.feasible + s.infeasible + s.bounded,
             tl.queries,
+            tl.unsat,
             tl.conjuncts as f64 / tl.queries.max(1) as f64,
+            sms,
+            tl.unsat_nanos as f64 / 1e6,
             ms - sms,
             known.repeated,
             known.unsat_subset,
             known.model,
+            known.narrowed,
             c.sent,
             c.decided_locally,
         );

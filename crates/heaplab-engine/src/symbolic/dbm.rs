@@ -6,9 +6,14 @@
 //! constraint graph has no negative cycle. So:
 //! - if the difference constraints among `pc && c` have a negative cycle, `pc && c` is unsat
 //!   (a subset of the conjuncts is already contradictory);
+//! - if they force `u - v = k` where a disequality says `u - v != k`, it is unsat too (the
+//!   fully symbolic heap's guards are mostly (dis)equalities between references and null: an
+//!   alias entry `r != null && r == c` against `c == null` on the path);
 //! - if *every* conjunct is a difference constraint and there is no negative cycle, it is sat.
 //!
-//! Anything else is left to the solver. Weights are i128 so i64 bounds cannot overflow.
+//! Each conjunct (of `pc`, and of `c` itself) that is not made of such atoms is left out, which
+//! only weakens the system, so both unsat rules stay exact. Anything else is left to the solver.
+//! Weights are i128 so i64 bounds cannot overflow.
 
 use super::term::{Node, Sort, Sym};
 use std::collections::BTreeMap;
@@ -49,43 +54,95 @@ fn diff_le(a: (Option<u32>, i128), b: (Option<u32>, i128), c: i128, out: &mut Ve
     out.push(Edge { u, v, c: bound });
 }
 
-/// The atom as a conjunction of difference edges; `None` if it is not one.
-fn atom(s: &Sym, positive: bool, out: &mut Vec<Edge>) -> Option<()> {
-    match (s.node(), positive) {
-        (Node::Not(inner), p) => atom(inner, !p, out),
-        (Node::Lt(a, b), true) => {
-            diff_le(linear(a)?, linear(b)?, -1, out);
-            Some(())
+/// A disequality `u - v != k` between two nodes (node 0 is the constant zero).
+#[derive(Clone, Copy, Debug)]
+struct Diseq {
+    u: u32,
+    v: u32,
+    k: i128,
+}
+
+/// What a conjunction's atoms say: difference edges, and disequalities between linear forms.
+#[derive(Default)]
+struct Atoms {
+    edges: Vec<Edge>,
+    diseqs: Vec<Diseq>,
+}
+
+impl Atoms {
+    fn mark(&self) -> (usize, usize) {
+        (self.edges.len(), self.diseqs.len())
+    }
+
+    fn truncate(&mut self, (e, d): (usize, usize)) {
+        self.edges.truncate(e);
+        self.diseqs.truncate(d);
+    }
+
+    /// Adds `s` (negated unless `positive`) if it is a conjunction of atoms; `None` (with
+    /// whatever it added left for the caller to truncate) if it is not.
+    fn atom(&mut self, s: &Sym, positive: bool) -> Option<()> {
+        let out = &mut self.edges;
+        match (s.node(), positive) {
+            (Node::Not(inner), p) => self.atom(inner, !p),
+            (Node::Lt(a, b), true) => {
+                diff_le(linear(a)?, linear(b)?, -1, out);
+                Some(())
+            }
+            (Node::Lt(a, b), false) => {
+                diff_le(linear(b)?, linear(a)?, 0, out);
+                Some(())
+            }
+            (Node::Le(a, b), true) => {
+                diff_le(linear(a)?, linear(b)?, 0, out);
+                Some(())
+            }
+            (Node::Le(a, b), false) => {
+                diff_le(linear(b)?, linear(a)?, -1, out);
+                Some(())
+            }
+            (Node::Eq(a, b), true) => {
+                let (a, b) = (linear(a)?, linear(b)?);
+                diff_le(a, b, 0, out);
+                diff_le(b, a, 0, out);
+                Some(())
+            }
+            (Node::Eq(a, b), false) => {
+                // (xa + ka) != (xb + kb): xa - xb != kb - ka.
+                let (a, b) = (linear(a)?, linear(b)?);
+                self.diseqs.push(Diseq { u: node_of(a.0), v: node_of(b.0), k: b.1 - a.1 });
+                Some(())
+            }
+            (Node::And(a, b), true) | (Node::Or(a, b), false) => {
+                self.atom(a, positive)?;
+                self.atom(b, positive)
+            }
+            (Node::Bool(true), true) | (Node::Bool(false), false) => Some(()),
+            _ => None,
         }
-        (Node::Lt(a, b), false) => {
-            diff_le(linear(b)?, linear(a)?, 0, out);
-            Some(())
+    }
+
+    /// Adds each conjunct of `s` that is a conjunction of atoms; false if some were left out.
+    fn conjuncts(&mut self, s: &Sym) -> bool {
+        if let Node::And(a, b) = s.node() {
+            let left = self.conjuncts(a);
+            return self.conjuncts(b) && left;
         }
-        (Node::Le(a, b), true) => {
-            diff_le(linear(a)?, linear(b)?, 0, out);
-            Some(())
+        let mark = self.mark();
+        if self.atom(s, true).is_none() {
+            self.truncate(mark);
+            return false;
         }
-        (Node::Le(a, b), false) => {
-            diff_le(linear(b)?, linear(a)?, -1, out);
-            Some(())
-        }
-        (Node::Eq(a, b), true) => {
-            let (a, b) = (linear(a)?, linear(b)?);
-            diff_le(a, b, 0, out);
-            diff_le(b, a, 0, out);
-            Some(())
-        }
-        (Node::And(a, b), true) => {
-            atom(a, true, out)?;
-            atom(b, true, out)
-        }
-        (Node::Bool(true), true) | (Node::Bool(false), false) => Some(()),
-        _ => None,
+        true
     }
 }
 
-/// Whether the edges have a negative cycle (Floyd–Warshall on the nodes they mention).
-fn inconsistent(edges: &[Edge]) -> bool {
+/// The nodes the edges mention (node → row), and the tightest bounds between them: `d[i][j]`
+/// bounds node `j` minus node `i`.
+type Bounds = (BTreeMap<u32, usize>, Vec<Vec<i128>>);
+
+/// [`Bounds`] by Floyd–Warshall; `None` if the edges have a negative cycle (they are unsat).
+fn closure(edges: &[Edge]) -> Option<Bounds> {
     let mut index: BTreeMap<u32, usize> = BTreeMap::new();
     for e in edges {
         let n = index.len();
@@ -94,7 +151,6 @@ fn inconsistent(edges: &[Edge]) -> bool {
         index.entry(e.v).or_insert(n);
     }
     let n = index.len();
-    const INF: i128 = i128::MAX / 4;
     let mut d = vec![vec![INF; n]; n];
     for (i, row) in d.iter_mut().enumerate() {
         row[i] = 0;
@@ -121,11 +177,26 @@ fn inconsistent(edges: &[Edge]) -> bool {
                 }
             }
             if d[i][i] < 0 {
-                return true;
+                return None;
             }
         }
     }
-    (0..n).any(|i| d[i][i] < 0)
+    if (0..n).any(|i| d[i][i] < 0) {
+        return None;
+    }
+    Some((index, d))
+}
+
+const INF: i128 = i128::MAX / 4;
+
+/// Whether the difference constraints force `u - v = k`, contradicting a disequality.
+fn forced(index: &BTreeMap<u32, usize>, d: &[Vec<i128>], q: &Diseq) -> bool {
+    if q.u == q.v {
+        return q.k == 0;
+    }
+    let (Some(&u), Some(&v)) = (index.get(&q.u), index.get(&q.v)) else { return false };
+    // u - v <= d[v][u] and v - u <= d[u][v]: both at k means u - v = k.
+    d[v][u] <= q.k && d[u][v] <= -q.k
 }
 
 /// The conjuncts of `pc` that share variables with `c`, transitively (KLEE's constraint
@@ -163,23 +234,17 @@ pub fn decide(pc: &[Sym], c: &Sym) -> Option<bool> {
         }
         _ => {}
     }
-    let mut edges = Vec::new();
+    // Each conjunct that is not made of atoms is left out: the rest is weaker than `pc && c`,
+    // so a contradiction among the rest is one of `pc && c`, and only a complete system says sat.
+    let mut atoms = Atoms::default();
     let mut complete = true;
-    for p in pc {
-        let mark = edges.len();
-        if atom(p, true, &mut edges).is_none() {
-            edges.truncate(mark);
-            complete = false;
-        }
+    for p in pc.iter().chain(std::iter::once(c)) {
+        complete &= atoms.conjuncts(p);
     }
-    let mark = edges.len();
-    if atom(c, true, &mut edges).is_none() {
-        edges.truncate(mark);
-        complete = false;
-    }
-    if inconsistent(&edges) {
+    let Some((index, d)) = closure(&atoms.edges) else { return Some(false) };
+    if atoms.diseqs.iter().any(|q| forced(&index, &d, q)) {
         Some(false)
-    } else if complete {
+    } else if complete && atoms.diseqs.is_empty() {
         Some(true)
     } else {
         None
@@ -216,5 +281,31 @@ mod tests {
         assert_eq!(decide(&pc, &Sym::not(&Sym::le(&r, &max))), Some(false));
         // Not a difference constraint: left to the solver.
         assert_eq!(decide(&pc, &Sym::lt(&Sym::mul(&x(0), &x(1)), &Sym::int(3))), None);
+    }
+
+    #[test]
+    fn disequalities_the_constraints_force_are_unsat() {
+        let null = Sym::int(0);
+        let ne = |a: &Sym, b: &Sym| Sym::not(&Sym::eq(a, b));
+        // An alias entry `x2 != null && x3 == x2` against `x2 == null` on the path.
+        let pc =
+            vec![Sym::eq(&x(2), &null), Sym::or(&Sym::lt(&x(5), &x(6)), &Sym::eq(&x(5), &x(7)))];
+        let entry = Sym::and(&ne(&x(2), &null), &Sym::eq(&x(3), &x(2)));
+        assert_eq!(decide(&pc, &entry), Some(false));
+        // Forced through a chain of equalities, and by two bounds that meet.
+        let pc = vec![Sym::eq(&x(1), &null), Sym::eq(&x(2), &x(1))];
+        assert_eq!(decide(&pc, &ne(&x(2), &null)), Some(false));
+        let pc = vec![Sym::le(&x(1), &x(2)), Sym::le(&x(2), &x(1))];
+        assert_eq!(decide(&pc, &ne(&x(1), &x(2))), Some(false));
+        let pc = vec![Sym::le(&x(1), &Sym::int(4)), Sym::lt(&Sym::int(3), &x(1))];
+        assert_eq!(decide(&pc, &ne(&x(1), &Sym::int(4))), Some(false));
+        // Not forced: a disequality leaves the answer to the solver (even where it holds, since
+        // disequalities together can be unsat: x in [0, 1], x != 0, x != 1).
+        let pc = vec![Sym::le(&x(1), &x(2))];
+        assert_eq!(decide(&pc, &ne(&x(1), &x(2))), None);
+        let pc = vec![Sym::le(&null, &x(1)), Sym::le(&x(1), &Sym::int(1)), ne(&x(1), &null)];
+        assert_eq!(decide(&pc, &ne(&x(1), &Sym::int(1))), None);
+        // `x != x + 1` says nothing.
+        assert_eq!(decide(&[], &ne(&x(1), &Sym::add(&x(1), &Sym::int(1)))), None);
     }
 }
