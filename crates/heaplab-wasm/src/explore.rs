@@ -52,7 +52,9 @@ export interface ExploreEvent {
 }
 /** One slice of a run (`Exploration.runSlice`). */
 export interface ExploreSlice {
-  /** The events that change the tree (every kind but `solverQuery`), in order. */
+  /** The events that change the tree (every kind but `solverQuery`), in order; a `pathEnd`
+   * whose node is in `nodes` is folded into that node (its outcome, text and line), unless it
+   * is the slice's last event. */
   events: ExploreEvent[];
   /** Tree nodes with ids from `treeFrom` on. */
   nodes: TreeNodeJs[];
@@ -361,7 +363,7 @@ async fn slice(
             }
         }
     }
-    out.nodes = run.borrow().tree_nodes(tree_from as usize);
+    run.borrow().finish_slice(&mut out, tree_from as usize);
     let text = serde_json::to_string(&out).map_err(|e| fail("Internal", &e.to_string()))?;
     js_sys::JSON::parse(&text)
 }
