@@ -588,7 +588,7 @@ impl Run {
         if let Event::LazyInit { state, .. } | Event::Branch { state, .. } = &placed.event {
             // Views are kept for the first VIEW_LIMIT nodes only, which bounds this work too.
             if (state.0 as usize) < VIEW_LIMIT {
-                js.names = self.explorer.shape_view(*state).map(|v| inspect::access_paths(&v));
+                js.names = self.explorer.links_view(*state).map(|v| inspect::access_paths(&v));
             }
         }
         js
@@ -685,5 +685,35 @@ mod tests {
             }
         }
         assert!(older > 0, "some path ended in a later slice than its node");
+    }
+
+    /// The forking events' names come from a view without integer values; they are the names
+    /// the whole view gives, on objects (bst.hl) and on arrays of objects, whose cells are named
+    /// by their index (vector.hl).
+    #[test]
+    fn fork_names_are_those_of_the_whole_view() {
+        for (source, method, arrays) in [
+            (include_str!("../../../examples/bst.hl"), "BST.remove", false),
+            (include_str!("../../../examples/vector.hl"), "Vector.indexOf", true),
+        ] {
+            let request = Request::from_json(r#"{"strategy": "lazy", "bounds": {"k": 2}}"#)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            let mut run = Run::new(source.to_string(), method.into(), request, false, || 0.0)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            let (mut forks, mut cells) = (0, 0);
+            while let Next::Event(placed) = run.advance().expect("runs") {
+                let (Event::LazyInit { state, .. } | Event::Branch { state, .. }) = placed.event
+                else {
+                    continue;
+                };
+                let names = run.event_js(&placed).names.expect("a view of a forking state");
+                let whole = run.explorer.view(state).expect("kept");
+                assert_eq!(names, inspect::access_paths(&whole), "{method}, state {}", state.0);
+                forks += 1;
+                cells += names.values().filter(|n| n.contains('[')).count();
+            }
+            assert!(forks > 20, "{method}: {forks} forks");
+            assert_eq!(cells > 0, arrays, "{method}: {cells} names of array cells");
+        }
     }
 }

@@ -319,9 +319,10 @@ impl Explorer {
         self.view_with(id, HeapView::of)
     }
 
-    /// [`view`](Self::view) with only the objects, roots and frames ([`HeapView::shape_of`]).
-    pub fn shape_view(&self, id: StateId) -> Option<HeapView> {
-        self.view_with(id, HeapView::shape_of)
+    /// [`view`](Self::view) with only the objects, roots and frames, and no integer or
+    /// boolean value ([`HeapView::links_of`]): what naming the objects of a forking state reads.
+    pub fn links_view(&self, id: StateId) -> Option<HeapView> {
+        self.view_with(id, HeapView::links_of)
     }
 
     fn view_with(
