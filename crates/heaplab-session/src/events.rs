@@ -53,8 +53,9 @@ pub struct JsEvent {
     /// (`pathEnd` with an error, a cut or a failed assumption). `null` for the others.
     pub line: Option<u32>,
     /// For the events that fork (`lazyInit`, `branch`): the learner's name of each object and
-    /// open reference of the forking state (`ref3` → `this.root.left`), from its view
-    /// ([`inspect::access_paths`]); absent when no view of that state is kept.
+    /// open reference the event or its children's labels mention (`ref3` → `this.root.left`),
+    /// from the forking state's view ([`inspect::access_paths_of`]); absent when no view of that
+    /// state is kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub names: Option<BTreeMap<String, String>>,
 }

@@ -27,7 +27,7 @@ use heaplab_testgen::coverage::Lines;
 use heaplab_testgen::{emit, generate, Generation};
 
 use crate::clock::ActiveTime;
-use crate::events::{outcome_name, JsEvent, JsExploreStats, JsStats, JsTreeNode};
+use crate::events::{outcome_name, Details, JsEvent, JsExploreStats, JsStats, JsTreeNode};
 use crate::inspect;
 use crate::junit::{junit, JunitSource};
 use crate::program::{analyze, is_java_name};
@@ -582,16 +582,63 @@ impl Run {
         }
     }
 
+    /// The ids (`o3`, `ref1`, `loc2`) a forking event's texts mention, and its children's labels:
+    /// all the page names with the event's `names` (words.js `named`, the tree's labels).
+    fn mentioned_ids(&self, js: &JsEvent) -> BTreeSet<String> {
+        let mut ids = BTreeSet::new();
+        let tree = self.explorer.tree();
+        let label = |id: u32| tree.get(id as usize).map_or("", |n| n.label.as_str());
+        ids_in(&js.label, &mut ids);
+        match &js.details {
+            Details::LazyInit { target, options, children, .. } => {
+                ids_in(target, &mut ids);
+                options.iter().for_each(|o| ids_in(o, &mut ids));
+                children.iter().for_each(|c| ids_in(label(*c), &mut ids));
+            }
+            Details::Branch { condition, children, .. } => {
+                ids_in(condition, &mut ids);
+                children.iter().for_each(|c| ids_in(label(c.node), &mut ids));
+            }
+            _ => {}
+        }
+        ids
+    }
+
     pub fn event_js(&self, placed: &Placed) -> JsEvent {
         let mut js = self.event_js_unplaced(&placed.event);
         js.line = self.event_line(placed);
         if let Event::LazyInit { state, .. } | Event::Branch { state, .. } = &placed.event {
             // Views are kept for the first VIEW_LIMIT nodes only, which bounds this work too.
             if (state.0 as usize) < VIEW_LIMIT {
-                js.names = self.explorer.links_view(*state).map(|v| inspect::access_paths(&v));
+                let wanted = self.mentioned_ids(&js);
+                js.names = self
+                    .explorer
+                    .links_view(*state)
+                    .map(|v| inspect::access_paths_of(&v, Some(&wanted)));
             }
         }
         js
+    }
+}
+
+/// Adds to `out` each engine id in `text`: `o`, `ref` or `loc` and digits, as a whole word (the
+/// page's pattern, `\b(?:o|ref|loc)\d+\b`).
+fn ids_in(text: &str, out: &mut BTreeSet<String>) {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !word(bytes[i]) || (i > 0 && word(bytes[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let end = (i..bytes.len()).find(|&j| !word(bytes[j])).unwrap_or(bytes.len());
+        let token = &text[i..end];
+        let digits = ["o", "ref", "loc"].iter().find_map(|p| token.strip_prefix(p));
+        if digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) {
+            out.insert(token.to_string());
+        }
+        i = end;
     }
 }
 
@@ -687,9 +734,9 @@ mod tests {
         assert!(older > 0, "some path ended in a later slice than its node");
     }
 
-    /// The forking events' names come from a view without integer values; they are the names
-    /// the whole view gives, on objects (bst.hl) and on arrays of objects, whose cells are named
-    /// by their index (vector.hl).
+    /// The forking events' names come from a view without integer values, for the ids the event
+    /// mentions; they are the names the whole view gives, on objects (bst.hl) and on arrays of
+    /// objects, whose cells are named by their index (vector.hl).
     #[test]
     fn fork_names_are_those_of_the_whole_view() {
         for (source, method, arrays) in [
@@ -700,19 +747,25 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}", e.message));
             let mut run = Run::new(source.to_string(), method.into(), request, false, || 0.0)
                 .unwrap_or_else(|e| panic!("{}", e.message));
-            let (mut forks, mut cells) = (0, 0);
+            let (mut forks, mut named, mut cells) = (0, 0, 0);
             while let Next::Event(placed) = run.advance().expect("runs") {
                 let (Event::LazyInit { state, .. } | Event::Branch { state, .. }) = placed.event
                 else {
                     continue;
                 };
-                let names = run.event_js(&placed).names.expect("a view of a forking state");
-                let whole = run.explorer.view(state).expect("kept");
-                assert_eq!(names, inspect::access_paths(&whole), "{method}, state {}", state.0);
+                let js = run.event_js(&placed);
+                let names = js.names.clone().expect("a view of a forking state");
+                let whole = inspect::access_paths(&run.explorer.view(state).expect("kept"));
+                let wanted = run.mentioned_ids(&js);
+                let expected: std::collections::BTreeMap<String, String> =
+                    whole.into_iter().filter(|(id, _)| wanted.contains(id)).collect();
+                assert_eq!(names, expected, "{method}, state {}", state.0);
                 forks += 1;
+                named += usize::from(!names.is_empty());
                 cells += names.values().filter(|n| n.contains('[')).count();
             }
             assert!(forks > 20, "{method}: {forks} forks");
+            assert!(named * 2 > forks, "{method}: {named} of {forks} forks name something");
             assert_eq!(cells > 0, arrays, "{method}: {cells} names of array cells");
         }
     }

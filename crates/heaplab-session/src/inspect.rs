@@ -299,45 +299,89 @@ pub fn coverage(c: &LineCoverage) -> JsCoverage {
 /// so the shortest path wins), then from the locals of the call stack, innermost frame first.
 /// Ids no path reaches are left out (the page keeps the engine's name for them).
 pub fn access_paths(v: &HeapView) -> std::collections::BTreeMap<String, String> {
+    access_paths_of(v, None)
+}
+
+/// [`access_paths`] of the ids in `wanted` only (all of them for `None`): each has the name the
+/// whole map gives it. The walk stops once every wanted id is named, and a path is spelled out
+/// only for the ids returned: a forking event names the few ids its labels mention, in a state
+/// whose every field used to be spelled out as a path.
+pub fn access_paths_of(
+    v: &HeapView,
+    wanted: Option<&std::collections::BTreeSet<String>>,
+) -> std::collections::BTreeMap<String, String> {
     use std::collections::{BTreeMap, HashMap, VecDeque};
     const MAX_NAMES: usize = 400;
+    /// How an id was first reached: from a variable, or by a field of the id reached `.0`-th.
+    #[derive(Clone, Copy)]
+    enum Via<'a> {
+        Start(&'a str),
+        Field(usize, &'a str),
+    }
     let objects: HashMap<&str, &heaplab_engine::symbolic::view::ObjView> =
         v.objects.iter().map(|o| (o.id.as_str(), o)).collect();
-    let mut names: BTreeMap<String, String> = BTreeMap::new();
-    let walk = |start: Vec<(String, &ValView)>, names: &mut BTreeMap<String, String>| {
-        let mut queue: VecDeque<(String, &ValView)> = start.into();
-        while let Some((path, value)) = queue.pop_front() {
-            if names.len() >= MAX_NAMES {
-                return;
+    let mut reached: Vec<(&str, Via)> = Vec::new();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut found = 0;
+    let all_found = |found: usize| wanted.is_some_and(|w| found == w.len());
+    let starts = [
+        v.roots.iter().map(|(n, val)| (n.as_str(), val)).collect::<Vec<_>>(),
+        v.frames
+            .iter()
+            .rev()
+            .flat_map(|f| f.locals.iter().map(|(n, val)| (n.as_str(), val)))
+            .collect(),
+    ];
+    'walks: for start in starts {
+        let mut queue: VecDeque<(Via, &ValView)> =
+            start.into_iter().map(|(n, val)| (Via::Start(n), val)).collect();
+        while let Some((via, value)) = queue.pop_front() {
+            if reached.len() >= MAX_NAMES || all_found(found) {
+                break 'walks;
             }
             let id = match value {
-                ValView::Obj(id) | ValView::SymRef(id) | ValView::SymLoc(id) => id,
+                ValView::Obj(id) | ValView::SymRef(id) | ValView::SymLoc(id) => id.as_str(),
                 _ => continue,
             };
-            if names.contains_key(id) {
+            if seen.contains_key(id) {
                 continue;
             }
-            names.insert(id.clone(), path.clone());
-            if let Some(o) = objects.get(id.as_str()) {
-                for (field, fv) in &o.fields {
-                    let sub = if field.starts_with('[') {
-                        format!("{path}{field}")
-                    } else {
-                        format!("{path}.{field}")
-                    };
-                    queue.push_back((sub, fv));
+            seen.insert(id, reached.len());
+            reached.push((id, via));
+            found += usize::from(wanted.is_some_and(|w| w.contains(id)));
+            if let Some(o) = objects.get(id) {
+                let at = reached.len() - 1;
+                queue.extend(o.fields.iter().map(|(field, fv)| (Via::Field(at, field), fv)));
+            }
+        }
+    }
+    let path = |mut i: usize| {
+        let mut fields: Vec<&str> = Vec::new();
+        loop {
+            match reached[i].1 {
+                Via::Start(name) => {
+                    let mut out = name.to_string();
+                    for field in fields.iter().rev() {
+                        if !field.starts_with('[') {
+                            out.push('.');
+                        }
+                        out.push_str(field);
+                    }
+                    return out;
+                }
+                Via::Field(parent, field) => {
+                    fields.push(field);
+                    i = parent;
                 }
             }
         }
     };
-    walk(v.roots.iter().map(|(n, val)| (n.clone(), val)).collect(), &mut names);
-    let locals: Vec<(String, &ValView)> = v
-        .frames
-        .iter()
-        .rev()
-        .flat_map(|f| f.locals.iter().map(|(n, val)| (n.clone(), val)))
-        .collect();
-    walk(locals, &mut names);
+    let mut names = BTreeMap::new();
+    for (i, (id, _)) in reached.iter().enumerate() {
+        if wanted.is_none_or(|w| w.contains(*id)) {
+            names.insert(id.to_string(), path(i));
+        }
+    }
     names
 }
 
@@ -345,6 +389,64 @@ pub fn access_paths(v: &HeapView) -> std::collections::BTreeMap<String, String> 
 mod tests {
     use super::*;
     use heaplab_syntax::SourceFile;
+
+    /// Names by the shortest path from the inputs first, then from the locals; a cell by its
+    /// index; only the wanted ids when asked, each with the name the whole map gives it.
+    #[test]
+    fn access_paths_name_by_the_shortest_path_and_only_the_wanted() {
+        use heaplab_engine::symbolic::events::ViewAt;
+        use heaplab_engine::symbolic::view::{FrameView, ObjView};
+        use heaplab_engine::symbolic::StateId;
+        let obj = |id: &str, fields: &[(&str, ValView)]| ObjView {
+            id: id.into(),
+            class: "Node".into(),
+            input: true,
+            fields: fields.iter().map(|(f, v)| (f.to_string(), v.clone())).collect(),
+        };
+        let o = |id: &str| ValView::Obj(id.into());
+        let view = HeapView {
+            node: StateId(0),
+            label: String::new(),
+            at: ViewAt::Fork,
+            objects: vec![
+                obj("o1", &[("root", o("o2"))]),
+                obj("o2", &[("left", o("o3")), ("right", ValView::SymRef("ref1".into()))]),
+                obj("o3", &[("left", o("o2")), ("key", ValView::Int("x".into()))]),
+                obj("o4", &[("[0]", o("o5"))]),
+                obj("o5", &[]),
+            ],
+            roots: vec![("this".into(), o("o1"))],
+            frames: vec![FrameView {
+                unit: "BST.insert".into(),
+                span: None,
+                locals: vec![("t".into(), o("o3")), ("a".into(), o("o4"))],
+            }],
+            symbolic: Vec::new(),
+            predicates: Vec::new(),
+            path_condition: Vec::new(),
+            returned: None,
+            outcome: None,
+            symheap: None,
+        };
+        let all = access_paths(&view);
+        let expect = [
+            ("o1", "this"),
+            ("o2", "this.root"),
+            ("o3", "this.root.left"),
+            ("ref1", "this.root.right"),
+            ("o4", "a"),
+            ("o5", "a[0]"),
+        ];
+        let expect: std::collections::BTreeMap<String, String> =
+            expect.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        assert_eq!(all, expect);
+        let wanted: std::collections::BTreeSet<String> =
+            ["o3", "o5", "o9"].iter().map(|s| s.to_string()).collect();
+        let some = access_paths_of(&view, Some(&wanted));
+        assert_eq!(some.len(), 2);
+        assert_eq!(some["o3"], "this.root.left");
+        assert_eq!(some["o5"], "a[0]");
+    }
 
     fn int(name: &str, text: &str) -> JsNamed {
         JsNamed { name: name.into(), value: JsVal::Int { text: text.into() } }
