@@ -26,6 +26,7 @@
 //   BENCH_BROWSER_ROWS=goals       only the goal rows (default: goals and every bench row)
 //   BENCH_BROWSER_CAP_MS=20000     cap per run (the explorer's timeout bound)
 //   BENCH_BROWSER_APPEND=0         print only, do not append to bench/results.md
+//   BENCH_BROWSER_GOAL_REPS=3      runs of each goal row under 3 s (engine and Run interleaved, fastest kept)
 
 import { execFile } from 'node:child_process';
 import { appendFile, readFile } from 'node:fs/promises';
@@ -188,10 +189,28 @@ async function browserExplore(row) {
   }, { src: await source(row.file), method: row.method, options, runId: `bench-${runs}` });
 }
 
+// The goal rows are run GOAL_REPS times, engine and Run interleaved, and each keeps its fastest
+// (issue 32's own measurements are the min of 3 interleaved runs), where one run is short
+// enough to repeat: on a row of a few milliseconds a single run's ratio is mostly the machine's
+// noise. After each Run the worker makes its downloads (in a message of their own, see
+// worker.js answerOver); the pause lets them finish outside the next measurement.
+const GOAL_REPS = Number(process.env.BENCH_BROWSER_GOAL_REPS ?? 3);
+const REPEAT_UNDER_MS = 3000;
 const goalBrowser = new Map();
 for (const row of [...BST_SL, ...K3]) {
   process.stderr.write(`browser: ${row.method} ${row.strategy} k=${row.k}\n`);
-  goalBrowser.set(key(row), { engine: await browserEngine(row), explore: await browserExplore(row) });
+  const afterDownloads = () => page.waitForTimeout(250);
+  let engine = await browserEngine(row);
+  let explore = await browserExplore(row);
+  await afterDownloads();
+  for (let i = 1; i < GOAL_REPS && engine.ms < REPEAT_UNDER_MS; i++) {
+    const e = await browserEngine(row);
+    if (e.ms < engine.ms) engine = e;
+    const x = await browserExplore(row);
+    if (x.ms < explore.ms) explore = x;
+    await afterDownloads();
+  }
+  goalBrowser.set(key(row), { engine, explore });
 }
 const benchBrowser = new Map();
 if (allRows) {
@@ -226,7 +245,7 @@ const verdict = (ok) => (ok ? '**met**' : '**not met**');
 say('');
 say(`## Browser (Chromium, the page's engine worker), goals of issues 17 and 32`);
 say('');
-say(`Measured in one run: native (\`heaplab run\` / \`heaplab bench\`, z3 process), node (heaplab-wasm on Z3 wasm) and Chromium headless (\`heaplab serve\`, cross-origin isolated, the playground's own workers; Z3 started by the first query that needs it). "browser engine" is the Compare tab's request for one strategy (runToEnd: exploration and tests, as native and node are timed); "browser Run" is the Explore tab's Run (exploreStart + exploreRun: every event stepped from JS, tree batches, then tests and coverage, the downloads following in a message of their own; the page's drawing not counted). Z3 calls and wait are the browser's (the wait from the worker's \`solverStats\` where its answers carry them, — where they do not). Cap ${capMs} ms per run.`);
+say(`Measured in one run: native (\`heaplab run\` / \`heaplab bench\`, z3 process), node (heaplab-wasm on Z3 wasm) and Chromium headless (\`heaplab serve\`, cross-origin isolated, the playground's own workers; Z3 started by the first query that needs it). "browser engine" is the Compare tab's request for one strategy (runToEnd: exploration and tests, as native and node are timed); "browser Run" is the Explore tab's Run (exploreStart + exploreRun: every event stepped from JS, tree batches, then tests and coverage, the downloads following in a message of their own; the page's drawing not counted). Each row whose engine run takes under ${REPEAT_UNDER_MS / 1000} s is run ${GOAL_REPS} times, engine and Run interleaved, and both columns are the fastest of those. Z3 calls and wait are the browser's (the wait from the worker's \`solverStats\` where its answers carry them, — where they do not). Cap ${capMs} ms per run.`);
 say('');
 say('| file | method | strategy | k | native ms | node ms | browser engine ms | browser Run ms | Run / engine | tests native / node / browser | Z3 sent / decided in Rust / cached | Z3 wait ms |');
 say('|---|---|---|---|---|---|---|---|---|---|---|---|');
