@@ -3,10 +3,12 @@
 //! others are outside its fragment, its CPU time over all of them and the slowest queries. For
 //! measuring changes to `lia` on the queries a run really asks (no Z3 involved).
 //!
-//! `cargo run --release -p heaplab-smt --example lia_replay -- FILE [FROM] [--splits N]`
+//! `cargo run --release -p heaplab-smt --example lia_replay -- FILE [FROM] [--splits N]
+//! [--outside]`
 //!
 //! `FROM` keeps the queries whose `from` (the run that first sent them) contains it;
-//! `--splits` sets the procedure's theory-check budget (default: `Limits::default()`'s).
+//! `--splits` sets the procedure's theory-check budget (default: `Limits::default()`'s);
+//! `--outside` also prints the line of each query the procedure leaves to Z3.
 
 use heaplab_smt::lia::{self, Decision, Limits};
 use heaplab_smt::{parse_sort, parse_term, Term, Var};
@@ -41,16 +43,18 @@ fn query(line: &str) -> Option<(String, Vec<Term>)> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: lia_replay FILE [FROM] [--splits N]");
+        eprintln!("usage: lia_replay FILE [FROM] [--splits N] [--outside]");
         return;
     };
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut limits = Limits::default();
     let mut from = String::new();
+    let mut list_outside = false;
     let mut rest = args[1..].iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
             "--splits" => limits.splits = rest.next().and_then(|n| n.parse().ok()).unwrap_or(64),
+            "--outside" => list_outside = true,
             other => from = other.to_string(),
         }
     }
@@ -70,7 +74,12 @@ fn main() {
         match lia::decide_with(a, &[], limits) {
             Decision::Sat(_) => sat += 1,
             Decision::Unsat => unsat += 1,
-            Decision::Outside(why) => *outside.entry(why).or_default() += 1,
+            Decision::Outside(why) => {
+                if list_outside {
+                    println!("outside: line {line} ({why})");
+                }
+                *outside.entry(why).or_default() += 1;
+            }
         }
         slowest.push((t.elapsed().as_secs_f64() * 1000.0, *line, a.len()));
     }

@@ -71,9 +71,12 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         // A corpus query takes at most a few dozen pivots; these bounds keep a hard one to a
-        // few milliseconds before Z3 gets it.
+        // few milliseconds before Z3 gets it. symheap's named guards make queries of a hundred
+        // and more disjunctions, some of which need a few hundred splits (bstcmp.hl): each
+        // split is a theory check of a fraction of a millisecond, cheaper than Z3 (a process
+        // call natively, 10 to 30 ms in the page).
         Limits {
-            splits: 64,
+            splits: 256,
             nodes: 256,
             pivots: 5_000,
             cells: 40_000,
