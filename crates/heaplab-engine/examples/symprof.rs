@@ -3,8 +3,8 @@
 //! paths, the path-condition queries that reached the path solver (count, how many were unsat,
 //! conjuncts, time inside, the unsat ones' share) and the time outside it (the heap model and
 //! the executor), the questions the executor answered without the solver (`exec/answers.rs`:
-//! the same question / unsat on a subset / a known model / unsat on the part shared with an
-//! earlier unsat slice) and the solver layer's counts (Z3 sent, decided in Rust).
+//! the same question / unsat on a subset / a known model) and the solver layer's counts (Z3
+//! sent, decided in Rust).
 //!
 //! `cargo run --release -p heaplab-engine --example symprof -- examples/avl.hl [Method|all]
 //! [secs] [k]` (issue 32 measures k = 3)
@@ -106,7 +106,7 @@ fn main() {
     }
     let file = std::path::Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned());
     let file = file.unwrap_or_default();
-    println!("| file | method | wall ms | cpu ms | stopped | paths | solver queries | unsat | conj/q | solver ms | unsat ms | outside ms | answered here: same / unsat ⊂ / model / narrowed | z3 sent | decided in Rust |");
+    println!("| file | method | wall ms | cpu ms | stopped | paths | solver queries | unsat | conj/q | solver ms | unsat ms | outside ms | answered here: same / unsat ⊂ / model | z3 sent | decided in Rust |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for t in targets {
         let mut config = Config::default();
@@ -134,7 +134,7 @@ fn main() {
         let known = ex.answer_counts();
         let stopped = ex.stopped().map_or("-".to_string(), |b| format!("{b:?}"));
         println!(
-            "| {file} | {t} | {ms:.0} | {cpu:.0} | {stopped} | {} | {} | {} | {:.1} | {:.0} | {:.0} | {:.0} | {} / {} / {} / {} | {} | {} |",
+            "| {file} | {t} | {ms:.0} | {cpu:.0} | {stopped} | {} | {} | {} | {:.1} | {:.0} | {:.0} | {:.0} | {} / {} / {} | {} | {} |",
             s.feasible + s.infeasible + s.bounded,
             tl.queries,
             tl.unsat,
@@ -145,7 +145,6 @@ fn main() {
             known.repeated,
             known.unsat_subset,
             known.model,
-            known.narrowed,
             c.sent,
             c.decided_locally,
         );

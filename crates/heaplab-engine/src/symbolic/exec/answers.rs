@@ -50,9 +50,6 @@ pub struct AnswerCounts {
     pub unsat_subset: u64,
     /// Sat because a known model satisfies it.
     pub model: u64,
-    /// Unsat because the conjuncts it shares with an earlier unsat question were unsat with its
-    /// condition (a smaller question, asked first; see [`Answers::narrower`]).
-    pub narrowed: u64,
 }
 
 /// The executor's table of answers (one per run, see the module docs).
@@ -220,50 +217,6 @@ impl Answers {
         }
     }
 
-    /// A smaller question worth asking before `q && c`: the conjuncts `q` shares with the
-    /// largest slice with which `c` (or a conjunct of it) was unsat before, when they are fewer
-    /// than `q`'s. Unsat there means unsat here, and the shared part, kept as a slice of its
-    /// own, then answers every later question that contains it.
-    ///
-    /// Why: `symheap` asks the same condition on sibling paths (an alias entry that the path
-    /// condition rules out), and the reason is usually in the part of the path condition the
-    /// siblings share; a slice with the conjuncts each sibling added since is a subset of none.
-    pub fn narrower(&self, q: &Question, c: &Sym) -> Option<Question> {
-        if !self.on || q.addrs.is_empty() {
-            return None;
-        }
-        let mut mine = q.addrs.clone();
-        mine.sort_unstable();
-        let mut best: Vec<usize> = Vec::new();
-        for part in conjuncts(c) {
-            for core in self.unsat.get(part).into_iter().flatten() {
-                let shared = intersection(core, &mine);
-                if shared.len() > best.len() {
-                    best = shared;
-                }
-            }
-        }
-        if best.is_empty() || best.len() == mine.len() {
-            return None;
-        }
-        let mut sub = Question { slice: Vec::new(), addrs: Vec::new() };
-        for (s, a) in q.slice.iter().zip(&q.addrs) {
-            if best.binary_search(a).is_ok() {
-                sub.slice.push(s.clone());
-                sub.addrs.push(*a);
-            }
-        }
-        Some(sub)
-    }
-
-    /// Counts a question answered unsat through [`Answers::narrower`]'s smaller question.
-    pub fn note_narrowed(&mut self, q: &Question, c: &Sym) {
-        self.counts.narrowed += 1;
-        if self.on {
-            self.remember(q, c, false);
-        }
-    }
-
     fn remember(&mut self, q: &Question, c: &Sym, sat: bool) {
         // The slice's conjuncts are in `vars` (kept alive there) since `question` made it.
         self.exact.insert((c.clone(), q.addrs.clone()), sat);
@@ -350,24 +303,6 @@ fn conjuncts(c: &Sym) -> Vec<&Sym> {
         if let Node::And(a, b) = s.node() {
             stack.push(b);
             stack.push(a);
-        }
-    }
-    out
-}
-
-/// The elements sorted `a` and sorted `b` share, sorted.
-fn intersection(a: &[usize], b: &[usize]) -> Vec<usize> {
-    let mut out = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
         }
     }
     out
@@ -470,36 +405,6 @@ mod tests {
 
     /// Each way of answering: the same question, unsat on a subset (only with the same
     /// condition), a known model (only when it satisfies every conjunct); nothing when off.
-    #[test]
-    fn a_sibling_asks_first_what_it_shares_with_an_unsat_slice() {
-        let mut a = Answers::new(true);
-        // The shared prefix contradicts `c`; each sibling then adds a conjunct of its own.
-        let p1 = Sym::lt(&x(0), &x(1));
-        let p2 = Sym::lt(&x(1), &x(2));
-        let c = Sym::lt(&x(2), &x(0));
-        let mine = Sym::le(&x(0), &x(3));
-        let theirs = Sym::le(&x(3), &x(1));
-        let first = vec![p1.clone(), p2.clone(), mine.clone()];
-        let q1 = a.question(&first, &c);
-        assert!(a.narrower(&q1, &c).is_none(), "nothing learned about c yet");
-        a.learn(&q1, &c, false, None);
-        let second = vec![p1.clone(), p2.clone(), theirs.clone()];
-        let q2 = a.question(&second, &c);
-        assert_eq!(a.known(&q2, &c), None, "the first slice is not a subset of the second");
-        let sub = a.narrower(&q2, &c).expect("the shared conjuncts");
-        assert_eq!(sub.slice, vec![p1.clone(), p2.clone()]);
-        // Unsat on the shared part: recorded, it answers the sibling and any later path.
-        a.learn(&sub, &c, false, None);
-        a.note_narrowed(&q2, &c);
-        assert_eq!(a.counts.narrowed, 1);
-        let third = vec![p1.clone(), Sym::le(&x(3), &x(4)), p2.clone(), theirs];
-        let q3 = a.question(&third, &c);
-        assert_eq!(a.known(&q3, &c), Some(false));
-        // Nothing smaller to ask when the question is the shared part itself.
-        let q4 = a.question(&[p1, p2], &c);
-        assert!(a.narrower(&q4, &c).is_none());
-    }
-
     #[test]
     fn answers_only_what_it_knows() {
         let mut a = Answers::new(true);

@@ -216,36 +216,6 @@ impl Cx<'_> {
     /// Asks the solver whether `slice && c` is satisfiable (the question from
     /// `decide_locally`), with a model for [`Answers`] when it is.
     fn ask(&mut self, st: &State, c: &Sym, question: Question) -> bool {
-        if let Some(sub) = self.answers.narrower(&question, c) {
-            let mut q = sub.slice.clone();
-            q.push(c.clone());
-            let (answer, model) = self.solver.check_keeping_model(&q);
-            match answer {
-                SatAnswer::Unsat => {
-                    self.answers.learn(&sub, c, false, None);
-                    self.answers.note_narrowed(&question, c);
-                    self.sink.event(Event::SolverQuery {
-                        state: st.id,
-                        query: self.query_text(st, c),
-                        answer,
-                        local: false,
-                    });
-                    return false;
-                }
-                SatAnswer::Pending => {
-                    self.pending = true;
-                    return true;
-                }
-                // The smaller question's model may satisfy the whole one.
-                SatAnswer::Sat => {
-                    self.answers.learn(&sub, c, true, model);
-                    if let Some(answer) = self.answers.known(&question, c) {
-                        return answer;
-                    }
-                }
-                SatAnswer::Unknown => {}
-            }
-        }
         let mut q = question.slice.clone();
         q.push(c.clone());
         let (answer, model) = if self.answers.is_on() {
