@@ -404,30 +404,20 @@ mod tests {
             fields: fields.iter().map(|(f, v)| (f.to_string(), v.clone())).collect(),
         };
         let o = |id: &str| ValView::Obj(id.into());
-        let view = HeapView {
-            node: StateId(0),
-            label: String::new(),
-            at: ViewAt::Fork,
-            objects: vec![
-                obj("o1", &[("root", o("o2"))]),
-                obj("o2", &[("left", o("o3")), ("right", ValView::SymRef("ref1".into()))]),
-                obj("o3", &[("left", o("o2")), ("key", ValView::Int("x".into()))]),
-                obj("o4", &[("[0]", o("o5"))]),
-                obj("o5", &[]),
-            ],
-            roots: vec![("this".into(), o("o1"))],
-            frames: vec![FrameView {
-                unit: "BST.insert".into(),
-                span: None,
-                locals: vec![("t".into(), o("o3")), ("a".into(), o("o4"))],
-            }],
-            symbolic: Vec::new(),
-            predicates: Vec::new(),
-            path_condition: Vec::new(),
-            returned: None,
-            outcome: None,
-            symheap: None,
+        let objects = vec![
+            obj("o1", &[("root", o("o2"))]),
+            obj("o2", &[("left", o("o3")), ("right", ValView::SymRef("ref1".into()))]),
+            obj("o3", &[("left", o("o2")), ("key", ValView::Int("x".into()))]),
+            obj("o4", &[("[0]", o("o5"))]),
+            obj("o5", &[]),
+        ];
+        let frame = FrameView {
+            unit: "BST.insert".into(),
+            span: None,
+            locals: vec![("t".into(), o("o3")), ("a".into(), o("o4"))],
         };
+        let roots = vec![("this".into(), o("o1"))];
+        let view = HeapView::of_shape(StateId(0), ViewAt::Fork, objects, roots, vec![frame]);
         let all = access_paths(&view);
         let expect = [
             ("o1", "this"),

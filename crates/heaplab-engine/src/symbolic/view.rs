@@ -219,8 +219,22 @@ impl HeapView {
                 Some(FrameView { unit: unit.display_name(), span: unit.span_at(f.pc), locals })
             })
             .collect();
+        let mut view = HeapView::of_shape(st.id, at, objects, roots, frames);
+        view.returned = st.returned.as_ref().map(val);
+        view
+    }
+
+    /// A view of objects, roots and frames alone: no label, predicates, open references, path
+    /// condition, returned value, outcome or symbolic heap.
+    pub fn of_shape(
+        node: StateId,
+        at: ViewAt,
+        objects: Vec<ObjView>,
+        roots: Vec<(String, ValView)>,
+        frames: Vec<FrameView>,
+    ) -> HeapView {
         HeapView {
-            node: st.id,
+            node,
             label: String::new(),
             at,
             objects,
@@ -229,7 +243,7 @@ impl HeapView {
             symbolic: Vec::new(),
             predicates: Vec::new(),
             path_condition: Vec::new(),
-            returned: st.returned.as_ref().map(val),
+            returned: None,
             outcome: None,
             symheap: None,
         }
