@@ -196,10 +196,10 @@ async function browserExplore(row) {
 // worker.js answerOver); the pause lets them finish outside the next measurement.
 const GOAL_REPS = Number(process.env.BENCH_BROWSER_GOAL_REPS ?? 3);
 const REPEAT_UNDER_MS = 3000;
+const afterDownloads = () => page.waitForTimeout(250);
 const goalBrowser = new Map();
 for (const row of [...BST_SL, ...K3]) {
   process.stderr.write(`browser: ${row.method} ${row.strategy} k=${row.k}\n`);
-  const afterDownloads = () => page.waitForTimeout(250);
   let engine = await browserEngine(row);
   let explore = await browserExplore(row);
   await afterDownloads();

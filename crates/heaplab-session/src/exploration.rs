@@ -498,11 +498,9 @@ impl Run {
     /// then to the page a second time.
     pub fn finish_slice(&self, slice: &mut Slice, tree_from: usize) {
         slice.nodes = self.tree_nodes(tree_from);
-        let last = slice.events.len().saturating_sub(1);
-        let mut i = 0;
+        let last = slice.events.pop();
         slice.events.retain(|e| {
-            i += 1;
-            if i - 1 == last || e.kind != "pathEnd" {
+            if e.kind != "pathEnd" {
                 return true;
             }
             let Some(n) = e.node else { return true };
@@ -517,6 +515,7 @@ impl Run {
                 _ => true,
             }
         });
+        slice.events.extend(last);
     }
 
     pub fn tree_nodes(&self, start: usize) -> Vec<JsTreeNode> {
@@ -624,21 +623,11 @@ impl Run {
 /// Adds to `out` each engine id in `text`: `o`, `ref` or `loc` and digits, as a whole word (the
 /// page's pattern, `\b(?:o|ref|loc)\d+\b`).
 fn ids_in(text: &str, out: &mut BTreeSet<String>) {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !word(bytes[i]) || (i > 0 && word(bytes[i - 1])) {
-            i += 1;
-            continue;
-        }
-        let end = (i..bytes.len()).find(|&j| !word(bytes[j])).unwrap_or(bytes.len());
-        let token = &text[i..end];
-        let digits = ["o", "ref", "loc"].iter().find_map(|p| token.strip_prefix(p));
+    for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        let digits = ["o", "ref", "loc"].iter().find_map(|p| word.strip_prefix(p));
         if digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) {
-            out.insert(token.to_string());
+            out.insert(word.to_string());
         }
-        i = end;
     }
 }
 

@@ -310,7 +310,7 @@ pub fn access_paths_of(
     v: &HeapView,
     wanted: Option<&std::collections::BTreeSet<String>>,
 ) -> std::collections::BTreeMap<String, String> {
-    use std::collections::{BTreeMap, HashMap, VecDeque};
+    use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
     const MAX_NAMES: usize = 400;
     /// How an id was first reached: from a variable, or by a field of the id reached `.0`-th.
     #[derive(Clone, Copy)]
@@ -321,7 +321,7 @@ pub fn access_paths_of(
     let objects: HashMap<&str, &heaplab_engine::symbolic::view::ObjView> =
         v.objects.iter().map(|o| (o.id.as_str(), o)).collect();
     let mut reached: Vec<(&str, Via)> = Vec::new();
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     let mut found = 0;
     let all_found = |found: usize| wanted.is_some_and(|w| found == w.len());
     let starts = [
@@ -343,10 +343,9 @@ pub fn access_paths_of(
                 ValView::Obj(id) | ValView::SymRef(id) | ValView::SymLoc(id) => id.as_str(),
                 _ => continue,
             };
-            if seen.contains_key(id) {
+            if !seen.insert(id) {
                 continue;
             }
-            seen.insert(id, reached.len());
             reached.push((id, via));
             found += usize::from(wanted.is_some_and(|w| w.contains(id)));
             if let Some(o) = objects.get(id) {
@@ -355,31 +354,23 @@ pub fn access_paths_of(
             }
         }
     }
-    let path = |mut i: usize| {
-        let mut fields: Vec<&str> = Vec::new();
-        loop {
-            match reached[i].1 {
-                Via::Start(name) => {
-                    let mut out = name.to_string();
-                    for field in fields.iter().rev() {
-                        if !field.starts_with('[') {
-                            out.push('.');
-                        }
-                        out.push_str(field);
-                    }
-                    return out;
+    fn path(reached: &[(&str, Via)], i: usize) -> String {
+        match reached[i].1 {
+            Via::Start(name) => name.to_string(),
+            Via::Field(parent, field) => {
+                let mut out = path(reached, parent);
+                if !field.starts_with('[') {
+                    out.push('.');
                 }
-                Via::Field(parent, field) => {
-                    fields.push(field);
-                    i = parent;
-                }
+                out.push_str(field);
+                out
             }
         }
-    };
+    }
     let mut names = BTreeMap::new();
     for (i, (id, _)) in reached.iter().enumerate() {
         if wanted.is_none_or(|w| w.contains(*id)) {
-            names.insert(id.to_string(), path(i));
+            names.insert(id.to_string(), path(&reached, i));
         }
     }
     names
