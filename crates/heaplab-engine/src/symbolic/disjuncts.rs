@@ -21,11 +21,18 @@ impl DisjunctTexts {
     /// Kept instantiations beyond this count are dropped wholesale; a bound on memory.
     const LIMIT: usize = 4096;
 
-    pub fn of(&mut self, st: &State, code: &Compiled) -> Vec<String> {
+    /// The texts of the `count` disjuncts the fork in `st` goes to; none when the predicate's
+    /// definition has another number of disjuncts (the compiled predicate merged some, as
+    /// avl.hl's that differ only in the balance), so none would name its child. That is known
+    /// before the arguments are written, which is most of the work.
+    pub fn of(&mut self, st: &State, code: &Compiled, count: usize) -> Vec<String> {
         let Some(frame) = st.frames.last() else { return Vec::new() };
         let Some(unit) = code.units.get(frame.unit) else { return Vec::new() };
         let UnitKind::Predicate { name } = &unit.kind else { return Vec::new() };
         let Some(def) = code.defs.preds.get(name) else { return Vec::new() };
+        if def.body.len() != count {
+            return Vec::new();
+        }
         let args: Vec<String> = def
             .params
             .iter()

@@ -602,8 +602,8 @@ impl Cx<'_> {
         let parent = st.clone();
         let all = match self.sink.detailed() {
             true => match self.sink.disjunct_texts() {
-                Some(kept) => kept.of(&st, self.code),
-                None => DisjunctTexts::default().of(&st, self.code),
+                Some(kept) => kept.of(&st, self.code, targets.len()),
+                None => DisjunctTexts::default().of(&st, self.code, targets.len()),
             },
             false => Vec::new(),
         };
