@@ -209,6 +209,51 @@ fn views_are_opt_in_and_bounded() {
     assert!(small.views_full());
 }
 
+/// A discarded path keeps its heap for a view only within the view limit, as inner nodes do:
+/// past it the state keeps only what the summary reads, and the node has no view (rather than
+/// an empty heap). The paths and their outcomes do not change.
+#[test]
+fn discarded_paths_keep_their_views_within_the_limit() {
+    let a = common::load("bst.hl");
+    let run = |limit: usize| {
+        let mut ex = explorer(&a, "BST.insert", config(StrategyKind::Lazy, 2), common::solver());
+        ex.record_views(limit);
+        ex.run_to_end();
+        ex
+    };
+    let (all, some) = (run(1_000_000), run(40));
+    assert!(!all.views_full() && some.views_full());
+    let outcomes = |ex: &Explorer| -> Vec<String> {
+        ex.paths().iter().map(|p| format!("{} {}", p.index, p.outcome.summary())).collect()
+    };
+    assert_eq!(outcomes(&all), outcomes(&some));
+    let discarded: Vec<StateId> = all
+        .tree()
+        .iter()
+        .filter(|n| {
+            n.path.is_some_and(|p| {
+                matches!(
+                    all.paths()[p].outcome,
+                    heaplab_engine::symbolic::PathOutcome::Discarded { .. }
+                )
+            })
+        })
+        .map(|n| n.id)
+        .collect();
+    let (within, past): (Vec<StateId>, Vec<StateId>) =
+        discarded.iter().partition(|id| (id.0 as usize) < 40);
+    assert!(!within.is_empty() && !past.is_empty(), "{} and {}", within.len(), past.len());
+    for id in within {
+        let (whole, kept) = (all.view(id).expect("a view"), some.view(id).expect("a view"));
+        assert!(!kept.objects.is_empty() || !kept.path_condition.is_empty(), "node {id:?}");
+        assert_eq!(format!("{whole:?}"), format!("{kept:?}"), "node {id:?}");
+    }
+    for id in past {
+        assert!(all.view(id).is_some(), "node {id:?}");
+        assert!(some.view(id).is_none(), "node {id:?}");
+    }
+}
+
 /// With an asynchronous solver steps are undone and redone: every node's view must be the one a
 /// synchronous run shows for the same node.
 #[test]

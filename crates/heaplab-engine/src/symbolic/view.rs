@@ -21,7 +21,8 @@ use super::state::{Origin, SValue, State, StateId};
 use super::term::{Node, Sym};
 use super::view_symheap::SymHeapView;
 use heaplab_syntax::Span;
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeSet;
 
 /// The name of the unit that calls the method under test (`exec::entry`); not a frame a person
 /// wrote, so views leave it out.
@@ -418,7 +419,7 @@ fn fact_text(c: &Sym, names: &Names) -> String {
 #[derive(Debug)]
 pub(crate) struct Snapshots<T> {
     limit: usize,
-    views: HashMap<u32, T>,
+    views: FxHashMap<u32, T>,
     /// While a step may still be undone: the value each changed entry had before it.
     journal: Option<Vec<(u32, Option<T>)>>,
     /// A view was not kept because of the limit.
@@ -427,13 +428,17 @@ pub(crate) struct Snapshots<T> {
 
 impl<T> Default for Snapshots<T> {
     fn default() -> Self {
-        Snapshots { limit: 0, views: HashMap::new(), journal: None, full: false }
+        Snapshots { limit: 0, views: FxHashMap::default(), journal: None, full: false }
     }
 }
 
 impl<T> Snapshots<T> {
     pub(crate) fn set_limit(&mut self, limit: usize) {
         self.limit = limit;
+    }
+
+    pub(crate) fn limit(&self) -> usize {
+        self.limit
     }
 
     /// Whether views are kept at all (a front end that shows states asked for them).

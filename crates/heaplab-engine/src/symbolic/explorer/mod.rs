@@ -314,7 +314,8 @@ impl Explorer {
 
     /// The state of tree node `id` for a person: the live state while it is still explored, the
     /// final state once its path ended, otherwise the state kept at its fork or creation
-    /// (`None` when none was kept: views off or past the limit).
+    /// (`None` when none was kept: views off or past the limit; a discarded path past the
+    /// limit, when views are recorded).
     pub fn view(&self, id: StateId) -> Option<HeapView> {
         self.view_with(id, HeapView::of)
     }
@@ -335,6 +336,14 @@ impl Explorer {
         let (code, method) = (&self.exec.code, self.exec.method);
         let mut view = match (live, node.path.and_then(|p| self.rec.paths.get(p))) {
             (Some(st), _) => make(st, code, method, ViewAt::Live),
+            // Beyond the view limit a discarded path's state keeps only what the summary reads.
+            (None, Some(p))
+                if matches!(p.outcome, PathOutcome::Discarded { .. })
+                    && self.rec.views.recording()
+                    && !self.rec.keeps_discarded_view(id) =>
+            {
+                return None
+            }
             (None, Some(p)) => HeapView::of_path(&p.state, code, method, &p.outcome),
             (None, None) => {
                 let (st, at) = self.rec.views.get(id)?;
