@@ -51,6 +51,16 @@ impl SourceFile {
     }
 
     /// Line and column of a byte offset; offsets past the end clamp to the end.
+    /// The 1-based line of a byte offset: [`line_col`](Self::line_col) without counting the
+    /// column's characters (the page asks it of every tree node).
+    pub fn line(&self, offset: u32) -> usize {
+        let offset = (offset as usize).min(self.text.len());
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        }
+    }
+
     pub fn line_col(&self, offset: u32) -> LineCol {
         let offset = (offset as usize).min(self.text.len());
         let line = match self.line_starts.binary_search(&offset) {
@@ -72,5 +82,22 @@ impl SourceFile {
     /// The source text under a span (empty if the span is out of range).
     pub fn slice(&self, span: Span) -> &str {
         self.text.get(span.start as usize..span.end as usize).unwrap_or("")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SourceFile;
+
+    /// `line` is `line_col`'s line at every offset, line starts and ends, multi-byte
+    /// characters and past the end included.
+    #[test]
+    fn line_is_the_line_of_line_col() {
+        let file = SourceFile::new("a.hl", "class A {\n  int é;\n\n}\nx");
+        for offset in 0..=file.text.len() as u32 + 3 {
+            assert_eq!(file.line(offset), file.line_col(offset).line, "offset {offset}");
+        }
+        assert_eq!(file.line(0), 1);
+        assert_eq!(file.line(10), 2);
     }
 }
