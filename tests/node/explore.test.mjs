@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadEngine, loadBridge, ROOT } from './helpers.mjs';
+import { nodesOfColumns } from '../../web/src/tree-columns.js';
 
 const run = promisify(execFile);
 const HEAPLAB = path.join(ROOT, 'target/release/heaplab');
@@ -417,6 +418,44 @@ test('treeSince(start) gives the nodes from start on, as tree()', async () => {
   assert.deepEqual(ex.treeSince(0), tree);
   assert.deepEqual(ex.treeSince(5), tree.slice(5));
   assert.deepEqual(ex.treeSince(tree.length + 3), []);
+});
+
+// The page's Run takes each slice's new nodes as columns (web/src/tree-columns.js makes the
+// objects) and its events as JSON text; the nodes are tree()'s, but for a path end folded into
+// its node, whose line is the end's (its event is gone from the slice).
+test('runSlice nodes, as columns, are tree()\'s nodes with the ends folded in', async () => {
+  const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
+  const ex = new engine.Exploration(source, 'BST.remove', { strategy: 'lazy', bounds: { k: 2 } }, null);
+  const seen = [];
+  const endLines = new Map();
+  for (;;) {
+    const slice = await ex.runSlice(1, seen.length);
+    assert.ok(slice.nodes.parent instanceof Int32Array && slice.nodes.label instanceof Uint32Array);
+    assert.equal(slice.nodes.first, seen.length);
+    const nodes = nodesOfColumns(slice.nodes);
+    seen.push(...nodes);
+    for (const e of JSON.parse(slice.eventsJson)) if (e.kind === 'pathEnd') endLines.set(e.node, e.line);
+    if (slice.over) break;
+  }
+  await ex.runToEnd(0);
+  const tree = ex.tree();
+  assert.ok(tree.length > 100, `${tree.length} nodes`);
+  assert.equal(seen.length, tree.length);
+  let moved = 0;
+  seen.forEach((n, i) => {
+    assert.equal(n.id, i);
+    const t = tree[i];
+    if (n.line !== t.line) {
+      assert.ok(n.outcome !== null && !endLines.has(n.id), `node ${i} moved to a line without an end folded in`);
+      moved += 1;
+    }
+    // A node made in one slice and ended in a later one is still open in its columns.
+    const ended = n.outcome === null && t.outcome !== null;
+    assert.deepEqual({ ...n, line: t.line, ...(ended ? { outcome: t.outcome, colour: t.colour, text: t.text, path: t.path } : {}) }, t, `node ${i}`);
+    if (ended) assert.ok(endLines.has(n.id), `node ${i} ended in a later slice, by an event`);
+  });
+  assert.ok(moved > 0, 'some ends are at another line than their node was made');
+  ex.free();
 });
 
 test('coverage() and tests\' lines: statements the replay ran, branches as the summary', async () => {

@@ -92,7 +92,7 @@ export function createExplorer(store, engine) {
 
   /** Applies a step's or run's final answer. */
   function settle(runId, res, follow) {
-    store.dispatch({ type: 'explore/batch', runId, nodes: res.nodes, events: res.events, summary: res.summary,
+    store.dispatch({ type: 'explore/batch', runId, nodes: res.nodes, columns: res.columns, events: res.events, eventsJson: res.eventsJson, summary: res.summary,
       solver: res.solver, status: res.over ? 'running' : 'paused', follow });
     if (res.over) {
       // The method's parameter names label each test's arguments in its picture.

@@ -707,7 +707,7 @@ function onEngineEvent(store, event) {
       store.dispatch({ type: 'z3/waiting', waiting: event.waiting });
       break;
     case 'explore':
-      store.dispatch({ type: 'explore/batch', runId: event.runId, nodes: event.nodes, events: event.events,
+      store.dispatch({ type: 'explore/batch', runId: event.runId, nodes: event.nodes, columns: event.columns, events: event.events, eventsJson: event.eventsJson,
         summary: event.summary, solver: event.solver, status: 'running' });
       // The worker posts the next batch only once this one is handled (flow control).
       globalThis.__heaplab.engine.notify('exploreAck', { runId: event.runId });

@@ -5,6 +5,7 @@
 import { named, optionWords, plainLabel } from './words.js';
 import { BOUNDS, DEFAULT_STRATEGY } from './vocabulary.js';
 import { detectLang } from './lang/detect.js';
+import { nodesOfColumns } from './tree-columns.js';
 
 /** The bounds the page has controls for (the engine's table marks them), each unset. */
 const PAGE_BOUNDS_EMPTY = Object.fromEntries(BOUNDS.filter((b) => b.on_page).map((b) => [b.name, '']));
@@ -288,21 +289,25 @@ function reduce(state, action) {
     case 'explore/batch': {
       const ex = state.explore;
       if (action.runId !== ex.runId) return state;
-      const tree = growTree(ex.tree, action.nodes, action.events);
-      const last = action.events[action.events.length - 1] ?? ex.lastEvent;
+      // A run's slices bring their events as JSON text and their nodes as columns (see
+      // worker.js sliceBatchOf), a step's as objects.
+      const nodes = action.columns ? nodesOfColumns(action.columns) : action.nodes;
+      const events = action.eventsJson !== undefined ? JSON.parse(action.eventsJson) : action.events;
+      const tree = growTree(ex.tree, nodes, events);
+      const last = events[events.length - 1] ?? ex.lastEvent;
       // Stepping follows the newest state; a click elsewhere wins until the next step.
       const selected = action.follow && last?.node != null ? last.node : ex.selected;
       // A state keeps its node while it runs on (and a path's end can change its heap: sl
       // completes the input from a model): the selected node's view, taken earlier, is fetched
       // again whenever an event happened in it.
-      const ended = action.events.some((e) => e.node === selected);
+      const ended = events.some((e) => e.node === selected);
       return {
         ...state,
         explore: {
           ...ex,
           tree,
           lastEvent: last,
-          newNodes: action.nodes.map((n) => n.id),
+          newNodes: nodes.map((n) => n.id),
           summary: action.summary ?? ex.summary,
           solver: action.solver ?? ex.solver,
           status: action.status ?? ex.status,

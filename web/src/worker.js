@@ -9,8 +9,9 @@
 // query that needs it).
 
 import initEngine, * as wasm from '../pkg/heaplab_wasm.js';
+import { columnBuffers, columnLength } from './tree-columns.js';
 
-const post = (message) => self.postMessage(message);
+const post = (message, transfer = []) => self.postMessage(message, transfer);
 const log = (kind, text) => post({ type: 'log', kind, text });
 
 // A Rust panic prints through console.error (console_error_panic_hook) and then traps; keep the
@@ -215,15 +216,29 @@ async function busy(run, work) {
 }
 
 /**
- * Everything a batch carries: the kept events, the tree nodes created since the last batch
- * (`nodes`, when a slice brought them already), the summary and solver counts.
+ * Everything a batch carries: the events and the tree nodes since the last batch, the summary
+ * and solver counts. A step's events are objects, and its nodes are asked for here.
  */
-function batchOf(run, events, nodes = run.ex.treeSince(run.treeCount), summary = run.ex.summary()) {
+function batchOf(run, events, summary = run.ex.summary()) {
+  const nodes = run.ex.treeSince(run.treeCount);
   run.treeCount += nodes.length;
+  return { events, nodes, ...countsOf(run, summary) };
+}
+
+/**
+ * The batch of a run's slice: its events stay the JSON text the engine made (`eventsJson`, the
+ * page parses it) and its nodes columns, so the worker makes no object per event or node.
+ */
+function sliceBatchOf(run, slice, summary = run.ex.summary()) {
+  run.treeCount += columnLength(slice.nodes);
+  return { eventsJson: slice.eventsJson, columns: slice.nodes, ...countsOf(run, summary) };
+}
+
+function countsOf(run, summary) {
   // Which solver answered how many queries (decided in Rust, by Z3, remembered; unknown
   // without Z3), for the status line.
   const solver = run.ex.solverStats();
-  return { events, nodes, summary, solver, queries: run.queries, z3Queries };
+  return { summary, solver, queries: run.queries, z3Queries };
 }
 
 /**
@@ -320,14 +335,15 @@ async function runBatches(run, runId) {
       // Generates the tests (resolving their models with Z3 where needed).
       await timed(run.clock, () => run.ex.runToEnd(0));
       const results = answerOver(run);
-      return { ...batchOf(run, slice.events, slice.nodes, results.summary), over: true, ...results };
+      return { ...sliceBatchOf(run, slice, results.summary), over: true, ...results };
     }
     if (run.retired) throw Object.assign(new Error('replaced by a new exploration'), { name: 'Stale' });
     // At most one batch the page has not handled yet: a page slower than the engine (a loaded
     // machine) otherwise piled up batches, and a Pause waited behind all of them.
     while (run.posted > run.acked && !run.paused && !run.retired && !run.stopped) await new Promise((wake) => { run.wake = wake; });
-    if (run.paused) return { over: false, paused: true, ...batchOf(run, slice.events, slice.nodes) };
-    post({ type: 'explore', runId, ...batchOf(run, slice.events, slice.nodes) });
+    if (run.paused) return { over: false, paused: true, ...sliceBatchOf(run, slice) };
+    // The columns' buffers move to the page: no copy of a large slice's nodes.
+    post({ type: 'explore', runId, ...sliceBatchOf(run, slice) }, columnBuffers(slice.nodes));
     run.posted += 1;
     await yieldToMessages();
     if (run.paused) return { over: false, paused: true, ...batchOf(run, []) };
@@ -570,7 +586,7 @@ async function warmUpEngine() {
       let nodes = 0;
       for (;;) {
         const slice = await ex.runSlice(WARM_UP_SLICE_MS, nodes);
-        nodes += slice.nodes.length;
+        nodes += columnLength(slice.nodes);
         await yieldToMessages();
         if (warmUp.stopped) return;
         if (slice.over) break;

@@ -35,6 +35,7 @@ use crate::replay_solver::{
     add, stats_add, stats_sub, sub, AsyncPathSolver, Bridge, Frontend, Shared,
 };
 use crate::tests_view::{test_js, JsJunit, JsTest};
+use crate::tree_columns::TreeColumns;
 use crate::{fail, Failure};
 
 /// Tree nodes whose view is kept once their state is gone (a forked state lives on only in its
@@ -173,14 +174,13 @@ pub struct Run {
     pub busy: bool,
 }
 
-/// What one synchronous slice of work needs next.
 /// What the page's Run takes at once (`runSlice`): the events the tree shows, the tree nodes
-/// created since the page's last slice, how many solver queries were only counted, and
-/// whether exploration is over.
-#[derive(Default, serde::Serialize)]
+/// created since the page's last slice (as columns),
+/// how many solver queries were only counted, and whether exploration is over.
+#[derive(Default)]
 pub struct Slice {
     pub events: Vec<JsEvent>,
-    pub nodes: Vec<JsTreeNode>,
+    pub nodes: TreeColumns,
     pub queries: u64,
     pub over: bool,
 }
@@ -497,18 +497,17 @@ impl Run {
     /// (`lazy` at k = 3: over 60 % of the events), and each of their events crossed into JS and
     /// then to the page a second time.
     pub fn finish_slice(&self, slice: &mut Slice, tree_from: usize) {
-        slice.nodes = self.tree_nodes(tree_from);
+        slice.nodes = self.tree_columns(tree_from);
         let last = slice.events.pop();
+        let nodes = &mut slice.nodes;
         slice.events.retain(|e| {
             if e.kind != "pathEnd" {
                 return true;
             }
-            let Some(n) = e.node else { return true };
-            let Some(at) = (n as usize).checked_sub(tree_from) else { return true };
-            match slice.nodes.get_mut(at) {
-                Some(node) if node.id == n && node.outcome.is_some() => {
-                    if e.line.is_some() {
-                        node.line = e.line;
+            match e.node.and_then(|n| nodes.at(n)) {
+                Some(at) if nodes.outcome[at] != 0 => {
+                    if let Some(line) = e.line {
+                        nodes.line[at] = line;
                     }
                     false
                 }
@@ -516,6 +515,25 @@ impl Run {
             }
         });
         slice.events.extend(last);
+    }
+
+    /// The tree nodes with ids `start..` as columns (see [`TreeColumns`]); the same nodes as
+    /// [`Run::tree_nodes`].
+    pub fn tree_columns(&self, start: usize) -> TreeColumns {
+        let paths = self.explorer.paths();
+        let tree = self.explorer.tree();
+        let mut columns = TreeColumns::starting_at(start as u32);
+        for n in tree.get(start..).unwrap_or_default() {
+            let end = n.path.and_then(|p| paths.get(p));
+            let text = end.map(|p| p.describe());
+            let end = end.zip(text.as_deref()).map(|(p, text)| {
+                let (outcome, colour) = outcome_name(&p.outcome);
+                (outcome, colour, text)
+            });
+            let line = n.span.map(|s| self.line_of(s));
+            columns.push(n.parent.map(|p| p.0), &n.label, n.path, end, line);
+        }
+        columns
     }
 
     pub fn tree_nodes(&self, start: usize) -> Vec<JsTreeNode> {
@@ -558,7 +576,7 @@ impl Run {
 
     /// The 1-based line of a span of the program.
     pub fn line_of(&self, span: Span) -> u32 {
-        self.text.line_col(span.start).line as u32
+        self.text.line(span.start) as u32
     }
 
     /// The line of an event: where the engine placed it (the instruction its state was at), a
@@ -692,11 +710,33 @@ mod tests {
         let kept = usize::from(last == Some("pathEnd"));
         assert_eq!(ends_of(&slice).len(), kept);
         assert_eq!(slice.events.len(), before - ends.len() + kept);
+        // The columns hold the nodes `tree_nodes` gives, but for the lines the ends moved in.
+        let objects = serde_json::to_value(run.tree_nodes(0)).expect("nodes serialize");
+        let objects = objects.as_array().expect("an array");
+        assert_eq!(slice.nodes.len(), objects.len());
+        let mut moved = 0;
+        for (at, object) in objects.iter().enumerate() {
+            let mut node = slice.nodes.node_json(at);
+            if node["line"] != object["line"] {
+                let end = ends.iter().find(|(n, _)| *n as usize == at);
+                assert_eq!(
+                    end.and_then(|(_, line)| *line),
+                    node["line"].as_u64().map(|l| l as u32)
+                );
+                node["line"] = object["line"].clone();
+                moved += 1;
+            }
+            assert_eq!(&node, object, "node {at}");
+        }
+        assert!(moved > 0, "some path ends at another line than its node was made");
         for (node, line) in ends {
-            let n = &slice.nodes[node as usize];
-            assert!(n.outcome.is_some() && n.text.is_some(), "node {node} carries its end");
-            if line.is_some() {
-                assert_eq!(n.line, line, "node {node} is at its end's line");
+            let n = slice.nodes.node_json(node as usize);
+            assert!(
+                n["outcome"].is_string() && n["text"].is_string(),
+                "node {node} carries its end"
+            );
+            if let Some(line) = line {
+                assert_eq!(n["line"], line, "node {node} is at its end's line");
             }
         }
 

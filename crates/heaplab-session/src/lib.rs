@@ -9,7 +9,7 @@
 //! - [`exploration`]: a stepped symbolic run of one method ([`exploration::Run`]): the explorer
 //!   over the [`replay_solver`], test generation, the summary, the tree, views and coverage;
 //!   [`events`] are the JS shapes of its events and tree ([`event_convert`] builds them);
-//!   [`clock`] is its time bound.
+//!   [`clock`] is its time bound; [`tree_columns`] carries a slice's new nodes to the page.
 //! - [`replay_solver`]: the explorer's solver over a host that answers later (Z3 wasm).
 //! - [`tests_view`]: generated tests, heaps and JUnit files in their JS shapes; [`junit`]: the
 //!   JUnit 5 export, for `heaplab run --emit junit` and the page.
@@ -34,6 +34,7 @@ pub mod replay;
 pub mod replay_solver;
 pub mod solver_check;
 pub mod tests_view;
+pub mod tree_columns;
 
 /// Why a call failed: `kind` names the failure for the page (`BadOptions`, `ProgramHasErrors`,
 /// `UnknownMethod`, `TestGeneration`, `Untranslatable`, `Internal`, ...), `message` says what

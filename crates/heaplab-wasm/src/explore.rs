@@ -18,6 +18,7 @@ use std::rc::Rc;
 use heaplab_engine::symbolic::Clock;
 use heaplab_session::exploration::{Next, Request, Run, Slice, SliceStop};
 use heaplab_session::replay_solver::{resolve_with, Shared};
+use heaplab_session::tree_columns::TreeColumns;
 use heaplab_session::{registry, Failure};
 use js_sys::{Function, Promise};
 use serde::Serialize;
@@ -52,12 +53,12 @@ export interface ExploreEvent {
 }
 /** One slice of a run (`Exploration.runSlice`). */
 export interface ExploreSlice {
-  /** The events that change the tree (every kind but `solverQuery`), in order; a `pathEnd`
-   * whose node is in `nodes` is folded into that node (its outcome, text and line), unless it
-   * is the slice's last event. */
-  events: ExploreEvent[];
-  /** Tree nodes with ids from `treeFrom` on. */
-  nodes: TreeNodeJs[];
+  /** The events that change the tree (every kind but `solverQuery`), in order, as the JSON
+   * text of an `ExploreEvent[]`; a `pathEnd` whose node is in `nodes` is folded into that node
+   * (its outcome, text and line), unless it is the slice's last event. */
+  eventsJson: string;
+  /** Tree nodes with ids from `treeFrom` on, as columns. */
+  nodes: TreeColumnsJs;
   /** Solver queries the slice asked (counted, not converted). */
   queries: number;
   over: boolean;
@@ -124,6 +125,21 @@ export interface TreeNodeJs {
   text: string | null;
   /** The 1-based line where the state was created (null for the root). */
   line: number | null;
+}
+/** Tree nodes `first`, `first + 1`, ... as columns (entry `i` of each array is node
+ * `first + i`'s): typed arrays a worker can transfer to the page without a copy, and the
+ * strings they index once each (`strings[0]` stands for null). web/src/tree-columns.js turns
+ * them into `TreeNodeJs` objects. */
+export interface TreeColumnsJs {
+  first: number;
+  /** The parent's id; -1 for the root. */
+  parent: Int32Array;
+  /** -1: null. */
+  path: Int32Array;
+  /** 0: null. */
+  line: Uint32Array;
+  label: Uint32Array; outcome: Uint32Array; colour: Uint32Array; text: Uint32Array;
+  strings: string[];
 }
 /** A row of the strategy registry (`strategies()`), in menu order. */
 export interface StrategyInfoJs {
@@ -338,8 +354,9 @@ async fn next_event(
 }
 
 /// Steps for about `budget_ms` of working time (see [`Exploration::run_slice`]). Every event is
-/// taken in Rust; only those the tree shows are converted, and the whole slice crosses into JS
-/// once, as JSON text parsed by the engine of JS (one call instead of one per field).
+/// taken in Rust; only those the tree shows are converted. They cross into JS as one JSON text,
+/// which the worker passes on unread and the page parses (the worker, on the run's critical
+/// path, makes no object per event); the nodes cross as typed arrays.
 async fn slice(
     run: &Rc<RefCell<Run>>,
     solve: Option<&Function>,
@@ -364,8 +381,36 @@ async fn slice(
         }
     }
     run.borrow().finish_slice(&mut out, tree_from as usize);
-    let text = serde_json::to_string(&out).map_err(|e| fail("Internal", &e.to_string()))?;
-    js_sys::JSON::parse(&text)
+    let events =
+        serde_json::to_string(&out.events).map_err(|e| fail("Internal", &e.to_string()))?;
+    let slice = js_sys::Object::new();
+    let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&slice, &key.into(), value);
+    set("eventsJson", &events.into())?;
+    set("nodes", &columns_js(&out.nodes)?)?;
+    set("queries", &(out.queries as f64).into())?;
+    set("over", &out.over.into())?;
+    Ok(slice.into())
+}
+
+/// `TreeColumnsJs`: each column copied once into a typed array of JS.
+fn columns_js(c: &TreeColumns) -> Result<JsValue, JsValue> {
+    let o = js_sys::Object::new();
+    let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&o, &key.into(), value);
+    set("first", &c.first.into())?;
+    set("parent", &js_sys::Int32Array::from(&c.parent[..]))?;
+    set("path", &js_sys::Int32Array::from(&c.path[..]))?;
+    for (key, column) in [
+        ("line", &c.line),
+        ("label", &c.label),
+        ("outcome", &c.outcome),
+        ("colour", &c.colour),
+        ("text", &c.text),
+    ] {
+        set(key, &js_sys::Uint32Array::from(&column[..]))?;
+    }
+    let strings: js_sys::Array = c.strings.iter().map(|s| JsValue::from_str(s)).collect();
+    set("strings", &strings)?;
+    Ok(o.into())
 }
 
 /// Ends exploration: generates and replays the tests (once), resolving on the way the model

@@ -1,0 +1,118 @@
+//! Tree nodes as columns, the form in which the page's Run takes a slice's new nodes.
+//!
+//! A large run makes hundreds of thousands of nodes (`lazy` at k = 3: about 800,000 for AVL
+//! `insert`). As objects, each node was serialized to JSON in Rust, parsed into a JS object in
+//! the engine's worker and copied again by structured clone into the page: about 134 bytes and
+//! three conversions per node. As columns, each field is one typed array the worker hands to the
+//! page without a copy, and the strings (labels, outcomes, colours, texts), which repeat from
+//! node to node, are each stored once in a table the columns index.
+
+use rustc_hash::FxHashMap;
+
+/// Nodes with ids `first`, `first + 1`, ...: entry `i` of each column belongs to node
+/// `first + i`. String columns index [`TreeColumns::strings`], whose entry 0 stands for none.
+#[derive(Debug)]
+pub struct TreeColumns {
+    pub first: u32,
+    /// The parent's id; -1 for the root.
+    pub parent: Vec<i32>,
+    /// The index of the path that ends in the node; -1 while it runs or where it forked.
+    pub path: Vec<i32>,
+    /// The node's 1-based line; 0 for none.
+    pub line: Vec<u32>,
+    pub label: Vec<u32>,
+    pub outcome: Vec<u32>,
+    pub colour: Vec<u32>,
+    pub text: Vec<u32>,
+    pub strings: Vec<String>,
+    index: FxHashMap<String, u32>,
+}
+
+impl Default for TreeColumns {
+    fn default() -> Self {
+        TreeColumns::starting_at(0)
+    }
+}
+
+impl TreeColumns {
+    pub fn starting_at(first: u32) -> Self {
+        TreeColumns {
+            first,
+            parent: Vec::new(),
+            path: Vec::new(),
+            line: Vec::new(),
+            label: Vec::new(),
+            outcome: Vec::new(),
+            colour: Vec::new(),
+            text: Vec::new(),
+            strings: vec![String::new()],
+            index: FxHashMap::default(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.parent.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parent.is_empty()
+    }
+
+    /// Appends node `first + len()`: its parent, label, path, the end of that path (outcome,
+    /// colour and text) and its line.
+    pub fn push(
+        &mut self,
+        parent: Option<u32>,
+        label: &str,
+        path: Option<usize>,
+        end: Option<(&str, &str, &str)>,
+        line: Option<u32>,
+    ) {
+        self.parent.push(parent.map_or(-1, |p| p as i32));
+        self.path.push(path.map_or(-1, |p| p as i32));
+        self.line.push(line.unwrap_or(0));
+        let label = self.intern(label);
+        self.label.push(label);
+        let (outcome, colour, text) = match end {
+            Some((outcome, colour, text)) => {
+                (self.intern(outcome), self.intern(colour), self.intern(text))
+            }
+            None => (0, 0, 0),
+        };
+        self.outcome.push(outcome);
+        self.colour.push(colour);
+        self.text.push(text);
+    }
+
+    /// The entry of node `id`, if it is among these.
+    pub fn at(&self, id: u32) -> Option<usize> {
+        let at = id.checked_sub(self.first)? as usize;
+        (at < self.len()).then_some(at)
+    }
+
+    /// Node `first + at` as the page rebuilds it from the columns: the JSON of a
+    /// [`crate::events::JsTreeNode`] (`treeSince`'s objects).
+    pub fn node_json(&self, at: usize) -> serde_json::Value {
+        let string = |i: u32| (i != 0).then(|| self.strings[i as usize].clone());
+        serde_json::json!({
+            "id": self.first + at as u32,
+            "parent": u32::try_from(self.parent[at]).ok(),
+            "label": self.strings[self.label[at] as usize],
+            "path": usize::try_from(self.path[at]).ok(),
+            "outcome": string(self.outcome[at]),
+            "colour": string(self.colour[at]),
+            "text": string(self.text[at]),
+            "line": (self.line[at] != 0).then_some(self.line[at]),
+        })
+    }
+
+    fn intern(&mut self, s: &str) -> u32 {
+        if let Some(&i) = self.index.get(s) {
+            return i;
+        }
+        let i = self.strings.len() as u32;
+        self.strings.push(s.to_string());
+        self.index.insert(s.to_string(), i);
+        i
+    }
+}
