@@ -252,10 +252,12 @@ pub(crate) fn to_js_failure(e: &Failure) -> JsValue {
 }
 
 /// Serializes to plain JS objects (not `Map`s), as JSON would.
+/// A result as a plain JS value: written as JSON in Rust and parsed by the engine of JS, which
+/// makes the objects in one call (serde-wasm-bindgen crossed into JS once per field and was
+/// several times slower on the tests of a large run).
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| fail("Internal", &e.to_string()))
+    let text = serde_json::to_string(value).map_err(|e| fail("Internal", &e.to_string()))?;
+    js_sys::JSON::parse(&text)
 }
 
 /// The strategy registry (`StrategyInfoJs[]`), in menu order: every list the page shows (the
