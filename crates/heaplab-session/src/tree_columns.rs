@@ -26,6 +26,9 @@ pub struct TreeColumns {
     pub text: Vec<u32>,
     pub strings: Vec<String>,
     index: FxHashMap<String, u32>,
+    /// The outcomes and colours (a handful of `&'static str`), by address: most nodes of a
+    /// large run end a path, and hashing these twice a node was a tenth of the columns' cost.
+    statics: Vec<((usize, usize), u32)>,
 }
 
 impl Default for TreeColumns {
@@ -47,6 +50,7 @@ impl TreeColumns {
             text: Vec::new(),
             strings: vec![String::new()],
             index: FxHashMap::default(),
+            statics: Vec::new(),
         }
     }
 
@@ -65,7 +69,7 @@ impl TreeColumns {
         parent: Option<u32>,
         label: &str,
         path: Option<usize>,
-        end: Option<(&str, &str, &str)>,
+        end: Option<(&'static str, &'static str, &str)>,
         line: Option<u32>,
     ) {
         self.parent.push(parent.map_or(-1, |p| p as i32));
@@ -75,7 +79,7 @@ impl TreeColumns {
         self.label.push(label);
         let (outcome, colour, text) = match end {
             Some((outcome, colour, text)) => {
-                (self.intern(outcome), self.intern(colour), self.intern(text))
+                (self.intern_static(outcome), self.intern_static(colour), self.intern(text))
             }
             None => (0, 0, 0),
         };
@@ -104,6 +108,16 @@ impl TreeColumns {
             "text": string(self.text[at]),
             "line": (self.line[at] != 0).then_some(self.line[at]),
         })
+    }
+
+    fn intern_static(&mut self, s: &'static str) -> u32 {
+        let address = (s.as_ptr() as usize, s.len());
+        if let Some(&(_, i)) = self.statics.iter().find(|(a, _)| *a == address) {
+            return i;
+        }
+        let i = self.intern(s);
+        self.statics.push((address, i));
+        i
     }
 
     fn intern(&mut self, s: &str) -> u32 {
