@@ -48,9 +48,12 @@ fn trace(example: &str, target: &str, strategy: StrategyKind, k: u32) -> (String
             }
             // Whether a query was decided locally or sent is an optimization detail.
             Event::SolverQuery { .. } | Event::SolverPending => continue,
-            Event::PathEnd { state, path, .. } => {
+            Event::PathEnd { state, path: Some(path), .. } => {
                 let p = &ex.paths()[path];
                 format!("[{}] path {path}: {}", state.0, p.describe())
+            }
+            Event::PathEnd { state, path: None, outcome } => {
+                format!("[{}] path not kept: {}", state.0, outcome.summary())
             }
             Event::Stopped { bound } => format!("stopped by {bound}"),
         };

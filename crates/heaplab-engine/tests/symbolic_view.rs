@@ -7,7 +7,8 @@ mod common;
 use heaplab_engine::symbolic::view::{HeapView, SymKind, ValView};
 use heaplab_engine::symbolic::ViewAt;
 use heaplab_engine::symbolic::{
-    Config, Event, Explorer, ForkKind, NoClock, PathSolver, StateId, StrategyKind,
+    Config, Event, Explorer, ForkKind, NoClock, PathOutcome, PathSolver, StateId, StrategyKind,
+    TreeNode,
 };
 use heaplab_syntax::Analysis;
 use std::cell::RefCell;
@@ -209,40 +210,44 @@ fn views_are_opt_in_and_bounded() {
     assert!(small.views_full());
 }
 
-/// A discarded path keeps its heap for a view only within the view limit, as inner nodes do:
-/// past it the state keeps only what the summary reads, and the node has no view (rather than
-/// an empty heap). The paths and their outcomes do not change.
+/// A discarded path keeps its heap for a view only within the view limit, as inner nodes do.
+/// Past it the run keeps no record of the path, only its outcome in the tree node, and the
+/// node has no view (rather than an empty heap). The counts, the other paths and the tree do
+/// not change.
 #[test]
 fn discarded_paths_keep_their_views_within_the_limit() {
     let a = common::load("bst.hl");
     let run = |limit: usize| {
         let mut ex = explorer(&a, "BST.insert", config(StrategyKind::Lazy, 2), common::solver());
         ex.record_views(limit);
-        ex.run_to_end();
-        ex
+        let mut unkept = Vec::new();
+        while let Some(e) = ex.step() {
+            if let Event::PathEnd { state, path: None, outcome } = e {
+                assert!(matches!(outcome, PathOutcome::Discarded { .. }), "{outcome:?}");
+                unkept.push(state);
+            }
+        }
+        (ex, unkept)
     };
-    let (all, some) = (run(1_000_000), run(40));
-    assert!(!all.views_full() && some.views_full());
-    let outcomes = |ex: &Explorer| -> Vec<String> {
-        ex.paths().iter().map(|p| format!("{} {}", p.index, p.outcome.summary())).collect()
+    let ((all, none), (some, mut unkept)) = (run(1_000_000), run(40));
+    unkept.sort();
+    assert!(!all.views_full() && some.views_full() && none.is_empty());
+    assert_eq!(format!("{:?}", all.stats()), format!("{:?}", some.stats()));
+    let kept = |ex: &Explorer| -> Vec<String> {
+        let p = ex.paths().iter();
+        p.map(|p| format!("{} {} {:?}", p.index, p.outcome.summary(), p.state.id)).collect()
     };
-    assert_eq!(outcomes(&all), outcomes(&some));
-    let discarded: Vec<StateId> = all
-        .tree()
-        .iter()
-        .filter(|n| {
-            n.path.is_some_and(|p| {
-                matches!(
-                    all.paths()[p].outcome,
-                    heaplab_engine::symbolic::PathOutcome::Discarded { .. }
-                )
-            })
-        })
-        .map(|n| n.id)
-        .collect();
+    let all_discarded = |n: &&TreeNode| {
+        n.path.is_some_and(|p| matches!(all.paths()[p].outcome, PathOutcome::Discarded { .. }))
+    };
+    let discarded: Vec<StateId> = all.tree().iter().filter(all_discarded).map(|n| n.id).collect();
     let (within, past): (Vec<StateId>, Vec<StateId>) =
         discarded.iter().partition(|id| (id.0 as usize) < 40);
     assert!(!within.is_empty() && !past.is_empty(), "{} and {}", within.len(), past.len());
+    assert_eq!(unkept, past);
+    let mut expected = kept(&all);
+    expected.retain(|k| !past.iter().any(|id| k.ends_with(&format!(" {id:?}"))));
+    assert_eq!(kept(&some), expected);
     for id in within {
         let (whole, kept) = (all.view(id).expect("a view"), some.view(id).expect("a view"));
         assert!(!kept.objects.is_empty() || !kept.path_condition.is_empty(), "node {id:?}");
@@ -251,7 +256,13 @@ fn discarded_paths_keep_their_views_within_the_limit() {
     for id in past {
         assert!(all.view(id).is_some(), "node {id:?}");
         assert!(some.view(id).is_none(), "node {id:?}");
+        let node = &some.tree()[id.0 as usize];
+        assert_eq!((node.path, node.discarded), (None, Some(true)), "node {id:?}");
     }
+    let labels = |ex: &Explorer| -> Vec<String> {
+        ex.tree().iter().map(|n| format!("{:?} {:?} {}", n.id, n.parent, n.label)).collect()
+    };
+    assert_eq!(labels(&all), labels(&some));
 }
 
 /// With an asynchronous solver steps are undone and redone: every node's view must be the one a

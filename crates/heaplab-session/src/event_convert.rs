@@ -84,7 +84,7 @@ impl Run {
                 },
             },
             Event::PathEnd { state, path, outcome } => {
-                let text = match self.explorer.paths().get(*path) {
+                let text = match path.and_then(|p| self.explorer.paths().get(p)) {
                     Some(p) => p.describe(),
                     None => outcome.summary(),
                 };

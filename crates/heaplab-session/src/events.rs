@@ -100,7 +100,8 @@ pub enum Details {
         local: bool,
     },
     PathEnd {
-        path: usize,
+        /// `null` for a discarded path the run did not keep (see `TreeNode::discarded`).
+        path: Option<usize>,
         outcome: &'static str,
         colour: &'static str,
         text: String,

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use heaplab_engine::symbolic::{
-    Bound, Clock, Event, Explorer, Options, PathOutcome, Placed, StateId,
+    Bound, Clock, Event, Explorer, Options, PathOutcome, Placed, StateId, TreeNode,
 };
 use heaplab_report::summary::{FeasibilityReport, FindingReport};
 use heaplab_report::RunSummary;
@@ -175,14 +175,47 @@ pub struct Run {
 }
 
 /// What the page's Run takes at once (`runSlice`): the events the tree shows, the tree nodes
-/// created since the page's last slice (as columns),
-/// how many solver queries were only counted, and whether exploration is over.
-#[derive(Default)]
+/// created since the page's last slice (as columns), how many solver queries were only
+/// counted, and whether exploration is over.
+///
+/// The path end of a node the slice made is folded into that node (see
+/// [`Run::finish_slice`]): most nodes of a large run are leaves that end within the slice that
+/// made them (`lazy` at k = 3: over 60 % of the events, millions of discarded paths on TreeMap
+/// `put`), and their events would say again what their nodes say.
 pub struct Slice {
+    /// The first node the page does not have: nodes from here on are new in the slice.
+    pub tree_from: usize,
     pub events: Vec<JsEvent>,
+    /// The path ends of new nodes, folded into them: node and the end's line.
+    pub folded: Vec<(u32, Option<u32>)>,
+    /// The last event, when it is a folded path end: the page says the slice's last event in
+    /// words, so it stays an event.
+    last_end: Option<Box<Placed>>,
     pub nodes: TreeColumns,
     pub queries: u64,
     pub over: bool,
+}
+
+impl Slice {
+    /// A slice for a page that has the nodes before `tree_from`.
+    pub fn for_nodes_from(tree_from: usize) -> Slice {
+        Slice {
+            tree_from,
+            events: Vec::new(),
+            folded: Vec::new(),
+            last_end: None,
+            nodes: TreeColumns::default(),
+            queries: 0,
+            over: false,
+        }
+    }
+}
+
+impl Default for Slice {
+    /// A slice that folds nothing (a duel shows no tree).
+    fn default() -> Slice {
+        Slice::for_nodes_from(usize::MAX)
+    }
 }
 
 /// Why [`Run::advance_slice`] returned.
@@ -400,15 +433,23 @@ impl Run {
         loop {
             match self.advance()? {
                 Next::Event(placed) => {
-                    if let Event::SolverQuery { .. } = placed.event {
-                        slice.queries += 1;
-                        if !has_z3 && self.unanswered() > 0 {
-                            return Ok(SliceStop::Paused);
-                        }
-                    } else {
-                        slice.events.push(self.event_js(&placed));
-                    }
                     let path_ended = matches!(placed.event, Event::PathEnd { .. });
+                    match placed.event {
+                        Event::SolverQuery { .. } => {
+                            slice.queries += 1;
+                            if !has_z3 && self.unanswered() > 0 {
+                                return Ok(SliceStop::Paused);
+                            }
+                        }
+                        Event::PathEnd { state, .. } if state.0 as usize >= slice.tree_from => {
+                            slice.folded.push((state.0, self.event_line(&placed)));
+                            slice.last_end = Some(placed);
+                        }
+                        _ => {
+                            slice.events.push(self.event_js(&placed));
+                            slice.last_end = None;
+                        }
+                    }
                     if (until_path_end && path_ended) || self.clock.now_ms() >= end_ms {
                         return Ok(SliceStop::Paused);
                     }
@@ -487,49 +528,35 @@ impl Run {
         stats_sub(self.frontend.stats(), self.frontend_adjust).unanswered
     }
 
-    /// Ends a slice for the page: the tree nodes from `tree_from` on, and each path end whose
-    /// node is among them folded into that node. The node carries the end already (outcome,
-    /// colour, text, path), and takes the end's line, the last line a state has; its event
-    /// would say it again. The slice's last event is kept whatever it is: the page says it in
-    /// words as what the engine did last.
-    ///
-    /// Why: most nodes of a large run are leaves that end within the slice that made them
-    /// (`lazy` at k = 3: over 60 % of the events), and each of their events crossed into JS and
-    /// then to the page a second time.
-    pub fn finish_slice(&self, slice: &mut Slice, tree_from: usize) {
-        slice.nodes = self.tree_columns(tree_from);
-        let last = slice.events.pop();
-        let nodes = &mut slice.nodes;
-        slice.events.retain(|e| {
-            if e.kind != "pathEnd" {
-                return true;
+    /// Ends a slice for the page: the tree nodes from `slice.tree_from` on, with the path ends
+    /// folded into them. A node carries its end already (outcome, colour, text, path) and takes
+    /// the end's line, the last line a state has. The slice's last event stays an event
+    /// whatever it is: the page says it in words as what the engine did last.
+    pub fn finish_slice(&self, slice: &mut Slice) {
+        slice.nodes = self.tree_columns(slice.tree_from);
+        let last = slice.last_end.take();
+        if last.is_some() {
+            slice.folded.pop();
+        }
+        for (node, line) in slice.folded.drain(..) {
+            if let (Some(at), Some(line)) = (slice.nodes.at(node), line) {
+                slice.nodes.line[at] = line;
             }
-            match e.node.and_then(|n| nodes.at(n)) {
-                Some(at) if nodes.outcome[at] != 0 => {
-                    if let Some(line) = e.line {
-                        nodes.line[at] = line;
-                    }
-                    false
-                }
-                _ => true,
-            }
-        });
-        slice.events.extend(last);
+        }
+        if let Some(placed) = last {
+            slice.events.push(self.event_js(&placed));
+        }
     }
 
     /// The tree nodes with ids `start..` as columns (see [`TreeColumns`]); the same nodes as
     /// [`Run::tree_nodes`].
     pub fn tree_columns(&self, start: usize) -> TreeColumns {
-        let paths = self.explorer.paths();
         let tree = self.explorer.tree();
         let mut columns = TreeColumns::starting_at(start as u32);
         for n in tree.get(start..).unwrap_or_default() {
-            let end = n.path.and_then(|p| paths.get(p));
-            let text = end.map(|p| p.describe());
-            let end = end.zip(text.as_deref()).map(|(p, text)| {
-                let (outcome, colour) = outcome_name(&p.outcome);
-                (outcome, colour, text)
-            });
+            let end = self.end_of(n);
+            let end =
+                end.as_ref().map(|(outcome, colour, text)| (*outcome, *colour, text.as_str()));
             let line = n.span.map(|s| self.line_of(s));
             columns.push(n.parent.map(|p| p.0), &n.label, n.path, end, line);
         }
@@ -537,32 +564,37 @@ impl Run {
     }
 
     pub fn tree_nodes(&self, start: usize) -> Vec<JsTreeNode> {
-        let paths = self.explorer.paths();
         let tree = self.explorer.tree();
         tree.get(start..)
             .unwrap_or_default()
             .iter()
             .map(|n| {
-                let end = n.path.and_then(|p| paths.get(p));
-                let (outcome, colour) = match end {
-                    Some(p) => {
-                        let (o, c) = outcome_name(&p.outcome);
-                        (Some(o), Some(c))
-                    }
-                    None => (None, None),
-                };
+                let end = self.end_of(n);
                 JsTreeNode {
                     id: n.id.0,
                     parent: n.parent.map(|p| p.0),
                     label: n.label.clone(),
                     path: n.path,
-                    outcome,
-                    colour,
-                    text: end.map(|p| p.describe()),
+                    outcome: end.as_ref().map(|e| e.0),
+                    colour: end.as_ref().map(|e| e.1),
+                    text: end.map(|e| e.2),
                     line: n.span.map(|s| self.line_of(s)),
                 }
             })
             .collect()
+    }
+
+    /// How the path that ended in node `n` ended, as the page names it (outcome, colour) and
+    /// says it; a discarded path the run did not keep in `paths` is known by its node alone.
+    fn end_of(&self, n: &TreeNode) -> Option<(&'static str, &'static str, String)> {
+        if let Some(p) = n.path.and_then(|p| self.explorer.paths().get(p)) {
+            let (outcome, colour) = outcome_name(&p.outcome);
+            return Some((outcome, colour, p.describe()));
+        }
+        let precondition = n.discarded?;
+        let outcome = PathOutcome::Discarded { span: Span::default(), precondition };
+        let (name, colour) = outcome_name(&outcome);
+        Some((name, colour, outcome.summary()))
     }
 
     pub(crate) fn parent_of(&self, id: u32) -> Option<u32> {
@@ -693,23 +725,33 @@ mod tests {
     }
 
     /// The path ends of a slice's own nodes travel in those nodes (outcome and line); the ends
-    /// of nodes an earlier slice made, and the slice's last event, stay events.
+    /// of nodes an earlier slice made, and the slice's last event, stay events. The oracle is
+    /// the same run in a slice that folds nothing.
     #[test]
     fn a_slice_folds_the_ends_of_its_own_nodes_into_them() {
-        let ends_of = |slice: &Slice| -> Vec<(u32, Option<u32>)> {
-            let ends = slice.events.iter().filter(|e| e.kind == "pathEnd");
+        let ends_of = |events: &[JsEvent]| -> Vec<(u32, Option<u32>)> {
+            let ends = events.iter().filter(|e| e.kind == "pathEnd");
             ends.map(|e| (e.node.expect("a path end has a node"), e.line)).collect()
         };
+        let kinds = |events: &[JsEvent]| -> Vec<String> {
+            events.iter().map(|e| format!("{} {:?} {:?}", e.kind, e.node, e.line)).collect()
+        };
+        let mut whole = Slice::default();
+        bst_run().advance_slice(&mut whole, u64::MAX, false, false).expect("runs");
+        let ends = ends_of(&whole.events);
+
         let mut run = bst_run();
-        let mut slice = Slice::default();
+        let mut slice = Slice::for_nodes_from(0);
         run.advance_slice(&mut slice, u64::MAX, false, false).expect("runs");
-        let ends = ends_of(&slice);
-        let (before, last) = (slice.events.len(), slice.events.last().map(|e| e.kind));
-        run.finish_slice(&mut slice, 0);
+        run.finish_slice(&mut slice);
         assert_eq!(ends.len(), run.explorer.paths().len());
-        let kept = usize::from(last == Some("pathEnd"));
-        assert_eq!(ends_of(&slice).len(), kept);
-        assert_eq!(slice.events.len(), before - ends.len() + kept);
+        let last_is_end = whole.events.last().is_some_and(|e| e.kind == "pathEnd");
+        let mut expected: Vec<JsEvent> = whole.events;
+        let last = expected.pop();
+        expected.retain(|e| e.kind != "pathEnd");
+        expected.extend(last);
+        assert_eq!(kinds(&slice.events), kinds(&expected));
+        assert_eq!(ends_of(&slice.events).len(), usize::from(last_is_end));
         // The columns hold the nodes `tree_nodes` gives, but for the lines the ends moved in.
         let objects = serde_json::to_value(run.tree_nodes(0)).expect("nodes serialize");
         let objects = objects.as_array().expect("an array");
@@ -729,31 +771,33 @@ mod tests {
             assert_eq!(&node, object, "node {at}");
         }
         assert!(moved > 0, "some path ends at another line than its node was made");
-        for (node, line) in ends {
-            let n = slice.nodes.node_json(node as usize);
+        for (i, (node, line)) in ends.iter().enumerate() {
+            let n = slice.nodes.node_json(*node as usize);
             assert!(
                 n["outcome"].is_string() && n["text"].is_string(),
                 "node {node} carries its end"
             );
-            if let Some(line) = line {
-                assert_eq!(n["line"], line, "node {node} is at its end's line");
+            if let (Some(line), false) = (line, last_is_end && i + 1 == ends.len()) {
+                assert_eq!(n["line"], *line, "node {node} is at its end's line");
             }
         }
 
-        // Slices that end at each path end: the later ones end paths of earlier nodes.
+        // Slices that end at each path end: each one's end is its last event, and stays one,
+        // whether its node is new (most) or an earlier slice's.
         let mut run = bst_run();
         let (mut seen, mut older) = (0usize, 0);
         loop {
-            let mut slice = Slice::default();
+            let mut slice = Slice::for_nodes_from(seen);
             let stop = run.advance_slice(&mut slice, u64::MAX, false, true).expect("runs");
-            let ends = ends_of(&slice);
-            let last = slice.events.last().and_then(|e| e.node);
-            run.finish_slice(&mut slice, seen);
-            let left = ends_of(&slice);
-            for (node, _) in ends {
-                let is_left = left.iter().any(|(n, _)| *n == node);
-                assert_eq!(is_left, (node as usize) < seen || Some(node) == last, "node {node}");
-                older += usize::from((node as usize) < seen);
+            run.finish_slice(&mut slice);
+            let ends = ends_of(&slice.events);
+            match stop {
+                SliceStop::Over => assert!(ends.is_empty()),
+                _ => {
+                    assert_eq!(ends.len(), 1);
+                    assert_eq!(slice.events.last().map(|e| e.kind), Some("pathEnd"));
+                    older += usize::from((ends[0].0 as usize) < seen);
+                }
             }
             seen += slice.nodes.len();
             if matches!(stop, SliceStop::Over) {
@@ -761,6 +805,53 @@ mod tests {
             }
         }
         assert!(older > 0, "some path ended in a later slice than its node");
+    }
+
+    /// Past the first VIEW_LIMIT nodes a discarded path is not kept in `paths` (the page's
+    /// views stop there too); its node still says how it ended: in the tree, in the columns
+    /// and in its event, and the summary counts it.
+    #[test]
+    fn discarded_paths_past_the_view_limit_end_in_their_nodes() {
+        let source = include_str!("../../../examples/bst.hl").to_string();
+        let request = r#"{"strategy": "lazy", "bounds": {"k": 3, "max_states": 8000}}"#;
+        let request = Request::from_json(request).unwrap_or_else(|e| panic!("{}", e.message));
+        let mut run = Run::new(source, "BST.insert".into(), request, false, || 0.0)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        let mut slice = Slice::default();
+        run.advance_slice(&mut slice, u64::MAX, false, false).expect("runs");
+        let mut unkept_events: Vec<u32> = slice
+            .events
+            .iter()
+            .filter(|e| matches!(e.details, Details::PathEnd { path: None, .. }))
+            .filter_map(|e| e.node)
+            .collect();
+        unkept_events.sort();
+        let columns = run.tree_columns(0);
+        run.explored = true;
+        while !run.try_generate().expect("tests").is_empty() {}
+
+        let nodes = run.tree_nodes(0);
+        assert!(nodes.len() > VIEW_LIMIT, "{} nodes", nodes.len());
+        let discarded: Vec<&JsTreeNode> =
+            nodes.iter().filter(|n| n.outcome == Some("discarded")).collect();
+        let (kept, unkept): (Vec<&JsTreeNode>, Vec<&JsTreeNode>) =
+            discarded.iter().partition(|n| n.path.is_some());
+        assert!(!unkept.is_empty());
+        assert!(kept.iter().all(|n| (n.id as usize) < VIEW_LIMIT));
+        assert_eq!(unkept.iter().map(|n| n.id).collect::<Vec<_>>(), unkept_events);
+        for n in &unkept {
+            assert!(n.id as usize >= VIEW_LIMIT, "node {}", n.id);
+            assert_eq!(n.text.as_deref(), Some("precondition does not hold"), "node {}", n.id);
+            assert!(run.view(n.id).is_none(), "node {}", n.id);
+            let column = columns.node_json(n.id as usize);
+            assert_eq!(
+                (&column["outcome"], &column["colour"]),
+                (&"discarded".into(), &"grey".into())
+            );
+        }
+        let summary = run.summary();
+        assert_eq!(summary.paths_precondition_discarded as usize, discarded.len());
+        assert!(summary.tests > 0);
     }
 
     /// The forking events' names come from a view without integer values, for the ids the event

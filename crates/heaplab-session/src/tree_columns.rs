@@ -1,11 +1,11 @@
 //! Tree nodes as columns, the form in which the page's Run takes a slice's new nodes.
 //!
 //! A large run makes hundreds of thousands of nodes (`lazy` at k = 3: about 800,000 for AVL
-//! `insert`). As objects, each node was serialized to JSON in Rust, parsed into a JS object in
-//! the engine's worker and copied again by structured clone into the page: about 134 bytes and
-//! three conversions per node. As columns, each field is one typed array the worker hands to the
-//! page without a copy, and the strings (labels, outcomes, colours, texts), which repeat from
-//! node to node, are each stored once in a table the columns index.
+//! `insert`). As objects, each node would be serialized to JSON in Rust, parsed into a JS object
+//! in the engine's worker and copied again by structured clone into the page: about 134 bytes
+//! and three conversions per node. As columns, each field is one typed array the worker hands to
+//! the page without a copy, and the strings (labels, outcomes, colours, texts), which repeat
+//! from node to node, are each stored once in a table the columns index.
 
 use rustc_hash::FxHashMap;
 
@@ -27,7 +27,7 @@ pub struct TreeColumns {
     pub strings: Vec<String>,
     index: FxHashMap<String, u32>,
     /// The outcomes and colours (a handful of `&'static str`), by address: most nodes of a
-    /// large run end a path, and hashing these twice a node was a tenth of the columns' cost.
+    /// large run end a path, and hashing these twice a node costs a tenth of the columns.
     statics: Vec<((usize, usize), u32)>,
 }
 

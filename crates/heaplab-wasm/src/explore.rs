@@ -253,8 +253,8 @@ pub(crate) fn to_js_failure(e: &Failure) -> JsValue {
 
 /// Serializes to plain JS objects (not `Map`s), as JSON would.
 /// A result as a plain JS value: written as JSON in Rust and parsed by the engine of JS, which
-/// makes the objects in one call (serde-wasm-bindgen crossed into JS once per field and was
-/// several times slower on the tests of a large run).
+/// makes the objects in one call (serde-wasm-bindgen crosses into JS once per field, about
+/// twice as slow on the tests of a large run).
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| fail("Internal", &e.to_string()))?;
     js_sys::JSON::parse(&text)
@@ -367,7 +367,7 @@ async fn slice(
     until_path_end: bool,
 ) -> Result<JsValue, JsValue> {
     let end = run.borrow().clock.now_ms() + budget_ms.max(0.0) as u64;
-    let mut out = Slice::default();
+    let mut out = Slice::for_nodes_from(tree_from as usize);
     loop {
         let stop = run.borrow_mut().advance_slice(&mut out, end, solve.is_some(), until_path_end);
         match stop {
@@ -382,7 +382,7 @@ async fn slice(
             }
         }
     }
-    run.borrow().finish_slice(&mut out, tree_from as usize);
+    run.borrow().finish_slice(&mut out);
     let events =
         serde_json::to_string(&out.events).map_err(|e| fail("Internal", &e.to_string()))?;
     let slice = js_sys::Object::new();

@@ -192,8 +192,9 @@ fn search(explorer: &mut Explorer, reference: &str, clues: usize) -> (BTreeSet<B
             }
             Event::PathEnd { path, .. } => {
                 let compiled = std::rc::Rc::clone(explorer.compiled());
-                let kind =
-                    explorer.paths().get(*path).map(|p| duel::classify(reference, &compiled, p));
+                let kind = path
+                    .and_then(|p| explorer.paths().get(p))
+                    .map(|p| duel::classify(reference, &compiled, p));
                 if kind == Some(PathKind::Differ) {
                     differing += 1;
                 }

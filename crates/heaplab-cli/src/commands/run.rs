@@ -688,7 +688,7 @@ fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceF
             if *local { " (local)" } else { "" }
         ),
         Event::PathEnd { state, path, outcome } => {
-            let text = match explorer.paths().get(*path) {
+            let text = match path.and_then(|p| explorer.paths().get(p)) {
                 Some(p) => p.describe(),
                 None => outcome.summary(),
             };
@@ -697,6 +697,8 @@ fn trace_line(explorer: &Explorer, event: &Event, file: &heaplab_syntax::SourceF
                 PathOutcome::Bounded { span: Some(span), .. } => format!(" at {}", pos(*span)),
                 _ => String::new(),
             };
+            // Only a run that records views leaves paths out of `paths` (the page).
+            let path = path.map_or_else(|| "?".to_string(), |p| p.to_string());
             format!("[{}] path {path} ends: {text}{at}", state.0)
         }
         Event::SolverPending => "solver pending".to_string(),

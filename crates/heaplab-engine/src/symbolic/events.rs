@@ -32,6 +32,9 @@ pub struct TreeNode {
     pub label: String,
     /// The path that ended in this state, if any.
     pub path: Option<usize>,
+    /// A discarded path the run did not keep in `paths` ended here (past the view limit, where
+    /// views are recorded): `Some(precondition)`, as `PathOutcome::Discarded` says it.
+    pub discarded: Option<bool>,
     /// Where the state was created: the source of the instruction its parent was executing
     /// (the method's declaration for the states of the entry). `None` for the root.
     pub span: Option<Span>,
@@ -84,8 +87,9 @@ pub enum Event {
     SlModel { state: StateId, formula: String, model: String },
     /// A path-condition query and its answer.
     SolverQuery { state: StateId, query: String, answer: SatAnswer, local: bool },
-    /// A path ended.
-    PathEnd { state: StateId, path: usize, outcome: PathOutcome },
+    /// A path ended; `path` is its place in `Explorer::paths`, `None` for a discarded path the
+    /// run did not keep there (past the view limit, see `Record::keeps_discarded_view`).
+    PathEnd { state: StateId, path: Option<usize>, outcome: PathOutcome },
     /// Exploration stopped early because of a bound (remaining states are reported as
     /// bounded paths first).
     Stopped { bound: Bound },

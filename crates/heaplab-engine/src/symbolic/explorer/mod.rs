@@ -404,7 +404,7 @@ impl Explorer {
     /// Runs until a path ends; `None` when exploration is complete.
     pub fn next_path(&mut self) -> Option<&PathResult> {
         while let Some(event) = self.step() {
-            if let Event::PathEnd { path, .. } = event {
+            if let Event::PathEnd { path: Some(path), .. } = event {
                 return self.rec.paths.get(path);
             }
         }
