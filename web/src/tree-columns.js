@@ -1,8 +1,8 @@
 // A slice's new tree nodes cross from the engine's worker to the page as columns
 // (`TreeColumnsJs`, see heaplab-wasm's explore.rs): one typed array per field, handed over
 // without a copy, and a table of the strings they index. A run of 800,000 nodes (`lazy` at
-// k = 3) made as many objects in the worker and copied them all into the page; the page now
-// makes each node's object once, here.
+// k = 3) would otherwise make as many objects in the worker and copy them all into the page;
+// the page makes each node's object once, here.
 
 /** The buffers of `columns`, to transfer with the message that carries them. */
 export function columnBuffers(columns) {
