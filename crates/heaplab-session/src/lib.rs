@@ -9,7 +9,8 @@
 //! - [`exploration`]: a stepped symbolic run of one method ([`exploration::Run`]): the explorer
 //!   over the [`replay_solver`], test generation, the summary, the tree, views and coverage;
 //!   [`events`] are the JS shapes of its events and tree ([`event_convert`] builds them);
-//!   [`clock`] is its time bound; [`tree_columns`] carries a slice's new nodes to the page.
+//!   [`clock`] is its time bound; [`slice`] runs it a time slice at a time for the page's Run,
+//!   and [`tree_columns`] carries a slice's new nodes to the page.
 //! - [`replay_solver`]: the explorer's solver over a host that answers later (Z3 wasm).
 //! - [`tests_view`]: generated tests, heaps and JUnit files in their JS shapes; [`junit`]: the
 //!   JUnit 5 export, for `heaplab run --emit junit` and the page.
@@ -32,6 +33,7 @@ pub mod program;
 pub mod registry;
 pub mod replay;
 pub mod replay_solver;
+pub mod slice;
 pub mod solver_check;
 pub mod tests_view;
 pub mod tree_columns;

@@ -5,7 +5,7 @@
 //! a differing path on the original program in the interpreter and returns the clues. The
 //! logic is heaplab-session's `duel`.
 
-use crate::explore::{fail, to_js, to_js_failure, Exploration};
+use crate::explore::{to_js, to_js_failure, Exploration};
 use heaplab_session::duel;
 use wasm_bindgen::prelude::*;
 
@@ -34,8 +34,7 @@ pub fn duel_program(source: String, method: &str, reference: &str) -> Result<JsV
 /// How the paths of a duel's exploration ended so far (`DuelProgress`).
 #[wasm_bindgen(js_name = duelProgress, unchecked_return_type = "DuelProgress")]
 pub fn duel_progress(exploration: &Exploration, reference: &str) -> Result<JsValue, JsValue> {
-    let r = exploration.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-    to_js(&duel::duel_progress(&r, reference))
+    to_js(&duel::duel_progress(&*exploration.read()?, reference))
 }
 
 /// The clues of a finished duel exploration (`DuelVerdict`): `source` is the original program
@@ -48,6 +47,6 @@ pub fn duel_verdict(
     method: &str,
     reference: &str,
 ) -> Result<JsValue, JsValue> {
-    let r = exploration.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-    to_js(&duel::duel_verdict(&r, source, method, reference).map_err(|e| to_js_failure(&e))?)
+    let verdict = duel::duel_verdict(&*exploration.read()?, source, method, reference);
+    to_js(&verdict.map_err(|e| to_js_failure(&e))?)
 }

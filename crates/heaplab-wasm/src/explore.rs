@@ -16,10 +16,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use heaplab_engine::symbolic::Clock;
-use heaplab_session::exploration::{Next, Request, Run, Slice, SliceStop};
+use heaplab_session::exploration::{Next, Request, Run};
 use heaplab_session::replay_solver::{resolve_with, Shared};
-use heaplab_session::tree_columns::TreeColumns;
-use heaplab_session::{registry, Failure};
+use heaplab_session::slice::{Slice, SliceStop};
+use heaplab_session::{registry, tree_columns::TreeColumns, Failure};
 use js_sys::{Function, Promise};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -63,43 +63,10 @@ export interface ExploreSlice {
   queries: number;
   over: boolean;
 }
-/** The summary of `heaplab run --format json`, with the same keys. */
-export interface RunSummary {
-  file: string; method: string; strategy: string; k: number; pre: 'assume' | 'ignore';
-  paths: number; paths_feasible: number; paths_infeasible: number; paths_bounded: number;
-  /** Feasible paths without a test (the solver gave no model). */
-  paths_unknown: number;
-  /** Why those paths have no model, in words (`needs Z3, which is not available here (…)`). */
-  unknown_reason?: string | null;
-  /** Feasible paths left without a test because the time bound passed during generation. */
-  paths_untested_out_of_time: number;
-  /** Feasible paths left without a test because the run held more memory than its bound. */
-  paths_untested_out_of_memory: number;
-  /** The bound that stopped the run early, in the CLI's words; null when it ran to the end. */
-  stopped_by: string | null;
-  /** Of `paths_infeasible`: discarded because the input violates `requires`. */
-  paths_precondition_discarded: number;
-  bounds_hit: string[]; k_bound_reached: boolean; states: number; tests: number;
-  invalid_inputs: number; errors: number; branches_covered: number;
-  /** Branch directions covered by the tests whose input satisfies `requires`. */
-  branches_covered_valid: number; branches_total: number;
-  solver_calls: { sent: number; decided_locally: number; cached: number; failed: number };
-  time_ms: number; internal_errors: number;
-  /** `sl`: paths whose input came from a model / that had none / left to running the bodies. */
-  sl_models: number; sl_no_model: number; sl_run_completions: number;
-  /** All-heaps mode only (absent otherwise), as `heaplab run --all-heaps --format json`. */
-  all_heaps?: AllHeapsSummary;
-}
-/** How the input heaps of every path were enumerated (all-heaps mode). */
-export interface AllHeapsSummary {
-  /** Distinct input heaps, each a test. */
-  heaps: number;
-  /** Models whose heap was isomorphic to one found before on the same path. */
-  duplicates: number;
-  model_queries: number;
-  /** Paths whose enumeration a bound stopped, and those bounds. */
-  paths_cut: number; cut_by: string[];
-}
+/** The summary of `heaplab run --format json`, with the same keys: `RunSummary` of
+ * docs/report.schema.json, the one schema of the summary (typed for the page in
+ * web/src/report-types.js, which is generated from it). */
+export type RunSummary = Record<string, unknown>;
 export type HeapValue = number | boolean | null | { ref: string };
 export interface GeneratedTestJs {
   name: string; path: number; outcome: 'returned' | 'error';
@@ -126,20 +93,13 @@ export interface TreeNodeJs {
   /** The 1-based line where the state was created (null for the root). */
   line: number | null;
 }
-/** Tree nodes `first`, `first + 1`, ... as columns (entry `i` of each array is node
- * `first + i`'s): typed arrays a worker can transfer to the page without a copy, and the
- * strings they index once each (`strings[0]` stands for null). web/src/tree-columns.js turns
- * them into `TreeNodeJs` objects. */
+/** Tree nodes `first`, `first + 1`, ... as columns (entry `i` is node `first + i`'s), typed
+ * arrays a worker transfers without a copy: -1 in `parent` and `path` and 0 in `line` stand for
+ * null; the string columns index `strings` (0: null). web/src/tree-columns.js makes them
+ * `TreeNodeJs` objects. */
 export interface TreeColumnsJs {
-  first: number;
-  /** The parent's id; -1 for the root. */
-  parent: Int32Array;
-  /** -1: null. */
-  path: Int32Array;
-  /** 0: null. */
-  line: Uint32Array;
-  label: Uint32Array; outcome: Uint32Array; colour: Uint32Array; text: Uint32Array;
-  strings: string[];
+  first: number; parent: Int32Array; path: Int32Array; line: Uint32Array; label: Uint32Array;
+  outcome: Uint32Array; colour: Uint32Array; text: Uint32Array; strings: string[];
 }
 /** A row of the strategy registry (`strategies()`), in menu order. */
 export interface StrategyInfoJs {
@@ -251,7 +211,6 @@ pub(crate) fn to_js_failure(e: &Failure) -> JsValue {
     fail(e.kind, &e.message)
 }
 
-/// Serializes to plain JS objects (not `Map`s), as JSON would.
 /// A result as a plain JS value: written as JSON in Rust and parsed by the engine of JS, which
 /// makes the objects in one call (serde-wasm-bindgen crosses into JS once per field, about
 /// twice as slow on the tests of a large run).
@@ -355,10 +314,9 @@ async fn next_event(
     }
 }
 
-/// Steps for about `budget_ms` of working time (see [`Exploration::run_slice`]). Every event is
-/// taken in Rust; only those the tree shows are converted. They cross into JS as one JSON text,
-/// which the worker passes on unread and the page parses (the worker, on the run's critical
-/// path, makes no object per event); the nodes cross as typed arrays.
+/// Steps for about `budget_ms` of working time (see [`Exploration::run_slice`]). The events the
+/// tree shows cross into JS as one JSON text, which the worker passes on unread and the page
+/// parses (the worker makes no object per event); the nodes cross as typed arrays.
 async fn slice(
     run: &Rc<RefCell<Run>>,
     solve: Option<&Function>,
@@ -385,33 +343,38 @@ async fn slice(
     run.borrow().finish_slice(&mut out);
     let events =
         serde_json::to_string(&out.events).map_err(|e| fail("Internal", &e.to_string()))?;
-    let slice = js_sys::Object::new();
-    let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&slice, &key.into(), value);
-    set("eventsJson", &events.into())?;
-    set("nodes", &columns_js(&out.nodes)?)?;
-    set("queries", &(out.queries as f64).into())?;
-    set("over", &out.over.into())?;
-    Ok(slice.into())
+    object([
+        ("eventsJson", events.into()),
+        ("nodes", columns_js(&out.nodes)?),
+        ("queries", (out.queries as f64).into()),
+        ("over", out.over.into()),
+    ])
 }
 
 /// `TreeColumnsJs`: each column copied once into a typed array of JS.
 fn columns_js(c: &TreeColumns) -> Result<JsValue, JsValue> {
-    let o = js_sys::Object::new();
-    let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&o, &key.into(), value);
-    set("first", &c.first.into())?;
-    set("parent", &js_sys::Int32Array::from(&c.parent[..]))?;
-    set("path", &js_sys::Int32Array::from(&c.path[..]))?;
-    for (key, column) in [
-        ("line", &c.line),
-        ("label", &c.label),
-        ("outcome", &c.outcome),
-        ("colour", &c.colour),
-        ("text", &c.text),
-    ] {
-        set(key, &js_sys::Uint32Array::from(&column[..]))?;
-    }
+    let ints = |v: &[i32]| js_sys::Int32Array::from(v).into();
+    let uints = |v: &[u32]| js_sys::Uint32Array::from(v).into();
     let strings: js_sys::Array = c.strings.iter().map(|s| JsValue::from_str(s)).collect();
-    set("strings", &strings)?;
+    object([
+        ("first", c.first.into()),
+        ("parent", ints(&c.parent)),
+        ("path", ints(&c.path)),
+        ("line", uints(&c.line)),
+        ("label", uints(&c.label)),
+        ("outcome", uints(&c.outcome)),
+        ("colour", uints(&c.colour)),
+        ("text", uints(&c.text)),
+        ("strings", strings.into()),
+    ])
+}
+
+/// A plain JS object of these entries.
+fn object<const N: usize>(entries: [(&str, JsValue); N]) -> Result<JsValue, JsValue> {
+    let o = js_sys::Object::new();
+    for (key, value) in entries {
+        js_sys::Reflect::set(&o, &key.into(), &value)?;
+    }
     Ok(o.into())
 }
 
@@ -432,6 +395,13 @@ async fn finish(run: &Rc<RefCell<Run>>, solve: Option<&Function>) -> Result<(), 
             return Err(fail("Internal", "a model query stays unanswered after its reply"));
         }
         resolve(solve, &bridge, missing).await?;
+    }
+}
+
+impl Exploration {
+    /// The run, for a call that reads it: `Busy` while a step or a slice holds it.
+    pub(crate) fn read(&self) -> Result<std::cell::Ref<'_, Run>, JsValue> {
+        self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))
     }
 }
 
@@ -560,41 +530,35 @@ impl Exploration {
     /// `unknownWithoutZ3` (queries outside the Rust procedure's fragment, answered unknown).
     #[wasm_bindgen(js_name = solverStats, unchecked_return_type = "ExploreSolverStats")]
     pub fn solver_stats(&self) -> Result<JsValue, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        to_js(&r.solver_stats())
+        to_js(&self.read()?.solver_stats())
     }
 
     /// The summary so far (`RunSummary`; `tests` is 0 until tests are generated).
     pub fn summary(&self) -> Result<JsValue, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        to_js(&r.summary())
+        to_js(&self.read()?.summary())
     }
 
     /// The generated tests (`GeneratedTestJs[]`); empty until exploration is over.
     pub fn tests(&self) -> Result<JsValue, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        to_js(&r.tests())
+        to_js(&self.read()?.tests())
     }
 
     /// The program followed by every generated test, as `heaplab run --emit hl` writes it
     /// (runnable with `heaplab test`); `null` until exploration is over.
     #[wasm_bindgen(js_name = testsHl)]
     pub fn tests_hl(&self) -> Result<Option<String>, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        Ok(r.tests_hl())
+        Ok(self.read()?.tests_hl())
     }
 
     /// The generated tests as `heaplab run --emit json` writes them; `null` until over.
     #[wasm_bindgen(js_name = testsJson)]
     pub fn tests_json(&self) -> Result<Option<String>, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        Ok(r.tests_json())
+        Ok(self.read()?.tests_json())
     }
 
     /// The exploration tree so far (`TreeNodeJs[]`), parents before children.
     pub fn tree(&self) -> Result<JsValue, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        to_js(&r.tree_nodes(0))
+        to_js(&self.read()?.tree_nodes(0))
     }
 
     /// The tree nodes with ids `start..` (`TreeNodeJs[]`, the shape of `tree()`): a page that
@@ -602,16 +566,14 @@ impl Exploration {
     /// path ends, so ask again from the first node that was still open.
     #[wasm_bindgen(js_name = treeSince, unchecked_return_type = "TreeNodeJs[]")]
     pub fn tree_since(&self, start: u32) -> Result<JsValue, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        to_js(&r.tree_nodes(start as usize))
+        to_js(&self.read()?.tree_nodes(start as usize))
     }
 
     /// The symbolic state of tree node `node` (`HeapView`), or `null`: no such node, or a node
     /// whose state is gone and whose view was not kept (only the first 5000 nodes' are).
     #[wasm_bindgen(unchecked_return_type = "HeapView | null")]
     pub fn view(&self, node: u32) -> Result<JsValue, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        r.view(node).map_or(Ok(JsValue::NULL), |v| to_js(&v))
+        self.read()?.view(node).map_or(Ok(JsValue::NULL), |v| to_js(&v))
     }
 
     /// Concrete worlds of a `symheap` tree node (`SymheapWorlds`): models of its path
@@ -619,16 +581,14 @@ impl Exploration {
     /// `null` when the node has no view or runs another strategy.
     #[wasm_bindgen(unchecked_return_type = "SymheapWorlds | null")]
     pub fn worlds(&self, node: u32) -> Result<JsValue, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        r.worlds(node).map_or(Ok(JsValue::NULL), |w| to_js(&w))
+        self.read()?.worlds(node).map_or(Ok(JsValue::NULL), |w| to_js(&w))
     }
 
     /// Line and branch coverage of the generated tests (`CoverageJs`); `null` until exploration
     /// is over.
     #[wasm_bindgen(unchecked_return_type = "CoverageJs | null")]
     pub fn coverage(&self) -> Result<JsValue, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        r.coverage().map_or(Ok(JsValue::NULL), |c| to_js(&c))
+        self.read()?.coverage().map_or(Ok(JsValue::NULL), |c| to_js(&c))
     }
 
     /// The program translated to Java with a JUnit 5 class of the generated tests, as
@@ -637,7 +597,7 @@ impl Exploration {
     /// uses what Java cannot express faithfully.
     #[wasm_bindgen(js_name = testsJunit, unchecked_return_type = "JunitFiles | null")]
     pub fn tests_junit(&self, stem: &str) -> Result<JsValue, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
+        let r = self.read()?;
         match r.junit(stem).map_err(|e| to_js_failure(&e))? {
             Some(files) => to_js(&files),
             None => Ok(JsValue::NULL),

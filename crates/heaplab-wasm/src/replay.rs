@@ -5,7 +5,7 @@
 //! the test expects. The test's symbolic history is the chain of exploration-tree choices from
 //! the root to its path's end (lazy initializations, unfoldings, branches).
 
-use crate::explore::{fail, to_js, to_js_failure, Exploration};
+use crate::explore::{to_js, to_js_failure, Exploration};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -43,7 +43,6 @@ impl Exploration {
     /// `UnknownTest` for an index out of range.
     #[wasm_bindgen(unchecked_return_type = "Replay")]
     pub fn replay(&self, test: u32) -> Result<JsValue, JsValue> {
-        let r = self.run.try_borrow().map_err(|_| fail("Busy", "the exploration is in use"))?;
-        to_js(&r.replay(test).map_err(|e| to_js_failure(&e))?)
+        to_js(&self.read()?.replay(test).map_err(|e| to_js_failure(&e))?)
     }
 }

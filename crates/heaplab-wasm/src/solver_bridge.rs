@@ -11,12 +11,12 @@
 
 use std::rc::Rc;
 
+use crate::explore::to_js;
 use heaplab_session::events::JsStats;
 use heaplab_session::replay_solver::Backend;
 use heaplab_session::solver_check::{self, output, CheckInput, CheckRequest};
 use heaplab_smt::{BoxFuture, Solver, SolverError, SolverFrontend, Transport};
 use js_sys::{Function, Promise};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
@@ -216,7 +216,7 @@ impl Z3Solver {
                     output(answer.map_err(|e| to_js_error(&e))?, &[])
                 }
             };
-            to_js(&out).map_err(|e| js_sys::Error::new(&e.to_string()).into())
+            to_js(&out)
         })
     }
 
@@ -224,16 +224,11 @@ impl Z3Solver {
     #[wasm_bindgen(unchecked_return_type = "SolverStats")]
     pub fn stats(&self) -> Result<JsValue, JsValue> {
         let obj = JsStats::new(&self.stack.stats(), self.stack.inner().is_present());
-        to_js(&obj).map_err(|e| js_sys::Error::new(&e.to_string()).into())
+        to_js(&obj)
     }
 
     #[wasm_bindgen(js_name = resetStats)]
     pub fn reset_stats(&self) {
         self.stack.reset_stats();
     }
-}
-
-/// Serializes to plain JS objects (not `Map`s), as JSON would.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
 }

@@ -1,0 +1,320 @@
+//! The page's Run, a slice at a time: [`Run::advance_slice`] steps for a time budget and keeps
+//! only what the tree shows, [`Run::finish_slice`] adds the slice's new nodes as columns
+//! ([`TreeColumns`]) with the path ends of those nodes folded into them.
+
+use heaplab_engine::symbolic::{Clock, Event, Placed};
+
+use crate::events::JsEvent;
+use crate::exploration::{Next, Run};
+use crate::tree_columns::TreeColumns;
+use crate::Failure;
+
+/// What the page's Run takes at once (`runSlice`): the events the tree shows, the tree nodes
+/// created since the page's last slice (as columns), how many solver queries were only
+/// counted, and whether exploration is over.
+///
+/// The path end of a node the slice made is folded into that node (see
+/// [`Run::finish_slice`]): most nodes of a large run are leaves that end within the slice that
+/// made them (`lazy` at k = 3: over 60 % of the events, millions of discarded paths on TreeMap
+/// `put`), and their events would say again what their nodes say.
+pub struct Slice {
+    /// The first node the page does not have: nodes from here on are new in the slice.
+    pub tree_from: usize,
+    pub events: Vec<JsEvent>,
+    /// The path ends of new nodes, folded into them: node and the end's line.
+    pub folded: Vec<(u32, Option<u32>)>,
+    /// The last event, when it is a folded path end: the page says the slice's last event in
+    /// words, so it stays an event.
+    last_end: Option<Box<Placed>>,
+    pub nodes: TreeColumns,
+    pub queries: u64,
+    pub over: bool,
+}
+
+impl Slice {
+    /// A slice for a page that has the nodes before `tree_from`.
+    pub fn for_nodes_from(tree_from: usize) -> Slice {
+        Slice {
+            tree_from,
+            events: Vec::new(),
+            folded: Vec::new(),
+            last_end: None,
+            nodes: TreeColumns::default(),
+            queries: 0,
+            over: false,
+        }
+    }
+}
+
+impl Default for Slice {
+    /// A slice that folds nothing (a duel shows no tree).
+    fn default() -> Slice {
+        Slice::for_nodes_from(usize::MAX)
+    }
+}
+
+/// Why [`Run::advance_slice`] returned.
+pub enum SliceStop {
+    Over,
+    /// The time slice ended, or a query waits for Z3 where there is none.
+    Paused,
+    /// These scripts need Z3's replies before the run can go on.
+    Resolve(Vec<String>),
+}
+
+impl Run {
+    /// Steps until exploration is over, the working clock passes `end_ms`, a step needs Z3's
+    /// replies, or (without Z3, `has_z3` false) a query only Z3 could answer was left open, so
+    /// that the page stops on it with the tree up to it; with `until_path_end`, also after the
+    /// first path that ends (a duel counts its clues path by path, whatever the machine's
+    /// speed). Events the tree shows go into `slice`; solver queries are only counted.
+    pub fn advance_slice(
+        &mut self,
+        slice: &mut Slice,
+        end_ms: u64,
+        has_z3: bool,
+        until_path_end: bool,
+    ) -> Result<SliceStop, Failure> {
+        // A slice only counts its queries; the tree shows the forks' formulas.
+        self.set_event_text(true, false);
+        loop {
+            match self.advance()? {
+                Next::Event(placed) => {
+                    let path_ended = matches!(placed.event, Event::PathEnd { .. });
+                    match placed.event {
+                        Event::SolverQuery { .. } => {
+                            slice.queries += 1;
+                            if !has_z3 && self.unanswered() > 0 {
+                                return Ok(SliceStop::Paused);
+                            }
+                        }
+                        Event::PathEnd { state, .. } if state.0 as usize >= slice.tree_from => {
+                            slice.folded.push((state.0, self.event_line(&placed)));
+                            slice.last_end = Some(placed);
+                        }
+                        _ => {
+                            slice.events.push(self.event_js(&placed));
+                            slice.last_end = None;
+                        }
+                    }
+                    if (until_path_end && path_ended) || self.clock.now_ms() >= end_ms {
+                        return Ok(SliceStop::Paused);
+                    }
+                }
+                Next::Resolve(scripts) => return Ok(SliceStop::Resolve(scripts)),
+                Next::Explored => return Ok(SliceStop::Over),
+            }
+        }
+    }
+
+    /// Ends a slice for the page: the tree nodes from `slice.tree_from` on, with the path ends
+    /// folded into them. A node carries its end already (outcome, colour, text, path) and takes
+    /// the end's line, the last line a state has. The slice's last event stays an event
+    /// whatever it is: the page says it in words as what the engine did last.
+    pub fn finish_slice(&self, slice: &mut Slice) {
+        slice.nodes = self.tree_columns(slice.tree_from);
+        let last = slice.last_end.take();
+        if last.is_some() {
+            slice.folded.pop();
+        }
+        for (node, line) in slice.folded.drain(..) {
+            if let (Some(at), Some(line)) = (slice.nodes.at(node), line) {
+                slice.nodes.line[at] = line;
+            }
+        }
+        if let Some(placed) = last {
+            slice.events.push(self.event_js(&placed));
+        }
+    }
+
+    /// The tree nodes with ids `start..` as columns (see [`TreeColumns`]); the same nodes as
+    /// [`Run::tree_nodes`].
+    pub fn tree_columns(&self, start: usize) -> TreeColumns {
+        let tree = self.explorer.tree();
+        let mut columns = TreeColumns::starting_at(start as u32);
+        for n in tree.get(start..).unwrap_or_default() {
+            let end = self.end_of(n);
+            let end =
+                end.as_ref().map(|(outcome, colour, text)| (*outcome, *colour, text.as_str()));
+            let line = n.span.map(|s| self.line_of(s));
+            columns.push(n.parent.map(|p| p.0), &n.label, n.path, end, line);
+        }
+        columns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::events::{Details, JsTreeNode};
+    use crate::exploration::{Request, VIEW_LIMIT};
+
+    fn bst_run() -> Run {
+        let source = include_str!("../../../examples/bst.hl").to_string();
+        let request =
+            Request::from_json(r#"{"strategy": "lazier#", "bounds": {"k": 2}, "views": false}"#)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+        Run::new(source, "BST.insert".into(), request, false, || 0.0)
+            .unwrap_or_else(|e| panic!("{}", e.message))
+    }
+
+    /// A slice asked to stop at path ends (the duel's clue count) ends after each path, and
+    /// only there; without it, a slice whose time never runs out goes to the end.
+    #[test]
+    fn a_slice_can_end_at_each_path_end() {
+        let mut run = bst_run();
+        let (mut slices, mut ends) = (0, 0);
+        loop {
+            let mut slice = Slice::default();
+            let stop = run.advance_slice(&mut slice, u64::MAX, false, true).expect("runs");
+            let ended = slice.events.iter().filter(|e| e.kind == "pathEnd").count();
+            ends += ended;
+            slices += 1;
+            match stop {
+                SliceStop::Over => break,
+                SliceStop::Paused => assert_eq!(ended, 1, "a paused slice ends one path"),
+                SliceStop::Resolve(_) => panic!("no Z3 query in BST"),
+            }
+        }
+        let paths = run.explorer.paths().len();
+        assert!(paths > 20, "{paths} paths");
+        assert_eq!(ends, paths);
+        assert_eq!(slices, paths + 1, "one slice per path, and the one that finds the end");
+
+        let mut whole = bst_run();
+        let mut slice = Slice::default();
+        let stop = whole.advance_slice(&mut slice, u64::MAX, false, false).expect("runs");
+        assert!(matches!(stop, SliceStop::Over));
+        assert_eq!(slice.events.iter().filter(|e| e.kind == "pathEnd").count(), paths);
+    }
+
+    /// The path ends of a slice's own nodes travel in those nodes (outcome and line); the ends
+    /// of nodes an earlier slice made, and the slice's last event, stay events. The oracle is
+    /// the same run in a slice that folds nothing.
+    #[test]
+    fn a_slice_folds_the_ends_of_its_own_nodes_into_them() {
+        let ends_of = |events: &[JsEvent]| -> Vec<(u32, Option<u32>)> {
+            let ends = events.iter().filter(|e| e.kind == "pathEnd");
+            ends.map(|e| (e.node.expect("a path end has a node"), e.line)).collect()
+        };
+        let kinds = |events: &[JsEvent]| -> Vec<String> {
+            events.iter().map(|e| format!("{} {:?} {:?}", e.kind, e.node, e.line)).collect()
+        };
+        let mut whole = Slice::default();
+        bst_run().advance_slice(&mut whole, u64::MAX, false, false).expect("runs");
+        let ends = ends_of(&whole.events);
+
+        let mut run = bst_run();
+        let mut slice = Slice::for_nodes_from(0);
+        run.advance_slice(&mut slice, u64::MAX, false, false).expect("runs");
+        run.finish_slice(&mut slice);
+        assert_eq!(ends.len(), run.explorer.paths().len());
+        let last_is_end = whole.events.last().is_some_and(|e| e.kind == "pathEnd");
+        let mut expected: Vec<JsEvent> = whole.events;
+        let last = expected.pop();
+        expected.retain(|e| e.kind != "pathEnd");
+        expected.extend(last);
+        assert_eq!(kinds(&slice.events), kinds(&expected));
+        assert_eq!(ends_of(&slice.events).len(), usize::from(last_is_end));
+        // The columns hold the nodes `tree_nodes` gives, but for the lines the ends moved in.
+        let objects = serde_json::to_value(run.tree_nodes(0)).expect("nodes serialize");
+        let objects = objects.as_array().expect("an array");
+        assert_eq!(slice.nodes.len(), objects.len());
+        let mut moved = 0;
+        for (at, object) in objects.iter().enumerate() {
+            let mut node = slice.nodes.node_json(at);
+            if node["line"] != object["line"] {
+                let end = ends.iter().find(|(n, _)| *n as usize == at);
+                assert_eq!(
+                    end.and_then(|(_, line)| *line),
+                    node["line"].as_u64().map(|l| l as u32)
+                );
+                node["line"] = object["line"].clone();
+                moved += 1;
+            }
+            assert_eq!(&node, object, "node {at}");
+        }
+        assert!(moved > 0, "some path ends at another line than its node was made");
+        for (i, (node, line)) in ends.iter().enumerate() {
+            let n = slice.nodes.node_json(*node as usize);
+            assert!(
+                n["outcome"].is_string() && n["text"].is_string(),
+                "node {node} carries its end"
+            );
+            if let (Some(line), false) = (line, last_is_end && i + 1 == ends.len()) {
+                assert_eq!(n["line"], *line, "node {node} is at its end's line");
+            }
+        }
+
+        // Slices that end at each path end: each one's end is its last event, and stays one,
+        // whether its node is new (most) or an earlier slice's.
+        let mut run = bst_run();
+        let (mut seen, mut older) = (0usize, 0);
+        loop {
+            let mut slice = Slice::for_nodes_from(seen);
+            let stop = run.advance_slice(&mut slice, u64::MAX, false, true).expect("runs");
+            run.finish_slice(&mut slice);
+            let ends = ends_of(&slice.events);
+            match stop {
+                SliceStop::Over => assert!(ends.is_empty()),
+                _ => {
+                    assert_eq!(ends.len(), 1);
+                    assert_eq!(slice.events.last().map(|e| e.kind), Some("pathEnd"));
+                    older += usize::from((ends[0].0 as usize) < seen);
+                }
+            }
+            seen += slice.nodes.len();
+            if matches!(stop, SliceStop::Over) {
+                break;
+            }
+        }
+        assert!(older > 0, "some path ended in a later slice than its node");
+    }
+
+    /// Past the first VIEW_LIMIT nodes a discarded path is not kept in `paths` (the page's
+    /// views stop there too); its node still says how it ended: in the tree, in the columns
+    /// and in its event, and the summary counts it.
+    #[test]
+    fn discarded_paths_past_the_view_limit_end_in_their_nodes() {
+        let source = include_str!("../../../examples/bst.hl").to_string();
+        let request = r#"{"strategy": "lazy", "bounds": {"k": 3, "max_states": 8000}}"#;
+        let request = Request::from_json(request).unwrap_or_else(|e| panic!("{}", e.message));
+        let mut run = Run::new(source, "BST.insert".into(), request, false, || 0.0)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        let mut slice = Slice::default();
+        run.advance_slice(&mut slice, u64::MAX, false, false).expect("runs");
+        let mut unkept_events: Vec<u32> = slice
+            .events
+            .iter()
+            .filter(|e| matches!(e.details, Details::PathEnd { path: None, .. }))
+            .filter_map(|e| e.node)
+            .collect();
+        unkept_events.sort();
+        let columns = run.tree_columns(0);
+        run.explored = true;
+        while !run.try_generate().expect("tests").is_empty() {}
+
+        let nodes = run.tree_nodes(0);
+        assert!(nodes.len() > VIEW_LIMIT, "{} nodes", nodes.len());
+        let discarded: Vec<&JsTreeNode> =
+            nodes.iter().filter(|n| n.outcome == Some("discarded")).collect();
+        let (kept, unkept): (Vec<&JsTreeNode>, Vec<&JsTreeNode>) =
+            discarded.iter().partition(|n| n.path.is_some());
+        assert!(!unkept.is_empty());
+        assert!(kept.iter().all(|n| (n.id as usize) < VIEW_LIMIT));
+        assert_eq!(unkept.iter().map(|n| n.id).collect::<Vec<_>>(), unkept_events);
+        for n in &unkept {
+            assert!(n.id as usize >= VIEW_LIMIT, "node {}", n.id);
+            assert_eq!(n.text.as_deref(), Some("precondition does not hold"), "node {}", n.id);
+            assert!(run.view(n.id).is_none(), "node {}", n.id);
+            let column = columns.node_json(n.id as usize);
+            assert_eq!(
+                (&column["outcome"], &column["colour"]),
+                (&"discarded".into(), &"grey".into())
+            );
+        }
+        let summary = run.summary();
+        assert_eq!(summary.paths_precondition_discarded as usize, discarded.len());
+        assert!(summary.tests > 0);
+    }
+}
