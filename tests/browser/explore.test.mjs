@@ -185,6 +185,35 @@ test('a run generates as many tests as heaplab run, and the downloads pass heapl
   assert.deepEqual(browser.errors, []);
 });
 
+// The engine keeps the heaps of a run's first 5000 states: a discarded leaf past them has its
+// outcome in the tree but no heap, and the panel says so (rather than that the run is gone);
+// one before them shows its final heap.
+test('a discarded leaf past the first 5000 states shows its outcome and says why it has no heap', async (t) => {
+  const { page, browser } = await openExplore(t, 'lazy');
+  await page.getByRole('spinbutton', { name: 'Bound k' }).fill('3');
+  await page.getByRole('spinbutton', { name: 'Bound states' }).fill('8000');
+  await page.getByRole('spinbutton', { name: 'Bound states' }).press('Tab');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 120000 });
+  const [before, past] = await page.evaluate(() => {
+    const nodes = globalThis.__heaplab.store.getState().explore.tree.nodes;
+    const discarded = nodes.filter((n) => n?.outcome === 'discarded');
+    return [discarded.find((n) => n.id < 5000), discarded.find((n) => n.id >= 5000)].map((n) => n && { id: n.id, text: n.text, path: n.path });
+  });
+  assert.ok(before && past, 'discarded leaves on both sides of the limit');
+  assert.equal(past.text, 'precondition does not hold');
+  assert.equal(past.path, null);
+  const select = (node) => page.evaluate((n) => globalThis.__heaplab.store.dispatch({ type: 'explore/select', node: n }), node);
+  const heap = page.locator('#panel-explore');
+  await select(past.id);
+  await heap.getByText('No heap kept for this node', { exact: false }).waitFor();
+  await select(before.id);
+  await page.waitForFunction((id) => globalThis.__heaplab.store.getState().explore.viewNode === id, before.id);
+  const view = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.view);
+  assert.equal(view?.at, 'end');
+  assert.deepEqual(browser.errors, []);
+});
+
 test('the compare view lists every strategy, in the precondition mode chosen', async (t) => {
   const { page, browser } = await openExplore(t);
   // No time bound in the page nor in the CLI it is compared with: on a loaded machine the

@@ -251,14 +251,15 @@ export function createExplorer(store, engine) {
     if (selected === null || (viewNode === selected && view)) return;
     if (inWorker !== runId) {
       // The worker no longer holds this run (cancelled or restarted): nothing to show.
-      store.dispatch({ type: 'explore/view', runId, node: selected, view: null });
+      store.dispatch({ type: 'explore/view', runId, node: selected, view: null, missing: 'gone' });
       return;
     }
     try {
       const view = await engine.request('exploreView', { runId, node: selected });
       if (view) view.changedFields = await resolvedHolders(runId, selected);
       if (view) view.added = await addedByCase(runId, selected, view);
-      if (explore().selected === selected) store.dispatch({ type: 'explore/view', runId, node: selected, view });
+      // No view: the engine keeps the states of a run's first nodes only (VIEW_LIMIT).
+      if (explore().selected === selected) store.dispatch({ type: 'explore/view', runId, node: selected, view, missing: view ? null : 'notKept' });
     } catch (err) {
       if (!(err instanceof Cancelled) && err?.name !== 'Stale') {
         store.dispatch({ type: 'log/add', kind: 'explore', text: `heap view of node ${selected}: ${err.message}` });

@@ -141,6 +141,9 @@ function initialExplore(runId) {
     selected: null,
     view: null,
     viewNode: null,
+    // Why the selected node has no view: 'gone' (the worker no longer holds the run) or
+    // 'notKept' (past the states the engine keeps views of).
+    viewMissing: null,
     // symheap's "show one concrete world" for the selected node: { node, loading, worlds,
     // more, note, error, index } (explore/worlds, explore/worldsResult, explore/worldNext).
     worlds: null,
@@ -374,7 +377,7 @@ function reduce(state, action) {
       return action.runId !== state.explore.runId
         ? state
         // A new view of the node may list other references: its worlds are asked again.
-        : { ...state, explore: { ...state.explore, view: action.view, viewNode: action.node, worlds: action.view === state.explore.view ? state.explore.worlds : null } };
+        : { ...state, explore: { ...state.explore, view: action.view, viewNode: action.node, viewMissing: action.view ? null : action.missing ?? 'gone', worlds: action.view === state.explore.view ? state.explore.worlds : null } };
     case 'compare/start':
       return { ...state, compare: { status: 'running', method: action.method, rows: [], error: '', current: '', source: state.source, pre: action.pre ?? 'assume', errorKind: '' } };
     case 'compare/progress':

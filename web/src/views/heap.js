@@ -96,12 +96,13 @@ export function mount(el, store) {
     const arrived = node != null && ex.viewNode === ex.selected;
     const view = arrived ? ex.view ?? null : null;
     const worlds = view?.symheap && ex.worlds?.node === ex.selected ? ex.worlds : null;
-    const next = { runId: ex.runId, selected: node ? ex.selected : null, view, arrived, label: node?.label, outcome: node?.outcome, worlds };
+    const missing = arrived && !view ? ex.viewMissing : null;
+    const next = { runId: ex.runId, selected: node ? ex.selected : null, view, arrived, label: node?.label, outcome: node?.outcome, worlds, missing };
     if (Object.keys(next).every((k) => next[k] === shown[k])) return;
     const graphChanged = next.view !== shown.view || next.selected !== shown.selected || next.runId !== shown.runId || next.worlds !== shown.worlds;
     const runChanged = next.runId !== shown.runId;
     shown = next;
-    render(parts, node, view, arrived, graphChanged, runChanged, worlds);
+    render(parts, node, view, arrived, graphChanged, runChanged, worlds, missing);
   }
 
   update(store.getState());
@@ -109,14 +110,20 @@ export function mount(el, store) {
   store.subscribe((state) => update(state));
 }
 
-function render(parts, node, view, arrived, graphChanged, runChanged, worlds) {
+/** Why a node whose view arrived has none, in words. */
+const MISSING = {
+  notKept: 'No heap kept for this node: the engine keeps the heaps of the first 5000 states of a run. Its place in the tree and how it ended are above.',
+  gone: 'No heap to show for this node: the engine no longer holds this run.',
+};
+
+function render(parts, node, view, arrived, graphChanged, runChanged, worlds, missing) {
   const waiting = node != null && view == null && !arrived;
   // While the next heap loads, the previous picture stays (dimmed) so that it can move into
   // the new one instead of vanishing and reappearing.
   const keep = waiting && !runChanged && parts.graph.firstChild != null;
   parts.empty.hidden = node != null;
   parts.loading.hidden = !(node != null && view == null) || keep;
-  parts.loading.textContent = arrived ? 'No heap to show for this node: the engine no longer holds this run.' : 'loading…';
+  parts.loading.textContent = arrived ? MISSING[missing] ?? MISSING.gone : 'loading…';
   parts.body.hidden = view == null && !keep;
   parts.body.classList.toggle('heap-stale', keep);
   parts.body.setAttribute('aria-busy', String(waiting));
