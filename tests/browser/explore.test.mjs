@@ -168,6 +168,22 @@ test('a run generates as many tests as heaplab run, and the downloads pass heapl
   const names = bytes.toString('latin1');
   for (const name of ['tests.hl', 'tests.json', '.java']) assert.ok(names.includes(name), `the zip holds ${name}`);
 
+  // A card's test code: the run's answer leaves the blocks out and the downloads bring them; the
+  // code shown is the test's block of the .hl file, and one test downloaded passes on its own.
+  const first = cards.first();
+  const name = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tests[0].name);
+  await first.locator('summary', { hasText: 'Test code' }).click();
+  const code = await first.locator('details.gt-code pre').textContent();
+  assert.match(code, new RegExp(`^test ${name}\\b`, 'm'), code);
+  assert.ok((await readFile(hlPath, 'utf8')).includes(code.trimEnd()), 'the block shown is the .hl file\'s');
+  const [one] = await Promise.all([page.waitForEvent('download'), first.getByRole('button', { name: `Download test ${name} (.hl)` }).click()]);
+  const onePath = join(tmp, 'one.hl');
+  await one.saveAs(onePath);
+  // The example's own tests run too; the generated one is among them.
+  const oneOut = await cli(['test', onePath]);
+  assert.match(oneOut, new RegExp(`^ok .*: ${name}$`, 'm'), oneOut);
+  assert.match(oneOut, / 0 failed/, oneOut);
+
   // Clicking a leaf shows the final state of its path.
   const leaf = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tree.nodes.find((n) => n?.outcome === 'returned').id);
   await page.locator(`#explore-tree [data-node="${leaf}"]`).first().dispatchEvent("click");

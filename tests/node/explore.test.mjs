@@ -128,6 +128,11 @@ for (const [file, method, strategy, k, tests] of CASES) {
       assert.ok(Array.isArray(t.input.objects));
       if (method.includes('.')) assert.match(t.input.receiver, /^o\d+$/);
     }
+    // The page's tests come without their blocks, which testBlocks() gives in the same order.
+    const bare = ex.tests(false);
+    assert.deepEqual(bare.map((t) => t.hl), generated.map(() => undefined));
+    assert.deepEqual(bare, generated.map(({ hl: _, ...rest }) => rest));
+    assert.deepEqual(ex.testBlocks(), generated.map((t) => t.hl));
     const hl = ex.testsHl();
     const out = path.join(tmp, `${path.basename(file, '.hl')}_${method.replace('.', '_')}_${strategy.replace('#', 'sharp')}_${k}.hl`);
     await writeFile(out, hl);

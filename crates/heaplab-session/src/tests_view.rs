@@ -51,7 +51,10 @@ pub struct JsTest {
     pub expected: String,
     pub validity: &'static str,
     pub k_cut: bool,
-    pub hl: String,
+    /// The `test` block; `None` where the caller gets the blocks apart
+    /// ([`crate::exploration::Run::test_blocks`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hl: Option<String>,
     pub lines: Vec<usize>,
     pub input: JsInput,
 }
@@ -67,6 +70,16 @@ pub fn objects(heap: &Heap) -> Vec<JsObject> {
 }
 
 pub fn test_js(generation: &Generation, lines: Option<&Lines>, t: &GeneratedTest) -> JsTest {
+    test_js_with(generation, lines, t, true)
+}
+
+/// [`test_js`], with its `test` block only when `block` is set.
+pub fn test_js_with(
+    generation: &Generation,
+    lines: Option<&Lines>,
+    t: &GeneratedTest,
+    block: bool,
+) -> JsTest {
     let (outcome, expected) = match &t.expected {
         Expected::Returned(v) => ("returned", t.input.heap.display_value(v)),
         Expected::Error(kind) => ("error", kind.keyword().to_string()),
@@ -84,7 +97,7 @@ pub fn test_js(generation: &Generation, lines: Option<&Lines>, t: &GeneratedTest
             Validity::NoPrecondition => "no_precondition",
         },
         k_cut: t.k_cut,
-        hl: emit::test_block(generation, t),
+        hl: block.then(|| emit::test_block(generation, t)),
         lines: lines.map(|l| l.of_test(t)).unwrap_or_default(),
         input: JsInput {
             receiver: t.input.receiver.map(|r| r.to_string()),

@@ -29,8 +29,7 @@ use crate::solver_bridge::{to_js_error, JsTransport};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
-/** Options of an Exploration (JSON text or an object); every field is optional. */
-/** What `new Exploration` and `concolicRun` take: the engine's run options (`Options` in
+/** What `new Exploration` and `concolicRun` take (every field optional): the engine's run options (`Options` in
  * web/src/report-types.js, generated from docs/report.schema.json: `strategy`, `pre`,
  * `order`, `all_heaps`, `sl_completion`, `bounds: { k, depth, loop, ... }` with the names of
  * `bounds()`), plus `file` (the file name reported in the summary) and `procedure` (false: Z3
@@ -47,8 +46,7 @@ export interface ExploreEvent {
   parent: number | null;
   label: string;
   details: Record<string, unknown>;
-  /** The 1-based source line of the instruction the event's state was at (a path's end: the
-   * construct its outcome blames); null for `stopped`. */
+  /** The 1-based source line of the event's state (a path's end: the construct its outcome blames); null for `stopped`. */
   line: number | null;
 }
 /** One slice of a run (`Exploration.runSlice`). */
@@ -70,12 +68,11 @@ export type RunSummary = Record<string, unknown>;
 export type HeapValue = number | boolean | null | { ref: string };
 export interface GeneratedTestJs {
   name: string; path: number; outcome: 'returned' | 'error';
-  /** The expected return value as HeapLab text, or the error keyword. */
-  expected: string;
+  expected: string; // the return value as HeapLab text, or the error keyword
   validity: 'assumed' | 'valid' | 'invalid' | 'unknown' | 'no_precondition';
   kCut: boolean;
-  /** The `test` block. */
-  hl: string;
+  /** The `test` block (left out by `tests(false)`). */
+  hl?: string;
   /** 1-based source lines the test executes (statements the interpreter ran on replay). */
   lines: number[];
   input: {
@@ -106,10 +103,8 @@ export interface StrategyInfoJs {
   name: string; driver: 'explorer' | 'concolic_loop'; source: string; description: string; learn: string;
   /** Explores only inputs that satisfy `requires`, whatever `pre` says. */
   reads_requires: boolean;
-  /** The `depth` bound concerns it. */
-  uses_depth: boolean;
-  /** The every-input-heap mode concerns it. */
-  all_heaps: boolean;
+  /** Whether the `depth` bound and the every-input-heap mode concern it. */
+  uses_depth: boolean; all_heaps: boolean;
 }
 /** A bound (`bounds()`): its key in `options.bounds`, the page's label and tooltip, the CLI's
  * help, its default (0: no limit where `zero_is_off`). */
@@ -538,9 +533,15 @@ impl Exploration {
         to_js(&self.read()?.summary())
     }
 
-    /// The generated tests (`GeneratedTestJs[]`); empty until exploration is over.
-    pub fn tests(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.read()?.tests())
+    /// The generated tests (`GeneratedTestJs[]`, empty until over); `blocks` false: no `hl`.
+    pub fn tests(&self, blocks: Option<bool>) -> Result<JsValue, JsValue> {
+        to_js(&self.read()?.tests_with(blocks.unwrap_or(true)))
+    }
+
+    /// Each test's `test` block (`GeneratedTestJs.hl`), in the order of `tests()`.
+    #[wasm_bindgen(js_name = testBlocks)]
+    pub fn test_blocks(&self) -> Result<Vec<String>, JsValue> {
+        Ok(self.read()?.test_blocks())
     }
 
     /// The program followed by every generated test, as `heaplab run --emit hl` writes it
