@@ -284,6 +284,50 @@ fn discarded_paths_keep_their_heap_only_for_a_tree_view() {
     assert_eq!(bare.stats().infeasible, shown.stats().infeasible);
 }
 
+/// Events of states past the views a front end keeps (the page keeps the first 5,000) carry no
+/// formulas, as they carry no view: within the limit the texts are those of a run that keeps
+/// no views, past it they are empty, and nothing else about the run changes.
+#[test]
+fn formulas_are_written_only_for_the_states_whose_views_are_kept() {
+    let a = common::load("bst.hl");
+    // Each Disjuncts / SlModel event: its state, and whether it carries its text.
+    let run = |limit: usize| {
+        let mut config = Config::default();
+        config.strategy = StrategyKind::Sl;
+        let mut ex = explorer(&a, "BST.remove", config);
+        ex.record_views(limit);
+        let mut texts = Vec::new();
+        while let Some(e) = ex.step() {
+            match &e {
+                Event::Disjuncts { state, formulas, .. } => {
+                    texts.push((state.0, formulas.concat()));
+                }
+                Event::SlModel { state, formula, .. } => texts.push((state.0, formula.clone())),
+                _ => {}
+            }
+        }
+        (texts, ex.stats().states, ex.tree().iter().map(|n| n.label.clone()).collect::<Vec<_>>())
+    };
+    let (all, states, labels) = run(0);
+    let limit = (states / 2) as usize;
+    let (cut, states_cut, labels_cut) = run(limit);
+    assert_eq!((states, &labels), (states_cut, &labels_cut));
+    assert_eq!(all.len(), cut.len());
+    let (mut before, mut past) = (0, 0);
+    for ((id, text), (id_cut, text_cut)) in all.iter().zip(&cut) {
+        assert_eq!(id, id_cut);
+        assert!(!text.is_empty(), "state {id} has no text without views");
+        if (*id as usize) < limit {
+            assert_eq!(text, text_cut, "state {id}, within the limit");
+            before += 1;
+        } else {
+            assert_eq!(text_cut, "", "state {id}, past the limit of {limit}");
+            past += 1;
+        }
+    }
+    assert!(before > 0 && past > 0, "{before} events within the limit, {past} past it");
+}
+
 /// Events without their text (issue 32, "no work for nobody"): with detail off, `Disjuncts`
 /// and `SlModel` events carry no formula and solver queries no text; with only the query text
 /// off (the page's slices), queries carry none and formulas stay; with only the formulas off

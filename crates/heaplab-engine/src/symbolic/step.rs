@@ -71,6 +71,13 @@ pub trait Sink {
     fn detailed(&self) -> bool {
         true
     }
+    /// [`detailed`](Self::detailed) for an event of state `st`: a front end that keeps views of
+    /// the first states only (the page: 5,000) reads their events' texts only there too, and
+    /// writing each fork's disjuncts as formulas past them was a tenth of a `lazy` TreeMap `put`
+    /// run in the page.
+    fn detailed_at(&self, _st: StateId) -> bool {
+        self.detailed()
+    }
     /// Whether a solver-query event carries the query as text: only a front end that shows
     /// single steps reads it, and writing it in source names at every question cost a
     /// `lazier#` run a twentieth of its time. Default: when [`detailed`](Self::detailed).

@@ -600,7 +600,7 @@ impl Cx<'_> {
             }
         }
         let parent = st.clone();
-        let all = match self.sink.detailed() {
+        let all = match self.sink.detailed_at(st.id) {
             true => match self.sink.disjunct_texts() {
                 Some(kept) => kept.of(&st, self.code, targets.len()),
                 None => DisjunctTexts::default().of(&st, self.code, targets.len()),

@@ -289,6 +289,10 @@ impl Sink for Record {
         self.detail && self.formulas
     }
 
+    fn detailed_at(&self, st: StateId) -> bool {
+        self.detailed() && (!self.views.recording() || (st.0 as usize) < self.views.limit())
+    }
+
     fn query_text(&self) -> bool {
         self.detail && self.query_text
     }

@@ -200,7 +200,7 @@ impl HeapStrategy for Sl {
             }
             return PathEnd::Record(st, outcome);
         }
-        let before = if cx.sink.detailed() { show_formula(&st) } else { String::new() };
+        let before = if cx.sink.detailed_at(st.id) { show_formula(&st) } else { String::new() };
         let depth = cx.config.bounds.depth;
         let completion = match cx.config.sl_completion {
             SlCompletion::Model => {
