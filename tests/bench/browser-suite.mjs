@@ -109,7 +109,7 @@ await pkg.default({ module_or_path: await readFile(path.join(ROOT, 'web/pkg/heap
 const bridge = await import(path.join(ROOT, 'web/src/z3-bridge.js'));
 await bridge.solve('(check-sat)');
 async function nodeRun(row) {
-  const options = { strategy: row.strategy, bounds: rowBounds(row), file: row.file, views: false };
+  const options = { strategy: row.strategy, bounds: rowBounds(row), file: row.file, tree: false };
   const started = performance.now();
   const ex = new pkg.Exploration(await source(row.file), row.method, JSON.stringify(options), bridge.solve);
   try {

@@ -46,7 +46,7 @@ for (const row of native.rows) {
   }
   if (!sources.has(row.file)) sources.set(row.file, await readFile(path.join(ROOT, row.file), 'utf8'));
   // No heap views, as native `heaplab bench` keeps none (the Compare tab's rows neither).
-  const options = { strategy: row.strategy, bounds: { k: native.k, timeout_ms: capMs }, file: row.file, procedure, views: false };
+  const options = { strategy: row.strategy, bounds: { k: native.k, timeout_ms: capMs }, file: row.file, procedure, tree: false };
   const started = performance.now();
   let summary;
   let st;

@@ -500,8 +500,9 @@ const exploreHandlers = {
       // so that a row and the Explore tab's run agree.
       const pre = options.pre ?? 'assume';
       const solve = solverForExploration(makeClock(timeBoundMs(options), true));
-      // No heap views: a row never shows one.
-      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: fileOf(source, lang), views: false }, solve);
+      // No tree and no heap views: a row never shows them (and a large run's tree would hit
+      // the memory bound long before the CLI's run of the same row).
+      const ex = new wasm.Exploration(source, method, { ...options, strategy, pre, file: fileOf(source, lang), tree: false }, solve);
       try {
         const summary = await ex.runToEnd();
         const solver = ex.solverStats();

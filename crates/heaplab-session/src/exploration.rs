@@ -44,8 +44,8 @@ pub const VIEW_LIMIT: usize = 5_000;
 
 /// What a stepped run takes: the engine's run options (`Options` of docs/report.schema.json)
 /// plus the front end's own keys: `file` (the name views and tests give the program),
-/// `procedure` (false: every query to Z3, for measurements) and `views` (false: keep no heap
-/// views; about 5 % of a run).
+/// `procedure` (false: every query to Z3, for measurements), `views` (false: keep no heap
+/// views; about 5 % of a run) and `tree` (false: keep no tree either).
 #[derive(Default)]
 pub struct Request {
     pub options: Options,
@@ -53,11 +53,17 @@ pub struct Request {
     pub procedure: Option<bool>,
     /// Keep a heap view of every tree node (default true), for `view()`.
     pub views: Option<bool>,
+    /// Keep the tree and a record of every path (default true). A request that reads only the
+    /// summary and the tests (the Compare tab's rows, the benches) keeps neither, as `heaplab
+    /// run` does without `--trace` (`Explorer::set_summary_only`): TreeMap `put` under `lazy` at
+    /// k = 3 kept 2 M states' tree in the page and stopped at the memory bound, where the CLI
+    /// finishes. No view is kept then.
+    pub tree: Option<bool>,
 }
 
 impl Request {
     /// Reads a request from JSON text (empty: the defaults): an object whose keys `file`,
-    /// `procedure` and `views` are the front end's and whose other keys must be the engine's
+    /// `procedure`, `views` and `tree` are the front end's and whose other keys must be the engine's
     /// `Options` (an unknown key is refused, nested `bounds` included).
     pub fn from_json(text: &str) -> Result<Request, Failure> {
         use serde_json::Value;
@@ -84,9 +90,10 @@ impl Request {
         };
         let procedure = flag("procedure")?;
         let views = flag("views")?;
+        let tree = flag("tree")?;
         let options: Options = serde_json::from_value(Value::Object(obj))
             .map_err(|e| fail("BadOptions", &format!("options: {e}")))?;
-        Ok(Request { options, file, procedure, views })
+        Ok(Request { options, file, procedure, views, tree })
     }
 }
 
@@ -212,7 +219,9 @@ impl Run {
         let sites = Lines::new(&analysis.program, &text);
         let method_line = declaration_span(&analysis.program, &method)
             .map(|span| text.line_col(span.start).line as u32);
-        if request.views.unwrap_or(true) {
+        if request.tree == Some(false) {
+            explorer.set_summary_only(true);
+        } else if request.views.unwrap_or(true) {
             explorer.record_views(VIEW_LIMIT);
         }
         let java = is_java_name(&file_name).then(|| heaplab_java::analyze(&text).map);
@@ -604,5 +613,34 @@ mod tests {
             assert!(named * 2 > forks, "{method}: {named} of {forks} forks name something");
             assert_eq!(cells > 0, arrays, "{method}: {cells} names of array cells");
         }
+    }
+
+    /// `tree: false` (the Compare tab's rows, the benches): no tree, no view, no record of a
+    /// discarded path, and the same summary and tests as a run that keeps them.
+    #[test]
+    fn a_run_without_its_tree_has_the_same_summary_and_tests() {
+        let source = include_str!("../../../examples/bst.hl").to_string();
+        let run = |options: &str| {
+            let request = Request::from_json(options).unwrap_or_else(|e| panic!("{}", e.message));
+            let mut run = Run::new(source.clone(), "BST.remove".into(), request, false, || 0.0)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            while let Next::Event(_) = run.advance().expect("runs") {}
+            assert!(run.try_generate().expect("generates").is_empty(), "no Z3 needed");
+            run
+        };
+        let with = run(r#"{"strategy": "lazy", "bounds": {"k": 2}}"#);
+        let without = run(r#"{"strategy": "lazy", "bounds": {"k": 2}, "tree": false}"#);
+        let discarded = with.explorer.stats().infeasible;
+        assert!(discarded > 0 && with.tree_nodes(0).len() > 100, "a run with a tree");
+        assert!(without.tree_nodes(0).is_empty(), "a run without its tree keeps none");
+        assert!(without.view(0).is_none() && with.view(0).is_some());
+        assert!(without.explorer.paths().len() < with.explorer.paths().len());
+        let plain = |r: &Run| {
+            let mut s = serde_json::to_value(r.summary()).expect("serializes");
+            s.as_object_mut().expect("an object").remove("time_ms");
+            s
+        };
+        assert_eq!(plain(&without), plain(&with));
+        assert_eq!(without.tests_json(), with.tests_json());
     }
 }

@@ -34,9 +34,9 @@ const TS_TYPES: &str = r#"
  * `order`, `all_heaps`, `sl_completion`, `bounds: { k, depth, loop, ... }` with the names of
  * `bounds()`), plus `file` (the file name reported in the summary) and `procedure` (false: Z3
  * gets every query the engine leaves, for measurements) and `views` (default true: keep a heap
- * view of every tree node for `view()`; the Compare tab and the benches pass false). `concolicRun` reads `order`
- * (default `mixed`), and of the bounds `depth` (phase 1), `max_paths` (runs) and
- * `timeout_ms`. */
+ * view of every tree node for `view()`; the duel passes false) and `tree` (default true; false: no tree,
+ * no view, no record of a discarded path: the Compare tab and the benches). `concolicRun` reads `order`
+ * (default `mixed`), and of the bounds `depth` (phase 1), `max_paths` (runs) and `timeout_ms`. */
 export type ExploreOptions = Record<string, unknown>;
 /** One exploration event. */
 export interface ExploreEvent {
@@ -234,7 +234,7 @@ pub(crate) fn js_now() -> f64 {
 }
 
 /// Reads a `Request` from an object or JSON text (`undefined` / `null`: the defaults): the
-/// engine's `Options` plus the front end's keys `file`, `procedure` and `views`. Through JSON
+/// engine's `Options` plus the front end's keys `file`, `procedure`, `views` and `tree`. Through JSON
 /// text: serde_wasm_bindgen reads only the declared fields of a JS object, and serde_json
 /// refuses an undeclared one (`deny_unknown_fields`), nested `bounds` included.
 pub(crate) fn parse_options(options: JsValue) -> Result<Request, JsValue> {
