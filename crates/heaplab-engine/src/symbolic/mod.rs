@@ -37,6 +37,7 @@ pub mod events;
 pub mod exec;
 pub mod explorer;
 pub mod heap;
+pub mod names;
 pub mod options;
 mod order;
 pub mod outcome;

@@ -26,7 +26,7 @@ use std::collections::BTreeSet;
 
 /// The name of the unit that calls the method under test (`exec::entry`); not a frame a person
 /// wrote, so views leave it out.
-const DRIVER: &str = "<driver>";
+pub(crate) const DRIVER: &str = "<driver>";
 
 /// One object of the heap.
 #[derive(Clone, Debug, PartialEq, Eq)]

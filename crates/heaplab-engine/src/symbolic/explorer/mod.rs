@@ -46,6 +46,16 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
+/// Where the state of a tree node is kept ([`Explorer::kept`]).
+enum Kept<'a> {
+    /// It is still to be run (or running).
+    Live(&'a State),
+    /// Its path ended (with the state it ended in).
+    Path(&'a PathResult),
+    /// A snapshot taken for its view (a state that forked, or one of the entry's).
+    Snapshot(&'a State, ViewAt),
+}
+
 /// The symbolic explorer of one method (see the module docs).
 pub struct Explorer {
     exec: Executor,
@@ -326,16 +336,44 @@ impl Explorer {
         self.view_with(id, HeapView::links_of)
     }
 
+    /// The learner's names of the ids of `wanted` in state `id` ([`names::access_paths`], on
+    /// the state a view would show); `None` where there is no such state or it has arrays (then
+    /// [`links_view`](Self::links_view) names them).
+    ///
+    /// [`names::access_paths`]: super::names::access_paths
+    pub fn access_paths(
+        &self,
+        id: StateId,
+        wanted: &BTreeSet<String>,
+    ) -> Option<std::collections::BTreeMap<String, String>> {
+        let st = match self.kept(id)? {
+            Kept::Live(st) | Kept::Snapshot(st, _) => st,
+            Kept::Path(p) => &p.state,
+        };
+        super::names::access_paths(st, &self.exec.code, self.exec.method, wanted)
+    }
+
     fn view_with(
         &self,
         id: StateId,
         make: fn(&State, &Compiled, UnitId, ViewAt) -> HeapView,
     ) -> Option<HeapView> {
+        let (code, method) = (&self.exec.code, self.exec.method);
+        let mut view = match self.kept(id)? {
+            Kept::Live(st) => make(st, code, method, ViewAt::Live),
+            Kept::Path(p) => HeapView::of_path(&p.state, code, method, &p.outcome),
+            Kept::Snapshot(st, at) => make(st, code, method, at),
+        };
+        view.label = self.rec.tree[id.0 as usize].label.clone();
+        Some(view)
+    }
+
+    /// Where the state of tree node `id` is still kept, if it is.
+    fn kept(&self, id: StateId) -> Option<Kept<'_>> {
         let node = self.rec.tree.get(id.0 as usize).filter(|n| n.id == id)?;
         let live = self.rec.current.iter().chain(&self.rec.worklist).find(|s| s.id == id);
-        let (code, method) = (&self.exec.code, self.exec.method);
-        let mut view = match (live, node.path.and_then(|p| self.rec.paths.get(p))) {
-            (Some(st), _) => make(st, code, method, ViewAt::Live),
+        Some(match (live, node.path.and_then(|p| self.rec.paths.get(p))) {
+            (Some(st), _) => Kept::Live(st),
             // Beyond the view limit a discarded path's state keeps only what the summary reads.
             (None, Some(p))
                 if matches!(p.outcome, PathOutcome::Discarded { .. })
@@ -344,14 +382,12 @@ impl Explorer {
             {
                 return None
             }
-            (None, Some(p)) => HeapView::of_path(&p.state, code, method, &p.outcome),
+            (None, Some(p)) => Kept::Path(p),
             (None, None) => {
                 let (st, at) = self.rec.views.get(id)?;
-                make(st, code, method, *at)
+                Kept::Snapshot(st, *at)
             }
-        };
-        view.label = node.label.clone();
-        Some(view)
+        })
     }
 
     /// The bound that stopped the run early, if any.
