@@ -528,3 +528,14 @@ test('testsJunit(stem) writes what `heaplab run --emit junit` writes', async () 
 test('no Z3 reply was garbled by the bridge', () => {
   assert.deepEqual(garbled, []);
 });
+
+// Past the states whose views the engine keeps (5000), an `sl` path end's event carries no
+// formula text (Sink::detailed_at); the last event's words still read as a sentence.
+test('the last event of an sl path end reads with and without its formula', async () => {
+  const { describeEvent } = await import('../../web/src/views/explore-controls.js');
+  const event = (formula) => ({ kind: 'slModel', line: 7, details: { formula, model: 'o1.root = null' } });
+  assert.equal(describeEvent(event('tree(o1.root)')),
+    'line 7: the rest of the input is built from a solution of tree(o1.root): o1.root = null');
+  assert.equal(describeEvent(event('')),
+    'line 7: the rest of the input is built from a solution of the formula left: o1.root = null');
+});

@@ -34,7 +34,8 @@ export function describeEvent(event) {
   const at = event.line ? `line ${event.line}: ` : '';
   switch (event.kind) {
     case 'start': return `${at}start ${d.method ?? event.label}`;
-    case 'slModel': return `${at}the rest of the input is built from a solution of ${d.formula}: ${d.model}`;
+    // Past the states whose views the engine keeps, an event carries no formula text.
+    case 'slModel': return `${at}the rest of the input is built from a solution of ${d.formula || 'the formula left'}: ${d.model}`;
     case 'lazyInit': {
       const target = named(d.target, event.names);
       const options = (d.options ?? []).map((o) => optionWords(o, event.names)).join(' | ');
