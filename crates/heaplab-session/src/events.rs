@@ -54,8 +54,8 @@ pub struct JsEvent {
     pub line: Option<u32>,
     /// For the events that fork (`lazyInit`, `branch`): the learner's name of each object and
     /// open reference the event or its children's labels mention (`ref3` → `this.root.left`),
-    /// from the forking state's view ([`inspect::access_paths_of`]); absent when no view of that
-    /// state is kept.
+    /// walked on the forking state (`Explorer::access_paths`); absent when that state is no
+    /// longer kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub names: Option<BTreeMap<String, String>>,
 }

@@ -554,11 +554,7 @@ impl Run {
             // Views are kept for the first VIEW_LIMIT nodes only, which bounds this work too.
             if (state.0 as usize) < VIEW_LIMIT {
                 let wanted = self.mentioned_ids(&js);
-                js.names = self.explorer.access_paths(*state, &wanted).or_else(|| {
-                    // A state with arrays: cells are named by their index's text in the view.
-                    let view = self.explorer.links_view(*state)?;
-                    Some(inspect::access_paths_of(&view, Some(&wanted)))
-                });
+                js.names = self.explorer.access_paths(*state, &wanted);
             }
         }
         js
@@ -580,9 +576,8 @@ fn ids_in(text: &str, out: &mut BTreeSet<String>) {
 mod tests {
     use super::*;
 
-    /// The forking events' names come from a walk of the state itself (a view without integer
-    /// values where there are arrays), for the ids the event mentions; they are the names the
-    /// whole view gives, on objects (bst.hl, under each strategy's references: objects, open
+    /// The forking events' names come from a walk of the state itself, for the ids the event
+    /// mentions; they are the names the whole view gives, on objects (bst.hl, under each strategy's references: objects, open
     /// references, locations) and on arrays of objects, whose cells are named by their index
     /// (vector.hl).
     #[test]

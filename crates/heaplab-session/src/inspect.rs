@@ -304,8 +304,9 @@ pub fn access_paths(v: &HeapView) -> std::collections::BTreeMap<String, String> 
 
 /// [`access_paths`] of the ids in `wanted` only (all of them for `None`): each has the name the
 /// whole map gives it. The walk stops once every wanted id is named, and a path is spelled out
-/// only for the ids returned: a forking event names the few ids its labels mention, in a state
-/// whose every field used to be spelled out as a path.
+/// only for the ids returned. The engine names a forking event's ids by the same walk on the
+/// state itself (`heaplab_engine::symbolic::names`); this walk of a view is the oracle the
+/// tests compare it with.
 pub fn access_paths_of(
     v: &HeapView,
     wanted: Option<&std::collections::BTreeSet<String>>,

@@ -4,20 +4,23 @@
 //! Why: a forking event names the ids its labels mention, and the page asks it of every fork
 //! among the first 5,000 states. Building the state's [`HeapView`](super::view::HeapView) of
 //! links (an id, class and field name string per object and field) and walking that was 2 ms
-//! of a 13 ms `lazier#` run of BST `findMin` at k = 3 in the page.
+//! of a 13 ms `lazier#` run of BST `findMin` at k = 3 in the page. (The session's walk of a
+//! whole view, `inspect::access_paths`, stays as the oracle its tests compare this with.)
 //!
 //! What: the same breadth-first walk as a walk of [`HeapView::links_of`] (the method's
 //! parameters, then each frame's locals from the innermost, each group breadth first; an id
-//! keeps the first path that reaches it; at most [`MAX_NAMES`] ids), on typed ids, spelling
-//! out only the wanted ones. A state with arrays is left to the view (a cell is named by its
-//! index's text): [`access_paths`] says `None` there.
+//! keeps the first path that reaches it; an array's cells in the order they were accessed,
+//! each named by its index's text, `a[i + 1]`; at most [`MAX_NAMES`] ids), on typed ids,
+//! spelling out only the wanted ones.
 //!
 //! [`HeapView::links_of`]: super::view::HeapView::links_of
 
 use super::code::{Compiled, UnitId};
+use super::show::Names;
 use super::state::{SValue, State};
 use super::view::DRIVER;
 use rustc_hash::FxHashSet;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// The walk names at most this many ids.
@@ -59,24 +62,22 @@ impl Id {
     }
 }
 
-/// How an id was first reached: from a variable, or by a field of the id reached `.0`-th.
-#[derive(Clone, Copy)]
+/// How an id was first reached: from a variable, or by a field (an array's cell: `[i]`) of the
+/// id reached `.0`-th.
 enum Via<'a> {
     Start(&'a str),
-    Field(usize, &'a str),
+    Field(usize, Cow<'a, str>),
 }
 
-/// The access path of each id of `wanted` that the walk reaches (see the module docs); `None`
-/// where the state has an array.
+/// The access path of each id of `wanted` that the walk reaches (see the module docs).
 pub fn access_paths(
     st: &State,
     code: &Compiled,
     method: UnitId,
     wanted: &BTreeSet<String>,
-) -> Option<BTreeMap<String, String>> {
-    if st.heap.iter().any(|o| o.array.is_some()) {
-        return None;
-    }
+) -> BTreeMap<String, String> {
+    // Cells are named by their index's text, in the names the views give variables.
+    let names = st.heap.iter().any(|o| o.array.is_some()).then(|| Names::of(st));
     let want: FxHashSet<Id> = wanted.iter().filter_map(|w| Id::parse(w)).collect();
     let params = code.units.get(method).map(|u| u.params.as_slice()).unwrap_or_default();
     let roots: Vec<(&str, &SValue)> =
@@ -106,19 +107,35 @@ pub fn access_paths(
             }
             reached.push((id, via));
             found += usize::from(want.contains(&id));
-            if let Id::Obj(o) = id {
-                if let Some(obj) = st.heap.get(o) {
-                    let at = reached.len() - 1;
+            let Some(obj) = (match id {
+                Id::Obj(o) => st.heap.get(o),
+                _ => None,
+            }) else {
+                continue;
+            };
+            let at = reached.len() - 1;
+            match (&obj.array, &names) {
+                (Some(a), Some(names)) => {
+                    queue.extend(a.cells.iter().map(|(i, v)| {
+                        (Via::Field(at, Cow::Owned(format!("[{}]", names.show(i)))), v)
+                    }))
+                }
+                _ => {
                     let fields = obj.fields.iter().filter_map(|(f, v)| Some((f, v.as_ref()?)));
-                    queue.extend(fields.map(|(f, v)| (Via::Field(at, f.as_str()), v)));
+                    queue.extend(
+                        fields.map(|(f, v)| (Via::Field(at, Cow::Borrowed(f.as_str())), v)),
+                    );
                 }
             }
         }
     }
     fn path(reached: &[(Id, Via)], i: usize) -> String {
-        match reached[i].1 {
+        match &reached[i].1 {
             Via::Start(name) => name.to_string(),
-            Via::Field(parent, field) => format!("{}.{field}", path(reached, parent)),
+            Via::Field(parent, cell) if cell.starts_with('[') => {
+                format!("{}{cell}", path(reached, *parent))
+            }
+            Via::Field(parent, field) => format!("{}.{field}", path(reached, *parent)),
         }
     }
     let name = |id: Id| match id {
@@ -127,7 +144,7 @@ pub fn access_paths(
         Id::Loc(l) => format!("loc{l}"),
     };
     let named = reached.iter().enumerate().filter(|(_, (id, _))| want.contains(id));
-    Some(named.map(|(i, (id, _))| (name(*id), path(&reached, i))).collect())
+    named.map(|(i, (id, _))| (name(*id), path(&reached, i))).collect()
 }
 
 #[cfg(test)]

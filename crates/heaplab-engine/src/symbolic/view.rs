@@ -148,58 +148,37 @@ impl HeapView {
     }
 
     /// The objects, roots, frames and returned value of `st` only (no predicates, open
-    /// references, path condition or symbolic heap): what naming its objects by access path
-    /// reads, made for every forking event of a run, where formatting the path condition each
-    /// time cost more than the rest of the view.
+    /// references, path condition or symbolic heap).
     pub fn shape_of(st: &State, code: &Compiled, method: UnitId, at: ViewAt) -> HeapView {
-        Self::shape(st, code, method, at, true)
-    }
-
-    /// [`shape_of`](Self::shape_of) without the text of integer and boolean values (they show
-    /// as unread): only what reaches objects, which is all that naming objects by access path
-    /// reads. Formatting every field's symbolic value was most of a forking event's names.
-    pub fn links_of(st: &State, code: &Compiled, method: UnitId, at: ViewAt) -> HeapView {
-        Self::shape(st, code, method, at, false)
-    }
-
-    fn shape(st: &State, code: &Compiled, method: UnitId, at: ViewAt, ints: bool) -> HeapView {
-        // An array's cells are named by their index's text, so arrays need the names too.
-        let names = (ints || st.heap.iter().any(|o| o.array.is_some())).then(|| Names::of(st));
-        // A reference's view reads no variable name.
-        let unnamed = Names(Vec::new());
-        let val = |v: &SValue| match st.normalize(v) {
-            SValue::Int(_) | SValue::Bool(_) if !ints => ValView::Unread,
-            v => value(st, names.as_ref().unwrap_or(&unnamed), &v),
-        };
-        let objects = st
-            .heap
-            .iter()
-            .enumerate()
-            .map(|(i, o)| ObjView {
-                id: State::obj_name(i),
-                class: o.class.clone(),
-                input: matches!(o.origin, Origin::Input { .. }),
-                fields: match &o.array {
-                    // An array: its length, then each accessed cell as `[index]` (the others
-                    // are unread: an input cell not yet accessed, or the default).
-                    Some(a) => {
-                        let names = names.as_ref().expect("made where there are arrays");
-                        std::iter::once(("length".to_string(), ValView::Int(names.show(&a.len))))
-                            .chain(
-                                a.cells
-                                    .iter()
-                                    .map(|(t, v)| (format!("[{}]", names.show(t)), val(v))),
-                            )
-                            .collect()
-                    }
-                    None => o
-                        .fields
-                        .iter()
-                        .map(|(f, v)| (f.clone(), v.as_ref().map_or(ValView::Unread, val)))
+        let names = Names::of(st);
+        let val = |v: &SValue| value(st, &names, v);
+        let objects =
+            st.heap
+                .iter()
+                .enumerate()
+                .map(|(i, o)| ObjView {
+                    id: State::obj_name(i),
+                    class: o.class.clone(),
+                    input: matches!(o.origin, Origin::Input { .. }),
+                    fields: match &o.array {
+                        // An array: its length, then each accessed cell as `[index]` (the others
+                        // are unread: an input cell not yet accessed, or the default).
+                        Some(a) => std::iter::once((
+                            "length".to_string(),
+                            ValView::Int(names.show(&a.len)),
+                        ))
+                        .chain(
+                            a.cells.iter().map(|(t, v)| (format!("[{}]", names.show(t)), val(v))),
+                        )
                         .collect(),
-                },
-            })
-            .collect();
+                        None => o
+                            .fields
+                            .iter()
+                            .map(|(f, v)| (f.clone(), v.as_ref().map_or(ValView::Unread, val)))
+                            .collect(),
+                    },
+                })
+                .collect();
         let params = code.units.get(method).map(|u| u.params.as_slice()).unwrap_or_default();
         let roots = params.iter().zip(&st.roots).map(|((n, _), v)| (n.clone(), val(v))).collect();
         let frames = st

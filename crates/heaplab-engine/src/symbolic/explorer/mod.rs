@@ -327,18 +327,18 @@ impl Explorer {
     /// (`None` when none was kept: views off or past the limit; a discarded path past the
     /// limit, when views are recorded).
     pub fn view(&self, id: StateId) -> Option<HeapView> {
-        self.view_with(id, HeapView::of)
-    }
-
-    /// [`view`](Self::view) with only the objects, roots and frames, and no integer or
-    /// boolean value ([`HeapView::links_of`]): what naming the objects of a forking state reads.
-    pub fn links_view(&self, id: StateId) -> Option<HeapView> {
-        self.view_with(id, HeapView::links_of)
+        let (code, method) = (&self.exec.code, self.exec.method);
+        let mut view = match self.kept(id)? {
+            Kept::Live(st) => HeapView::of(st, code, method, ViewAt::Live),
+            Kept::Path(p) => HeapView::of_path(&p.state, code, method, &p.outcome),
+            Kept::Snapshot(st, at) => HeapView::of(st, code, method, at),
+        };
+        view.label = self.rec.tree[id.0 as usize].label.clone();
+        Some(view)
     }
 
     /// The learner's names of the ids of `wanted` in state `id` ([`names::access_paths`], on
-    /// the state a view would show); `None` where there is no such state or it has arrays (then
-    /// [`links_view`](Self::links_view) names them).
+    /// the state a view would show); `None` where no view of it could be made.
     ///
     /// [`names::access_paths`]: super::names::access_paths
     pub fn access_paths(
@@ -350,22 +350,7 @@ impl Explorer {
             Kept::Live(st) | Kept::Snapshot(st, _) => st,
             Kept::Path(p) => &p.state,
         };
-        super::names::access_paths(st, &self.exec.code, self.exec.method, wanted)
-    }
-
-    fn view_with(
-        &self,
-        id: StateId,
-        make: fn(&State, &Compiled, UnitId, ViewAt) -> HeapView,
-    ) -> Option<HeapView> {
-        let (code, method) = (&self.exec.code, self.exec.method);
-        let mut view = match self.kept(id)? {
-            Kept::Live(st) => make(st, code, method, ViewAt::Live),
-            Kept::Path(p) => HeapView::of_path(&p.state, code, method, &p.outcome),
-            Kept::Snapshot(st, at) => make(st, code, method, at),
-        };
-        view.label = self.rec.tree[id.0 as usize].label.clone();
-        Some(view)
+        Some(super::names::access_paths(st, &self.exec.code, self.exec.method, wanted))
     }
 
     /// Where the state of tree node `id` is still kept, if it is.
