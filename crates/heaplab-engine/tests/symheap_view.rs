@@ -41,6 +41,7 @@ fn references_hold_guarded_sets_named_by_their_inputs() {
     let aliased = aliased.expect("a reference with two guarded locations");
     assert!(aliased.entries.iter().any(|e| e.loc.is_none()), "{aliased:?}");
     let mut copies = 0;
+    let mut fresh = 0;
     for s in &sym {
         for r in &s.refs {
             // A copy (contains' `root`) has the entries of the input it copies.
@@ -63,6 +64,16 @@ fn references_hold_guarded_sets_named_by_their_inputs() {
                 if let Some(e) = null {
                     assert_eq!(e.guard, format!("{name} == null"), "{r:?}");
                 }
+                // Its other entries (of a set with more than one) read as it being new (at most
+                // one) or being another input (an alias).
+                let new = format!("{name} is new");
+                for e in r.entries.iter().filter(|e| e.loc.is_some() && e.guard != "always") {
+                    fresh += usize::from(e.guard == new);
+                    let alias = e.guard.starts_with(&format!("{name} == "));
+                    assert!(e.guard == new || alias, "{r:?}");
+                }
+                let news = r.entries.iter().filter(|e| e.guard == new).count();
+                assert!(news <= 1, "{r:?}");
             }
             for e in &r.entries {
                 assert!(!e.guard.contains("guard"), "named guards are expanded: {}", e.guard);
@@ -73,6 +84,7 @@ fn references_hold_guarded_sets_named_by_their_inputs() {
         }
     }
     assert!(copies > 0, "contains' parameters copy this.head and this.data0");
+    assert!(fresh > 0, "some input reference has a new location");
 }
 
 #[test]

@@ -10,11 +10,12 @@
 //! front end gets worlds without a solver round trip; a query outside its fragment is reported,
 //! never guessed.
 
-use super::heap::symheap::SymHeapData;
+use super::heap::symheap::{class_ranks, SymHeapData};
 use super::show::{Names, ValView};
 use super::state::{SValue, State, VarOrigin};
 use super::term::{Node, Sort, Sym};
 use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::rc::Rc;
 
 /// How many worlds a view lists at most.
 pub const MAX_WORLDS: usize = 8;
@@ -428,12 +429,16 @@ impl WorldSearch<'_> {
 }
 
 /// Writes guards for people: input references by their source names, `r == 0` as
-/// `r == null`, `!(a == b)` as `a != b`, and the explorer's named guards (`b = g` facts of the
-/// path condition, kept to keep queries small) expanded again.
+/// `r == null`, `r == j` (a rank, see `heap/symheap.rs`'s `class_ranks`) as `r == s` where `s`
+/// is the j-th reference of the class (`r is new` for its own rank), `!(a == b)` as `a != b`,
+/// and the explorer's named guards (`b = g` facts of the path condition, kept to keep queries
+/// small) expanded again.
 struct GuardPrinter<'a> {
     names: &'a Names,
     /// Variables of input references (compared with 0 means null).
     refs: BTreeSet<u32>,
+    /// Each input reference's variable → the variables of its class by rank (from 1).
+    ranks: HashMap<u32, Rc<[u32]>>,
     /// The definitions of named guards.
     defs: HashMap<u32, Sym>,
 }
@@ -460,7 +465,18 @@ impl<'a> GuardPrinter<'a> {
             }
         }
         let refs = d.refs.iter().filter_map(|r| r.var).collect();
-        GuardPrinter { names, refs, defs }
+        let mut ranks = HashMap::new();
+        let classes: BTreeSet<&str> = d.refs.iter().map(|r| r.class.as_str()).collect();
+        for class in classes {
+            let vars: Rc<[u32]> = class_ranks(d, class)
+                .iter()
+                .filter_map(|&r| d.refs.get(r as usize).and_then(|i| i.var))
+                .collect();
+            for v in vars.iter() {
+                ranks.insert(*v, Rc::clone(&vars));
+            }
+        }
+        GuardPrinter { names, refs, ranks, defs }
     }
 
     fn text(&self, g: &Sym) -> String {
@@ -553,6 +569,24 @@ impl<'a> GuardPrinter<'a> {
     fn compare(&self, x: &Sym, op: &str, y: &Sym, out: &mut String) {
         let is_ref =
             |s: &Sym| matches!(s.node(), Node::Var(id, Sort::Int) if self.refs.contains(id));
+        // `r == j` for the rank j of another reference of its class: `r == that one`.
+        let ranked = |s: &Sym, other: &Sym| -> Option<u32> {
+            let Node::Var(id, Sort::Int) = other.node() else { return None };
+            let j = usize::try_from(s.as_int()?).ok()?.checked_sub(1)?;
+            self.ranks.get(id)?.get(j).copied()
+        };
+        for (r, k) in [(x, y), (y, x)] {
+            let Some(rv) = ranked(k, r) else { continue };
+            let me = self.names.show(r);
+            if matches!(r.node(), Node::Var(id, _) if *id == rv) {
+                let is = if op == "==" { "is" } else { "is not" };
+                out.push_str(&format!("{me} {is} new"));
+            } else {
+                let that = self.names.show(&Sym::var(rv, Sort::Int));
+                out.push_str(&format!("{me} {op} {that}"));
+            }
+            return;
+        }
         let side = |s: &Sym, other: &Sym| {
             if s.as_int() == Some(0) && is_ref(other) {
                 "null".to_string()

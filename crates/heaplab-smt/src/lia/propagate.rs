@@ -73,7 +73,11 @@ impl Numbering {
 
     /// The numbers of `l`'s key and of its complement (`None` where that form overflows).
     fn lit(&mut self, l: &Lit) -> Shape {
-        Shape::Lit(key(l).map(|k| self.id(k)), complement(l).map(|c| self.id(c)))
+        let (k, c) = (key(l).map(|k| self.id(k)), complement(l).map(|c| self.id(c)));
+        match value_of(l) {
+            Some((x, v, eq)) => Shape::Value(k, c, x, v, eq),
+            None => Shape::Lit(k, c),
+        }
     }
 
     fn shape(&mut self, f: &Formula) -> Shape {
@@ -85,17 +89,39 @@ impl Numbering {
     }
 }
 
+/// `(x, v, true)` for a literal `x = v`, `(x, v, false)` for `x ≠ v`.
+fn value_of(l: &Lit) -> Option<(usize, i128, bool)> {
+    let (lin, eq) = match l {
+        Lit::Eq(lin) => (lin, true),
+        Lit::Ne(lin) => (lin, false),
+        _ => return None,
+    };
+    if lin.coeffs.len() != 1 {
+        return None;
+    }
+    let (&x, &c) = lin.coeffs.iter().next()?;
+    // c·x + k = 0: x = -k / c where that is an integer (otherwise no integer value; left to
+    // the theory).
+    let k = lin.constant.checked_neg()?;
+    (c != 0 && k % c == 0).then(|| (x, k / c, eq))
+}
+
 /// A formula with each literal replaced by the [`Numbering`] of its key and complement.
+///
+/// `Value` is a literal that compares one variable with a constant (`x = 3`, `x ≠ 0`): besides
+/// its numbers, it is decided by the variable's value once a literal of the conjunction fixes
+/// it (symheap's references take one constant per world, see `heap/symheap.rs`'s ranks).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
     Lit(Option<u32>, Option<u32>),
+    Value(Option<u32>, Option<u32>, usize, i128, bool),
     And(Vec<Shape>),
     Or(Vec<Shape>),
 }
 
-/// The literals known to hold, by number.
+/// The literals known to hold, by number, and the values the conjunction fixes.
 #[derive(Default, Clone)]
-struct Known(Vec<bool>);
+struct Known(Vec<bool>, Vec<Option<i128>>);
 
 impl Known {
     fn insert(&mut self, id: u32) {
@@ -109,6 +135,25 @@ impl Known {
     fn contains(&self, id: Option<u32>) -> bool {
         id.is_some_and(|i| self.0.get(i as usize).copied().unwrap_or(false))
     }
+
+    /// Notes `l` as holding: its number, and the value of its variable if it is `x = v`.
+    fn state(&mut self, l: &Lit, numbers: &mut Numbering) {
+        if let Some(k) = key(l) {
+            self.insert(numbers.id(k));
+        }
+        if let Some((x, v, true)) = value_of(l) {
+            if self.1.len() <= x {
+                self.1.resize(x + 1, None);
+            }
+            // A second, different value makes the conjunction unsat, which the theory finds;
+            // whatever is derived from either value until then follows from the conjunction.
+            self.1[x].get_or_insert(v);
+        }
+    }
+
+    fn value(&self, x: usize) -> Option<i128> {
+        self.1.get(x).copied().flatten()
+    }
 }
 
 /// What the known literals say of a formula: `Some(true)` stated, `Some(false)` contradicted.
@@ -121,6 +166,15 @@ fn status(f: &Shape, known: &Known) -> Option<bool> {
                 Some(false)
             } else {
                 None
+            }
+        }
+        Shape::Value(key, complement, x, v, eq) => {
+            if known.contains(*key) {
+                Some(true)
+            } else if known.contains(*complement) {
+                Some(false)
+            } else {
+                known.value(*x).map(|w| (w == *v) == *eq)
             }
         }
         Shape::And(fs) => {
@@ -168,9 +222,7 @@ impl Clauses {
     pub fn new(lits: Vec<Lit>, ors: Vec<Vec<Formula>>, numbers: &mut Numbering) -> Clauses {
         let mut known = Known::default();
         for l in &lits {
-            if let Some(k) = key(l) {
-                known.insert(numbers.id(k));
-            }
+            known.state(l, numbers);
         }
         let shapes = ors.iter().map(|d| d.iter().map(|f| numbers.shape(f)).collect()).collect();
         Clauses { lits, ors, shapes, known }
@@ -183,9 +235,7 @@ impl Clauses {
             return false;
         }
         for l in &self.lits[before..] {
-            if let Some(k) = key(l) {
-                self.known.insert(numbers.id(k));
-            }
+            self.known.state(l, numbers);
         }
         for d in &self.ors[before_ors..] {
             self.shapes.push(d.iter().map(|f| numbers.shape(f)).collect());
@@ -281,6 +331,34 @@ mod tests {
         let (Shape::Lit(kb, cb), Shape::Lit(knb, cnb)) = (&b, &not_b) else { panic!() };
         assert_eq!((kb, cb), (cnb, knb));
         assert_ne!(kb, k_le);
+    }
+
+    /// A literal fixing a variable decides every comparison of it with a constant: `x = 3`
+    /// contradicts `x = 1` and states `x ≠ 0`, so `x = 1 ∨ b` becomes `b` and `x ≠ 0 ∨ c`
+    /// drops out; a second value (`x = 2`) is left to the theory.
+    #[test]
+    fn a_fixed_value_decides_comparisons_with_constants() {
+        let b = |i: usize, v: bool| Formula::Lit(Lit::Bool(i, v));
+        let x_is = |v: i128| Formula::Lit(Lit::Eq(Lin::of(&[(0, 1)], -v)));
+        let x_not = |v: i128| Formula::Lit(Lit::Ne(Lin::of(&[(0, -1)], v)));
+        let mut n = Numbering::default();
+        let ors = vec![vec![x_is(1), b(1, true)], vec![x_not(0), b(2, true)]];
+        let mut c = Clauses::new(vec![Lit::Eq(Lin::of(&[(0, 1)], -3))], ors.clone(), &mut n);
+        assert!(c.propagate(&mut n, super::super::flatten));
+        assert!(c.ors.is_empty(), "{:?}", c.ors);
+        assert!(c.lits.contains(&Lit::Bool(1, true)));
+        assert!(!c.lits.contains(&Lit::Bool(2, true)));
+        // `-x + 3 = 0` fixes it too; `x = 1 ∨ x = 2` then has no disjunct left.
+        let mut c = Clauses::new(
+            vec![Lit::Eq(Lin::of(&[(0, -1)], 3))],
+            vec![vec![x_is(1), x_is(2)]],
+            &mut n,
+        );
+        assert!(!c.propagate(&mut n, super::super::flatten));
+        // `2x = 3` fixes no integer value: nothing is decided by it.
+        let mut c = Clauses::new(vec![Lit::Eq(Lin::of(&[(0, 2)], -3))], ors, &mut n);
+        assert!(c.propagate(&mut n, super::super::flatten));
+        assert_eq!(c.ors.len(), 2);
     }
 
     /// A chain of implications each unit settles the next of: propagation reaches the end

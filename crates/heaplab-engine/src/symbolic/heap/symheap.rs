@@ -344,6 +344,20 @@ pub(super) fn note_first_reads(st: &mut State, fresh: Sym) {
     }
 }
 
+/// The input references of `class` in creation order. The j-th (from 1) has *rank* j: its
+/// variable is `j` in the worlds where it denotes the new location it creates, `0` where it is
+/// null, and the rank of the creator of the location it aliases elsewhere. Every world of the
+/// inputs has exactly one such valuation, so a guard is an equality with a constant (`r = 3`)
+/// rather than a chain of disequalities with every earlier reference of the class, and the
+/// solver gets a few small atoms per entry.
+pub(crate) fn class_ranks(d: &SymHeapData, class: &str) -> Vec<u32> {
+    d.inputs
+        .iter()
+        .copied()
+        .filter(|&c| d.refs.get(c as usize).is_some_and(|i| i.class == class && i.var.is_some()))
+        .collect()
+}
+
 impl SymHeap {
     /// Creates one input reference of `class`: entries null, a fresh input location (unless
     /// `meet` rules it out), and every earlier input location of the class under its creator's
@@ -363,37 +377,54 @@ impl SymHeap {
         };
         let null = Sym::int(0);
         let mut set: GuardedSet = vec![(Sym::eq(&x, &null), None)];
-        let mut newg = Sym::not(&Sym::eq(&x, &null));
-        let r = {
+        // The earlier input references of the class, in creation order: the j-th has rank j
+        // (see [`class_ranks`]), so this one's "new" value is one past the last.
+        let (ranks, r) = {
             let d = dref(st);
-            for &c in &d.inputs {
-                let Some(info) = d.refs.get(c as usize) else { continue };
-                if info.class == class {
-                    if let Some(cv) = info.var {
-                        newg = Sym::and(&newg, &Sym::not(&Sym::eq(&x, &Sym::var(cv, Sort::Int))));
-                    }
-                }
-            }
-            for (l, loc) in d.locs.iter().enumerate() {
-                if !loc.input || loc.class != class {
-                    continue;
-                }
-                let Some((c, n)) = &loc.creator else { continue };
-                let Some(cv) = d.refs.get(*c as usize).and_then(|i| i.var) else { continue };
-                // Prune aliases of locations that exist in no world of the path.
-                if !feasible(cx, st, n) {
-                    continue;
-                }
-                set.push((Sym::and(n, &Sym::eq(&x, &Sym::var(cv, Sort::Int))), Some(l)));
-            }
-            d.refs.len() as u32
+            (class_ranks(&d, class), d.refs.len() as u32)
         };
+        let rank = ranks.len() as i64 + 1;
+        let newg = Sym::eq(&x, &Sym::int(rank));
+        // The domain of `x`: 0 ..= rank, and a rank j only where the j-th reference's location
+        // exists (its creator is new there); values outside every entry would make the set
+        // non-exhaustive.
+        let mut domain = vec![Sym::le(&null, &x)];
+        for (j, c) in ranks.iter().enumerate() {
+            let at_j = Sym::eq(&x, &Sym::int(j as i64 + 1));
+            let d = dref(st);
+            let made =
+                d.locs.iter().enumerate().find(|(_, loc)| {
+                    loc.input && loc.creator.as_ref().is_some_and(|(cr, _)| cr == c)
+                });
+            let Some((l, loc)) = made else {
+                drop(d);
+                domain.push(Sym::not(&at_j));
+                continue;
+            };
+            let n = loc.creator.as_ref().map(|(_, n)| n.clone()).unwrap_or(Sym::bool(true));
+            drop(d);
+            // Prune aliases of locations that exist in no world of the path.
+            if !feasible(cx, st, &n) {
+                domain.push(Sym::not(&at_j));
+                continue;
+            }
+            if !st.pc.contains(&n) {
+                domain.push(Sym::or(&Sym::not(&at_j), &n));
+            }
+            set.push((at_j, Some(l)));
+        }
         let new_loc = match meet {
             Meet::Now(b) if b < 0 => None,
             Meet::Never => None,
             Meet::Now(b) => Some(vec![(newg.clone(), b)]),
             Meet::Later => Some(Vec::new()),
         };
+        // With no new location, the worlds where this reference would denote one are cut (so
+        // that the remaining entries stay exhaustive): its domain ends below its rank.
+        let top = if new_loc.is_some() { rank } else { rank - 1 };
+        domain.push(Sym::le(&x, &Sym::int(top)));
+        let domain = domain.iter().fold(Sym::bool(true), |acc, c| Sym::and(&acc, c));
+        st.pc.push(domain);
         match new_loc {
             Some(disc) => {
                 let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
@@ -412,9 +443,7 @@ impl SymHeap {
                 set.push((newg, Some(d.locs.len() - 1)));
             }
             None => {
-                // The k bound leaves out the new location: the worlds where this reference
-                // would denote one are cut, so that the remaining entries stay exhaustive.
-                st.pc.push(Sym::not(&newg));
+                // The k bound left out the new location (its worlds cut by the domain).
                 st.k_cut = true;
                 cx.sink.stats().k_cut = true;
             }

@@ -41,7 +41,9 @@ impl HeapModel for SymHeap {
             crate::symbolic::term::Node::Var(id, _) => *id,
             _ => 0,
         };
-        let nonnull = Sym::not(&Sym::eq(&x, &Sym::int(0)));
+        // Not null, so the new location of its rank (see `class_ranks`).
+        let rank = class_ranks(&dref(st), class).len() as i64 + 1;
+        let nonnull = Sym::eq(&x, &Sym::int(rank));
         st.pc.push(nonnull.clone());
         let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
         let d = data_mut(st);
