@@ -248,8 +248,18 @@ impl Search {
         // search again the worlds of an earlier one (propagation settles the disjunctions
         // those negations decide).
         let mut failed: Vec<Formula> = Vec::new();
-        for d in disjuncts {
-            let mut branch = c.clone();
+        let n = disjuncts.len();
+        let mut rest = Some(c);
+        for (i, d) in disjuncts.into_iter().enumerate() {
+            let Some(base) = rest.take() else { break };
+            // The last branch takes the clauses themselves: one copy fewer per split.
+            let mut branch = if i + 1 == n {
+                base
+            } else {
+                let copy = base.clone();
+                rest = Some(base);
+                copy
+            };
             let negated = negate(&d);
             let mut ok = branch.add(d, &mut self.numbers, flatten);
             for f in &failed {
