@@ -377,41 +377,38 @@ impl SymHeap {
         };
         let null = Sym::int(0);
         let mut set: GuardedSet = vec![(Sym::eq(&x, &null), None)];
-        // The earlier input references of the class, in creation order: the j-th has rank j
-        // (see [`class_ranks`]), so this one's "new" value is one past the last.
-        let (ranks, r) = {
+        // The earlier input references of the class by rank (see [`class_ranks`]), each with
+        // the location it created, if any, and that location's guard; this one's "new" value
+        // is one past the last.
+        let (earlier, r) = {
             let d = dref(st);
-            (class_ranks(&d, class), d.refs.len() as u32)
+            let made = |c: u32| {
+                d.locs.iter().enumerate().find_map(|(l, loc)| match &loc.creator {
+                    Some((cr, n)) if loc.input && *cr == c => Some((l, n.clone())),
+                    _ => None,
+                })
+            };
+            let earlier: Vec<_> = class_ranks(&d, class).into_iter().map(made).collect();
+            (earlier, d.refs.len() as u32)
         };
-        let rank = ranks.len() as i64 + 1;
+        let rank = earlier.len() as i64 + 1;
         let newg = Sym::eq(&x, &Sym::int(rank));
         // The domain of `x`: 0 ..= rank, and a rank j only where the j-th reference's location
         // exists (its creator is new there); values outside every entry would make the set
         // non-exhaustive.
         let mut domain = vec![Sym::le(&null, &x)];
-        for (j, c) in ranks.iter().enumerate() {
+        for (j, made) in earlier.into_iter().enumerate() {
             let at_j = Sym::eq(&x, &Sym::int(j as i64 + 1));
-            let d = dref(st);
-            let made =
-                d.locs.iter().enumerate().find(|(_, loc)| {
-                    loc.input && loc.creator.as_ref().is_some_and(|(cr, _)| cr == c)
-                });
-            let Some((l, loc)) = made else {
-                drop(d);
-                domain.push(Sym::not(&at_j));
-                continue;
-            };
-            let n = loc.creator.as_ref().map(|(_, n)| n.clone()).unwrap_or(Sym::bool(true));
-            drop(d);
-            // Prune aliases of locations that exist in no world of the path.
-            if !feasible(cx, st, &n) {
-                domain.push(Sym::not(&at_j));
-                continue;
+            match made {
+                // Prune aliases of locations that exist in no world of the path.
+                Some((l, n)) if feasible(cx, st, &n) => {
+                    if !st.pc.contains(&n) {
+                        domain.push(Sym::or(&Sym::not(&at_j), &n));
+                    }
+                    set.push((at_j, Some(l)));
+                }
+                _ => domain.push(Sym::not(&at_j)),
             }
-            if !st.pc.contains(&n) {
-                domain.push(Sym::or(&Sym::not(&at_j), &n));
-            }
-            set.push((at_j, Some(l)));
         }
         let new_loc = match meet {
             Meet::Now(b) if b < 0 => None,
