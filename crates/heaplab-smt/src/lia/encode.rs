@@ -7,15 +7,16 @@
 //! the terms do. What cannot be encoded (a Boolean where an integer is expected, `distinct` over
 //! more than two Booleans) is reported as outside the fragment.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
+use super::coeffs::Coeffs;
 use super::rational::{add, mul, Overflow};
 use crate::term::{CmpOp, Sort, Term, Var};
 
 /// `Σ coeffs[i]·xᵢ + constant`, coefficients never zero.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Lin {
-    pub coeffs: BTreeMap<usize, i128>,
+    pub coeffs: Coeffs,
     pub constant: i128,
 }
 
@@ -27,21 +28,17 @@ impl Lin {
     }
 
     pub fn constant(c: i128) -> Lin {
-        Lin { coeffs: BTreeMap::new(), constant: c }
+        Lin { coeffs: Coeffs::default(), constant: c }
     }
 
     pub fn var(i: usize) -> Lin {
-        Lin { coeffs: BTreeMap::from([(i, 1)]), constant: 0 }
+        Lin { coeffs: [(i, 1)].into(), constant: 0 }
     }
 
     /// `self + k·other`.
     pub fn add_scaled(&mut self, other: &Lin, k: i128) -> Result<(), Overflow> {
         for (&v, &c) in &other.coeffs {
-            let e = self.coeffs.entry(v).or_insert(0);
-            *e = add(*e, mul(c, k)?)?;
-            if *e == 0 {
-                self.coeffs.remove(&v);
-            }
+            self.coeffs.add(v, mul(c, k)?)?;
         }
         self.constant = add(self.constant, mul(other.constant, k)?)?;
         Ok(())

@@ -21,6 +21,7 @@
 //! Every budget that runs out says outside, never a guess.
 
 mod bounds;
+mod coeffs;
 mod encode;
 mod propagate;
 mod rational;
