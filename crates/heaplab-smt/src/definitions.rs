@@ -17,18 +17,20 @@ use rustc_hash::FxBuildHasher;
 /// A set-aside definition `var = rhs`.
 pub type Definition<'a> = (&'a Var, &'a Term);
 
+/// `conjunct` as a definition `b = φ` of a Boolean variable.
+pub fn definition(conjunct: &Term) -> Option<Definition<'_>> {
+    match conjunct {
+        Term::Eq(a, rhs) => match a.as_ref() {
+            Term::Var(b) if b.sort == Sort::Bool => Some((b, rhs.as_ref())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The conjuncts split into those the solver needs and the set-aside definitions, in the order
 /// to evaluate them (a definition only reads variables of later ones or of the rest).
 pub fn split<'a>(conjuncts: &'a [Term], want: &[Var]) -> (Vec<&'a Term>, Vec<Definition<'a>>) {
-    let definition = |c: &'a Term| -> Option<Definition<'a>> {
-        match c {
-            Term::Eq(a, rhs) => match a.as_ref() {
-                Term::Var(b) if b.sort == Sort::Bool => Some((b, rhs.as_ref())),
-                _ => None,
-            },
-            _ => None,
-        }
-    };
     if !conjuncts.iter().any(|c| definition(c).is_some()) {
         return (conjuncts.iter().collect(), Vec::new());
     }
@@ -111,4 +113,24 @@ pub fn complete(model: &mut Model, defs: &[Definition<'_>]) -> Option<()> {
         model.insert(b, Value::Bool(value));
     }
     Some(())
+}
+
+/// The definitions of `defs` that `terms` read, directly or through the right sides of others
+/// they read (indices into `defs`): a question asked of a conjunction whose definitions were
+/// set aside needs these back.
+pub fn read_by(terms: &[Term], defs: &[Definition<'_>]) -> Vec<usize> {
+    let mut pulled = Vec::new();
+    let mut frontier: Vec<&Var> = Vec::new();
+    for t in terms {
+        t.visit_vars(&mut |v| frontier.push(v));
+    }
+    while let Some(v) = frontier.pop() {
+        let Some(i) = defs.iter().position(|(b, _)| *b == v) else { continue };
+        if pulled.contains(&i) {
+            continue;
+        }
+        pulled.push(i);
+        defs[i].1.visit_vars(&mut |w| frontier.push(w));
+    }
+    pulled
 }

@@ -12,6 +12,7 @@
 //! `unknown` with a reason starting with [`crate::lia::OUTSIDE_FRAGMENT`], never guessed.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 use crate::definitions;
@@ -66,6 +67,35 @@ type Simplified = HashMap<Term, Term, FxBuildHasher>;
 /// `heaplab compare` share one, see [`SolverFrontend::with_cache`]).
 pub type SharedCache = Arc<Mutex<HashMap<String, Answer>>>;
 
+/// Prepared contexts kept: the engine asks a slice's questions one after another, so a few
+/// suffice.
+const CONTEXTS: usize = 4;
+
+/// Queries with fewer assertions take the usual path: preparing a context costs more than it
+/// saves on small ones.
+const CONTEXT_MIN: usize = 16;
+
+/// All but the last assertion of a query, prepared for the decision procedure
+/// ([`lia::Context`]): the engine asks several questions (the last assertion) of one slice of
+/// a path condition in a row; the slice is simplified, encoded and propagated once.
+struct CachedContext {
+    hash: u64,
+    terms: Vec<Term>,
+    prepared: Prepared,
+}
+
+enum Prepared {
+    /// The context alone is unsat.
+    Unsat,
+    /// The procedure cannot take it: its queries take the usual path.
+    Unusable,
+    Ready {
+        /// `terms[i]` for each definition set aside (see `definitions`), in evaluation order.
+        set_aside: Vec<usize>,
+        lia: Box<lia::Context>,
+    },
+}
+
 /// A [`Solver`] wrapping another one with local decisions, a cache and [`Stats`].
 pub struct SolverFrontend<S> {
     inner: S,
@@ -75,6 +105,7 @@ pub struct SolverFrontend<S> {
     procedure: bool,
     log: Option<Arc<Mutex<QueryLog>>>,
     simplified: Mutex<Simplified>,
+    contexts: Mutex<Vec<CachedContext>>,
 }
 
 /// The solver of a page without Z3 (no SharedArrayBuffer): every query that reaches it is
@@ -132,6 +163,7 @@ impl<S: Solver> SolverFrontend<S> {
             procedure: true,
             log: None,
             simplified: Mutex::new(Simplified::default()),
+            contexts: Mutex::new(Vec::new()),
         }
     }
 
@@ -177,6 +209,9 @@ impl<S: Solver> SolverFrontend<S> {
 
     async fn check_query(&self, query: &Query) -> Result<Answer> {
         self.bump(|s| s.queries += 1);
+        if let Some(answer) = self.check_in_context(query) {
+            return Ok(answer);
+        }
         // Definitions nothing reads are solved for after the rest (see `definitions`).
         let (needed, set_aside) = definitions::split(&query.assertions, &query.want);
         let answer = self.check_needed(&needed, query).await?;
@@ -189,6 +224,111 @@ impl<S: Solver> SolverFrontend<S> {
             }
             other => other,
         })
+    }
+
+    /// The answer from a prepared context (all assertions but the last), when the query is a
+    /// large plain satisfiability check and the decision procedure answers; `None` sends it
+    /// the usual way (which asks the procedure again, so nothing is lost but time).
+    fn check_in_context(&self, query: &Query) -> Option<Answer> {
+        let n = query.assertions.len();
+        if !self.procedure || self.log.is_some() || !query.want.is_empty() || n < CONTEXT_MIN {
+            return None;
+        }
+        let (context, question) = query.assertions.split_at(n - 1);
+        let hash = {
+            let mut h = rustc_hash::FxHasher::default();
+            context.hash(&mut h);
+            h.finish()
+        };
+        let mut contexts = self.contexts.lock().unwrap_or_else(|e| e.into_inner());
+        let mut entry = match contexts.iter().position(|c| c.hash == hash && c.terms == context) {
+            Some(i) => contexts.remove(i),
+            None => {
+                CachedContext { hash, terms: context.to_vec(), prepared: self.prepare(context) }
+            }
+        };
+        let answer = self.ask_context(&mut entry, question, &query.assertions);
+        contexts.insert(0, entry);
+        contexts.truncate(CONTEXTS);
+        answer
+    }
+
+    fn prepare(&self, context: &[Term]) -> Prepared {
+        let (needed, set_aside) = definitions::split(context, &[]);
+        let normalized = {
+            let mut memo = self.simplified.lock().unwrap_or_else(|e| e.into_inner());
+            normalize(&needed, &mut memo)
+        };
+        let Some(conjuncts) = normalized else { return Prepared::Unsat };
+        let set_aside = set_aside
+            .iter()
+            .filter_map(|(_, rhs)| {
+                context
+                    .iter()
+                    .position(|c| matches!(c, Term::Eq(_, r) if std::ptr::eq(r.as_ref(), *rhs)))
+            })
+            .collect();
+        match lia::Context::new(conjuncts) {
+            Ok(lia) => Prepared::Ready { set_aside, lia: Box::new(lia) },
+            Err(Decision::Unsat) => Prepared::Unsat,
+            Err(_) => Prepared::Unusable,
+        }
+    }
+
+    /// `entry`'s context and `question`; `assertions` is the whole query, which a model must
+    /// satisfy.
+    fn ask_context(
+        &self,
+        entry: &mut CachedContext,
+        question: &[Term],
+        assertions: &[Term],
+    ) -> Option<Answer> {
+        let local = |by_procedure: bool| {
+            self.bump(|s| {
+                s.decided_locally += 1;
+                s.decided_by_procedure += u64::from(by_procedure);
+            })
+        };
+        let (set_aside, lia) = match &mut entry.prepared {
+            Prepared::Unsat => {
+                local(false);
+                return Some(Answer::Unsat);
+            }
+            Prepared::Unusable => return None,
+            Prepared::Ready { set_aside, lia } => (set_aside, lia),
+        };
+        // The set-aside definitions the question reads join it; the others are evaluated
+        // under the model.
+        let defs: Vec<definitions::Definition<'_>> =
+            set_aside.iter().filter_map(|&i| definitions::definition(&entry.terms[i])).collect();
+        let pulled = definitions::read_by(question, &defs);
+        let mut asked: Vec<&Term> = question.iter().collect();
+        asked.extend(pulled.iter().map(|&i| &entry.terms[set_aside[i]]));
+        let normalized = {
+            let mut memo = self.simplified.lock().unwrap_or_else(|e| e.into_inner());
+            normalize(&asked, &mut memo)
+        };
+        let Some(question) = normalized else {
+            local(false);
+            return Some(Answer::Unsat);
+        };
+        match lia.decide(&question, lia::Limits::for_want(&[])) {
+            Decision::Sat(mut model) => {
+                let rest: Vec<definitions::Definition<'_>> =
+                    (0..defs.len()).filter(|i| !pulled.contains(i)).map(|i| defs[i]).collect();
+                definitions::complete(&mut model, &rest)?;
+                if model.satisfies_exact(assertions) != Ok(true) {
+                    return None;
+                }
+                local(true);
+                Some(Answer::Sat(model))
+            }
+            Decision::Unsat => {
+                local(true);
+                Some(Answer::Unsat)
+            }
+            Decision::Outside(_) => None,
+        }
     }
 
     /// [`Self::check_query`] on the assertions the answer depends on (`query` gives the rest:

@@ -169,3 +169,52 @@ fn symheap_guard_disjunctions_are_decided_in_rust() {
     assert!(symheap.len() >= 700, "the corpus has {} symheap queries", symheap.len());
     assert_decided_in_rust(&symheap);
 }
+
+/// A context prepared once ([`lia::Context`]) answers every question as [`lia::decide`] answers
+/// the context and the question together: on each corpus query with a few conjuncts, the
+/// context is all but the last, asked in a row the last, its negation and the first (which
+/// the context states); each model satisfies the context and the question. Every fourth such
+/// query, to keep the debug build's `cargo test` short.
+#[test]
+fn a_prepared_context_answers_as_the_whole_query_does() {
+    let cases = corpus();
+    let (mut compared, mut hits) = (0usize, 0usize);
+    let mut disagreements = Vec::new();
+    let chosen = cases.iter().filter(|c| c.assertions.len() >= 3 && c.want.is_empty());
+    for case in chosen.step_by(4) {
+        let (context, last) = case.assertions.split_at(case.assertions.len() - 1);
+        let questions = [last[0].clone(), Term::not(last[0].clone()), context[0].clone()];
+        let mut prepared = match lia::Context::new(context.to_vec()) {
+            Ok(p) => p,
+            Err(Decision::Unsat) => {
+                // The context alone is unsat: so is every question of it.
+                assert_eq!(lia::decide(context, &[]), Decision::Unsat, "line {}", case.line);
+                continue;
+            }
+            Err(_) => continue,
+        };
+        for q in questions {
+            let mut whole = context.to_vec();
+            whole.push(q.clone());
+            let expected = lia::decide(&whole, &[]);
+            let got = prepared.decide(std::slice::from_ref(&q), lia::Limits::for_want(&[]));
+            if let Decision::Sat(m) = &got {
+                assert_eq!(m.satisfies_exact(&whole), Ok(true), "line {}: {q:?}", case.line);
+            }
+            match (&expected, &got) {
+                (Decision::Sat(_), Decision::Sat(_)) | (Decision::Unsat, Decision::Unsat) => {
+                    hits += 1
+                }
+                (Decision::Outside(_), _) | (_, Decision::Outside(_)) => {}
+                _ => disagreements.push(format!(
+                    "line {} ({}): whole {expected:?}, context {got:?}",
+                    case.line, case.from
+                )),
+            }
+            compared += 1;
+        }
+    }
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+    assert!(compared > 1000 && hits * 10 > compared * 9, "{hits} of {compared} decided alike");
+    println!("prepared contexts: {hits} of {compared} questions decided alike");
+}

@@ -124,3 +124,57 @@ fn frontend_is_usable_as_dyn_solver() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A symheap-like path condition of twenty conjuncts asked several questions in a row (the
+/// frontend prepares the slice once, `lia::Context`): each answer is Z3's, including questions
+/// that read a guard's name whose definition nothing else reads (set aside in the context,
+/// joined to the question), and a question the context contradicts.
+#[test]
+fn questions_of_one_large_slice_get_z3s_answers() {
+    let z3 = SmtSolver::new(Z3Process::default());
+    let f = SolverFrontend::new(NoZ3);
+    let r: Vec<Var> = (1..=6).map(|i| Var::int(format!("r{i}"))).collect();
+    let g: Vec<Var> = (1..=6).map(|i| Var::bool(format!("g{i}"))).collect();
+    let x = Var::int("x");
+    let mut context = Vec::new();
+    for (i, ri) in r.iter().enumerate() {
+        // rank domain: 0 ≤ r_i ≤ i + 1, and r_i ≠ j ∨ r_j = j for each earlier j.
+        context.push(Term::le(0, ri));
+        context.push(Term::le(ri, i as i64 + 1));
+        for j in 1..=i {
+            context.push(Term::or([Term::ne(ri, j as i64), Term::eq(&r[j - 1], j as i64)]));
+        }
+        // a named guard nothing else reads, and a guarded value
+        context.push(Term::eq(g[i].term(), Term::eq(ri, i as i64 + 1)));
+        context.push(Term::implies(Term::eq(ri, 1), Term::eq(&x, 10 * i as i64)));
+    }
+    context.push(Term::ne(&r[0], 0));
+    assert!(context.len() >= 16);
+    let questions = [
+        Term::eq(&r[0], 1),
+        Term::eq(&r[0], 0),
+        Term::eq(&r[3], 2),
+        Term::and([Term::eq(&r[1], 1), Term::eq(&r[2], 1)]),
+        Term::and([g[4].term(), Term::eq(&r[4], 2)]),
+        g[5].term(),
+        Term::not(g[0].term()),
+        Term::lt(&x, 0),
+        Term::eq(&x, 0),
+    ];
+    for q in &questions {
+        let mut assertions = context.clone();
+        assertions.push(q.clone());
+        let query = Query::new(assertions);
+        let ours = block_on(f.check(&query)).unwrap();
+        let theirs = block_on(z3.check(&query)).unwrap();
+        match (&ours, &theirs) {
+            (Answer::Sat(m), Answer::Sat(_)) => {
+                assert_eq!(m.satisfies(&query.assertions), Ok(true), "{q:?}: {m:?}")
+            }
+            (Answer::Unsat, Answer::Unsat) => {}
+            _ => panic!("{q:?}: the frontend says {ours:?}, z3 {theirs:?}"),
+        }
+    }
+    let stats = f.stats();
+    assert_eq!(stats.decided_by_procedure, questions.len() as u64, "{stats:?}");
+}

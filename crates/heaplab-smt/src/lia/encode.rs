@@ -88,7 +88,7 @@ impl Formula {
 pub type Outside = String;
 
 /// The variables of one query: integer-valued ones (named or fresh) and Booleans.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Vars {
     /// Integer variables: `Some(var)` for a query variable, `None` for a fresh one.
     pub ints: Vec<Option<Var>>,
@@ -134,6 +134,7 @@ pub enum Fresh {
 }
 
 /// Encodes terms into one formula, collecting definitions of fresh variables on the way.
+#[derive(Clone)]
 pub struct Encoder {
     pub vars: Vars,
     /// Constraints defining the fresh variables (conjoined with the query).

@@ -243,6 +243,18 @@ impl Clauses {
         true
     }
 
+    /// Conjoins literals and disjunctions already flattened.
+    pub fn extend(&mut self, lits: Vec<Lit>, ors: Vec<Vec<Formula>>, numbers: &mut Numbering) {
+        for l in &lits {
+            self.known.state(l, numbers);
+        }
+        for d in &ors {
+            self.shapes.push(d.iter().map(|f| numbers.shape(f)).collect());
+        }
+        self.lits.extend(lits);
+        self.ors.extend(ors);
+    }
+
     /// Removes and returns disjunction `i` (the last one takes its place).
     pub fn take_or(&mut self, i: usize) -> Vec<Formula> {
         self.shapes.swap_remove(i);
@@ -344,7 +356,7 @@ mod tests {
         let mut n = Numbering::default();
         let ors = vec![vec![x_is(1), b(1, true)], vec![x_not(0), b(2, true)]];
         let mut c = Clauses::new(vec![Lit::Eq(Lin::of(&[(0, 1)], -3))], ors.clone(), &mut n);
-        assert!(c.propagate(&mut n, super::super::flatten));
+        assert!(c.propagate(&mut n, super::super::search::flatten));
         assert!(c.ors.is_empty(), "{:?}", c.ors);
         assert!(c.lits.contains(&Lit::Bool(1, true)));
         assert!(!c.lits.contains(&Lit::Bool(2, true)));
@@ -354,10 +366,10 @@ mod tests {
             vec![vec![x_is(1), x_is(2)]],
             &mut n,
         );
-        assert!(!c.propagate(&mut n, super::super::flatten));
+        assert!(!c.propagate(&mut n, super::super::search::flatten));
         // `2x = 3` fixes no integer value: nothing is decided by it.
         let mut c = Clauses::new(vec![Lit::Eq(Lin::of(&[(0, 2)], -3))], ors, &mut n);
-        assert!(c.propagate(&mut n, super::super::flatten));
+        assert!(c.propagate(&mut n, super::super::search::flatten));
         assert_eq!(c.ors.len(), 2);
     }
 
@@ -377,7 +389,7 @@ mod tests {
         ]);
         let mut n = Numbering::default();
         let mut c = Clauses::new(lits, ors, &mut n);
-        assert!(c.propagate(&mut n, super::super::flatten));
+        assert!(c.propagate(&mut n, super::super::search::flatten));
         assert!(c.ors.is_empty(), "{:?}", c.ors);
         for i in 0..=20 {
             assert!(c.lits.contains(&Lit::Bool(i, true)));
@@ -387,14 +399,14 @@ mod tests {
         let lits = vec![Lit::Bool(0, true), Lit::Bool(21, false)];
         let ors: Vec<Vec<Formula>> = (0..21).map(|i| vec![b(i, false), b(i + 1, true)]).collect();
         let mut c = Clauses::new(lits, ors, &mut n);
-        assert!(!c.propagate(&mut n, super::super::flatten));
+        assert!(!c.propagate(&mut n, super::super::search::flatten));
         // A literal added after numbering is known to the next propagation.
         let ors = vec![vec![b(40, false), b(41, true)]];
         let mut c = Clauses::new(Vec::new(), ors, &mut n);
-        assert!(c.propagate(&mut n, super::super::flatten));
+        assert!(c.propagate(&mut n, super::super::search::flatten));
         assert_eq!(c.ors.len(), 1);
-        assert!(c.add(b(40, true), &mut n, super::super::flatten));
-        assert!(c.propagate(&mut n, super::super::flatten));
+        assert!(c.add(b(40, true), &mut n, super::super::search::flatten));
+        assert!(c.propagate(&mut n, super::super::search::flatten));
         assert!(c.ors.is_empty() && c.lits.contains(&Lit::Bool(41, true)));
     }
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use super::*;
+use crate::model::{Model, Value};
 use crate::term::{Term, Var};
 
 fn x(i: usize) -> Var {

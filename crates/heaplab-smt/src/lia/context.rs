@@ -1,0 +1,136 @@
+//! A conjunction prepared once and asked many questions: `context ∧ question` decided without
+//! encoding and propagating the context again for every question.
+//!
+//! Why: the engine asks several questions of one path condition in a row (symheap: one per
+//! guarded value and direction, about four per distinct path-condition slice on BST `insert`
+//! at k = 3, each slice over a hundred conjuncts), and [`super::decide_with`] encoded,
+//! numbered and propagated the whole slice for each of them: most of a query's time.
+//!
+//! How: [`Context::new`] does what `decide_with` does before its search (definitions set aside,
+//! encoding, flattening, implied bounds, numbering, propagation to a fixed point) and keeps the
+//! result; [`Context::decide`] copies the propagated clauses, adds the question's (and the
+//! bounds the question's literals imply together with the context's) and runs the same search.
+//! The clauses are the same conjunction `decide_with` would build, so the answers are the
+//! same; only the order of the disjunctions, hence which model a satisfiable query gets, may
+//! differ. The definitions the context set aside that a question reads join the question.
+
+use super::bounds;
+use super::encode::{Encoder, Formula, Lit};
+use super::propagate::{Clauses, Numbering};
+use super::search::{flatten, model_of, Decision, Found, Limits, Search};
+use crate::definitions;
+use crate::term::Term;
+
+/// A prepared conjunction (see the module documentation).
+pub struct Context {
+    /// The conjunction's terms, for the re-check of every model.
+    conjuncts: Vec<Term>,
+    /// `conjuncts[i]` for each set-aside definition, in the order to evaluate them.
+    set_aside: Vec<usize>,
+    enc: Encoder,
+    /// The flattened literals before the implied bounds, to imply bounds with a question's.
+    lits: Vec<Lit>,
+    implied: Vec<Lit>,
+    /// Propagated to a fixed point.
+    clauses: Clauses,
+    /// Grows with the questions' literals; numbers stay valid for the kept clauses.
+    numbers: Numbering,
+}
+
+impl Context {
+    /// Prepares `conjuncts`; `Err` with the answer for every question when the conjunction
+    /// alone is unsat, or `Outside` when it cannot be encoded.
+    pub fn new(conjuncts: Vec<Term>) -> Result<Context, Decision> {
+        let (needed, set_aside) = definitions::split(&conjuncts, &[]);
+        let set_aside: Vec<usize> = set_aside
+            .iter()
+            .filter_map(|(_, rhs)| {
+                conjuncts
+                    .iter()
+                    .position(|c| matches!(c, Term::Eq(_, r) if std::ptr::eq(r.as_ref(), *rhs)))
+            })
+            .collect();
+        let mut enc = Encoder::new();
+        let mut parts = Vec::with_capacity(needed.len());
+        for c in needed {
+            parts.push(enc.formula(c, true).map_err(Decision::Outside)?);
+        }
+        parts.append(&mut enc.defs);
+        let (mut lits, mut ors) = (Vec::new(), Vec::new());
+        if !flatten(Formula::And(parts), &mut lits, &mut ors) {
+            return Err(Decision::Unsat);
+        }
+        let implied = bounds::implied(&lits, &enc.fresh, enc.vars.ints.len());
+        let mut numbers = Numbering::default();
+        let all: Vec<Lit> = lits.iter().chain(&implied).cloned().collect();
+        let mut clauses = Clauses::new(all, ors, &mut numbers);
+        if !clauses.propagate(&mut numbers, flatten) {
+            return Err(Decision::Unsat);
+        }
+        Ok(Context { conjuncts, set_aside, enc, lits, implied, clauses, numbers })
+    }
+
+    /// Decides `context ∧ question` (a plain satisfiability check: the model holds the
+    /// variables of both).
+    pub fn decide(&mut self, question: &[Term], limits: Limits) -> Decision {
+        // The set-aside definitions the question reads join it; the others are evaluated
+        // under the model.
+        let defs: Vec<definitions::Definition<'_>> = self
+            .set_aside
+            .iter()
+            .filter_map(|&i| definitions::definition(&self.conjuncts[i]))
+            .collect();
+        let pulled = definitions::read_by(question, &defs);
+        let asked: Vec<&Term> = question
+            .iter()
+            .chain(pulled.iter().map(|&i| &self.conjuncts[self.set_aside[i]]))
+            .collect();
+        let mut enc = self.enc.clone();
+        let fresh_before = enc.fresh.len();
+        let mut parts = Vec::with_capacity(asked.len());
+        for t in asked {
+            match enc.formula(t, true) {
+                Ok(f) => parts.push(f),
+                Err(why) => return Decision::Outside(why),
+            }
+        }
+        parts.append(&mut enc.defs);
+        let (mut lits, mut ors) = (Vec::new(), Vec::new());
+        if !flatten(Formula::And(parts), &mut lits, &mut ors) {
+            return Decision::Unsat;
+        }
+        // The bounds the question's integer literals imply with the context's: those
+        // `decide_with` would add over the whole conjunction.
+        let arithmetic = lits.iter().any(|l| !matches!(l, Lit::Bool(..)));
+        if arithmetic || enc.fresh.len() > fresh_before {
+            let all: Vec<Lit> = self.lits.iter().chain(&lits).cloned().collect();
+            let more = bounds::implied(&all, &enc.fresh, enc.vars.ints.len());
+            lits.extend(more.into_iter().filter(|l| !self.implied.contains(l)));
+        }
+        let mut clauses = self.clauses.clone();
+        clauses.extend(lits, ors, &mut self.numbers);
+        let numbers = std::mem::take(&mut self.numbers);
+        let mut search = Search::new(enc.vars.ints.len(), enc.vars.bools.len(), limits, numbers);
+        let found = search.run(clauses);
+        self.numbers = search.numbers;
+        let (ints, bools) = match found {
+            Found::Sat(ints, bools) => (ints, bools),
+            Found::Unsat => return Decision::Unsat,
+            Found::Outside(why) => return Decision::Outside(why.to_string()),
+        };
+        let mut model = match model_of(&enc, &ints, &bools, &[]) {
+            Ok(m) => m,
+            Err(d) => return d,
+        };
+        let rest: Vec<definitions::Definition<'_>> =
+            (0..defs.len()).filter(|i| !pulled.contains(i)).map(|i| defs[i]).collect();
+        if definitions::complete(&mut model, &rest).is_none() {
+            return Decision::Outside("a set-aside definition does not evaluate".into());
+        }
+        let holds = |ts: &[Term]| model.satisfies_exact(ts) == Ok(true);
+        match holds(&self.conjuncts) && holds(question) {
+            true => Decision::Sat(model),
+            false => Decision::Outside("the model does not re-check".into()),
+        }
+    }
+}
