@@ -262,49 +262,63 @@ impl Clauses {
     }
 
     /// Propagates to a fixed point; `false` when a disjunction lost every disjunct (unsat).
+    ///
+    /// A round looks at each disjunction's statuses first and rebuilds only those that changed,
+    /// keeping the others where they are (in their order, which the split follows): a question
+    /// asked of a large propagated slice touches few of its disjunctions.
     pub fn propagate(&mut self, numbers: &mut Numbering, flatten: Flatten) -> bool {
         loop {
             let mut changed = false;
-            let mut kept = Vec::with_capacity(self.ors.len());
-            let mut kept_shapes = Vec::with_capacity(self.ors.len());
             let mut units = Vec::new();
-            let ors = std::mem::take(&mut self.ors);
-            let shapes = std::mem::take(&mut self.shapes);
-            for (d, ds) in ors.into_iter().zip(shapes) {
-                let mut open = Vec::with_capacity(d.len());
-                let mut open_shapes = Vec::with_capacity(d.len());
+            let mut kept = 0;
+            for i in 0..self.ors.len() {
                 let mut satisfied = false;
-                for (f, s) in d.into_iter().zip(ds) {
-                    match status(&s, &self.known) {
+                let mut contradicted = 0;
+                for s in &self.shapes[i] {
+                    match status(s, &self.known) {
                         Some(true) => {
                             satisfied = true;
                             break;
                         }
-                        Some(false) => changed = true,
-                        None => {
-                            open.push(f);
-                            open_shapes.push(s);
-                        }
+                        Some(false) => contradicted += 1,
+                        None => {}
                     }
                 }
                 if satisfied {
                     changed = true;
                     continue;
                 }
-                match open.len() {
+                let (d, ds) =
+                    (std::mem::take(&mut self.ors[i]), std::mem::take(&mut self.shapes[i]));
+                let (d, ds) = if contradicted == 0 {
+                    (d, ds)
+                } else {
+                    changed = true;
+                    let open = d.len() - contradicted;
+                    let (mut od, mut ods) = (Vec::with_capacity(open), Vec::with_capacity(open));
+                    for (f, s) in d.into_iter().zip(ds) {
+                        if status(&s, &self.known).is_none() {
+                            od.push(f);
+                            ods.push(s);
+                        }
+                    }
+                    (od, ods)
+                };
+                match d.len() {
                     0 => return false,
                     1 => {
                         changed = true;
-                        units.extend(open);
+                        units.extend(d);
                     }
                     _ => {
-                        kept.push(open);
-                        kept_shapes.push(open_shapes);
+                        self.ors[kept] = d;
+                        self.shapes[kept] = ds;
+                        kept += 1;
                     }
                 }
             }
-            self.ors = kept;
-            self.shapes = kept_shapes;
+            self.ors.truncate(kept);
+            self.shapes.truncate(kept);
             for f in units {
                 if !self.add(f, numbers, flatten) {
                     return false;
