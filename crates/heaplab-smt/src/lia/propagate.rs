@@ -15,6 +15,7 @@
 //! normalization), so the result is equivalent to the input whatever the theory would say.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::encode::{Formula, Lin, Lit};
 use rustc_hash::FxBuildHasher;
@@ -202,14 +203,23 @@ fn status(f: &Shape, known: &Known) -> Option<bool> {
     }
 }
 
+/// One disjunction of the search, with the shape of each disjunct.
+#[derive(Debug)]
+struct Disjunction {
+    formulas: Vec<Formula>,
+    shapes: Vec<Shape>,
+}
+
 /// The search's clauses: the conjunction's literals and its disjunctions, each literal
 /// numbered once (when it joins) for the propagation.
+///
+/// The disjunctions are shared between copies (each split branch copies the clauses, and each
+/// question of a prepared context copies its propagated ones) and rebuilt only where a
+/// propagation changes them.
 #[derive(Clone)]
 pub struct Clauses {
     pub lits: Vec<Lit>,
-    pub ors: Vec<Vec<Formula>>,
-    /// `shapes[i][j]` is the shape of `ors[i][j]`.
-    shapes: Vec<Vec<Shape>>,
+    ors: Vec<Rc<Disjunction>>,
     /// The numbers of `lits`' keys.
     known: Known,
 }
@@ -218,28 +228,32 @@ pub struct Clauses {
 /// false.
 pub type Flatten = fn(Formula, &mut Vec<Lit>, &mut Vec<Vec<Formula>>) -> bool;
 
+fn disjunction(formulas: Vec<Formula>, numbers: &mut Numbering) -> Rc<Disjunction> {
+    let shapes = formulas.iter().map(|f| numbers.shape(f)).collect();
+    Rc::new(Disjunction { formulas, shapes })
+}
+
 impl Clauses {
     pub fn new(lits: Vec<Lit>, ors: Vec<Vec<Formula>>, numbers: &mut Numbering) -> Clauses {
         let mut known = Known::default();
         for l in &lits {
             known.state(l, numbers);
         }
-        let shapes = ors.iter().map(|d| d.iter().map(|f| numbers.shape(f)).collect()).collect();
-        Clauses { lits, ors, shapes, known }
+        let ors = ors.into_iter().map(|d| disjunction(d, numbers)).collect();
+        Clauses { lits, ors, known }
     }
 
     /// Conjoins `f` (flattened); `false` when it is plainly false.
     pub fn add(&mut self, f: Formula, numbers: &mut Numbering, flatten: Flatten) -> bool {
-        let (before, before_ors) = (self.lits.len(), self.ors.len());
-        if !flatten(f, &mut self.lits, &mut self.ors) {
+        let before = self.lits.len();
+        let mut ors = Vec::new();
+        if !flatten(f, &mut self.lits, &mut ors) {
             return false;
         }
         for l in &self.lits[before..] {
             self.known.state(l, numbers);
         }
-        for d in &self.ors[before_ors..] {
-            self.shapes.push(d.iter().map(|f| numbers.shape(f)).collect());
-        }
+        self.ors.extend(ors.into_iter().map(|d| disjunction(d, numbers)));
         true
     }
 
@@ -248,17 +262,19 @@ impl Clauses {
         for l in &lits {
             self.known.state(l, numbers);
         }
-        for d in &ors {
-            self.shapes.push(d.iter().map(|f| numbers.shape(f)).collect());
-        }
         self.lits.extend(lits);
-        self.ors.extend(ors);
+        self.ors.extend(ors.into_iter().map(|d| disjunction(d, numbers)));
+    }
+
+    /// The disjunctions' disjuncts, in order.
+    pub fn disjunctions(&self) -> impl Iterator<Item = &[Formula]> + '_ {
+        self.ors.iter().map(|d| d.formulas.as_slice())
     }
 
     /// Removes and returns disjunction `i` (the last one takes its place).
     pub fn take_or(&mut self, i: usize) -> Vec<Formula> {
-        self.shapes.swap_remove(i);
-        self.ors.swap_remove(i)
+        let d = self.ors.swap_remove(i);
+        Rc::try_unwrap(d).map(|d| d.formulas).unwrap_or_else(|d| d.formulas.clone())
     }
 
     /// Propagates to a fixed point; `false` when a disjunction lost every disjunct (unsat).
@@ -274,7 +290,7 @@ impl Clauses {
             for i in 0..self.ors.len() {
                 let mut satisfied = false;
                 let mut contradicted = 0;
-                for s in &self.shapes[i] {
+                for s in &self.ors[i].shapes {
                     match status(s, &self.known) {
                         Some(true) => {
                             satisfied = true;
@@ -288,37 +304,35 @@ impl Clauses {
                     changed = true;
                     continue;
                 }
-                let (d, ds) =
-                    (std::mem::take(&mut self.ors[i]), std::mem::take(&mut self.shapes[i]));
-                let (d, ds) = if contradicted == 0 {
-                    (d, ds)
+                let d = if contradicted == 0 {
+                    Rc::clone(&self.ors[i])
                 } else {
                     changed = true;
-                    let open = d.len() - contradicted;
-                    let (mut od, mut ods) = (Vec::with_capacity(open), Vec::with_capacity(open));
-                    for (f, s) in d.into_iter().zip(ds) {
-                        if status(&s, &self.known).is_none() {
-                            od.push(f);
-                            ods.push(s);
+                    let d = &self.ors[i];
+                    let open = d.formulas.len() - contradicted;
+                    let (mut formulas, mut shapes) =
+                        (Vec::with_capacity(open), Vec::with_capacity(open));
+                    for (f, s) in d.formulas.iter().zip(&d.shapes) {
+                        if status(s, &self.known).is_none() {
+                            formulas.push(f.clone());
+                            shapes.push(s.clone());
                         }
                     }
-                    (od, ods)
+                    Rc::new(Disjunction { formulas, shapes })
                 };
-                match d.len() {
+                match d.formulas.len() {
                     0 => return false,
                     1 => {
                         changed = true;
-                        units.extend(d);
+                        units.push(d.formulas[0].clone());
                     }
                     _ => {
                         self.ors[kept] = d;
-                        self.shapes[kept] = ds;
                         kept += 1;
                     }
                 }
             }
             self.ors.truncate(kept);
-            self.shapes.truncate(kept);
             for f in units {
                 if !self.add(f, numbers, flatten) {
                     return false;

@@ -181,7 +181,7 @@ impl Search {
             TheoryResult::Unsat => return Found::Unsat,
             TheoryResult::Outside(why) => return Found::Outside(why),
         };
-        let Some(pos) = c.ors.iter().position(|d| !d.iter().any(|f| holds(f, &ints, &bools)))
+        let Some(pos) = c.disjunctions().position(|d| !d.iter().any(|f| holds(f, &ints, &bools)))
         else {
             return Found::Sat(ints, bools);
         };
