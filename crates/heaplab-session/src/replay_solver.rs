@@ -20,7 +20,9 @@ use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
 use heaplab_engine::symbolic::{
-    smt::{query_timeout_ms, read_model, read_whole_model, to_term, wanted},
+    smt::{
+        check_in_slice, query_timeout_ms, read_model, read_whole_model, to_term, wanted, SliceIds,
+    },
     Model, PathSolver, SatAnswer, SolverCounts, Sort, Sym,
 };
 use heaplab_smt::{
@@ -176,6 +178,7 @@ pub fn stats_add(a: Stats, b: Stats) -> Stats {
 /// The explorer's [`PathSolver`] over the replay transport (see the module docs).
 pub struct AsyncPathSolver {
     pub frontend: Rc<Frontend>,
+    slices: SliceIds,
     bridge: Shared,
     local: u64,
     failed: u64,
@@ -212,6 +215,7 @@ impl AsyncPathSolver {
         let backend = Backend::new(z3.then(|| ReplayTransport(Rc::clone(&bridge))));
         AsyncPathSolver {
             frontend: Rc::new(SolverFrontend::with_clock(backend, now).with_procedure(procedure)),
+            slices: SliceIds::default(),
             bridge,
             local: 0,
             failed: 0,
@@ -261,7 +265,10 @@ impl PathSolver for AsyncPathSolver {
     }
 
     fn check_keeping_model(&mut self, conjuncts: &[Sym]) -> (SatAnswer, Option<Model>) {
-        let reply = self.query(conjuncts, Vec::new());
+        let reply = match check_in_slice(&self.frontend, &mut self.slices, conjuncts) {
+            Some(answer) => Reply::Answer(answer),
+            None => self.query(conjuncts, Vec::new()),
+        };
         self.answered(reply, read_whole_model)
     }
 

@@ -73,15 +73,23 @@ const CONTEXTS: usize = 4;
 
 /// Queries with fewer assertions take the usual path: preparing a context costs more than it
 /// saves on small ones.
-const CONTEXT_MIN: usize = 16;
+pub const CONTEXT_MIN: usize = 16;
 
 /// All but the last assertion of a query, prepared for the decision procedure
 /// ([`lia::Context`]): the engine asks several questions (the last assertion) of one slice of
 /// a path condition in a row; the slice is simplified, encoded and propagated once.
 struct CachedContext {
-    hash: u64,
+    key: ContextKey,
     terms: Vec<Term>,
     prepared: Prepared,
+}
+
+/// How a context is found again: by a hash of its terms (compared in full), or by the id a
+/// caller got from [`SolverFrontend::context_id`] for it.
+#[derive(Clone, Copy, PartialEq)]
+enum ContextKey {
+    Hash(u64),
+    Id(u64),
 }
 
 enum Prepared {
@@ -106,6 +114,8 @@ pub struct SolverFrontend<S> {
     log: Option<Arc<Mutex<QueryLog>>>,
     simplified: Mutex<Simplified>,
     contexts: Mutex<Vec<CachedContext>>,
+    /// The last id [`SolverFrontend::context_id`] gave.
+    last_context_id: Mutex<u64>,
 }
 
 /// The solver of a page without Z3 (no SharedArrayBuffer): every query that reaches it is
@@ -164,6 +174,7 @@ impl<S: Solver> SolverFrontend<S> {
             log: None,
             simplified: Mutex::new(Simplified::default()),
             contexts: Mutex::new(Vec::new()),
+            last_context_id: Mutex::new(0),
         }
     }
 
@@ -240,16 +251,56 @@ impl<S: Solver> SolverFrontend<S> {
             context.hash(&mut h);
             h.finish()
         };
+        let key = ContextKey::Hash(hash);
         let mut contexts = self.contexts.lock().unwrap_or_else(|e| e.into_inner());
-        let mut entry = match contexts.iter().position(|c| c.hash == hash && c.terms == context) {
+        let mut entry = match contexts.iter().position(|c| c.key == key && c.terms == context) {
             Some(i) => contexts.remove(i),
-            None => {
-                CachedContext { hash, terms: context.to_vec(), prepared: self.prepare(context) }
-            }
+            None => CachedContext { key, terms: context.to_vec(), prepared: self.prepare(context) },
         };
-        let answer = self.ask_context(&mut entry, question, &query.assertions);
+        let answer = self.ask_context(&mut entry, question);
         contexts.insert(0, entry);
         contexts.truncate(CONTEXTS);
+        answer
+    }
+
+    /// A new id for a context the caller will ask several questions of, with
+    /// [`Self::check_in_context_id`]: unique for this frontend.
+    pub fn context_id(&self) -> u64 {
+        let mut last = self.last_context_id.lock().unwrap_or_else(|e| e.into_inner());
+        *last += 1;
+        *last
+    }
+
+    /// `context ∧ question` for a plain satisfiability check, the context known by the `id`
+    /// [`Self::context_id`] gave the caller for it (`context` gives its terms the first time,
+    /// `None` where they cannot be written): what a query of the context's terms and the
+    /// question gets, without translating, hashing or comparing the context again. `None`
+    /// when the context cannot answer (the caller then sends the whole query as usual).
+    pub fn check_in_context_id(
+        &self,
+        id: u64,
+        context: impl FnOnce() -> Option<Vec<Term>>,
+        question: &Term,
+    ) -> Option<Answer> {
+        if !self.procedure || self.log.is_some() {
+            return None;
+        }
+        let key = ContextKey::Id(id);
+        let mut contexts = self.contexts.lock().unwrap_or_else(|e| e.into_inner());
+        let mut entry = match contexts.iter().position(|c| c.key == key) {
+            Some(i) => contexts.remove(i),
+            None => {
+                let terms = context()?;
+                let prepared = self.prepare(&terms);
+                CachedContext { key, terms, prepared }
+            }
+        };
+        let answer = self.ask_context(&mut entry, std::slice::from_ref(question));
+        contexts.insert(0, entry);
+        contexts.truncate(CONTEXTS);
+        if answer.is_some() {
+            self.bump(|s| s.queries += 1);
+        }
         answer
     }
 
@@ -275,14 +326,8 @@ impl<S: Solver> SolverFrontend<S> {
         }
     }
 
-    /// `entry`'s context and `question`; `assertions` is the whole query, which a model must
-    /// satisfy.
-    fn ask_context(
-        &self,
-        entry: &mut CachedContext,
-        question: &[Term],
-        assertions: &[Term],
-    ) -> Option<Answer> {
+    /// `entry`'s context and `question`; a model must satisfy both.
+    fn ask_context(&self, entry: &mut CachedContext, question: &[Term]) -> Option<Answer> {
         let local = |by_procedure: bool| {
             self.bump(|s| {
                 s.decided_locally += 1;
@@ -308,16 +353,17 @@ impl<S: Solver> SolverFrontend<S> {
             let mut memo = self.simplified.lock().unwrap_or_else(|e| e.into_inner());
             normalize(&asked, &mut memo)
         };
-        let Some(question) = normalized else {
+        let Some(normalized) = normalized else {
             local(false);
             return Some(Answer::Unsat);
         };
-        match lia.decide(&question, lia::Limits::for_want(&[])) {
+        match lia.decide(&normalized, lia::Limits::for_want(&[])) {
             Decision::Sat(mut model) => {
                 let rest: Vec<definitions::Definition<'_>> =
                     (0..defs.len()).filter(|i| !pulled.contains(i)).map(|i| defs[i]).collect();
                 definitions::complete(&mut model, &rest)?;
-                if model.satisfies_exact(assertions) != Ok(true) {
+                let holds = |ts: &[Term]| model.satisfies_exact(ts) == Ok(true);
+                if !holds(&entry.terms) || !holds(question) {
                     return None;
                 }
                 local(true);

@@ -125,14 +125,10 @@ fn frontend_is_usable_as_dyn_solver() {
     }
 }
 
-/// A symheap-like path condition of twenty conjuncts asked several questions in a row (the
-/// frontend prepares the slice once, `lia::Context`): each answer is Z3's, including questions
-/// that read a guard's name whose definition nothing else reads (set aside in the context,
-/// joined to the question), and a question the context contradicts.
-#[test]
-fn questions_of_one_large_slice_get_z3s_answers() {
-    let z3 = SmtSolver::new(Z3Process::default());
-    let f = SolverFrontend::new(NoZ3);
+/// A symheap-like slice of a path condition (ranks, their domains, named guards, a guarded
+/// value) and questions about it: some read a guard's name whose definition nothing else reads
+/// (set aside in a context, joined to the question), one the slice contradicts.
+fn slice_and_questions() -> (Vec<Term>, Vec<Term>) {
     let r: Vec<Var> = (1..=6).map(|i| Var::int(format!("r{i}"))).collect();
     let g: Vec<Var> = (1..=6).map(|i| Var::bool(format!("g{i}"))).collect();
     let x = Var::int("x");
@@ -150,7 +146,7 @@ fn questions_of_one_large_slice_get_z3s_answers() {
     }
     context.push(Term::ne(&r[0], 0));
     assert!(context.len() >= 16);
-    let questions = [
+    let questions = vec![
         Term::eq(&r[0], 1),
         Term::eq(&r[0], 0),
         Term::eq(&r[3], 2),
@@ -161,20 +157,71 @@ fn questions_of_one_large_slice_get_z3s_answers() {
         Term::lt(&x, 0),
         Term::eq(&x, 0),
     ];
+    (context, questions)
+}
+
+fn agree(ours: &Answer, theirs: &Answer, assertions: &[Term], q: &Term) {
+    match (ours, theirs) {
+        (Answer::Sat(m), Answer::Sat(_)) => {
+            assert_eq!(m.satisfies(assertions), Ok(true), "{q:?}: {m:?}")
+        }
+        (Answer::Unsat, Answer::Unsat) => {}
+        _ => panic!("{q:?}: the frontend says {ours:?}, z3 {theirs:?}"),
+    }
+}
+
+/// Questions of one large slice in a row (the frontend prepares the slice once,
+/// `lia::Context`): each answer is Z3's.
+#[test]
+fn questions_of_one_large_slice_get_z3s_answers() {
+    let z3 = SmtSolver::new(Z3Process::default());
+    let f = SolverFrontend::new(NoZ3);
+    let (context, questions) = slice_and_questions();
     for q in &questions {
         let mut assertions = context.clone();
         assertions.push(q.clone());
         let query = Query::new(assertions);
         let ours = block_on(f.check(&query)).unwrap();
         let theirs = block_on(z3.check(&query)).unwrap();
-        match (&ours, &theirs) {
-            (Answer::Sat(m), Answer::Sat(_)) => {
-                assert_eq!(m.satisfies(&query.assertions), Ok(true), "{q:?}: {m:?}")
-            }
-            (Answer::Unsat, Answer::Unsat) => {}
-            _ => panic!("{q:?}: the frontend says {ours:?}, z3 {theirs:?}"),
-        }
+        agree(&ours, &theirs, &query.assertions, q);
     }
     let stats = f.stats();
     assert_eq!(stats.decided_by_procedure, questions.len() as u64, "{stats:?}");
+}
+
+/// The same questions through contexts known by id, two slices asked alternately (the second
+/// is the first with `r1 = 1`): Z3's answers, each slice's terms asked for once, and every
+/// question counted as a query decided by the procedure.
+#[test]
+fn contexts_known_by_id_answer_as_z3_does() {
+    let z3 = SmtSolver::new(Z3Process::default());
+    let f = SolverFrontend::new(NoZ3);
+    let (first, questions) = slice_and_questions();
+    let mut second = first.clone();
+    second.push(Term::eq(Var::int("r1"), 1));
+    let ids = [f.context_id(), f.context_id()];
+    assert_ne!(ids[0], ids[1]);
+    let mut translated = [0, 0];
+    for q in &questions {
+        for (k, slice) in [&first, &second].into_iter().enumerate() {
+            let ours = f
+                .check_in_context_id(
+                    ids[k],
+                    || {
+                        translated[k] += 1;
+                        Some(slice.clone())
+                    },
+                    q,
+                )
+                .unwrap_or_else(|| panic!("{q:?}: no answer from the context"));
+            let mut assertions = slice.clone();
+            assertions.push(q.clone());
+            let theirs = block_on(z3.check(&Query::new(assertions.clone()))).unwrap();
+            agree(&ours, &theirs, &assertions, q);
+        }
+    }
+    assert_eq!(translated, [1, 1]);
+    let stats = f.stats();
+    assert_eq!(stats.queries, 2 * questions.len() as u64, "{stats:?}");
+    assert_eq!(stats.decided_by_procedure, stats.queries, "{stats:?}");
 }

@@ -10,11 +10,61 @@
 
 use super::solve::{Model, PathSolver, SatAnswer, SolverCounts};
 use super::term::{Node, Sort, Sym};
+use heaplab_smt::frontend::CONTEXT_MIN;
 use heaplab_smt::{block_on, Answer, NlOp, Query, Solver, SolverFrontend, Term, Var};
+
+/// The slices of path conditions a path solver was asked about lately, each with the id its
+/// frontend gave it ([`SolverFrontend::check_in_context_id`]): the executor asks several
+/// questions of one slice in a row, and with the id the frontend finds its prepared context
+/// without the slice being translated, hashed and compared again. A slice is the same when it
+/// holds the same shared expressions, by address; the copies kept here keep those addresses
+/// from being reused.
+#[derive(Default)]
+pub struct SliceIds {
+    recent: Vec<(Vec<Sym>, u64)>,
+}
+
+/// Slices remembered by [`SliceIds`].
+const RECENT_SLICES: usize = 8;
+
+impl SliceIds {
+    /// The id of `slice`, from `fresh` when it is not among the recent ones.
+    pub fn id(&mut self, slice: &[Sym], fresh: impl FnOnce() -> u64) -> u64 {
+        let same = |kept: &[Sym]| {
+            kept.len() == slice.len() && kept.iter().zip(slice).all(|(a, b)| a.addr() == b.addr())
+        };
+        let entry = match self.recent.iter().position(|(kept, _)| same(kept)) {
+            Some(i) => self.recent.remove(i),
+            None => (slice.to_vec(), fresh()),
+        };
+        let id = entry.1;
+        self.recent.insert(0, entry);
+        self.recent.truncate(RECENT_SLICES);
+        id
+    }
+}
+
+/// The answer to `slice ∧ question` from `frontend`'s prepared context of the slice, where the
+/// query is one that takes a context (a plain check of [`CONTEXT_MIN`] conjuncts or more) and
+/// the context answers; `None` sends the whole query as usual.
+pub fn check_in_slice<S: Solver>(
+    frontend: &SolverFrontend<S>,
+    slices: &mut SliceIds,
+    conjuncts: &[Sym],
+) -> Option<Answer> {
+    let (question, slice) = conjuncts.split_last()?;
+    if conjuncts.len() < CONTEXT_MIN {
+        return None;
+    }
+    let question = to_term(question)?;
+    let id = slices.id(slice, || frontend.context_id());
+    frontend.check_in_context_id(id, || slice.iter().map(to_term).collect(), &question)
+}
 
 /// A [`PathSolver`] over a `heaplab_smt` solver.
 pub struct SmtPathSolver<S> {
     frontend: SolverFrontend<S>,
+    slices: SliceIds,
     local: u64,
     failed: u64,
     last_error: Option<String>,
@@ -34,6 +84,7 @@ impl<S: Solver> SmtPathSolver<S> {
     pub fn with_frontend(frontend: SolverFrontend<S>) -> SmtPathSolver<S> {
         SmtPathSolver {
             frontend,
+            slices: SliceIds::default(),
             local: 0,
             failed: 0,
             last_error: None,
@@ -228,7 +279,10 @@ impl<S: Solver> PathSolver for SmtPathSolver<S> {
     }
 
     fn check_keeping_model(&mut self, conjuncts: &[Sym]) -> (SatAnswer, Option<Model>) {
-        let answer = self.query(conjuncts, Vec::new());
+        let answer = match check_in_slice(&self.frontend, &mut self.slices, conjuncts) {
+            Some(answer) => Some(answer),
+            None => self.query(conjuncts, Vec::new()),
+        };
         self.answered(answer, read_whole_model)
     }
 
