@@ -134,3 +134,15 @@ pub fn read_by(terms: &[Term], defs: &[Definition<'_>]) -> Vec<usize> {
     }
     pulled
 }
+
+/// Where each of `defs` (set aside from `conjuncts` by [`split`]) stands in `conjuncts`, in
+/// `defs`' order: a caller that keeps the conjuncts keeps these instead of borrows.
+pub fn positions(conjuncts: &[Term], defs: &[Definition<'_>]) -> Vec<usize> {
+    defs.iter()
+        .filter_map(|(_, rhs)| {
+            conjuncts
+                .iter()
+                .position(|c| matches!(c, Term::Eq(_, r) if std::ptr::eq(r.as_ref(), *rhs)))
+        })
+        .collect()
+}

@@ -311,14 +311,7 @@ impl<S: Solver> SolverFrontend<S> {
             normalize(&needed, &mut memo)
         };
         let Some(conjuncts) = normalized else { return Prepared::Unsat };
-        let set_aside = set_aside
-            .iter()
-            .filter_map(|(_, rhs)| {
-                context
-                    .iter()
-                    .position(|c| matches!(c, Term::Eq(_, r) if std::ptr::eq(r.as_ref(), *rhs)))
-            })
-            .collect();
+        let set_aside = definitions::positions(context, &set_aside);
         match lia::Context::new(conjuncts) {
             Ok(lia) => Prepared::Ready { set_aside, lia: Box::new(lia) },
             Err(Decision::Unsat) => Prepared::Unsat,

@@ -42,14 +42,7 @@ impl Context {
     /// alone is unsat, or `Outside` when it cannot be encoded.
     pub fn new(conjuncts: Vec<Term>) -> Result<Context, Decision> {
         let (needed, set_aside) = definitions::split(&conjuncts, &[]);
-        let set_aside: Vec<usize> = set_aside
-            .iter()
-            .filter_map(|(_, rhs)| {
-                conjuncts
-                    .iter()
-                    .position(|c| matches!(c, Term::Eq(_, r) if std::ptr::eq(r.as_ref(), *rhs)))
-            })
-            .collect();
+        let set_aside = definitions::positions(&conjuncts, &set_aside);
         let mut enc = Encoder::new();
         let mut parts = Vec::with_capacity(needed.len());
         for c in needed {
