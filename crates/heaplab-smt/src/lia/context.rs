@@ -15,9 +15,9 @@
 //! differ. The definitions the context set aside that a question reads join the question.
 
 use super::bounds;
-use super::encode::{Encoder, Formula, Lit};
+use super::encode::{Encoder, Lit};
 use super::propagate::{Clauses, Numbering};
-use super::search::{flatten, model_of, Decision, Found, Limits, Search};
+use super::search::{encode_flat, flatten, model_of, Decision, Found, Limits, Search};
 use crate::definitions;
 use crate::term::Term;
 
@@ -44,15 +44,8 @@ impl Context {
         let (needed, set_aside) = definitions::split(&conjuncts, &[]);
         let set_aside = definitions::positions(&conjuncts, &set_aside);
         let mut enc = Encoder::new();
-        let mut parts = Vec::with_capacity(needed.len());
-        for c in needed {
-            parts.push(enc.formula(c, true).map_err(Decision::Outside)?);
-        }
-        parts.append(&mut enc.defs);
-        let (mut lits, mut ors) = (Vec::new(), Vec::new());
-        if !flatten(Formula::And(parts), &mut lits, &mut ors) {
-            return Err(Decision::Unsat);
-        }
+        let (lits, ors) =
+            encode_flat(&mut enc, needed).map_err(Decision::Outside)?.ok_or(Decision::Unsat)?;
         let implied = bounds::implied(&lits, &enc.fresh, enc.vars.ints.len());
         let mut numbers = Numbering::default();
         let all: Vec<Lit> = lits.iter().chain(&implied).cloned().collect();
@@ -80,18 +73,11 @@ impl Context {
             .collect();
         let mut enc = self.enc.clone();
         let fresh_before = enc.fresh.len();
-        let mut parts = Vec::with_capacity(asked.len());
-        for t in asked {
-            match enc.formula(t, true) {
-                Ok(f) => parts.push(f),
-                Err(why) => return Decision::Outside(why),
-            }
-        }
-        parts.append(&mut enc.defs);
-        let (mut lits, mut ors) = (Vec::new(), Vec::new());
-        if !flatten(Formula::And(parts), &mut lits, &mut ors) {
-            return Decision::Unsat;
-        }
+        let (mut lits, ors) = match encode_flat(&mut enc, asked) {
+            Ok(Some(flat)) => flat,
+            Ok(None) => return Decision::Unsat,
+            Err(why) => return Decision::Outside(why),
+        };
         // The bounds the question's integer literals imply with the context's: those
         // `decide_with` would add over the whole conjunction.
         let arithmetic = lits.iter().any(|l| !matches!(l, Lit::Bool(..)));

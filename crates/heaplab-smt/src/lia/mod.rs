@@ -33,9 +33,9 @@ mod theory;
 pub use context::Context;
 pub use search::{Decision, Limits, SUBSTITUTIONS};
 
-use encode::{Encoder, Formula};
+use encode::Encoder;
 use propagate::{Clauses, Numbering};
-use search::{flatten, model_of, Found, Search};
+use search::{encode_flat, model_of, Found, Search};
 
 use crate::definitions;
 use crate::term::{Term, Var};
@@ -53,19 +53,11 @@ pub fn decide(conjuncts: &[Term], want: &[Var]) -> Decision {
 pub fn decide_with(conjuncts: &[Term], want: &[Var], limits: Limits) -> Decision {
     let (needed, set_aside) = definitions::split(conjuncts, want);
     let mut enc = Encoder::new();
-    let mut parts = Vec::with_capacity(needed.len());
-    for c in needed {
-        match enc.formula(c, true) {
-            Ok(f) => parts.push(f),
-            Err(why) => return Decision::Outside(why),
-        }
-    }
-    parts.append(&mut enc.defs);
-    let mut lits = Vec::new();
-    let mut ors = Vec::new();
-    if !flatten(Formula::And(parts), &mut lits, &mut ors) {
-        return Decision::Unsat;
-    }
+    let (mut lits, ors) = match encode_flat(&mut enc, needed) {
+        Ok(Some(flat)) => flat,
+        Ok(None) => return Decision::Unsat,
+        Err(why) => return Decision::Outside(why),
+    };
     let implied = bounds::implied(&lits, &enc.fresh, enc.vars.ints.len());
     lits.extend(implied);
     let mut numbers = Numbering::default();

@@ -6,7 +6,7 @@ use super::encode::{Encoder, Formula, Lit};
 use super::propagate::{Clauses, Numbering};
 use super::theory::{self, Budget, TheoryResult};
 use crate::model::{Model, Value};
-use crate::term::Var;
+use crate::term::{Term, Var};
 
 /// [`Limits::substitutions`]' default: no query of the corpus comes near it (none changes at
 /// 20 000); a concolic run of shellsort with `>>= 1` spent seconds per query before it.
@@ -97,6 +97,25 @@ pub(super) fn model_of(
         }
     }
     Ok(model)
+}
+
+/// A conjunction's literals and disjunctions, flattened.
+pub(super) type Flat = (Vec<Lit>, Vec<Vec<Formula>>);
+
+/// The flattened literals and disjunctions of `terms` and of the definitions of the fresh
+/// variables their encoding makes (`enc` keeps the numbering); `Ok(None)` when they are plainly
+/// false, `Err` when a term is outside the fragment.
+pub(super) fn encode_flat<'a>(
+    enc: &mut Encoder,
+    terms: impl IntoIterator<Item = &'a Term>,
+) -> Result<Option<Flat>, String> {
+    let mut parts = Vec::new();
+    for t in terms {
+        parts.push(enc.formula(t, true)?);
+    }
+    parts.append(&mut enc.defs);
+    let (mut lits, mut ors) = (Vec::new(), Vec::new());
+    Ok(flatten(Formula::And(parts), &mut lits, &mut ors).then_some((lits, ors)))
 }
 
 /// Adds the conjuncts of `f` to `lits` and its disjunctions to `ors`; `false` when `f` is
