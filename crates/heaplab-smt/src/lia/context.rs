@@ -17,7 +17,7 @@
 use super::bounds;
 use super::encode::{Encoder, Lit};
 use super::propagate::{Clauses, Numbering};
-use super::search::{encode_flat, flatten, model_of, Decision, Found, Limits, Search};
+use super::search::{encode_flat, model_of, Decision, Found, Limits, Search};
 use crate::definitions;
 use crate::term::Term;
 
@@ -50,7 +50,7 @@ impl Context {
         let mut numbers = Numbering::default();
         let all: Vec<Lit> = lits.iter().chain(&implied).cloned().collect();
         let mut clauses = Clauses::new(all, ors, &mut numbers);
-        if !clauses.propagate(&mut numbers, flatten) {
+        if !clauses.propagate(&mut numbers) {
             return Err(Decision::Unsat);
         }
         Ok(Context { conjuncts, set_aside, enc, lits, implied, clauses, numbers })

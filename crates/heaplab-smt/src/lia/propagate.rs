@@ -81,7 +81,7 @@ impl Numbering {
         }
     }
 
-    fn shape(&mut self, f: &Formula) -> Shape {
+    pub(super) fn shape(&mut self, f: &Formula) -> Shape {
         match f {
             Formula::Lit(l) => self.lit(l),
             Formula::And(fs) => Shape::And(fs.iter().map(|g| self.shape(g)).collect()),
@@ -148,6 +148,24 @@ impl Known {
             }
             // A second, different value makes the conjunction unsat, which the theory finds;
             // whatever is derived from either value until then follows from the conjunction.
+            self.1[x].get_or_insert(v);
+        }
+    }
+
+    /// [`Known::state`] for a literal already numbered: `s` is its shape.
+    fn state_shaped(&mut self, s: &Shape) {
+        match *s {
+            Shape::Lit(k, _) | Shape::Value(k, ..) => {
+                if let Some(k) = k {
+                    self.insert(k);
+                }
+            }
+            Shape::And(_) | Shape::Or(_) => {}
+        }
+        if let Shape::Value(_, _, x, v, true) = *s {
+            if self.1.len() <= x {
+                self.1.resize(x + 1, None);
+            }
             self.1[x].get_or_insert(v);
         }
     }
@@ -224,9 +242,59 @@ pub struct Clauses {
     known: Known,
 }
 
-/// `flatten` of the search: literals to `lits`, disjunctions to `ors`; `false` when plainly
-/// false.
-pub type Flatten = fn(Formula, &mut Vec<Lit>, &mut Vec<Vec<Formula>>) -> bool;
+/// A disjunction's disjuncts with their shapes, as flattening leaves them.
+type Shaped = (Vec<Formula>, Vec<Shape>);
+
+/// The search's `flatten` for a formula already numbered (`s` is its shape): its literals go to
+/// `lits` and are noted in `known` by their numbers, its disjunctions to `ors` with their
+/// disjuncts' shapes; `false` when it is plainly false.
+///
+/// Why: the units of a propagation and the disjuncts a split assumes come out of disjunctions
+/// whose shapes are known; numbering them again (hashing every literal's linear form) was a
+/// tenth of a symheap run.
+fn flatten_shaped(
+    f: Formula,
+    s: Shape,
+    lits: &mut Vec<Lit>,
+    known: &mut Known,
+    ors: &mut Vec<Shaped>,
+    numbers: &mut Numbering,
+) -> bool {
+    match (f, s) {
+        (Formula::Lit(l), s @ (Shape::Lit(..) | Shape::Value(..))) => {
+            known.state_shaped(&s);
+            lits.push(l);
+        }
+        (Formula::And(fs), Shape::And(ss)) if fs.len() == ss.len() => {
+            for (g, t) in fs.into_iter().zip(ss) {
+                if !flatten_shaped(g, t, lits, known, ors, numbers) {
+                    return false;
+                }
+            }
+        }
+        (Formula::Or(fs), Shape::Or(ss)) if fs.len() == ss.len() => {
+            if fs.iter().any(|g| matches!(g, Formula::And(v) if v.is_empty())) {
+                return true;
+            }
+            let (mut fs, mut ss): (Vec<Formula>, Vec<Shape>) = fs
+                .into_iter()
+                .zip(ss)
+                .filter(|(g, _)| !matches!(g, Formula::Or(v) if v.is_empty()))
+                .unzip();
+            match fs.len() {
+                0 => return false,
+                1 => return flatten_shaped(fs.remove(0), ss.remove(0), lits, known, ors, numbers),
+                _ => ors.push((fs, ss)),
+            }
+        }
+        // A shape that is not the formula's (never made so): number the formula afresh.
+        (f, _) => {
+            let s = numbers.shape(&f);
+            return flatten_shaped(f, s, lits, known, ors, numbers);
+        }
+    }
+    true
+}
 
 fn disjunction(formulas: Vec<Formula>, numbers: &mut Numbering) -> Rc<Disjunction> {
     let shapes = formulas.iter().map(|f| numbers.shape(f)).collect();
@@ -244,16 +312,21 @@ impl Clauses {
     }
 
     /// Conjoins `f` (flattened); `false` when it is plainly false.
-    pub fn add(&mut self, f: Formula, numbers: &mut Numbering, flatten: Flatten) -> bool {
-        let before = self.lits.len();
+    #[cfg(test)]
+    pub fn add(&mut self, f: Formula, numbers: &mut Numbering) -> bool {
+        let s = numbers.shape(&f);
+        self.add_shaped(f, s, numbers)
+    }
+
+    /// Conjoins `f`, whose shape `s` is known; `false` when it is plainly false.
+    pub fn add_shaped(&mut self, f: Formula, s: Shape, numbers: &mut Numbering) -> bool {
         let mut ors = Vec::new();
-        if !flatten(f, &mut self.lits, &mut ors) {
+        if !flatten_shaped(f, s, &mut self.lits, &mut self.known, &mut ors, numbers) {
             return false;
         }
-        for l in &self.lits[before..] {
-            self.known.state(l, numbers);
-        }
-        self.ors.extend(ors.into_iter().map(|d| disjunction(d, numbers)));
+        self.ors.extend(
+            ors.into_iter().map(|(formulas, shapes)| Rc::new(Disjunction { formulas, shapes })),
+        );
         true
     }
 
@@ -271,10 +344,13 @@ impl Clauses {
         self.ors.iter().map(|d| d.formulas.as_slice())
     }
 
-    /// Removes and returns disjunction `i` (the last one takes its place).
-    pub fn take_or(&mut self, i: usize) -> Vec<Formula> {
+    /// Removes and returns disjunction `i`, its disjuncts and their shapes (the last
+    /// disjunction takes its place).
+    pub fn take_or(&mut self, i: usize) -> (Vec<Formula>, Vec<Shape>) {
         let d = self.ors.swap_remove(i);
-        Rc::try_unwrap(d).map(|d| d.formulas).unwrap_or_else(|d| d.formulas.clone())
+        Rc::try_unwrap(d)
+            .map(|d| (d.formulas, d.shapes))
+            .unwrap_or_else(|d| (d.formulas.clone(), d.shapes.clone()))
     }
 
     /// Propagates to a fixed point; `false` when a disjunction lost every disjunct (unsat).
@@ -282,7 +358,7 @@ impl Clauses {
     /// A round looks at each disjunction's statuses first and rebuilds only those that changed,
     /// keeping the others where they are (in their order, which the split follows): a question
     /// asked of a large propagated slice touches few of its disjunctions.
-    pub fn propagate(&mut self, numbers: &mut Numbering, flatten: Flatten) -> bool {
+    pub fn propagate(&mut self, numbers: &mut Numbering) -> bool {
         loop {
             let mut changed = false;
             let mut units = Vec::new();
@@ -324,7 +400,7 @@ impl Clauses {
                     0 => return false,
                     1 => {
                         changed = true;
-                        units.push(d.formulas[0].clone());
+                        units.push((d.formulas[0].clone(), d.shapes[0].clone()));
                     }
                     _ => {
                         self.ors[kept] = d;
@@ -333,8 +409,8 @@ impl Clauses {
                 }
             }
             self.ors.truncate(kept);
-            for f in units {
-                if !self.add(f, numbers, flatten) {
+            for (f, s) in units {
+                if !self.add_shaped(f, s, numbers) {
                     return false;
                 }
             }
@@ -384,7 +460,7 @@ mod tests {
         let mut n = Numbering::default();
         let ors = vec![vec![x_is(1), b(1, true)], vec![x_not(0), b(2, true)]];
         let mut c = Clauses::new(vec![Lit::Eq(Lin::of(&[(0, 1)], -3))], ors.clone(), &mut n);
-        assert!(c.propagate(&mut n, super::super::search::flatten));
+        assert!(c.propagate(&mut n));
         assert!(c.ors.is_empty(), "{:?}", c.ors);
         assert!(c.lits.contains(&Lit::Bool(1, true)));
         assert!(!c.lits.contains(&Lit::Bool(2, true)));
@@ -394,10 +470,10 @@ mod tests {
             vec![vec![x_is(1), x_is(2)]],
             &mut n,
         );
-        assert!(!c.propagate(&mut n, super::super::search::flatten));
+        assert!(!c.propagate(&mut n));
         // `2x = 3` fixes no integer value: nothing is decided by it.
         let mut c = Clauses::new(vec![Lit::Eq(Lin::of(&[(0, 2)], -3))], ors, &mut n);
-        assert!(c.propagate(&mut n, super::super::search::flatten));
+        assert!(c.propagate(&mut n));
         assert_eq!(c.ors.len(), 2);
     }
 
@@ -417,7 +493,7 @@ mod tests {
         ]);
         let mut n = Numbering::default();
         let mut c = Clauses::new(lits, ors, &mut n);
-        assert!(c.propagate(&mut n, super::super::search::flatten));
+        assert!(c.propagate(&mut n));
         assert!(c.ors.is_empty(), "{:?}", c.ors);
         for i in 0..=20 {
             assert!(c.lits.contains(&Lit::Bool(i, true)));
@@ -427,14 +503,14 @@ mod tests {
         let lits = vec![Lit::Bool(0, true), Lit::Bool(21, false)];
         let ors: Vec<Vec<Formula>> = (0..21).map(|i| vec![b(i, false), b(i + 1, true)]).collect();
         let mut c = Clauses::new(lits, ors, &mut n);
-        assert!(!c.propagate(&mut n, super::super::search::flatten));
+        assert!(!c.propagate(&mut n));
         // A literal added after numbering is known to the next propagation.
         let ors = vec![vec![b(40, false), b(41, true)]];
         let mut c = Clauses::new(Vec::new(), ors, &mut n);
-        assert!(c.propagate(&mut n, super::super::search::flatten));
+        assert!(c.propagate(&mut n));
         assert_eq!(c.ors.len(), 1);
-        assert!(c.add(b(40, true), &mut n, super::super::search::flatten));
-        assert!(c.propagate(&mut n, super::super::search::flatten));
+        assert!(c.add(b(40, true), &mut n));
+        assert!(c.propagate(&mut n));
         assert!(c.ors.is_empty() && c.lits.contains(&Lit::Bool(41, true)));
     }
 }

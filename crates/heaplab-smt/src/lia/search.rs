@@ -3,7 +3,7 @@
 //! violates into disjoint branches, and read the model off the point.
 
 use super::encode::{Encoder, Formula, Lit};
-use super::propagate::{Clauses, Numbering};
+use super::propagate::{Clauses, Numbering, Shape};
 use super::theory::{self, Budget, TheoryResult};
 use crate::model::{Model, Value};
 use crate::term::{Term, Var};
@@ -186,7 +186,7 @@ impl Search {
         if self.splits > self.limits.splits {
             return Found::Outside("disjunction budget spent");
         }
-        if !c.propagate(&mut self.numbers, flatten) {
+        if !c.propagate(&mut self.numbers) {
             return Found::Unsat;
         }
         let budget = Budget {
@@ -204,16 +204,16 @@ impl Search {
         else {
             return Found::Sat(ints, bools);
         };
-        let disjuncts = c.take_or(pos);
+        let (disjuncts, shapes) = c.take_or(pos);
         let mut outside = None;
         // The k-th branch also assumes that the disjuncts before it fail: `d₀ ∨ d₁ ∨ …` is
         // `d₀ ∨ (¬d₀ ∧ d₁) ∨ …`, so the branches are disjoint and a later branch does not
         // search again the worlds of an earlier one (propagation settles the disjunctions
         // those negations decide).
-        let mut failed: Vec<Formula> = Vec::new();
+        let mut failed: Vec<(Formula, Shape)> = Vec::new();
         let n = disjuncts.len();
         let mut rest = Some(c);
-        for (i, d) in disjuncts.into_iter().enumerate() {
+        for (i, (d, s)) in disjuncts.into_iter().zip(shapes).enumerate() {
             let Some(base) = rest.take() else { break };
             // The last branch takes the clauses themselves: one copy fewer per split.
             let mut branch = if i + 1 == n {
@@ -224,12 +224,13 @@ impl Search {
                 copy
             };
             let negated = negate(&d);
-            let mut ok = branch.add(d, &mut self.numbers, flatten);
-            for f in &failed {
-                ok = ok && branch.add(f.clone(), &mut self.numbers, flatten);
+            let mut ok = branch.add_shaped(d, s, &mut self.numbers);
+            for (f, s) in &failed {
+                ok = ok && branch.add_shaped(f.clone(), s.clone(), &mut self.numbers);
             }
             if let Some(n) = negated {
-                failed.push(n);
+                let s = self.numbers.shape(&n);
+                failed.push((n, s));
             }
             if !ok {
                 continue;
