@@ -340,7 +340,9 @@ impl Clauses {
     }
 
     /// The disjunctions' disjuncts, in order.
-    pub fn disjunctions(&self) -> impl Iterator<Item = &[Formula]> + '_ {
+    pub fn disjunctions(
+        &self,
+    ) -> impl ExactSizeIterator<Item = &[Formula]> + DoubleEndedIterator + '_ {
         self.ors.iter().map(|d| d.formulas.as_slice())
     }
 

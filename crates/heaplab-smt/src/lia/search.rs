@@ -200,7 +200,12 @@ impl Search {
             TheoryResult::Unsat => return Found::Unsat,
             TheoryResult::Outside(why) => return Found::Outside(why),
         };
-        let Some(pos) = c.disjunctions().position(|d| !d.iter().any(|f| holds(f, &ints, &bools)))
+        // The last disjunction the point violates: the latest to join (a prepared context's
+        // question, the definitions it pulled, the units of the last propagation) are the
+        // likeliest to contradict the rest, and splitting them first keeps the search shallow
+        // (BST `insert` under symheap at k = 3: 10.8 s -> 7.5 s, and no query left for Z3
+        // where the first violated one left 16 over the split budget).
+        let Some(pos) = c.disjunctions().rposition(|d| !d.iter().any(|f| holds(f, &ints, &bools)))
         else {
             return Found::Sat(ints, bools);
         };
