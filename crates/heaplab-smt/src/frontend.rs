@@ -13,6 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use crate::definitions;
@@ -67,9 +68,9 @@ type Simplified = HashMap<Term, Term, FxBuildHasher>;
 /// `heaplab compare` share one, see [`SolverFrontend::with_cache`]).
 pub type SharedCache = Arc<Mutex<HashMap<String, Answer>>>;
 
-/// Prepared contexts kept: the engine asks a slice's questions one after another, so a few
-/// suffice.
-const CONTEXTS: usize = 4;
+/// Prepared contexts kept: the engine asks a slice's questions one after another, and its next
+/// slice most often extends one of its last few (see [`SolverFrontend::check_in_context_id`]).
+const CONTEXTS: usize = 8;
 
 /// Queries with fewer assertions take the usual path: preparing a context costs more than it
 /// saves on small ones.
@@ -80,8 +81,16 @@ pub const CONTEXT_MIN: usize = 16;
 /// a path condition in a row; the slice is simplified, encoded and propagated once.
 struct CachedContext {
     key: ContextKey,
-    terms: Vec<Term>,
+    /// The context's terms: those it was prepared with, then those of each extension (shared
+    /// with the contexts it was extended from).
+    terms: Vec<Rc<[Term]>>,
     prepared: Prepared,
+}
+
+impl CachedContext {
+    fn len(&self) -> usize {
+        self.terms.iter().map(|t| t.len()).sum()
+    }
 }
 
 /// How a context is found again: by a hash of its terms (compared in full), or by the id a
@@ -98,7 +107,8 @@ enum Prepared {
     /// The procedure cannot take it: its queries take the usual path.
     Unusable,
     Ready {
-        /// `terms[i]` for each definition set aside (see `definitions`), in evaluation order.
+        /// `terms[0][i]` for each definition set aside (see `definitions`), in evaluation
+        /// order.
         set_aside: Vec<usize>,
         lia: Box<lia::Context>,
     },
@@ -253,9 +263,15 @@ impl<S: Solver> SolverFrontend<S> {
         };
         let key = ContextKey::Hash(hash);
         let mut contexts = self.contexts.lock().unwrap_or_else(|e| e.into_inner());
-        let mut entry = match contexts.iter().position(|c| c.key == key && c.terms == context) {
+        let same =
+            |c: &CachedContext| c.key == key && c.terms.len() == 1 && *c.terms[0] == *context;
+        let mut entry = match contexts.iter().position(same) {
             Some(i) => contexts.remove(i),
-            None => CachedContext { key, terms: context.to_vec(), prepared: self.prepare(context) },
+            None => CachedContext {
+                key,
+                terms: vec![Rc::from(context)],
+                prepared: self.prepare(context),
+            },
         };
         let answer = self.ask_context(&mut entry, question);
         contexts.insert(0, entry);
@@ -272,14 +288,19 @@ impl<S: Solver> SolverFrontend<S> {
     }
 
     /// `context ∧ question` for a plain satisfiability check, the context known by the `id`
-    /// [`Self::context_id`] gave the caller for it (`context` gives its terms the first time,
-    /// `None` where they cannot be written): what a query of the context's terms and the
-    /// question gets, without translating, hashing or comparing the context again. `None`
-    /// when the context cannot answer (the caller then sends the whole query as usual).
+    /// [`Self::context_id`] gave the caller for it: what a query of the context's terms and the
+    /// question gets, without translating, hashing or comparing the context again. `None` when
+    /// the context cannot answer (the caller then sends the whole query as usual).
+    ///
+    /// The first time, `context(from)` gives the context's terms from position `from` on
+    /// (`None` where they cannot be written). `parent`, `(id, n)`, says that the context's first
+    /// `n` terms are those of the context `id`: it is then made from that one's, when it is
+    /// still kept, with only the terms after them prepared ([`lia::Context::extend`]).
     pub fn check_in_context_id(
         &self,
         id: u64,
-        context: impl FnOnce() -> Option<Vec<Term>>,
+        parent: Option<(u64, usize)>,
+        context: impl FnOnce(usize) -> Option<Vec<Term>>,
         question: &Term,
     ) -> Option<Answer> {
         if !self.procedure || self.log.is_some() {
@@ -290,9 +311,23 @@ impl<S: Solver> SolverFrontend<S> {
         let mut entry = match contexts.iter().position(|c| c.key == key) {
             Some(i) => contexts.remove(i),
             None => {
-                let terms = context()?;
-                let prepared = self.prepare(&terms);
-                CachedContext { key, terms, prepared }
+                let parent = parent.and_then(|(id, n)| {
+                    contexts.iter().find(|c| c.key == ContextKey::Id(id) && c.len() == n)
+                });
+                match parent {
+                    Some(parent) => {
+                        let more: Rc<[Term]> = Rc::from(context(parent.len())?);
+                        let prepared = self.extend(parent, &more);
+                        let mut terms = parent.terms.clone();
+                        terms.push(more);
+                        CachedContext { key, terms, prepared }
+                    }
+                    None => {
+                        let terms = context(0)?;
+                        let prepared = self.prepare(&terms);
+                        CachedContext { key, terms: vec![Rc::from(terms)], prepared }
+                    }
+                }
             }
         };
         let answer = self.ask_context(&mut entry, std::slice::from_ref(question));
@@ -302,6 +337,35 @@ impl<S: Solver> SolverFrontend<S> {
             self.bump(|s| s.queries += 1);
         }
         answer
+    }
+
+    /// The context of `parent`'s terms and `more`, prepared from `parent`'s: `more`, with the
+    /// set-aside definitions it reads (which stop being set aside), simplified and added.
+    fn extend(&self, parent: &CachedContext, more: &[Term]) -> Prepared {
+        let (set_aside, lia) = match &parent.prepared {
+            Prepared::Unsat => return Prepared::Unsat,
+            Prepared::Unusable => return Prepared::Unusable,
+            Prepared::Ready { set_aside, lia } => (set_aside, lia),
+        };
+        let defs: Vec<definitions::Definition<'_>> = set_aside
+            .iter()
+            .filter_map(|&i| definitions::definition(&parent.terms[0][i]))
+            .collect();
+        let pulled = definitions::read_by(more, &defs);
+        let mut asked: Vec<&Term> = more.iter().collect();
+        asked.extend(pulled.iter().map(|&i| &parent.terms[0][set_aside[i]]));
+        let normalized = {
+            let mut memo = self.simplified.lock().unwrap_or_else(|e| e.into_inner());
+            normalize(&asked, &mut memo)
+        };
+        let Some(conjuncts) = normalized else { return Prepared::Unsat };
+        let set_aside =
+            (0..set_aside.len()).filter(|i| !pulled.contains(i)).map(|i| set_aside[i]).collect();
+        match lia.extend(&conjuncts) {
+            Ok(lia) => Prepared::Ready { set_aside, lia: Box::new(lia) },
+            Err(Decision::Unsat) => Prepared::Unsat,
+            Err(_) => Prepared::Unusable,
+        }
     }
 
     fn prepare(&self, context: &[Term]) -> Prepared {
@@ -338,10 +402,10 @@ impl<S: Solver> SolverFrontend<S> {
         // The set-aside definitions the question reads join it; the others are evaluated
         // under the model.
         let defs: Vec<definitions::Definition<'_>> =
-            set_aside.iter().filter_map(|&i| definitions::definition(&entry.terms[i])).collect();
+            set_aside.iter().filter_map(|&i| definitions::definition(&entry.terms[0][i])).collect();
         let pulled = definitions::read_by(question, &defs);
         let mut asked: Vec<&Term> = question.iter().collect();
-        asked.extend(pulled.iter().map(|&i| &entry.terms[set_aside[i]]));
+        asked.extend(pulled.iter().map(|&i| &entry.terms[0][set_aside[i]]));
         let normalized = {
             let mut memo = self.simplified.lock().unwrap_or_else(|e| e.into_inner());
             normalize(&asked, &mut memo)
@@ -356,7 +420,7 @@ impl<S: Solver> SolverFrontend<S> {
                     (0..defs.len()).filter(|i| !pulled.contains(i)).map(|i| defs[i]).collect();
                 definitions::complete(&mut model, &rest)?;
                 let holds = |ts: &[Term]| model.satisfies_exact(ts) == Ok(true);
-                if !holds(&entry.terms) || !holds(question) {
+                if !entry.terms.iter().all(|t| holds(t)) || !holds(question) {
                     return None;
                 }
                 local(true);

@@ -174,11 +174,12 @@ fn symheap_guard_disjunctions_are_decided_in_rust() {
 /// the context and the question together: on each corpus query with a few conjuncts, the
 /// context is all but the last, asked in a row the last, its negation and the first (which
 /// the context states); each model satisfies the context and the question. Every fourth such
-/// query, to keep the debug build's `cargo test` short.
+/// query, to keep the debug build's `cargo test` short. A context made by extending one of
+/// the first half of the conjuncts with the rest ([`lia::Context::extend`]) answers alike.
 #[test]
 fn a_prepared_context_answers_as_the_whole_query_does() {
     let cases = corpus();
-    let (mut compared, mut hits) = (0usize, 0usize);
+    let (mut compared, mut hits, mut extended_alike) = (0usize, 0usize, 0usize);
     let mut disagreements = Vec::new();
     let chosen = cases.iter().filter(|c| c.assertions.len() >= 3 && c.want.is_empty());
     for case in chosen.step_by(4) {
@@ -193,6 +194,10 @@ fn a_prepared_context_answers_as_the_whole_query_does() {
             }
             Err(_) => continue,
         };
+        let half = context.len() / 2;
+        let mut extended = lia::Context::new(context[..half].to_vec())
+            .and_then(|c| c.extend(&context[half..]))
+            .ok();
         for q in questions {
             let mut whole = context.to_vec();
             whole.push(q.clone());
@@ -200,6 +205,19 @@ fn a_prepared_context_answers_as_the_whole_query_does() {
             let got = prepared.decide(std::slice::from_ref(&q), lia::Limits::for_want(&[]));
             if let Decision::Sat(m) = &got {
                 assert_eq!(m.satisfies_exact(&whole), Ok(true), "line {}: {q:?}", case.line);
+            }
+            let limits = lia::Limits::for_want(&[]);
+            match extended.as_mut().map(|e| e.decide(std::slice::from_ref(&q), limits)) {
+                Some(Decision::Sat(m)) => {
+                    assert_eq!(m.satisfies_exact(&whole), Ok(true), "line {}: {q:?}", case.line);
+                    assert!(!matches!(expected, Decision::Unsat), "line {}: {q:?}", case.line);
+                    extended_alike += usize::from(matches!(expected, Decision::Sat(_)));
+                }
+                Some(Decision::Unsat) => {
+                    assert!(!matches!(expected, Decision::Sat(_)), "line {}: {q:?}", case.line);
+                    extended_alike += usize::from(expected == Decision::Unsat);
+                }
+                _ => {}
             }
             match (&expected, &got) {
                 (Decision::Sat(_), Decision::Sat(_)) | (Decision::Unsat, Decision::Unsat) => {
@@ -216,5 +234,9 @@ fn a_prepared_context_answers_as_the_whole_query_does() {
     }
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
     assert!(compared > 1000 && hits * 10 > compared * 9, "{hits} of {compared} decided alike");
-    println!("prepared contexts: {hits} of {compared} questions decided alike");
+    assert!(extended_alike * 10 > hits * 9, "extended contexts: {extended_alike} of {hits}");
+    println!(
+        "prepared contexts: {hits} of {compared} questions decided alike; \
+         extended: {extended_alike}"
+    );
 }

@@ -189,27 +189,35 @@ fn questions_of_one_large_slice_get_z3s_answers() {
     assert_eq!(stats.decided_by_procedure, questions.len() as u64, "{stats:?}");
 }
 
-/// The same questions through contexts known by id, two slices asked alternately (the second
-/// is the first with `r1 = 1`): Z3's answers, each slice's terms asked for once, and every
-/// question counted as a query decided by the procedure.
+/// The same questions through contexts known by id, three slices asked in turn: the first, and
+/// two that extend it (`r1 = 1`; a guard whose definition the first set aside, and the
+/// negation of another). Z3's answers; the first slice's terms asked for once, from its start,
+/// and each extension's only from where the first ends; every question counted as a query
+/// decided by the procedure.
 #[test]
 fn contexts_known_by_id_answer_as_z3_does() {
     let z3 = SmtSolver::new(Z3Process::default());
     let f = SolverFrontend::new(NoZ3);
     let (first, questions) = slice_and_questions();
-    let mut second = first.clone();
-    second.push(Term::eq(Var::int("r1"), 1));
-    let ids = [f.context_id(), f.context_id()];
+    let extension = |more: Vec<Term>| first.iter().cloned().chain(more).collect::<Vec<_>>();
+    let slices = [
+        first.clone(),
+        extension(vec![Term::eq(Var::int("r1"), 1)]),
+        extension(vec![Var::bool("g2").term(), Term::not(Var::bool("g4").term())]),
+    ];
+    let ids = [f.context_id(), f.context_id(), f.context_id()];
     assert_ne!(ids[0], ids[1]);
-    let mut translated = [0, 0];
+    let parents = [None, Some((ids[0], first.len())), Some((ids[0], first.len()))];
+    let mut translated: [Vec<usize>; 3] = Default::default();
     for q in &questions {
-        for (k, slice) in [&first, &second].into_iter().enumerate() {
+        for (k, slice) in slices.iter().enumerate() {
             let ours = f
                 .check_in_context_id(
                     ids[k],
-                    || {
-                        translated[k] += 1;
-                        Some(slice.clone())
+                    parents[k],
+                    |from| {
+                        translated[k].push(from);
+                        Some(slice[from..].to_vec())
                     },
                     q,
                 )
@@ -220,8 +228,8 @@ fn contexts_known_by_id_answer_as_z3_does() {
             agree(&ours, &theirs, &assertions, q);
         }
     }
-    assert_eq!(translated, [1, 1]);
+    assert_eq!(translated, [vec![0], vec![first.len()], vec![first.len()]]);
     let stats = f.stats();
-    assert_eq!(stats.queries, 2 * questions.len() as u64, "{stats:?}");
+    assert_eq!(stats.queries, 3 * questions.len() as u64, "{stats:?}");
     assert_eq!(stats.decided_by_procedure, stats.queries, "{stats:?}");
 }

@@ -28,19 +28,34 @@ pub struct SliceIds {
 const RECENT_SLICES: usize = 8;
 
 impl SliceIds {
-    /// The id of `slice`, from `fresh` when it is not among the recent ones.
-    pub fn id(&mut self, slice: &[Sym], fresh: impl FnOnce() -> u64) -> u64 {
-        let same = |kept: &[Sym]| {
-            kept.len() == slice.len() && kept.iter().zip(slice).all(|(a, b)| a.addr() == b.addr())
+    /// The id of `slice`, from `fresh` when it is not among the recent ones; and for a new one,
+    /// the id and length of the longest recent slice it starts with (a path condition grows at
+    /// its end, so the next slice is most often the last one and a few more conjuncts).
+    pub fn id(
+        &mut self,
+        slice: &[Sym],
+        fresh: impl FnOnce() -> u64,
+    ) -> (u64, Option<(u64, usize)>) {
+        let same = |kept: &[Sym], upto: usize| {
+            kept.len() == upto && kept.iter().zip(slice).all(|(a, b)| a.addr() == b.addr())
         };
-        let entry = match self.recent.iter().position(|(kept, _)| same(kept)) {
-            Some(i) => self.recent.remove(i),
-            None => (slice.to_vec(), fresh()),
+        let (entry, parent) = match self.recent.iter().position(|(kept, _)| same(kept, slice.len()))
+        {
+            Some(i) => (self.recent.remove(i), None),
+            None => {
+                let parent = self
+                    .recent
+                    .iter()
+                    .filter(|(kept, _)| kept.len() < slice.len() && same(kept, kept.len()))
+                    .max_by_key(|(kept, _)| kept.len())
+                    .map(|(kept, id)| (*id, kept.len()));
+                ((slice.to_vec(), fresh()), parent)
+            }
         };
         let id = entry.1;
         self.recent.insert(0, entry);
         self.recent.truncate(RECENT_SLICES);
-        id
+        (id, parent)
     }
 }
 
@@ -57,8 +72,9 @@ pub fn check_in_slice<S: Solver>(
         return None;
     }
     let question = to_term(question)?;
-    let id = slices.id(slice, || frontend.context_id());
-    frontend.check_in_context_id(id, || slice.iter().map(to_term).collect(), &question)
+    let (id, parent) = slices.id(slice, || frontend.context_id());
+    let terms = |from: usize| slice[from..].iter().map(to_term).collect();
+    frontend.check_in_context_id(id, parent, terms, &question)
 }
 
 /// A [`PathSolver`] over a `heaplab_smt` solver.

@@ -13,6 +13,12 @@
 //! The clauses are the same conjunction `decide_with` would build, so the answers are the
 //! same; only the order of the disjunctions, hence which model a satisfiable query gets, may
 //! differ. The definitions the context set aside that a question reads join the question.
+//!
+//! A path condition grows by a conjunct or two from one state to the next, and the engine's
+//! next slice is most often the last one and a few more conjuncts: [`Context::extend`] makes
+//! that slice's context from the last one's, preparing only the new conjuncts.
+
+use std::rc::Rc;
 
 use super::bounds;
 use super::encode::{Encoder, Lit};
@@ -23,9 +29,10 @@ use crate::term::Term;
 
 /// A prepared conjunction (see the module documentation).
 pub struct Context {
-    /// The conjunction's terms, for the re-check of every model.
-    conjuncts: Vec<Term>,
-    /// `conjuncts[i]` for each set-aside definition, in the order to evaluate them.
+    /// The conjunction's terms, for the re-check of every model: those it was prepared with,
+    /// then those of each extension (shared with the contexts it was extended from).
+    conjuncts: Vec<Rc<[Term]>>,
+    /// `conjuncts[0][i]` for each set-aside definition, in the order to evaluate them.
     set_aside: Vec<usize>,
     enc: Encoder,
     /// The flattened literals before the implied bounds, to imply bounds with a question's.
@@ -53,6 +60,39 @@ impl Context {
         if !clauses.propagate(&mut numbers) {
             return Err(Decision::Unsat);
         }
+        let conjuncts = vec![Rc::from(conjuncts)];
+        Ok(Context { conjuncts, set_aside, enc, lits, implied, clauses, numbers })
+    }
+
+    /// The context of this one's conjunction and `more`, prepared from this one's: only `more`
+    /// (and the set-aside definitions it reads, which stop being set aside) is encoded and
+    /// propagated. `Err` as [`Context::new`]'s.
+    pub fn extend(&self, more: &[Term]) -> Result<Context, Decision> {
+        let defs = set_aside_definitions(&self.conjuncts, &self.set_aside);
+        let pulled = definitions::read_by(more, &defs);
+        let asked =
+            more.iter().chain(pulled.iter().map(|&i| &self.conjuncts[0][self.set_aside[i]]));
+        let mut enc = self.enc.clone();
+        let (new_lits, ors) =
+            encode_flat(&mut enc, asked).map_err(Decision::Outside)?.ok_or(Decision::Unsat)?;
+        let mut lits = self.lits.clone();
+        lits.extend(new_lits.iter().cloned());
+        let implied = bounds::implied(&lits, &enc.fresh, enc.vars.ints.len());
+        let added: Vec<Lit> = new_lits
+            .into_iter()
+            .chain(implied.iter().filter(|l| !self.implied.contains(l)).cloned())
+            .collect();
+        let (mut clauses, mut numbers) = (self.clauses.clone(), self.numbers.clone());
+        clauses.extend(added, ors, &mut numbers);
+        if !clauses.propagate(&mut numbers) {
+            return Err(Decision::Unsat);
+        }
+        let set_aside = (0..self.set_aside.len())
+            .filter(|i| !pulled.contains(i))
+            .map(|i| self.set_aside[i])
+            .collect();
+        let mut conjuncts = self.conjuncts.clone();
+        conjuncts.push(Rc::from(more));
         Ok(Context { conjuncts, set_aside, enc, lits, implied, clauses, numbers })
     }
 
@@ -61,15 +101,11 @@ impl Context {
     pub fn decide(&mut self, question: &[Term], limits: Limits) -> Decision {
         // The set-aside definitions the question reads join it; the others are evaluated
         // under the model.
-        let defs: Vec<definitions::Definition<'_>> = self
-            .set_aside
-            .iter()
-            .filter_map(|&i| definitions::definition(&self.conjuncts[i]))
-            .collect();
+        let defs = set_aside_definitions(&self.conjuncts, &self.set_aside);
         let pulled = definitions::read_by(question, &defs);
         let asked: Vec<&Term> = question
             .iter()
-            .chain(pulled.iter().map(|&i| &self.conjuncts[self.set_aside[i]]))
+            .chain(pulled.iter().map(|&i| &self.conjuncts[0][self.set_aside[i]]))
             .collect();
         let mut enc = self.enc.clone();
         let fresh_before = enc.fresh.len();
@@ -107,9 +143,17 @@ impl Context {
             return Decision::Outside("a set-aside definition does not evaluate".into());
         }
         let holds = |ts: &[Term]| model.satisfies_exact(ts) == Ok(true);
-        match holds(&self.conjuncts) && holds(question) {
+        match self.conjuncts.iter().all(|c| holds(c)) && holds(question) {
             true => Decision::Sat(model),
             false => Decision::Outside("the model does not re-check".into()),
         }
     }
+}
+
+/// The set-aside definitions of a context's `conjuncts`, in `set_aside`'s order.
+fn set_aside_definitions<'a>(
+    conjuncts: &'a [Rc<[Term]>],
+    set_aside: &[usize],
+) -> Vec<definitions::Definition<'a>> {
+    set_aside.iter().filter_map(|&i| definitions::definition(&conjuncts[0][i])).collect()
 }

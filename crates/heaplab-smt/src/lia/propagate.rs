@@ -61,7 +61,7 @@ fn complement(l: &Lit) -> Option<Lit> {
 /// look used to build the literal's key and complement (copying their linear forms) and hash
 /// them; on symheap's path conditions (a hundred and more implications) that was most of the
 /// procedure's time. Numbering each literal once per call keeps a round to array lookups.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct Numbering {
     ids: HashMap<Lit, u32, FxBuildHasher>,
 }
