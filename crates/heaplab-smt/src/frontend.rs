@@ -101,6 +101,13 @@ enum ContextKey {
     Id(u64),
 }
 
+/// See [`SolverFrontend::asking`].
+struct Asked<'a> {
+    defs: Vec<definitions::Definition<'a>>,
+    pulled: Vec<usize>,
+    normalized: Option<Vec<Term>>,
+}
+
 enum Prepared {
     /// The context alone is unsat.
     Unsat,
@@ -347,17 +354,7 @@ impl<S: Solver> SolverFrontend<S> {
             Prepared::Unusable => return Prepared::Unusable,
             Prepared::Ready { set_aside, lia } => (set_aside, lia),
         };
-        let defs: Vec<definitions::Definition<'_>> = set_aside
-            .iter()
-            .filter_map(|&i| definitions::definition(&parent.terms[0][i]))
-            .collect();
-        let pulled = definitions::read_by(more, &defs);
-        let mut asked: Vec<&Term> = more.iter().collect();
-        asked.extend(pulled.iter().map(|&i| &parent.terms[0][set_aside[i]]));
-        let normalized = {
-            let mut memo = self.simplified.lock().unwrap_or_else(|e| e.into_inner());
-            normalize(&asked, &mut memo)
-        };
+        let Asked { pulled, normalized, .. } = self.asking(more, &parent.terms[0], set_aside);
         let Some(conjuncts) = normalized else { return Prepared::Unsat };
         let set_aside =
             (0..set_aside.len()).filter(|i| !pulled.contains(i)).map(|i| set_aside[i]).collect();
@@ -366,6 +363,22 @@ impl<S: Solver> SolverFrontend<S> {
             Err(Decision::Unsat) => Prepared::Unsat,
             Err(_) => Prepared::Unusable,
         }
+    }
+
+    /// What `terms` ask of a context whose set-aside definitions are `set_aside` (positions in
+    /// `first`, the terms it was prepared with): the definitions, those `terms` read (which
+    /// join them), and `terms` with those simplified (`None` where that is false).
+    fn asking<'a>(&self, terms: &[Term], first: &'a [Term], set_aside: &[usize]) -> Asked<'a> {
+        let defs: Vec<definitions::Definition<'a>> =
+            set_aside.iter().filter_map(|&i| definitions::definition(&first[i])).collect();
+        let pulled = definitions::read_by(terms, &defs);
+        let mut asked: Vec<&Term> = terms.iter().collect();
+        asked.extend(pulled.iter().map(|&i| &first[set_aside[i]]));
+        let normalized = {
+            let mut memo = self.simplified.lock().unwrap_or_else(|e| e.into_inner());
+            normalize(&asked, &mut memo)
+        };
+        Asked { defs, pulled, normalized }
     }
 
     fn prepare(&self, context: &[Term]) -> Prepared {
@@ -401,15 +414,7 @@ impl<S: Solver> SolverFrontend<S> {
         };
         // The set-aside definitions the question reads join it; the others are evaluated
         // under the model.
-        let defs: Vec<definitions::Definition<'_>> =
-            set_aside.iter().filter_map(|&i| definitions::definition(&entry.terms[0][i])).collect();
-        let pulled = definitions::read_by(question, &defs);
-        let mut asked: Vec<&Term> = question.iter().collect();
-        asked.extend(pulled.iter().map(|&i| &entry.terms[0][set_aside[i]]));
-        let normalized = {
-            let mut memo = self.simplified.lock().unwrap_or_else(|e| e.into_inner());
-            normalize(&asked, &mut memo)
-        };
+        let Asked { defs, pulled, normalized } = self.asking(question, &entry.terms[0], set_aside);
         let Some(normalized) = normalized else {
             local(false);
             return Some(Answer::Unsat);
