@@ -137,67 +137,120 @@ impl Atoms {
     }
 }
 
-/// The nodes the edges mention (node → row), and the tightest bounds between them: `d[i][j]`
+/// The edges' constraint graph: the nodes they mention (node → row) and, for each row, the edges
+/// out of it (`u - v <= c` is an edge `v → u` of weight `c`). The shortest path from `i` to `j`
 /// bounds node `j` minus node `i`.
-type Bounds = (BTreeMap<u32, usize>, Vec<Vec<i128>>);
+///
+/// Why not every bound at once (Floyd–Warshall, as before): a symheap slice mentions a hundred
+/// and more variables (references, their ranks, AVL's heights), and the cubic closure was a
+/// third of AVL `insert` at k = 3 under symheap, to read a few pairs. Bellman–Ford finds a
+/// negative cycle in rounds over the (sparse) edges, and the disequalities need the shortest
+/// paths from their own nodes only.
+struct Graph {
+    index: BTreeMap<u32, usize>,
+    out: Vec<Vec<(usize, i128)>>,
+}
 
-/// [`Bounds`] by Floyd–Warshall; `None` if the edges have a negative cycle (they are unsat).
-fn closure(edges: &[Edge]) -> Option<Bounds> {
-    let mut index: BTreeMap<u32, usize> = BTreeMap::new();
-    for e in edges {
-        let n = index.len();
-        index.entry(e.u).or_insert(n);
-        let n = index.len();
-        index.entry(e.v).or_insert(n);
-    }
-    let n = index.len();
-    let mut d = vec![vec![INF; n]; n];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[i] = 0;
-    }
-    for e in edges {
-        let (Some(&u), Some(&v)) = (index.get(&e.u), index.get(&e.v)) else { continue };
-        // u - v <= c: an edge v -> u of weight c.
-        if e.c < d[v][u] {
-            d[v][u] = e.c;
+/// Shortest paths already computed, by the row they start (`out`) or end (`into`) at; and the
+/// edges reversed (`reversed[u]` holds `(v, c)` for each edge `v → u`), made when first needed.
+#[derive(Default)]
+struct Paths {
+    out: BTreeMap<usize, Vec<i128>>,
+    into: BTreeMap<usize, Vec<i128>>,
+    reversed: Option<Vec<Vec<(usize, i128)>>>,
+}
+
+impl Graph {
+    /// The graph of `edges`; `None` if they have a negative cycle (they are unsat).
+    fn of(edges: &[Edge]) -> Option<Graph> {
+        let mut index: BTreeMap<u32, usize> = BTreeMap::new();
+        for e in edges {
+            let n = index.len();
+            index.entry(e.u).or_insert(n);
+            let n = index.len();
+            index.entry(e.v).or_insert(n);
         }
-    }
-    for k in 0..n {
-        for i in 0..n {
-            if d[i][k] >= INF {
-                continue;
-            }
-            for j in 0..n {
-                if d[k][j] >= INF {
-                    continue;
-                }
-                let via = d[i][k] + d[k][j];
-                if via < d[i][j] {
-                    d[i][j] = via;
-                }
-            }
-            if d[i][i] < 0 {
-                return None;
+        let mut out = vec![Vec::new(); index.len()];
+        for e in edges {
+            let (Some(&u), Some(&v)) = (index.get(&e.u), index.get(&e.v)) else { continue };
+            match u == v {
+                true if e.c < 0 => return None,
+                true => {}
+                false => out[v].push((u, e.c)),
             }
         }
+        let graph = Graph { index, out };
+        // From a source joined to every node by an edge of weight 0: without a negative cycle
+        // the distances settle within n - 1 rounds, so a change in round n means one.
+        let mut dist = vec![0; graph.out.len()];
+        for _ in 0..graph.out.len() {
+            if !relax(&graph.out, &mut dist) {
+                return Some(graph);
+            }
+        }
+        graph.out.is_empty().then_some(graph)
     }
-    if (0..n).any(|i| d[i][i] < 0) {
-        return None;
+
+    /// Whether the edges force `u - v = k`, contradicting the disequality `q`.
+    fn forces(&self, q: &Diseq, paths: &mut Paths) -> bool {
+        if q.u == q.v {
+            return q.k == 0;
+        }
+        let (Some(&u), Some(&v)) = (self.index.get(&q.u), self.index.get(&q.v)) else {
+            return false;
+        };
+        // u - v <= path(v → u) and v - u <= path(u → v): both at k means u - v = k. Both are
+        // read at `v` (from it, and into it over the edges reversed): the disequalities of a
+        // symheap slice are mostly `r != null`, all at the node of the constants.
+        let from_v = paths.out.entry(v).or_insert_with(|| shortest(&self.out, v));
+        if from_v[u] > q.k {
+            return false;
+        }
+        let reversed = paths.reversed.get_or_insert_with(|| {
+            let mut into = vec![Vec::new(); self.out.len()];
+            for (v, out) in self.out.iter().enumerate() {
+                for &(u, c) in out {
+                    into[u].push((v, c));
+                }
+            }
+            into
+        });
+        let into_v = paths.into.entry(v).or_insert_with(|| shortest(reversed, v));
+        into_v[u] <= -q.k
     }
-    Some((index, d))
+}
+
+/// One round of relaxing every edge of `adjacency` (`(head, weight)` by tail); whether a
+/// distance fell.
+fn relax(adjacency: &[Vec<(usize, i128)>], dist: &mut [i128]) -> bool {
+    let mut fell = false;
+    for (v, out) in adjacency.iter().enumerate() {
+        if dist[v] >= INF {
+            continue;
+        }
+        for &(u, c) in out {
+            if dist[v] + c < dist[u] {
+                dist[u] = dist[v] + c;
+                fell = true;
+            }
+        }
+    }
+    fell
+}
+
+/// The shortest paths from row `s` over `adjacency`, which has no negative cycle.
+fn shortest(adjacency: &[Vec<(usize, i128)>], s: usize) -> Vec<i128> {
+    let mut dist = vec![INF; adjacency.len()];
+    dist[s] = 0;
+    for _ in 0..adjacency.len() {
+        if !relax(adjacency, &mut dist) {
+            break;
+        }
+    }
+    dist
 }
 
 const INF: i128 = i128::MAX / 4;
-
-/// Whether the difference constraints force `u - v = k`, contradicting a disequality.
-fn forced(index: &BTreeMap<u32, usize>, d: &[Vec<i128>], q: &Diseq) -> bool {
-    if q.u == q.v {
-        return q.k == 0;
-    }
-    let (Some(&u), Some(&v)) = (index.get(&q.u), index.get(&q.v)) else { return false };
-    // u - v <= d[v][u] and v - u <= d[u][v]: both at k means u - v = k.
-    d[v][u] <= q.k && d[u][v] <= -q.k
-}
 
 /// The conjuncts of `pc` that share variables with `c`, transitively (KLEE's constraint
 /// independence). Since `pc` is satisfiable, `pc && c` is satisfiable iff `slice && c` is.
@@ -241,8 +294,9 @@ pub fn decide(pc: &[Sym], c: &Sym) -> Option<bool> {
     for p in pc.iter().chain(std::iter::once(c)) {
         complete &= atoms.conjuncts(p);
     }
-    let Some((index, d)) = closure(&atoms.edges) else { return Some(false) };
-    if atoms.diseqs.iter().any(|q| forced(&index, &d, q)) {
+    let Some(graph) = Graph::of(&atoms.edges) else { return Some(false) };
+    let mut paths = Paths::default();
+    if atoms.diseqs.iter().any(|q| graph.forces(q, &mut paths)) {
         Some(false)
     } else if complete && atoms.diseqs.is_empty() {
         Some(true)
@@ -262,6 +316,88 @@ fn decide_or(pc: &[Sym], a: &Sym, b: &Sym) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rows by node, and the bounds between them.
+    type Bounds = (BTreeMap<u32, usize>, Vec<Vec<i128>>);
+
+    /// Every bound by Floyd–Warshall (`d[i][j]` bounds node `j` minus node `i`, rows as in
+    /// `Graph::of`), `None` on a negative cycle: the oracle of the graph's answers.
+    fn closure(edges: &[Edge]) -> Option<Bounds> {
+        let mut index: BTreeMap<u32, usize> = BTreeMap::new();
+        for e in edges {
+            let n = index.len();
+            index.entry(e.u).or_insert(n);
+            let n = index.len();
+            index.entry(e.v).or_insert(n);
+        }
+        let n = index.len();
+        let mut d = vec![vec![INF; n]; n];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[i] = 0;
+        }
+        for e in edges {
+            let (u, v) = (index[&e.u], index[&e.v]);
+            d[v][u] = d[v][u].min(e.c);
+        }
+        for k in 0..n {
+            for i in 0..n {
+                for j in 0..n {
+                    if d[i][k] < INF && d[k][j] < INF {
+                        d[i][j] = d[i][j].min(d[i][k] + d[k][j]);
+                    }
+                }
+            }
+        }
+        (0..n).all(|i| d[i][i] >= 0).then_some((index, d))
+    }
+
+    /// Random systems of a few nodes: the graph finds a negative cycle exactly when the
+    /// closure does, and forces exactly the disequalities the closure's bounds force.
+    #[test]
+    fn the_graph_answers_as_the_closure_does() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let (mut cycles, mut forced) = (0, 0);
+        for _ in 0..3000 {
+            let nodes = 1 + next(7) as u32;
+            let edges: Vec<Edge> = (0..next(12))
+                .map(|_| Edge {
+                    u: next(nodes as u64) as u32,
+                    v: next(nodes as u64) as u32,
+                    c: next(10) as i128 - 2,
+                })
+                .collect();
+            let closure = closure(&edges);
+            let graph = Graph::of(&edges);
+            assert_eq!(graph.is_some(), closure.is_some(), "{edges:?}");
+            let (Some(graph), Some((index, d))) = (graph, closure) else {
+                cycles += 1;
+                continue;
+            };
+            let mut paths = Paths::default();
+            for _ in 0..8 {
+                let q = Diseq {
+                    u: next(nodes as u64) as u32,
+                    v: next(nodes as u64) as u32,
+                    k: next(7) as i128 - 3,
+                };
+                let expected = match (index.get(&q.u), index.get(&q.v)) {
+                    _ if q.u == q.v => q.k == 0,
+                    (Some(&u), Some(&v)) => d[v][u] <= q.k && d[u][v] <= -q.k,
+                    _ => false,
+                };
+                assert_eq!(graph.forces(&q, &mut paths), expected, "{edges:?} {q:?}");
+                forced += usize::from(expected);
+            }
+        }
+        // Both answers occur often enough for the comparison to mean something.
+        assert!(cycles > 300 && forced > 300, "{cycles} cycles, {forced} forced");
+    }
 
     fn x(i: u32) -> Sym {
         Sym::var(i, Sort::Int)
