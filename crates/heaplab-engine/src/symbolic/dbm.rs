@@ -163,13 +163,7 @@ struct Paths {
 impl Graph {
     /// The graph of `edges`; `None` if they have a negative cycle (they are unsat).
     fn of(edges: &[Edge]) -> Option<Graph> {
-        let mut index: BTreeMap<u32, usize> = BTreeMap::new();
-        for e in edges {
-            let n = index.len();
-            index.entry(e.u).or_insert(n);
-            let n = index.len();
-            index.entry(e.v).or_insert(n);
-        }
+        let index = rows(edges);
         let mut out = vec![Vec::new(); index.len()];
         for e in edges {
             let (Some(&u), Some(&v)) = (index.get(&e.u), index.get(&e.v)) else { continue };
@@ -218,6 +212,18 @@ impl Graph {
         let into_v = paths.into.entry(v).or_insert_with(|| shortest(reversed, v));
         into_v[u] <= -q.k
     }
+}
+
+/// A row for each node the edges mention, in the order they first appear.
+fn rows(edges: &[Edge]) -> BTreeMap<u32, usize> {
+    let mut index: BTreeMap<u32, usize> = BTreeMap::new();
+    for e in edges {
+        let n = index.len();
+        index.entry(e.u).or_insert(n);
+        let n = index.len();
+        index.entry(e.v).or_insert(n);
+    }
+    index
 }
 
 /// One round of relaxing every edge of `adjacency` (`(head, weight)` by tail); whether a
@@ -323,13 +329,7 @@ mod tests {
     /// Every bound by Floyd–Warshall (`d[i][j]` bounds node `j` minus node `i`, rows as in
     /// `Graph::of`), `None` on a negative cycle: the oracle of the graph's answers.
     fn closure(edges: &[Edge]) -> Option<Bounds> {
-        let mut index: BTreeMap<u32, usize> = BTreeMap::new();
-        for e in edges {
-            let n = index.len();
-            index.entry(e.u).or_insert(n);
-            let n = index.len();
-            index.entry(e.v).or_insert(n);
-        }
+        let index = rows(edges);
         let n = index.len();
         let mut d = vec![vec![INF; n]; n];
         for (i, row) in d.iter_mut().enumerate() {
