@@ -17,7 +17,9 @@
 //! integer branches inside the theory) is infeasible over the rationals, which implies
 //! infeasible over the integers; arithmetic is exact (`i128` rationals, overflow makes the
 //! query outside). `sat` comes with a model that is re-checked by [`crate::eval`] before it is
-//! returned (in `i128`, so an overflow guard such as `x + 1 > 9223372036854775807` re-checks).
+//! returned (in `i128`, so an overflow guard such as `x + 1 > 9223372036854775807` re-checks);
+//! a prepared [`Context`]'s models are re-checked by its caller, the frontend, against the
+//! terms before simplification.
 //! Every budget that runs out says outside, never a guess.
 
 mod bounds;
