@@ -69,8 +69,10 @@ type Simplified = HashMap<Term, Term, FxBuildHasher>;
 pub type SharedCache = Arc<Mutex<HashMap<String, Answer>>>;
 
 /// Prepared contexts kept: the engine asks a slice's questions one after another, and its next
-/// slice most often extends one of its last few (see [`SolverFrontend::check_in_context_id`]).
-const CONTEXTS: usize = 8;
+/// slice most often extends one of its last few (see [`SolverFrontend::check_in_context_id`]);
+/// a sibling path, explored after its brother's whole subtree, extends their parent's slice,
+/// so more than a few are kept (a context of a hundred conjuncts holds about a megabyte).
+const CONTEXTS: usize = 32;
 
 /// Queries with fewer assertions take the usual path: preparing a context costs more than it
 /// saves on small ones.

@@ -25,7 +25,7 @@ pub struct SliceIds {
 }
 
 /// Slices remembered by [`SliceIds`].
-const RECENT_SLICES: usize = 8;
+const RECENT_SLICES: usize = 32;
 
 impl SliceIds {
     /// The id of `slice`, from `fresh` when it is not among the recent ones; and for a new one,
