@@ -50,6 +50,9 @@ const LIMIT: usize = 50_000;
 /// A conjunct's variables, sorted.
 type Vars = Rc<[(u32, Sort)]>;
 
+/// A variable of the path condition.
+type Var = (u32, Sort);
+
 /// Counts of the questions answered here.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AnswerCounts {
@@ -67,8 +70,9 @@ pub struct AnswerCounts {
 #[derive(Default)]
 pub struct Answers {
     on: bool,
-    /// Each conjunct's variables, by address (the `Sym` keeps the address alive).
-    vars: FxHashMap<usize, (Sym, Vars)>,
+    /// Each conjunct's variables and the variable it defines, by address (the `Sym` keeps the
+    /// address alive).
+    vars: FxHashMap<usize, (Sym, Vars, Option<Var>)>,
     /// (condition, slice addresses) → satisfiable?
     exact: FxHashMap<(Sym, Vec<usize>), bool>,
     /// condition → slices (sorted addresses) with which it was unsat.
@@ -92,14 +96,15 @@ impl Answers {
         Answers { on, ..Answers::default() }
     }
 
-    fn vars_of(&mut self, s: &Sym) -> Vars {
-        if let Some((_, v)) = self.vars.get(&s.addr()) {
-            return Rc::clone(v);
+    /// A conjunct's variables and the variable it defines ([`definition_var`]), remembered.
+    fn vars_of(&mut self, s: &Sym) -> (Vars, Option<(u32, Sort)>) {
+        if let Some((_, v, d)) = self.vars.get(&s.addr()) {
+            return (Rc::clone(v), *d);
         }
-        let v: Vars = s.vars().into();
-        self.vars.insert(s.addr(), (s.clone(), Rc::clone(&v)));
+        let (v, d): (Vars, _) = (s.vars().into(), definition_var(s));
+        self.vars.insert(s.addr(), (s.clone(), Rc::clone(&v), d));
         self.entries += 1;
-        v
+        (v, d)
     }
 
     /// The conjuncts of `pc` that share variables with `c`, transitively, in `pc` order: the
@@ -113,9 +118,8 @@ impl Answers {
         if wanted.is_empty() {
             return Question { slice: Vec::new(), addrs: Vec::new() };
         }
-        let vars: Vec<Vars> = pc.iter().map(|p| self.vars_of(p)).collect();
-        let unread = unread_definitions(pc, &vars, &wanted);
-        let key = |(id, sort): (u32, Sort)| 2 * id as usize + usize::from(sort == Sort::Bool);
+        let (vars, defined): (Vec<Vars>, Vec<_>) = pc.iter().map(|p| self.vars_of(p)).unzip();
+        let unread = unread_definitions(&defined, &vars, &wanted);
         let n = vars
             .iter()
             .flat_map(|v| v.iter())
@@ -371,43 +375,51 @@ fn assignment(
 /// the rest, `v` can take the value of `e`. And they no longer tie their variables into one
 /// slice. (`heaplab_smt`'s frontend sets such definitions aside too, on the terms it gets;
 /// done here, on the path condition, they are neither converted nor sent.)
-fn unread_definitions(pc: &[Sym], vars: &[Vars], wanted: &[(u32, Sort)]) -> Vec<bool> {
-    let mut unread = vec![false; pc.len()];
-    // The variable each conjunct defines, if it has the shape of a definition.
-    let defined: Vec<Option<(u32, Sort)>> = pc.iter().map(definition_var).collect();
+fn unread_definitions(
+    defined: &[Option<(u32, Sort)>],
+    vars: &[Vars],
+    wanted: &[(u32, Sort)],
+) -> Vec<bool> {
+    let mut unread = vec![false; defined.len()];
     if defined.iter().all(Option::is_none) {
         return unread;
     }
-    // In how many conjuncts (the condition counting as one more) each variable occurs.
-    let mut count: FxHashMap<(u32, Sort), u32> = FxHashMap::default();
-    for v in vars.iter().flat_map(|v| v.iter()).chain(wanted) {
-        *count.entry(*v).or_default() += 1;
+    // In how many conjuncts (the condition counting as one more) each variable occurs, and
+    // the conjunct defining it; by `key` (dense: a question has a few hundred variables).
+    let all = || vars.iter().flat_map(|v| v.iter()).chain(wanted);
+    let n = all().map(|v| key(*v) + 1).max().unwrap_or(0);
+    let mut count = vec![0u32; n];
+    for v in all() {
+        count[key(*v)] += 1;
     }
-    let mut by_var: FxHashMap<(u32, Sort), usize> = FxHashMap::default();
+    let mut by_var = vec![usize::MAX; n];
     for (i, d) in defined.iter().enumerate() {
         if let Some(v) = d {
-            by_var.insert(*v, i);
+            by_var[key(*v)] = i;
         }
     }
-    let mut work: Vec<usize> = (0..pc.len()).filter(|&i| defined[i].is_some()).collect();
+    let mut work: Vec<usize> = (0..defined.len()).filter(|&i| defined[i].is_some()).collect();
     while let Some(i) = work.pop() {
         let Some(v) = defined[i] else { continue };
-        if unread[i] || count.get(&v) != Some(&1) {
+        if unread[i] || count[key(v)] != 1 {
             continue;
         }
         unread[i] = true;
         for u in vars[i].iter() {
-            let n = count.entry(*u).or_default();
+            let n = &mut count[key(*u)];
             *n -= 1;
             // A variable of `e` read only by its own definition now: that one may go too.
-            if *n == 1 {
-                if let Some(&j) = by_var.get(u) {
-                    work.push(j);
-                }
+            if *n == 1 && by_var[key(*u)] != usize::MAX {
+                work.push(by_var[key(*u)]);
             }
         }
     }
     unread
+}
+
+/// A variable's index in the dense tables of a question.
+fn key((id, sort): (u32, Sort)) -> usize {
+    2 * id as usize + usize::from(sort == Sort::Bool)
 }
 
 /// `v` when `c` is `v == e` (or `e == v`) with `v` a variable that does not occur in `e`.
@@ -497,7 +509,8 @@ mod tests {
             let q = answers.question(&pc, &c);
             // Definitions nothing reads are left out first (see `unread_definitions`).
             let vars: Vec<Vars> = pc.iter().map(|p| p.vars().into()).collect();
-            let unread = unread_definitions(&pc, &vars, &c.vars());
+            let defined: Vec<_> = pc.iter().map(definition_var).collect();
+            let unread = unread_definitions(&defined, &vars, &c.vars());
             let read: Vec<Sym> =
                 pc.iter().zip(&unread).filter(|(_, u)| !**u).map(|(p, _)| p.clone()).collect();
             let want = dbm::slice(&read, &c);
@@ -516,7 +529,8 @@ mod tests {
         let fact = Sym::lt(&x(1), &x(2));
         let unread = |pc: &[Sym], c: &Sym| {
             let vars: Vec<Vars> = pc.iter().map(|p| p.vars().into()).collect();
-            unread_definitions(pc, &vars, &c.vars())
+            let defined: Vec<_> = pc.iter().map(definition_var).collect();
+            unread_definitions(&defined, &vars, &c.vars())
         };
         let c = Sym::lt(&x(2), &x(3));
         let pc = vec![d1.clone(), d2.clone(), fact.clone()];
