@@ -355,13 +355,7 @@ mod tests {
     /// closure does, and forces exactly the disequalities the closure's bounds force.
     #[test]
     fn the_graph_answers_as_the_closure_does() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = crate::symbolic::xorshift(0x2545_f491_4f6c_dd1d);
         let (mut cycles, mut forced) = (0, 0);
         for _ in 0..3000 {
             let nodes = 1 + next(7) as u32;

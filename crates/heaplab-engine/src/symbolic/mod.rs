@@ -69,3 +69,15 @@ pub use state::{SValue, State, StateId, StrategyData};
 pub use strategy::{HeapStrategy, StrategyInfo, STRATEGIES};
 pub use term::{Sort, Sym};
 pub use view::HeapView;
+
+/// The tests' random cases: a small deterministic generator (xorshift64) from `seed`;
+/// `next(n)` is in `0..n`.
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    }
+}

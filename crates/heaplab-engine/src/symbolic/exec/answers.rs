@@ -481,13 +481,7 @@ mod tests {
     /// shared variables (a small generator, fixed seeds).
     #[test]
     fn slices_like_dbm() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::symbolic::xorshift(0x2545_f491_4f6c_dd1d);
         let mut answers = Answers::new(true);
         for _ in 0..300 {
             let pc: Vec<Sym> = (0..next(12))
@@ -669,13 +663,7 @@ mod tests {
     /// and repair answers a good share of the satisfiable ones (so this test can fail both ways).
     #[test]
     fn repaired_models_satisfy_what_enumeration_does() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::symbolic::xorshift(0x9e37_79b9_7f4a_7c15);
         let b = |i: u32| Sym::var(20 + i, Sort::Bool);
         let (mut sat, mut repaired_sat) = (0, 0);
         for _ in 0..200 {
