@@ -48,7 +48,7 @@ const UNSAT_PER_CONDITION: usize = 24;
 const LIMIT: usize = 50_000;
 
 /// A conjunct's variables, sorted.
-type Vars = Rc<[(u32, Sort)]>;
+type Vars = Rc<[Var]>;
 
 /// A variable of the path condition.
 type Var = (u32, Sort);
@@ -97,7 +97,7 @@ impl Answers {
     }
 
     /// A conjunct's variables and the variable it defines ([`definition_var`]), remembered.
-    fn vars_of(&mut self, s: &Sym) -> (Vars, Option<(u32, Sort)>) {
+    fn vars_of(&mut self, s: &Sym) -> (Vars, Option<Var>) {
         if let Some((_, v, d)) = self.vars.get(&s.addr()) {
             return (Rc::clone(v), *d);
         }
@@ -135,7 +135,7 @@ impl Answers {
             }
             i
         }
-        let union = |parent: &mut Vec<usize>, vs: &[(u32, Sort)]| {
+        let union = |parent: &mut Vec<usize>, vs: &[Var]| {
             let Some(first) = vs.first() else { return };
             let a = find(parent, key(*first));
             for v in &vs[1..] {
@@ -267,8 +267,8 @@ impl Answers {
 /// (BST `insert`, AVL `insert`): two in three of the satisfiable questions that reached the
 /// solver are answered here, and the runs take a quarter less time.
 fn repaired(m: &Model, q: &Question, c: &Sym) -> Option<Model> {
-    let mut env: FxHashMap<(u32, Sort), i64> = m.values.iter().map(|(k, v)| (*k, *v)).collect();
-    let mut fixed: Vec<(u32, Sort)> = Vec::new();
+    let mut env: FxHashMap<Var, i64> = m.values.iter().map(|(k, v)| (*k, *v)).collect();
+    let mut fixed: Vec<Var> = Vec::new();
     for part in conjuncts(c) {
         if let Some((v, k)) = forced(part) {
             if fixed.contains(&v) && env.get(&v) != Some(&k) {
@@ -309,12 +309,12 @@ fn repaired(m: &Model, q: &Question, c: &Sym) -> Option<Model> {
     all().all(|s| holds(s, &env)).then(|| Model { values: env.into_iter().collect() })
 }
 
-fn holds(s: &Sym, env: &FxHashMap<(u32, Sort), i64>) -> bool {
+fn holds(s: &Sym, env: &FxHashMap<Var, i64>) -> bool {
     s.eval(&|id, sort| env.get(&(id, sort)).copied()) == Some(1)
 }
 
 /// The variable and value that `s` forces when it is `x == k`, `b` or `!b`.
-fn forced(s: &Sym) -> Option<((u32, Sort), i64)> {
+fn forced(s: &Sym) -> Option<(Var, i64)> {
     match s.node() {
         Node::Var(id, Sort::Bool) => Some(((*id, Sort::Bool), 1)),
         Node::Not(b) => match b.node() {
@@ -334,13 +334,9 @@ fn forced(s: &Sym) -> Option<((u32, Sort), i64)> {
 /// One variable's value that makes the false conjunct `s` true, where `s` is a definition
 /// `v == e`, an implication `!g || v == e` whose `g` holds, or forces a value ([`forced`]);
 /// never a variable in `fixed`.
-fn assignment(
-    s: &Sym,
-    env: &FxHashMap<(u32, Sort), i64>,
-    fixed: &[(u32, Sort)],
-) -> Option<((u32, Sort), i64)> {
+fn assignment(s: &Sym, env: &FxHashMap<Var, i64>, fixed: &[Var]) -> Option<(Var, i64)> {
     let look = |id: u32, sort: Sort| env.get(&(id, sort)).copied();
-    let define = |s: &Sym| -> Option<((u32, Sort), i64)> {
+    let define = |s: &Sym| -> Option<(Var, i64)> {
         let Node::Eq(a, b) = s.node() else { return forced(s) };
         for (side, other) in [(a, b), (b, a)] {
             if let Node::Var(id, sort) = side.node() {
@@ -354,7 +350,7 @@ fn assignment(
         }
         None
     };
-    let pick = |v: Option<((u32, Sort), i64)>| v.filter(|(v, _)| !fixed.contains(v));
+    let pick = |v: Option<(Var, i64)>| v.filter(|(v, _)| !fixed.contains(v));
     match s.node() {
         Node::Or(a, b) => {
             if let Node::Not(g) = a.node() {
@@ -375,11 +371,7 @@ fn assignment(
 /// the rest, `v` can take the value of `e`. And they no longer tie their variables into one
 /// slice. (`heaplab_smt`'s frontend sets such definitions aside too, on the terms it gets;
 /// done here, on the path condition, they are neither converted nor sent.)
-fn unread_definitions(
-    defined: &[Option<(u32, Sort)>],
-    vars: &[Vars],
-    wanted: &[(u32, Sort)],
-) -> Vec<bool> {
+fn unread_definitions(defined: &[Option<Var>], vars: &[Vars], wanted: &[Var]) -> Vec<bool> {
     let mut unread = vec![false; defined.len()];
     if defined.iter().all(Option::is_none) {
         return unread;
@@ -418,12 +410,12 @@ fn unread_definitions(
 }
 
 /// A variable's index in the dense tables of a question.
-fn key((id, sort): (u32, Sort)) -> usize {
+fn key((id, sort): Var) -> usize {
     2 * id as usize + usize::from(sort == Sort::Bool)
 }
 
 /// `v` when `c` is `v == e` (or `e == v`) with `v` a variable that does not occur in `e`.
-fn definition_var(c: &Sym) -> Option<(u32, Sort)> {
+fn definition_var(c: &Sym) -> Option<Var> {
     let Node::Eq(a, b) = c.node() else { return None };
     for (side, other) in [(a, b), (b, a)] {
         if let Node::Var(id, sort) = side.node() {
