@@ -602,21 +602,17 @@ mod tests {
     #[test]
     fn a_model_is_repaired_along_definitions() {
         let pc = reference_slice();
-        let model = |pairs: &[(u32, Sort, i64)]| {
-            let mut m = Model::default();
-            for &(i, sort, v) in pairs {
-                m.values.insert((i, sort), v);
-            }
-            m
-        };
-        let at3 = model(&[
-            (0, Sort::Int, 3),
-            (20, Sort::Bool, 1),
-            (1, Sort::Int, 4),
-            (5, Sort::Int, 7),
-            (6, Sort::Int, 4),
-            (7, Sort::Int, 1),
-        ]);
+        let mut at3 = Model::default();
+        for (v, value) in [
+            ((0, Sort::Int), 3),
+            ((20, Sort::Bool), 1),
+            ((1, Sort::Int), 4),
+            ((5, Sort::Int), 7),
+            ((6, Sort::Int), 4),
+            ((7, Sort::Int), 1),
+        ] {
+            at3.values.insert(v, value);
+        }
         let mut a = Answers::new(true);
         let c = Sym::eq(&x(0), &Sym::int(2));
         let q = a.question(&pc, &c);
@@ -629,14 +625,8 @@ mod tests {
         assert!(pc.iter().chain([&c]).all(|s| s.eval(&|i, t| m.get(i, t)) == Some(1)));
 
         // `x5 = 12` breaks `x1 < 10` once `x1` follows `x5`: nothing decides it.
-        let far = model(&[
-            (0, Sort::Int, 3),
-            (20, Sort::Bool, 1),
-            (1, Sort::Int, 4),
-            (5, Sort::Int, 12),
-            (6, Sort::Int, 4),
-            (7, Sort::Int, 1),
-        ]);
+        let mut far = at3.clone();
+        far.values.insert((5, Sort::Int), 12);
         let q = Question { slice: pc.clone(), addrs: pc.iter().map(Sym::addr).collect() };
         assert!(repaired(&far, &q, &c).is_none());
         // Null: `b` becomes false, and `0 < x7` no longer matters.
