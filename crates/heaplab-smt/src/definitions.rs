@@ -135,6 +135,20 @@ pub fn read_by(terms: &[Term], defs: &[Definition<'_>]) -> Vec<usize> {
     pulled
 }
 
+/// What `terms` ask of a conjunction whose set-aside definitions stand at `set_aside` in
+/// `first` (see [`positions`]): those definitions, in `set_aside`'s order; the ones `terms` read
+/// ([`read_by`], indices into them); and `terms` followed by those, for the question.
+pub type Asked<'a> = (Vec<Definition<'a>>, Vec<usize>, Vec<&'a Term>);
+
+/// [`Asked`] of `terms` (a prepared context's question or extension).
+pub fn asking<'a>(first: &'a [Term], set_aside: &[usize], terms: &'a [Term]) -> Asked<'a> {
+    let defs: Vec<Definition<'a>> =
+        set_aside.iter().filter_map(|&i| definition(&first[i])).collect();
+    let pulled = read_by(terms, &defs);
+    let asked = terms.iter().chain(pulled.iter().map(|&i| &first[set_aside[i]])).collect();
+    (defs, pulled, asked)
+}
+
 /// Where each of `defs` (set aside from `conjuncts` by [`split`]) stands in `conjuncts`, in
 /// `defs`' order: a caller that keeps the conjuncts keeps these instead of borrows.
 pub fn positions(conjuncts: &[Term], defs: &[Definition<'_>]) -> Vec<usize> {

@@ -368,14 +368,10 @@ impl<S: Solver> SolverFrontend<S> {
     }
 
     /// What `terms` ask of a context whose set-aside definitions are `set_aside` (positions in
-    /// `first`, the terms it was prepared with): the definitions, those `terms` read (which
-    /// join them), and `terms` with those simplified (`None` where that is false).
-    fn asking<'a>(&self, terms: &[Term], first: &'a [Term], set_aside: &[usize]) -> Asked<'a> {
-        let defs: Vec<definitions::Definition<'a>> =
-            set_aside.iter().filter_map(|&i| definitions::definition(&first[i])).collect();
-        let pulled = definitions::read_by(terms, &defs);
-        let mut asked: Vec<&Term> = terms.iter().collect();
-        asked.extend(pulled.iter().map(|&i| &first[set_aside[i]]));
+    /// `first`, the terms it was prepared with), as [`definitions::asking`] says, with the
+    /// asked terms simplified (`None` where that is false).
+    fn asking<'a>(&self, terms: &'a [Term], first: &'a [Term], set_aside: &[usize]) -> Asked<'a> {
+        let (defs, pulled, asked) = definitions::asking(first, set_aside, terms);
         let normalized = {
             let mut memo = self.simplified.lock().unwrap_or_else(|e| e.into_inner());
             normalize(&asked, &mut memo)

@@ -68,7 +68,7 @@ impl Context {
     /// (and the set-aside definitions it reads, which stop being set aside) is encoded and
     /// propagated. `Err` as [`Context::new`]'s.
     pub fn extend(&self, more: &[Term]) -> Result<Context, Decision> {
-        let (_, pulled, asked) = asking(&self.first, &self.set_aside, more);
+        let (_, pulled, asked) = definitions::asking(&self.first, &self.set_aside, more);
         let mut enc = self.enc.clone();
         let (new_lits, ors) =
             encode_flat(&mut enc, asked).map_err(Decision::Outside)?.ok_or(Decision::Unsat)?;
@@ -99,7 +99,7 @@ impl Context {
     pub fn decide(&mut self, question: &[Term], limits: Limits) -> Decision {
         // The set-aside definitions the question reads join it; the others are evaluated
         // under the model.
-        let (defs, pulled, asked) = asking(&self.first, &self.set_aside, question);
+        let (defs, pulled, asked) = definitions::asking(&self.first, &self.set_aside, question);
         let mut enc = self.enc.clone();
         let fresh_before = enc.fresh.len();
         let (mut lits, ors) = match encode_flat(&mut enc, asked) {
@@ -137,18 +137,4 @@ impl Context {
         }
         Decision::Sat(model)
     }
-}
-
-/// What `terms` ask of a context: its set-aside definitions (in `set_aside`'s order), those
-/// `terms` read, and `terms` followed by those.
-type Asked<'a> = (Vec<definitions::Definition<'a>>, Vec<usize>, Vec<&'a Term>);
-
-/// [`Asked`] of the context whose conjuncts were first `first` and whose set-aside
-/// definitions are `set_aside` (positions in `first`).
-fn asking<'a>(first: &'a [Term], set_aside: &[usize], terms: &'a [Term]) -> Asked<'a> {
-    let defs: Vec<definitions::Definition<'a>> =
-        set_aside.iter().filter_map(|&i| definitions::definition(&first[i])).collect();
-    let pulled = definitions::read_by(terms, &defs);
-    let asked = terms.iter().chain(pulled.iter().map(|&i| &first[set_aside[i]])).collect();
-    (defs, pulled, asked)
 }
