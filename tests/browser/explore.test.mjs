@@ -173,7 +173,10 @@ test('a run generates as many tests as heaplab run, and the downloads pass heapl
   const first = cards.first();
   const name = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tests[0].name);
   await first.locator('summary', { hasText: 'Test code' }).click();
-  const code = await first.locator('details.gt-code pre').textContent();
+  // The block is written by the details' toggle event, which comes a task after the click.
+  const pre = first.locator('details.gt-code pre');
+  await pre.filter({ hasText: new RegExp(`^test ${name}\\b`, 'm') }).waitFor({ timeout: 10000 }).catch(() => {});
+  const code = await pre.textContent();
   assert.match(code, new RegExp(`^test ${name}\\b`, 'm'), code);
   assert.ok((await readFile(hlPath, 'utf8')).includes(code.trimEnd()), 'the block shown is the .hl file\'s');
   const [one] = await Promise.all([page.waitForEvent('download'), first.getByRole('button', { name: `Download test ${name} (.hl)` }).click()]);
