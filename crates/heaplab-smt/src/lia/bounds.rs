@@ -53,7 +53,7 @@ fn tighten(ranges: &mut [Interval], x: usize, (lo, hi): Interval) {
 }
 
 /// The range one literal of the conjunction gives its only variable, if it has one.
-fn unit_range(lit: &Lit) -> Option<(usize, Interval)> {
+pub(super) fn unit_range(lit: &Lit) -> Option<(usize, Interval)> {
     let (lin, equal) = match lit {
         Lit::Le(lin) => (lin, false),
         Lit::Eq(lin) => (lin, true),

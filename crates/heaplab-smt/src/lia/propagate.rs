@@ -11,12 +11,17 @@
 //! `l = 0` / `l ≠ 0`, `l ≤ 0` / `-l + 1 ≤ 0` over the integers, `b` / `¬b`) drops out; a
 //! disjunction with a disjunct the conjunction already *states* is satisfied and drops out; a
 //! disjunction left with one disjunct joins the conjunction, which may settle others, up to a
-//! fixed point. Only syntactic facts are used (linear forms compared after sign
-//! normalization), so the result is equivalent to the input whatever the theory would say.
+//! fixed point. Besides literals, each integer variable's range is kept, as the literals over
+//! it alone bound it (see [`Known`]): a disjunct comparing the variable with a constant outside
+//! the range is contradicted, one inside a range of one value decided, and an empty range is a
+//! conflict. Only facts of single literals and single variables are used (linear forms compared
+//! after sign normalization), so the result is equivalent to the input whatever the theory would
+//! say.
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::bounds::unit_range;
 use super::encode::{Formula, Lin, Lit};
 use rustc_hash::FxBuildHasher;
 
@@ -75,10 +80,23 @@ impl Numbering {
     /// The numbers of `l`'s key and of its complement (`None` where that form overflows).
     fn lit(&mut self, l: &Lit) -> Shape {
         let (k, c) = (key(l).map(|k| self.id(k)), complement(l).map(|c| self.id(c)));
-        match value_of(l) {
-            Some((x, v, eq)) => Shape::Value(k, c, x, v, eq),
-            None => Shape::Lit(k, c),
+        if let Some((x, v, eq)) = value_of(l) {
+            return Shape::Value(k, c, x, v, eq);
         }
+        match l {
+            Lit::Le(_) => match unit_range(l) {
+                Some((x, (lo, hi))) => Shape::Bound(k, c, x, lo, hi),
+                None => Shape::Lit(k, c),
+            },
+            _ => Shape::Lit(k, c),
+        }
+    }
+
+    /// Whether `x ≠ v` is among the numbered literals and `known` holds it.
+    fn excluded(&self, known: &Known, x: usize, v: i128) -> bool {
+        let Some(constant) = v.checked_neg() else { return false };
+        let lit = Lit::Ne(Lin { coeffs: [(x, 1)].into(), constant });
+        known.contains(self.ids.get(&lit).copied())
     }
 
     pub(super) fn shape(&mut self, f: &Formula) -> Shape {
@@ -112,66 +130,103 @@ fn value_of(l: &Lit) -> Option<(usize, i128, bool)> {
 /// `Value` is a literal that compares one variable with a constant (`x = 3`, `x ≠ 0`): besides
 /// its numbers, it is decided by the variable's value once a literal of the conjunction fixes
 /// it (symheap's references take one constant per world, see `heap/symheap.rs`'s ranks).
+///
+/// `Bound` is a literal that bounds one variable (`x ≤ 3`, `0 ≤ x`): decided by the variable's
+/// range once the conjunction's bounds put it wholly inside or outside.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
     Lit(Option<u32>, Option<u32>),
     Value(Option<u32>, Option<u32>, usize, i128, bool),
+    Bound(Option<u32>, Option<u32>, usize, Option<i128>, Option<i128>),
     And(Vec<Shape>),
     Or(Vec<Shape>),
 }
 
-/// The literals known to hold, by number, and the values the conjunction fixes.
+/// The literals known to hold, by number; each integer variable's range as the conjunction's
+/// literals over it alone bound it (`x = 3`, `0 ≤ x`, `x ≤ 5`, and `x ≠ v` at an end of the
+/// range); and whether those ranges already contradict each other.
+///
+/// Why ranges: symheap's references are numbered locations, each over a small range
+/// (`0 ≤ r ≤ 4`) with some locations ruled out (`r ≠ 0`), and most of its disjuncts compare one
+/// reference with one location. A disjunct outside the range, or a range left with one value,
+/// decided nothing here and cost a split and a theory check each.
 #[derive(Default, Clone)]
-struct Known(Vec<bool>, Vec<Option<i128>>);
+struct Known {
+    ids: Vec<bool>,
+    ranges: Vec<(i128, i128)>,
+    conflict: bool,
+}
 
 impl Known {
     fn insert(&mut self, id: u32) {
         let i = id as usize;
-        if self.0.len() <= i {
-            self.0.resize(i + 1, false);
+        if self.ids.len() <= i {
+            self.ids.resize(i + 1, false);
         }
-        self.0[i] = true;
+        self.ids[i] = true;
     }
 
     fn contains(&self, id: Option<u32>) -> bool {
-        id.is_some_and(|i| self.0.get(i as usize).copied().unwrap_or(false))
+        id.is_some_and(|i| self.ids.get(i as usize).copied().unwrap_or(false))
     }
 
-    /// Notes `l` as holding: its number, and the value of its variable if it is `x = v`.
-    fn state(&mut self, l: &Lit, numbers: &mut Numbering) {
-        if let Some(k) = key(l) {
-            self.insert(numbers.id(k));
+    fn range(&self, x: usize) -> (i128, i128) {
+        self.ranges.get(x).copied().unwrap_or((i128::MIN, i128::MAX))
+    }
+
+    /// Narrows `x`'s range to `[lo, hi]` (a side `None`: unchanged), then past the values the
+    /// known literals exclude at its ends.
+    fn narrow(&mut self, x: usize, lo: Option<i128>, hi: Option<i128>, numbers: &Numbering) {
+        if self.ranges.len() <= x {
+            self.ranges.resize(x + 1, (i128::MIN, i128::MAX));
         }
-        if let Some((x, v, true)) = value_of(l) {
-            if self.1.len() <= x {
-                self.1.resize(x + 1, None);
+        let r = &mut self.ranges[x];
+        r.0 = lo.map_or(r.0, |lo| r.0.max(lo));
+        r.1 = hi.map_or(r.1, |hi| r.1.min(hi));
+        loop {
+            let (lo, hi) = self.ranges[x];
+            if lo > hi {
+                self.conflict = true;
+                return;
             }
-            // A second, different value makes the conjunction unsat, which the theory finds;
-            // whatever is derived from either value until then follows from the conjunction.
-            self.1[x].get_or_insert(v);
+            if lo != i128::MIN && numbers.excluded(self, x, lo) {
+                self.ranges[x].0 = lo + 1;
+            } else if hi != i128::MAX && numbers.excluded(self, x, hi) {
+                self.ranges[x].1 = hi - 1;
+            } else {
+                return;
+            }
         }
+    }
+
+    /// Notes `l` as holding: its number, and the range of its variable if it has one.
+    fn state(&mut self, l: &Lit, numbers: &mut Numbering) {
+        let s = numbers.lit(l);
+        self.state_shaped(&s, numbers);
     }
 
     /// [`Known::state`] for a literal already numbered: `s` is its shape.
-    fn state_shaped(&mut self, s: &Shape) {
+    fn state_shaped(&mut self, s: &Shape, numbers: &Numbering) {
         match *s {
-            Shape::Lit(k, _) | Shape::Value(k, ..) => {
+            Shape::Lit(k, _) | Shape::Value(k, ..) | Shape::Bound(k, ..) => {
                 if let Some(k) = k {
                     self.insert(k);
                 }
             }
             Shape::And(_) | Shape::Or(_) => {}
         }
-        if let Shape::Value(_, _, x, v, true) = *s {
-            if self.1.len() <= x {
-                self.1.resize(x + 1, None);
+        match *s {
+            Shape::Value(_, _, x, v, true) => self.narrow(x, Some(v), Some(v), numbers),
+            // Excluding an end of the range moves that end.
+            Shape::Value(_, _, x, v, false) => {
+                let (lo, hi) = self.range(x);
+                if v == lo || v == hi {
+                    self.narrow(x, None, None, numbers);
+                }
             }
-            self.1[x].get_or_insert(v);
+            Shape::Bound(_, _, x, lo, hi) => self.narrow(x, lo, hi, numbers),
+            _ => {}
         }
-    }
-
-    fn value(&self, x: usize) -> Option<i128> {
-        self.1.get(x).copied().flatten()
     }
 }
 
@@ -193,7 +248,31 @@ fn status(f: &Shape, known: &Known) -> Option<bool> {
             } else if known.contains(*complement) {
                 Some(false)
             } else {
-                known.value(*x).map(|w| (w == *v) == *eq)
+                let (lo, hi) = known.range(*x);
+                if lo == hi {
+                    Some((lo == *v) == *eq)
+                } else if *v < lo || *v > hi {
+                    Some(!*eq)
+                } else {
+                    None
+                }
+            }
+        }
+        Shape::Bound(key, complement, x, blo, bhi) => {
+            if known.contains(*key) {
+                Some(true)
+            } else if known.contains(*complement) {
+                Some(false)
+            } else {
+                let (lo, hi) = known.range(*x);
+                let (blo, bhi) = (blo.unwrap_or(i128::MIN), bhi.unwrap_or(i128::MAX));
+                if blo <= lo && hi <= bhi {
+                    Some(true)
+                } else if hi < blo || bhi < lo {
+                    Some(false)
+                } else {
+                    None
+                }
             }
         }
         Shape::And(fs) => {
@@ -261,8 +340,8 @@ fn flatten_shaped(
     numbers: &mut Numbering,
 ) -> bool {
     match (f, s) {
-        (Formula::Lit(l), s @ (Shape::Lit(..) | Shape::Value(..))) => {
-            known.state_shaped(&s);
+        (Formula::Lit(l), s @ (Shape::Lit(..) | Shape::Value(..) | Shape::Bound(..))) => {
+            known.state_shaped(&s, numbers);
             lits.push(l);
         }
         (Formula::And(fs), Shape::And(ss)) if fs.len() == ss.len() => {
@@ -362,6 +441,9 @@ impl Clauses {
     /// asked of a large propagated slice touches few of its disjunctions.
     pub fn propagate(&mut self, numbers: &mut Numbering) -> bool {
         loop {
+            if self.known.conflict {
+                return false;
+            }
             let mut changed = false;
             let mut units = Vec::new();
             let mut kept = 0;
@@ -417,7 +499,7 @@ impl Clauses {
                 }
             }
             if !changed {
-                return true;
+                return !self.known.conflict;
             }
         }
     }
@@ -441,7 +523,11 @@ mod tests {
         // ¬(x ≤ 0) is -x + 1 ≤ 0.
         let le = n.lit(&Lit::Le(Lin::of(&[(0, 1)], 0)));
         let ge1 = n.lit(&Lit::Le(Lin::of(&[(0, -1)], 1)));
-        let (Shape::Lit(k_le, c_le), Shape::Lit(k_ge, _)) = (&le, &ge1) else { panic!() };
+        let (Shape::Bound(k_le, c_le, 0, None, Some(0)), Shape::Bound(k_ge, _, 0, Some(1), None)) =
+            (&le, &ge1)
+        else {
+            panic!("{le:?} {ge1:?}")
+        };
         assert_eq!(c_le, k_ge);
         assert_ne!(k_le, k_ge);
         let b = n.lit(&Lit::Bool(0, true));

@@ -335,3 +335,95 @@ fn boolean_splits_are_disjoint_and_exact() {
     assert!(n_unsat > 50, "the generator must give unsat formulas ({n_unsat})");
     assert!(decided == cases, "decided only {decided} of {cases}");
 }
+
+/// A literal in symheap's shapes over references `refs` (each within `[0, 3]`) and Booleans:
+/// a reference compared with one location, or bounded on one side, or a Boolean.
+fn reference_literal(rng: &mut Lcg, refs: &[Var], bools: &[Var]) -> Term {
+    let r = refs[rng.below(refs.len() as u64) as usize].term();
+    let c = rng.below(5) as i64 - 1;
+    match rng.below(6) {
+        0 => Term::eq(r, c),
+        1 => Term::ne(r, c),
+        2 => Term::le(r, c),
+        3 => Term::ge(r, c),
+        4 => Term::not(bools[rng.below(bools.len() as u64) as usize].term()),
+        _ => bools[rng.below(bools.len() as u64) as usize].term(),
+    }
+}
+
+/// Propagation narrows each reference's range by the literals over it alone (`r ≠ 0` at the
+/// range's end, bounds, a value) and decides the disjuncts that compare it with a location
+/// outside the range. Checked against trying every assignment of three references over
+/// `[0, 3]` and four Booleans, on conjunctions of such literals and disjunctions of them.
+#[test]
+fn reference_ranges_agree_with_enumeration() {
+    let mut rng = Lcg(23);
+    let refs: Vec<Var> = (0..3).map(x).collect();
+    let bools: Vec<Var> = (0..4).map(|i| Var::bool(format!("b{i}"))).collect();
+    let (mut n_sat, mut n_unsat) = (0, 0);
+    for case in 0..2000 {
+        let mut conj: Vec<Term> =
+            refs.iter().flat_map(|v| [Term::ge(v, 0), Term::le(v, 3)]).collect();
+        for _ in 0..3 + rng.below(8) {
+            conj.push(match rng.below(3) {
+                0 => reference_literal(&mut rng, &refs, &bools),
+                _ => Term::or(
+                    (0..2 + rng.below(2)).map(|_| reference_literal(&mut rng, &refs, &bools)),
+                ),
+            });
+        }
+        let expected = (0..64 * 16).any(|bits: u32| {
+            let mut m = Model::new();
+            for (i, r) in refs.iter().enumerate() {
+                m.insert(r, Value::Int(i64::from(bits >> (2 * i) & 3)));
+            }
+            for (i, b) in bools.iter().enumerate() {
+                m.insert(b, Value::Bool(bits >> (6 + i) & 1 == 1));
+            }
+            m.satisfies(&conj) == Ok(true)
+        });
+        match decide(&conj, &[]) {
+            Decision::Sat(m) => {
+                assert!(expected, "case {case}: sat claimed for {conj:?}");
+                assert_eq!(m.satisfies(&conj), Ok(true));
+                n_sat += 1;
+            }
+            Decision::Unsat => {
+                assert!(!expected, "case {case}: unsat claimed for {conj:?}");
+                n_unsat += 1;
+            }
+            Decision::Outside(why) => panic!("case {case}: outside ({why}) for {conj:?}"),
+        }
+    }
+    assert!(n_sat > 300 && n_unsat > 300, "sat {n_sat}, unsat {n_unsat}");
+}
+
+/// What the ranges settle costs no split: `0 ≤ r ≤ 3` with `r ≠ 0`, `r ≠ 1` and `r ≠ 3` leaves
+/// `r = 2`, so the implications guarded by `r = 2` hold their conclusions and those guarded by
+/// a location outside the range drop out, and one theory check decides the query (a budget of
+/// one check). Without the ranges, the theory's point violates an implication and the split
+/// exceeds the budget.
+#[test]
+fn reference_ranges_settle_implications_without_a_split() {
+    let r = x(0);
+    let bools: Vec<Var> = (0..4).map(|i| Var::bool(format!("b{i}"))).collect();
+    let mut conj = vec![Term::ge(&r, 0), Term::le(&r, 3), Term::ne(&r, 3), Term::ne(&r, 0)];
+    // r = 2 → b0, r = 2 → ¬b1, r = 5 → b2 (r ≤ 3), r = 1 → b3 (stated before r ≠ 1)
+    conj.push(Term::or([Term::ne(&r, 2), bools[0].term()]));
+    conj.push(Term::or([Term::ne(&r, 2), Term::not(bools[1].term())]));
+    conj.push(Term::or([Term::ne(&r, 5), bools[2].term()]));
+    conj.push(Term::or([Term::ne(&r, 1), bools[3].term()]));
+    conj.push(Term::ne(&r, 1));
+    let one = Limits { splits: 1, ..Limits::default() };
+    match decide_with(&conj, &[], one) {
+        Decision::Sat(m) => {
+            assert_eq!(m.get(&r), Some(Value::Int(2)));
+            assert_eq!(m.get(&bools[0]), Some(Value::Bool(true)));
+            assert_eq!(m.get(&bools[1]), Some(Value::Bool(false)));
+        }
+        other => panic!("{other:?}"),
+    }
+    // The same with `r ≠ 2` too: no location is left, unsat before any theory check.
+    conj.push(Term::ne(&r, 2));
+    assert_eq!(decide_with(&conj, &[], one), Decision::Unsat);
+}
