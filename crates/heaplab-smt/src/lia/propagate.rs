@@ -14,7 +14,9 @@
 //! fixed point. Besides literals, each integer variable's range is kept, as the literals over
 //! it alone bound it (see [`Known`]): a disjunct comparing the variable with a constant outside
 //! the range is contradicted, one inside a range of one value decided, and an empty range is a
-//! conflict. Only facts of single literals and single variables are used (linear forms compared
+//! conflict; a literal over several variables is decided once their ranges put it wholly on
+//! one side, and fixes its last variable once the others are fixed ([`Clauses::settle`]).
+//! Only facts of single literals and variables' ranges are used (linear forms compared
 //! after sign normalization), so the result is equivalent to the input whatever the theory would
 //! say.
 
@@ -155,6 +157,9 @@ struct Known {
     ids: Vec<bool>,
     ranges: Vec<(i128, i128)>,
     conflict: bool,
+    /// A variable's range became one value, or a literal over several variables joined, since
+    /// those literals were last looked at ([`Clauses::settle`]).
+    unsettled: bool,
 }
 
 impl Known {
@@ -181,6 +186,7 @@ impl Known {
             self.ranges.resize(x + 1, (i128::MIN, i128::MAX));
         }
         let r = &mut self.ranges[x];
+        let was_fixed = r.0 == r.1;
         r.0 = lo.map_or(r.0, |lo| r.0.max(lo));
         r.1 = hi.map_or(r.1, |hi| r.1.min(hi));
         loop {
@@ -188,6 +194,9 @@ impl Known {
             if lo > hi {
                 self.conflict = true;
                 return;
+            }
+            if lo == hi && !was_fixed {
+                self.unsettled = true;
             }
             if lo != i128::MIN && numbers.excluded(self, x, lo) {
                 self.ranges[x].0 = lo + 1;
@@ -201,6 +210,7 @@ impl Known {
 
     /// Notes `l` as holding: its number, and the range of its variable if it has one.
     fn state(&mut self, l: &Lit, numbers: &mut Numbering) {
+        self.unsettled |= over_several(l);
         let s = numbers.lit(l);
         self.state_shaped(&s, numbers);
     }
@@ -208,9 +218,13 @@ impl Known {
     /// [`Known::state`] for a literal already numbered: `s` is its shape.
     fn state_shaped(&mut self, s: &Shape, numbers: &Numbering) {
         match *s {
-            Shape::Lit(k, _) | Shape::Value(k, ..) | Shape::Bound(k, ..) => {
+            Shape::Lit(k, c) | Shape::Value(k, c, ..) | Shape::Bound(k, c, ..) => {
                 if let Some(k) = k {
                     self.insert(k);
+                }
+                // A literal and its complement both stated.
+                if self.contains(c) {
+                    self.conflict = true;
                 }
             }
             Shape::And(_) | Shape::Or(_) => {}
@@ -230,14 +244,58 @@ impl Known {
     }
 }
 
+/// Whether `l` compares several integer variables.
+fn over_several(l: &Lit) -> bool {
+    matches!(l, Lit::Le(lin) | Lit::Eq(lin) | Lit::Ne(lin) if lin.coeffs.len() > 1)
+}
+
+/// What the variables' ranges say of `lin`'s literal `l` over several variables: the least and
+/// the greatest `lin` can be, against 0.
+fn by_ranges(l: &Lit, known: &Known) -> Option<bool> {
+    let lin = match l {
+        Lit::Le(lin) | Lit::Eq(lin) | Lit::Ne(lin) => lin,
+        Lit::Bool(..) => return None,
+    };
+    let (mut lo, mut hi) = (Some(lin.constant), Some(lin.constant));
+    for (&x, &c) in &lin.coeffs {
+        let (xlo, xhi) = known.range(x);
+        let (xlo, xhi) = ((xlo != i128::MIN).then_some(xlo), (xhi != i128::MAX).then_some(xhi));
+        let (least, most) = if c > 0 { (xlo, xhi) } else { (xhi, xlo) };
+        lo = lo.zip(least).and_then(|(s, v)| s.checked_add(c.checked_mul(v)?));
+        hi = hi.zip(most).and_then(|(s, v)| s.checked_add(c.checked_mul(v)?));
+        if lo.is_none() && hi.is_none() {
+            return None;
+        }
+    }
+    match l {
+        Lit::Le(_) if hi.is_some_and(|h| h <= 0) => Some(true),
+        Lit::Le(_) if lo.is_some_and(|l| l > 0) => Some(false),
+        Lit::Eq(_) | Lit::Ne(_) => {
+            let eq = l == &Lit::Eq(lin.clone());
+            if lo.is_some_and(|l| l > 0) || hi.is_some_and(|h| h < 0) {
+                Some(!eq)
+            } else if lo == Some(0) && hi == Some(0) {
+                Some(eq)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
 /// What the known literals say of a formula: `Some(true)` stated, `Some(false)` contradicted.
-fn status(f: &Shape, known: &Known) -> Option<bool> {
-    match f {
+/// `f` is the formula `s` is the shape of, for the literals over several variables (`None`:
+/// those are left undecided).
+fn status(s: &Shape, f: Option<&Formula>, known: &Known) -> Option<bool> {
+    match s {
         Shape::Lit(key, complement) => {
             if known.contains(*key) {
                 Some(true)
             } else if known.contains(*complement) {
                 Some(false)
+            } else if let Some(Formula::Lit(l)) = f {
+                by_ranges(l, known)
             } else {
                 None
             }
@@ -275,10 +333,14 @@ fn status(f: &Shape, known: &Known) -> Option<bool> {
                 }
             }
         }
-        Shape::And(fs) => {
+        Shape::And(gs) => {
+            let fs = match f {
+                Some(Formula::And(fs)) if fs.len() == gs.len() => Some(fs),
+                _ => None,
+            };
             let mut all = true;
-            for g in fs {
-                match status(g, known) {
+            for (i, g) in gs.iter().enumerate() {
+                match status(g, fs.map(|fs| &fs[i]), known) {
                     Some(false) => return Some(false),
                     Some(true) => {}
                     None => all = false,
@@ -286,10 +348,14 @@ fn status(f: &Shape, known: &Known) -> Option<bool> {
             }
             all.then_some(true)
         }
-        Shape::Or(fs) => {
+        Shape::Or(gs) => {
+            let fs = match f {
+                Some(Formula::Or(fs)) if fs.len() == gs.len() => Some(fs),
+                _ => None,
+            };
             let mut none = true;
-            for g in fs {
-                match status(g, known) {
+            for (i, g) in gs.iter().enumerate() {
+                match status(g, fs.map(|fs| &fs[i]), known) {
                     Some(true) => return Some(true),
                     Some(false) => {}
                     None => none = false,
@@ -342,6 +408,7 @@ fn flatten_shaped(
     match (f, s) {
         (Formula::Lit(l), s @ (Shape::Lit(..) | Shape::Value(..) | Shape::Bound(..))) => {
             known.state_shaped(&s, numbers);
+            known.unsettled |= over_several(&l);
             lits.push(l);
         }
         (Formula::And(fs), Shape::And(ss)) if fs.len() == ss.len() => {
@@ -434,6 +501,67 @@ impl Clauses {
             .unwrap_or_else(|d| (d.formulas.clone(), d.shapes.clone()))
     }
 
+    /// Looks at the literals over several variables once a variable's range became one value:
+    /// one whose variables are all fixed is evaluated (false: a conflict), one with a single
+    /// variable left bounds it (`x - y = 1` with `y = -1` fixes `x = 0`), and so on while
+    /// that fixes more.
+    ///
+    /// Why: AVL trees' heights are chains of such equalities from a `-1` at each empty subtree,
+    /// and a conflict among them cost a split and a theory check to find.
+    fn settle(&mut self, numbers: &Numbering) {
+        while self.known.unsettled && !self.known.conflict {
+            self.known.unsettled = false;
+            for l in &self.lits {
+                let lin = match l {
+                    Lit::Le(lin) | Lit::Eq(lin) | Lit::Ne(lin) if lin.coeffs.len() > 1 => lin,
+                    _ => continue,
+                };
+                // The constant plus the fixed variables' terms, and the one variable left.
+                let (mut sum, mut open) = (Some(lin.constant), None);
+                for (&x, &c) in &lin.coeffs {
+                    match self.known.range(x) {
+                        (lo, hi) if lo == hi => {
+                            sum = sum.and_then(|s| s.checked_add(c.checked_mul(lo)?));
+                        }
+                        _ if open.is_none() => open = Some((x, c)),
+                        _ => {
+                            sum = None;
+                            break;
+                        }
+                    }
+                }
+                let Some(sum) = sum else { continue };
+                match open {
+                    None => {
+                        let holds = match l {
+                            Lit::Le(_) => sum <= 0,
+                            Lit::Eq(_) => sum == 0,
+                            _ => sum != 0,
+                        };
+                        if !holds {
+                            self.known.conflict = true;
+                            return;
+                        }
+                    }
+                    Some((x, c)) => {
+                        let rest = Lin { coeffs: [(x, c)].into(), constant: sum };
+                        let unit = match l {
+                            Lit::Le(_) => Lit::Le(rest),
+                            Lit::Eq(_) => Lit::Eq(rest),
+                            _ => continue,
+                        };
+                        if let Some((x, (lo, hi))) = unit_range(&unit) {
+                            self.known.narrow(x, lo, hi, numbers);
+                            if self.known.conflict {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Propagates to a fixed point; `false` when a disjunction lost every disjunct (unsat).
     ///
     /// A round looks at each disjunction's statuses first and rebuilds only those that changed,
@@ -441,6 +569,7 @@ impl Clauses {
     /// asked of a large propagated slice touches few of its disjunctions.
     pub fn propagate(&mut self, numbers: &mut Numbering) -> bool {
         loop {
+            self.settle(numbers);
             if self.known.conflict {
                 return false;
             }
@@ -450,8 +579,9 @@ impl Clauses {
             for i in 0..self.ors.len() {
                 let mut satisfied = false;
                 let mut contradicted = 0;
-                for s in &self.ors[i].shapes {
-                    match status(s, &self.known) {
+                let d = &self.ors[i];
+                for (f, s) in d.formulas.iter().zip(&d.shapes) {
+                    match status(s, Some(f), &self.known) {
                         Some(true) => {
                             satisfied = true;
                             break;
@@ -473,7 +603,7 @@ impl Clauses {
                     let (mut formulas, mut shapes) =
                         (Vec::with_capacity(open), Vec::with_capacity(open));
                     for (f, s) in d.formulas.iter().zip(&d.shapes) {
-                        if status(s, &self.known).is_none() {
+                        if status(s, Some(f), &self.known).is_none() {
                             formulas.push(f.clone());
                             shapes.push(s.clone());
                         }

@@ -337,23 +337,31 @@ fn boolean_splits_are_disjoint_and_exact() {
 }
 
 /// A literal in symheap's shapes over references `refs` (each within `[0, 3]`) and Booleans:
-/// a reference compared with one location, or bounded on one side, or a Boolean.
+/// a reference compared with one location, or bounded on one side, or a Boolean; or a
+/// difference of two variables compared with a constant (AVL trees' heights).
 fn reference_literal(rng: &mut Lcg, refs: &[Var], bools: &[Var]) -> Term {
     let r = refs[rng.below(refs.len() as u64) as usize].term();
     let c = rng.below(5) as i64 - 1;
-    match rng.below(6) {
+    // r - s + d, compared with 0 below
+    let s = refs[rng.below(refs.len() as u64) as usize].term();
+    let diff = Term::add([r.clone(), Term::mul(-1, s), Term::Int(rng.below(5) as i64 - 2)]);
+    match rng.below(9) {
         0 => Term::eq(r, c),
         1 => Term::ne(r, c),
         2 => Term::le(r, c),
         3 => Term::ge(r, c),
         4 => Term::not(bools[rng.below(bools.len() as u64) as usize].term()),
+        5 => Term::eq(diff, 0),
+        6 => Term::ne(diff, 0),
+        7 => Term::le(diff, 0),
         _ => bools[rng.below(bools.len() as u64) as usize].term(),
     }
 }
 
 /// Propagation narrows each reference's range by the literals over it alone (`r ≠ 0` at the
 /// range's end, bounds, a value) and decides the disjuncts that compare it with a location
-/// outside the range. Checked against trying every assignment of three references over
+/// outside the range; literals over two variables are decided by both ranges and fix one
+/// variable once the other is fixed. Checked against trying every assignment of three references over
 /// `[0, 3]` and four Booleans, on conjunctions of such literals and disjunctions of them.
 #[test]
 fn reference_ranges_agree_with_enumeration() {
@@ -426,4 +434,39 @@ fn reference_ranges_settle_implications_without_a_split() {
     // The same with `r ≠ 2` too: no location is left, unsat before any theory check.
     conj.push(Term::ne(&r, 2));
     assert_eq!(decide_with(&conj, &[], one), Decision::Unsat);
+}
+
+/// AVL trees' heights: `-1` at each empty subtree and `h = child + 1` above it. Propagation
+/// carries the fixed values through the equalities (`a = -1`, `c = a + 1`: `c = 0`) and decides
+/// the disjuncts over several variables by the values (`c ≠ d` is false when both are 0), so
+/// one theory check decides the query; a contradiction among them is unsat before any check.
+#[test]
+fn fixed_values_travel_through_equalities_without_a_split() {
+    let [a, b, c, d] = [x(0), x(1), x(2), x(3)];
+    let [p, q] = [Var::bool("p"), Var::bool("q")];
+    let minus = |u: &Var, v: &Var, k: i64| Term::add([u.term(), Term::mul(-1, v), Term::Int(k)]);
+    let mut conj = vec![
+        Term::eq(&a, -1),
+        Term::eq(&b, -1),
+        Term::eq(minus(&c, &a, -1), 0),
+        Term::eq(minus(&d, &b, -1), 0),
+        // c ≠ d → ¬p, and c - d = 1 ∨ q
+        Term::or([Term::eq(minus(&c, &d, 0), 0), Term::not(p.term())]),
+        Term::or([Term::eq(minus(&c, &d, -1), 0), q.term()]),
+        // c + d ≤ 5 ∨ p: holds by the values whatever p is
+        Term::or([Term::le(Term::add([c.term(), d.term()]), 5), p.term()]),
+    ];
+    let one = Limits { splits: 1, ..Limits::default() };
+    match decide_with(&conj, &[], one) {
+        Decision::Sat(m) => {
+            assert_eq!(m.get(&c), Some(Value::Int(0)));
+            assert_eq!(m.get(&q), Some(Value::Bool(true)));
+        }
+        other => panic!("{other:?}"),
+    }
+    conj.push(Term::not(q.term()));
+    assert_eq!(
+        decide_with(&conj, &[], Limits { splits: 1, nodes: 0, ..Limits::default() }),
+        Decision::Unsat
+    );
 }
