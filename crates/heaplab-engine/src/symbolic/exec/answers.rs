@@ -172,13 +172,26 @@ impl Answers {
         self.on
     }
 
-    /// The answer to `q && c` if it is known here.
+    /// The answer to `q && c` if the same question was answered before (by the solver, or
+    /// noted with [`Answers::note`]).
+    pub fn repeated(&mut self, q: &Question, c: &Sym) -> Option<bool> {
+        if !self.on {
+            return None;
+        }
+        let a = self.exact.get(&(c.clone(), q.addrs.clone())).copied();
+        if a.is_some() {
+            self.counts.repeated += 1;
+        }
+        a
+    }
+
+    /// The answer to `q && c` if it is known here: the same question, an unsat one on fewer
+    /// conjuncts, a recent model, or one repaired.
     pub fn known(&mut self, q: &Question, c: &Sym) -> Option<bool> {
         if !self.on {
             return None;
         }
-        if let Some(&a) = self.exact.get(&(c.clone(), q.addrs.clone())) {
-            self.counts.repeated += 1;
+        if let Some(a) = self.repeated(q, c) {
             return Some(a);
         }
         // `c` or one of its conjuncts (which `c` implies) was unsat with fewer conjuncts.
@@ -238,6 +251,14 @@ impl Answers {
             cores.push_front(core);
             cores.truncate(UNSAT_PER_CONDITION);
             self.entries += 1;
+        }
+    }
+
+    /// Records an answer found without the solver, for the same question only: its unsat
+    /// answers are not kept as cores, where they would crowd out the solver's.
+    pub fn note(&mut self, q: &Question, c: &Sym, sat: bool) {
+        if self.on {
+            self.remember(q, c, sat);
         }
     }
 
@@ -572,6 +593,15 @@ mod tests {
         let q5 = a.question(&more, &c4);
         assert_eq!(a.known(&q5, &c4), None);
         assert_eq!(a.counts.model, 1);
+        // An answer noted from elsewhere is repeated for the same question only, and an unsat
+        // one is no core for longer slices.
+        let c5 = Sym::lt(&x(2), &x(1));
+        let q6 = a.question(&small, &c5);
+        a.note(&q6, &c5, false);
+        assert_eq!(a.repeated(&q6, &c5), Some(false));
+        let q7 = a.question(&more, &c5);
+        assert_eq!(a.repeated(&q7, &c5), None);
+        assert_eq!(a.known(&q7, &c5), None);
         // Off: nothing is known, nothing learned.
         let mut off = Answers::new(false);
         let q = off.question(&small, &c);
