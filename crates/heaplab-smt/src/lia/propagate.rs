@@ -160,6 +160,9 @@ struct Known {
     /// A variable's range became one value, or a literal over several variables joined, since
     /// those literals were last looked at ([`Clauses::settle`]).
     unsettled: bool,
+    /// The variables ([`slot`]s, as bits) a literal was stated over or whose range narrowed
+    /// since the last round of [`Clauses::propagate`]: only disjunctions over them can change.
+    touched: Vec<u64>,
 }
 
 impl Known {
@@ -175,6 +178,25 @@ impl Known {
         id.is_some_and(|i| self.ids.get(i as usize).copied().unwrap_or(false))
     }
 
+    fn touch(&mut self, slot: u32) {
+        let (word, bit) = ((slot / 64) as usize, slot % 64);
+        if self.touched.len() <= word {
+            self.touched.resize(word + 1, 0);
+        }
+        self.touched[word] |= 1 << bit;
+    }
+
+    fn touch_lit(&mut self, l: &Lit) {
+        match l {
+            Lit::Le(lin) | Lit::Eq(lin) | Lit::Ne(lin) => {
+                for &x in lin.coeffs.keys() {
+                    self.touch(slot_int(x));
+                }
+            }
+            Lit::Bool(b, _) => self.touch(slot_bool(*b)),
+        }
+    }
+
     fn range(&self, x: usize) -> (i128, i128) {
         self.ranges.get(x).copied().unwrap_or((i128::MIN, i128::MAX))
     }
@@ -186,9 +208,12 @@ impl Known {
             self.ranges.resize(x + 1, (i128::MIN, i128::MAX));
         }
         let r = &mut self.ranges[x];
-        let was_fixed = r.0 == r.1;
+        let (was, was_fixed) = (*r, r.0 == r.1);
         r.0 = lo.map_or(r.0, |lo| r.0.max(lo));
         r.1 = hi.map_or(r.1, |hi| r.1.min(hi));
+        if *r != was {
+            self.touch(slot_int(x));
+        }
         loop {
             let (lo, hi) = self.ranges[x];
             if lo > hi {
@@ -200,8 +225,10 @@ impl Known {
             }
             if lo != i128::MIN && numbers.excluded(self, x, lo) {
                 self.ranges[x].0 = lo + 1;
+                self.touch(slot_int(x));
             } else if hi != i128::MAX && numbers.excluded(self, x, hi) {
                 self.ranges[x].1 = hi - 1;
+                self.touch(slot_int(x));
             } else {
                 return;
             }
@@ -211,6 +238,7 @@ impl Known {
     /// Notes `l` as holding: its number, and the range of its variable if it has one.
     fn state(&mut self, l: &Lit, numbers: &mut Numbering) {
         self.unsettled |= over_several(l);
+        self.touch_lit(l);
         let s = numbers.lit(l);
         self.state_shaped(&s, numbers);
     }
@@ -371,6 +399,45 @@ fn status(s: &Shape, f: Option<&Formula>, known: &Known) -> Option<bool> {
 struct Disjunction {
     formulas: Vec<Formula>,
     shapes: Vec<Shape>,
+    /// The variables of its disjuncts ([`slot`]s), a superset once propagation dropped some.
+    vars: Rc<[u32]>,
+}
+
+impl Disjunction {
+    fn new(formulas: Vec<Formula>, shapes: Vec<Shape>) -> Disjunction {
+        let mut vars = Vec::new();
+        for f in &formulas {
+            formula_slots(f, &mut vars);
+        }
+        vars.sort_unstable();
+        vars.dedup();
+        Disjunction { formulas, shapes, vars: vars.into() }
+    }
+}
+
+/// A variable's place among the touched ones: integer `x` at `2x`, Boolean `b` at `2b + 1`.
+fn slot_int(x: usize) -> u32 {
+    (2 * x) as u32
+}
+
+fn slot_bool(b: usize) -> u32 {
+    (2 * b + 1) as u32
+}
+
+fn lit_slots(l: &Lit, out: &mut Vec<u32>) {
+    match l {
+        Lit::Le(lin) | Lit::Eq(lin) | Lit::Ne(lin) => {
+            out.extend(lin.coeffs.keys().map(|&x| slot_int(x)))
+        }
+        Lit::Bool(b, _) => out.push(slot_bool(*b)),
+    }
+}
+
+fn formula_slots(f: &Formula, out: &mut Vec<u32>) {
+    match f {
+        Formula::Lit(l) => lit_slots(l, out),
+        Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|g| formula_slots(g, out)),
+    }
 }
 
 /// The search's clauses: the conjunction's literals and its disjunctions, each literal
@@ -383,6 +450,8 @@ struct Disjunction {
 pub struct Clauses {
     pub lits: Vec<Lit>,
     ors: Vec<Rc<Disjunction>>,
+    /// `ors[unexamined..]` joined since the last round of propagation (all are looked at).
+    unexamined: usize,
     /// The numbers of `lits`' keys.
     known: Known,
 }
@@ -409,6 +478,7 @@ fn flatten_shaped(
         (Formula::Lit(l), s @ (Shape::Lit(..) | Shape::Value(..) | Shape::Bound(..))) => {
             known.state_shaped(&s, numbers);
             known.unsettled |= over_several(&l);
+            known.touch_lit(&l);
             lits.push(l);
         }
         (Formula::And(fs), Shape::And(ss)) if fs.len() == ss.len() => {
@@ -444,7 +514,7 @@ fn flatten_shaped(
 
 fn disjunction(formulas: Vec<Formula>, numbers: &mut Numbering) -> Rc<Disjunction> {
     let shapes = formulas.iter().map(|f| numbers.shape(f)).collect();
-    Rc::new(Disjunction { formulas, shapes })
+    Rc::new(Disjunction::new(formulas, shapes))
 }
 
 impl Clauses {
@@ -454,7 +524,7 @@ impl Clauses {
             known.state(l, numbers);
         }
         let ors = ors.into_iter().map(|d| disjunction(d, numbers)).collect();
-        Clauses { lits, ors, known }
+        Clauses { lits, ors, unexamined: 0, known }
     }
 
     /// Conjoins `f` (flattened); `false` when it is plainly false.
@@ -470,8 +540,9 @@ impl Clauses {
         if !flatten_shaped(f, s, &mut self.lits, &mut self.known, &mut ors, numbers) {
             return false;
         }
+        self.unexamined = self.unexamined.min(self.ors.len());
         self.ors.extend(
-            ors.into_iter().map(|(formulas, shapes)| Rc::new(Disjunction { formulas, shapes })),
+            ors.into_iter().map(|(formulas, shapes)| Rc::new(Disjunction::new(formulas, shapes))),
         );
         true
     }
@@ -482,6 +553,7 @@ impl Clauses {
             self.known.state(l, numbers);
         }
         self.lits.extend(lits);
+        self.unexamined = self.unexamined.min(self.ors.len());
         self.ors.extend(ors.into_iter().map(|d| disjunction(d, numbers)));
     }
 
@@ -496,6 +568,10 @@ impl Clauses {
     /// disjunction takes its place).
     pub fn take_or(&mut self, i: usize) -> (Vec<Formula>, Vec<Shape>) {
         let d = self.ors.swap_remove(i);
+        // The last one, moved to `i`, is looked at again if it had not been.
+        if self.unexamined >= self.ors.len() {
+            self.unexamined = self.unexamined.min(i);
+        }
         Rc::try_unwrap(d)
             .map(|d| (d.formulas, d.shapes))
             .unwrap_or_else(|d| (d.formulas.clone(), d.shapes.clone()))
@@ -576,7 +652,17 @@ impl Clauses {
             let mut changed = false;
             let mut units = Vec::new();
             let mut kept = 0;
+            let touched = std::mem::take(&mut self.known.touched);
+            let new_from = std::mem::replace(&mut self.unexamined, usize::MAX);
+            let is_touched =
+                |v: &u32| touched.get((v / 64) as usize).is_some_and(|w| w & (1 << (v % 64)) != 0);
             for i in 0..self.ors.len() {
+                // What nothing touched since it was last looked at cannot have changed.
+                if i < new_from && !self.ors[i].vars.iter().any(is_touched) {
+                    self.ors.swap(kept, i);
+                    kept += 1;
+                    continue;
+                }
                 let mut satisfied = false;
                 let mut contradicted = 0;
                 let d = &self.ors[i];
@@ -608,7 +694,8 @@ impl Clauses {
                             shapes.push(s.clone());
                         }
                     }
-                    Rc::new(Disjunction { formulas, shapes })
+                    let vars = Rc::clone(&d.vars);
+                    Rc::new(Disjunction { formulas, shapes, vars })
                 };
                 match d.formulas.len() {
                     0 => return false,
@@ -623,6 +710,7 @@ impl Clauses {
                 }
             }
             self.ors.truncate(kept);
+            self.unexamined = self.unexamined.min(self.ors.len());
             for (f, s) in units {
                 if !self.add_shaped(f, s, numbers) {
                     return false;
