@@ -160,8 +160,9 @@ struct Known {
     /// A variable's range became one value, or a literal over several variables joined, since
     /// those literals were last looked at ([`Clauses::settle`]).
     unsettled: bool,
-    /// The variables ([`slot`]s, as bits) a literal was stated over or whose range narrowed
-    /// since the last round of [`Clauses::propagate`]: only disjunctions over them can change.
+    /// The variables (their [`slot_int`] and [`slot_bool`] places, as bits) a literal was
+    /// stated over or whose range narrowed since the last round of [`Clauses::propagate`]:
+    /// only disjunctions over them can change.
     touched: Vec<u64>,
 }
 
@@ -223,24 +224,57 @@ impl Known {
             if lo == hi && !was_fixed {
                 self.unsettled = true;
             }
-            if lo != i128::MIN && numbers.excluded(self, x, lo) {
-                self.ranges[x].0 = lo + 1;
-                self.touch(slot_int(x));
-            } else if hi != i128::MAX && numbers.excluded(self, x, hi) {
-                self.ranges[x].1 = hi - 1;
-                self.touch(slot_int(x));
-            } else {
+            let low_out = lo != i128::MIN && numbers.excluded(self, x, lo);
+            let high_out = !low_out && hi != i128::MAX && numbers.excluded(self, x, hi);
+            if !(low_out || high_out) {
                 return;
             }
+            // The one value left is excluded (and `lo < hi` below keeps the ends in range).
+            if lo == hi {
+                self.conflict = true;
+                return;
+            }
+            match low_out {
+                true => self.ranges[x].0 = lo + 1,
+                false => self.ranges[x].1 = hi - 1,
+            }
+            self.touch(slot_int(x));
         }
     }
 
     /// Notes `l` as holding: its number, and the range of its variable if it has one.
+    ///
+    /// Only the key is numbered here (not the complement, as [`Numbering::lit`] would): the
+    /// conjunction's own literals are many and a query's small, and a literal stated with its
+    /// complement among them is left to the theory.
     fn state(&mut self, l: &Lit, numbers: &mut Numbering) {
         self.unsettled |= over_several(l);
         self.touch_lit(l);
-        let s = numbers.lit(l);
-        self.state_shaped(&s, numbers);
+        if let Some(k) = key(l) {
+            self.insert(numbers.id(k));
+        }
+        match value_of(l) {
+            Some((x, v, eq)) => self.narrow_value(x, v, eq, numbers),
+            None if matches!(l, Lit::Le(_)) => {
+                if let Some((x, (lo, hi))) = unit_range(l) {
+                    self.narrow(x, lo, hi, numbers);
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Narrows `x`'s range by `x = v` (`eq`) or `x ≠ v`, which moves an end of the range that
+    /// it excludes.
+    fn narrow_value(&mut self, x: usize, v: i128, eq: bool, numbers: &Numbering) {
+        if eq {
+            self.narrow(x, Some(v), Some(v), numbers);
+        } else {
+            let (lo, hi) = self.range(x);
+            if v == lo || v == hi {
+                self.narrow(x, None, None, numbers);
+            }
+        }
     }
 
     /// [`Known::state`] for a literal already numbered: `s` is its shape.
@@ -258,14 +292,7 @@ impl Known {
             Shape::And(_) | Shape::Or(_) => {}
         }
         match *s {
-            Shape::Value(_, _, x, v, true) => self.narrow(x, Some(v), Some(v), numbers),
-            // Excluding an end of the range moves that end.
-            Shape::Value(_, _, x, v, false) => {
-                let (lo, hi) = self.range(x);
-                if v == lo || v == hi {
-                    self.narrow(x, None, None, numbers);
-                }
-            }
+            Shape::Value(_, _, x, v, eq) => self.narrow_value(x, v, eq, numbers),
             Shape::Bound(_, _, x, lo, hi) => self.narrow(x, lo, hi, numbers),
             _ => {}
         }
@@ -399,7 +426,8 @@ fn status(s: &Shape, f: Option<&Formula>, known: &Known) -> Option<bool> {
 struct Disjunction {
     formulas: Vec<Formula>,
     shapes: Vec<Shape>,
-    /// The variables of its disjuncts ([`slot`]s), a superset once propagation dropped some.
+    /// The variables of its disjuncts (their [`slot_int`] and [`slot_bool`] places), a superset
+    /// once propagation dropped some.
     vars: Rc<[u32]>,
 }
 
