@@ -343,49 +343,40 @@ fn by_ranges(l: &Lit, known: &Known) -> Option<bool> {
 /// `f` is the formula `s` is the shape of, for the literals over several variables (`None`:
 /// those are left undecided).
 fn status(s: &Shape, f: Option<&Formula>, known: &Known) -> Option<bool> {
+    if let Shape::Lit(key, complement)
+    | Shape::Value(key, complement, ..)
+    | Shape::Bound(key, complement, ..) = s
+    {
+        if known.contains(*key) {
+            return Some(true);
+        } else if known.contains(*complement) {
+            return Some(false);
+        }
+    }
     match s {
-        Shape::Lit(key, complement) => {
-            if known.contains(*key) {
-                Some(true)
-            } else if known.contains(*complement) {
-                Some(false)
-            } else if let Some(Formula::Lit(l)) = f {
-                by_ranges(l, known)
+        Shape::Lit(..) => match f {
+            Some(Formula::Lit(l)) => by_ranges(l, known),
+            _ => None,
+        },
+        Shape::Value(_, _, x, v, eq) => {
+            let (lo, hi) = known.range(*x);
+            if lo == hi {
+                Some((lo == *v) == *eq)
+            } else if *v < lo || *v > hi {
+                Some(!*eq)
             } else {
                 None
             }
         }
-        Shape::Value(key, complement, x, v, eq) => {
-            if known.contains(*key) {
+        Shape::Bound(_, _, x, blo, bhi) => {
+            let (lo, hi) = known.range(*x);
+            let (blo, bhi) = (blo.unwrap_or(i128::MIN), bhi.unwrap_or(i128::MAX));
+            if blo <= lo && hi <= bhi {
                 Some(true)
-            } else if known.contains(*complement) {
+            } else if hi < blo || bhi < lo {
                 Some(false)
             } else {
-                let (lo, hi) = known.range(*x);
-                if lo == hi {
-                    Some((lo == *v) == *eq)
-                } else if *v < lo || *v > hi {
-                    Some(!*eq)
-                } else {
-                    None
-                }
-            }
-        }
-        Shape::Bound(key, complement, x, blo, bhi) => {
-            if known.contains(*key) {
-                Some(true)
-            } else if known.contains(*complement) {
-                Some(false)
-            } else {
-                let (lo, hi) = known.range(*x);
-                let (blo, bhi) = (blo.unwrap_or(i128::MIN), bhi.unwrap_or(i128::MAX));
-                if blo <= lo && hi <= bhi {
-                    Some(true)
-                } else if hi < blo || bhi < lo {
-                    Some(false)
-                } else {
-                    None
-                }
+                None
             }
         }
         Shape::And(gs) => {

@@ -181,6 +181,23 @@ fn brute_force(conj: &[Term], vars: &[Var], r: i64) -> bool {
     false
 }
 
+/// The procedure's answer to `conj` (with values for `want`), asserted to be the oracle's
+/// `expected` and decided; a model is checked. Whether it was sat.
+fn agrees(case: usize, conj: &[Term], want: &[Var], expected: bool) -> bool {
+    match decide(conj, want) {
+        Decision::Sat(m) => {
+            assert!(expected, "case {case}: sat claimed for {conj:?}");
+            assert_eq!(m.satisfies(conj), Ok(true));
+            true
+        }
+        Decision::Unsat => {
+            assert!(!expected, "case {case}: unsat claimed for {conj:?}");
+            false
+        }
+        Decision::Outside(why) => panic!("case {case}: outside ({why}) for {conj:?}"),
+    }
+}
+
 #[test]
 fn agrees_with_exhaustive_search_on_small_boxes() {
     let mut rng = Lcg(17);
@@ -194,17 +211,9 @@ fn agrees_with_exhaustive_search_on_small_boxes() {
             conj.push(random_atom(&mut rng, &vars));
         }
         let expected = brute_force(&conj, &vars, r);
-        match decide(&conj, &vars) {
-            Decision::Sat(m) => {
-                assert!(expected, "case {case}: sat claimed for {conj:?}");
-                assert_eq!(m.satisfies(&conj), Ok(true));
-                n_sat += 1;
-            }
-            Decision::Unsat => {
-                assert!(!expected, "case {case}: unsat claimed for {conj:?}");
-                n_unsat += 1;
-            }
-            Decision::Outside(why) => panic!("case {case}: outside ({why}) for {conj:?}"),
+        match agrees(case, &conj, &vars, expected) {
+            true => n_sat += 1,
+            false => n_unsat += 1,
         }
     }
     // The generator produces both answers in quantity, so the comparison means something.
@@ -390,17 +399,9 @@ fn reference_ranges_agree_with_enumeration() {
             }
             m.satisfies(&conj) == Ok(true)
         });
-        match decide(&conj, &[]) {
-            Decision::Sat(m) => {
-                assert!(expected, "case {case}: sat claimed for {conj:?}");
-                assert_eq!(m.satisfies(&conj), Ok(true));
-                n_sat += 1;
-            }
-            Decision::Unsat => {
-                assert!(!expected, "case {case}: unsat claimed for {conj:?}");
-                n_unsat += 1;
-            }
-            Decision::Outside(why) => panic!("case {case}: outside ({why}) for {conj:?}"),
+        match agrees(case, &conj, &[], expected) {
+            true => n_sat += 1,
+            false => n_unsat += 1,
         }
     }
     assert!(n_sat > 300 && n_unsat > 300, "sat {n_sat}, unsat {n_unsat}");
