@@ -22,7 +22,8 @@ use std::rc::Rc;
 
 use super::bounds;
 use super::encode::{Encoder, Lit};
-use super::propagate::{Clauses, Numbering};
+use super::known::Numbering;
+use super::propagate::Clauses;
 use super::search::{encode_flat, model_of, Decision, Found, Limits, Search};
 use crate::definitions;
 use crate::term::Term;

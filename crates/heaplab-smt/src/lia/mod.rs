@@ -26,6 +26,7 @@ mod bounds;
 mod coeffs;
 mod context;
 mod encode;
+mod known;
 mod propagate;
 mod rational;
 mod search;
@@ -36,7 +37,8 @@ pub use context::Context;
 pub use search::{Decision, Limits, SUBSTITUTIONS};
 
 use encode::Encoder;
-use propagate::{Clauses, Numbering};
+use known::Numbering;
+use propagate::Clauses;
 use search::{encode_flat, model_of, Found, Search};
 
 use crate::definitions;

@@ -3,7 +3,8 @@
 //! violates into disjoint branches, and read the model off the point.
 
 use super::encode::{Encoder, Formula, Lit};
-use super::propagate::{Clauses, Numbering, Shape};
+use super::known::{Numbering, Shape};
+use super::propagate::Clauses;
 use super::theory::{self, Budget, TheoryResult};
 use crate::model::{Model, Value};
 use crate::term::{Term, Var};
