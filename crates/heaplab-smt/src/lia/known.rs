@@ -327,6 +327,21 @@ fn by_ranges(l: &Lit, known: &Known) -> Option<bool> {
     }
 }
 
+/// What the known literals say of a conjunction (`decisive` false: one false part decides it)
+/// or a disjunction (`decisive` true: one true part decides it) of the parts `gs`, whose
+/// formulas are `fs` where known.
+fn combine(gs: &[Shape], fs: Option<&Vec<Formula>>, decisive: bool, known: &Known) -> Option<bool> {
+    let mut all_other = true;
+    for (i, g) in gs.iter().enumerate() {
+        match status(g, fs.map(|fs| &fs[i]), known) {
+            Some(v) if v == decisive => return Some(decisive),
+            Some(_) => {}
+            None => all_other = false,
+        }
+    }
+    all_other.then_some(!decisive)
+}
+
 /// What the known literals say of a formula: `Some(true)` stated, `Some(false)` contradicted.
 /// `f` is the formula `s` is the shape of, for the literals over several variables (`None`:
 /// those are left undecided).
@@ -367,36 +382,14 @@ pub(super) fn status(s: &Shape, f: Option<&Formula>, known: &Known) -> Option<bo
                 None
             }
         }
-        Shape::And(gs) => {
-            let fs = match f {
-                Some(Formula::And(fs)) if fs.len() == gs.len() => Some(fs),
-                _ => None,
-            };
-            let mut all = true;
-            for (i, g) in gs.iter().enumerate() {
-                match status(g, fs.map(|fs| &fs[i]), known) {
-                    Some(false) => return Some(false),
-                    Some(true) => {}
-                    None => all = false,
-                }
-            }
-            all.then_some(true)
-        }
-        Shape::Or(gs) => {
-            let fs = match f {
-                Some(Formula::Or(fs)) if fs.len() == gs.len() => Some(fs),
-                _ => None,
-            };
-            let mut none = true;
-            for (i, g) in gs.iter().enumerate() {
-                match status(g, fs.map(|fs| &fs[i]), known) {
-                    Some(true) => return Some(true),
-                    Some(false) => {}
-                    None => none = false,
-                }
-            }
-            none.then_some(false)
-        }
+        Shape::And(gs) => match f {
+            Some(Formula::And(fs)) if fs.len() == gs.len() => combine(gs, Some(fs), false, known),
+            _ => combine(gs, None, false, known),
+        },
+        Shape::Or(gs) => match f {
+            Some(Formula::Or(fs)) if fs.len() == gs.len() => combine(gs, Some(fs), true, known),
+            _ => combine(gs, None, true, known),
+        },
     }
 }
 
