@@ -13,7 +13,7 @@
 
 use super::encode::{Fresh, Lin, Lit};
 
-type Interval = (Option<i128>, Option<i128>);
+pub(super) type Interval = (Option<i128>, Option<i128>);
 
 fn floor_div(a: i128, b: i128) -> Option<i128> {
     let q = a.checked_div(b)?;
@@ -26,7 +26,7 @@ fn ceil_div(a: i128, b: i128) -> Option<i128> {
 }
 
 /// The range of `lin` over the variables' ranges (`None` for an unbounded side).
-fn range(lin: &Lin, ranges: &[Interval]) -> Interval {
+pub(super) fn range(lin: &Lin, ranges: &[Interval]) -> Interval {
     let mut lo = Some(lin.constant);
     let mut hi = Some(lin.constant);
     for (&x, &c) in &lin.coeffs {
@@ -38,7 +38,7 @@ fn range(lin: &Lin, ranges: &[Interval]) -> Interval {
     (lo, hi)
 }
 
-fn tighten(ranges: &mut [Interval], x: usize, (lo, hi): Interval) {
+pub(super) fn tighten(ranges: &mut [Interval], x: usize, (lo, hi): Interval) {
     let (old_lo, old_hi) = ranges[x];
     ranges[x] = (
         match (old_lo, lo) {

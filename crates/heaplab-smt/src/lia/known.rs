@@ -4,7 +4,7 @@
 //! [`super::propagate`] runs the fixed point over these: literals are numbered once
 //! ([`Numbering`], [`Shape`]), and [`Known`] holds what the conjunction states.
 
-use super::bounds::unit_range;
+use super::bounds::{range, tighten, unit_range, Interval};
 use super::encode::{Formula, Lin, Lit};
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
@@ -137,7 +137,7 @@ pub enum Shape {
 #[derive(Default, Clone)]
 pub(super) struct Known {
     pub(super) ids: Vec<bool>,
-    pub(super) ranges: Vec<(i128, i128)>,
+    pub(super) ranges: Vec<Interval>,
     pub(super) conflict: bool,
     /// A variable's range became one value, or a literal over several variables joined, since
     /// those literals were last looked at ([`super::propagate::Clauses::settle`]).
@@ -180,8 +180,16 @@ impl Known {
         }
     }
 
-    pub(super) fn range(&self, x: usize) -> (i128, i128) {
-        self.ranges.get(x).copied().unwrap_or((i128::MIN, i128::MAX))
+    pub(super) fn range(&self, x: usize) -> Interval {
+        self.ranges.get(x).copied().unwrap_or((None, None))
+    }
+
+    /// `x`'s value, if its range holds one value.
+    pub(super) fn fixed(&self, x: usize) -> Option<i128> {
+        match self.range(x) {
+            (Some(lo), Some(hi)) if lo == hi => Some(lo),
+            _ => None,
+        }
     }
 
     /// Narrows `x`'s range to `[lo, hi]` (a side `None`: unchanged), then past the values the
@@ -194,37 +202,41 @@ impl Known {
         numbers: &Numbering,
     ) {
         if self.ranges.len() <= x {
-            self.ranges.resize(x + 1, (i128::MIN, i128::MAX));
+            self.ranges.resize(x + 1, (None, None));
         }
-        let r = &mut self.ranges[x];
-        let (was, was_fixed) = (*r, r.0 == r.1);
-        r.0 = lo.map_or(r.0, |lo| r.0.max(lo));
-        r.1 = hi.map_or(r.1, |hi| r.1.min(hi));
-        if *r != was {
+        let (was, was_fixed) = (self.ranges[x], self.fixed(x).is_some());
+        tighten(&mut self.ranges, x, (lo, hi));
+        if self.ranges[x] != was {
             self.touch(slot_int(x));
         }
         loop {
             let (lo, hi) = self.ranges[x];
-            if lo > hi {
+            if lo.zip(hi).is_some_and(|(lo, hi)| lo > hi) {
                 self.conflict = true;
                 return;
             }
-            if lo == hi && !was_fixed {
+            let one_value = self.fixed(x).is_some();
+            if one_value && !was_fixed {
                 self.unsettled = true;
             }
-            let low_out = lo != i128::MIN && numbers.excluded(self, x, lo);
-            let high_out = !low_out && hi != i128::MAX && numbers.excluded(self, x, hi);
-            if !(low_out || high_out) {
+            let low_out = lo.filter(|&lo| numbers.excluded(self, x, lo));
+            let high_out = hi.filter(|&hi| low_out.is_none() && numbers.excluded(self, x, hi));
+            if low_out.is_none() && high_out.is_none() {
                 return;
             }
-            // The one value left is excluded (and `lo < hi` below keeps the ends in range).
-            if lo == hi {
+            // The one value left is excluded.
+            if one_value {
                 self.conflict = true;
                 return;
             }
-            match low_out {
-                true => self.ranges[x].0 = lo + 1,
-                false => self.ranges[x].1 = hi - 1,
+            // An end moves inwards; past the integers' limits there is nothing left to move to.
+            let moved = match (low_out, high_out) {
+                (Some(lo), _) => lo.checked_add(1).map(|v| self.ranges[x].0 = Some(v)),
+                (_, Some(hi)) => hi.checked_sub(1).map(|v| self.ranges[x].1 = Some(v)),
+                _ => None,
+            };
+            if moved.is_none() {
+                return;
             }
             self.touch(slot_int(x));
         }
@@ -259,7 +271,7 @@ impl Known {
             self.narrow(x, Some(v), Some(v), numbers);
         } else {
             let (lo, hi) = self.range(x);
-            if v == lo || v == hi {
+            if lo == Some(v) || hi == Some(v) {
                 self.narrow(x, None, None, numbers);
             }
         }
@@ -299,17 +311,7 @@ fn by_ranges(l: &Lit, known: &Known) -> Option<bool> {
         Lit::Le(lin) | Lit::Eq(lin) | Lit::Ne(lin) => lin,
         Lit::Bool(..) => return None,
     };
-    let (mut lo, mut hi) = (Some(lin.constant), Some(lin.constant));
-    for (&x, &c) in &lin.coeffs {
-        let (xlo, xhi) = known.range(x);
-        let (xlo, xhi) = ((xlo != i128::MIN).then_some(xlo), (xhi != i128::MAX).then_some(xhi));
-        let (least, most) = if c > 0 { (xlo, xhi) } else { (xhi, xlo) };
-        lo = lo.zip(least).and_then(|(s, v)| s.checked_add(c.checked_mul(v)?));
-        hi = hi.zip(most).and_then(|(s, v)| s.checked_add(c.checked_mul(v)?));
-        if lo.is_none() && hi.is_none() {
-            return None;
-        }
-    }
+    let (lo, hi) = range(lin, &known.ranges);
     match l {
         Lit::Le(_) if hi.is_some_and(|h| h <= 0) => Some(true),
         Lit::Le(_) if lo.is_some_and(|l| l > 0) => Some(false),
@@ -363,9 +365,9 @@ pub(super) fn status(s: &Shape, f: Option<&Formula>, known: &Known) -> Option<bo
         },
         Shape::Value(_, _, x, v, eq) => {
             let (lo, hi) = known.range(*x);
-            if lo == hi {
-                Some((lo == *v) == *eq)
-            } else if *v < lo || *v > hi {
+            if let Some(value) = known.fixed(*x) {
+                Some((value == *v) == *eq)
+            } else if lo.is_some_and(|lo| *v < lo) || hi.is_some_and(|hi| *v > hi) {
                 Some(!*eq)
             } else {
                 None
@@ -373,10 +375,14 @@ pub(super) fn status(s: &Shape, f: Option<&Formula>, known: &Known) -> Option<bo
         }
         Shape::Bound(_, _, x, blo, bhi) => {
             let (lo, hi) = known.range(*x);
-            let (blo, bhi) = (blo.unwrap_or(i128::MIN), bhi.unwrap_or(i128::MAX));
-            if blo <= lo && hi <= bhi {
+            // Each end of the bound is met by the range's end on its side.
+            let above = |b: Option<i128>| b.is_none_or(|b| lo.is_some_and(|lo| b <= lo));
+            let below = |b: Option<i128>| b.is_none_or(|b| hi.is_some_and(|hi| hi <= b));
+            if above(*blo) && below(*bhi) {
                 Some(true)
-            } else if hi < blo || bhi < lo {
+            } else if hi.zip(*blo).is_some_and(|(hi, b)| hi < b)
+                || lo.zip(*bhi).is_some_and(|(lo, b)| b < lo)
+            {
                 Some(false)
             } else {
                 None

@@ -204,10 +204,8 @@ impl Clauses {
                 // The constant plus the fixed variables' terms, and the one variable left.
                 let (mut sum, mut open) = (Some(lin.constant), None);
                 for (&x, &c) in &lin.coeffs {
-                    match self.known.range(x) {
-                        (lo, hi) if lo == hi => {
-                            sum = sum.and_then(|s| s.checked_add(c.checked_mul(lo)?));
-                        }
+                    match self.known.fixed(x) {
+                        Some(v) => sum = sum.and_then(|s| s.checked_add(c.checked_mul(v)?)),
                         _ if open.is_none() => open = Some((x, c)),
                         _ => {
                             sum = None;

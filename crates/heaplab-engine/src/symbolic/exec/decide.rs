@@ -202,11 +202,7 @@ impl Cx<'_> {
                 },
             }
         };
-        Ok(self.local(st, c, answer))
-    }
-
-    /// Counts and reports an answer found without the solver.
-    fn local(&mut self, st: &State, c: &Sym, answer: bool) -> bool {
+        // Counted and reported as an answer found without the solver.
         self.solver.note_local();
         self.sink.event(Event::SolverQuery {
             state: st.id,
@@ -214,7 +210,7 @@ impl Cx<'_> {
             answer: if answer { SatAnswer::Sat } else { SatAnswer::Unsat },
             local: true,
         });
-        answer
+        Ok(answer)
     }
 
     /// A question's text for its event: inputs by their source names (`lo < o2.key`), as the
