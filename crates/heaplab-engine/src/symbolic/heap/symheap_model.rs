@@ -20,6 +20,7 @@ use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::builtin::KEY;
 use heaplab_syntax::Span;
 use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
 
 /// `EQ` of two guarded sets: some location (null included) is the value of both.
 fn eq_condition(a: &GuardedSet, b: &GuardedSet) -> Sym {
@@ -48,7 +49,7 @@ impl HeapModel for SymHeap {
         let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
         let d = data_mut(st);
         let r = d.refs.len() as u32;
-        d.locs.push(LocInfo {
+        d.locs.push(Rc::new(LocInfo {
             class: class.to_string(),
             input: true,
             disc: vec![(Sym::bool(true), budget)],
@@ -58,7 +59,7 @@ impl HeapModel for SymHeap {
             input_slots: Vec::new(),
             touched: Vec::new(),
             observed: Vec::new(),
-        });
+        }));
         let l = d.locs.len() - 1;
         d.new_ref(class, vec![(Sym::bool(true), Some(l))], Some(var));
         d.inputs.push(r);
@@ -280,7 +281,7 @@ impl HeapModel for SymHeap {
 
     fn allocate(&self, st: &mut State, class: &str, fields: Vec<(String, SValue)>) -> SValue {
         let d = data_mut(st);
-        d.locs.push(LocInfo {
+        d.locs.push(Rc::new(LocInfo {
             class: class.to_string(),
             input: false,
             disc: Vec::new(),
@@ -290,7 +291,7 @@ impl HeapModel for SymHeap {
             input_slots: Vec::new(),
             touched: Vec::new(),
             observed: Vec::new(),
-        });
+        }));
         let l = d.locs.len() - 1;
         SValue::SymRef(d.new_ref(class, vec![(Sym::bool(true), Some(l))], None))
     }
