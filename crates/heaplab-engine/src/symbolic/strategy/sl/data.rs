@@ -9,6 +9,7 @@ use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{SValue, State};
 use std::cell::RefCell;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 /// A predicate instance of the input formula, not yet unfolded.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,8 +69,10 @@ pub fn deferred(st: &State) -> &[Deferred] {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Run {
     pub(super) next_group: u64,
-    /// Groups whose path has been completed.
-    pub(super) done: BTreeSet<u64>,
+    /// Groups whose path has been completed. Shared with the copy an asynchronous solver's
+    /// step saves to undo it (`Strategy::save`): the set grows with the run's paths, and most
+    /// steps add nothing to it.
+    pub(super) done: Rc<BTreeSet<u64>>,
 }
 
 /// The `sl` strategy of one run.

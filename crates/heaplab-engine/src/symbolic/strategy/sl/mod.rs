@@ -196,7 +196,7 @@ impl HeapStrategy for Sl {
         let open = data(&st).is_some_and(|d| d.finish.is_none() && !d.deferred.is_empty());
         if stopped || !outcome.is_feasible() || !open {
             if let (true, Some(g)) = (outcome.is_feasible(), data(&st).and_then(|d| d.group)) {
-                self.run.borrow_mut().done.insert(g);
+                Rc::make_mut(&mut self.run.borrow_mut().done).insert(g);
             }
             return PathEnd::Record(st, outcome);
         }
