@@ -10,6 +10,7 @@
 
 import initEngine, * as wasm from '../pkg/heaplab_wasm.js';
 import { columnBuffers, columnLength } from './tree-columns.js';
+import { DEFAULT_STRATEGY } from './vocabulary.js';
 
 const post = (message, transfer = []) => self.postMessage(message, transfer);
 const log = (kind, text) => post({ type: 'log', kind, text });
@@ -618,7 +619,13 @@ const warmUp = { stopped: false };
 
 async function warmUpEngine() {
   await engineReady;
-  for (const strategy of ['lazier#', 'sl']) {
+  // Every strategy the registry runs by stepping (concolic has a driver of its own), the
+  // default first: V8 runs a wasm function in its baseline tier until it has been busy a while,
+  // and a strategy's own code (symheap's guarded sets, its decision procedure's propagation)
+  // stayed there until the user's first run of it, which took two to four times its later runs.
+  const strategies = wasm.strategies().filter((s) => s.driver !== 'concolic_loop').map((s) => s.name)
+    .sort((a, b) => (b === DEFAULT_STRATEGY) - (a === DEFAULT_STRATEGY));
+  for (const strategy of strategies) {
     let ex = null;
     try {
       await yieldToMessages();
