@@ -30,13 +30,14 @@ await bridge.solve('(check-sat)');
 const z3LoadMs = performance.now() - t0;
 
 const sources = new Map();
-// A warm-up, untimed: each strategy once on a small method. V8 runs a wasm function in its
-// baseline tier until it has been busy a while, so the first row of each strategy paid for its
-// code's optimization (AATree `insert`, the first `symheap` row, read 4×, its later runs 2×);
-// the page's engine worker warms up the same way (worker.js warmUpEngine).
+// A warm-up, untimed: each strategy three times on a small method. V8 optimizes a wasm function
+// over several runs, so the first rows of each strategy paid for its code's optimization
+// (AATree `insert`, the first `symheap` row, read 4×, its later runs 2×); the page's engine
+// worker warms up the same way (worker.js warmUpEngine).
 const WARM_UP = { file: 'examples/bst.hl', method: 'BST.insert' };
 const warmUpSource = await readFile(path.join(ROOT, WARM_UP.file), 'utf8');
-for (const strategy of new Set(native.rows.map((r) => r.strategy))) {
+const WARM_UP_ROUNDS = 3;
+for (const strategy of Array.from({ length: WARM_UP_ROUNDS }, () => [...new Set(native.rows.map((r) => r.strategy))]).flat()) {
   if (only && !only.includes(strategy)) continue;
   const options = { strategy, bounds: { k: native.k, timeout_ms: capMs }, file: WARM_UP.file, procedure, tree: false };
   const ex = new pkg.Exploration(warmUpSource, WARM_UP.method, JSON.stringify(options), bridge.solve);
@@ -104,7 +105,7 @@ const out = [
   '',
   `## Wasm engine (node, Z3 wasm), k = ${native.k}`,
   '',
-  `The same rows through heaplab-wasm's Exploration on Z3 wasm (z3-solver), ${capMs} ms cap per run${procedure ? '' : ', without the Rust decision procedure'}; Z3 wasm took ${z3LoadMs.toFixed(0)} ms to load first. Memory is the wasm linear memory after the run (it never shrinks). Rows the native run cut at its cap are not rerun. Each strategy ran once, untimed, on ${WARM_UP.method} before the rows (V8 optimizes a wasm function once it has been busy a while).`,
+  `The same rows through heaplab-wasm's Exploration on Z3 wasm (z3-solver), ${capMs} ms cap per run${procedure ? '' : ', without the Rust decision procedure'}; Z3 wasm took ${z3LoadMs.toFixed(0)} ms to load first. Memory is the wasm linear memory after the run (it never shrinks). Rows the native run cut at its cap are not rerun. Each strategy ran ${WARM_UP_ROUNDS} times, untimed, on ${WARM_UP.method} before the rows (V8 optimizes a wasm function once it has been busy a while).`,
   '',
   '| file | method | strategy | native ms | wasm ms | wasm/native | tests native / wasm | Z3 sent / decided in Rust / cached | Z3 wait ms | wasm memory MB |',
   '|---|---|---|---|---|---|---|---|---|---|',
