@@ -13,7 +13,7 @@ use super::term::{Sort, Sym};
 use std::any::Any;
 use std::collections::BTreeSet;
 use std::fmt::Debug;
-use std::ops::{Index, IndexMut};
+use std::ops::{Deref, Index, IndexMut};
 use std::rc::Rc;
 
 /// Index of an object in [`State::heap`].
@@ -163,6 +163,44 @@ pub enum VarOrigin {
     Existential(String),
 }
 
+/// The path condition's conjuncts, shared between a state and the states forked from it until
+/// one of them adds to it (copy-on-write through [`Rc::make_mut`]).
+///
+/// Why: the wasm engine snapshots a state before every step that may ask the solver (an
+/// asynchronous Z3 answer undoes the step), and most such steps add no conjunct; cloning and
+/// dropping each snapshot's conjuncts one by one was a large part of a `lazy` run there.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathCondition(Rc<Vec<Sym>>);
+
+impl PathCondition {
+    pub fn push(&mut self, conjunct: Sym) {
+        Rc::make_mut(&mut self.0).push(conjunct);
+    }
+}
+
+impl Deref for PathCondition {
+    type Target = [Sym];
+
+    fn deref(&self) -> &[Sym] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a PathCondition {
+    type Item = &'a Sym;
+    type IntoIter = std::slice::Iter<'a, Sym>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl From<Vec<Sym>> for PathCondition {
+    fn from(conjuncts: Vec<Sym>) -> PathCondition {
+        PathCondition(Rc::new(conjuncts))
+    }
+}
+
 /// One path in progress.
 #[derive(Clone, Debug)]
 pub struct State {
@@ -173,7 +211,7 @@ pub struct State {
     pub symlocs: Vec<SymLocInfo>,
     pub symrefs: Vec<SymRefInfo>,
     /// The path condition: every conjunct is a boolean [`Sym`].
-    pub pc: Vec<Sym>,
+    pub pc: PathCondition,
     /// Symbolic variables created so far (index = variable id), shared with the states forked
     /// from this one.
     pub vars: SharedList<(Sort, VarOrigin)>,
@@ -232,7 +270,7 @@ impl State {
         self.heap = Objects::default();
         self.symlocs = Vec::new();
         self.symrefs = Vec::new();
-        self.pc = Vec::new();
+        self.pc = PathCondition::default();
         self.footprint = BTreeSet::new();
         self.roots = Vec::new();
         self.returned = None;

@@ -219,7 +219,7 @@ impl SymHeapView {
         Some(SymHeapView {
             refs,
             locs,
-            pc: st.pc.clone(),
+            pc: st.pc.to_vec(),
             vars: st.vars.iter().enumerate().map(|(i, (sort, _))| (i as u32, *sort)).collect(),
             inputs: d
                 .inputs

@@ -19,7 +19,7 @@ pub fn empty_state(id: StateId) -> State {
         heap: Objects::default(),
         symlocs: Vec::new(),
         symrefs: Vec::new(),
-        pc: Vec::new(),
+        pc: Default::default(),
         vars: Default::default(),
         footprint: BTreeSet::new(),
         in_pre: false,
