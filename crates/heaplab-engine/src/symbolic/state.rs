@@ -215,8 +215,9 @@ pub struct State {
     /// Symbolic variables created so far (index = variable id), shared with the states forked
     /// from this one.
     pub vars: SharedList<(Sort, VarOrigin)>,
-    /// Objects claimed by the separating conjunction while the precondition is evaluated.
-    pub footprint: BTreeSet<ObjIdx>,
+    /// Objects claimed by the separating conjunction while the precondition is evaluated
+    /// (shared with the forked states and an undo snapshot until one claims more).
+    pub footprint: Rc<BTreeSet<ObjIdx>>,
     /// True while the precondition runs (its failures discard the path).
     pub in_pre: bool,
     /// How many lazy initializations happened (fields materialized, objects created).
@@ -271,7 +272,7 @@ impl State {
         self.symlocs = Vec::new();
         self.symrefs = Vec::new();
         self.pc = PathCondition::default();
-        self.footprint = BTreeSet::new();
+        self.footprint = Default::default();
         self.roots = Vec::new();
         self.returned = None;
         self.ext = StrategyData::default();

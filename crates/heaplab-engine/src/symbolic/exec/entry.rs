@@ -8,7 +8,6 @@ use crate::symbolic::config::{Config, PreMode};
 use crate::symbolic::events::{Event, ForkKind, ViewAt};
 use crate::symbolic::state::{Frame, Frames, Objects, SValue, State, StateId, VarOrigin};
 use heaplab_syntax::ast::NodeId;
-use std::collections::BTreeSet;
 
 /// A state with nothing in it yet.
 pub fn empty_state(id: StateId) -> State {
@@ -21,7 +20,7 @@ pub fn empty_state(id: StateId) -> State {
         symrefs: Vec::new(),
         pc: Default::default(),
         vars: Default::default(),
-        footprint: BTreeSet::new(),
+        footprint: Default::default(),
         in_pre: false,
         materializations: 0,
         k_cut: false,

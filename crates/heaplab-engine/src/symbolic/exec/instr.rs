@@ -124,7 +124,7 @@ impl Cx<'_> {
             Instr::PreDone => {
                 st.in_pre = false;
                 if !self.strategy.keeps_footprint() {
-                    st.footprint.clear();
+                    st.footprint = Default::default();
                 }
                 next(st)
             }

@@ -25,6 +25,7 @@ use crate::symbolic::state::{Object, Origin, SValue, State};
 use crate::symbolic::term::Sym;
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
+use std::rc::Rc;
 
 /// The lazy-family heap (see the module docs).
 pub struct LazyHeap;
@@ -173,7 +174,7 @@ impl HeapModel for LazyHeap {
                 if !ok || st.footprint.contains(&o) {
                     return Succ::End(st, discarded);
                 }
-                st.footprint.insert(o);
+                Rc::make_mut(&mut st.footprint).insert(o);
                 next(st)
             }
             _ => internal(st, "points-to of a non-reference", Some(span)),

@@ -380,7 +380,7 @@ impl HeapModel for SymHeap {
         let ok = named(&mut st, ok);
         let dm = data_mut(&mut st);
         dm.footprint.extend(set.into_iter().filter(|(_, l)| l.is_some()));
-        st.footprint.insert(claims);
+        Rc::make_mut(&mut st.footprint).insert(claims);
         if ok.as_bool() == Some(true) {
             return next(st);
         }
