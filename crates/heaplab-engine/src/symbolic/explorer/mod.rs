@@ -473,8 +473,10 @@ impl Explorer {
             if let Some(e) = self.rec.pending.pop_front() {
                 return Some(e);
             }
+            // The clock is read once a step: in wasm each read is a call out to JS.
+            let elapsed = self.exec.config.bounds.timeout_ms.map(|_| self.elapsed_ms());
             if self.rec.stopped.is_none() {
-                if let Some(bound) = self.global_bound() {
+                if let Some(bound) = self.global_bound(elapsed) {
                     self.stop(bound);
                     continue;
                 }
@@ -488,9 +490,8 @@ impl Explorer {
             }
             self.rec.stats.steps += 1;
             self.rec.at = self.place_of(&st);
-            if let Some(t) = self.exec.config.bounds.timeout_ms {
-                let left = t.saturating_sub(self.elapsed_ms());
-                self.exec.solver.set_time_left(Some(left));
+            if let (Some(t), Some(elapsed)) = (self.exec.config.bounds.timeout_ms, elapsed) {
+                self.exec.solver.set_time_left(Some(t.saturating_sub(elapsed)));
             }
             // With an asynchronous solver a step may have to be undone: remember everything it
             // can change. Ending a path may ask the solver too (a strategy may complete the
@@ -572,7 +573,9 @@ impl Explorer {
             .is_some_and(|i| i.asks_nothing())
     }
 
-    fn global_bound(&self) -> Option<Bound> {
+    /// The global bound that stops exploration now, if one does; `elapsed` is the run's time
+    /// so far (read where a time bound is set).
+    fn global_bound(&self, elapsed: Option<u64>) -> Option<Bound> {
         let stats = &self.rec.stats;
         let bounds = &self.exec.config.bounds;
         let ended = stats.feasible + stats.bounded + stats.internal_errors;
@@ -589,13 +592,13 @@ impl Explorer {
                 return Some(Bound::Questions);
             }
         }
-        if let Some(t) = bounds.timeout_ms {
+        if let (Some(t), Some(elapsed)) = (bounds.timeout_ms, elapsed) {
             // A heap model may have ended the last path in the middle of a step (symheap).
             let cut_in_step = matches!(
                 self.rec.paths.last().map(|p| &p.outcome),
                 Some(PathOutcome::Bounded { bound: Bound::Timeout, .. })
             );
-            if self.elapsed_ms() > t && (!self.is_done() || cut_in_step) {
+            if elapsed > t && (!self.is_done() || cut_in_step) {
                 return Some(Bound::Timeout);
             }
         }

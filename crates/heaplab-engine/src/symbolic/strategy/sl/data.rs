@@ -70,8 +70,8 @@ pub fn deferred(st: &State) -> &[Deferred] {
 pub(super) struct Run {
     pub(super) next_group: u64,
     /// Groups whose path has been completed. Shared with the copy an asynchronous solver's
-    /// step saves to undo it (`Strategy::save`): the set grows with the run's paths, and most
-    /// steps add nothing to it.
+    /// step saves to undo it (`HeapStrategy::save`): the set grows with the run's paths, and
+    /// most steps add nothing to it.
     pub(super) done: Rc<BTreeSet<u64>>,
 }
 
