@@ -284,6 +284,11 @@ impl State {
 }
 
 impl State {
+    /// Adds `o` to the precondition's footprint (copied first if another state shares it).
+    pub fn claim(&mut self, o: ObjIdx) {
+        Rc::make_mut(&mut self.footprint).insert(o);
+    }
+
     /// Follows the resolution table: the most precise form of a value.
     pub fn normalize(&self, v: &SValue) -> SValue {
         let mut v = v.clone();
@@ -462,25 +467,36 @@ impl Frames {
     }
 }
 
-/// The objects of a state's heap, shared between states: cloning a state copies one pointer per
-/// object, and an object is copied only when a state writes it while another state still shares
-/// it (copy-on-write through [`Rc::make_mut`]). So the memory of many states grows with the
-/// objects they changed, not with their number times the heap size (issue 21).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Objects(Vec<Rc<Object>>);
+/// Elements shared between states: cloning copies one pointer per element, and an element is
+/// copied only when a state writes it while another state still shares it (copy-on-write
+/// through [`Rc::make_mut`]). So the memory of many states grows with the elements they
+/// changed, not with their number times the elements (issue 21), and so does the copy an
+/// asynchronous solver's step keeps to undo it. The heap's objects are such elements, and so
+/// are symheap's locations and references.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedVec<T>(Vec<Rc<T>>);
 
-impl Objects {
-    pub fn get(&self, idx: ObjIdx) -> Option<&Object> {
+/// The objects of a state's heap.
+pub type Objects = SharedVec<Object>;
+
+impl<T> Default for SharedVec<T> {
+    fn default() -> Self {
+        SharedVec(Vec::new())
+    }
+}
+
+impl<T: Clone> SharedVec<T> {
+    pub fn get(&self, idx: usize) -> Option<&T> {
         self.0.get(idx).map(|o| &**o)
     }
 
-    /// The object for writing: unshared first if another state holds it too.
-    pub fn get_mut(&mut self, idx: ObjIdx) -> Option<&mut Object> {
+    /// The element for writing: unshared first if another state holds it too.
+    pub fn get_mut(&mut self, idx: usize) -> Option<&mut T> {
         self.0.get_mut(idx).map(Rc::make_mut)
     }
 
-    /// Adds an object; returns its index.
-    pub fn push(&mut self, o: Object) -> ObjIdx {
+    /// Adds an element; returns its index.
+    pub fn push(&mut self, o: T) -> usize {
         self.0.push(Rc::new(o));
         self.0.len() - 1
     }
@@ -493,20 +509,20 @@ impl Objects {
         self.0.is_empty()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Object> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
         self.0.iter().map(|o| &**o)
     }
 }
 
-impl Index<ObjIdx> for Objects {
-    type Output = Object;
-    fn index(&self, idx: ObjIdx) -> &Object {
+impl<T> Index<usize> for SharedVec<T> {
+    type Output = T;
+    fn index(&self, idx: usize) -> &T {
         &self.0[idx]
     }
 }
 
-impl IndexMut<ObjIdx> for Objects {
-    fn index_mut(&mut self, idx: ObjIdx) -> &mut Object {
+impl<T: Clone> IndexMut<usize> for SharedVec<T> {
+    fn index_mut(&mut self, idx: usize) -> &mut T {
         Rc::make_mut(&mut self.0[idx])
     }
 }

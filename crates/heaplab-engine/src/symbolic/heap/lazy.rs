@@ -25,7 +25,6 @@ use crate::symbolic::state::{Object, Origin, SValue, State};
 use crate::symbolic::term::Sym;
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
-use std::rc::Rc;
 
 /// The lazy-family heap (see the module docs).
 pub struct LazyHeap;
@@ -174,7 +173,7 @@ impl HeapModel for LazyHeap {
                 if !ok || st.footprint.contains(&o) {
                     return Succ::End(st, discarded);
                 }
-                Rc::make_mut(&mut st.footprint).insert(o);
+                st.claim(o);
                 next(st)
             }
             _ => internal(st, "points-to of a non-reference", Some(span)),

@@ -44,13 +44,12 @@ use crate::symbolic::exec::stack::{internal, with_fact};
 use crate::symbolic::exec::{Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::solve::Model;
-use crate::symbolic::state::{SValue, State, VarOrigin};
+use crate::symbolic::state::{SValue, SharedVec, State, VarOrigin};
 use crate::symbolic::term::{Sort, Sym};
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 /// A location index; `None` is `l_null`.
 pub type Loc = Option<usize>;
@@ -139,8 +138,8 @@ pub struct Cell {
 /// The per-path data of the symbolic heap.
 #[derive(Clone, Debug, Default)]
 pub struct SymHeapData {
-    pub refs: Vec<Rc<RefInfo>>,
-    pub locs: Vec<Rc<LocInfo>>,
+    pub refs: SharedVec<RefInfo>,
+    pub locs: SharedVec<LocInfo>,
     /// Input references in creation order (indices into `refs`).
     pub inputs: Vec<u32>,
     /// The answer of a comparison or null test the state was forked on; the re-executed
@@ -166,15 +165,8 @@ impl SymHeapData {
     }
 
     pub(super) fn new_ref(&mut self, class: &str, set: GuardedSet, var: Option<u32>) -> u32 {
-        self.refs.push(Rc::new(RefInfo { class: class.to_string(), set, var }));
+        self.refs.push(RefInfo { class: class.to_string(), set, var });
         self.refs.len() as u32 - 1
-    }
-
-    /// Location `l`, to change. Locations are shared between a state and the states forked
-    /// from it (and the snapshot an asynchronous solver's step keeps to undo it), so a fork
-    /// copies pointers, and only the location a step changes is copied.
-    pub(super) fn loc_mut(&mut self, l: usize) -> Option<&mut LocInfo> {
-        self.locs.get_mut(l).map(Rc::make_mut)
     }
 
     pub(super) fn field(&self, l: usize, f: &str) -> Option<Option<SValue>> {
@@ -182,7 +174,8 @@ impl SymHeapData {
     }
 
     pub(super) fn set_field(&mut self, l: usize, f: &str, v: SValue) {
-        if let Some(slot) = self.loc_mut(l).and_then(|o| o.fields.iter_mut().find(|(n, _)| n == f))
+        if let Some(slot) =
+            self.locs.get_mut(l).and_then(|o| o.fields.iter_mut().find(|(n, _)| n == f))
         {
             slot.1 = Some(v);
         }
@@ -433,7 +426,7 @@ impl SymHeap {
             Some(disc) => {
                 let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
                 let d = data_mut(st);
-                d.locs.push(Rc::new(LocInfo {
+                d.locs.push(LocInfo {
                     class: class.to_string(),
                     input: true,
                     met_everywhere: !disc.is_empty(),
@@ -443,7 +436,7 @@ impl SymHeap {
                     input_slots: Vec::new(),
                     touched: Vec::new(),
                     observed: Vec::new(),
-                }));
+                });
                 set.push((newg, Some(d.locs.len() - 1)));
             }
             None => {
@@ -507,13 +500,13 @@ impl SymHeap {
             }
         }
         for l in everywhere {
-            if let Some(loc) = data_mut(st).loc_mut(l) {
+            if let Some(loc) = data_mut(st).locs.get_mut(l) {
                 loc.met_everywhere = true;
             }
         }
         for (l, cond, b) in found {
             let cond = named(st, cond);
-            let Some(loc) = data_mut(st).loc_mut(l) else { continue };
+            let Some(loc) = data_mut(st).locs.get_mut(l) else { continue };
             match loc.disc.iter_mut().find(|(_, b2)| *b2 == b) {
                 Some(e) => e.0 = Sym::or(&e.0, &cond),
                 None => loc.disc.push((cond, b)),
@@ -528,9 +521,7 @@ impl SymHeap {
             }
             let disc = dref(st).locs[l].disc.clone();
             let disc: Vec<(Sym, i64)> = disc.into_iter().map(|(g, b)| (named(st, g), b)).collect();
-            if let Some(loc) = data_mut(st).loc_mut(l) {
-                loc.disc = disc;
-            }
+            data_mut(st).locs[l].disc = disc;
         }
     }
 
@@ -571,14 +562,14 @@ impl SymHeap {
                 fresh = Sym::or(&fresh, &first);
                 // Read first here (neither read nor written before): the input value is seen.
                 let seen = named(st, Sym::or(&seen.unwrap_or(Sym::bool(false)), &first));
-                let Some(loc) = data_mut(st).loc_mut(l) else { continue };
+                let Some(loc) = data_mut(st).locs.get_mut(l) else { continue };
                 match loc.observed.iter_mut().find(|(n, _)| n == f) {
                     Some(e) => e.1 = seen,
                     None => loc.observed.push((f.to_string(), seen)),
                 }
             }
             let after = named(st, Sym::or(&before, g));
-            let Some(loc) = data_mut(st).loc_mut(l) else { continue };
+            let Some(loc) = data_mut(st).locs.get_mut(l) else { continue };
             match loc.touched.iter_mut().find(|(n, _)| n == f) {
                 Some(e) => e.1 = after,
                 None => loc.touched.push((f.to_string(), after)),
@@ -613,7 +604,7 @@ impl SymHeap {
         };
         let d = data_mut(st);
         d.set_field(l, f, v.clone());
-        if let Some(o) = d.loc_mut(l) {
+        if let Some(o) = d.locs.get_mut(l) {
             o.input_slots.push((f.to_string(), v));
         }
     }

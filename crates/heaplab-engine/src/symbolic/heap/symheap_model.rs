@@ -20,7 +20,6 @@ use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::builtin::KEY;
 use heaplab_syntax::Span;
 use std::collections::{BTreeMap, VecDeque};
-use std::rc::Rc;
 
 /// `EQ` of two guarded sets: some location (null included) is the value of both.
 fn eq_condition(a: &GuardedSet, b: &GuardedSet) -> Sym {
@@ -49,7 +48,7 @@ impl HeapModel for SymHeap {
         let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
         let d = data_mut(st);
         let r = d.refs.len() as u32;
-        d.locs.push(Rc::new(LocInfo {
+        d.locs.push(LocInfo {
             class: class.to_string(),
             input: true,
             disc: vec![(Sym::bool(true), budget)],
@@ -59,7 +58,7 @@ impl HeapModel for SymHeap {
             input_slots: Vec::new(),
             touched: Vec::new(),
             observed: Vec::new(),
-        }));
+        });
         let l = d.locs.len() - 1;
         d.new_ref(class, vec![(Sym::bool(true), Some(l))], Some(var));
         d.inputs.push(r);
@@ -281,7 +280,7 @@ impl HeapModel for SymHeap {
 
     fn allocate(&self, st: &mut State, class: &str, fields: Vec<(String, SValue)>) -> SValue {
         let d = data_mut(st);
-        d.locs.push(Rc::new(LocInfo {
+        d.locs.push(LocInfo {
             class: class.to_string(),
             input: false,
             disc: Vec::new(),
@@ -291,7 +290,7 @@ impl HeapModel for SymHeap {
             input_slots: Vec::new(),
             touched: Vec::new(),
             observed: Vec::new(),
-        }));
+        });
         let l = d.locs.len() - 1;
         SValue::SymRef(d.new_ref(class, vec![(Sym::bool(true), Some(l))], None))
     }
@@ -380,7 +379,7 @@ impl HeapModel for SymHeap {
         let ok = named(&mut st, ok);
         let dm = data_mut(&mut st);
         dm.footprint.extend(set.into_iter().filter(|(_, l)| l.is_some()));
-        Rc::make_mut(&mut st.footprint).insert(claims);
+        st.claim(claims);
         if ok.as_bool() == Some(true) {
             return next(st);
         }

@@ -50,7 +50,6 @@ use heaplab_logic::formula::{CmpOp, PointsTo, PredApp, Pure, Sort as LSort, SymH
 use heaplab_logic::model::Value;
 use heaplab_logic::{Cut, Cuts, Formula, Order, SatResult, SearchBounds};
 use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
 
 /// The logic's search bounds at path end: the unfolding depth is the engine's (so a model
 /// exists exactly for the completions a run within `--depth` could reach); the object and work
@@ -355,7 +354,7 @@ impl Translation {
             }
             let fields = code.classes.get(&obj.class).ok_or("a cell of an unknown class")?;
             let idx = out.new_input_object(&obj.class, fields, 0);
-            Rc::make_mut(&mut out.footprint).insert(idx);
+            out.claim(idx);
             map.insert(m, idx);
             added.push(m);
         }
