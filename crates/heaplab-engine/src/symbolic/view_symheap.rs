@@ -14,7 +14,7 @@ use super::heap::symheap::{class_ranks, SymHeapData};
 use super::show::{Names, ValView};
 use super::state::{SValue, State, VarOrigin};
 use super::term::{Node, Sort, Sym};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
 /// How many worlds a view lists at most.
@@ -99,6 +99,9 @@ pub struct SymHeapView {
     inputs: Vec<u32>,
     /// Those first, then the other input references' variables.
     all_inputs: Vec<u32>,
+    /// Each input reference variable's rank, its largest value (`heap/symheap.rs`'s
+    /// `class_ranks`).
+    ranks: BTreeMap<u32, i64>,
     /// The named guards (variables with a definition `b = g` in the path condition).
     named: BTreeSet<u32>,
 }
@@ -233,6 +236,14 @@ impl SymHeapView {
                 first.extend(rest);
                 first
             },
+            ranks: printer
+                .ranks
+                .iter()
+                .filter_map(|(v, class)| {
+                    let at = class.iter().position(|x| x == v)?;
+                    Some((*v, at as i64 + 1))
+                })
+                .collect(),
             named: printer.defs.keys().copied().collect(),
         })
     }
@@ -291,7 +302,7 @@ const WORLD_STEPS: usize = 4_000;
 /// The depth-first search of [`SymHeapView::worlds`].
 struct WorldSearch<'a> {
     view: &'a SymHeapView,
-    /// The value of each input reference assigned so far (0: null; objects 1, 2, ...).
+    /// The value of each input reference assigned so far (0: null, else a rank).
     values: HashMap<u32, i64>,
     worlds: Vec<World>,
     steps: usize,
@@ -326,7 +337,10 @@ impl WorldSearch<'_> {
         let Verdict::Open(rest, guards) = self.evaluate() else { return Flow::Go };
         let Some(&x) = self.view.all_inputs.get(i) else { return self.leaf(rest, guards) };
         let drawn = i < self.view.inputs.len();
-        for v in 0..=objects + 1 {
+        // A reference's values run up to its rank (new), whatever the earlier ones took: the
+        // drawn ones come first, so an earlier reference may be null where a later one is new.
+        let top = self.view.ranks.get(&x).copied().unwrap_or(objects + 1);
+        for v in 0..=top {
             self.values.insert(x, v);
             let flow = self.assign(i + 1, objects.max(v));
             self.values.remove(&x);

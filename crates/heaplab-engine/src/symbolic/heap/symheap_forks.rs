@@ -1,0 +1,496 @@
+//! Where a symbolic-heap path forks, and the values each fork fixes, folded into the guards.
+//!
+//! The forks: a dereference of a reference that may be null ([`SymHeap::deref`]), a reference
+//! comparison or null test ([`SymHeap::decide`]), and, in a precondition, a points-to atom
+//! picking its location ([`pick_location`]).
+//!
+//! Why fold: a guard is a condition over input references' variables, and a precondition that
+//! walks the structure fixes most of them: each null test forks, and separation rules out the
+//! aliases. The guarded sets still list every entry, though, and their guards still name those
+//! variables. So each later read asks the solver about entries that hold in no world of the
+//! path, and every question carries the whole heap's constraints, since they share variables
+//! with it (BST `insert` at k = 3: about 14 questions a state, over 100 conjuncts each).
+//!
+//! How ([`settle`], after each fork): unit propagation over the conjuncts finds the variables
+//! they fix:
+//! - a conjunct that is a literal (`x = 3`, `b`, `x ≠ 2`, `0 ≤ x`), or a conjunction of them,
+//!   gives it;
+//! - a variable whose range holds one value outside the excluded ones is fixed.
+//!
+//! Each fixed variable is replaced by its value everywhere, which folds conjuncts into further
+//! literals, until nothing new is fixed. The path condition becomes the folded conjuncts that
+//! are not `true`, and one unit conjunct per fixed variable, so models (and the tests read off
+//! them) still give each its value. Entries whose guard folds to `false` leave their sets.
+//!
+//! Exact: `pc ≡ pc[v/x] ∧ x = v` when the path condition implies `x = v`, and a guard `g` holds
+//! in the same worlds of the path as `g[v/x]`. Conjuncts and guards without a fixed variable
+//! keep their address ([`Sym::substitute`]), so the answer tables and the prepared solver
+//! contexts keyed by it still hit.
+
+use super::symheap::{
+    data_mut, dref, feasible, fork_ending, merge, named, null_guard, shown, GuardedSet, SymHeap,
+    SymHeapData,
+};
+use crate::symbolic::events::{Event, ForkKind};
+use crate::symbolic::exec::stack::with_fact;
+use crate::symbolic::exec::{Cx, Succ, Then};
+use crate::symbolic::outcome::PathOutcome;
+use crate::symbolic::show::show_sym;
+use crate::symbolic::state::{PathCondition, SValue, State};
+use crate::symbolic::term::{Memo, Node, Sort, Sym};
+use heaplab_syntax::ast::NodeId;
+use heaplab_syntax::Span;
+use rustc_hash::FxHashMap;
+
+impl SymHeap {
+    /// Splits off the worlds where `recv` is null (a null dereference); `Ok` with the state
+    /// where it is not, and the receiver's feasible non-null entries merged by location.
+    pub(super) fn deref(
+        &self,
+        cx: &mut Cx,
+        st: State,
+        recv: &SValue,
+        node: NodeId,
+        span: Span,
+        what: &str,
+    ) -> Result<(State, GuardedSet), Box<Succ>> {
+        if matches!(recv, SValue::Null) {
+            return Err(Box::new(cx.null_deref(st, node, span, what)));
+        }
+        let mut st = st;
+        let set = dref(&st).set_of(recv);
+        let nullg = named(&mut st, null_guard(&set));
+        let st = match cx.feasible_directions(&st, &nullg) {
+            (false, _) => st,
+            (true, false) => return Err(Box::new(cx.null_deref(st, node, span, what))),
+            (true, true) => {
+                let shown = format!("{} == null", shown(&st, recv));
+                let end = |cx: &mut Cx, bad| cx.null_deref(bad, node, span, what);
+                let mut st = fork_ending(cx, &st, &nullg, shown, end, span)?;
+                settle(&mut st);
+                st
+            }
+        };
+        let mut out = Vec::new();
+        for (g, l) in merge(set) {
+            if l.is_none() || !feasible(cx, &st, &g) {
+                continue;
+            }
+            out.push((g, l));
+        }
+        if out.len() == 1 {
+            out[0].0 = Sym::bool(true);
+        }
+        Ok((st, out))
+    }
+
+    /// Forks on a reference condition `c` (EQ of a comparison, or a null guard): one child
+    /// per satisfiable direction, each remembering its answer for the re-executed instruction.
+    pub(super) fn decide(
+        &self,
+        cx: &mut Cx,
+        st: State,
+        c: Sym,
+        shown: String,
+    ) -> Then<(State, bool)> {
+        match cx.feasible_directions(&st, &c) {
+            (true, false) => Then::Go((st, true)),
+            (false, true) => Then::Go((st, false)),
+            (false, false) => Then::Done(Succ::End(
+                st,
+                PathOutcome::Discarded { span: Span::default(), precondition: false },
+            )),
+            (true, true) => {
+                let mut kids = Vec::new();
+                for dir in [true, false] {
+                    let mut s = with_fact(st.clone(), &c, dir);
+                    settle(&mut s);
+                    data_mut(&mut s).decided = Some(dir);
+                    let label = if dir { shown.clone() } else { format!("!({shown})") };
+                    kids.push((s, label));
+                }
+                let kids = cx.children(&st, kids);
+                cx.sink.event(Event::Branch {
+                    state: st.id,
+                    site: None,
+                    condition: shown,
+                    children: [true, false].into_iter().zip(kids.iter().map(|k| k.id)).collect(),
+                });
+                Then::Done(Succ::Fork(kids))
+            }
+        }
+    }
+}
+
+/// Rounds of propagation (each after replacing the variables the last one fixed).
+const ROUNDS: usize = 8;
+/// A range this narrow or narrower is searched for its one value left.
+const NARROW: i64 = 64;
+
+/// What the literals say of one integer variable.
+#[derive(Default)]
+struct Range {
+    lo: Option<i64>,
+    hi: Option<i64>,
+    out: Vec<i64>,
+}
+
+/// A literal about one variable.
+enum Literal {
+    Is(u32, i64),
+    Not(u32, i64),
+    AtLeast(u32, i64),
+    AtMost(u32, i64),
+}
+
+/// The variable a unit conjunct fixes, and its value (`b` / `¬b` / `x = v`).
+fn unit(c: &Sym) -> Option<(u32, i64)> {
+    match c.node() {
+        Node::Var(id, Sort::Bool) => Some((*id, 1)),
+        Node::Not(a) => match a.node() {
+            Node::Var(id, Sort::Bool) => Some((*id, 0)),
+            _ => None,
+        },
+        Node::Eq(a, b) => match (a.node(), b.node()) {
+            (Node::Var(id, Sort::Int), Node::Int(v)) | (Node::Int(v), Node::Var(id, Sort::Int)) => {
+                Some((*id, *v))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The literals of a conjunct that is a literal or a conjunction of them.
+fn literals(c: &Sym, out: &mut Vec<Literal>) {
+    if let Some((x, v)) = unit(c) {
+        out.push(Literal::Is(x, v));
+        return;
+    }
+    let var = |s: &Sym| match s.node() {
+        Node::Var(id, Sort::Int) => Some(*id),
+        _ => None,
+    };
+    let bound = |a: &Sym, b: &Sym, strict: bool, negated: bool| -> Option<Literal> {
+        // a ≤ b (a < b when strict), negated: b < a (b ≤ a).
+        let (lower, x, n) = match (var(a), b.as_int(), a.as_int(), var(b)) {
+            (Some(x), Some(n), _, _) => (false, x, n),
+            (_, _, Some(n), Some(x)) => (true, x, n),
+            _ => return None,
+        };
+        Some(match (lower, strict, negated) {
+            (true, false, false) => Literal::AtLeast(x, n),
+            (true, true, false) => Literal::AtLeast(x, n.checked_add(1)?),
+            (true, false, true) => Literal::AtMost(x, n.checked_sub(1)?),
+            (true, true, true) => Literal::AtMost(x, n),
+            (false, false, false) => Literal::AtMost(x, n),
+            (false, true, false) => Literal::AtMost(x, n.checked_sub(1)?),
+            (false, false, true) => Literal::AtLeast(x, n.checked_add(1)?),
+            (false, true, true) => Literal::AtLeast(x, n),
+        })
+    };
+    let found = match c.node() {
+        Node::And(a, b) => {
+            literals(a, out);
+            literals(b, out);
+            None
+        }
+        Node::Le(a, b) => bound(a, b, false, false),
+        Node::Lt(a, b) => bound(a, b, true, false),
+        Node::Not(n) => match n.node() {
+            Node::Eq(a, b) => match (var(a), b.as_int(), a.as_int(), var(b)) {
+                (Some(x), Some(v), _, _) | (_, _, Some(v), Some(x)) => Some(Literal::Not(x, v)),
+                _ => None,
+            },
+            Node::Le(a, b) => bound(a, b, false, true),
+            Node::Lt(a, b) => bound(a, b, true, true),
+            _ => None,
+        },
+        _ => None,
+    };
+    out.extend(found);
+}
+
+/// Adds what `literals` fix to `fixed`; `false` when they contradict it (the conjuncts are
+/// unsatisfiable: then nothing is rewritten).
+fn fix(literals: Vec<Literal>, fixed: &mut FxHashMap<u32, i64>) -> bool {
+    let mut ranges: FxHashMap<u32, Range> = FxHashMap::default();
+    for l in literals {
+        match l {
+            Literal::Is(x, v) => {
+                if *fixed.entry(x).or_insert(v) != v {
+                    return false;
+                }
+            }
+            Literal::Not(x, v) => ranges.entry(x).or_default().out.push(v),
+            Literal::AtLeast(x, n) => {
+                let r = ranges.entry(x).or_default();
+                r.lo = Some(r.lo.map_or(n, |lo| lo.max(n)));
+            }
+            Literal::AtMost(x, n) => {
+                let r = ranges.entry(x).or_default();
+                r.hi = Some(r.hi.map_or(n, |hi| hi.min(n)));
+            }
+        }
+    }
+    for (x, r) in ranges {
+        if fixed.contains_key(&x) {
+            continue;
+        }
+        let (Some(lo), Some(hi)) = (r.lo, r.hi) else { continue };
+        if hi.checked_sub(lo).is_none_or(|w| w >= NARROW) {
+            continue;
+        }
+        let mut left = (lo..=hi).filter(|v| !r.out.contains(v));
+        match (left.next(), left.next()) {
+            (Some(v), None) => {
+                fixed.insert(x, v);
+            }
+            (None, _) => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// The variables the path condition fixes, its conjuncts with them replaced (units of fixed
+/// variables kept as they are, `true` dropped), and whether any conjunct changed; `None` when
+/// propagation finds the conjuncts contradictory.
+fn propagate(pc: &[Sym]) -> Option<(FxHashMap<u32, i64>, Vec<Sym>, bool)> {
+    let mut fixed: FxHashMap<u32, i64> = FxHashMap::default();
+    let mut current: Vec<Sym> = pc.to_vec();
+    let mut changed = false;
+    for _ in 0..ROUNDS {
+        let mut found = Vec::new();
+        for c in &current {
+            literals(c, &mut found);
+        }
+        let before = fixed.clone();
+        if !fix(found, &mut fixed) {
+            return None;
+        }
+        let new: FxHashMap<u32, i64> =
+            fixed.iter().filter(|(x, _)| !before.contains_key(x)).map(|(x, v)| (*x, *v)).collect();
+        if new.is_empty() {
+            break;
+        }
+        let env = |id: u32, _: Sort| new.get(&id).copied();
+        let mut memo = Memo::default();
+        let mut next = Vec::with_capacity(current.len());
+        for c in &current {
+            if unit(c).is_some_and(|(x, v)| fixed.get(&x) == Some(&v)) {
+                next.push(c.clone());
+                continue;
+            }
+            let s = c.substitute(&env, &mut memo);
+            match s.as_bool() {
+                Some(false) => return None,
+                Some(true) => changed = true,
+                None => {
+                    changed |= s.addr() != c.addr();
+                    next.push(s);
+                }
+            }
+        }
+        current = next;
+    }
+    Some((fixed, current, changed))
+}
+
+/// Replaces, in `st`'s path condition and symbolic heap, every variable the path condition
+/// fixes by its value (see the module documentation).
+pub(super) fn settle(st: &mut State) {
+    let Some((fixed, mut pc, changed)) = propagate(&st.pc) else { return };
+    // Nothing new since the last time: the heap's guards already have these values.
+    if !changed && fixed.len() == dref(st).settled {
+        return;
+    }
+    // One unit per fixed variable: those the rounds turned into `true` come back.
+    let mut has_unit: Vec<u32> = pc.iter().filter_map(unit).map(|(x, _)| x).collect();
+    has_unit.sort_unstable();
+    let mut missing: Vec<(u32, i64)> = fixed
+        .iter()
+        .filter(|(x, _)| has_unit.binary_search(x).is_err())
+        .map(|(x, v)| (*x, *v))
+        .collect();
+    missing.sort_unstable();
+    for (x, v) in missing {
+        let sort = st.vars.get(x as usize).map_or(Sort::Int, |(s, _)| *s);
+        pc.push(match sort {
+            Sort::Int => Sym::eq(&Sym::var(x, Sort::Int), &Sym::int(v)),
+            Sort::Bool if v != 0 => Sym::var(x, Sort::Bool),
+            Sort::Bool => Sym::not(&Sym::var(x, Sort::Bool)),
+        });
+    }
+    if changed {
+        st.pc = PathCondition::from(pc);
+    }
+    if st.ext.get::<SymHeapData>().is_none() {
+        return;
+    }
+    data_mut(st).settled = fixed.len();
+    let env = |id: u32, _: Sort| fixed.get(&id).copied();
+    let mut memo = Memo::default();
+    let mut sub = |s: &Sym| s.substitute(&env, &mut memo);
+    rewrite(data_mut(st), &mut sub);
+    debug_assert!(dref(st).refs.iter().all(|r| !r.set.is_empty()));
+}
+
+/// A points-to atom of a precondition picks the location its reference denotes, when each of
+/// them is the location of a field the precondition read: one child per location, where the
+/// reference denotes that one alone and the settled guards fold (`None` when there are fewer
+/// than two, or one of them is another kind: nothing to pick). Each child runs the atom again.
+///
+/// Why: the separating conjunction rules out an alias only when it claims the second cell, so a
+/// precondition that walks a structure keeps, until then, every world where a reference it
+/// reads aliases a cell the walk claims later; each read below it asks the solver about each of
+/// them, and each question carries their disjunctions (BST `insert` at k = 3: the precondition
+/// was 99 % of the questions' time). Lazy initialization picks the object at once; so does
+/// this, among the cells the walk may claim. A reference that may also denote another location
+/// (a parameter an element may alias, an existential) keeps its guarded set, as paper 003 does:
+/// splitting it off made two paths hold the same heap, one valuation each. The worlds are the
+/// same, split among the children (those where the reference is null fail the atom and are
+/// dropped, as the atom's assumption drops them).
+pub(super) fn pick_location(cx: &mut Cx, st: &State, r: &SValue, span: Span) -> Option<Succ> {
+    let SValue::SymRef(id) = r else { return None };
+    let set = merge(dref(st).set_of(r));
+    let walked =
+        |l: &Option<usize>| l.is_some_and(|l| dref(st).locs.get(l).is_some_and(|o| o.walked));
+    let picked: GuardedSet = set.into_iter().filter(|(_, l)| l.is_some()).collect();
+    if picked.len() < 2 || !picked.iter().all(|(_, l)| walked(l)) {
+        return None;
+    }
+    let mut groups: Vec<(Sym, GuardedSet)> = Vec::new();
+    for (g, l) in picked {
+        // The worlds where the atom claims `l` a second time fail it: no child for them.
+        let claimed = dref(st)
+            .footprint
+            .iter()
+            .filter(|(_, l2)| *l2 == l)
+            .fold(Sym::bool(false), |acc, (g2, _)| Sym::or(&acc, g2));
+        groups.push((Sym::and(&g, &Sym::not(&claimed)), vec![(Sym::bool(true), l)]));
+    }
+    let mut kids = Vec::new();
+    for (fact, set) in groups {
+        if !feasible(cx, st, &fact) {
+            continue;
+        }
+        let mut kid = with_fact(st.clone(), &fact, true);
+        if let Some(info) = data_mut(&mut kid).refs.get_mut(*id as usize) {
+            info.set = set;
+        }
+        settle(&mut kid);
+        kids.push((kid, show_sym(st, &fact)));
+    }
+    match kids.len() {
+        0 => Some(Succ::End(st.clone(), PathOutcome::Discarded { span, precondition: true })),
+        1 => kids.pop().map(|(kid, _)| Succ::Continue(kid)),
+        _ => {
+            let options = kids.iter().map(|(_, label)| label.clone()).collect();
+            let target = shown(st, r);
+            Some(Succ::Fork(cx.choice(st, target, kids, options, ForkKind::Resolve, false)))
+        }
+    }
+}
+
+/// `set` with its guards rewritten, the entries that hold nowhere left out and the others
+/// merged by location; `None` when no guard changed.
+fn rewrite_set(set: &GuardedSet, sub: &mut dyn FnMut(&Sym) -> Sym) -> Option<GuardedSet> {
+    let new: GuardedSet = set.iter().map(|(g, l)| (sub(g), *l)).collect();
+    if new.iter().zip(set).all(|((a, _), (b, _))| a.addr() == b.addr()) {
+        return None;
+    }
+    let kept: GuardedSet = new.into_iter().filter(|(g, _)| g.as_bool() != Some(false)).collect();
+    // Exhaustive in every world of the path: an empty set means the rewrite went wrong, and
+    // keeping the old guards is always exact.
+    (!kept.is_empty()).then(|| merge(kept))
+}
+
+/// The same value, terms compared by address.
+fn same_value(a: &Option<SValue>, b: &Option<SValue>) -> bool {
+    match (a, b) {
+        (Some(SValue::Int(x) | SValue::Bool(x)), Some(SValue::Int(y) | SValue::Bool(y))) => {
+            x.addr() == y.addr()
+        }
+        _ => a == b,
+    }
+}
+
+fn rewrite_value(v: &SValue, sub: &mut dyn FnMut(&Sym) -> Sym) -> SValue {
+    match v {
+        SValue::Int(s) => SValue::Int(sub(s)),
+        SValue::Bool(s) => SValue::Bool(sub(s)),
+        other => other.clone(),
+    }
+}
+
+/// Every guard and value of the heap's data rewritten by `sub` (elements copied only where
+/// something changed: they may be shared with other states).
+fn rewrite(d: &mut SymHeapData, sub: &mut dyn FnMut(&Sym) -> Sym) {
+    for r in 0..d.refs.len() {
+        let Some(set) = d.refs.get(r).and_then(|i| rewrite_set(&i.set, sub)) else { continue };
+        if let Some(info) = d.refs.get_mut(r) {
+            info.set = set;
+        }
+    }
+    for l in 0..d.locs.len() {
+        let Some(old) = d.locs.get(l) else { continue };
+        let mut loc = old.clone();
+        let mut conds = |list: &mut Vec<(String, Sym)>| {
+            for (_, c) in list.iter_mut() {
+                *c = sub(c);
+            }
+        };
+        conds(&mut loc.touched);
+        conds(&mut loc.observed);
+        for (c, _) in loc.disc.iter_mut() {
+            *c = sub(c);
+        }
+        loc.disc.retain(|(c, _)| c.as_bool() != Some(false));
+        if let Some((_, n)) = loc.creator.as_mut() {
+            *n = sub(n);
+        }
+        for (_, v) in loc.fields.iter_mut() {
+            if let Some(v) = v.as_mut() {
+                *v = rewrite_value(v, sub);
+            }
+        }
+        let same = |a: &[(String, Sym)], b: &[(String, Sym)]| {
+            a.iter().zip(b).all(|((_, x), (_, y))| x.addr() == y.addr())
+        };
+        let unchanged = same(&loc.touched, &old.touched)
+            && same(&loc.observed, &old.observed)
+            && loc.disc.len() == old.disc.len()
+            && loc.disc.iter().zip(&old.disc).all(|((x, _), (y, _))| x.addr() == y.addr())
+            && loc.creator.as_ref().map(|(_, n)| n.addr())
+                == old.creator.as_ref().map(|(_, n)| n.addr())
+            && loc.fields.iter().zip(&old.fields).all(|((_, a), (_, b))| same_value(a, b));
+        if !unchanged {
+            if let Some(slot) = d.locs.get_mut(l) {
+                *slot = loc;
+            }
+        }
+    }
+    // The footprint keeps its entries (one per claim), guards rewritten.
+    for (g, _) in d.footprint.iter_mut() {
+        *g = sub(g);
+    }
+    for track in d.loops.iter_mut() {
+        for (c, _) in track.idle.iter_mut() {
+            *c = sub(c);
+        }
+        track.since = sub(&track.since);
+    }
+    for a in d.arrays.values_mut() {
+        a.len = sub(&a.len);
+        for cell in a.cells.iter_mut() {
+            cell.index = sub(&cell.index);
+            cell.live = sub(&cell.live);
+            cell.value = rewrite_value(&cell.value, sub);
+            cell.input = cell.input.as_ref().map(|v| rewrite_value(v, sub));
+        }
+        for (c, _) in a.counts.iter_mut() {
+            *c = sub(c);
+        }
+    }
+}
