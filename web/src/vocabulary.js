@@ -166,9 +166,9 @@ export const STRATEGIES = [
   },
   {
     "all_heaps": true,
-    "description": "guarded value sets: no fork on reads, forks only on ==, null tests, null dereference",
+    "description": "guarded value sets: no fork on reads, forks only on ==, null tests, null dereference and a requires' points-to",
     "driver": "explorer",
-    "learn": "The input heap stays symbolic: a reference holds a set of possible objects, each under a condition, so reading a field never branches; the run splits only where the program compares references or tests for null. One path stands for many input heaps. (Precise heap summaries, paper 003)",
+    "learn": "The input heap stays symbolic: a reference holds a set of possible objects, each under a condition, so reading a field never branches; the run splits only where the program compares references or tests for null, and where the precondition (requires) describes an object, to pick which one it is. One path stands for many input heaps. (Precise heap summaries, paper 003)",
     "name": "symheap",
     "reads_requires": false,
     "source": "Precise heap summaries (paper 003, VMCAI 2016 successor); creator-only alias rule",

@@ -61,6 +61,10 @@ impl Node {
     }
 }
 
+/// [`Sym::substitute`]'s memo: by a node's address, the node (kept alive so that its address
+/// is not reused while the memo lives) and what it became.
+pub type Memo = rustc_hash::FxHashMap<usize, (Sym, Sym)>;
+
 /// A shared, immutable symbolic expression.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sym(Rc<Node>);
@@ -123,6 +127,62 @@ impl Sym {
             }
         };
         memo.insert(self.addr(), out.clone());
+        out
+    }
+
+    /// [`partial`](Self::partial) that keeps the nodes it does not change: a node none of
+    /// whose operands changed is returned itself, so conjuncts without a replaced variable keep
+    /// their address (the executor's answer tables and the solver's prepared contexts are keyed
+    /// by it).
+    pub fn substitute(&self, env: &dyn Fn(u32, Sort) -> Option<i64>, memo: &mut Memo) -> Sym {
+        if let Some((_, s)) = memo.get(&self.addr()) {
+            return s.clone();
+        }
+        let out = match self.node() {
+            Node::Int(_) | Node::Bool(_) => self.clone(),
+            Node::Var(id, sort) => match (env(*id, *sort), sort) {
+                (Some(v), Sort::Int) => Sym::int(v),
+                (Some(v), Sort::Bool) => Sym::bool(v != 0),
+                (None, _) => self.clone(),
+            },
+            Node::Neg(a) | Node::Not(a) => {
+                let a2 = a.substitute(env, memo);
+                match (a2.addr() == a.addr(), self.node()) {
+                    (true, _) => self.clone(),
+                    (false, Node::Neg(_)) => Sym::neg(&a2),
+                    (false, _) => Sym::not(&a2),
+                }
+            }
+            Node::Add(a, b)
+            | Node::Sub(a, b)
+            | Node::Mul(a, b)
+            | Node::Div(a, b)
+            | Node::Rem(a, b)
+            | Node::Lt(a, b)
+            | Node::Le(a, b)
+            | Node::Eq(a, b)
+            | Node::And(a, b)
+            | Node::Or(a, b) => {
+                let (a2, b2) = (a.substitute(env, memo), b.substitute(env, memo));
+                if a2.addr() == a.addr() && b2.addr() == b.addr() {
+                    self.clone()
+                } else {
+                    match self.node() {
+                        Node::Add(..) => Sym::add(&a2, &b2),
+                        Node::Sub(..) => Sym::sub(&a2, &b2),
+                        Node::Mul(..) => Sym::mul(&a2, &b2),
+                        Node::Div(..) => Sym::div(&a2, &b2),
+                        Node::Rem(..) => Sym::rem(&a2, &b2),
+                        Node::Lt(..) => Sym::lt(&a2, &b2),
+                        Node::Le(..) => Sym::le(&a2, &b2),
+                        Node::Eq(..) => Sym::eq(&a2, &b2),
+                        Node::And(..) => Sym::and(&a2, &b2),
+                        _ => Sym::or(&a2, &b2),
+                    }
+                }
+            }
+        };
+        memo.insert(self.addr(), (self.clone(), out.clone()));
         out
     }
 

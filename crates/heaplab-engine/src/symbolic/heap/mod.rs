@@ -25,6 +25,7 @@ pub mod lazy;
 mod resolve;
 pub mod symheap;
 pub mod symheap_arrays;
+mod symheap_forks;
 mod symheap_model;
 pub mod worlds;
 

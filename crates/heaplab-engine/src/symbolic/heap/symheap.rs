@@ -29,9 +29,17 @@
 //! Arrays are locations of class `T[]` whose array part ([`SymHeapData::arrays`]) lives in
 //! `heap/symheap_arrays.rs`: Kiasan's accumulator with index equality as guards.
 //!
+//! The path condition often fixes input references (a null test, an alias a separating
+//! conjunction rules out): after each heap fork, `symheap_forks.rs` folds the values it fixes
+//! into the path condition and every guard, so entries that hold in no world of the path leave
+//! their sets and later reads ask nothing about them. In a precondition, a points-to atom
+//! picks its location (a fork, as lazy initialization's), since the separating conjunction
+//! would rule out the aliases only when it claims their second cell.
+//!
 //! Files: this one (the representation, its per-path data and the operations on guarded sets),
 //! `symheap_model.rs` (the [`HeapModel`](super::HeapModel) implementation and concretization),
-//! `symheap_arrays.rs` (arrays).
+//! `symheap_forks.rs` (the forks, and the values each fixes folded in), `symheap_arrays.rs`
+//! (arrays).
 //!
 //! Owns the representation, the heap operations and concretization (§5 of the digest: one world
 //! of the path condition, the unique true entry of each input reference, objects numbered in BFS
@@ -41,12 +49,11 @@ use crate::symbolic::code::SlotType;
 use crate::symbolic::config::Bound;
 use crate::symbolic::events::Event;
 use crate::symbolic::exec::stack::{internal, with_fact};
-use crate::symbolic::exec::{Cx, Succ, Then};
+use crate::symbolic::exec::{Cx, Succ};
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::solve::Model;
 use crate::symbolic::state::{SValue, SharedVec, State, VarOrigin};
 use crate::symbolic::term::{Sort, Sym};
-use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -80,6 +87,9 @@ pub struct LocInfo {
     pub met_everywhere: bool,
     /// The input reference whose "new" entry is this location, and that entry's guard `N`.
     pub creator: Option<(u32, Sym)>,
+    /// The new location of a field the precondition read: a cell its walk may claim later
+    /// (`symheap_forks.rs`'s `pick_location`).
+    pub walked: bool,
     /// Current field values; `None` = an input field not summarized yet (`⊥`).
     pub fields: Vec<(String, Option<SValue>)>,
     /// The input-slot table: the value each field had in the input (never changed by writes).
@@ -151,6 +161,9 @@ pub struct SymHeapData {
     pub(super) loops: Vec<LoopTrack>,
     /// The array part of array locations (class `T[]`), by location (`heap/symheap_arrays.rs`).
     pub arrays: BTreeMap<usize, SymArray>,
+    /// How many variables the path condition fixed when the guards last had them replaced
+    /// (`heap/symheap_forks.rs`).
+    pub(super) settled: usize,
 }
 
 impl SymHeapData {
@@ -370,6 +383,8 @@ impl SymHeap {
         meet: Meet,
         origin: VarOrigin,
     ) -> u32 {
+        // A field the precondition's walk reads: its new location is a cell the walk may claim.
+        let walked = st.in_pre && matches!(origin, VarOrigin::Field { .. });
         let x = ref_var(st, origin);
         let var = match x.node() {
             crate::symbolic::term::Node::Var(id, _) => *id,
@@ -432,6 +447,7 @@ impl SymHeap {
                     met_everywhere: !disc.is_empty(),
                     disc,
                     creator: Some((r, newg.clone())),
+                    walked,
                     fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
                     input_slots: Vec::new(),
                     touched: Vec::new(),
@@ -609,45 +625,6 @@ impl SymHeap {
         }
     }
 
-    /// Splits off the worlds where `recv` is null (a null dereference); `Ok` with the state
-    /// where it is not, and the receiver's feasible non-null entries merged by location.
-    pub(super) fn deref(
-        &self,
-        cx: &mut Cx,
-        st: State,
-        recv: &SValue,
-        node: NodeId,
-        span: Span,
-        what: &str,
-    ) -> Result<(State, GuardedSet), Box<Succ>> {
-        if matches!(recv, SValue::Null) {
-            return Err(Box::new(cx.null_deref(st, node, span, what)));
-        }
-        let mut st = st;
-        let set = dref(&st).set_of(recv);
-        let nullg = named(&mut st, null_guard(&set));
-        let st = match cx.feasible_directions(&st, &nullg) {
-            (false, _) => st,
-            (true, false) => return Err(Box::new(cx.null_deref(st, node, span, what))),
-            (true, true) => {
-                let shown = format!("{} == null", shown(&st, recv));
-                let end = |cx: &mut Cx, bad| cx.null_deref(bad, node, span, what);
-                fork_ending(cx, &st, &nullg, shown, end, span)?
-            }
-        };
-        let mut out = Vec::new();
-        for (g, l) in merge(set) {
-            if l.is_none() || !feasible(cx, &st, &g) {
-                continue;
-            }
-            out.push((g, l));
-        }
-        if out.len() == 1 {
-            out[0].0 = Sym::bool(true);
-        }
-        Ok((st, out))
-    }
-
     /// A guarded choice between values: the value itself when there is one, else a fresh
     /// variable defined by `g_i → x = v_i` (an ite over the guards).
     pub(super) fn select(
@@ -675,42 +652,6 @@ impl SymHeap {
             }
         }
         wrap(x)
-    }
-
-    /// Forks on a reference condition `c` (EQ of a comparison, or a null guard): one child
-    /// per satisfiable direction, each remembering its answer for the re-executed instruction.
-    pub(super) fn decide(
-        &self,
-        cx: &mut Cx,
-        st: State,
-        c: Sym,
-        shown: String,
-    ) -> Then<(State, bool)> {
-        match cx.feasible_directions(&st, &c) {
-            (true, false) => Then::Go((st, true)),
-            (false, true) => Then::Go((st, false)),
-            (false, false) => Then::Done(Succ::End(
-                st,
-                PathOutcome::Discarded { span: Span::default(), precondition: false },
-            )),
-            (true, true) => {
-                let mut kids = Vec::new();
-                for dir in [true, false] {
-                    let mut s = with_fact(st.clone(), &c, dir);
-                    data_mut(&mut s).decided = Some(dir);
-                    let label = if dir { shown.clone() } else { format!("!({shown})") };
-                    kids.push((s, label));
-                }
-                let kids = cx.children(&st, kids);
-                cx.sink.event(Event::Branch {
-                    state: st.id,
-                    site: None,
-                    condition: shown,
-                    children: [true, false].into_iter().zip(kids.iter().map(|k| k.id)).collect(),
-                });
-                Then::Done(Succ::Fork(kids))
-            }
-        }
     }
 }
 

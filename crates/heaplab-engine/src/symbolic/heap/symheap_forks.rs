@@ -360,7 +360,7 @@ pub(super) fn pick_location(cx: &mut Cx, st: &State, r: &SValue, span: Span) -> 
     if picked.len() < 2 || !picked.iter().all(|(_, l)| walked(l)) {
         return None;
     }
-    let mut groups: Vec<(Sym, GuardedSet)> = Vec::new();
+    let mut kids = Vec::new();
     for (g, l) in picked {
         // The worlds where the atom claims `l` a second time fail it: no child for them.
         let claimed = dref(st)
@@ -368,16 +368,13 @@ pub(super) fn pick_location(cx: &mut Cx, st: &State, r: &SValue, span: Span) -> 
             .iter()
             .filter(|(_, l2)| *l2 == l)
             .fold(Sym::bool(false), |acc, (g2, _)| Sym::or(&acc, g2));
-        groups.push((Sym::and(&g, &Sym::not(&claimed)), vec![(Sym::bool(true), l)]));
-    }
-    let mut kids = Vec::new();
-    for (fact, set) in groups {
+        let fact = Sym::and(&g, &Sym::not(&claimed));
         if !feasible(cx, st, &fact) {
             continue;
         }
         let mut kid = with_fact(st.clone(), &fact, true);
         if let Some(info) = data_mut(&mut kid).refs.get_mut(*id as usize) {
-            info.set = set;
+            info.set = vec![(Sym::bool(true), l)];
         }
         settle(&mut kid);
         kids.push((kid, show_sym(st, &fact)));

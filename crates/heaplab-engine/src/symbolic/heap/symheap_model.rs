@@ -6,6 +6,7 @@
 use super::resolve::element_budget;
 use super::symheap::*;
 use super::symheap_arrays;
+use super::symheap_forks::{pick_location, settle};
 use super::{ConcreteInput, HeapModel, RootOption};
 use crate::interp::{Heap, ObjId, Value};
 use crate::symbolic::code::{Compiled, SlotType};
@@ -54,6 +55,7 @@ impl HeapModel for SymHeap {
             disc: vec![(Sym::bool(true), budget)],
             met_everywhere: true,
             creator: Some((r, nonnull)),
+            walked: false,
             fields: fields.iter().map(|(f, _)| (f.clone(), None)).collect(),
             input_slots: Vec::new(),
             touched: Vec::new(),
@@ -286,6 +288,7 @@ impl HeapModel for SymHeap {
             disc: Vec::new(),
             met_everywhere: true,
             creator: None,
+            walked: false,
             fields: fields.into_iter().map(|(f, v)| (f, Some(v))).collect(),
             input_slots: Vec::new(),
             touched: Vec::new(),
@@ -356,13 +359,19 @@ impl HeapModel for SymHeap {
 
     /// `requires` is unfolded into guards (option (b) of issue 15): a points-to atom assumes
     /// that its reference is not null and denotes no location claimed already by the
-    /// separating conjunction; worlds where that fails are discarded, never forked on.
+    /// separating conjunction; worlds where that fails are discarded. In a precondition a
+    /// reference that may denote several locations first picks one (`pick_location`, a fork).
     fn points_to(&self, cx: &mut Cx, mut st: State, _class: &str, span: Span) -> Succ {
         let Some(r) = peek(&st, 0) else { return internal(st, "empty stack", None) };
         // The executor clears the lazy heap's footprint when the precondition is done; the
         // claims here follow it (one placeholder entry per claim).
         if st.footprint.is_empty() {
             data_mut(&mut st).footprint.clear();
+        }
+        if st.in_pre {
+            if let Some(picked) = pick_location(cx, &st, &r, span) {
+                return picked;
+            }
         }
         let d = dref(&st);
         let set = d.set_of(&r);
@@ -383,7 +392,13 @@ impl HeapModel for SymHeap {
         if ok.as_bool() == Some(true) {
             return next(st);
         }
-        cx.assume(st, ok, span, true)
+        match cx.assume(st, ok, span, true) {
+            Succ::Continue(mut st) => {
+                settle(&mut st);
+                Succ::Continue(st)
+            }
+            other => other,
+        }
     }
 
     /// The key of an element as an ite over its guarded set: `null`'s key (the comparator's

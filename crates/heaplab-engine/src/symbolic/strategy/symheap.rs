@@ -1,7 +1,9 @@
 //! `symheap` (paper 003, digest seed-003): the input heap stays fully symbolic. A reference is
 //! a guarded value set of locations; reading a field never branches, and the path forks only
 //! where the program compares references, tests for null or dereferences a reference that may
-//! be null — one path per feasible branch sequence rather than one per heap shape.
+//! be null — one path per feasible branch sequence rather than one per heap shape. A
+//! precondition's points-to atoms pick the object they describe, as lazy initialization does
+//! (see `heap/symheap_forks.rs`).
 //!
 //! The strategy is only a registry row and the choice of heap model
 //! ([`crate::symbolic::heap::symheap`]); it lists no lazy-initialization options and uses no
@@ -20,8 +22,8 @@ pub const INFO: StrategyInfo = StrategyInfo {
     driver: Driver::Explorer(StrategyKind::Symheap),
     paper: "Precise heap summaries (paper 003, VMCAI 2016 successor); creator-only alias rule",
     description:
-        "guarded value sets: no fork on reads, forks only on ==, null tests, null dereference",
-    learn: "The input heap stays symbolic: a reference holds a set of possible objects, each under a condition, so reading a field never branches; the run splits only where the program compares references or tests for null. One path stands for many input heaps. (Precise heap summaries, paper 003)",
+        "guarded value sets: no fork on reads, forks only on ==, null tests, null dereference and a requires' points-to",
+    learn: "The input heap stays symbolic: a reference holds a set of possible objects, each under a condition, so reading a field never branches; the run splits only where the program compares references or tests for null, and where the precondition (requires) describes an object, to pick which one it is. One path stands for many input heaps. (Precise heap summaries, paper 003)",
     reads_requires: false,
     uses_depth: false,
     all_heaps: true,
