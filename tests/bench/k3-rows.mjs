@@ -2,8 +2,8 @@
 // `symheap` and `concolic` on BST, TreeMap and AVL, next to `sl` and `lazier#` on the same
 // methods (native engine, z3 process). `concolic` runs at CSF's settings: phase-1 depth 1 and
 // its artifact's per-method unfolding budget (`--max-unfold`); it must cover the directions
-// `sl` covers. `symheap` runs under its own cap (K3_SYMHEAP_MS, default 300000 ms: room for
-// TreeMap `put`, which takes about two minutes) and says when the cap stopped it; its time is
+// `sl` covers. `symheap` runs under its own cap (K3_SYMHEAP_MS, default 300000 ms: TreeMap
+// `put`, the slowest, takes about two seconds) and says when the cap stopped it; its time is
 // also given as a multiple of `lazier#`'s (issue 32's goal: 10×). `lazy` runs on AVL `insert`
 // and TreeMap `put` with room to finish:
 // states up to K3_LAZY_STATES (default 60 million, the default bound is 200,000) and its own

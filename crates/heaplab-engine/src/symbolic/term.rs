@@ -81,59 +81,10 @@ impl Sym {
     }
 
     /// `self` with the variables `env` knows replaced by their values (booleans 0 / 1) and
-    /// constants folded; `memo` (by [`addr`](Self::addr)) keeps shared nodes from being
-    /// visited twice.
-    pub fn partial(
-        &self,
-        env: &dyn Fn(u32, Sort) -> Option<i64>,
-        memo: &mut std::collections::HashMap<usize, Sym>,
-    ) -> Sym {
-        if let Some(s) = memo.get(&self.addr()) {
-            return s.clone();
-        }
-        let p = |s: &Sym, memo: &mut std::collections::HashMap<usize, Sym>| s.partial(env, memo);
-        let out = match self.node() {
-            Node::Int(_) | Node::Bool(_) => self.clone(),
-            Node::Var(id, sort) => match (env(*id, *sort), sort) {
-                (Some(v), Sort::Int) => Sym::int(v),
-                (Some(v), Sort::Bool) => Sym::bool(v != 0),
-                (None, _) => self.clone(),
-            },
-            Node::Add(a, b) => Sym::add(&p(a, memo), &p(b, memo)),
-            Node::Sub(a, b) => Sym::sub(&p(a, memo), &p(b, memo)),
-            Node::Mul(a, b) => Sym::mul(&p(a, memo), &p(b, memo)),
-            Node::Div(a, b) => Sym::div(&p(a, memo), &p(b, memo)),
-            Node::Rem(a, b) => Sym::rem(&p(a, memo), &p(b, memo)),
-            Node::Neg(a) => Sym::neg(&p(a, memo)),
-            Node::Lt(a, b) => Sym::lt(&p(a, memo), &p(b, memo)),
-            Node::Le(a, b) => Sym::le(&p(a, memo), &p(b, memo)),
-            Node::Eq(a, b) => Sym::eq(&p(a, memo), &p(b, memo)),
-            Node::Not(a) => Sym::not(&p(a, memo)),
-            Node::And(a, b) => {
-                let a = p(a, memo);
-                if a.as_bool() == Some(false) {
-                    a
-                } else {
-                    Sym::and(&a, &p(b, memo))
-                }
-            }
-            Node::Or(a, b) => {
-                let a = p(a, memo);
-                if a.as_bool() == Some(true) {
-                    a
-                } else {
-                    Sym::or(&a, &p(b, memo))
-                }
-            }
-        };
-        memo.insert(self.addr(), out.clone());
-        out
-    }
-
-    /// [`partial`](Self::partial) that keeps the nodes it does not change: a node none of
-    /// whose operands changed is returned itself, so conjuncts without a replaced variable keep
-    /// their address (the executor's answer tables and the solver's prepared contexts are keyed
-    /// by it).
+    /// constants folded; `memo` keeps shared nodes from being visited twice. A node none of
+    /// whose operands changed is returned itself, so a conjunct without a replaced variable
+    /// keeps its address (the executor's answer tables and the solver's prepared contexts are
+    /// keyed by it).
     pub fn substitute(&self, env: &dyn Fn(u32, Sort) -> Option<i64>, memo: &mut Memo) -> Sym {
         if let Some((_, s)) = memo.get(&self.addr()) {
             return s.clone();
@@ -590,7 +541,7 @@ mod tests {
     }
 
     #[test]
-    fn partial_evaluation_agrees_with_eval_and_keeps_the_unknown() {
+    fn substitution_agrees_with_eval_and_keeps_the_unknown_and_unchanged_nodes() {
         let x = Sym::var(0, Sort::Int);
         let y = Sym::var(1, Sort::Int);
         let b = Sym::var(2, Sort::Bool);
@@ -607,7 +558,7 @@ mod tests {
                     2 => Some(bv),
                     _ => None,
                 };
-                let rest = e.partial(&known, &mut std::collections::HashMap::new());
+                let rest = e.substitute(&known, &mut Memo::default());
                 assert!(
                     !rest.vars().contains(&(0, Sort::Int))
                         && !rest.vars().contains(&(2, Sort::Bool))
@@ -620,7 +571,14 @@ mod tests {
         }
         // x = 1, b false: the first conjunct is false whatever y is.
         let env = |id: u32, _: Sort| [Some(1), None, Some(0)][id as usize];
-        assert_eq!(e.partial(&env, &mut std::collections::HashMap::new()), Sym::bool(false));
+        assert_eq!(e.substitute(&env, &mut Memo::default()), Sym::bool(false));
+        // Nothing known: the expression itself, not a copy.
+        assert_eq!(e.substitute(&|_, _| None, &mut Memo::default()).addr(), e.addr());
+        // Only `b` known: the second conjunct, which does not read it, is kept as it is.
+        let Node::And(_, second) = e.node() else { panic!("{e:?}") };
+        let only_b = e.substitute(&|id, _| (id == 2).then_some(0), &mut Memo::default());
+        let Node::And(_, kept) = only_b.node() else { panic!("{only_b:?}") };
+        assert_eq!(kept.addr(), second.addr());
     }
 
     #[test]
