@@ -35,7 +35,7 @@ use crate::symbolic::events::{Event, ForkKind};
 use crate::symbolic::exec::stack::with_fact;
 use crate::symbolic::exec::{Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
-use crate::symbolic::show::show_sym;
+use crate::symbolic::show::Names;
 use crate::symbolic::state::{PathCondition, SValue, State};
 use crate::symbolic::term::{Memo, Node, Sort, Sym};
 use heaplab_syntax::ast::NodeId;
@@ -377,16 +377,32 @@ pub(super) fn pick_location(cx: &mut Cx, st: &State, r: &SValue, span: Span) -> 
             info.set = vec![(Sym::bool(true), l)];
         }
         settle(&mut kid);
-        kids.push((kid, show_sym(st, &fact)));
+        kids.push((kid, l));
     }
     match kids.len() {
         0 => Some(Succ::End(st.clone(), PathOutcome::Discarded { span, precondition: true })),
         1 => kids.pop().map(|(kid, _)| Succ::Continue(kid)),
         _ => {
+            let (target, names) = (shown(st, r), Names::of(st));
+            let label = |l| picked_label(st, &names, &target, l);
+            let kids: Vec<(State, String)> =
+                kids.into_iter().map(|(kid, l)| (kid, label(l))).collect();
             let options = kids.iter().map(|(_, label)| label.clone()).collect();
-            let target = shown(st, r);
             Some(Succ::Fork(cx.choice(st, target, kids, options, ForkKind::Resolve, false)))
         }
+    }
+}
+
+/// A picked location in the words of the heap view: `o1.left is new` for the location the
+/// reference's own input creates, `o1.left == o2.right` for another input's.
+fn picked_label(st: &State, names: &Names, target: &str, l: Option<usize>) -> String {
+    let d = dref(st);
+    let creator = l.and_then(|l| d.locs.get(l)?.creator.as_ref().map(|(c, _)| *c));
+    let name = creator.and_then(|c| d.refs.get(c as usize)?.var).map(|v| names.var(v, Sort::Int));
+    match name {
+        Some(name) if name == target => format!("{target} is new"),
+        Some(name) => format!("{target} == {name}"),
+        None => format!("{target} denotes a location of its own"),
     }
 }
 
