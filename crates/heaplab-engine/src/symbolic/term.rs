@@ -96,45 +96,39 @@ impl Sym {
                 (Some(v), Sort::Bool) => Sym::bool(v != 0),
                 (None, _) => self.clone(),
             },
-            Node::Neg(a) | Node::Not(a) => {
-                let a2 = a.substitute(env, memo);
-                match (a2.addr() == a.addr(), self.node()) {
-                    (true, _) => self.clone(),
-                    (false, Node::Neg(_)) => Sym::neg(&a2),
-                    (false, _) => Sym::not(&a2),
-                }
-            }
-            Node::Add(a, b)
-            | Node::Sub(a, b)
-            | Node::Mul(a, b)
-            | Node::Div(a, b)
-            | Node::Rem(a, b)
-            | Node::Lt(a, b)
-            | Node::Le(a, b)
-            | Node::Eq(a, b)
-            | Node::And(a, b)
-            | Node::Or(a, b) => {
-                let (a2, b2) = (a.substitute(env, memo), b.substitute(env, memo));
-                if a2.addr() == a.addr() && b2.addr() == b.addr() {
-                    self.clone()
-                } else {
-                    match self.node() {
-                        Node::Add(..) => Sym::add(&a2, &b2),
-                        Node::Sub(..) => Sym::sub(&a2, &b2),
-                        Node::Mul(..) => Sym::mul(&a2, &b2),
-                        Node::Div(..) => Sym::div(&a2, &b2),
-                        Node::Rem(..) => Sym::rem(&a2, &b2),
-                        Node::Lt(..) => Sym::lt(&a2, &b2),
-                        Node::Le(..) => Sym::le(&a2, &b2),
-                        Node::Eq(..) => Sym::eq(&a2, &b2),
-                        Node::And(..) => Sym::and(&a2, &b2),
-                        _ => Sym::or(&a2, &b2),
-                    }
+            node => {
+                let mut ops = node.children().map(|c| (c.addr(), c.substitute(env, memo)));
+                let (a, b) = (ops.next(), ops.next());
+                let same =
+                    |o: &Option<(usize, Sym)>| o.as_ref().is_none_or(|(at, s)| *at == s.addr());
+                match same(&a) && same(&b) {
+                    true => self.clone(),
+                    false => self.rebuilt(a.map(|(_, s)| s), b.map(|(_, s)| s)),
                 }
             }
         };
         memo.insert(self.addr(), (self.clone(), out.clone()));
         out
+    }
+
+    /// This node's operation over new operands, folded by the constructors.
+    fn rebuilt(&self, a: Option<Sym>, b: Option<Sym>) -> Sym {
+        let Some(a) = a else { return self.clone() };
+        match (self.node(), b) {
+            (Node::Neg(_), _) => Sym::neg(&a),
+            (Node::Not(_), _) => Sym::not(&a),
+            (Node::Add(..), Some(b)) => Sym::add(&a, &b),
+            (Node::Sub(..), Some(b)) => Sym::sub(&a, &b),
+            (Node::Mul(..), Some(b)) => Sym::mul(&a, &b),
+            (Node::Div(..), Some(b)) => Sym::div(&a, &b),
+            (Node::Rem(..), Some(b)) => Sym::rem(&a, &b),
+            (Node::Lt(..), Some(b)) => Sym::lt(&a, &b),
+            (Node::Le(..), Some(b)) => Sym::le(&a, &b),
+            (Node::Eq(..), Some(b)) => Sym::eq(&a, &b),
+            (Node::And(..), Some(b)) => Sym::and(&a, &b),
+            (Node::Or(..), Some(b)) => Sym::or(&a, &b),
+            _ => self.clone(),
+        }
     }
 
     pub fn int(n: i64) -> Sym {
