@@ -5,8 +5,9 @@
 //! blocks (frames, path conditions, value vectors), and in wasm the general allocator (TLSF)
 //! spent a third of a `lazy` run finding and splitting blocks for them. Here a block of up to
 //! [`MAX_SMALL`] bytes is taken from and given back to a singly linked list of blocks of its
-//! size class: a load and a store each. Larger blocks, and blocks aligned beyond 8, go to the
-//! general allocator as before.
+//! size class: a load and a store each. Blocks aligned to 16 (anything holding an `i128`,
+//! which the decision procedure's coefficients are) have classes of their own; larger blocks,
+//! and blocks aligned beyond 16, go to the general allocator as before.
 //!
 //! A freed small block stays on its list for the next block of its class; it is never given
 //! back to the general allocator. The memory a run holds is therefore at most what its peak of
@@ -46,12 +47,19 @@ const GRAIN: usize = 8;
 
 const CLASSES: usize = MAX_SMALL / GRAIN;
 
+/// The alignment of `i128` in wasm32: blocks aligned so are multiples of it, in classes after
+/// the others. Without them every linear form of the decision procedure went to the general
+/// allocator (its search for a block was 8 % of a `symheap` run in wasm).
+const WIDE: usize = 16;
+
+const WIDE_CLASSES: usize = MAX_SMALL / WIDE;
+
 /// A global allocator that serves small blocks from free lists by size class and the rest from
 /// `inner` (see the crate's documentation).
 pub struct SizeClasses<A> {
     inner: A,
     /// The first free block of each class; each free block starts with the next one's address.
-    free: [Cell<*mut u8>; CLASSES],
+    free: [Cell<*mut u8>; CLASSES + WIDE_CLASSES],
 }
 
 // SAFETY: without threads nothing can reach the lists from two threads at once; the impl is
@@ -62,25 +70,35 @@ unsafe impl<A: Sync> Sync for SizeClasses<A> {}
 
 impl<A> SizeClasses<A> {
     pub const fn new(inner: A) -> SizeClasses<A> {
-        SizeClasses { inner, free: [const { Cell::new(ptr::null_mut()) }; CLASSES] }
+        SizeClasses { inner, free: [const { Cell::new(ptr::null_mut()) }; CLASSES + WIDE_CLASSES] }
     }
 }
 
 /// The class of a block of `layout`, if the free lists serve it.
 fn class(layout: Layout) -> Option<usize> {
-    (layout.align() <= GRAIN && layout.size() <= MAX_SMALL)
-        .then(|| layout.size().max(1).div_ceil(GRAIN) - 1)
+    let size = layout.size().max(1);
+    match layout.align() {
+        _ if size > MAX_SMALL => None,
+        a if a <= GRAIN => Some(size.div_ceil(GRAIN) - 1),
+        WIDE => Some(CLASSES + size.div_ceil(WIDE) - 1),
+        _ => None,
+    }
 }
 
 /// The layout the general allocator gives every block of class `c`.
 fn class_layout(c: usize) -> Layout {
-    // (c + 1) * GRAIN <= MAX_SMALL with a power-of-two alignment: always a valid layout.
-    Layout::from_size_align((c + 1) * GRAIN, GRAIN).unwrap_or(Layout::new::<u64>())
+    let (size, align) = match c.checked_sub(CLASSES) {
+        None => ((c + 1) * GRAIN, GRAIN),
+        Some(w) => ((w + 1) * WIDE, WIDE),
+    };
+    // size <= MAX_SMALL with a power-of-two alignment: always a valid layout.
+    Layout::from_size_align(size, align).unwrap_or(Layout::new::<u64>())
 }
 
 #[allow(unsafe_code)]
 // SAFETY: every block a free list holds was made by `inner` with its class's layout, is at
-// least GRAIN bytes and GRAIN-aligned (room for the next block's address), and is on one list
+// least GRAIN bytes and at least GRAIN-aligned (room for the next block's address), and at least
+// as aligned as any layout of its class asks; it is on one list
 // at most, since the caller frees a block once; blocks of other sizes go to `inner` unchanged.
 unsafe impl<A: GlobalAlloc> GlobalAlloc for SizeClasses<A> {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
@@ -128,7 +146,8 @@ mod tests {
         Layout::from_size_align(size, align).expect("a valid layout")
     }
 
-    /// Sizes map to the classes that hold them, and only small, 8-aligned blocks have one.
+    /// Sizes map to the classes that hold them, and only small blocks aligned to at most 16
+    /// have one; a class's blocks are as aligned as its layouts ask.
     #[test]
     fn classes_hold_their_sizes() {
         assert_eq!(class(layout(1, 1)), Some(0));
@@ -136,10 +155,17 @@ mod tests {
         assert_eq!(class(layout(9, 4)), Some(1));
         assert_eq!(class(layout(MAX_SMALL, 8)), Some(CLASSES - 1));
         assert_eq!(class(layout(MAX_SMALL + 1, 8)), None);
-        assert_eq!(class(layout(32, 16)), None);
-        for size in 1..=MAX_SMALL {
-            let c = class(layout(size, 8)).expect("small");
-            assert!(class_layout(c).size() >= size && class_layout(c).size() < size + GRAIN);
+        assert_eq!(class(layout(32, 16)), Some(CLASSES + 1));
+        assert_eq!(class(layout(MAX_SMALL, 16)), Some(CLASSES + WIDE_CLASSES - 1));
+        assert_eq!(class(layout(MAX_SMALL + 1, 16)), None);
+        assert_eq!(class(layout(32, 32)), None);
+        for (align, grain) in [(8, GRAIN), (16, WIDE)] {
+            for size in 1..=MAX_SMALL {
+                let c = class(layout(size, align)).expect("small");
+                let made = class_layout(c);
+                assert!(made.size() >= size && made.size() < size + grain, "{size}/{align}");
+                assert_eq!(made.align(), align);
+            }
         }
     }
 
@@ -172,7 +198,7 @@ mod tests {
             let op = next() % 3;
             if op == 0 || live.is_empty() {
                 let size = 1 + (next() as usize % (2 * MAX_SMALL));
-                let align = [1, 2, 4, 8, 16][next() as usize % 5];
+                let align = [1, 2, 4, 8, 16, 32][next() as usize % 6];
                 let l = layout(size, align);
                 let fill = round as u8;
                 // SAFETY: a non-zero size; the block is filled within its size.
