@@ -12,18 +12,9 @@
 //! so answers do not change.
 
 use super::encode::{Fresh, Lin, Lit};
+use super::rational::{ceil_div, checked_mul, floor_div};
 
 pub(super) type Interval = (Option<i128>, Option<i128>);
-
-fn floor_div(a: i128, b: i128) -> Option<i128> {
-    let q = a.checked_div(b)?;
-    Some(if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q })
-}
-
-fn ceil_div(a: i128, b: i128) -> Option<i128> {
-    let q = a.checked_div(b)?;
-    Some(if (a % b != 0) && ((a < 0) == (b < 0)) { q + 1 } else { q })
-}
 
 /// The range of `lin` over the variables' ranges (`None` for an unbounded side).
 pub(super) fn range(lin: &Lin, ranges: &[Interval]) -> Interval {
@@ -32,8 +23,8 @@ pub(super) fn range(lin: &Lin, ranges: &[Interval]) -> Interval {
     for (&x, &c) in &lin.coeffs {
         let (xlo, xhi) = ranges.get(x).copied().unwrap_or((None, None));
         let (low_end, high_end) = if c > 0 { (xlo, xhi) } else { (xhi, xlo) };
-        lo = lo.zip(low_end).and_then(|(s, v)| s.checked_add(c.checked_mul(v)?));
-        hi = hi.zip(high_end).and_then(|(s, v)| s.checked_add(c.checked_mul(v)?));
+        lo = lo.zip(low_end).and_then(|(s, v)| s.checked_add(checked_mul(c, v)?));
+        hi = hi.zip(high_end).and_then(|(s, v)| s.checked_add(checked_mul(c, v)?));
     }
     (lo, hi)
 }
@@ -108,7 +99,7 @@ fn propagate_le(lin: &Lin, ranges: &mut [Interval]) -> bool {
     // The least of each term over its range (`None`: unbounded below).
     let least = |x: usize, c: i128, ranges: &[Interval]| {
         let (lo, hi) = ranges.get(x).copied().unwrap_or((None, None));
-        if c > 0 { lo } else { hi }.and_then(|v| c.checked_mul(v))
+        if c > 0 { lo } else { hi }.and_then(|v| checked_mul(c, v))
     };
     let mut changed = false;
     for (&x, &a) in &lin.coeffs {

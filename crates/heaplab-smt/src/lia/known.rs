@@ -6,6 +6,7 @@
 
 use super::bounds::{range, tighten, unit_range, Interval};
 use super::encode::{Formula, Lin, Lit};
+use super::rational::{checked_mul, floor_div};
 use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 
@@ -106,7 +107,8 @@ pub(super) fn value_of(l: &Lit) -> Option<(usize, i128, bool)> {
     // c·x + k = 0: x = -k / c where that is an integer (otherwise no integer value; left to
     // the theory).
     let k = lin.constant.checked_neg()?;
-    (c != 0 && k % c == 0).then(|| (x, k / c, eq))
+    let v = floor_div(k, c)?;
+    (checked_mul(v, c) == Some(k)).then_some((x, v, eq))
 }
 
 /// A formula with each literal replaced by the [`Numbering`] of its key and complement.

@@ -26,6 +26,7 @@ use super::bounds::unit_range;
 use super::encode::{Formula, Lin, Lit};
 use super::known::{formula_slots, over_several, status, Known};
 use super::known::{Numbering, Shape};
+use super::rational::checked_mul;
 
 /// One disjunction of the search, with the shape of each disjunct.
 #[derive(Debug)]
@@ -205,7 +206,7 @@ impl Clauses {
                 let (mut sum, mut open) = (Some(lin.constant), None);
                 for (&x, &c) in &lin.coeffs {
                     match self.known.fixed(x) {
-                        Some(v) => sum = sum.and_then(|s| s.checked_add(c.checked_mul(v)?)),
+                        Some(v) => sum = sum.and_then(|s| s.checked_add(checked_mul(c, v)?)),
                         _ if open.is_none() => open = Some((x, c)),
                         _ => {
                             sum = None;

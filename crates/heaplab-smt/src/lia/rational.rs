@@ -16,13 +16,64 @@ pub struct Q {
     d: i128,
 }
 
+// The operations below take a 64-bit path when their operands fit: almost every number the
+// procedure meets is small (coefficients ±1, constants, ranks), and in wasm an `i128`
+// multiplication, division or remainder is a call into a software routine, which took a
+// twentieth of a `symheap` run there. The answers are the `i128` ones.
+
 pub fn gcd(a: i128, b: i128) -> i128 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    if let (Ok(mut x), Ok(mut y)) = (u64::try_from(a), u64::try_from(b)) {
+        while y != 0 {
+            (x, y) = (y, x % y);
+        }
+        return i128::from(x);
+    }
     while b != 0 {
         (a, b) = (b, a % b);
     }
     // Only gcd(i128::MIN, 0) does not fit; callers never build i128::MIN.
     i128::try_from(a).unwrap_or(i128::MAX)
+}
+
+/// `a · b`, `None` on overflow.
+pub fn checked_mul(a: i128, b: i128) -> Option<i128> {
+    if let (Ok(x), Ok(y)) = (i32::try_from(a), i32::try_from(b)) {
+        return Some(i128::from(i64::from(x) * i64::from(y)));
+    }
+    a.checked_mul(b)
+}
+
+/// Truncating quotient and remainder, `None` for `b = 0` or overflow.
+fn div_rem(a: i128, b: i128) -> Option<(i128, i128)> {
+    if let (Ok(x), Ok(y)) = (i64::try_from(a), i64::try_from(b)) {
+        if let (Some(q), Some(r)) = (x.checked_div(y), x.checked_rem(y)) {
+            return Some((i128::from(q), i128::from(r)));
+        }
+    }
+    Some((a.checked_div(b)?, a.checked_rem(b)?))
+}
+
+/// ⌊a / b⌋, `None` for `b = 0` or overflow.
+pub fn floor_div(a: i128, b: i128) -> Option<i128> {
+    let (q, r) = div_rem(a, b)?;
+    Some(if r != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q })
+}
+
+/// ⌈a / b⌉, `None` for `b = 0` or overflow.
+pub fn ceil_div(a: i128, b: i128) -> Option<i128> {
+    let (q, r) = div_rem(a, b)?;
+    Some(if r != 0 && ((a < 0) == (b < 0)) { q + 1 } else { q })
+}
+
+/// The Euclidean quotient and remainder of `a` by `d > 0` (`0 ≤ r < d`).
+pub fn euclid(a: i128, d: i128) -> (i128, i128) {
+    match div_rem(a, d) {
+        Some((q, r)) if r < 0 => (q - 1, r + d),
+        Some(qr) => qr,
+        // d > 0: only a division by zero fails, which callers rule out.
+        None => (0, a),
+    }
 }
 
 impl Q {
@@ -39,7 +90,7 @@ impl Q {
             return Err(Overflow);
         }
         let g = gcd(n, d).max(1);
-        let (mut n, mut d) = (n / g, d / g);
+        let (mut n, mut d) = (euclid(n, g).0, euclid(d, g).0);
         if d < 0 {
             n = n.checked_neg().ok_or(Overflow)?;
             d = d.checked_neg().ok_or(Overflow)?;
@@ -65,12 +116,12 @@ impl Q {
     }
 
     pub fn floor(self) -> i128 {
-        self.n.div_euclid(self.d)
+        euclid(self.n, self.d).0
     }
 
     pub fn ceil(self) -> i128 {
-        let f = self.n.div_euclid(self.d);
-        if self.n.rem_euclid(self.d) == 0 {
+        let (f, r) = euclid(self.n, self.d);
+        if r == 0 {
             f
         } else {
             f + 1
@@ -86,7 +137,7 @@ impl Q {
             return Ok(Q::int(self.n.checked_add(o.n).ok_or(Overflow)?));
         }
         let g = gcd(self.d, o.d);
-        let (a, b) = (self.d / g, o.d / g);
+        let (a, b) = (euclid(self.d, g).0, euclid(o.d, g).0);
         let n = mul(self.n, b)?.checked_add(mul(o.n, a)?).ok_or(Overflow)?;
         Q::new(n, mul(self.d, b)?)
     }
@@ -102,7 +153,8 @@ impl Q {
         // Cross-reduce first so the products stay small.
         let g1 = gcd(self.n, o.d).max(1);
         let g2 = gcd(o.n, self.d).max(1);
-        Q::new(mul(self.n / g1, o.n / g2)?, mul(self.d / g2, o.d / g1)?)
+        let exact = |a: i128, g: i128| euclid(a, g).0;
+        Q::new(mul(exact(self.n, g1), exact(o.n, g2))?, mul(exact(self.d, g2), exact(o.d, g1))?)
     }
 
     pub fn div(self, o: Q) -> R<Q> {
@@ -130,7 +182,7 @@ impl Q {
 }
 
 pub fn mul(a: i128, b: i128) -> R<i128> {
-    a.checked_mul(b).ok_or(Overflow)
+    checked_mul(a, b).ok_or(Overflow)
 }
 
 pub fn add(a: i128, b: i128) -> R<i128> {
@@ -164,5 +216,49 @@ mod tests {
         assert_eq!(Q::new(-7, 2).unwrap().ceil(), -3);
         assert_eq!(Q::new(7, -2).unwrap(), Q::new(-7, 2).unwrap());
         assert_eq!(Q::int(i128::MAX).add(Q::ONE), Err(Overflow));
+    }
+
+    /// The 64-bit paths give the `i128` answers, at and across the edges of their ranges.
+    #[test]
+    fn small_paths_agree_with_wide_arithmetic() {
+        let edges = [
+            0,
+            1,
+            2,
+            3,
+            7,
+            1 << 31,
+            (1 << 31) - 1,
+            1 << 32,
+            i64::MAX as i128,
+            1 << 63,
+            (1 << 64) + 5,
+            i128::MAX / 3,
+        ];
+        let values: Vec<i128> = edges.iter().flat_map(|&v| [v, -v, v + 1, -v - 1]).collect();
+        for &a in &values {
+            for &b in &values {
+                assert_eq!(checked_mul(a, b), a.checked_mul(b), "{a} * {b}");
+                if b != 0 {
+                    let wide_gcd = {
+                        let (mut x, mut y) = (a.unsigned_abs(), b.unsigned_abs());
+                        while y != 0 {
+                            (x, y) = (y, x % y);
+                        }
+                        x
+                    };
+                    assert_eq!(gcd(a, b).unsigned_abs(), wide_gcd, "gcd({a}, {b})");
+                    let q = a.checked_div(b);
+                    let floor =
+                        q.map(|q| if a % b != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q });
+                    let ceil =
+                        q.map(|q| if a % b != 0 && ((a < 0) == (b < 0)) { q + 1 } else { q });
+                    assert_eq!((floor_div(a, b), ceil_div(a, b)), (floor, ceil), "{a} / {b}");
+                    if b > 0 {
+                        assert_eq!(euclid(a, b), (a.div_euclid(b), a.rem_euclid(b)), "{a} / {b}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@
 use super::encode::{Encoder, Formula, Lit};
 use super::known::{Numbering, Shape};
 use super::propagate::Clauses;
+use super::rational::checked_mul;
 use super::theory::{self, Budget, TheoryResult};
 use crate::model::{Model, Value};
 use crate::term::{Term, Var};
@@ -277,7 +278,7 @@ fn holds(f: &Formula, ints: &[i128], bools: &[Option<bool>]) -> bool {
     let value = |l: &super::encode::Lin| -> Option<i128> {
         let mut v = l.constant;
         for (&x, &c) in &l.coeffs {
-            v = v.checked_add(c.checked_mul(ints[x])?)?;
+            v = v.checked_add(checked_mul(c, ints[x])?)?;
         }
         Some(v)
     };

@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 
 use super::encode::{Lin, Lit};
-use super::rational::{gcd, Overflow, Q};
+use super::rational::{ceil_div, checked_mul, euclid, floor_div, gcd, Overflow, Q};
 use super::simplex::{Simplex, Status};
 
 /// Budgets of one theory check.
@@ -72,19 +72,16 @@ fn normalize(mut lin: Lin, kind: Kind) -> Norm {
         return if holds { Norm::True } else { Norm::False };
     }
     if g > 1 {
-        let divisible = lin.constant % g == 0;
+        let (q, r) = euclid(lin.constant, g);
         match kind {
-            Kind::Eq if !divisible => return Norm::False,
-            Kind::Ne if !divisible => return Norm::True,
+            Kind::Eq if r != 0 => return Norm::False,
+            Kind::Ne if r != 0 => return Norm::True,
             // Σ a·x ≤ -c becomes Σ (a/g)·x ≤ ⌊-c/g⌋, i.e. constant ⌈c/g⌉.
-            Kind::Le => {
-                let c = lin.constant;
-                lin.constant = c.div_euclid(g) + i128::from(c.rem_euclid(g) != 0);
-            }
-            _ => lin.constant /= g,
+            Kind::Le => lin.constant = q + i128::from(r != 0),
+            _ => lin.constant = q,
         }
         for c in lin.coeffs.values_mut() {
-            *c /= g;
+            *c = euclid(*c, g).0;
         }
     }
     Norm::Keep(lin)
@@ -246,20 +243,20 @@ fn check_inner(
             Kind::Le => {
                 // sign·t ≤ c (c is the negated constant).
                 if sign > 0 {
-                    bounds.push((target, None, Some(floor_div(c, sign))));
+                    bounds.push((target, None, Some(floor_div(c, sign).ok_or(Overflow)?)));
                 } else {
-                    bounds.push((target, Some(ceil_div(c, sign)), None));
+                    bounds.push((target, Some(ceil_div(c, sign).ok_or(Overflow)?), None));
                 }
             }
             Kind::Eq | Kind::Ne => {
                 // sign·t = c; sign is ±1 for a form, and for a variable after step 1.
-                if c % sign != 0 {
+                let v = floor_div(c, sign).ok_or(Overflow)?;
+                if checked_mul(v, sign) != Some(c) {
                     if *kind == Kind::Eq {
                         return Ok(TheoryResult::Unsat);
                     }
                     continue;
                 }
-                let v = c / sign;
                 if *kind == Kind::Eq {
                     bounds.push((target, Some(v), Some(v)));
                 } else {
@@ -341,7 +338,7 @@ fn check_inner(
         for (x, value) in solved.iter().rev() {
             let mut v = value.constant;
             for (&y, &c) in &value.coeffs {
-                v = v.checked_add(c.checked_mul(values[y]).ok_or(Overflow)?).ok_or(Overflow)?;
+                v = v.checked_add(checked_mul(c, values[y]).ok_or(Overflow)?).ok_or(Overflow)?;
             }
             values[*x] = v;
         }
@@ -359,7 +356,7 @@ fn assign_free(values: &mut [i128], bound: &[bool], diseqs: &[Lin]) -> Result<()
     let value = |lin: &Lin, values: &[i128]| -> Result<i128, Overflow> {
         let mut v = lin.constant;
         for (&y, &c) in &lin.coeffs {
-            v = v.checked_add(c.checked_mul(values[y]).ok_or(Overflow)?).ok_or(Overflow)?;
+            v = v.checked_add(checked_mul(c, values[y]).ok_or(Overflow)?).ok_or(Overflow)?;
         }
         Ok(v)
     };
@@ -392,24 +389,4 @@ fn assign_free(values: &mut [i128], bound: &[bool], diseqs: &[Lin]) -> Result<()
         }
     }
     Ok(())
-}
-
-/// ⌊a / b⌋ for `b ≠ 0`.
-fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-/// ⌈a / b⌉ for `b ≠ 0`.
-fn ceil_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) == (b < 0)) {
-        q + 1
-    } else {
-        q
-    }
 }
