@@ -26,7 +26,8 @@
 //   BENCH_BROWSER_ROWS=goals       only the goal rows (default: goals and every bench row)
 //   BENCH_BROWSER_CAP_MS=20000     cap per run (the explorer's timeout bound)
 //   BENCH_BROWSER_APPEND=0         print only, do not append to bench/results.md
-//   BENCH_BROWSER_GOAL_REPS=3      runs of each goal row under 3 s (engine and Run interleaved, fastest kept)
+//   BENCH_BROWSER_GOAL_REPS=5      runs of each goal row under 3 s (engine and Run interleaved, fastest kept)
+//   BENCH_BROWSER_CONFIRM_REPS=3   runs of each bench row over 50 ms, native, node and browser in turn
 
 import { execFile } from 'node:child_process';
 import { appendFile, readFile } from 'node:fs/promises';
@@ -130,7 +131,6 @@ for (const row of K3) {
   goalNative.set(key(row), await nativeRun(row));
   goalNode.set(key(row), await nodeRun(row));
 }
-await bridge.shutdown();
 for (const r of native.rows) {
   const c = r.solver_calls;
   goalNative.set(key({ ...r, k: native.k }), { ms: r.time_ms, tests: r.tests, sent: c.sent, rust: c.decided_locally,
@@ -194,7 +194,7 @@ async function browserExplore(row) {
 // enough to repeat: on a row of a few milliseconds a single run's ratio is mostly the machine's
 // noise. After each Run the worker makes its downloads (in a message of their own, see
 // worker.js answerOver); the pause lets them finish outside the next measurement.
-const GOAL_REPS = Number(process.env.BENCH_BROWSER_GOAL_REPS ?? 3);
+const GOAL_REPS = Number(process.env.BENCH_BROWSER_GOAL_REPS ?? 5);
 const REPEAT_UNDER_MS = 3000;
 // Rows of a few milliseconds get more runs: there a millisecond of the machine's noise is a
 // tenth of the ratio (BST isEmpty under sl read 3 vs 7 ms once, 3.6 vs 3.3 ms at best of 9).
@@ -226,6 +226,33 @@ if (allRows) {
     benchBrowser.set(key(row), goalBrowser.get(key(row))?.engine ?? await browserEngine(row));
   }
 }
+// Issue 32's target (within 1.5× of native on every row over 50 ms) is judged on those rows
+// measured again, native, node and browser in turn, CONFIRM_REPS times, each keeping its
+// fastest: the passes above run every row natively first, then in node, then in the browser,
+// minutes apart, so a machine that slows down meanwhile (a loaded VM: the same native row read
+// 315 ms in the bench and 366–419 ms minutes later) lands on one column. This is how issue 32's
+// own numbers were taken (interleaved runs, min of 3).
+const CONFIRM_REPS = Number(process.env.BENCH_BROWSER_CONFIRM_REPS ?? 3);
+const confirmed = new Map();
+if (allRows) {
+  const heavyRows = native.rows.filter((r) => r.time_ms > 50 && !r.timed_out);
+  process.stderr.write(`native, node and browser in turn: ${heavyRows.length} rows over 50 ms\n`);
+  const faster = (a, b) => (a === undefined || b.ms < a.ms ? b : a);
+  for (const r of heavyRows) {
+    const row = { file: r.file, method: r.method, strategy: r.strategy, k: native.k };
+    let best = {};
+    for (let i = 0; i < CONFIRM_REPS; i++) {
+      best = {
+        native: faster(best.native, await nativeRun(row)),
+        node: faster(best.node, await nodeRun(row)),
+        browser: faster(best.browser, await browserEngine(row)),
+      };
+    }
+    confirmed.set(key(row), best);
+  }
+}
+await bridge.shutdown();
+
 // The heaviest goal row through the Explore tab's buttons, in a fresh page (no Z3 needed).
 const heavy = { file: 'treemap.hl', method: 'TreeMap.put', strategy: 'lazier#', k: 3 };
 process.stderr.write(`browser: Explore tab, ${heavy.method} ${heavy.strategy} k=${heavy.k}\n`);
@@ -317,8 +344,14 @@ for (const r of native.rows) {
   if (!same) mismatches += 1;
   const ratio = r.time_ms >= 5 ? `${(b.ms / r.time_ms).toFixed(1)}x` : '—';
   const nodeRatioRow = w && r.time_ms >= 5 ? `${(w.wasm_ms / r.time_ms).toFixed(1)}x` : '—';
-  // Issue 32's target: within 1.5× of native on every row over 50 ms (both wasm engines).
-  if (r.time_ms > 50 && !b.timedOut) {
+  // Issue 32's target: within 1.5× of native on every row over 50 ms (both wasm engines),
+  // judged on the row measured again in turn (see CONFIRM_REPS) where it was.
+  const c = confirmed.get(k);
+  if (c && !c.browser.timedOut) {
+    over50 += 1;
+    if (c.browser.ms > 1.5 * c.native.ms) over50Browser.push(r);
+    if (c.node.ms > 1.5 * c.native.ms) over50Node += 1;
+  } else if (r.time_ms > 50 && !b.timedOut) {
     over50 += 1;
     if (b.ms > 1.5 * r.time_ms) over50Browser.push(r);
     if (w && w.wasm_ms > 1.5 * r.time_ms) over50Node += 1;
@@ -340,6 +373,11 @@ if (allRows) {
 say(`| first visit ≤ 10 MB compressed | ${(firstVisitBytes / 2 ** 20).toFixed(2)} MiB over the wire, no Z3 | ${verdict(firstVisitBytes <= 10 * 2 ** 20)} |`);
 
 // Issue 32.
+const ratioOf = (a, b) => `${(a.ms / b.ms).toFixed(2)}×`;
+const worstConfirmed = (column) => {
+  const rows = [...confirmed.values()].filter((c) => !c.browser.timedOut);
+  return rows.length ? `${Math.max(...rows.map((c) => c[column].ms / c.native.ms)).toFixed(2)}×` : '—';
+};
 const mib = (n) => `${(n / 2 ** 20).toFixed(2)} MiB`;
 const goalRuns = [...BST_SL, ...K3].map((r) => goalBrowser.get(key(r)));
 const worstRun = Math.max(...goalRuns.map((b) => b.explore.ms / b.engine.ms));
@@ -354,7 +392,7 @@ say('| goal | measured | |');
 say('|---|---|---|');
 say(`| first visit < 1.5 MB compressed, no Z3 | ${mib(firstVisitBytes)} before any Z3 query (Z3 ${z3Before}); ${mib(afterZ3Bytes)} after the first query that needs Z3 (\`${z3Row.method}\` of ${path.basename(z3Row.file)}: ${z3First.sent} sent, ${ms(z3First.ms)} ms with Z3's download and start; Z3 ready at ${ms(marks.z3Ready)} ms from navigation, fetch started at ${ms(marks.z3Fetch)} ms) | ${verdict(firstVisitBytes < 1.5e6 && z3Before !== 'ready')} |`);
 if (allRows) {
-  say(`| wasm within 1.5× of native on every row over 50 ms | ${over50} rows over 50 ms natively: browser over 1.5× on ${over50Browser.length}, node on ${over50Node} | ${verdict(over50Browser.length === 0)} |`);
+  say(`| wasm within 1.5× of native on every row over 50 ms | ${over50} rows over 50 ms natively, measured again native, node and browser in turn (fastest of ${CONFIRM_REPS}, table below): browser over 1.5× on ${over50Browser.length}, node on ${over50Node}; worst browser ${worstConfirmed('browser')}, node ${worstConfirmed('node')} | ${verdict(over50Browser.length === 0)} |`);
 }
 say(`| the page's Run within 1.1× of the bare engine request | Run / engine on the goal rows: worst ${worstRun.toFixed(2)}× | ${verdict(worstRun <= 1.1)} |`);
 say(`| no main-thread task over 100 ms during the heaviest Explore run | ${heavy.method} ${heavy.strategy} k = ${heavy.k} pressed in the Explore tab (${uiRun.nodes} nodes, ${uiRun.tests} tests, ${ms(uiRun.ms)} ms to the last batch drawn): ${uiRun.tasks.length} long tasks (> 50 ms), longest ${ms(longest)} ms, ${ms(uiRun.tasks.reduce((a, t) => a + t.ms, 0))} ms in all | ${verdict(longest <= 100)} |`);
@@ -362,6 +400,18 @@ say(`| Pause and Cancel acknowledged within 200 ms | Cancel ${ackText(cancelAck)
 say(`| the tab under 200 MB after ${heavy.method} k = ${heavy.k}, the tree virtualised | ${uiMemory === null ? 'memory not measurable' : mib(uiMemory)} (page and workers, measureUserAgentSpecificMemory); ${uiRun.dom} DOM elements | ${verdict(uiMemory !== null && uiMemory < 200 * 2 ** 20)} |`);
 if (uiRun.tasks.length) say(`\nLong tasks of that run (start ms: duration ms): ${uiRun.tasks.map((t) => `${ms(t.start)}: ${ms(t.ms)}`).join(', ')}.`);
 if (over50Browser.length) say(`\nRows over 50 ms where the browser took more than 1.5× native: ${over50Browser.map((r) => `${path.basename(r.file)} ${r.method} ${r.strategy}`).join('; ')}.`);
+if (confirmed.size) {
+  say('');
+  say(`Rows over 50 ms natively in the bench, measured again: native (\`heaplab run\`), node and browser in turn, ${CONFIRM_REPS} times, the fastest of each.`);
+  say('');
+  say('| file | method | strategy | k | native ms | node ms | node/native | browser ms | browser/native | tests native / node / browser |');
+  say('|---|---|---|---|---|---|---|---|---|---|');
+  for (const [k, c] of confirmed) {
+    const [file, method, strategy, kk] = k.split('|');
+    const same = c.native.tests === c.node.tests && c.native.tests === c.browser.tests;
+    say(`${label({ file, method, strategy, k: kk })} ${ms(c.native.ms)} | ${ms(c.node.ms)} | ${ratioOf(c.node, c.native)} | ${ms(c.browser.ms)}${c.browser.timedOut ? ' (cap)' : ''} | ${ratioOf(c.browser, c.native)} | ${c.native.tests} / ${c.node.tests} / ${c.browser.tests}${same ? '' : ' ≠'} |`);
+  }
+}
 
 if (allRows) {
   say('');
