@@ -5,7 +5,7 @@
 use heaplab_engine::symbolic::{Clock, Event, Placed};
 
 use crate::events::JsEvent;
-use crate::exploration::{Next, Run};
+use crate::exploration::{Next, Run, VIEW_LIMIT};
 use crate::tree_columns::TreeColumns;
 use crate::Failure;
 
@@ -23,12 +23,23 @@ pub struct Slice {
     pub events: Vec<JsEvent>,
     /// The path ends of new nodes, folded into them: node and the end's line.
     pub folded: Vec<(u32, Option<u32>)>,
-    /// The last event, when it is a folded path end: the page says the slice's last event in
-    /// words, so it stays an event.
-    last_end: Option<Box<Placed>>,
+    /// Forks of states from this id on are not events (see [`Run::advance_slice`]).
+    forks_before: u32,
+    /// The last event, when it is not in `events` (a folded path end, or a fork past
+    /// `forks_before`): the page says the slice's last event in words, so it stays an event.
+    last_left: Option<(Box<Placed>, Left)>,
     pub nodes: TreeColumns,
     pub queries: u64,
     pub over: bool,
+}
+
+/// Why the slice's last event was left out of its events.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Left {
+    /// A path end folded into its node (the last entry of `folded`).
+    Folded,
+    /// A fork past the view limit.
+    Fork,
 }
 
 impl Slice {
@@ -38,7 +49,8 @@ impl Slice {
             tree_from,
             events: Vec::new(),
             folded: Vec::new(),
-            last_end: None,
+            forks_before: VIEW_LIMIT as u32,
+            last_left: None,
             nodes: TreeColumns::default(),
             queries: 0,
             over: false,
@@ -47,9 +59,9 @@ impl Slice {
 }
 
 impl Default for Slice {
-    /// A slice that folds nothing (a duel shows no tree).
+    /// A slice that folds nothing and keeps every event (a duel shows no tree).
     fn default() -> Slice {
-        Slice::for_nodes_from(usize::MAX)
+        Slice { forks_before: u32::MAX, ..Slice::for_nodes_from(usize::MAX) }
     }
 }
 
@@ -68,6 +80,12 @@ impl Run {
     /// that the page stops on it with the tree up to it; with `until_path_end`, also after the
     /// first path that ends (a duel counts its clues path by path, whatever the machine's
     /// speed). Events the tree shows go into `slice`; solver queries are only counted.
+    ///
+    /// A fork of a state past the first [`VIEW_LIMIT`] is no event: its children are in the
+    /// columns with their labels, and what the event adds (the option each child took, for the
+    /// heap view's highlight, and the names of the objects) is for nodes whose heap is kept,
+    /// which these are not. `lazy` at k = 3 on AVL `insert` made 45 MB of such events, a fifth
+    /// of the page's Run.
     pub fn advance_slice(
         &mut self,
         slice: &mut Slice,
@@ -90,11 +108,18 @@ impl Run {
                         }
                         Event::PathEnd { state, .. } if state.0 as usize >= slice.tree_from => {
                             slice.folded.push((state.0, self.event_line(&placed)));
-                            slice.last_end = Some(placed);
+                            slice.last_left = Some((placed, Left::Folded));
+                        }
+                        Event::LazyInit { state, .. }
+                        | Event::Branch { state, .. }
+                        | Event::Disjuncts { state, .. }
+                            if state.0 >= slice.forks_before =>
+                        {
+                            slice.last_left = Some((placed, Left::Fork));
                         }
                         _ => {
                             slice.events.push(self.event_js(&placed));
-                            slice.last_end = None;
+                            slice.last_left = None;
                         }
                     }
                     if (until_path_end && path_ended) || self.clock.now_ms() >= end_ms {
@@ -113,10 +138,12 @@ impl Run {
     /// whatever it is: the page says it in words as what the engine did last.
     pub fn finish_slice(&self, slice: &mut Slice) {
         slice.nodes = self.tree_columns(slice.tree_from);
-        let last = slice.last_end.take();
-        if last.is_some() {
-            slice.folded.pop();
-        }
+        let last = slice.last_left.take().map(|(placed, left)| {
+            if left == Left::Folded {
+                slice.folded.pop();
+            }
+            placed
+        });
         for (node, line) in slice.folded.drain(..) {
             if let (Some(at), Some(line)) = (slice.nodes.at(node), line) {
                 slice.nodes.line[at] = line;
@@ -269,6 +296,52 @@ mod tests {
             }
         }
         assert!(older > 0, "some path ended in a later slice than its node");
+    }
+
+    /// The page's slices leave out the forks of states past the first VIEW_LIMIT (their nodes
+    /// still come, in the columns); a slice that folds nothing (a duel's) keeps them. The
+    /// oracle is the same run in a slice of the latter kind.
+    #[test]
+    fn forks_past_the_view_limit_are_no_events_in_the_pages_slices() {
+        let source = include_str!("../../../examples/bst.hl").to_string();
+        let request = r#"{"strategy": "lazy", "bounds": {"k": 3, "max_states": 8000}}"#;
+        let new_run = || {
+            let request = Request::from_json(request).unwrap_or_else(|e| panic!("{}", e.message));
+            Run::new(source.clone(), "BST.insert".into(), request, false, || 0.0)
+                .unwrap_or_else(|e| panic!("{}", e.message))
+        };
+        let is_fork = |e: &JsEvent| matches!(e.kind, "lazyInit" | "branch" | "disjuncts");
+        let mut all = Slice::default();
+        new_run().advance_slice(&mut all, u64::MAX, false, false).expect("runs");
+        let forks = |events: &[JsEvent], past: bool| -> Vec<String> {
+            let wanted =
+                |e: &&JsEvent| is_fork(e) && (e.node.unwrap_or(0) as usize >= VIEW_LIMIT) == past;
+            events
+                .iter()
+                .filter(wanted)
+                .map(|e| format!("{} {:?} {:?}", e.kind, e.node, e.line))
+                .collect()
+        };
+        assert!(!forks(&all.events, true).is_empty(), "the run forks past the limit");
+
+        let mut run = new_run();
+        let (mut seen, mut slices, mut kept) = (0usize, 0, Vec::new());
+        loop {
+            let mut slice = Slice::for_nodes_from(seen);
+            // A few hundred events a slice, so that some slices end in a fork past the limit.
+            let stop = run.advance_slice(&mut slice, u64::MAX, false, true).expect("runs");
+            run.finish_slice(&mut slice);
+            let last = slice.events.pop();
+            assert!(forks(&slice.events, true).is_empty(), "slice {slices}: a fork past the limit");
+            kept.extend(slice.events.into_iter().chain(last));
+            seen += slice.nodes.len();
+            slices += 1;
+            if matches!(stop, SliceStop::Over) {
+                break;
+            }
+        }
+        assert_eq!(seen, run.explorer.tree().len(), "the columns bring every node");
+        assert_eq!(forks(&kept, false), forks(&all.events, false), "the forks within the limit");
     }
 
     /// Past the first VIEW_LIMIT nodes a discarded path is not kept in `paths` (the page's
