@@ -72,11 +72,16 @@ pub fn z3(program: &str) -> heaplab_smt::Z3Process {
     heaplab_smt::Z3Process::new(process)
 }
 
-/// The z3 process at `program`, started now: for the commands that ask it something on every
-/// run (the logic's oracle, the bench's timings).
+/// The z3 process at `program`, started now and ready (it has answered): for the commands that
+/// ask it something on every run (the logic's oracle, the bench's timings). Waiting for its
+/// answer keeps z3's own start out of what they time: it ran beside the first steps of each
+/// bench row, and on two loaded cores slowed them (a row of 30 ms natively read 50–80 ms).
 pub fn started_z3(program: &str) -> anyhow::Result<heaplab_smt::Z3Process> {
     let z3 = z3(program);
-    z3.start().map_err(|e| anyhow::anyhow!("cannot start the solver `{program}`: {e}"))?;
+    let failed =
+        |e: heaplab_smt::SolverError| anyhow::anyhow!("cannot start the solver `{program}`: {e}");
+    z3.start().map_err(failed)?;
+    z3.run_blocking("").map_err(failed)?;
     Ok(z3)
 }
 
