@@ -27,7 +27,7 @@
 //   BENCH_BROWSER_CAP_MS=20000     cap per run (the explorer's timeout bound)
 //   BENCH_BROWSER_APPEND=0         print only, do not append to bench/results.md
 //   BENCH_BROWSER_GOAL_REPS=5      runs of each goal row under 3 s (engine and Run interleaved, fastest kept)
-//   BENCH_BROWSER_CONFIRM_REPS=3   runs of each bench row over 50 ms, native, node and browser in turn
+//   BENCH_BROWSER_CONFIRM_REPS=5   runs of each bench row over 50 ms, native, node and browser in turn
 
 import { execFile } from 'node:child_process';
 import { appendFile, readFile } from 'node:fs/promises';
@@ -232,7 +232,7 @@ if (allRows) {
 // minutes apart, so a machine that slows down meanwhile (a loaded VM: the same native row read
 // 315 ms in the bench and 366–419 ms minutes later) lands on one column. This is how issue 32's
 // own numbers were taken (interleaved runs, min of 3).
-const CONFIRM_REPS = Number(process.env.BENCH_BROWSER_CONFIRM_REPS ?? 3);
+const CONFIRM_REPS = Number(process.env.BENCH_BROWSER_CONFIRM_REPS ?? 5);
 const confirmed = new Map();
 if (allRows) {
   const heavyRows = native.rows.filter((r) => r.time_ms > 50 && !r.timed_out);
