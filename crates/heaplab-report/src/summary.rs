@@ -436,7 +436,7 @@ impl RunSummary {
             branches_covered_valid: n(valid),
             branches_total: n(total),
             solver_calls: explorer.solver_counts().into(),
-            time_ms: explorer.elapsed_ms(),
+            time_ms: explorer.took_ms(),
             internal_errors: stats.internal_errors,
             paths_unknown: generation.map_or(0, |g| n(g.unknown.len())),
             unknown_reason: generation.and_then(|g| g.unknown_reason.clone()),

@@ -37,4 +37,41 @@ impl Clock for ActiveTime {
         let current = running.map_or(0.0, |since| (self.1.now() - since).max(0.0));
         (spent + current) as u64
     }
+
+    fn exact_ms(&self) -> u64 {
+        let (spent, running) = self.0.get();
+        let current = running.map_or(0.0, |since| (self.1.exact() - since).max(0.0));
+        (spent + current) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    thread_local! {
+        static NOW: Cell<f64> = const { Cell::new(1.0) };
+    }
+
+    fn now() -> f64 {
+        NOW.with(Cell::get)
+    }
+
+    /// After a stretch in which nothing asked the clock (a run's test generation), `now_ms` may
+    /// answer with a reading taken before it; `exact_ms`, which a run's summary reads, does not.
+    #[test]
+    fn exact_ms_reads_past_a_quiet_stretch() {
+        let clock = ActiveTime::new(now);
+        clock.start();
+        // Asks close together: the clock reuses its readings for up to 64 asks.
+        for _ in 0..1000 {
+            assert_eq!(clock.now_ms(), 0);
+        }
+        NOW.with(|t| t.set(t.get() + 500.0));
+        assert_eq!(clock.now_ms(), 0, "a reused reading");
+        assert_eq!(clock.exact_ms(), 500);
+        clock.stop();
+        NOW.with(|t| t.set(t.get() + 300.0));
+        assert_eq!(clock.exact_ms(), 500, "a stopped clock does not run");
+    }
 }

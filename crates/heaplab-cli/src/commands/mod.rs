@@ -50,6 +50,10 @@ impl Clock for WallClock {
     fn now_ms(&self) -> u64 {
         self.0.now() as u64
     }
+
+    fn exact_ms(&self) -> u64 {
+        self.0.exact() as u64
+    }
 }
 
 use heaplab_syntax::{analyze, diagnostic::render_all, Analysis, SourceFile};

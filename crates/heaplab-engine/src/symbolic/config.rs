@@ -160,6 +160,13 @@ impl fmt::Display for Bound {
 pub trait Clock {
     /// Milliseconds since some fixed point.
     fn now_ms(&self) -> u64;
+
+    /// A fresh reading, for what a report says a run took: a clock that reuses its readings
+    /// ([`CoarseTime`]) may answer [`now_ms`](Self::now_ms) with one taken before a long stretch
+    /// in which nothing asked (test generation), and a run's time then left that stretch out.
+    fn exact_ms(&self) -> u64 {
+        self.now_ms()
+    }
 }
 
 /// A host clock in milliseconds read sparingly. The explorer asks its clock at every step (its

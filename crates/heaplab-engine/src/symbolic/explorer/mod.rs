@@ -229,6 +229,12 @@ impl Explorer {
         self.clock.now_ms().saturating_sub(self.start_ms)
     }
 
+    /// [`elapsed_ms`](Self::elapsed_ms) from a fresh reading of the clock ([`Clock::exact_ms`]):
+    /// what a report says the run took.
+    pub fn took_ms(&self) -> u64 {
+        self.clock.exact_ms().saturating_sub(self.start_ms)
+    }
+
     /// [`elapsed_ms`](Self::elapsed_ms) as a function that does not borrow the explorer (for
     /// work that holds its solver meanwhile, as the all-heaps enumeration does).
     pub fn stopwatch(&self) -> impl Fn() -> u64 + 'static {
