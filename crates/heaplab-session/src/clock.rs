@@ -29,19 +29,22 @@ impl ActiveTime {
             self.0.set((spent + (self.1.exact() - since).max(0.0), None));
         }
     }
+
+    /// The active milliseconds, with `now` the reading of the moment.
+    fn active_ms(&self, now: f64) -> u64 {
+        let (spent, running) = self.0.get();
+        let current = running.map_or(0.0, |since| (now - since).max(0.0));
+        (spent + current) as u64
+    }
 }
 
 impl Clock for ActiveTime {
     fn now_ms(&self) -> u64 {
-        let (spent, running) = self.0.get();
-        let current = running.map_or(0.0, |since| (self.1.now() - since).max(0.0));
-        (spent + current) as u64
+        self.active_ms(self.1.now())
     }
 
     fn exact_ms(&self) -> u64 {
-        let (spent, running) = self.0.get();
-        let current = running.map_or(0.0, |since| (self.1.exact() - since).max(0.0));
-        (spent + current) as u64
+        self.active_ms(self.1.exact())
     }
 }
 

@@ -3,11 +3,11 @@
 //! operations are the heap model's; this file never looks inside a reference.
 
 use super::stack::{
-    continue_all, in_range, internal, jump, local, next, peek, pop, pop_n, push_next,
+    continue_all, in_range, internal, jump, local, move_values, next, peek, pop, pop_n, push_next,
     push_next_raw, set_local,
 };
 use super::{Cx, Succ, Then};
-use crate::symbolic::code::{Const, Instr, OperandKind, SlotType, Unit, UnitId};
+use crate::symbolic::code::{Instr, OperandKind, SlotType, Unit, UnitId};
 use crate::symbolic::config::{Bound, MAX_NEW_ARRAY_LEN};
 use crate::symbolic::disjuncts::DisjunctTexts;
 use crate::symbolic::events::Event;
@@ -39,28 +39,21 @@ impl Cx<'_> {
             return internal(st, "ran off the end of the code", Some(unit.span));
         };
         match instr {
-            Instr::Const(c) => push_next(st, constant(c)),
-            Instr::Load(slot) => match local(&st, *slot) {
-                Some(v) => push_next(st, v),
-                None => internal(st, "read of an unassigned slot", None),
+            // Loads, stores, constants, jumps: the explorer usually runs them in place
+            // (`Explorer::step_in_place`); here for the states it hands over.
+            i @ (Instr::Const(_)
+            | Instr::Load(_)
+            | Instr::Store(_)
+            | Instr::Pop
+            | Instr::Dup
+            | Instr::Jump(_)) => match move_values(i, &mut st) {
+                Ok(()) => Succ::Continue(st),
+                Err(message) => internal(st, message, None),
             },
             Instr::LoadOrFresh(slot) => self.load_or_fresh(st, unit, *slot),
-            Instr::Store(slot) => {
-                let Some(v) = pop(&mut st) else { return internal(st, "empty stack", None) };
-                set_local(&mut st, *slot, v);
-                next(st)
-            }
             Instr::BindOrAssumeEq { slot, kind, span } => {
                 self.bind_or_assume(st, *slot, *kind, *span)
             }
-            Instr::Pop => {
-                pop(&mut st);
-                next(st)
-            }
-            Instr::Dup => match peek(&st, 0) {
-                Some(v) => push_next(st, v),
-                None => internal(st, "empty stack", None),
-            },
             Instr::GetField { class: _, field, ty, node, span } => {
                 heap.read_field(self, st, field, ty, *node, *span)
             }
@@ -76,7 +69,6 @@ impl Cx<'_> {
             }
             Instr::Unary { op, node, span } => self.unary(st, *op, *node, *span),
             Instr::Binary { op, kind, node, span } => self.binary(st, *op, *kind, *node, *span),
-            Instr::Jump(t) => jump(st, *t),
             Instr::BranchFalse { target, site } => self.branch_false(st, *target, *site),
             Instr::LoopBack { head, span, .. } => self.loop_back(st, *head, *span),
             Instr::Call { unit: callee, nargs, receiver, node, span } => {
@@ -630,15 +622,6 @@ impl Cx<'_> {
             formulas,
         });
         Succ::Fork(kids)
-    }
-}
-
-fn constant(c: &Const) -> SValue {
-    match c {
-        Const::Int(n) => SValue::Int(Sym::int(*n)),
-        Const::Bool(b) => SValue::Bool(Sym::bool(*b)),
-        Const::Null => SValue::Null,
-        Const::Void => SValue::Void,
     }
 }
 

@@ -2,7 +2,7 @@
 //! executor, the heap models and the strategies' hooks. They never fork and never ask anyone.
 
 use super::Succ;
-use crate::symbolic::code::SlotType;
+use crate::symbolic::code::{Const, Instr, SlotType};
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{SValue, State};
 use crate::symbolic::term::Sym;
@@ -60,9 +60,7 @@ pub fn push_next(mut st: State, v: SValue) -> Succ {
 }
 
 pub fn next(mut st: State) -> Succ {
-    if let Some(f) = st.frames.last_mut() {
-        f.pc += 1;
-    }
+    step_pc(&mut st);
     Succ::Continue(st)
 }
 
@@ -107,4 +105,52 @@ pub fn with_fact(mut st: State, c: &Sym, dir: bool) -> State {
         st.pc.push(fact);
     }
     st
+}
+
+/// Runs one of the instructions that only move values ([`Instr::asks_nothing`]: constants,
+/// loads, stores, pops, dups, jumps) on `st` where it lies. On an error (`Err` with the
+/// internal error's message) `st` is unchanged.
+pub fn move_values(instr: &Instr, st: &mut State) -> Result<(), &'static str> {
+    match instr {
+        Instr::Const(c) => push_next_raw(st, constant(c)),
+        Instr::Load(slot) => match local(st, *slot) {
+            Some(v) => push_next_raw(st, v),
+            None => return Err("read of an unassigned slot"),
+        },
+        Instr::Store(slot) => {
+            let v = pop(st).ok_or("empty stack")?;
+            set_local(st, *slot, v);
+            step_pc(st);
+        }
+        Instr::Pop => {
+            pop(st);
+            step_pc(st);
+        }
+        Instr::Dup => match peek(st, 0) {
+            Some(v) => push_next_raw(st, v),
+            None => return Err("empty stack"),
+        },
+        Instr::Jump(target) => {
+            if let Some(f) = st.frame_mut() {
+                f.pc = *target;
+            }
+        }
+        _ => return Err("not an instruction that only moves values"),
+    }
+    Ok(())
+}
+
+fn step_pc(st: &mut State) {
+    if let Some(f) = st.frames.last_mut() {
+        f.pc += 1;
+    }
+}
+
+fn constant(c: &Const) -> SValue {
+    match c {
+        Const::Int(n) => SValue::Int(Sym::int(*n)),
+        Const::Bool(b) => SValue::Bool(Sym::bool(*b)),
+        Const::Null => SValue::Null,
+        Const::Void => SValue::Void,
+    }
 }

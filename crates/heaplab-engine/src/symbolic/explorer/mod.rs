@@ -29,7 +29,9 @@ use super::config::{Bound, Clock, Config, Deadline};
 use super::events::ViewAt;
 use super::exec::{
     answers::{AnswerCounts, Answers},
-    entry, Executor, Sink, Succ,
+    entry,
+    stack::move_values,
+    Executor, Sink, Succ,
 };
 use super::heap::HeapModel;
 use super::solve::{PathSolver, SolverCounts};
@@ -397,21 +399,31 @@ impl Explorer {
     /// checks of `ensures` after a `return` (compiled at the closing brace, possibly calling
     /// functions and forking) are not that place.
     fn place_of(&mut self, st: &State) -> Option<Span> {
-        let frame = st.frames.last()?;
+        let (span, last) = self.place(st);
+        if let Some(last) = last {
+            self.rec.last = last;
+        }
+        span
+    }
+
+    /// [`Self::place_of`] without the update: the place, and the new last place of the method
+    /// under test if it changes.
+    #[allow(clippy::type_complexity)]
+    fn place(&self, st: &State) -> (Option<Span>, Option<Option<(StateId, Span)>>) {
+        let Some(frame) = st.frames.last() else { return (None, None) };
         if Some(frame.unit) == self.rec.entry {
             if let Some((id, span)) = self.rec.last {
                 if self.descends_from(st, id) {
-                    return Some(span);
+                    return (Some(span), None);
                 }
             }
         }
-        let unit = self.exec.code.units.get(frame.unit)?;
+        let Some(unit) = self.exec.code.units.get(frame.unit) else { return (None, None) };
         let span = unit.span_at(frame.pc);
         let checking_ensures = unit.ensures_at.is_some_and(|at| frame.pc >= at);
-        if st.frames.len() == 2 && frame.unit == self.exec.method && !checking_ensures {
-            self.rec.last = span.map(|s| (st.id, s));
-        }
-        span
+        let method_step =
+            st.frames.len() == 2 && frame.unit == self.exec.method && !checking_ensures;
+        (span, method_step.then(|| span.map(|s| (st.id, s))))
     }
 
     /// Whether `st` is the state `id` or a descendant of it within a few forks.
@@ -486,6 +498,9 @@ impl Explorer {
                     self.stop(bound);
                     continue;
                 }
+            }
+            if self.step_in_place(elapsed) {
+                continue;
             }
             let st = match self.rec.current.take() {
                 Some(s) => s,
@@ -568,6 +583,42 @@ impl Explorer {
                 self.rec.push_state(s);
             }
         }
+    }
+
+    /// Runs the current state's next instruction where the state lies when it only moves values
+    /// (loads, stores, constants, jumps: most of a run's steps). Moving a state (some 300
+    /// bytes) out of the explorer, through the executor and back, several copies a step, was a
+    /// tenth of a `lazy` run. False, with nothing done, when the step is not one of those or
+    /// would end the path (the step bound, an internal error): the executor takes it.
+    fn step_in_place(&mut self, elapsed: Option<u64>) -> bool {
+        let Some(st) = self.rec.current.as_ref() else { return false };
+        let code = &self.exec.code;
+        let Some(instr) =
+            st.frames.last().and_then(|f| code.units.get(f.unit).and_then(|u| u.code.get(f.pc)))
+        else {
+            return false;
+        };
+        if !instr.asks_nothing()
+            || st.steps >= self.exec.config.bounds.steps_per_path
+            || self.exec.strategy.obsolete(st)
+        {
+            return false;
+        }
+        let (at, last) = self.place(st);
+        let Some(st) = self.rec.current.as_mut() else { return false };
+        if move_values(instr, st).is_err() {
+            return false;
+        }
+        st.steps += 1;
+        self.rec.stats.steps += 1;
+        self.rec.at = at;
+        if let Some(last) = last {
+            self.rec.last = last;
+        }
+        if let (Some(t), Some(elapsed)) = (self.exec.config.bounds.timeout_ms, elapsed) {
+            self.exec.solver.set_time_left(Some(t.saturating_sub(elapsed)));
+        }
+        true
     }
 
     /// Whether `st`'s next instruction asks nothing of the solver ([`Instr::asks_nothing`](super::code::Instr::asks_nothing)).
