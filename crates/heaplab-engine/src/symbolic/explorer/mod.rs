@@ -534,21 +534,14 @@ impl Explorer {
                 self.rec.staged = Some(Vec::new());
                 self.rec.views.begin();
             }
-            let (next, pending) = {
-                let mut cx = self.exec.cx(&mut self.rec);
-                let next = match cx.exec(st) {
-                    _ if cx.pending => None,
-                    Succ::End(s, outcome) => {
-                        cx.end_path(s, outcome);
-                        None
-                    }
-                    other => Some(other),
-                };
-                (next, cx.pending)
-            };
-            match next {
-                Some(Succ::Continue(s)) => self.rec.current = Some(s),
-                Some(Succ::Fork(children)) => {
+            let mut cx = self.exec.cx(&mut self.rec);
+            let succ = cx.exec(st);
+            let pending = cx.pending;
+            match succ {
+                _ if pending => {}
+                Succ::End(s, outcome) => cx.end_path(s, outcome),
+                Succ::Continue(s) => self.rec.current = Some(s),
+                Succ::Fork(children) => {
                     // A sharded run names the children and keeps its own slice.
                     let children = match children.iter().all(|c| self.exec.strategy.splits(c)) {
                         true => self.rec.split(children),
@@ -556,7 +549,6 @@ impl Explorer {
                     };
                     self.rec.push_fork(children)
                 }
-                _ => {}
             }
             let staged = self.rec.staged.take().unwrap_or_default();
             debug_assert!(!pending || undo.is_some(), "a step that asks nothing asked the solver");
