@@ -297,10 +297,10 @@ function fileOf(source, lang) {
 }
 
 /** The results of an exploration that is over: its summary, tests and coverage. */
-function finished(run) {
+function finished(run, summary = run.ex.summary()) {
   const { ex } = run;
   // Without their `test` blocks, which come with the downloads (downloadsOf).
-  return { summary: ex.summary(), tests: ex.tests(false), coverage: ex.coverage() };
+  return { summary, tests: ex.tests(false), coverage: ex.coverage() };
 }
 
 /**
@@ -308,9 +308,9 @@ function finished(run) {
  * own right after (sendDownloads), so that the tests show without waiting for three files nobody
  * reads before pressing a button.
  */
-function answerOver(run) {
+function answerOver(run, summary) {
   setTimeout(() => sendDownloads(run), 0);
-  return finished(run);
+  return finished(run, summary);
 }
 
 /**
@@ -373,9 +373,10 @@ async function runBatches(run, runId) {
     run.queries += slice.queries;
     checkFragment(run);
     if (slice.over) {
-      // Generates the tests (resolving their models with Z3 where needed).
-      await timed(run.clock, () => run.ex.runToEnd(0));
-      const results = answerOver(run);
+      // Generates the tests (resolving their models with Z3 where needed) and answers the
+      // summary, which the answer carries (making it again was a few percent of a short Run).
+      const summary = await timed(run.clock, () => run.ex.runToEnd(0));
+      const results = answerOver(run, summary);
       return { ...sliceBatchOf(run, slice, results.summary), over: true, ...results };
     }
     if (run.retired) throw Object.assign(new Error('replaced by a new exploration'), { name: 'Stale' });
@@ -416,7 +417,8 @@ const exploreHandlers = {
       : (event, kept) => DECISIONS.has(event.kind) || kept > STEP_OVER_LIMIT;
     return busy(run, async () => {
       const { events, over } = await advance(run, stop, Infinity, mode === 'event');
-      return { ...batchOf(run, events), over, ...(over ? answerOver(run) : {}) };
+      const summary = run.ex.summary();
+      return { ...batchOf(run, events, summary), over, ...(over ? answerOver(run, summary) : {}) };
     });
   },
   /** Runs until the end or a pause, posting a batch every BATCH_MS. */
@@ -467,7 +469,8 @@ const exploreHandlers = {
     if (run.busy) return null;
     return busy(run, async () => {
       const { events, over } = await advance(run, () => false, Infinity);
-      return { ...batchOf(run, events), over, ...(over ? answerOver(run) : {}) };
+      const summary = run.ex.summary();
+      return { ...batchOf(run, events, summary), over, ...(over ? answerOver(run, summary) : {}) };
     });
   },
   /** The concrete replay of generated test `test` (its index), traced by the interpreter. */
