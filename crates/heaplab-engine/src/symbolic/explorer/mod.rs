@@ -491,6 +491,12 @@ impl Explorer {
             if let Some(e) = self.rec.pending.pop_front() {
                 return Some(e);
             }
+            // A step that only moves values changes nothing a global bound reads (states, paths,
+            // questions), and the path's step bound stops a run of them: the bounds and the
+            // clock are checked at the next other step.
+            if self.step_in_place() {
+                continue;
+            }
             // The clock is read once a step: in wasm each read is a call out to JS.
             let elapsed = self.exec.config.bounds.timeout_ms.map(|_| self.elapsed_ms());
             if self.rec.stopped.is_none() {
@@ -498,9 +504,6 @@ impl Explorer {
                     self.stop(bound);
                     continue;
                 }
-            }
-            if self.step_in_place(elapsed) {
-                continue;
             }
             let st = match self.rec.current.take() {
                 Some(s) => s,
@@ -582,7 +585,7 @@ impl Explorer {
     /// bytes) out of the explorer, through the executor and back, several copies a step, was a
     /// tenth of a `lazy` run. False, with nothing done, when the step is not one of those or
     /// would end the path (the step bound, an internal error): the executor takes it.
-    fn step_in_place(&mut self, elapsed: Option<u64>) -> bool {
+    fn step_in_place(&mut self) -> bool {
         let Some(st) = self.rec.current.as_ref() else { return false };
         let code = &self.exec.code;
         let Some(instr) =
@@ -606,9 +609,6 @@ impl Explorer {
         self.rec.at = at;
         if let Some(last) = last {
             self.rec.last = last;
-        }
-        if let (Some(t), Some(elapsed)) = (self.exec.config.bounds.timeout_ms, elapsed) {
-            self.exec.solver.set_time_left(Some(t.saturating_sub(elapsed)));
         }
         true
     }
