@@ -7,7 +7,7 @@ use super::stack::{next, with_fact};
 use super::{Cx, Succ};
 use crate::symbolic::config::Bound;
 use crate::symbolic::dbm;
-use crate::symbolic::events::Event;
+use crate::symbolic::events::{Event, ViewAt};
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::show::show_sym;
 use crate::symbolic::solve::SatAnswer;
@@ -61,15 +61,17 @@ impl Cx<'_> {
                 Vec::new()
             }
             (true, true) => {
-                let parent = st.clone();
+                let parent = st.id;
                 let shown = show_sym(&st, ok);
+                // The parent's view first, so that the last child can take the state itself.
+                self.sink.snapshot(&st, ViewAt::Fork);
                 let kids = vec![
                     (with_fact(st.clone(), ok, true), shown.clone()),
                     (with_fact(st, ok, false), format!("!({shown})")),
                 ];
-                let mut kids = self.children(&parent, kids);
+                let mut kids = self.adopt(parent, kids);
                 self.sink.event(Event::Branch {
-                    state: parent.id,
+                    state: parent,
                     site: None,
                     condition: shown,
                     children: kids.iter().zip([true, false]).map(|(k, d)| (d, k.id)).collect(),
@@ -122,21 +124,21 @@ impl Cx<'_> {
                 Succ::End(st, PathOutcome::Discarded { span: Span::default(), precondition: false })
             }
             _ => {
-                let parent = st.clone();
+                let parent = st.id;
                 // Labels name inputs as the source does (`x < o1.key`), as the views do.
                 let shown = show_sym(&st, &c);
-                let kids: Vec<(State, String)> = dirs
-                    .iter()
-                    .map(|d| {
-                        let mut s = with_fact(st.clone(), &c, *d);
-                        go(&mut s, *d);
-                        let label = if *d { shown.clone() } else { format!("!({shown})") };
-                        (s, label)
-                    })
-                    .collect();
-                let kids = self.children(&parent, kids);
+                // The parent's view first, so that the last child can take the state itself.
+                self.sink.snapshot(&st, ViewAt::Fork);
+                let child = |s: State, d: bool| {
+                    let mut s = with_fact(s, &c, d);
+                    go(&mut s, d);
+                    let label = if d { shown.clone() } else { format!("!({shown})") };
+                    (s, label)
+                };
+                let kids = vec![child(st.clone(), true), child(st, false)];
+                let kids = self.adopt(parent, kids);
                 self.sink.event(Event::Branch {
-                    state: parent.id,
+                    state: parent,
                     site,
                     condition: shown,
                     children: dirs.iter().copied().zip(kids.iter().map(|k| k.id)).collect(),

@@ -591,7 +591,6 @@ impl Cx<'_> {
                 return jump(st, t);
             }
         }
-        let parent = st.clone();
         let all = match self.sink.detailed_at(st.id) {
             true => match self.sink.disjunct_texts() {
                 Some(kept) => kept.of(&st, self.code, targets.len()),
@@ -615,9 +614,9 @@ impl Cx<'_> {
                 (s, format!("disjunct {}", i + 1))
             })
             .collect();
-        let kids = self.children(&parent, kids);
+        let kids = self.children(&st, kids);
         self.sink.event(Event::Disjuncts {
-            state: parent.id,
+            state: st.id,
             children: kids.iter().map(|k| k.id).collect(),
             formulas,
         });

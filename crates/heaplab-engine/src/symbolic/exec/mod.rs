@@ -88,9 +88,23 @@ impl Cx<'_> {
         kind: ForkKind,
         k_cut: bool,
     ) -> Vec<State> {
-        let kids = self.children(parent, kids);
+        self.sink.snapshot(parent, ViewAt::Fork);
+        self.announce_choice(parent.id, target, kids, options, kind, k_cut)
+    }
+
+    /// [`choice`](Self::choice) without the parent's view (taken already).
+    pub fn announce_choice(
+        &mut self,
+        parent: StateId,
+        target: String,
+        kids: Vec<(State, String)>,
+        options: Vec<String>,
+        kind: ForkKind,
+        k_cut: bool,
+    ) -> Vec<State> {
+        let kids = self.adopt(parent, kids);
         self.sink.event(Event::LazyInit {
-            state: parent.id,
+            state: parent,
             target,
             options,
             children: kids.iter().map(|k| k.id).collect(),

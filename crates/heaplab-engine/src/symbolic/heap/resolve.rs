@@ -7,7 +7,7 @@
 
 use crate::symbolic::code::SlotType;
 use crate::symbolic::config::Bound;
-use crate::symbolic::events::ForkKind;
+use crate::symbolic::events::{ForkKind, ViewAt};
 use crate::symbolic::exec::stack::{internal, pop, push_next_raw};
 use crate::symbolic::exec::{Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
@@ -282,27 +282,37 @@ pub(super) fn lazy_fork(
     target: String,
     apply: &dyn Fn(&mut State, SValue),
 ) -> Succ {
-    let mut kids = Vec::new();
-    let mut labels = Vec::new();
-    for choice in &opts.choices {
-        let mut s = st.clone();
-        let (v, label) = apply_choice(cx, &mut s, *choice, class, budget);
+    let Some((last, rest)) = opts.choices.split_last() else {
+        return Succ::End(st, PathOutcome::Bounded { bound: Bound::K, span: None });
+    };
+    let parent = st.id;
+    if !rest.is_empty() {
+        // The parent's view first: then the last child takes the state itself instead of a
+        // clone of it (a clone and a drop of a whole state fewer per fork, where `lazy` forks
+        // at nearly every field it reads).
+        cx.sink.snapshot(&st, ViewAt::Fork);
+    }
+    let mut labels = Vec::with_capacity(opts.choices.len());
+    let mut kids = Vec::with_capacity(opts.choices.len());
+    let mut child = |cx: &mut Cx, mut s: State, choice: Choice| {
+        let (v, label) = apply_choice(cx, &mut s, choice, class, budget);
         if opts.k_cut {
             s.k_cut = true;
         }
         apply(&mut s, v);
-        labels.push(label.clone());
         kids.push((s, format!("{target} = {label}")));
+        labels.push(label);
+    };
+    for choice in rest {
+        child(cx, st.clone(), *choice);
     }
+    child(cx, st, *last);
     if kids.len() == 1 {
         if let Some((s, _)) = kids.pop() {
             return Succ::Continue(s);
         }
     }
-    if kids.is_empty() {
-        return Succ::End(st, PathOutcome::Bounded { bound: Bound::K, span: None });
-    }
-    Succ::Fork(cx.choice(&st, target, kids, labels, ForkKind::LazyInit, opts.k_cut))
+    Succ::Fork(cx.announce_choice(parent, target, kids, labels, ForkKind::LazyInit, opts.k_cut))
 }
 
 /// Applies a strategy choice for an unknown reference of `class` whose new object would get
