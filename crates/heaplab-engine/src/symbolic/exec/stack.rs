@@ -111,32 +111,41 @@ pub fn with_fact(mut st: State, c: &Sym, dir: bool) -> State {
 /// loads, stores, pops, dups, jumps) on `st` where it lies. On an error (`Err` with the
 /// internal error's message) `st` is unchanged.
 pub fn move_values(instr: &Instr, st: &mut State) -> Result<(), &'static str> {
+    // The top frame once: unsharing it (copy-on-write) is checked on every access.
+    let Some(f) = st.frames.last_mut() else {
+        return match instr {
+            Instr::Load(_) => Err("read of an unassigned slot"),
+            Instr::Dup => Err("empty stack"),
+            _ => Ok(()),
+        };
+    };
     match instr {
-        Instr::Const(c) => push_next_raw(st, constant(c)),
-        Instr::Load(slot) => match local(st, *slot) {
-            Some(v) => push_next_raw(st, v),
-            None => return Err("read of an unassigned slot"),
-        },
+        Instr::Const(c) => f.stack.push(constant(c)),
+        Instr::Load(slot) => {
+            let v = f.locals.get(*slot).cloned().flatten().ok_or("read of an unassigned slot")?;
+            f.stack.push(v);
+        }
         Instr::Store(slot) => {
-            let v = pop(st).ok_or("empty stack")?;
-            set_local(st, *slot, v);
-            step_pc(st);
+            let v = f.stack.pop().ok_or("empty stack")?;
+            if f.locals.len() <= *slot {
+                f.locals.resize(*slot + 1, None);
+            }
+            f.locals[*slot] = Some(v);
         }
         Instr::Pop => {
-            pop(st);
-            step_pc(st);
+            f.stack.pop();
         }
-        Instr::Dup => match peek(st, 0) {
-            Some(v) => push_next_raw(st, v),
-            None => return Err("empty stack"),
-        },
+        Instr::Dup => {
+            let v = f.stack.last().cloned().ok_or("empty stack")?;
+            f.stack.push(v);
+        }
         Instr::Jump(target) => {
-            if let Some(f) = st.frame_mut() {
-                f.pc = *target;
-            }
+            f.pc = *target;
+            return Ok(());
         }
         _ => return Err("not an instruction that only moves values"),
     }
+    f.pc += 1;
     Ok(())
 }
 
