@@ -163,3 +163,52 @@ fn constant(c: &Const) -> SValue {
         Const::Void => SValue::Void,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbolic::exec::entry::empty_state;
+    use crate::symbolic::state::{Frame, StateId};
+
+    fn with_frame(locals: Vec<Option<SValue>>, stack: Vec<SValue>) -> State {
+        let mut st = empty_state(StateId(0));
+        st.frames.push(Frame { unit: 0, pc: 0, locals, stack, loops: Vec::new() });
+        st
+    }
+
+    fn top(st: &State) -> &Frame {
+        st.frames.last().expect("a frame")
+    }
+
+    /// Each instruction that only moves values moves them and advances the pc (a jump sets
+    /// it); one that cannot run leaves the state as it was, for the executor to end the path
+    /// with the message.
+    #[test]
+    fn move_values_moves_or_leaves_the_state_as_it_was() {
+        let one = SValue::Int(Sym::int(1));
+        let mut st = with_frame(vec![Some(one.clone()), None], Vec::new());
+        assert_eq!(move_values(&Instr::Load(0), &mut st), Ok(()));
+        assert_eq!((top(&st).pc, top(&st).stack.clone()), (1, vec![one.clone()]));
+        assert_eq!(move_values(&Instr::Dup, &mut st), Ok(()));
+        assert_eq!((top(&st).pc, top(&st).stack.len()), (2, 2));
+        assert_eq!(move_values(&Instr::Store(3), &mut st), Ok(()));
+        assert_eq!((top(&st).pc, top(&st).locals.len()), (3, 4));
+        assert_eq!(top(&st).locals[3], Some(one.clone()));
+        assert_eq!(move_values(&Instr::Pop, &mut st), Ok(()));
+        assert_eq!((top(&st).pc, top(&st).stack.len()), (4, 0));
+        assert_eq!(move_values(&Instr::Const(Const::Bool(true)), &mut st), Ok(()));
+        assert_eq!(top(&st).stack, vec![SValue::Bool(Sym::bool(true))]);
+        assert_eq!(move_values(&Instr::Jump(9), &mut st), Ok(()));
+        assert_eq!(top(&st).pc, 9);
+
+        let before = st.frames.clone();
+        assert_eq!(move_values(&Instr::Load(1), &mut st), Err("read of an unassigned slot"));
+        assert_eq!(st.frames, before);
+        let mut empty = with_frame(Vec::new(), Vec::new());
+        let before = empty.frames.clone();
+        assert_eq!(move_values(&Instr::Dup, &mut empty), Err("empty stack"));
+        assert_eq!(move_values(&Instr::Store(0), &mut empty), Err("empty stack"));
+        assert!(move_values(&Instr::LoadOrFresh(0), &mut empty).is_err());
+        assert_eq!(empty.frames, before);
+    }
+}
