@@ -528,20 +528,23 @@ impl<T: Clone> IndexMut<usize> for SharedVec<T> {
 }
 
 /// Per-path data a strategy keeps in a [`State`] (type-erased, so that the state, the executor
-/// and the driver need not know any strategy's types). Cloned with the state at every fork.
-#[derive(Debug, Default)]
-pub struct StrategyData(Option<Box<dyn StrategyPart>>);
+/// and the driver need not know any strategy's types). Shared with the states forked from this
+/// one and copied when one of them writes it (copy-on-write, as [`Objects`]): a fork, and the
+/// copy an asynchronous solver's step keeps to undo it, copied `sl`'s deferred instances and
+/// symheap's locations for every state, written or not.
+#[derive(Debug, Default, Clone)]
+pub struct StrategyData(Option<Rc<dyn StrategyPart>>);
 
 /// What a strategy's per-path data must be: plain data that clones with the state.
 pub trait StrategyPart: Debug {
-    fn clone_part(&self) -> Box<dyn StrategyPart>;
+    fn clone_part(&self) -> Rc<dyn StrategyPart>;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
 impl<T: Any + Debug + Clone> StrategyPart for T {
-    fn clone_part(&self) -> Box<dyn StrategyPart> {
-        Box::new(self.clone())
+    fn clone_part(&self) -> Rc<dyn StrategyPart> {
+        Rc::new(self.clone())
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -551,26 +554,25 @@ impl<T: Any + Debug + Clone> StrategyPart for T {
     }
 }
 
-impl Clone for StrategyData {
-    fn clone(&self) -> StrategyData {
-        StrategyData(self.0.as_ref().map(|p| (**p).clone_part()))
-    }
-}
-
 impl StrategyData {
     /// The data, if the strategy stored a `T`.
     pub fn get<T: Any>(&self) -> Option<&T> {
         self.0.as_ref().and_then(|p| (**p).as_any().downcast_ref())
     }
 
-    /// The data as a `T`, created empty on first use (replacing data of another type).
+    /// The data as a `T` for writing, created empty on first use (replacing data of another
+    /// type), unshared first if another state holds it too.
     pub fn get_mut<T: Any + Debug + Clone + Default>(&mut self) -> &mut T {
         if self.get::<T>().is_none() {
-            self.0 = Some(Box::new(T::default()));
+            self.0 = Some(Rc::new(T::default()));
         }
-        match self.0.as_mut().and_then(|p| (**p).as_any_mut().downcast_mut()) {
+        let Some(part) = self.0.as_mut() else { unreachable!("just stored a `T`") };
+        if Rc::get_mut(part).is_none() {
+            *part = (**part).clone_part();
+        }
+        match Rc::get_mut(part).and_then(|p| p.as_any_mut().downcast_mut()) {
             Some(t) => t,
-            None => unreachable!("just stored a `T`"),
+            None => unreachable!("an unshared `T`"),
         }
     }
 }
@@ -591,7 +593,12 @@ mod tests {
         assert_eq!(parent.get::<Mine>(), None);
         parent.get_mut::<Mine>().0.push(1);
         let mut child = parent.clone();
+        let same = |a: &StrategyData, b: &StrategyData| {
+            std::ptr::eq(a.get::<Mine>().expect("a Mine"), b.get::<Mine>().expect("a Mine"))
+        };
+        assert!(same(&parent, &child), "shared until written");
         child.get_mut::<Mine>().0.push(2);
+        assert!(!same(&parent, &child), "copied when written");
         assert_eq!(parent.get::<Mine>(), Some(&Mine(vec![1])));
         assert_eq!(child.get::<Mine>(), Some(&Mine(vec![1, 2])));
         assert_eq!(child.get::<Other>(), None);
