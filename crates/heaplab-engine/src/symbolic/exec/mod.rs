@@ -36,6 +36,15 @@ use heaplab_syntax::ast::{ErrorKind, NodeId};
 use heaplab_syntax::Span;
 use std::rc::Rc;
 
+/// What the `LazyInit` event of a choice says besides its states: what is chosen (`target`),
+/// one option per child, the kind of fork and whether the k bound cut an option.
+pub struct ChoiceEvent {
+    pub target: String,
+    pub options: Vec<String>,
+    pub kind: ForkKind,
+    pub k_cut: bool,
+}
+
 /// The parts of a run the executor works with, owned by the driver between steps.
 pub struct Executor {
     /// The program plus the run's entry unit ([`entry::add_entry_unit`]).
@@ -82,27 +91,22 @@ impl Cx<'_> {
     pub fn choice(
         &mut self,
         parent: &State,
-        target: String,
         kids: Vec<(State, String)>,
-        options: Vec<String>,
-        kind: ForkKind,
-        k_cut: bool,
+        event: ChoiceEvent,
     ) -> Vec<State> {
         self.sink.snapshot(parent, ViewAt::Fork);
-        self.announce_choice(parent.id, target, kids, options, kind, k_cut)
+        self.announce_choice(parent.id, kids, event)
     }
 
     /// [`choice`](Self::choice) without the parent's view (taken already).
     pub fn announce_choice(
         &mut self,
         parent: StateId,
-        target: String,
         kids: Vec<(State, String)>,
-        options: Vec<String>,
-        kind: ForkKind,
-        k_cut: bool,
+        event: ChoiceEvent,
     ) -> Vec<State> {
         let kids = self.adopt(parent, kids);
+        let ChoiceEvent { target, options, kind, k_cut } = event;
         self.sink.event(Event::LazyInit {
             state: parent,
             target,

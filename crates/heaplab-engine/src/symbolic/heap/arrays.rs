@@ -14,7 +14,7 @@ use crate::symbolic::code::SlotType;
 use crate::symbolic::config::Bound;
 use crate::symbolic::events::ForkKind;
 use crate::symbolic::exec::stack::{default_value, internal, peek, pop, with_fact};
-use crate::symbolic::exec::{Cx, Succ};
+use crate::symbolic::exec::{ChoiceEvent, Cx, Succ};
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::show::show_sym;
 use crate::symbolic::state::{ArrayData, ObjIdx, Object, Origin, SValue, State, VarOrigin};
@@ -199,7 +199,8 @@ fn finish(cx: &mut Cx, st: State, target: String, mut kids: Vec<Kid>, k_cut: boo
     let options: Vec<String> = kids.iter().map(|(_, l, _)| l.clone()).collect();
     let ends: Vec<Option<PathOutcome>> = kids.iter().map(|(_, _, o)| o.clone()).collect();
     let labelled = kids.into_iter().map(|(s, l, _)| (s, format!("{target} {l}"))).collect();
-    let states = cx.choice(&st, target, labelled, options, ForkKind::LazyInit, k_cut);
+    let event = ChoiceEvent { target, options, kind: ForkKind::LazyInit, k_cut };
+    let states = cx.choice(&st, labelled, event);
     let mut live = Vec::new();
     for (s, end) in states.into_iter().zip(ends) {
         match end {

@@ -9,7 +9,7 @@ use crate::symbolic::code::SlotType;
 use crate::symbolic::config::Bound;
 use crate::symbolic::events::{ForkKind, ViewAt};
 use crate::symbolic::exec::stack::{internal, pop, push_next_raw};
-use crate::symbolic::exec::{Cx, Succ, Then};
+use crate::symbolic::exec::{ChoiceEvent, Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{ObjIdx, Origin, RefResolution, SValue, State, VarOrigin};
 use crate::symbolic::strategy::{Choice, Labels, Options};
@@ -86,7 +86,8 @@ fn resolve_ref(cx: &mut Cx, st: State, r: u32) -> Succ {
             }
         };
     }
-    Succ::Fork(cx.choice(&st, target, kids, options, ForkKind::Resolve, false))
+    let event = ChoiceEvent { target, options, kind: ForkKind::Resolve, k_cut: false };
+    Succ::Fork(cx.choice(&st, kids, event))
 }
 
 /// δ `l` becomes each input object of its class, or a fresh one within the k bound.
@@ -147,7 +148,8 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
             return Succ::Continue(s);
         }
     }
-    Succ::Fork(cx.choice(&st, format!("loc{l}"), kids, options, ForkKind::Resolve, k_cut))
+    let event = ChoiceEvent { target: format!("loc{l}"), options, kind: ForkKind::Resolve, k_cut };
+    Succ::Fork(cx.choice(&st, kids, event))
 }
 
 /// The children of [`HeapStrategy::k_cut_adopts`] for symbolic location `l` of `class` (cut by
@@ -312,7 +314,9 @@ pub(super) fn lazy_fork(
             return Succ::Continue(s);
         }
     }
-    Succ::Fork(cx.announce_choice(parent, target, kids, labels, ForkKind::LazyInit, opts.k_cut))
+    let event =
+        ChoiceEvent { target, options: labels, kind: ForkKind::LazyInit, k_cut: opts.k_cut };
+    Succ::Fork(cx.announce_choice(parent, kids, event))
 }
 
 /// Applies a strategy choice for an unknown reference of `class` whose new object would get

@@ -33,7 +33,7 @@ use super::symheap::{
 };
 use crate::symbolic::events::{Event, ForkKind};
 use crate::symbolic::exec::stack::with_fact;
-use crate::symbolic::exec::{Cx, Succ, Then};
+use crate::symbolic::exec::{ChoiceEvent, Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::show::Names;
 use crate::symbolic::state::{PathCondition, SValue, State};
@@ -388,7 +388,8 @@ pub(super) fn pick_location(cx: &mut Cx, st: &State, r: &SValue, span: Span) -> 
             let kids: Vec<(State, String)> =
                 kids.into_iter().map(|(kid, l)| (kid, label(l))).collect();
             let options = kids.iter().map(|(_, label)| label.clone()).collect();
-            Some(Succ::Fork(cx.choice(st, target, kids, options, ForkKind::Resolve, false)))
+            let event = ChoiceEvent { target, options, kind: ForkKind::Resolve, k_cut: false };
+            Some(Succ::Fork(cx.choice(st, kids, event)))
         }
     }
 }
