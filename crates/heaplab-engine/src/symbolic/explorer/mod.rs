@@ -24,7 +24,7 @@ mod record;
 pub use super::events::{Event, ForkKind, Placed, RunStats, TreeNode};
 pub use super::outcome::{PathOutcome, PathResult};
 
-use super::code::{compile, compile_merging, Compiled, UnitId};
+use super::code::{compile, compile_merging, Compiled, Instr, UnitId};
 use super::config::{Bound, Clock, Config, Deadline};
 use super::events::ViewAt;
 use super::exec::{
@@ -587,12 +587,7 @@ impl Explorer {
     /// would end the path (the step bound, an internal error): the executor takes it.
     fn step_in_place(&mut self) -> bool {
         let Some(st) = self.rec.current.as_ref() else { return false };
-        let code = &self.exec.code;
-        let Some(instr) =
-            st.frames.last().and_then(|f| code.units.get(f.unit).and_then(|u| u.code.get(f.pc)))
-        else {
-            return false;
-        };
+        let Some(instr) = next_instr(&self.exec.code, st) else { return false };
         if !instr.asks_nothing()
             || st.steps >= self.exec.config.bounds.steps_per_path
             || self.exec.strategy.obsolete(st)
@@ -615,11 +610,7 @@ impl Explorer {
 
     /// Whether `st`'s next instruction asks nothing of the solver ([`Instr::asks_nothing`](super::code::Instr::asks_nothing)).
     fn asks_nothing(&self, st: &State) -> bool {
-        let code = &self.exec.code;
-        st.frames
-            .last()
-            .and_then(|f| code.units.get(f.unit).and_then(|u| u.code.get(f.pc)))
-            .is_some_and(|i| i.asks_nothing())
+        next_instr(&self.exec.code, st).is_some_and(|i| i.asks_nothing())
     }
 
     /// The global bound that stops exploration now, if one does; `elapsed` is the run's time
@@ -673,4 +664,11 @@ impl Explorer {
             cx.end_path(s, PathOutcome::Bounded { bound, span: None });
         }
     }
+}
+
+/// The instruction `st`'s top frame is at. A function of the code alone, so that the
+/// explorer can hold it while it writes the state.
+fn next_instr<'a>(code: &'a Compiled, st: &State) -> Option<&'a Instr> {
+    let frame = st.frames.last()?;
+    code.units.get(frame.unit)?.code.get(frame.pc)
 }
