@@ -247,6 +247,73 @@ fn asynchronous_solver_steps_are_undone_and_retried() {
     assert_eq!(ex.paths().len(), sync.paths().len());
 }
 
+/// Under an asynchronous solver the explorer keeps a copy of the state only before steps that
+/// may ask (`Explorer::may_ask`); a step it judged to ask nothing that did would trip a debug
+/// assertion here, as every query of these runs is first answered `Pending`. The runs cover each
+/// strategy over fields, arrays, arithmetic guards, reference comparisons, order keys, loops,
+/// preconditions and `sl`'s path-end models (AVL `find`, whose heights the solver decides), and
+/// must end as the synchronous runs do.
+#[test]
+fn asynchronous_runs_end_as_synchronous_ones_under_every_strategy() {
+    let targets = [
+        ("bst.hl", "BST.remove"),
+        ("binaryheap.hl", "BinaryHeap.deleteMin"),
+        ("counters.hl", "Counter.halveAll"),
+        ("stackar.hl", "StackAr.push"),
+        ("treemapcmp.hl", "TreeMap.get"),
+        ("wrap64.hl", "Counted.absSum"),
+        ("hash32.hl", "mid"),
+        ("sll.hl", "SLL.length"),
+        ("avl.hl", "AvlTree.find"),
+    ];
+    let strategies = [
+        StrategyKind::Lazy,
+        StrategyKind::Lazier,
+        StrategyKind::LazierSharp,
+        StrategyKind::Sl,
+        StrategyKind::Symheap,
+    ];
+    for (file, method) in targets {
+        let a = common::load(file);
+        for strategy in strategies {
+            let mut config = Config::default();
+            config.strategy = strategy;
+            config.bounds.max_states = 3_000;
+            let shared = Rc::new(RefCell::new(common::Shared {
+                inner: common::solver(),
+                answers: Default::default(),
+                outstanding: None,
+            }));
+            let solver = Box::new(common::Deferred(Rc::clone(&shared)));
+            let Ok(mut ex) = Explorer::new(
+                &a.program,
+                &a.info,
+                method,
+                config,
+                solver,
+                Box::new(NoClock),
+            ) else {
+                continue;
+            };
+            while let Some(e) = ex.step() {
+                if e == Event::SolverPending {
+                    shared.borrow_mut().resolve();
+                }
+            }
+            let sync = common::explore(&a, method, config);
+            let what = format!("{file} {method} {strategy:?}");
+            assert_eq!(ex.stopped(), sync.stopped(), "{what}");
+            assert_eq!(ex.tree().len(), sync.tree().len(), "{what}");
+            assert_eq!(ex.stats().feasible, sync.stats().feasible, "{what}");
+            assert_eq!(ex.stats().infeasible, sync.stats().infeasible, "{what}");
+            let outcomes = |e: &Explorer| {
+                e.paths().iter().map(|p| format!("{:?}", p.outcome)).collect::<Vec<_>>()
+            };
+            assert_eq!(outcomes(&ex), outcomes(&sync), "{what}");
+        }
+    }
+}
+
 /// A path the precondition discards keeps what the summary reads of it (its branch directions)
 /// and, only where a front end records views (the page's tree view), its final heap: in a run
 /// without views (the CLI) hundreds of thousands of such paths held their whole states, and

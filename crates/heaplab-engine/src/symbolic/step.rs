@@ -8,7 +8,7 @@
 //! the executor, every heap model and every strategy depend on this module and on nothing of
 //! each other's.
 
-use super::code::{Compiled, SlotType, UnitId};
+use super::code::{Compiled, Instr, SlotType, UnitId};
 use super::config::{Config, Deadline};
 use super::disjuncts::DisjunctTexts;
 use super::events::{Event, RunStats, ViewAt};
@@ -66,6 +66,12 @@ pub trait Sink {
     fn push(&mut self, st: State);
     /// True once the run is being stopped by a bound.
     fn stopped(&self) -> bool;
+    /// Whether tree nodes and forking events carry labels (`o1.left = null`, a branch's
+    /// condition): off where nobody reads the tree, since writing them at every fork was a
+    /// twentieth of a `lazy` run. Default: on.
+    fn labels(&self) -> bool {
+        true
+    }
     /// Whether events should carry their text (formulas, models): off where nobody reads it,
     /// since formatting a whole formula at every fork cost `sl` a fifth of its time.
     fn detailed(&self) -> bool {
@@ -105,6 +111,13 @@ pub struct Cx<'a> {
     pub answers: &'a mut Answers,
     /// Set when an asynchronous solver has not answered: the driver undoes the step.
     pub pending: bool,
+    /// Whether the driver can undo this step (it kept the state as it was before). A step the
+    /// driver judged to ask nothing cannot be undone: an answer it still lacked counts as
+    /// unknown there (the branch is kept), never as lost work.
+    pub undoable: bool,
+    /// The state as it was before the step, handed back by a step that asked before changing
+    /// anything and is undone ([`Asks::First`](super::exec::Asks::First)).
+    pub retry: Option<State>,
 }
 
 /// A path's input made concrete: what a test builds, passes and expects.
@@ -173,6 +186,14 @@ pub trait HeapModel {
 
     /// A new object of `class` with these field values (`new`): never an alias of an input.
     fn allocate(&self, st: &mut State, class: &str, fields: Vec<(String, SValue)>) -> SValue;
+
+    /// Whether the operations of this model that `instr` calls may ask the solver (an
+    /// asynchronous solver's explorer snapshots a state before such a step, to undo it when
+    /// the answer is not there yet; see [`Instr::executor_may_ask`]). Default: every
+    /// instruction that calls into the model with the step's context may.
+    fn may_ask(&self, instr: &Instr) -> bool {
+        instr.calls_heap_model()
+    }
 
     /// True when the model runs the array instructions (both models: the lazy family's heap with
     /// Kiasan's accumulator, `heap/arrays.rs`; `symheap` with its cells under guards,
@@ -355,6 +376,13 @@ pub trait HeapStrategy {
     /// A `return` (its value already popped). `Done` when the returning frame was the strategy's.
     fn ret(&self, _cx: &mut Cx, st: State) -> Then<State> {
         Then::Go(st)
+    }
+
+    /// Whether the hooks of this strategy may ask the solver in a step of `instr` (where the
+    /// heap model and the executor do not: [`HeapModel::may_ask`]), the path's end included.
+    /// Default: they never do.
+    fn hooks_may_ask(&self, _instr: &Instr) -> bool {
+        false
     }
 
     /// At a `Fork` over `n` disjuncts at `pc`: which may run (`None`: all).

@@ -233,6 +233,85 @@ impl Instr {
                 | Instr::Jump(_)
         )
     }
+
+    /// Whether the executor's own semantics of it may ask the solver: a condition's
+    /// feasibility (a branch, an assumption, a check, a binding) or an arithmetic guard (a
+    /// divisor, an overflow, an array's size). What the heap model and the strategy's hooks
+    /// ask is theirs to say ([`HeapModel::may_ask`], [`HeapStrategy::hooks_may_ask`]).
+    ///
+    /// [`HeapModel::may_ask`]: crate::symbolic::step::HeapModel::may_ask
+    /// [`HeapStrategy::hooks_may_ask`]: crate::symbolic::strategy::HeapStrategy::hooks_may_ask
+    pub fn executor_may_ask(&self) -> bool {
+        match self {
+            Instr::BranchFalse { .. }
+            | Instr::Assume { .. }
+            | Instr::Check { .. }
+            | Instr::BindOrAssumeEq { .. }
+            | Instr::NewArray { .. }
+            | Instr::Unary { .. } => true,
+            // Comparisons build a condition and ask nothing; a reference comparison is the
+            // heap model's.
+            Instr::Binary { op, kind, .. } => {
+                *kind != OperandKind::Ref
+                    && matches!(
+                        op,
+                        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Shl
+                    )
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a step of it may end the path as returned or with a runtime error (a path a
+    /// strategy may complete with the solver): all but the instructions that only move values,
+    /// decide a condition, allocate, return to a caller, count a loop, fork disjuncts or end
+    /// with a bound or a discarded path.
+    pub fn may_end_feasibly(&self) -> bool {
+        match self {
+            i if i.asks_nothing() => false,
+            Instr::BranchFalse { .. }
+            | Instr::Assume { .. }
+            | Instr::BindOrAssumeEq { .. }
+            | Instr::New { .. }
+            | Instr::Ret
+            | Instr::LoopBack { .. }
+            | Instr::Fork(_)
+            | Instr::PreDone
+            | Instr::LoadOrFresh(_)
+            | Instr::OrderKeys { .. }
+            | Instr::MissingReturn { .. }
+            | Instr::Invalid { .. } => false,
+            Instr::Binary { op, .. } => {
+                matches!(
+                    op,
+                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Shl
+                )
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether it calls into the heap model with the step's context (where a model may ask the
+    /// solver): field and array accesses, reference comparisons, a call's receiver test, an
+    /// existential's first use, a points-to claim, order keys, a loop's back edge.
+    pub fn calls_heap_model(&self) -> bool {
+        match self {
+            Instr::GetField { .. }
+            | Instr::PutField { .. }
+            | Instr::ArrayLoad { .. }
+            | Instr::ArrayStore { .. }
+            | Instr::ArrayLength { .. }
+            | Instr::LoadOrFresh(_)
+            | Instr::PointsTo { .. }
+            | Instr::OrderKeys { .. }
+            | Instr::LoopBack { .. }
+            | Instr::Call { .. } => true,
+            Instr::Binary { kind, .. } | Instr::BindOrAssumeEq { kind, .. } => {
+                *kind == OperandKind::Ref
+            }
+            _ => false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

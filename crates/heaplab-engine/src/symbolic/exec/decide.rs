@@ -62,12 +62,13 @@ impl Cx<'_> {
             }
             (true, true) => {
                 let parent = st.id;
-                let shown = show_sym(&st, ok);
+                let shown = self.label(|| show_sym(&st, ok));
+                let negated = self.label(|| format!("!({shown})"));
                 // The parent's view first, so that the last child can take the state itself.
                 self.sink.snapshot(&st, ViewAt::Fork);
                 let kids = vec![
                     (with_fact(st.clone(), ok, true), shown.clone()),
-                    (with_fact(st, ok, false), format!("!({shown})")),
+                    (with_fact(st, ok, false), negated),
                 ];
                 let mut kids = self.adopt(parent, kids);
                 self.sink.event(Event::Branch {
@@ -98,15 +99,17 @@ impl Cx<'_> {
         }
     }
 
-    /// Forks on a boolean condition; `go` sets up each child for its direction.
+    /// Forks on a boolean condition whose feasible directions are `(t, f)`
+    /// ([`feasible_directions`](Self::feasible_directions)); `go` sets up each child for its
+    /// direction.
     pub fn branch(
         &mut self,
         st: State,
         c: Sym,
+        (t, f): (bool, bool),
         site: Option<NodeId>,
         go: impl Fn(&mut State, bool),
     ) -> Succ {
-        let (t, f) = self.feasible_directions(&st, &c);
         let mut dirs = Vec::new();
         if t {
             dirs.push(true);
@@ -126,16 +129,16 @@ impl Cx<'_> {
             _ => {
                 let parent = st.id;
                 // Labels name inputs as the source does (`x < o1.key`), as the views do.
-                let shown = show_sym(&st, &c);
+                let shown = self.label(|| show_sym(&st, &c));
+                let negated = self.label(|| format!("!({shown})"));
                 // The parent's view first, so that the last child can take the state itself.
                 self.sink.snapshot(&st, ViewAt::Fork);
-                let child = |s: State, d: bool| {
+                let child = |s: State, d: bool, label: String| {
                     let mut s = with_fact(s, &c, d);
                     go(&mut s, d);
-                    let label = if d { shown.clone() } else { format!("!({shown})") };
                     (s, label)
                 };
-                let kids = vec![child(st.clone(), true), child(st, false)];
+                let kids = vec![child(st.clone(), true, shown.clone()), child(st, false, negated)];
                 let kids = self.adopt(parent, kids);
                 self.sink.event(Event::Branch {
                     state: parent,
@@ -234,6 +237,16 @@ impl Cx<'_> {
             self.solver.check_keeping_model(&q)
         } else {
             (self.solver.check(&q), None)
+        };
+        // A step the driver cannot undo keeps the branch, as for an unknown answer (sound:
+        // the path's end asks again); that the driver misjudged the step is a defect.
+        debug_assert!(
+            self.undoable || answer != SatAnswer::Pending,
+            "a step judged to ask nothing asked"
+        );
+        let answer = match answer {
+            SatAnswer::Pending if !self.undoable => SatAnswer::Unknown,
+            a => a,
         };
         match answer {
             SatAnswer::Pending => self.pending = true,

@@ -434,6 +434,17 @@ impl Cx<'_> {
         let SValue::Bool(c) = st.normalize(&v) else {
             return internal(st, "branch on a non-boolean", None);
         };
+        let dirs = self.feasible_directions(&st, &c);
+        if self.pending {
+            // Nothing changed but the pop and the step `exec` counted: the state goes back
+            // as it was, to be stepped again once the answer is in.
+            if let Some(f) = st.frames.last_mut() {
+                f.stack.push(v);
+            }
+            st.steps -= 1;
+            self.retry = Some(st);
+            return Succ::Fork(Vec::new());
+        }
         let go = move |s: &mut State, dir: bool| {
             if let Some(site) = site {
                 s.branches.push((site, dir));
@@ -442,7 +453,7 @@ impl Cx<'_> {
                 f.pc = if dir { f.pc + 1 } else { target };
             }
         };
-        self.branch(st, c, site, go)
+        self.branch(st, c, dirs, site, go)
     }
 
     /// A loop's back edge: counts iterations that discovered nothing (the loop bound).

@@ -23,13 +23,13 @@ pub mod stack;
 
 pub use super::step::{Cx, Sink, Succ, Then};
 
-use super::code::{Compiled, UnitId};
+use super::code::{Compiled, Instr, UnitId};
 use super::config::{Config, Deadline};
 use super::events::{Event, ForkKind, ViewAt};
 use super::heap::HeapModel;
 use super::outcome::PathOutcome;
 use super::solve::PathSolver;
-use super::state::{State, StateId};
+use super::state::{SValue, State, StateId};
 use super::strategy::{HeapStrategy, PathEnd};
 use answers::Answers;
 use heaplab_syntax::ast::{ErrorKind, NodeId};
@@ -61,6 +61,38 @@ pub struct Executor {
     pub answers: Answers,
 }
 
+/// What a step may ask of an asynchronous solver, and so what the driver keeps to undo it
+/// when the answer is not there yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asks {
+    /// Nothing: the driver keeps nothing.
+    Nothing,
+    /// Only before it changes the state: it hands the state back whole ([`Cx::retry`]), and the
+    /// driver keeps only its own counters.
+    First,
+    /// Anywhere: the driver keeps a copy of the state before the step.
+    Anywhere,
+}
+
+/// What the executor's own semantics of `instr` on `st` may ask
+/// ([`Instr::executor_may_ask`]): nothing for a condition already decided, a constant (a
+/// reference comparison's result under the lazy family's heap, which most branches test);
+/// a branch on an open condition asks before it changes the state.
+pub fn asks(instr: &Instr, st: &State) -> Asks {
+    match instr {
+        Instr::BranchFalse { .. } | Instr::Assume { .. } | Instr::Check { .. } => {
+            let top = st.frames.last().and_then(|f| f.stack.last());
+            match top {
+                Some(SValue::Bool(c)) if c.as_bool().is_some() => Asks::Nothing,
+                _ if matches!(instr, Instr::BranchFalse { .. }) => Asks::First,
+                _ => Asks::Anywhere,
+            }
+        }
+        i if i.executor_may_ask() => Asks::Anywhere,
+        _ => Asks::Nothing,
+    }
+}
+
 impl Executor {
     /// The context of one step, reporting to `sink`.
     pub fn cx<'a>(&'a mut self, sink: &'a mut dyn Sink) -> Cx<'a> {
@@ -75,11 +107,22 @@ impl Executor {
             deadline: &self.deadline,
             answers: &mut self.answers,
             pending: false,
+            undoable: true,
+            retry: None,
         }
     }
 }
 
 impl Cx<'_> {
+    /// A label for the tree or a forking event, written only where someone reads them
+    /// ([`Sink::labels`]); empty elsewhere.
+    pub fn label(&self, text: impl FnOnce() -> String) -> String {
+        match self.sink.labels() {
+            true => text(),
+            false => String::new(),
+        }
+    }
+
     /// Gives each child state a new tree node under `parent` (whose view is kept first).
     pub fn children(&mut self, parent: &State, kids: Vec<(State, String)>) -> Vec<State> {
         self.sink.snapshot(parent, ViewAt::Fork);

@@ -285,6 +285,10 @@ impl Sink for Record {
         self.stopped.is_some()
     }
 
+    fn labels(&self) -> bool {
+        self.detail && !self.summary_only
+    }
+
     fn detailed(&self) -> bool {
         self.detail && self.formulas
     }

@@ -16,7 +16,7 @@
 
 use super::resolve::{apply_choice, deref, lazy_fork, materialize, ref_equal, resolve, RefEq};
 use super::{ConcreteInput, HeapModel, RootOption};
-use crate::symbolic::code::{Compiled, SlotType};
+use crate::symbolic::code::{Compiled, Instr, SlotType};
 use crate::symbolic::exec::stack::{internal, next, peek, pop, push_next};
 use crate::symbolic::exec::{Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
@@ -182,6 +182,15 @@ impl HeapModel for LazyHeap {
 
     fn has_arrays(&self) -> bool {
         true
+    }
+
+    /// Lazy initialization and Kiasan's resolutions fork on the strategy's options and ask
+    /// nothing; only where an array index falls does (`heap/arrays.rs`).
+    fn may_ask(&self, instr: &Instr) -> bool {
+        matches!(
+            instr,
+            Instr::ArrayLoad { .. } | Instr::ArrayStore { .. } | Instr::ArrayLength { .. }
+        )
     }
 
     fn array_access(&self, cx: &mut Cx, st: State, store: bool, node: NodeId, span: Span) -> Succ {

@@ -72,10 +72,10 @@ fn resolve_ref(cx: &mut Cx, st: State, r: u32) -> Succ {
         i.resolved = Some(RefResolution::Loc(l));
     }
     loc.link_order_keys();
-    let target = format!("ref{r}");
+    let target = cx.label(|| format!("ref{r}"));
     let kids = vec![
-        (null, (format!("{target} = null"), "null".to_string())),
-        (loc, (format!("{target} = loc{l}"), format!("loc{l}"))),
+        (null, (cx.label(|| format!("{target} = null")), cx.label(|| "null".to_string()))),
+        (loc, (cx.label(|| format!("{target} = loc{l}")), cx.label(|| format!("loc{l}")))),
     ];
     let (mut kids, options) = unzip_labels(cx.strategy.prune_resolutions(cx, kids));
     if kids.len() < 2 {
@@ -102,8 +102,8 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
             i.resolved = Some(o);
         }
         s.link_order_keys();
-        let name = State::obj_name(o);
-        kids.push((s, (format!("loc{l} = {name}"), name)));
+        let name = cx.label(|| State::obj_name(o));
+        kids.push((s, (cx.label(|| format!("loc{l} = {name}")), name)));
     }
     let k_cut = info.budget < 0;
     let fields = || cx.code.classes.get(&*info.class).cloned().unwrap_or_default();
@@ -114,8 +114,11 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
             i.resolved = Some(o);
         }
         s.link_order_keys();
-        let name = State::obj_name(o);
-        kids.push((s, (format!("loc{l} = fresh {name}"), format!("fresh {name}"))));
+        let name = cx.label(|| State::obj_name(o));
+        kids.push((
+            s,
+            (cx.label(|| format!("loc{l} = fresh {name}")), cx.label(|| format!("fresh {name}"))),
+        ));
     } else {
         // No fresh object here, but one an unresolved input reference of the class may still
         // denote within its own budget: that reference becomes a fresh object, and `l` it.
@@ -148,7 +151,12 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
             return Succ::Continue(s);
         }
     }
-    let event = ChoiceEvent { target: format!("loc{l}"), options, kind: ForkKind::Resolve, k_cut };
+    let event = ChoiceEvent {
+        target: cx.label(|| format!("loc{l}")),
+        options,
+        kind: ForkKind::Resolve,
+        k_cut,
+    };
     Succ::Fork(cx.choice(&st, kids, event))
 }
 
@@ -260,7 +268,7 @@ pub(super) fn materialize(
         SlotType::Class(c) => {
             let budget = element_budget(c, budget);
             let opts = cx.strategy.options(&st, c, budget - 1);
-            let target = format!("{}.{field}", State::obj_name(obj));
+            let target = cx.label(|| format!("{}.{field}", State::obj_name(obj)));
             lazy_fork(cx, st, opts, c, budget - 1, target, &set)
         }
         other => {
@@ -302,7 +310,7 @@ pub(super) fn lazy_fork(
             s.k_cut = true;
         }
         apply(&mut s, v);
-        kids.push((s, format!("{target} = {label}")));
+        kids.push((s, cx.label(|| format!("{target} = {label}"))));
         labels.push(label);
     };
     for choice in rest {
@@ -320,7 +328,7 @@ pub(super) fn lazy_fork(
 }
 
 /// Applies a strategy choice for an unknown reference of `class` whose new object would get
-/// budget `budget`; returns the value and its label.
+/// budget `budget`; returns the value and its label (empty where nobody reads labels).
 pub(super) fn apply_choice(
     cx: &Cx,
     st: &mut State,
@@ -329,21 +337,21 @@ pub(super) fn apply_choice(
     budget: i64,
 ) -> (SValue, String) {
     match choice {
-        Choice::Null => (SValue::Null, "null".into()),
-        Choice::Alias(o) => (SValue::Obj(o), State::obj_name(o)),
+        Choice::Null => (SValue::Null, cx.label(|| "null".into())),
+        Choice::Alias(o) => (SValue::Obj(o), cx.label(|| State::obj_name(o))),
         Choice::Fresh => {
             let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
             let o = st.new_input_object(class, &fields, budget);
-            (SValue::Obj(o), format!("fresh {}", State::obj_name(o)))
+            (SValue::Obj(o), cx.label(|| format!("fresh {}", State::obj_name(o))))
         }
         Choice::SymLoc => {
             let v = st.new_symloc(class, budget);
-            let label = st.show(&v);
+            let label = cx.label(|| st.show(&v));
             (v, label)
         }
         Choice::SymRef => {
             let v = st.new_symref(class, budget);
-            let label = st.show(&v);
+            let label = cx.label(|| st.show(&v));
             (v, label)
         }
     }

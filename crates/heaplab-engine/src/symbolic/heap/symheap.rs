@@ -271,8 +271,9 @@ pub(super) fn fork_ending(
     end: impl FnOnce(&mut Cx, State) -> Succ,
     span: Span,
 ) -> Result<State, Box<Succ>> {
+    let negated = cx.label(|| format!("!({shown})"));
     let kids = vec![
-        (with_fact(st.clone(), fact, false), format!("!({shown})")),
+        (with_fact(st.clone(), fact, false), negated),
         (with_fact(st.clone(), fact, true), shown.clone()),
     ];
     let mut kids = cx.children(st, kids);

@@ -64,7 +64,7 @@ impl SymHeap {
             (false, _) => st,
             (true, false) => return Err(Box::new(cx.null_deref(st, node, span, what))),
             (true, true) => {
-                let shown = format!("{} == null", shown(&st, recv));
+                let shown = cx.label(|| format!("{} == null", shown(&st, recv)));
                 let end = |cx: &mut Cx, bad| cx.null_deref(bad, node, span, what);
                 let mut st = fork_ending(cx, &st, &nullg, shown, end, span)?;
                 settle(&mut st);
@@ -86,12 +86,13 @@ impl SymHeap {
 
     /// Forks on a reference condition `c` (EQ of a comparison, or a null guard): one child
     /// per satisfiable direction, each remembering its answer for the re-executed instruction.
+    /// `shown` writes the condition for the labels, when there are labels to write.
     pub(super) fn decide(
         &self,
         cx: &mut Cx,
         st: State,
         c: Sym,
-        shown: String,
+        shown: impl FnOnce(&State) -> String,
     ) -> Then<(State, bool)> {
         match cx.feasible_directions(&st, &c) {
             (true, false) => Then::Go((st, true)),
@@ -101,12 +102,13 @@ impl SymHeap {
                 PathOutcome::Discarded { span: Span::default(), precondition: false },
             )),
             (true, true) => {
+                let shown = cx.label(|| shown(&st));
+                let negated = cx.label(|| format!("!({shown})"));
                 let mut kids = Vec::new();
-                for dir in [true, false] {
+                for (dir, label) in [(true, shown.clone()), (false, negated)] {
                     let mut s = with_fact(st.clone(), &c, dir);
                     settle(&mut s);
                     data_mut(&mut s).decided = Some(dir);
-                    let label = if dir { shown.clone() } else { format!("!({shown})") };
                     kids.push((s, label));
                 }
                 let kids = cx.children(&st, kids);

@@ -332,8 +332,8 @@ impl HeapModel for SymHeap {
             eq_condition(&d.set_of(a), &d.set_of(b))
         };
         let eq = named(&mut st, eq);
-        let shown = format!("{} == {}", shown(&st, a), shown(&st, b));
-        self.decide(cx, st, eq, shown)
+        let text = |st: &State| format!("{} == {}", shown(st, a), shown(st, b));
+        self.decide(cx, st, eq, text)
     }
 
     fn decided_equal(&self, st: &State, a: &SValue, b: &SValue) -> Option<bool> {
@@ -353,8 +353,8 @@ impl HeapModel for SymHeap {
             return Then::Go((st, x));
         }
         let c = named(&mut st, c);
-        let shown = format!("{} == null", shown(&st, v));
-        self.decide(cx, st, c, shown)
+        let text = |st: &State| format!("{} == null", shown(st, v));
+        self.decide(cx, st, c, text)
     }
 
     /// `requires` is unfolded into guards (option (b) of issue 15): a points-to atom assumes

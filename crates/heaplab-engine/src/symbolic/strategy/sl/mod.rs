@@ -62,7 +62,7 @@ pub use data::{
 
 use super::Driver;
 use super::{Choice, HeapStrategy, Labels, Options, PathEnd, StrategyInfo};
-use crate::symbolic::code::{Compiled, UnitId};
+use crate::symbolic::code::{Compiled, Instr, UnitId};
 use crate::symbolic::config::{Bound, SlCompletion, StrategyKind};
 use crate::symbolic::events::Event;
 use crate::symbolic::exec::stack::{internal, pop_n, push_next};
@@ -211,7 +211,15 @@ impl HeapStrategy for Sl {
         let end = |st, outcome| PathEnd::Continue(Succ::End(st, outcome));
         match completion {
             // The step is undone and runs again once the solver answered.
-            model::Completion::Pending => return PathEnd::Pending,
+            model::Completion::Pending => {
+                // Where the driver cannot undo the step (it judged the step unable to end a
+                // path: a defect), the bodies complete the path instead.
+                debug_assert!(cx.undoable, "a step judged to end no path ended one");
+                if cx.undoable {
+                    return PathEnd::Pending;
+                }
+                cx.sink.stats().sl_run_completions += 1
+            }
             model::Completion::Model(cells) => {
                 cx.sink.stats().sl_models += 1;
                 cx.sink.event(Event::SlModel { state: st.id, formula: before, model: cells });
@@ -253,6 +261,12 @@ impl HeapStrategy for Sl {
     /// Another completion of the same path already succeeded.
     fn obsolete(&self, st: &State) -> bool {
         data(st).and_then(|d| d.group).is_some_and(|g| self.run.borrow().done.contains(&g))
+    }
+
+    /// The end of a path that returned or failed searches for a model of its formula with the
+    /// solver (`model.rs`); nothing else asks.
+    fn hooks_may_ask(&self, instr: &Instr) -> bool {
+        instr.may_end_feasibly()
     }
 
     fn save(&self) -> Box<dyn Any> {
