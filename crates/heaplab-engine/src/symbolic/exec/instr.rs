@@ -437,7 +437,8 @@ impl Cx<'_> {
         let dirs = self.feasible_directions(&st, &c);
         if self.pending {
             // Nothing changed but the pop and the step `exec` counted: the state goes back
-            // as it was, to be stepped again once the answer is in.
+            // as it was, to be stepped again once the answer is in (no successors: the driver
+            // undoes the step).
             if let Some(f) = st.frames.last_mut() {
                 f.stack.push(v);
             }

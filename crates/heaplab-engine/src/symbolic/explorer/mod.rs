@@ -521,8 +521,7 @@ impl Explorer {
             // With an asynchronous solver a step may have to be undone: remember everything it
             // can change. Ending a path may ask the solver too (a strategy may complete the
             // input), so the step's successors are handled inside the undoable region.
-            // A step that asks nothing (most of a run's steps: loads, stores, constants, jumps)
-            // needs no snapshot: cloning the whole state for it was a fifth of a wasm run.
+            // Only a step that may ask anywhere needs a copy of the state (`asks`).
             let asks = match self.exec.solver.is_async() {
                 true => self.asks(&st),
                 false => Asks::Nothing,
