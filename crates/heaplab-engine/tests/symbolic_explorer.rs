@@ -285,14 +285,9 @@ fn asynchronous_runs_end_as_synchronous_ones_under_every_strategy() {
                 outstanding: None,
             }));
             let solver = Box::new(common::Deferred(Rc::clone(&shared)));
-            let Ok(mut ex) = Explorer::new(
-                &a.program,
-                &a.info,
-                method,
-                config,
-                solver,
-                Box::new(NoClock),
-            ) else {
+            let Ok(mut ex) =
+                Explorer::new(&a.program, &a.info, method, config, solver, Box::new(NoClock))
+            else {
                 continue;
             };
             while let Some(e) = ex.step() {
@@ -312,6 +307,39 @@ fn asynchronous_runs_end_as_synchronous_ones_under_every_strategy() {
             assert_eq!(outcomes(&ex), outcomes(&sync), "{what}");
         }
     }
+}
+
+/// Overflow guards the difference reasoning cannot settle (a product, a difference of
+/// inputs) reach the solver; asked first, such a step is undone without a copy of its state and
+/// must run again with its operands in their order.
+#[test]
+fn asynchronous_overflow_guards_are_retried_with_their_operands() {
+    let a = program(
+        "int area(int x, int y) { int d = x * y - x; if (d > 7) { return d - y; } return y - d; }",
+    );
+    let shared = Rc::new(RefCell::new(common::Shared {
+        inner: common::solver(),
+        answers: Default::default(),
+        outstanding: None,
+    }));
+    let solver = Box::new(common::Deferred(Rc::clone(&shared)));
+    let mut ex =
+        Explorer::new(&a.program, &a.info, "area", Config::default(), solver, Box::new(NoClock))
+            .expect("target exists");
+    let mut pendings = 0;
+    while let Some(e) = ex.step() {
+        if e == Event::SolverPending {
+            pendings += 1;
+            shared.borrow_mut().resolve();
+        }
+    }
+    assert!(pendings > 0);
+    let mut sync = explorer(&a, "area", Config::default());
+    sync.run_to_end();
+    let outcomes =
+        |e: &Explorer| e.paths().iter().map(|p| format!("{:?}", p.outcome)).collect::<Vec<_>>();
+    assert_eq!(outcomes(&ex), outcomes(&sync));
+    assert_eq!(ex.tree().len(), sync.tree().len());
 }
 
 /// A path the precondition discards keeps what the summary reads of it (its branch directions)

@@ -28,6 +28,22 @@ impl Cx<'_> {
         span: Span,
         message: &str,
     ) -> Vec<State> {
+        let dirs = self.feasible_directions(&st, ok);
+        self.guard_decided(st, ok, dirs, kind, node, span, message)
+    }
+
+    /// [`guard`](Self::guard) where the feasible directions of `ok` are known already.
+    #[allow(clippy::too_many_arguments)]
+    pub fn guard_decided(
+        &mut self,
+        st: State,
+        ok: &Sym,
+        dirs: (bool, bool),
+        kind: ErrorKind,
+        node: NodeId,
+        span: Span,
+        message: &str,
+    ) -> Vec<State> {
         // In a formula (`requires`, a predicate body, a pure function it calls) a failed
         // operation means the formula does not hold, as in the model checker: the path is
         // discarded, never an error of the program (`sl` unfolds predicates long after entry).
@@ -36,25 +52,28 @@ impl Cx<'_> {
             true => PathOutcome::Discarded { span, precondition: true },
             false => PathOutcome::Error { kind, node, span, message: message.to_string() },
         };
-        self.split_ending(st, ok, failing, span)
+        self.split_ending(st, ok, dirs, failing, span)
     }
 
     /// Splits `st` on `ok`: paths where it cannot hold end as bounded by `bound` (a limit of
     /// the tool, not an error of the program); the states where it holds are returned.
     pub fn bound_guard(&mut self, st: State, ok: &Sym, bound: Bound, span: Span) -> Vec<State> {
-        self.split_ending(st, ok, PathOutcome::Bounded { bound, span: Some(span) }, span)
+        let dirs = self.feasible_directions(&st, ok);
+        self.split_ending(st, ok, dirs, PathOutcome::Bounded { bound, span: Some(span) }, span)
     }
 
-    /// Splits `st` on `ok`: the side where it fails ends with `failing`, the states where it
-    /// holds are returned; when neither side is feasible the path is discarded.
+    /// Splits `st` on `ok`, whose feasible directions are `dirs`: the side where it fails ends
+    /// with `failing`, the states where it holds are returned; when neither side is feasible
+    /// the path is discarded.
     fn split_ending(
         &mut self,
         st: State,
         ok: &Sym,
+        dirs: (bool, bool),
         failing: PathOutcome,
         span: Span,
     ) -> Vec<State> {
-        match self.feasible_directions(&st, ok) {
+        match dirs {
             (true, false) => vec![with_fact(st, ok, true)],
             (false, true) => {
                 self.end_path(with_fact(st, ok, false), failing);

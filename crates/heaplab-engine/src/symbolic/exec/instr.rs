@@ -362,7 +362,12 @@ impl Cx<'_> {
                     Arith::Checked => {}
                 }
                 let ok = in_range(&r);
-                let live = self.guard(st, &ok, ErrorKind::IntegerOverflow, node, span, OVERFLOW);
+                let dirs = self.feasible_directions(&st, &ok);
+                if self.pending {
+                    return self.retry(st, [a, b]);
+                }
+                let kind = ErrorKind::IntegerOverflow;
+                let live = self.guard_decided(st, &ok, dirs, kind, node, span, OVERFLOW);
                 continue_all(live, |s| push_next_raw(s, SValue::Int(r.clone())))
             }
             BinOp::Div | BinOp::Mod => self.divide(st, op == BinOp::Div, x, y, node, span),
@@ -436,15 +441,7 @@ impl Cx<'_> {
         };
         let dirs = self.feasible_directions(&st, &c);
         if self.pending {
-            // Nothing changed but the pop and the step `exec` counted: the state goes back
-            // as it was, to be stepped again once the answer is in (no successors: the driver
-            // undoes the step).
-            if let Some(f) = st.frames.last_mut() {
-                f.stack.push(v);
-            }
-            st.steps -= 1;
-            self.retry = Some(st);
-            return Succ::Fork(Vec::new());
+            return self.retry(st, [v]);
         }
         let go = move |s: &mut State, dir: bool| {
             if let Some(site) = site {
@@ -455,6 +452,21 @@ impl Cx<'_> {
             }
         };
         self.branch(st, c, dirs, site, go)
+    }
+
+    /// A step that asked before changing anything but popping `popped` (in push order) and
+    /// had no answer yet: the state goes back as it was, operands and the step `exec` counted
+    /// included, to be stepped again once the answer is in ([`Asks::First`]); no successors,
+    /// as the driver undoes the step.
+    ///
+    /// [`Asks::First`]: super::Asks::First
+    fn retry<const N: usize>(&mut self, mut st: State, popped: [SValue; N]) -> Succ {
+        if let Some(f) = st.frames.last_mut() {
+            f.stack.extend(popped);
+        }
+        st.steps -= 1;
+        self.retry = Some(st);
+        Succ::Fork(Vec::new())
     }
 
     /// A loop's back edge: counts iterations that discovered nothing (the loop bound).

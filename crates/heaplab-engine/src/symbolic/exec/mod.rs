@@ -23,7 +23,7 @@ pub mod stack;
 
 pub use super::step::{Cx, Sink, Succ, Then};
 
-use super::code::{Compiled, Instr, UnitId};
+use super::code::{Compiled, Instr, OperandKind, UnitId};
 use super::config::{Config, Deadline};
 use super::events::{Event, ForkKind, ViewAt};
 use super::heap::HeapModel;
@@ -32,7 +32,7 @@ use super::solve::PathSolver;
 use super::state::{SValue, State, StateId};
 use super::strategy::{HeapStrategy, PathEnd};
 use answers::Answers;
-use heaplab_syntax::ast::{ErrorKind, NodeId};
+use heaplab_syntax::ast::{BinOp, ErrorKind, NodeId};
 use heaplab_syntax::Span;
 use std::rc::Rc;
 
@@ -77,7 +77,7 @@ pub enum Asks {
 /// What the executor's own semantics of `instr` on `st` may ask
 /// ([`Instr::executor_may_ask`]): nothing for a condition already decided, a constant (a
 /// reference comparison's result under the lazy family's heap, which most branches test);
-/// a branch on an open condition asks before it changes the state.
+/// a branch on an open condition and an overflow guard ask before they change the state.
 pub fn asks(instr: &Instr, st: &State) -> Asks {
     match instr {
         Instr::BranchFalse { .. } | Instr::Assume { .. } | Instr::Check { .. } => {
@@ -87,6 +87,12 @@ pub fn asks(instr: &Instr, st: &State) -> Asks {
                 _ if matches!(instr, Instr::BranchFalse { .. }) => Asks::First,
                 _ => Asks::Anywhere,
             }
+        }
+        // Overflow guards of `+`, `-`, `*`: one question before anything changes.
+        Instr::Binary { op: BinOp::Add | BinOp::Sub | BinOp::Mul, kind, .. }
+            if *kind != OperandKind::Ref =>
+        {
+            Asks::First
         }
         i if i.executor_may_ask() => Asks::Anywhere,
         _ => Asks::Nothing,
