@@ -76,7 +76,9 @@ export async function acknowledge(page, button, afterMs = 1500) {
       }
     });
   }, selector);
-  await page.locator(selector).click();
+  // The run may end between the check above and the press (the button is then disabled).
+  const pressed = await page.locator(selector).click({ timeout: 2000 }).then(() => true, () => false);
+  if (!pressed) return { ms: null, note: 'the run ended before the press' };
   await page.waitForFunction(() => globalThis.__benchAck.done !== null, null, { timeout: 60000, polling: 'raf' });
   const marks = await page.evaluate(() => globalThis.__benchAck);
   return { ms: marks.stopping - marks.pressed, doneMs: marks.done - marks.pressed, status: await status(page) };
