@@ -215,23 +215,18 @@ fn max_paths_stops_and_reports() {
     assert!(ex.stats().feasible <= 5);
 }
 
-#[test]
-fn asynchronous_solver_steps_are_undone_and_retried() {
-    let a = common::load("bst.hl");
+/// Runs `target` to its end over [`common::Deferred`] (every query first answered pending,
+/// then resolved as the page's loop does); `None` where the strategy cannot run it. Returns the
+/// explorer and how many steps were undone.
+fn run_deferred(a: &Analysis, target: &str, config: Config) -> Option<(Explorer, usize)> {
     let shared = Rc::new(RefCell::new(common::Shared {
         inner: common::solver(),
         answers: Default::default(),
         outstanding: None,
     }));
-    let mut ex = Explorer::new(
-        &a.program,
-        &a.info,
-        "BST.insert",
-        Config::default(),
-        Box::new(common::Deferred(Rc::clone(&shared))),
-        Box::new(NoClock),
-    )
-    .expect("target exists");
+    let solver = Box::new(common::Deferred(Rc::clone(&shared)));
+    let mut ex =
+        Explorer::new(&a.program, &a.info, target, config, solver, Box::new(NoClock)).ok()?;
     let mut pendings = 0;
     while let Some(e) = ex.step() {
         if e == Event::SolverPending {
@@ -239,6 +234,17 @@ fn asynchronous_solver_steps_are_undone_and_retried() {
             shared.borrow_mut().resolve();
         }
     }
+    Some((ex, pendings))
+}
+
+fn outcomes(ex: &Explorer) -> Vec<String> {
+    ex.paths().iter().map(|p| format!("{:?}", p.outcome)).collect()
+}
+
+#[test]
+fn asynchronous_solver_steps_are_undone_and_retried() {
+    let a = common::load("bst.hl");
+    let (ex, pendings) = run_deferred(&a, "BST.insert", Config::default()).expect("target exists");
     assert!(pendings > 0);
     assert_eq!(ex.stats().feasible, 21);
     let mut sync = explorer(&a, "BST.insert", Config::default());
@@ -279,31 +285,15 @@ fn asynchronous_runs_end_as_synchronous_ones_under_every_strategy() {
             let mut config = Config::default();
             config.strategy = strategy;
             config.bounds.max_states = 3_000;
-            let shared = Rc::new(RefCell::new(common::Shared {
-                inner: common::solver(),
-                answers: Default::default(),
-                outstanding: None,
-            }));
-            let solver = Box::new(common::Deferred(Rc::clone(&shared)));
-            let Ok(mut ex) =
-                Explorer::new(&a.program, &a.info, method, config, solver, Box::new(NoClock))
-            else {
+            let Some((ex, _)) = run_deferred(&a, method, config) else {
                 continue;
             };
-            while let Some(e) = ex.step() {
-                if e == Event::SolverPending {
-                    shared.borrow_mut().resolve();
-                }
-            }
             let sync = common::explore(&a, method, config);
             let what = format!("{file} {method} {strategy:?}");
             assert_eq!(ex.stopped(), sync.stopped(), "{what}");
             assert_eq!(ex.tree().len(), sync.tree().len(), "{what}");
             assert_eq!(ex.stats().feasible, sync.stats().feasible, "{what}");
             assert_eq!(ex.stats().infeasible, sync.stats().infeasible, "{what}");
-            let outcomes = |e: &Explorer| {
-                e.paths().iter().map(|p| format!("{:?}", p.outcome)).collect::<Vec<_>>()
-            };
             assert_eq!(outcomes(&ex), outcomes(&sync), "{what}");
         }
     }
@@ -317,27 +307,10 @@ fn asynchronous_overflow_guards_are_retried_with_their_operands() {
     let a = program(
         "int area(int x, int y) { int d = x * y - x; if (d > 7) { return d - y; } return y - d; }",
     );
-    let shared = Rc::new(RefCell::new(common::Shared {
-        inner: common::solver(),
-        answers: Default::default(),
-        outstanding: None,
-    }));
-    let solver = Box::new(common::Deferred(Rc::clone(&shared)));
-    let mut ex =
-        Explorer::new(&a.program, &a.info, "area", Config::default(), solver, Box::new(NoClock))
-            .expect("target exists");
-    let mut pendings = 0;
-    while let Some(e) = ex.step() {
-        if e == Event::SolverPending {
-            pendings += 1;
-            shared.borrow_mut().resolve();
-        }
-    }
+    let (ex, pendings) = run_deferred(&a, "area", Config::default()).expect("target exists");
     assert!(pendings > 0);
     let mut sync = explorer(&a, "area", Config::default());
     sync.run_to_end();
-    let outcomes =
-        |e: &Explorer| e.paths().iter().map(|p| format!("{:?}", p.outcome)).collect::<Vec<_>>();
     assert_eq!(outcomes(&ex), outcomes(&sync));
     assert_eq!(ex.tree().len(), sync.tree().len());
 }
