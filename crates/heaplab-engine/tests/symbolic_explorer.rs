@@ -257,7 +257,8 @@ fn asynchronous_solver_steps_are_undone_and_retried() {
 /// may ask (`Explorer::may_ask`); a step it judged to ask nothing that did would trip a debug
 /// assertion here, as every query of these runs is first answered `Pending`. The runs cover each
 /// strategy over fields, arrays, arithmetic guards, reference comparisons, order keys, loops,
-/// preconditions and `sl`'s path-end models (AVL `find`, whose heights the solver decides), and
+/// preconditions and `sl`'s path-end models (AVL `find`, whose heights the solver decides;
+/// TreeMap `get`, whose models at `Halt` a pending answer once dropped with their paths), and
 /// must end as the synchronous runs do.
 #[test]
 fn asynchronous_runs_end_as_synchronous_ones_under_every_strategy() {
@@ -271,6 +272,7 @@ fn asynchronous_runs_end_as_synchronous_ones_under_every_strategy() {
         ("hash32.hl", "mid"),
         ("sll.hl", "SLL.length"),
         ("avl.hl", "AvlTree.find"),
+        ("treemap.hl", "TreeMap.get"),
     ];
     let strategies = [
         StrategyKind::Lazy,

@@ -544,11 +544,16 @@ impl Explorer {
             let mut cx = self.exec.cx(&mut self.rec);
             cx.undoable = undo.is_some() || !cx.solver.is_async();
             let succ = cx.exec(st);
-            let pending = cx.pending;
+            let mut pending = cx.pending;
             let retry = cx.retry.take();
             match succ {
                 _ if pending => {}
-                Succ::End(s, outcome) => cx.end_path(s, outcome),
+                Succ::End(s, outcome) => {
+                    // The strategy may ask at the path's end too (`sl`'s model search): its
+                    // pending answer undoes the step as the instruction's would.
+                    cx.end_path(s, outcome);
+                    pending = cx.pending;
+                }
                 Succ::Continue(s) => self.rec.current = Some(s),
                 Succ::Fork(children) => {
                     // A sharded run names the children and keeps its own slice.
