@@ -113,7 +113,9 @@ test('time spent paused does not count against the time bound', async (t) => {
 });
 
 test('Cancel keeps the tests found so far, marked partial', async (t) => {
-  const { page, browser } = await openLinked(t, 'method=TreeMap.put&strategy=lazier%23&k=3', 'treemap.hl');
+  // At k = 4 the exploration runs for seconds (at k = 3 it ended within the click's own 50 ms
+  // of the fifth path), so the press lands while it runs.
+  const { page, browser } = await openLinked(t, 'method=TreeMap.put&strategy=lazier%23&k=4', 'treemap.hl');
   await waitForZ3(page);
   await runButton(page).click();
   await page.waitForFunction(() => (globalThis.__heaplab.store.getState().explore.summary?.paths_feasible ?? 0) >= 5, null, { timeout: 120000 });
@@ -123,7 +125,7 @@ test('Cancel keeps the tests found so far, marked partial', async (t) => {
   assert.equal(end.explore.status, 'done', end.explore.error);
   assert.equal(end.explore.partial, true);
   assert.ok(end.explore.tests.length >= 5, `kept ${end.explore.tests.length} tests`);
-  const full = await cliRun('treemap.hl', 'TreeMap.put', 'lazier#', ['--k', '3']);
+  const full = await cliRun('treemap.hl', 'TreeMap.put', 'lazier#', ['--k', '4']);
   assert.ok(end.explore.tests.length < full.tests, 'fewer tests than a whole run: the run really stopped');
   await page.getByRole('status').filter({ hasText: 'partial: the exploration was cancelled' }).waitFor();
   await page.getByText('Cancelled: partial results.').waitFor();
