@@ -251,13 +251,7 @@ impl Instr {
             | Instr::Unary { .. } => true,
             // Comparisons build a condition and ask nothing; a reference comparison is the
             // heap model's.
-            Instr::Binary { op, kind, .. } => {
-                *kind != OperandKind::Ref
-                    && matches!(
-                        op,
-                        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Shl
-                    )
-            }
+            Instr::Binary { op, kind, .. } => *kind != OperandKind::Ref && guarded(*op),
             _ => false,
         }
     }
@@ -281,12 +275,7 @@ impl Instr {
             | Instr::OrderKeys { .. }
             | Instr::MissingReturn { .. }
             | Instr::Invalid { .. } => false,
-            Instr::Binary { op, .. } => {
-                matches!(
-                    op,
-                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Shl
-                )
-            }
+            Instr::Binary { op, .. } => guarded(*op),
             _ => true,
         }
     }
@@ -312,6 +301,12 @@ impl Instr {
             _ => false,
         }
     }
+}
+
+/// The operators whose result is guarded (a divisor, an overflow): they may ask the solver and
+/// end a path with a runtime error.
+fn guarded(op: BinOp) -> bool {
+    matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Shl)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
