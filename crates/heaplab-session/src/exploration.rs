@@ -99,6 +99,12 @@ impl Request {
 
 /// The analysis of a program that checks (predicates included, as `heaplab run` requires).
 pub fn checked(file: &SourceFile) -> Result<Analysis, Failure> {
+    checked_with_defs(file).map(|(analysis, _)| analysis)
+}
+
+/// [`checked`], with the logic definitions the check converted (an explorer takes them:
+/// converting them again computes the predicates' invariants again).
+pub fn checked_with_defs(file: &SourceFile) -> Result<(Analysis, heaplab_logic::Defs), Failure> {
     let analysis = analyze(file);
     // Each error with its place (`3:12: unknown variable `y``), as the editor underlines it.
     let at = |d: &heaplab_syntax::Diagnostic| {
@@ -107,12 +113,14 @@ pub fn checked(file: &SourceFile) -> Result<Analysis, Failure> {
     };
     let mut errors: Vec<String> =
         analysis.diagnostics.iter().filter(|d| d.is_error()).map(at).collect();
+    let mut defs = heaplab_logic::Defs::default();
     if errors.is_empty() {
-        let (_, logic_errors) = heaplab_logic::Defs::from_program(&analysis.program);
+        let (converted, logic_errors) = heaplab_logic::Defs::from_program(&analysis.program);
         errors.extend(logic_errors.iter().map(|e| at(&e.to_diagnostic())));
+        defs = converted;
     }
     match errors.len() {
-        0 => Ok(analysis),
+        0 => Ok((analysis, defs)),
         n => Err(fail(
             "ProgramHasErrors",
             &format!(
@@ -201,15 +209,16 @@ impl Run {
             request.options.resolve().map_err(|e| fail("BadOptions", &format!("options: {e}")))?;
         let file_name = request.file.clone().unwrap_or_else(|| "input.hl".to_string());
         let text = SourceFile::new(file_name.clone(), source.clone());
-        let analysis = checked(&text)?;
+        let (analysis, defs) = checked_with_defs(&text)?;
         let bridge: Shared = Rc::new(RefCell::new(Bridge::default()));
         let clock = ActiveTime::new(now);
         let procedure = request.procedure.unwrap_or(true);
         let solver = AsyncPathSolver::new(Rc::clone(&bridge), z3, procedure, now);
         let frontend = Rc::clone(&solver.frontend);
-        let mut explorer = Explorer::new(
+        let mut explorer = Explorer::with_defs(
             &analysis.program,
             &analysis.info,
+            defs,
             &method,
             config,
             Box::new(solver),

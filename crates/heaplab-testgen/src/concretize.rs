@@ -14,6 +14,7 @@ use heaplab_engine::{Coverage, Heap, Interpreter, Limits, ObjId, Outcome, Value}
 use heaplab_logic::{CheckLimits, Verdict};
 use heaplab_syntax::ast::Program;
 use heaplab_syntax::types::ProgramInfo;
+use std::borrow::Cow;
 
 /// A concretized path.
 #[derive(Clone, Debug, PartialEq)]
@@ -165,7 +166,7 @@ pub fn describe_expected(e: &Expected) -> String {
 /// [`heaplab_logic::code_facts`]) are evaluated by the interpreter on the concrete input.
 pub struct PreChecker<'p> {
     mode: PreMode,
-    defs: heaplab_logic::Defs,
+    defs: Cow<'p, heaplab_logic::Defs>,
     formula: Option<heaplab_logic::Formula>,
     /// Why the formula could not be used (several clauses, conversion error).
     problem: Option<String>,
@@ -191,6 +192,18 @@ impl<'p> PreChecker<'p> {
         mode: PreMode,
     ) -> PreChecker<'p> {
         let (defs, _) = heaplab_logic::Defs::from_program(program);
+        PreChecker::with_defs(program, info, target, mode, Cow::Owned(defs))
+    }
+
+    /// Like [`new`](Self::new) with the program's logic definitions already converted (an
+    /// explorer's: converting them again computes the predicates' invariants again).
+    pub fn with_defs(
+        program: &'p Program,
+        info: &'p ProgramInfo,
+        target: &str,
+        mode: PreMode,
+        defs: Cow<'p, heaplab_logic::Defs>,
+    ) -> PreChecker<'p> {
         let mut checker = PreChecker {
             mode,
             defs,

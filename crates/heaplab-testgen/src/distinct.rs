@@ -18,6 +18,7 @@ use crate::{Expected, Input, Validity};
 use heaplab_engine::{Coverage, Heap, Interpreter, Limits, ObjId, Outcome, Value};
 use heaplab_syntax::ast::{Item, Program, TypeExpr};
 use heaplab_syntax::types::ProgramInfo;
+use std::borrow::Cow;
 
 /// The most single slots tried after the all-at-once candidate fails: each costs one replay.
 pub const MAX_SLOTS: usize = 8;
@@ -87,16 +88,30 @@ impl<'p> Elements<'p> {
         program: &'p Program,
         info: &'p ProgramInfo,
         target: &str,
+        defs: &'p heaplab_logic::Defs,
     ) -> Option<Self> {
         use heaplab_engine::symbolic::StrategyKind as S;
         match strategy {
-            S::Sl | S::LazierSharp | S::Symheap => Self::new(program, info, target),
+            S::Sl | S::LazierSharp | S::Symheap => {
+                Self::with_defs(program, info, target, Cow::Borrowed(defs))
+            }
             _ => None,
         }
     }
 
     /// `None` when the target has no element slot (nothing to fill).
     pub fn new(program: &'p Program, info: &'p ProgramInfo, target: &str) -> Option<Self> {
+        let defs = heaplab_logic::Defs::from_program(program).0;
+        Self::with_defs(program, info, target, Cow::Owned(defs))
+    }
+
+    /// Like [`new`](Self::new) with the program's logic definitions already converted.
+    fn with_defs(
+        program: &'p Program,
+        info: &'p ProgramInfo,
+        target: &str,
+        defs: Cow<'p, heaplab_logic::Defs>,
+    ) -> Option<Self> {
         let mut fields = Vec::new();
         for item in &program.items {
             if let Item::Class(c) = item {
@@ -115,8 +130,8 @@ impl<'p> Elements<'p> {
         if fields.is_empty() && params.is_empty() {
             return None;
         }
-        let checker =
-            PreChecker::new(program, info, target, heaplab_engine::symbolic::PreMode::Ignore);
+        let mode = heaplab_engine::symbolic::PreMode::Ignore;
+        let checker = PreChecker::with_defs(program, info, target, mode, defs);
         Some(Elements { program, info, target: target.to_string(), fields, params, checker })
     }
 

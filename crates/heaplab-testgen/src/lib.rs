@@ -32,7 +32,9 @@ use heaplab_engine::symbolic::{Bound, Explorer, PathResult};
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_syntax::ast::{ErrorKind, Item, NodeId, Program, TypeExpr};
 use heaplab_syntax::types::ProgramInfo;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 /// What can go wrong while generating tests (not in the program under test).
 #[derive(Debug, thiserror::Error)]
@@ -284,9 +286,14 @@ pub fn generate_within(
     deadline_ms: Option<u64>,
 ) -> Result<Generation> {
     let target = explorer_target(explorer);
-    let checker = concretize::PreChecker::new(program, info, &target, explorer.config().pre);
-    let elements =
-        distinct::Elements::for_strategy(explorer.config().strategy, program, info, &target);
+    // The explorer's logic definitions: converting them again would compute the predicates'
+    // invariants twice more.
+    let code = Rc::clone(explorer.compiled());
+    let pre = explorer.config().pre;
+    let checker =
+        concretize::PreChecker::with_defs(program, info, &target, pre, Cow::Borrowed(&code.defs));
+    let strategy = explorer.config().strategy;
+    let elements = distinct::Elements::for_strategy(strategy, program, info, &target, &code.defs);
     // Positions, not copies: a timed-out run can end with many thousands of paths, and each
     // is copied only when its turn comes.
     let feasible: Vec<usize> = (0..explorer.paths().len())

@@ -5,6 +5,7 @@ mod expr;
 mod formula;
 
 use super::bytecode::*;
+use crate::symbolic::StrategyKind;
 use heaplab_syntax::ast::{
     Atom, BinOp, Block, Catch, ErrorKind, Expr, ExprKind, FieldInit, Formula, FunctionDecl, Item,
     NodeId, Program, Stmt, StmtKind,
@@ -16,7 +17,7 @@ use std::collections::{BTreeSet, HashMap};
 /// Compiles every class, function and predicate of a checked program, one fork target per
 /// written disjunct of each formula.
 pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
-    compile_with(program, info, false)
+    compile_with(program, info, false, heaplab_logic::Defs::from_program(program).0)
 }
 
 /// Like [`compile`], but disjuncts of a formula that share their existentials and spatial
@@ -27,13 +28,31 @@ pub fn compile(program: &Program, info: &ProgramInfo) -> Compiled {
 /// k = 3 on `AvlTree.insert`: over 16.8 M states, 0.8 M merged). Not for `sl`, whose `enum`
 /// rule names the written disjuncts.
 pub fn compile_merging(program: &Program, info: &ProgramInfo) -> Compiled {
-    compile_with(program, info, true)
+    compile_with(program, info, true, heaplab_logic::Defs::from_program(program).0)
 }
 
-fn compile_with(program: &Program, info: &ProgramInfo, merged_disjuncts: bool) -> Compiled {
+/// The code `strategy` explores ([`compile`] for `sl`, whose `enum` rule allows or drops the
+/// written disjuncts of a predicate by index; [`compile_merging`] for the others), with the
+/// program's logic `defs` already converted: converting them computes the predicates'
+/// invariants, a tenth of a short run in wasm, and a host that checked the program has them.
+pub fn compile_for(
+    strategy: StrategyKind,
+    program: &Program,
+    info: &ProgramInfo,
+    defs: heaplab_logic::Defs,
+) -> Compiled {
+    compile_with(program, info, strategy != StrategyKind::Sl, defs)
+}
+
+fn compile_with(
+    program: &Program,
+    info: &ProgramInfo,
+    merged_disjuncts: bool,
+    defs: heaplab_logic::Defs,
+) -> Compiled {
     let mut out = Compiled {
         merged_disjuncts,
-        defs: heaplab_logic::Defs::from_program(program).0,
+        defs,
         ints: program.ints,
         builtin_comparator: program.items.iter().any(
             |i| matches!(i, Item::Class(c) if heaplab_syntax::builtin::is_builtin_comparator(c)),

@@ -19,4 +19,4 @@ mod compile;
 pub use bytecode::{
     Compiled, Const, Handler, Instr, OperandKind, Slot, SlotType, Unit, UnitId, UnitKind,
 };
-pub use compile::{compile, compile_merging};
+pub use compile::{compile, compile_for, compile_merging};

@@ -24,7 +24,7 @@ mod record;
 pub use super::events::{Event, ForkKind, Placed, RunStats, TreeNode};
 pub use super::outcome::{PathOutcome, PathResult};
 
-use super::code::{compile, compile_merging, Compiled, Instr, UnitId};
+use super::code::{compile_for, Compiled, Instr, UnitId};
 use super::config::{Bound, Clock, Config, Deadline};
 use super::events::ViewAt;
 use super::exec::{
@@ -106,11 +106,22 @@ impl Explorer {
         solver: Box<dyn PathSolver>,
         clock: Box<dyn Clock>,
     ) -> Result<Explorer> {
-        // `sl`'s `enum` rule allows or drops the written disjuncts of a predicate by index.
-        let compiled = match config.strategy {
-            super::StrategyKind::Sl => compile(program, info),
-            _ => compile_merging(program, info),
-        };
+        let defs = heaplab_logic::Defs::from_program(program).0;
+        Explorer::with_defs(program, info, defs, target, config, solver, clock)
+    }
+
+    /// Like [`new`](Self::new) with the program's logic definitions already converted
+    /// ([`compile_for`]).
+    pub fn with_defs(
+        program: &Program,
+        info: &ProgramInfo,
+        defs: heaplab_logic::Defs,
+        target: &str,
+        config: Config,
+        solver: Box<dyn PathSolver>,
+        clock: Box<dyn Clock>,
+    ) -> Result<Explorer> {
+        let compiled = compile_for(config.strategy, program, info, defs);
         Explorer::from_compiled(Rc::new(compiled), target, config, solver, clock)
     }
 
