@@ -376,7 +376,11 @@ fn formulas_are_written_only_for_the_states_whose_views_are_kept() {
                 _ => {}
             }
         }
-        (texts, ex.stats().states, ex.tree().iter().map(|n| n.label.clone()).collect::<Vec<_>>())
+        (
+            texts,
+            ex.stats().states,
+            ex.tree().iter().map(|n| n.label.to_string()).collect::<Vec<_>>(),
+        )
     };
     let (all, states, labels) = run(0);
     let limit = (states / 2) as usize;
@@ -431,7 +435,7 @@ fn events_without_detail_carry_no_formulas_and_change_nothing_else() {
         }
         let outcomes: Vec<String> = ex.paths().iter().map(|p| p.describe()).collect();
         let counts = (ex.stats().states, ex.stats().feasible, ex.stats().infeasible);
-        let labels: Vec<String> = ex.tree().iter().map(|n| n.label.clone()).collect();
+        let labels: Vec<String> = ex.tree().iter().map(|n| n.label.to_string()).collect();
         (events, text, queries, outcomes, counts, labels)
     };
     let (e1, text1, q1, o1, c1, l1) = run(true, true, true);
@@ -508,4 +512,49 @@ fn discarded_paths_left_out_keep_their_counts_and_the_other_paths() {
     assert!(left.tree().is_empty());
     // With views recorded, nothing is left out.
     assert_eq!(viewed.paths().len(), kept.paths().len());
+}
+
+/// A lazy-initialization child's label (`o1.left = fresh o2`) comes from a table keyed by the
+/// object, field and option it says (issue 32, the page's Run): each label still says its own
+/// fork's target and option. Checked on every lazy fork of a `lazy` run of TreeMap `put`, whose
+/// forks read the same fields of the same objects along thousands of paths, against the fork's
+/// event (whose target is written at the fork) and the object count of the child's state.
+#[test]
+fn lazy_children_are_labelled_by_their_own_fork() {
+    let a = common::load("treemap.hl");
+    let mut config = Config::default();
+    config.strategy = StrategyKind::Lazy;
+    let mut ex = explorer(&a, "TreeMap.put", config);
+    let mut forks = Vec::new();
+    while let Some(e) = ex.step() {
+        if let Event::LazyInit { target, options, children, .. } = e {
+            forks.push((target, options, children));
+        }
+    }
+    let tree = ex.tree();
+    let label = |id: heaplab_engine::symbolic::StateId| tree[id.0 as usize].label.to_string();
+    let fields = forks.iter().filter(|(target, ..)| target.contains('.')).count();
+    assert!(fields > 300, "{fields} forks on fields");
+    for (target, options, children) in &forks {
+        assert_eq!(options.len(), children.len());
+        let distinct: BTreeSet<&String> = options.iter().collect();
+        assert_eq!(distinct.len(), options.len(), "{target}: {options:?}");
+        for (option, child) in options.iter().zip(children) {
+            assert_eq!(label(*child), format!("{target} = {option}"), "node {child:?}");
+            let named = option.strip_prefix("fresh ").unwrap_or(option);
+            assert!(named == "null" || named.starts_with('o'), "{target}: {option}");
+        }
+        // A fresh object is the newest of its child: numbered after every alias offered.
+        let number =
+            |o: &str| o.trim_start_matches("fresh o").trim_start_matches('o').parse::<u32>();
+        let fresh: Vec<u32> = options
+            .iter()
+            .filter(|o| o.starts_with("fresh "))
+            .filter_map(|o| number(o).ok())
+            .collect();
+        let aliases: Vec<u32> =
+            options.iter().filter(|o| o.starts_with('o')).filter_map(|o| number(o).ok()).collect();
+        assert!(fresh.len() <= 1, "{target}: {options:?}");
+        assert!(fresh.iter().all(|f| aliases.iter().all(|a| a < f)), "{target}: {options:?}");
+    }
 }

@@ -12,12 +12,14 @@
 //! `unknown` (the explorer keeps such a branch, and a path whose model query is unknown gets no
 //! test); nothing is ever pending.
 
+use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use heaplab_engine::symbolic::{
-    Bound, Event, Explorer, Options, PathOutcome, Placed, StateId, TreeNode,
+    Bound, Event, Explorer, Options, PathOutcome, Placed, StateId, TreeNode, DISCARDED_ASSUMPTION,
+    DISCARDED_PRECONDITION,
 };
 use heaplab_report::summary::{FeasibilityReport, FindingReport};
 use heaplab_report::RunSummary;
@@ -476,11 +478,11 @@ impl Run {
                 JsTreeNode {
                     id: n.id.0,
                     parent: n.parent.map(|p| p.0),
-                    label: n.label.clone(),
+                    label: n.label.to_string(),
                     path: n.path,
                     outcome: end.as_ref().map(|e| e.0),
                     colour: end.as_ref().map(|e| e.1),
-                    text: end.map(|e| e.2),
+                    text: end.map(|e| e.2.into_owned()),
                     line: n.span.map(|s| self.line_of(s)),
                 }
             })
@@ -489,15 +491,26 @@ impl Run {
 
     /// How the path that ended in node `n` ended, as the page names it (outcome, colour) and
     /// says it; a discarded path the run did not keep in `paths` is known by its node alone.
-    pub(crate) fn end_of(&self, n: &TreeNode) -> Option<(&'static str, &'static str, String)> {
+    /// The end of the path that ended in `n`: outcome, colour and text. A discarded path the
+    /// run did not keep (most nodes of a large `lazy` run) has one of two texts, not formatted
+    /// again for each.
+    pub(crate) fn end_of(
+        &self,
+        n: &TreeNode,
+    ) -> Option<(&'static str, &'static str, Cow<'static, str>)> {
         if let Some(p) = n.path.and_then(|p| self.explorer.paths().get(p)) {
             let (outcome, colour) = outcome_name(&p.outcome);
-            return Some((outcome, colour, p.describe()));
+            return Some((outcome, colour, Cow::Owned(p.describe())));
         }
         let precondition = n.discarded?;
         let outcome = PathOutcome::Discarded { span: Span::default(), precondition };
         let (name, colour) = outcome_name(&outcome);
-        Some((name, colour, outcome.summary()))
+        let text = match precondition {
+            true => DISCARDED_PRECONDITION,
+            false => DISCARDED_ASSUMPTION,
+        };
+        debug_assert_eq!(text, outcome.summary());
+        Some((name, colour, Cow::Borrowed(text)))
     }
 
     pub(crate) fn parent_of(&self, id: u32) -> Option<u32> {
@@ -539,7 +552,7 @@ impl Run {
     fn mentioned_ids(&self, js: &JsEvent) -> BTreeSet<String> {
         let mut ids = BTreeSet::new();
         let tree = self.explorer.tree();
-        let label = |id: u32| tree.get(id as usize).map_or("", |n| n.label.as_str());
+        let label = |id: u32| tree.get(id as usize).map_or("", |n| &*n.label);
         ids_in(&js.label, &mut ids);
         match &js.details {
             Details::LazyInit { target, options, children, .. } => {

@@ -150,7 +150,7 @@ fn history(
     loop {
         chain.push(JsChoice {
             node: node.id.0,
-            label: node.label.clone(),
+            label: node.label.to_string(),
             line: node.span.map(&line),
         });
         let Some(parent) = node.parent else { break };

@@ -8,6 +8,8 @@
 //! from node to node, are each stored once in a table the columns index.
 
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
+use std::rc::Rc;
 
 /// Nodes with ids `first`, `first + 1`, ...: entry `i` of each column belongs to node
 /// `first + i`. String columns index [`TreeColumns::strings`], whose entry 0 stands for none.
@@ -26,9 +28,15 @@ pub struct TreeColumns {
     pub text: Vec<u32>,
     pub strings: Vec<String>,
     index: FxHashMap<String, u32>,
-    /// The outcomes and colours (a handful of `&'static str`), by address: most nodes of a
-    /// large run end a path, and hashing these twice a node costs a tenth of the columns.
+    /// The outcomes, colours and discarded paths' texts (a handful of `&'static str`), by
+    /// address: most nodes of a large run end a path, and hashing these twice a node costs a
+    /// tenth of the columns.
     statics: Vec<((usize, usize), u32)>,
+    /// The labels, by the address of the tree's shared text ([`Labels`]): hashing each node's
+    /// label text was a tenth of a large Run's columns.
+    ///
+    /// [`Labels`]: heaplab_engine::symbolic::Labels
+    labels: FxHashMap<usize, u32>,
 }
 
 impl Default for TreeColumns {
@@ -51,6 +59,7 @@ impl TreeColumns {
             strings: vec![String::new()],
             index: FxHashMap::default(),
             statics: Vec::new(),
+            labels: FxHashMap::default(),
         }
     }
 
@@ -67,19 +76,23 @@ impl TreeColumns {
     pub fn push(
         &mut self,
         parent: Option<u32>,
-        label: &str,
+        label: &Rc<str>,
         path: Option<usize>,
-        end: Option<(&'static str, &'static str, &str)>,
+        end: Option<(&'static str, &'static str, Cow<'static, str>)>,
         line: Option<u32>,
     ) {
         self.parent.push(parent.map_or(-1, |p| p as i32));
         self.path.push(path.map_or(-1, |p| p as i32));
         self.line.push(line.unwrap_or(0));
-        let label = self.intern(label);
+        let label = self.intern_label(label);
         self.label.push(label);
         let (outcome, colour, text) = match end {
             Some((outcome, colour, text)) => {
-                (self.intern_static(outcome), self.intern_static(colour), self.intern(text))
+                let text = match text {
+                    Cow::Borrowed(text) => self.intern_static(text),
+                    Cow::Owned(text) => self.intern(&text),
+                };
+                (self.intern_static(outcome), self.intern_static(colour), text)
             }
             None => (0, 0, 0),
         };
@@ -117,6 +130,16 @@ impl TreeColumns {
         }
         let i = self.intern(s);
         self.statics.push((address, i));
+        i
+    }
+
+    fn intern_label(&mut self, label: &Rc<str>) -> u32 {
+        let address = Rc::as_ptr(label) as *const u8 as usize;
+        if let Some(&i) = self.labels.get(&address) {
+            return i;
+        }
+        let i = self.intern(label);
+        self.labels.insert(address, i);
         i
     }
 

@@ -57,11 +57,11 @@ pub use config::{
     Bound, Bounds, Clock, CoarseTime, Config, NoClock, PreMode, SearchOrder, SlCompletion,
     StrategyKind,
 };
-pub use events::{Event, ForkKind, Placed, RunStats, TreeNode, ViewAt};
+pub use events::{Event, ForkKind, Labels, Placed, RunStats, TreeNode, ViewAt};
 pub use exec::answers::AnswerCounts;
 pub use explorer::Explorer;
 pub use options::{Options, OptionsError};
-pub use outcome::{PathOutcome, PathResult};
+pub use outcome::{PathOutcome, PathResult, DISCARDED_ASSUMPTION, DISCARDED_PRECONDITION};
 pub use show::ValView;
 pub use smt::SmtPathSolver;
 pub use solve::{Model, PathSolver, SatAnswer, SolverCounts};

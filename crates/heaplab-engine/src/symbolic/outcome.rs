@@ -22,6 +22,11 @@ pub enum PathOutcome {
     Internal { message: String, span: Option<Span> },
 }
 
+/// The summary of a path discarded because its input breaks the precondition.
+pub const DISCARDED_PRECONDITION: &str = "precondition does not hold";
+/// The summary of a path discarded by an assumption (or an infeasible branch).
+pub const DISCARDED_ASSUMPTION: &str = "assumption does not hold";
+
 impl PathOutcome {
     /// Paths that become tests: the method returned or the program failed.
     pub fn is_feasible(&self) -> bool {
@@ -34,10 +39,8 @@ impl PathOutcome {
             PathOutcome::Returned(v) => format!("returned {v:?}"),
             PathOutcome::Error { kind, message, .. } => format!("{}: {message}", kind.keyword()),
             PathOutcome::Bounded { bound, .. } => format!("bounded by `{bound}`"),
-            PathOutcome::Discarded { precondition: true, .. } => {
-                "precondition does not hold".into()
-            }
-            PathOutcome::Discarded { precondition: false, .. } => "assumption does not hold".into(),
+            PathOutcome::Discarded { precondition: true, .. } => DISCARDED_PRECONDITION.into(),
+            PathOutcome::Discarded { precondition: false, .. } => DISCARDED_ASSUMPTION.into(),
             PathOutcome::Internal { message, .. } => format!("internal error: {message}"),
         }
     }

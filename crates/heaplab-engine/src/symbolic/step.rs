@@ -11,7 +11,7 @@
 use super::code::{Compiled, Instr, SlotType, UnitId};
 use super::config::{Config, Deadline};
 use super::disjuncts::DisjunctTexts;
-use super::events::{Event, RunStats, ViewAt};
+use super::events::{ChoiceKey, Event, Label, RunStats, ViewAt};
 use super::exec::answers::Answers;
 use super::outcome::PathOutcome;
 use super::solve::{Model, PathSolver};
@@ -48,7 +48,18 @@ pub enum Then<T> {
 /// driver, such as a concolic loop, implements it its own way).
 pub trait Sink {
     /// A new node of the exploration tree.
-    fn node(&mut self, parent: Option<StateId>, label: String) -> StateId;
+    fn node(&mut self, parent: Option<StateId>, label: Label) -> StateId;
+    /// The labels of a lazy-initialization child: its node's (`o1.left = fresh o2`) and its
+    /// option's (`fresh o2`), written by `make` unless the sink has them for `key` already.
+    fn choice_label(
+        &mut self,
+        _key: ChoiceKey,
+        _field: &str,
+        make: &mut dyn FnMut() -> (String, String),
+    ) -> (Label, String) {
+        let (label, option) = make();
+        (Label::Text(label), option)
+    }
     fn event(&mut self, event: Event);
     /// Keeps a view of `st` if views are being recorded and the limit allows.
     fn snapshot(&mut self, st: &State, at: ViewAt);

@@ -23,7 +23,7 @@ pub use agree::{agrees, ConcreteInput};
 
 use super::code::{compile, UnitId};
 use super::config::{Bound, Config, Deadline, PreMode, StrategyKind};
-use super::events::{Event, RunStats, ViewAt};
+use super::events::{Event, Label, RunStats, ViewAt};
 use super::exec::{answers::Answers, entry, Executor, Sink, Succ};
 use super::explorer::split_target;
 use super::outcome::PathOutcome;
@@ -105,10 +105,10 @@ struct Quiet {
 }
 
 impl Sink for Quiet {
-    fn node(&mut self, _parent: Option<StateId>, label: String) -> StateId {
+    fn node(&mut self, _parent: Option<StateId>, label: Label) -> StateId {
         let id = StateId(self.next_id);
         self.next_id += 1;
-        self.labels.push(label);
+        self.labels.push(label.into_string());
         id
     }
     fn event(&mut self, _event: Event) {}
@@ -198,7 +198,7 @@ impl Runner {
         stop: &mut dyn FnMut() -> bool,
     ) -> GuidedRun {
         let mut sink = Quiet::default();
-        let root = sink.node(None, "entry".into());
+        let root = sink.node(None, Label::Text("entry".into()));
         let mut st = entry::empty_state(root);
         // Input integers range over the program's `ints` (32-bit under `java32`), as in the
         // explorer: the range joins the path condition that preprocessing solves.

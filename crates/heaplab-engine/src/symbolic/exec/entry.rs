@@ -148,7 +148,7 @@ impl Cx<'_> {
             let mut ids = Vec::new();
             for (child, label) in children.iter_mut().zip(&labels) {
                 child.parent = Some(parent);
-                child.id = self.sink.node(Some(parent), format!("{name} = {label}"));
+                child.id = self.sink.node(Some(parent), format!("{name} = {label}").into());
                 ids.push(child.id);
             }
             self.sink.event(Event::LazyInit {

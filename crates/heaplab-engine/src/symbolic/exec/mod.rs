@@ -25,7 +25,7 @@ pub use super::step::{Cx, Sink, Succ, Then};
 
 use super::code::{Compiled, Instr, OperandKind, UnitId};
 use super::config::{Config, Deadline};
-use super::events::{Event, ForkKind, ViewAt};
+use super::events::{Event, ForkKind, Label, ViewAt};
 use super::heap::HeapModel;
 use super::outcome::PathOutcome;
 use super::solve::PathSolver;
@@ -130,17 +130,21 @@ impl Cx<'_> {
     }
 
     /// Gives each child state a new tree node under `parent` (whose view is kept first).
-    pub fn children(&mut self, parent: &State, kids: Vec<(State, String)>) -> Vec<State> {
+    pub fn children<L: Into<Label>>(
+        &mut self,
+        parent: &State,
+        kids: Vec<(State, L)>,
+    ) -> Vec<State> {
         self.sink.snapshot(parent, ViewAt::Fork);
         self.adopt(parent.id, kids)
     }
 
     /// [`children`](Self::children) of a lazy-initialization or resolution choice, announced by
     /// one `LazyInit` event naming the `target` and one option per child.
-    pub fn choice(
+    pub fn choice<L: Into<Label>>(
         &mut self,
         parent: &State,
-        kids: Vec<(State, String)>,
+        kids: Vec<(State, L)>,
         event: ChoiceEvent,
     ) -> Vec<State> {
         self.sink.snapshot(parent, ViewAt::Fork);
@@ -148,10 +152,10 @@ impl Cx<'_> {
     }
 
     /// [`choice`](Self::choice) without the parent's view (taken already).
-    pub fn announce_choice(
+    pub fn announce_choice<L: Into<Label>>(
         &mut self,
         parent: StateId,
-        kids: Vec<(State, String)>,
+        kids: Vec<(State, L)>,
         event: ChoiceEvent,
     ) -> Vec<State> {
         let kids = self.adopt(parent, kids);
@@ -168,11 +172,11 @@ impl Cx<'_> {
     }
 
     /// [`children`](Self::children) without the parent's view (taken already).
-    pub fn adopt(&mut self, parent: StateId, kids: Vec<(State, String)>) -> Vec<State> {
+    pub fn adopt<L: Into<Label>>(&mut self, parent: StateId, kids: Vec<(State, L)>) -> Vec<State> {
         let mut out = Vec::new();
         for (mut k, label) in kids {
             k.parent = Some(parent);
-            k.id = self.sink.node(Some(parent), label);
+            k.id = self.sink.node(Some(parent), label.into());
             self.sink.snapshot(&k, ViewAt::Created);
             out.push(k);
         }

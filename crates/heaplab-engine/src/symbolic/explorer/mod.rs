@@ -26,7 +26,7 @@ pub use super::outcome::{PathOutcome, PathResult};
 
 use super::code::{compile_for, Compiled, Instr, UnitId};
 use super::config::{Bound, Clock, Config, Deadline};
-use super::events::ViewAt;
+use super::events::{Label, ViewAt};
 use super::exec::{
     answers::{AnswerCounts, Answers},
     asks as exec_asks, entry,
@@ -353,7 +353,7 @@ impl Explorer {
             Kept::Path(p) => HeapView::of_path(&p.state, code, method, &p.outcome),
             Kept::Snapshot(st, at) => HeapView::of(st, code, method, at),
         };
-        view.label = self.rec.tree[id.0 as usize].label.clone();
+        view.label = self.rec.tree[id.0 as usize].label.to_string();
         Some(view)
     }
 
@@ -469,7 +469,7 @@ impl Explorer {
 
     /// The root of the tree and the first states (see [`entry`]).
     fn start(&mut self) {
-        let root = self.rec.node(None, "entry".into());
+        let root = self.rec.node(None, Label::Text("entry".into()));
         // The entry's events and states are placed at the method's declaration.
         self.rec.at = self.exec.code.units.get(self.exec.method).map(|u| u.span);
         self.rec.event(Event::Start { state: root, method: self.method_name.clone() });

@@ -5,14 +5,22 @@
 use crate::symbolic::code::UnitId;
 use crate::symbolic::config::{Bound, SearchOrder};
 use crate::symbolic::disjuncts::DisjunctTexts;
-use crate::symbolic::events::{Event, Placed, RunStats, TreeNode, ViewAt};
+use crate::symbolic::events::{
+    ChoiceKey, Event, Label, Labels, Placed, RunStats, TreeNode, ViewAt,
+};
 use crate::symbolic::exec::Sink;
 use crate::symbolic::outcome::{PathOutcome, PathResult};
 use crate::symbolic::shard::Shard;
 use crate::symbolic::state::{State, StateId};
 use crate::symbolic::view::Snapshots;
 use heaplab_syntax::Span;
+use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// A lazy-initialization child's labels: the field name its key stands for, the node's label
+/// and the option's.
+pub type ChoiceLabels = (Box<str>, Rc<str>, Rc<str>);
 
 /// See the module docs.
 pub struct Record {
@@ -32,6 +40,11 @@ pub struct Record {
     pub entry: Option<UnitId>,
     pub next_id: u32,
     pub tree: Vec<TreeNode>,
+    /// The tree's labels, each text once.
+    pub labels: Labels,
+    /// The labels of lazy-initialization children by what they say ([`ChoiceKey`]): the field
+    /// name, the child's label and the option's.
+    pub choice_labels: FxHashMap<ChoiceKey, ChoiceLabels>,
     pub paths: Vec<PathResult>,
     pub stats: RunStats,
     pub stopped: Option<Bound>,
@@ -74,6 +87,8 @@ impl Record {
             entry: None,
             next_id: 0,
             tree: Vec::new(),
+            labels: Labels::default(),
+            choice_labels: FxHashMap::default(),
             paths: Vec::new(),
             stats: RunStats::default(),
             stopped: None,
@@ -138,7 +153,7 @@ impl Record {
                 .map(|i| TreeNode {
                     id: StateId(i as u32),
                     parent: parents.get(i),
-                    label: String::new(),
+                    label: self.labels.empty(),
                     path: None,
                     discarded: None,
                     span: None,
@@ -158,18 +173,22 @@ impl Record {
 }
 
 impl Sink for Record {
-    fn node(&mut self, parent: Option<StateId>, label: String) -> StateId {
+    fn node(&mut self, parent: Option<StateId>, label: Label) -> StateId {
         let id = StateId(self.next_id);
         self.next_id += 1;
         let span = parent.and(self.at);
         // Labels are for the tree view and traces; a run without detail (CLI `run` without
         // `--trace`, `compare`, `bench`) keeps millions of nodes and shows none of them.
-        let label = if self.detail { label } else { String::new() };
         if self.summary_only {
             // 4 bytes a state instead of a node's 64: `lazy` at k = 3 makes millions, and the
             // tree's doubling alone went past a 60 MB bound in one step.
             self.parents.push(parent);
         } else {
+            let label = match (self.detail, label) {
+                (true, Label::Text(text)) => self.labels.intern(text),
+                (true, Label::Shared(text)) => text,
+                (false, _) => self.labels.empty(),
+            };
             self.tree.push(TreeNode { id, parent, label, path: None, discarded: None, span });
         }
         self.stats.states += 1;
@@ -178,6 +197,24 @@ impl Sink for Record {
 
     fn event(&mut self, event: Event) {
         self.pending.push_back(Placed { event, span: self.at });
+    }
+
+    fn choice_label(
+        &mut self,
+        key: ChoiceKey,
+        field: &str,
+        make: &mut dyn FnMut() -> (String, String),
+    ) -> (Label, String) {
+        if let Some((name, label, option)) = self.choice_labels.get(&key) {
+            if **name == *field {
+                return (Label::Shared(Rc::clone(label)), option.to_string());
+            }
+        }
+        let (label, option) = make();
+        let label = self.labels.intern(label);
+        let shared = (field.into(), Rc::clone(&label), Rc::from(option.as_str()));
+        self.choice_labels.insert(key, shared);
+        (Label::Shared(label), option)
     }
 
     fn snapshot(&mut self, st: &State, at: ViewAt) {

@@ -65,7 +65,7 @@ impl HeapModel for LazyHeap {
         apply: &dyn Fn(&mut State, SValue),
     ) -> Succ {
         let opts = cx.strategy.options(&st, class, budget);
-        lazy_fork(cx, st, opts, class, budget, target, apply)
+        lazy_fork(cx, st, opts, class, budget, target, None, apply)
     }
 
     fn read_field(

@@ -7,7 +7,7 @@
 
 use crate::symbolic::code::SlotType;
 use crate::symbolic::config::Bound;
-use crate::symbolic::events::{ForkKind, ViewAt};
+use crate::symbolic::events::{ChoiceKey, ForkKind, Label, ViewAt};
 use crate::symbolic::exec::stack::{internal, pop, push_next_raw};
 use crate::symbolic::exec::{ChoiceEvent, Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
@@ -269,7 +269,8 @@ pub(super) fn materialize(
             let budget = element_budget(c, budget);
             let opts = cx.strategy.options(&st, c, budget - 1);
             let target = cx.label(|| format!("{}.{field}", State::obj_name(obj)));
-            lazy_fork(cx, st, opts, c, budget - 1, target, &set)
+            let read = Some((obj, field));
+            lazy_fork(cx, st, opts, c, budget - 1, target, read, &set)
         }
         other => {
             let origin = VarOrigin::Field { obj, field: field.to_string() };
@@ -282,7 +283,12 @@ pub(super) fn materialize(
     }
 }
 
-/// Applies each strategy option in its own child; `apply` stores the value.
+/// Applies each strategy option in its own child; `apply` stores the value. `read`: the
+/// object and field whose value the fork chooses, if it is a field's (its children's labels
+/// then come from the sink's table, [`Sink::choice_label`]).
+///
+/// [`Sink::choice_label`]: crate::symbolic::step::Sink::choice_label
+#[allow(clippy::too_many_arguments)]
 pub(super) fn lazy_fork(
     cx: &mut Cx,
     st: State,
@@ -290,6 +296,7 @@ pub(super) fn lazy_fork(
     class: &str,
     budget: i64,
     target: String,
+    read: Option<(ObjIdx, &str)>,
     apply: &dyn Fn(&mut State, SValue),
 ) -> Succ {
     let Some((last, rest)) = opts.choices.split_last() else {
@@ -305,13 +312,28 @@ pub(super) fn lazy_fork(
     let mut labels = Vec::with_capacity(opts.choices.len());
     let mut kids = Vec::with_capacity(opts.choices.len());
     let mut child = |cx: &mut Cx, mut s: State, choice: Choice| {
-        let (v, label) = apply_choice(cx, &mut s, choice, class, budget);
+        let v = choice_value(cx, &mut s, choice, class, budget);
+        let (label, option) = match (cx.sink.labels(), read, choice_key(choice, &v)) {
+            (false, _, _) => (Label::Text(String::new()), String::new()),
+            (true, Some((obj, field)), Some(option)) => {
+                let field_at = (field.as_ptr() as usize, field.len());
+                let key = ChoiceKey { field: field_at, obj: obj as u32, option };
+                cx.sink.choice_label(key, field, &mut || {
+                    let option = choice_text(&s, choice, &v);
+                    (format!("{target} = {option}"), option)
+                })
+            }
+            (true, _, _) => {
+                let option = choice_text(&s, choice, &v);
+                (Label::Text(format!("{target} = {option}")), option)
+            }
+        };
         if opts.k_cut {
             s.k_cut = true;
         }
         apply(&mut s, v);
-        kids.push((s, cx.label(|| format!("{target} = {label}"))));
-        labels.push(label);
+        kids.push((s, label));
+        labels.push(option);
     };
     for choice in rest {
         child(cx, st.clone(), *choice);
@@ -336,24 +358,44 @@ pub(super) fn apply_choice(
     class: &str,
     budget: i64,
 ) -> (SValue, String) {
+    let v = choice_value(cx, st, choice, class, budget);
+    let label = cx.label(|| choice_text(st, choice, &v));
+    (v, label)
+}
+
+/// The value a strategy choice gives an unknown reference of `class` (a new object, symbolic
+/// location or reference gets budget `budget`).
+fn choice_value(cx: &Cx, st: &mut State, choice: Choice, class: &str, budget: i64) -> SValue {
     match choice {
-        Choice::Null => (SValue::Null, cx.label(|| "null".into())),
-        Choice::Alias(o) => (SValue::Obj(o), cx.label(|| State::obj_name(o))),
+        Choice::Null => SValue::Null,
+        Choice::Alias(o) => SValue::Obj(o),
         Choice::Fresh => {
             let fields = cx.code.classes.get(class).cloned().unwrap_or_default();
-            let o = st.new_input_object(class, &fields, budget);
-            (SValue::Obj(o), cx.label(|| format!("fresh {}", State::obj_name(o))))
+            SValue::Obj(st.new_input_object(class, &fields, budget))
         }
-        Choice::SymLoc => {
-            let v = st.new_symloc(class, budget);
-            let label = cx.label(|| st.show(&v));
-            (v, label)
-        }
-        Choice::SymRef => {
-            let v = st.new_symref(class, budget);
-            let label = cx.label(|| st.show(&v));
-            (v, label)
-        }
+        Choice::SymLoc => st.new_symloc(class, budget),
+        Choice::SymRef => st.new_symref(class, budget),
+    }
+}
+
+/// A choice's option as the tree says it: `null`, `o2`, `fresh o3`, `δ1`.
+fn choice_text(st: &State, choice: Choice, v: &SValue) -> String {
+    match (choice, v) {
+        (Choice::Null, _) => "null".into(),
+        (Choice::Alias(o), _) => State::obj_name(o),
+        (Choice::Fresh, SValue::Obj(o)) => format!("fresh {}", State::obj_name(*o)),
+        _ => st.show(v),
+    }
+}
+
+/// What [`choice_text`] says, as a key: which option, and the object it names (`None` for a
+/// symbolic value, which the state numbers).
+fn choice_key(choice: Choice, v: &SValue) -> Option<(u8, u32)> {
+    match (choice, v) {
+        (Choice::Null, _) => Some((0, 0)),
+        (Choice::Alias(o), _) => Some((1, o as u32)),
+        (Choice::Fresh, SValue::Obj(o)) => Some((2, *o as u32)),
+        _ => None,
     }
 }
 
