@@ -99,6 +99,26 @@ impl Request {
     }
 }
 
+/// Programs up to this size get a table of the line of each byte ([`Run::line_of`]).
+const LINE_TABLE_BYTES: usize = 1 << 20;
+
+/// The line of each byte offset of `text` (and of its end), or nothing past
+/// [`LINE_TABLE_BYTES`].
+fn line_table(text: &SourceFile) -> Vec<u32> {
+    let len = text.text.len();
+    if len > LINE_TABLE_BYTES {
+        return Vec::new();
+    }
+    let mut table = Vec::with_capacity(len + 1);
+    let mut line = 1u32;
+    for byte in text.text.bytes() {
+        table.push(line);
+        line += u32::from(byte == b'\n');
+    }
+    table.push(line);
+    table
+}
+
 /// The analysis of a program that checks (predicates included, as `heaplab run` requires).
 pub fn checked(file: &SourceFile) -> Result<Analysis, Failure> {
     checked_with_defs(file).map(|(analysis, _)| analysis)
@@ -180,6 +200,9 @@ pub struct Run {
     sites: Lines,
     /// The program text, for the line of a path's end.
     text: SourceFile,
+    /// The line of each byte of a program up to [`LINE_TABLE_BYTES`] (empty for a longer
+    /// one): a large Run asks the line of every path's end and node, millions of times.
+    line_table: Vec<u32>,
     /// The line of the method under test's declaration (the `start` event's line).
     method_line: Option<u32>,
     /// Time spent working (the clock of the time bound).
@@ -251,6 +274,7 @@ impl Run {
             finished: OnceCell::new(),
             lines: None,
             sites,
+            line_table: line_table(&text),
             text,
             method_line,
             clock,
@@ -524,7 +548,10 @@ impl Run {
 
     /// The 1-based line of a span of the program.
     pub fn line_of(&self, span: Span) -> u32 {
-        self.text.line(span.start) as u32
+        match self.line_table.get(span.start as usize) {
+            Some(line) => *line,
+            None => self.text.line(span.start) as u32,
+        }
     }
 
     /// The line of an event: where the engine placed it (the instruction its state was at), a
@@ -596,6 +623,21 @@ fn ids_in(text: &str, out: &mut BTreeSet<String>) {
 
 #[cfg(test)]
 mod tests {
+    /// The line table says what the source file's own search says, at every offset.
+    #[test]
+    fn the_line_table_agrees_with_the_source_file() {
+        for text in ["", "a", "x\n", "\n\nfirst\r\nsecond é\nthird", "class A {\n  int f;\n}\n"] {
+            let file = SourceFile::new("t.hl", text);
+            let table = line_table(&file);
+            assert_eq!(table.len(), text.len() + 1);
+            for offset in 0..=text.len() as u32 + 2 {
+                let expected = file.line(offset) as u32;
+                let got = table.get(offset as usize).copied().unwrap_or(expected);
+                assert_eq!(got, expected, "{text:?} at {offset}");
+            }
+        }
+    }
+
     use super::*;
 
     /// The forking events' names come from a walk of the state itself, for the ids the event

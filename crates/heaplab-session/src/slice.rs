@@ -3,7 +3,6 @@
 //! ([`TreeColumns`]) with the path ends of those nodes folded into them.
 
 use heaplab_engine::symbolic::{Clock, Event, Placed};
-use heaplab_syntax::Span;
 
 use crate::events::JsEvent;
 use crate::exploration::{Next, Run, VIEW_LIMIT};
@@ -160,17 +159,8 @@ impl Run {
     pub fn tree_columns(&self, start: usize) -> TreeColumns {
         let tree = self.explorer.tree();
         let mut columns = TreeColumns::starting_at(start as u32);
-        // Siblings share their parent's place: the line of the last place is asked again.
-        let mut last: Option<(Span, u32)> = None;
         for n in tree.get(start..).unwrap_or_default() {
-            let line = n.span.map(|s| match last {
-                Some((at, line)) if at == s => line,
-                _ => {
-                    let line = self.line_of(s);
-                    last = Some((s, line));
-                    line
-                }
-            });
+            let line = n.span.map(|s| self.line_of(s));
             columns.push(n.parent.map(|p| p.0), &n.label, n.path, self.end_of(n), line);
         }
         columns

@@ -60,6 +60,11 @@ pub trait Sink {
         let (label, option) = make();
         (Label::Text(label), option)
     }
+    /// The label of the child that takes the `i`-th (0-based) disjunct of a formula
+    /// (`disjunct 2`).
+    fn disjunct_label(&mut self, i: usize) -> Label {
+        Label::Text(format!("disjunct {}", i + 1))
+    }
     fn event(&mut self, event: Event);
     /// Keeps a view of `st` if views are being recorded and the limit allows.
     fn snapshot(&mut self, st: &State, at: ViewAt);

@@ -403,11 +403,20 @@ pub(crate) struct Snapshots<T> {
     journal: Option<Vec<(u32, Option<T>)>>,
     /// A view was not kept because of the limit.
     pub(crate) full: bool,
+    /// The largest id ever kept: a newer node has no view (most nodes of a large run, each
+    /// asked for when it is made).
+    newest: Option<u32>,
 }
 
 impl<T> Default for Snapshots<T> {
     fn default() -> Self {
-        Snapshots { limit: 0, views: FxHashMap::default(), journal: None, full: false }
+        Snapshots {
+            limit: 0,
+            views: FxHashMap::default(),
+            journal: None,
+            full: false,
+            newest: None,
+        }
     }
 }
 
@@ -427,7 +436,8 @@ impl<T> Snapshots<T> {
 
     /// Whether a view of `id` would be kept (so the caller builds it only then).
     pub(crate) fn wants(&mut self, id: StateId) -> bool {
-        if self.views.contains_key(&id.0) || self.views.len() < self.limit {
+        let kept = || self.newest.is_some_and(|n| id.0 <= n) && self.views.contains_key(&id.0);
+        if self.views.len() < self.limit || kept() {
             return true;
         }
         if self.limit > 0 {
@@ -439,6 +449,7 @@ impl<T> Snapshots<T> {
     /// Keeps `kept` for node `id` (replacing an older one of the same node), whatever the limit.
     pub(crate) fn put(&mut self, id: StateId, kept: T) {
         let id = id.0;
+        self.newest = self.newest.max(Some(id));
         let old = self.views.insert(id, kept);
         if let Some(journal) = &mut self.journal {
             if !journal.iter().any(|(j, _)| *j == id) {

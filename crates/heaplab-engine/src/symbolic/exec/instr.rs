@@ -626,18 +626,14 @@ impl Cx<'_> {
             true => all.into_iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, f)| f).collect(),
             false => Vec::new(),
         };
-        let kids: Vec<(State, String)> = targets
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| keep(*i))
-            .map(|(i, t)| {
-                let mut s = st.clone();
-                if let Some(f) = s.frame_mut() {
-                    f.pc = *t;
-                }
-                (s, format!("disjunct {}", i + 1))
-            })
-            .collect();
+        let mut kids = Vec::with_capacity(targets.len());
+        for (i, t) in targets.iter().enumerate().filter(|(i, _)| keep(*i)) {
+            let mut s = st.clone();
+            if let Some(f) = s.frame_mut() {
+                f.pc = *t;
+            }
+            kids.push((s, self.sink.disjunct_label(i)));
+        }
         let kids = self.children(&st, kids);
         self.sink.event(Event::Disjuncts {
             state: st.id,

@@ -41,10 +41,12 @@ pub struct Record {
     pub next_id: u32,
     pub tree: Vec<TreeNode>,
     /// The tree's labels, each text once.
-    pub labels: Labels,
+    pub label_texts: Labels,
     /// The labels of lazy-initialization children by what they say ([`ChoiceKey`]): the field
     /// name, the child's label and the option's.
     pub choice_labels: FxHashMap<ChoiceKey, ChoiceLabels>,
+    /// `disjunct 1`, `disjunct 2`, ... as written so far.
+    pub disjunct_labels: Vec<Rc<str>>,
     pub paths: Vec<PathResult>,
     pub stats: RunStats,
     pub stopped: Option<Bound>,
@@ -87,8 +89,9 @@ impl Record {
             entry: None,
             next_id: 0,
             tree: Vec::new(),
-            labels: Labels::default(),
+            label_texts: Labels::default(),
             choice_labels: FxHashMap::default(),
+            disjunct_labels: Vec::new(),
             paths: Vec::new(),
             stats: RunStats::default(),
             stopped: None,
@@ -153,7 +156,7 @@ impl Record {
                 .map(|i| TreeNode {
                     id: StateId(i as u32),
                     parent: parents.get(i),
-                    label: self.labels.empty(),
+                    label: self.label_texts.empty(),
                     path: None,
                     discarded: None,
                     span: None,
@@ -185,9 +188,9 @@ impl Sink for Record {
             self.parents.push(parent);
         } else {
             let label = match (self.detail, label) {
-                (true, Label::Text(text)) => self.labels.intern(text),
+                (true, Label::Text(text)) => self.label_texts.intern(text),
                 (true, Label::Shared(text)) => text,
-                (false, _) => self.labels.empty(),
+                (false, _) => self.label_texts.empty(),
             };
             self.tree.push(TreeNode { id, parent, label, path: None, discarded: None, span });
         }
@@ -211,10 +214,21 @@ impl Sink for Record {
             }
         }
         let (label, option) = make();
-        let label = self.labels.intern(label);
+        let label = self.label_texts.intern(label);
         let shared = (field.into(), Rc::clone(&label), Rc::from(option.as_str()));
         self.choice_labels.insert(key, shared);
         (Label::Shared(label), option)
+    }
+
+    fn disjunct_label(&mut self, i: usize) -> Label {
+        if !self.labels() {
+            return Label::Text(String::new());
+        }
+        while self.disjunct_labels.len() <= i {
+            let label = format!("disjunct {}", self.disjunct_labels.len() + 1);
+            self.disjunct_labels.push(self.label_texts.intern(label));
+        }
+        Label::Shared(Rc::clone(&self.disjunct_labels[i]))
     }
 
     fn snapshot(&mut self, st: &State, at: ViewAt) {

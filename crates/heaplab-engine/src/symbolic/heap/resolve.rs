@@ -268,7 +268,7 @@ pub(super) fn materialize(
         SlotType::Class(c) => {
             let budget = element_budget(c, budget);
             let opts = cx.strategy.options(&st, c, budget - 1);
-            let target = cx.label(|| format!("{}.{field}", State::obj_name(obj)));
+            let target = cx.label(|| field_target(obj, field));
             let read = Some((obj, field));
             lazy_fork(cx, st, opts, c, budget - 1, target, read, &set)
         }
@@ -281,6 +281,26 @@ pub(super) fn materialize(
             Succ::Continue(st)
         }
     }
+}
+
+/// `o3.left`: what a lazy initialization of field `field` of input object `obj` chooses (as
+/// [`State::obj_name`] names the object). Written at every such fork, without the formatting
+/// machinery.
+fn field_target(obj: ObjIdx, field: &str) -> String {
+    let mut digits = [0u8; 20];
+    let mut n = obj as u64 + 1;
+    let mut at = digits.len();
+    while n > 0 || at == digits.len() {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    let mut target = String::with_capacity(2 + digits.len() - at + field.len());
+    target.push('o');
+    target.extend(digits[at..].iter().map(|d| char::from(*d)));
+    target.push('.');
+    target.push_str(field);
+    target
 }
 
 /// Applies each strategy option in its own child; `apply` stores the value. `read`: the
@@ -426,5 +446,19 @@ pub(super) fn ref_equal(st: &State, a: &SValue, b: &SValue) -> RefEq {
         (SymLoc(_), _) => RefEq::Resolve(a),
         (_, SymLoc(_)) => RefEq::Resolve(b),
         _ => RefEq::Decided(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hand-written target says what `State::obj_name` and a format would.
+    #[test]
+    fn field_targets_name_objects_as_the_state_does() {
+        for obj in [0, 1, 8, 9, 10, 98, 99, 12_344, u32::MAX as usize] {
+            let expected = format!("{}.left", State::obj_name(obj));
+            assert_eq!(field_target(obj, "left"), expected);
+        }
     }
 }
