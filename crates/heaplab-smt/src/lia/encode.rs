@@ -7,7 +7,7 @@
 //! the terms do. What cannot be encoded (a Boolean where an integer is expected, `distinct` over
 //! more than two Booleans) is reported as outside the fragment.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::coeffs::Coeffs;
 use super::rational::{add, mul, Overflow};
@@ -92,11 +92,11 @@ pub type Outside = String;
 pub struct Vars {
     /// Integer variables: `Some(var)` for a query variable, `None` for a fresh one.
     pub ints: Vec<Option<Var>>,
-    int_index: HashMap<String, usize>,
+    int_index: FxHashMap<String, usize>,
     pub bools: Vec<Var>,
-    bool_index: HashMap<String, usize>,
+    bool_index: FxHashMap<String, usize>,
     /// Fresh quotient/remainder pairs by (dividend, divisor), so `div` and `mod` of one term share.
-    divisions: HashMap<(Lin, i64), (usize, usize)>,
+    divisions: FxHashMap<(Lin, i64), (usize, usize)>,
 }
 
 impl Vars {

@@ -18,7 +18,7 @@
 //!    only when the current point violates it). Both splits cover every integer point, so a
 //!    search whose leaves are all infeasible proves unsat.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::encode::{Lin, Lit};
 use super::rational::{ceil_div, checked_mul, euclid, floor_div, gcd, Overflow, Q};
@@ -213,7 +213,8 @@ fn check_inner(
     // Step 3: bounds and slack rows. A form is keyed by its coefficients with the first one
     // positive; `sign` says whether the constraint's form was negated to get there.
     let mut forms: Vec<Vec<(usize, i128)>> = Vec::new();
-    let mut form_index: HashMap<Vec<(usize, i128)>, usize> = HashMap::new();
+    // Fx, not SipHash: keys of 128-bit coefficients hashed per constraint, per query.
+    let mut form_index: FxHashMap<Vec<(usize, i128)>, usize> = FxHashMap::default();
     // (target variable or form, lower, upper, ≠) in the simplex's terms, collected first.
     enum Target {
         Var(usize),
