@@ -286,14 +286,12 @@ pub fn generate_within(
     deadline_ms: Option<u64>,
 ) -> Result<Generation> {
     let target = explorer_target(explorer);
-    // The explorer's logic definitions: converting them again would compute the predicates'
-    // invariants twice more.
-    let code = Rc::clone(explorer.compiled());
-    let pre = explorer.config().pre;
-    let checker =
-        concretize::PreChecker::with_defs(program, info, &target, pre, Cow::Borrowed(&code.defs));
-    let strategy = explorer.config().strategy;
-    let elements = distinct::Elements::for_strategy(strategy, program, info, &target, &code.defs);
+    // The explorer's logic definitions, not converted again (the predicates' invariants).
+    let (code, config) = (Rc::clone(explorer.compiled()), explorer.config());
+    let defs = Cow::Borrowed(&code.defs);
+    let checker = concretize::PreChecker::with_defs(program, info, &target, config.pre, defs);
+    let elements =
+        distinct::Elements::for_strategy(config.strategy, program, info, &target, &code.defs);
     // Positions, not copies: a timed-out run can end with many thousands of paths, and each
     // is copied only when its turn comes.
     let feasible: Vec<usize> = (0..explorer.paths().len())
