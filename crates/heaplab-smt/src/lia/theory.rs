@@ -124,10 +124,16 @@ fn check_inner(
     }
     // Step 2: solve unit equalities.
     let mut solved: Vec<(usize, Lin)> = Vec::new();
-    while let Some(pos) =
-        kept.iter().position(|(k, l)| *k == Kind::Eq && l.coeffs.values().any(|c| c.abs() == 1))
-    {
+    let unit = |(k, l): &(Kind, Lin)| *k == Kind::Eq && l.coeffs.values().any(|c| c.abs() == 1);
+    // No entry before `from` is a unit equality: each was scanned and has not changed since.
+    // The scan for the first one starts there, not at 0 (the same equality is found, without
+    // scanning the hundreds of constraints before it again for each one solved).
+    let mut from = 0;
+    while let Some(pos) = kept.get(from..).and_then(|rest| rest.iter().position(unit)) {
+        let pos = from + pos;
         let (_, eq) = kept.swap_remove(pos);
+        // The last entry, not scanned yet, moved to `pos`.
+        from = pos;
         let Some((&x, &a)) = eq.coeffs.iter().find(|(_, c)| c.abs() == 1) else { continue };
         // a·x + rest = 0 with a = ±1: x = -a·rest.
         let mut rest = eq.clone();
@@ -139,6 +145,9 @@ fn check_inner(
         let mut holds = Vec::new();
         for (i, (kind, lin)) in kept.iter_mut().enumerate() {
             let Some(c) = lin.coeffs.remove(&x) else { continue };
+            // Changed: it may have become a unit equality. (Entries `retain` drops below are
+            // changed ones, so none lies before `from`.)
+            from = from.min(i);
             // Chains of solutions can fill every constraint with every variable (a quotient
             // and remainder per halving, over cells read at symbolic indexes): seconds per
             // query. Beyond the budget the query is outside, for Z3.
