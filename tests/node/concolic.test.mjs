@@ -131,11 +131,14 @@ test('concolicRun without Z3 still runs, and bad options are said', async () => 
 
 // The time bound: absent means the engine's default (as the CLI's), a short one stops the loop
 // (the Compare and Explore tabs pass the page's bound), and what was found is still checked.
+// The bound is a quarter of the whole run's own time on this machine: a fixed 300 ms stopped
+// the run at its very end once the whole run took about that long.
 test('concolicRun stops on its time bound, with valid tests so far', async () => {
   const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
   const full = await engine.concolicRun(source, 'BST.remove', { bounds: { timeout_ms: 0 } }, bridge.solve);
   assert.equal(full.summary.stopped_by, null);
-  const cut = await engine.concolicRun(source, 'BST.remove', { bounds: { timeout_ms: 300 } }, bridge.solve);
+  const bound = Math.max(1, Math.floor(full.summary.time_ms / 4));
+  const cut = await engine.concolicRun(source, 'BST.remove', { bounds: { timeout_ms: bound } }, bridge.solve);
   assert.equal(cut.summary.stopped_by, 'timeout');
   const runs = (r) => r.summary.concolic.runs;
   assert.ok(runs(cut) < runs(full), `${runs(cut)} runs < ${runs(full)}`);
