@@ -32,10 +32,10 @@ pub struct TreeColumns {
     /// address: most nodes of a large run end a path, and hashing these twice a node costs a
     /// tenth of the columns.
     statics: Vec<((usize, usize), u32)>,
-    /// The labels, by the address of the tree's shared text ([`Labels`]): hashing each node's
+    /// The labels, by the address of the tree's shared text ([`LabelTexts`]): hashing each node's
     /// label text was a tenth of a large Run's columns.
     ///
-    /// [`Labels`]: heaplab_engine::symbolic::Labels
+    /// [`LabelTexts`]: heaplab_engine::symbolic::LabelTexts
     labels: FxHashMap<usize, u32>,
 }
 

@@ -31,7 +31,7 @@ pub struct TreeNode {
     pub id: StateId,
     pub parent: Option<StateId>,
     /// What distinguishes this state from its siblings (`root = null`, `x0 < x1`, ...): one
-    /// text shared by every node with the same label ([`Labels`]).
+    /// text shared by every node with the same label ([`LabelTexts`]).
     pub label: Rc<str>,
     /// The path that ended in this state, if any.
     pub path: Option<usize>,
@@ -82,18 +82,18 @@ pub struct ChoiceKey {
 /// `put` keeps millions of nodes), and the page's Run took the texts apart again to send each
 /// once.
 #[derive(Debug)]
-pub struct Labels {
+pub struct LabelTexts {
     texts: FxHashSet<Rc<str>>,
     empty: Rc<str>,
 }
 
-impl Default for Labels {
-    fn default() -> Labels {
-        Labels { texts: FxHashSet::default(), empty: Rc::from("") }
+impl Default for LabelTexts {
+    fn default() -> LabelTexts {
+        LabelTexts { texts: FxHashSet::default(), empty: Rc::from("") }
     }
 }
 
-impl Labels {
+impl LabelTexts {
     /// The shared text equal to `label`.
     pub fn intern(&mut self, label: String) -> Rc<str> {
         if label.is_empty() {

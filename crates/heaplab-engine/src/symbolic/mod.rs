@@ -57,7 +57,7 @@ pub use config::{
     Bound, Bounds, Clock, CoarseTime, Config, NoClock, PreMode, SearchOrder, SlCompletion,
     StrategyKind,
 };
-pub use events::{Event, ForkKind, Labels, Placed, RunStats, TreeNode, ViewAt};
+pub use events::{Event, ForkKind, LabelTexts, Placed, RunStats, TreeNode, ViewAt};
 pub use exec::answers::AnswerCounts;
 pub use explorer::Explorer;
 pub use options::{Options, OptionsError};

@@ -6,7 +6,7 @@ use crate::symbolic::code::UnitId;
 use crate::symbolic::config::{Bound, SearchOrder};
 use crate::symbolic::disjuncts::DisjunctTexts;
 use crate::symbolic::events::{
-    ChoiceKey, Event, Label, Labels, Placed, RunStats, TreeNode, ViewAt,
+    ChoiceKey, Event, Label, LabelTexts, Placed, RunStats, TreeNode, ViewAt,
 };
 use crate::symbolic::exec::Sink;
 use crate::symbolic::outcome::{PathOutcome, PathResult};
@@ -41,7 +41,7 @@ pub struct Record {
     pub next_id: u32,
     pub tree: Vec<TreeNode>,
     /// The tree's labels, each text once.
-    pub label_texts: Labels,
+    pub label_texts: LabelTexts,
     /// The labels of lazy-initialization children by what they say ([`ChoiceKey`]): the field
     /// name, the child's label and the option's.
     pub choice_labels: FxHashMap<ChoiceKey, ChoiceLabels>,
@@ -89,7 +89,7 @@ impl Record {
             entry: None,
             next_id: 0,
             tree: Vec::new(),
-            label_texts: Labels::default(),
+            label_texts: LabelTexts::default(),
             choice_labels: FxHashMap::default(),
             disjunct_labels: Vec::new(),
             paths: Vec::new(),
