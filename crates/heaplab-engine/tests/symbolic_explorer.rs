@@ -172,7 +172,7 @@ fn events_form_a_tree() {
     }
     assert!(lazy_inits > 0);
     assert_eq!(ends, ex.paths().len());
-    for node in ex.tree() {
+    for node in ex.tree().iter() {
         if let Some(p) = node.parent {
             assert!(p < node.id);
         }
@@ -379,7 +379,7 @@ fn formulas_are_written_only_for_the_states_whose_views_are_kept() {
         (
             texts,
             ex.stats().states,
-            ex.tree().iter().map(|n| n.label.to_string()).collect::<Vec<_>>(),
+            ex.tree().iter().map(|n| ex.tree().label(&n).to_string()).collect::<Vec<_>>(),
         )
     };
     let (all, states, labels) = run(0);
@@ -435,7 +435,8 @@ fn events_without_detail_carry_no_formulas_and_change_nothing_else() {
         }
         let outcomes: Vec<String> = ex.paths().iter().map(|p| p.describe()).collect();
         let counts = (ex.stats().states, ex.stats().feasible, ex.stats().infeasible);
-        let labels: Vec<String> = ex.tree().iter().map(|n| n.label.to_string()).collect();
+        let labels: Vec<String> =
+            ex.tree().iter().map(|n| ex.tree().label(&n).to_string()).collect();
         (events, text, queries, outcomes, counts, labels)
     };
     let (e1, text1, q1, o1, c1, l1) = run(true, true, true);
@@ -532,7 +533,9 @@ fn lazy_children_are_labelled_by_their_own_fork() {
         }
     }
     let tree = ex.tree();
-    let label = |id: heaplab_engine::symbolic::StateId| tree[id.0 as usize].label.to_string();
+    let label = |id: heaplab_engine::symbolic::StateId| {
+        tree.get(id.0 as usize).map(|n| tree.label(&n).to_string()).expect("a node")
+    };
     let fields = forks.iter().filter(|(target, ..)| target.contains('.')).count();
     assert!(fields > 300, "{fields} forks on fields");
     for (target, options, children) in &forks {

@@ -237,7 +237,7 @@ fn discarded_paths_keep_their_views_within_the_limit() {
         let p = ex.paths().iter();
         p.map(|p| format!("{} {} {:?}", p.index, p.outcome.summary(), p.state.id)).collect()
     };
-    let all_discarded = |n: &&TreeNode| {
+    let all_discarded = |n: &TreeNode| {
         n.path.is_some_and(|p| matches!(all.paths()[p].outcome, PathOutcome::Discarded { .. }))
     };
     let discarded: Vec<StateId> = all.tree().iter().filter(all_discarded).map(|n| n.id).collect();
@@ -256,11 +256,14 @@ fn discarded_paths_keep_their_views_within_the_limit() {
     for id in past {
         assert!(all.view(id).is_some(), "node {id:?}");
         assert!(some.view(id).is_none(), "node {id:?}");
-        let node = &some.tree()[id.0 as usize];
+        let node = some.tree().get(id.0 as usize).expect("a node");
         assert_eq!((node.path, node.discarded), (None, Some(true)), "node {id:?}");
     }
     let labels = |ex: &Explorer| -> Vec<String> {
-        ex.tree().iter().map(|n| format!("{:?} {:?} {}", n.id, n.parent, n.label)).collect()
+        ex.tree()
+            .iter()
+            .map(|n| format!("{:?} {:?} {}", n.id, n.parent, ex.tree().label(&n)))
+            .collect()
     };
     assert_eq!(labels(&all), labels(&some));
 }
@@ -284,7 +287,7 @@ fn undone_steps_leave_no_views_behind() {
             if e == Event::SolverPending {
                 pendings += 1;
                 shared.borrow_mut().resolve();
-                for n in ex.tree() {
+                for n in ex.tree().iter() {
                     if let Some(v) = ex.view(n.id) {
                         assert_eq!(v.node, n.id);
                     }
@@ -296,7 +299,7 @@ fn undone_steps_leave_no_views_behind() {
         sync.record_views(100_000);
         sync.run_to_end();
         assert_eq!(ex.tree(), sync.tree());
-        for n in sync.tree() {
+        for n in sync.tree().iter() {
             assert_eq!(ex.view(n.id), sync.view(n.id), "node {}", n.id.0);
         }
     }

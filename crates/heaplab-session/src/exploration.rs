@@ -494,15 +494,13 @@ impl Run {
 
     pub fn tree_nodes(&self, start: usize) -> Vec<JsTreeNode> {
         let tree = self.explorer.tree();
-        tree.get(start..)
-            .unwrap_or_default()
-            .iter()
+        tree.iter_from(start)
             .map(|n| {
-                let end = self.end_of(n);
+                let end = self.end_of(&n);
                 JsTreeNode {
                     id: n.id.0,
                     parent: n.parent.map(|p| p.0),
-                    label: n.label.to_string(),
+                    label: tree.label(&n).to_string(),
                     path: n.path,
                     outcome: end.as_ref().map(|e| e.0),
                     colour: end.as_ref().map(|e| e.1),
@@ -538,12 +536,7 @@ impl Run {
     }
 
     pub(crate) fn parent_of(&self, id: u32) -> Option<u32> {
-        let tree = self.explorer.tree();
-        let node = match tree.get(id as usize) {
-            Some(n) if n.id.0 == id => Some(n),
-            _ => tree.iter().find(|n| n.id.0 == id),
-        };
-        node.and_then(|n| n.parent).map(|p| p.0)
+        self.explorer.tree().parent(id as usize).map(|p| p.0)
     }
 
     /// The 1-based line of a span of the program.
@@ -579,7 +572,7 @@ impl Run {
     fn mentioned_ids(&self, js: &JsEvent) -> BTreeSet<String> {
         let mut ids = BTreeSet::new();
         let tree = self.explorer.tree();
-        let label = |id: u32| tree.get(id as usize).map_or("", |n| &*n.label);
+        let label = |id: u32| tree.get(id as usize).map_or("", |n| tree.label(&n));
         ids_in(&js.label, &mut ids);
         match &js.details {
             Details::LazyInit { target, options, children, .. } => {

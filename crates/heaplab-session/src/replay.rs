@@ -150,15 +150,11 @@ fn history(
     loop {
         chain.push(JsChoice {
             node: node.id.0,
-            label: node.label.to_string(),
+            label: tree.label(&node).to_string(),
             line: node.span.map(&line),
         });
         let Some(parent) = node.parent else { break };
-        let found = match tree.get(parent.0 as usize) {
-            Some(n) if n.id == parent => Some(n),
-            _ => tree.iter().find(|n| n.id == parent),
-        };
-        match found {
+        match tree.get(parent.0 as usize) {
             Some(n) if chain.len() <= tree.len() => node = n,
             _ => break,
         }

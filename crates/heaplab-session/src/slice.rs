@@ -159,9 +159,11 @@ impl Run {
     pub fn tree_columns(&self, start: usize) -> TreeColumns {
         let tree = self.explorer.tree();
         let mut columns = TreeColumns::starting_at(start as u32);
-        for n in tree.get(start..).unwrap_or_default() {
+        columns.reserve(tree.len().saturating_sub(start));
+        for n in tree.iter_from(start) {
             let line = n.span.map(|s| self.line_of(s));
-            columns.push(n.parent.map(|p| p.0), &n.label, n.path, self.end_of(n), line);
+            let label = (n.label, tree.label(&n));
+            columns.push(n.parent.map(|p| p.0), label, n.path, self.end_of(&n), line);
         }
         columns
     }

@@ -7,9 +7,12 @@
 //! the page without a copy, and the strings (labels, outcomes, colours, texts), which repeat
 //! from node to node, are each stored once in a table the columns index.
 
+use heaplab_engine::symbolic::LabelId;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use std::rc::Rc;
+
+/// A label not interned yet (see `TreeColumns::labels`).
+const NONE: u32 = u32::MAX;
 
 /// Nodes with ids `first`, `first + 1`, ...: entry `i` of each column belongs to node
 /// `first + i`. String columns index [`TreeColumns::strings`], whose entry 0 stands for none.
@@ -32,11 +35,12 @@ pub struct TreeColumns {
     /// address: most nodes of a large run end a path, and hashing these twice a node costs a
     /// tenth of the columns.
     statics: Vec<((usize, usize), u32)>,
-    /// The labels, by the address of the tree's shared text ([`LabelTexts`]): hashing each node's
-    /// label text was a tenth of a large Run's columns.
+    /// The strings of the tree's labels, by the label's id in the run ([`LabelTexts`]), `NONE`
+    /// where not interned yet: hashing each node's label text was a tenth of a large Run's
+    /// columns.
     ///
     /// [`LabelTexts`]: heaplab_engine::symbolic::LabelTexts
-    labels: FxHashMap<usize, u32>,
+    labels: Vec<u32>,
 }
 
 impl Default for TreeColumns {
@@ -59,8 +63,19 @@ impl TreeColumns {
             strings: vec![String::new()],
             index: FxHashMap::default(),
             statics: Vec::new(),
-            labels: FxHashMap::default(),
+            labels: Vec::new(),
         }
+    }
+
+    /// Room for `more` nodes: a large slice's columns grew by doubling, copying each column
+    /// again at every step.
+    pub fn reserve(&mut self, more: usize) {
+        let columns = [&mut self.line, &mut self.label, &mut self.outcome, &mut self.colour];
+        for column in columns.into_iter().chain([&mut self.text]) {
+            column.reserve(more);
+        }
+        self.parent.reserve(more);
+        self.path.reserve(more);
     }
 
     pub fn len(&self) -> usize {
@@ -76,7 +91,7 @@ impl TreeColumns {
     pub fn push(
         &mut self,
         parent: Option<u32>,
-        label: &Rc<str>,
+        label: (LabelId, &str),
         path: Option<usize>,
         end: Option<(&'static str, &'static str, Cow<'static, str>)>,
         line: Option<u32>,
@@ -133,14 +148,19 @@ impl TreeColumns {
         i
     }
 
-    fn intern_label(&mut self, label: &Rc<str>) -> u32 {
-        let address = Rc::as_ptr(label) as *const u8 as usize;
-        if let Some(&i) = self.labels.get(&address) {
-            return i;
+    fn intern_label(&mut self, (id, text): (LabelId, &str)) -> u32 {
+        let at = id.0 as usize;
+        match self.labels.get(at) {
+            Some(&i) if i != NONE => i,
+            _ => {
+                let i = self.intern(text);
+                if self.labels.len() <= at {
+                    self.labels.resize(at + 1, NONE);
+                }
+                self.labels[at] = i;
+                i
+            }
         }
-        let i = self.intern(label);
-        self.labels.insert(address, i);
-        i
     }
 
     fn intern(&mut self, s: &str) -> u32 {

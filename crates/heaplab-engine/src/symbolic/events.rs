@@ -9,8 +9,8 @@ use crate::symbolic::solve::SatAnswer;
 use crate::symbolic::state::StateId;
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
-use rustc_hash::FxHashSet;
-use std::rc::Rc;
+
+pub use super::tree::{Label, LabelId, LabelTexts, TreeNode};
 
 /// Why a state has several children.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,46 +25,6 @@ pub enum ForkKind {
     Disjunct,
 }
 
-/// One node of the exploration tree.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TreeNode {
-    pub id: StateId,
-    pub parent: Option<StateId>,
-    /// What distinguishes this state from its siblings (`root = null`, `x0 < x1`, ...): one
-    /// text shared by every node with the same label ([`LabelTexts`]).
-    pub label: Rc<str>,
-    /// The path that ended in this state, if any.
-    pub path: Option<usize>,
-    /// A discarded path the run did not keep in `paths` ended here (past the view limit, where
-    /// views are recorded): `Some(precondition)`, as `PathOutcome::Discarded` says it.
-    pub discarded: Option<bool>,
-    /// Where the state was created: the source of the instruction its parent was executing
-    /// (the method's declaration for the states of the entry). `None` for the root.
-    pub span: Option<Span>,
-}
-
-/// A tree node's label as a step gives it: a text, or one the sink shares already
-/// ([`Sink::choice_label`](super::step::Sink::choice_label)).
-pub enum Label {
-    Text(String),
-    Shared(Rc<str>),
-}
-
-impl From<String> for Label {
-    fn from(text: String) -> Label {
-        Label::Text(text)
-    }
-}
-
-impl Label {
-    pub fn into_string(self) -> String {
-        match self {
-            Label::Text(text) => text,
-            Label::Shared(text) => text.to_string(),
-        }
-    }
-}
-
 /// A lazy-initialization child's label as a key: the field read (by the address and length of
 /// its name in the compiled code, checked against the name itself), the object read, and the
 /// option taken (which kind, and the object it names). `lazy` at k = 3 on TreeMap `put` makes
@@ -75,42 +35,6 @@ pub struct ChoiceKey {
     pub field: (usize, usize),
     pub obj: u32,
     pub option: (u8, u32),
-}
-
-/// The tree's labels, each text stored once. A large run's labels repeat (`o1.left = null`,
-/// `!(x0 < x1)`): a `String` per node was most of the tree's memory (`lazy` at k = 3 on TreeMap
-/// `put` keeps millions of nodes), and the page's Run took the texts apart again to send each
-/// once.
-#[derive(Debug)]
-pub struct LabelTexts {
-    texts: FxHashSet<Rc<str>>,
-    empty: Rc<str>,
-}
-
-impl Default for LabelTexts {
-    fn default() -> LabelTexts {
-        LabelTexts { texts: FxHashSet::default(), empty: Rc::from("") }
-    }
-}
-
-impl LabelTexts {
-    /// The shared text equal to `label`.
-    pub fn intern(&mut self, label: String) -> Rc<str> {
-        if label.is_empty() {
-            return Rc::clone(&self.empty);
-        }
-        if let Some(text) = self.texts.get(label.as_str()) {
-            return Rc::clone(text);
-        }
-        let text: Rc<str> = Rc::from(label);
-        self.texts.insert(Rc::clone(&text));
-        text
-    }
-
-    /// The empty label (a node whose label nobody reads).
-    pub fn empty(&self) -> Rc<str> {
-        Rc::clone(&self.empty)
-    }
 }
 
 /// An [`Event`] with its place in the source: the span of the instruction the top frame of the

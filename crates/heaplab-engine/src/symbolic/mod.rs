@@ -50,6 +50,7 @@ pub mod state;
 pub mod step;
 pub mod strategy;
 pub mod term;
+pub mod tree;
 pub mod view;
 pub mod view_symheap;
 
@@ -57,7 +58,7 @@ pub use config::{
     Bound, Bounds, Clock, CoarseTime, Config, NoClock, PreMode, SearchOrder, SlCompletion,
     StrategyKind,
 };
-pub use events::{Event, ForkKind, LabelTexts, Placed, RunStats, TreeNode, ViewAt};
+pub use events::{Event, ForkKind, Placed, RunStats, ViewAt};
 pub use exec::answers::AnswerCounts;
 pub use explorer::Explorer;
 pub use options::{Options, OptionsError};
@@ -68,6 +69,7 @@ pub use solve::{Model, PathSolver, SatAnswer, SolverCounts};
 pub use state::{SValue, State, StateId, StrategyData};
 pub use strategy::{HeapStrategy, StrategyInfo, STRATEGIES};
 pub use term::{Sort, Sym};
+pub use tree::{LabelId, LabelTexts, Tree, TreeNode};
 pub use view::HeapView;
 
 /// The tests' random cases: a small deterministic generator (xorshift64) from `seed`;

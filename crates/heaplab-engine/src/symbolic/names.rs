@@ -18,7 +18,7 @@
 use super::code::{Compiled, UnitId};
 use super::show::Names;
 use super::state::{SValue, State};
-use super::view::DRIVER;
+use super::view::is_driver;
 use rustc_hash::FxHashSet;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -85,7 +85,7 @@ pub fn access_paths(
     let mut locals: Vec<(&str, &SValue)> = Vec::new();
     for f in st.frames.iter().rev() {
         let Some(unit) = code.units.get(f.unit) else { continue };
-        if unit.display_name() == DRIVER {
+        if is_driver(unit) {
             continue;
         }
         let named = unit.slot_names.iter().zip(&f.locals).filter(|(n, _)| !n.is_empty());
@@ -129,14 +129,27 @@ pub fn access_paths(
             }
         }
     }
+    // Written into one string, outermost first: a format per step was a fifth of the walk.
     fn path(reached: &[(Id, Via)], i: usize) -> String {
-        match &reached[i].1 {
-            Via::Start(name) => name.to_string(),
-            Via::Field(parent, cell) if cell.starts_with('[') => {
-                format!("{}{cell}", path(reached, *parent))
+        let mut steps = Vec::new();
+        let mut at = i;
+        let start = loop {
+            match &reached[at].1 {
+                Via::Start(name) => break *name,
+                Via::Field(parent, step) => {
+                    steps.push(step);
+                    at = *parent;
+                }
             }
-            Via::Field(parent, field) => format!("{}.{field}", path(reached, *parent)),
+        };
+        let mut out = String::from(start);
+        for step in steps.iter().rev() {
+            if !step.starts_with('[') {
+                out.push('.');
+            }
+            out.push_str(step);
         }
+        out
     }
     let name = |id: Id| match id {
         Id::Obj(o) => State::obj_name(o),

@@ -12,7 +12,7 @@
 //! fills it only when a front end asks for it
 //! ([`Explorer::record_views`](super::Explorer::record_views)).
 
-use super::code::{Compiled, SlotType, UnitId};
+use super::code::{Compiled, SlotType, Unit, UnitId, UnitKind};
 use super::events::ViewAt;
 use super::outcome::PathOutcome;
 pub use super::show::ValView;
@@ -27,6 +27,12 @@ use std::collections::BTreeSet;
 /// The name of the unit that calls the method under test (`exec::entry`); not a frame a person
 /// wrote, so views leave it out.
 pub(crate) const DRIVER: &str = "<driver>";
+
+/// Whether `unit` is the run's driver (named [`DRIVER`], see `exec::entry`); asked of every
+/// frame of every named fork, so without writing the unit's name.
+pub(crate) fn is_driver(unit: &Unit) -> bool {
+    matches!(&unit.kind, UnitKind::Function { class: None, name } if name == DRIVER)
+}
 
 /// One object of the heap.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -186,7 +192,7 @@ impl HeapView {
             .iter()
             .filter_map(|f| {
                 let unit = code.units.get(f.unit)?;
-                if unit.display_name() == DRIVER {
+                if is_driver(unit) {
                     return None;
                 }
                 let locals = unit

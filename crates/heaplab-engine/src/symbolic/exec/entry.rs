@@ -7,6 +7,7 @@ use crate::symbolic::code::{Compiled, Instr, SlotType, UnitId, UnitKind};
 use crate::symbolic::config::{Config, PreMode};
 use crate::symbolic::events::{Event, ForkKind, ViewAt};
 use crate::symbolic::state::{Frame, Frames, Objects, SValue, State, StateId, VarOrigin};
+use crate::symbolic::view::DRIVER;
 use heaplab_syntax::ast::NodeId;
 
 /// A state with nothing in it yet.
@@ -74,7 +75,7 @@ pub fn add_entry_unit(
     let mut compiled = code.clone();
     let entry_id = compiled.units.len();
     let mut entry_unit = unit.clone();
-    entry_unit.kind = UnitKind::Function { class: None, name: "<driver>".into() };
+    entry_unit.kind = UnitKind::Function { class: None, name: DRIVER.into() };
     // The driver's instructions are the method's call: its declaration.
     entry_unit.spans = vec![unit.span; entry.len()];
     entry_unit.code = entry;

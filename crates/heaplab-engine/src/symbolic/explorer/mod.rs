@@ -23,6 +23,7 @@ mod record;
 
 pub use super::events::{Event, ForkKind, Placed, RunStats, TreeNode};
 pub use super::outcome::{PathOutcome, PathResult};
+use super::tree::Tree;
 
 use super::code::{compile_for, Compiled, Instr, UnitId};
 use super::config::{Bound, Clock, Config, Deadline};
@@ -204,7 +205,7 @@ impl Explorer {
         &self.rec.paths
     }
 
-    pub fn tree(&self) -> &[TreeNode] {
+    pub fn tree(&self) -> &Tree {
         &self.rec.tree
     }
 
@@ -353,7 +354,11 @@ impl Explorer {
             Kept::Path(p) => HeapView::of_path(&p.state, code, method, &p.outcome),
             Kept::Snapshot(st, at) => HeapView::of(st, code, method, at),
         };
-        view.label = self.rec.tree[id.0 as usize].label.to_string();
+        view.label = self
+            .rec
+            .tree
+            .get(id.0 as usize)
+            .map_or(String::new(), |n| self.rec.tree.label(&n).to_string());
         Some(view)
     }
 
@@ -375,7 +380,7 @@ impl Explorer {
 
     /// Where the state of tree node `id` is still kept, if it is.
     fn kept(&self, id: StateId) -> Option<Kept<'_>> {
-        let node = self.rec.tree.get(id.0 as usize).filter(|n| n.id == id)?;
+        let node = self.rec.tree.get(id.0 as usize)?;
         let live = self.rec.current.iter().chain(&self.rec.worklist).find(|s| s.id == id);
         Some(match (live, node.path.and_then(|p| self.rec.paths.get(p))) {
             (Some(st), _) => Kept::Live(st),

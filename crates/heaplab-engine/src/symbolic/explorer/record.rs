@@ -5,13 +5,12 @@
 use crate::symbolic::code::UnitId;
 use crate::symbolic::config::{Bound, SearchOrder};
 use crate::symbolic::disjuncts::DisjunctTexts;
-use crate::symbolic::events::{
-    ChoiceKey, Event, Label, LabelTexts, Placed, RunStats, TreeNode, ViewAt,
-};
+use crate::symbolic::events::{ChoiceKey, Event, Label, LabelId, Placed, RunStats, ViewAt};
 use crate::symbolic::exec::Sink;
 use crate::symbolic::outcome::{PathOutcome, PathResult};
 use crate::symbolic::shard::Shard;
 use crate::symbolic::state::{State, StateId};
+use crate::symbolic::tree::Tree;
 use crate::symbolic::view::Snapshots;
 use heaplab_syntax::Span;
 use rustc_hash::FxHashMap;
@@ -20,7 +19,7 @@ use std::rc::Rc;
 
 /// A lazy-initialization child's labels: the field name its key stands for, the node's label
 /// and the option's.
-pub type ChoiceLabels = (Box<str>, Rc<str>, Rc<str>);
+pub type ChoiceLabels = (Box<str>, LabelId, Rc<str>);
 
 /// See the module docs.
 pub struct Record {
@@ -39,14 +38,13 @@ pub struct Record {
     /// The driver's unit (see `entry`).
     pub entry: Option<UnitId>,
     pub next_id: u32,
-    pub tree: Vec<TreeNode>,
-    /// The tree's labels, each text once.
-    pub label_texts: LabelTexts,
+    /// The tree, with its labels' texts.
+    pub tree: Tree,
     /// The labels of lazy-initialization children by what they say ([`ChoiceKey`]): the field
     /// name, the child's label and the option's.
     pub choice_labels: FxHashMap<ChoiceKey, ChoiceLabels>,
     /// `disjunct 1`, `disjunct 2`, ... as written so far.
-    pub disjunct_labels: Vec<Rc<str>>,
+    pub disjunct_labels: Vec<LabelId>,
     pub paths: Vec<PathResult>,
     pub stats: RunStats,
     pub stopped: Option<Bound>,
@@ -88,8 +86,7 @@ impl Record {
             last: None,
             entry: None,
             next_id: 0,
-            tree: Vec::new(),
-            label_texts: LabelTexts::default(),
+            tree: Tree::default(),
             choice_labels: FxHashMap::default(),
             disjunct_labels: Vec::new(),
             paths: Vec::new(),
@@ -140,7 +137,7 @@ impl Record {
     pub fn parent_of(&self, id: StateId) -> Option<StateId> {
         match self.summary_only {
             true => self.parents.get(id.0 as usize),
-            false => self.tree.get(id.0 as usize).and_then(|n| n.parent),
+            false => self.tree.parent(id.0 as usize),
         }
     }
 
@@ -149,19 +146,13 @@ impl Record {
     pub fn set_summary_only(&mut self, on: bool) {
         if on && !self.summary_only {
             self.parents = Parents::default();
-            self.tree.drain(..).for_each(|n| self.parents.push(n.parent));
+            (0..self.tree.len()).for_each(|i| self.parents.push(self.tree.parent(i)));
+            self.tree.clear();
         } else if !on && self.summary_only {
             let parents = std::mem::take(&mut self.parents);
-            self.tree = (0..parents.len())
-                .map(|i| TreeNode {
-                    id: StateId(i as u32),
-                    parent: parents.get(i),
-                    label: self.label_texts.empty(),
-                    path: None,
-                    discarded: None,
-                    span: None,
-                })
-                .collect();
+            self.tree.clear();
+            let empty = self.tree.labels.empty();
+            (0..parents.len()).for_each(|i| self.tree.push(parents.get(i), empty, None));
         }
         self.summary_only = on;
     }
@@ -188,11 +179,11 @@ impl Sink for Record {
             self.parents.push(parent);
         } else {
             let label = match (self.detail, label) {
-                (true, Label::Text(text)) => self.label_texts.intern(text),
-                (true, Label::Shared(text)) => text,
-                (false, _) => self.label_texts.empty(),
+                (true, Label::Text(text)) => self.tree.labels.intern(text),
+                (true, Label::Known(id)) => id,
+                (false, _) => self.tree.labels.empty(),
             };
-            self.tree.push(TreeNode { id, parent, label, path: None, discarded: None, span });
+            self.tree.push(parent, label, span);
         }
         self.stats.states += 1;
         id
@@ -210,14 +201,13 @@ impl Sink for Record {
     ) -> (Label, String) {
         if let Some((name, label, option)) = self.choice_labels.get(&key) {
             if **name == *field {
-                return (Label::Shared(Rc::clone(label)), option.to_string());
+                return (Label::Known(*label), option.to_string());
             }
         }
         let (label, option) = make();
-        let label = self.label_texts.intern(label);
-        let shared = (field.into(), Rc::clone(&label), Rc::from(option.as_str()));
-        self.choice_labels.insert(key, shared);
-        (Label::Shared(label), option)
+        let label = self.tree.labels.intern(label);
+        self.choice_labels.insert(key, (field.into(), label, Rc::from(option.as_str())));
+        (Label::Known(label), option)
     }
 
     fn disjunct_label(&mut self, i: usize) -> Label {
@@ -226,9 +216,9 @@ impl Sink for Record {
         }
         while self.disjunct_labels.len() <= i {
             let label = format!("disjunct {}", self.disjunct_labels.len() + 1);
-            self.disjunct_labels.push(self.label_texts.intern(label));
+            self.disjunct_labels.push(self.tree.labels.intern(label));
         }
-        Label::Shared(Rc::clone(&self.disjunct_labels[i]))
+        Label::Known(self.disjunct_labels[i])
     }
 
     fn snapshot(&mut self, st: &State, at: ViewAt) {
@@ -305,10 +295,10 @@ impl Sink for Record {
                 st.frames = Default::default();
             } else if self.views.recording() {
                 self.views.full = true;
-                if let (PathOutcome::Discarded { precondition, .. }, Some(node)) =
-                    (&outcome, self.tree.get_mut(st.id.0 as usize))
+                if let (PathOutcome::Discarded { precondition, .. }, true) =
+                    (&outcome, (st.id.0 as usize) < self.tree.len())
                 {
-                    node.discarded = Some(*precondition);
+                    self.tree.set_discarded(st.id.0 as usize, *precondition);
                     let event = Event::PathEnd { state: st.id, path: None, outcome };
                     self.pending.push_back(Placed { event, span: self.at });
                     return;
@@ -320,9 +310,7 @@ impl Sink for Record {
         }
         // Where the path sits in `paths` (its `index` too unless discarded paths were left out).
         let position = self.paths.len();
-        if let Some(node) = self.tree.get_mut(st.id.0 as usize) {
-            node.path = Some(position);
-        }
+        self.tree.set_path(st.id.0 as usize, position);
         let event = Event::PathEnd { state: st.id, path: Some(position), outcome: outcome.clone() };
         self.pending.push_back(Placed { event, span: self.at });
         self.paths.push(PathResult { index, outcome, state: Box::new(st) });
