@@ -145,7 +145,11 @@ fn history(
     line: impl Fn(heaplab_syntax::Span) -> u32,
 ) -> Vec<JsChoice> {
     let tree = explorer.tree();
-    let Some(mut node) = tree.iter().find(|n| n.path == Some(path)) else { return Vec::new() };
+    // The path's final state is its node (a search of the tree read millions of nodes).
+    let end = explorer.paths().get(path).map(|p| p.state.id.0 as usize);
+    let Some(mut node) = end.and_then(|i| tree.get(i)).filter(|n| n.path == Some(path)) else {
+        return Vec::new();
+    };
     let mut chain = Vec::new();
     loop {
         chain.push(JsChoice {
@@ -161,4 +165,37 @@ fn history(
     }
     chain.reverse();
     chain
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exploration::{Next, Request};
+
+    /// A test's history is the chain of tree nodes from the root to the node its path ended in,
+    /// each the parent of the next, with the labels the tree gives them.
+    #[test]
+    fn a_history_runs_from_the_root_to_the_paths_node() {
+        let source = include_str!("../../../examples/bst.hl").to_string();
+        let request = Request::from_json(r#"{"strategy": "lazier#", "bounds": {"k": 2}}"#)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        let mut run = Run::new(source, "BST.insert".into(), request, false, || 0.0)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        while let Next::Event(_) = run.advance().expect("runs") {}
+        run.try_generate().expect("tests");
+        let tree = run.explorer.tree();
+        let tests = run.tests();
+        assert!(tests.len() > 20, "{} tests", tests.len());
+        for (i, t) in tests.iter().enumerate() {
+            let chain = run.replay(i as u32).expect("replays").history;
+            let last = chain.last().expect("a history");
+            assert_eq!(tree.get(last.node as usize).and_then(|n| n.path), Some(t.path));
+            assert_eq!(tree.get(chain[0].node as usize).map(|n| n.parent), Some(None));
+            for pair in chain.windows(2) {
+                let child = tree.get(pair[1].node as usize).expect("a node");
+                assert_eq!(child.parent.map(|p| p.0), Some(pair[0].node));
+                assert_eq!(pair[1].label, tree.label(&child));
+            }
+        }
+    }
 }
