@@ -37,7 +37,10 @@ pub struct Simplex {
 impl Simplex {
     /// `vars` structural variables (value 0, unbounded) and one slack variable per form (indices
     /// `vars..`), basic, defined as the form.
-    pub fn new(vars: usize, forms: &[Vec<(usize, i128)>]) -> R<Simplex> {
+    pub fn new<'f>(
+        vars: usize,
+        forms: impl ExactSizeIterator<Item = &'f [(usize, i128)]>,
+    ) -> R<Simplex> {
         let n = vars + forms.len();
         let mut sx = Simplex {
             rows: Vec::with_capacity(forms.len()),
@@ -47,7 +50,7 @@ impl Simplex {
             upper: vec![None; n],
             value: vec![Q::ZERO; n],
         };
-        for (r, form) in forms.iter().enumerate() {
+        for (r, form) in forms.enumerate() {
             let mut row = vec![Q::ZERO; n];
             for &(j, c) in form {
                 if j >= vars {
@@ -241,7 +244,8 @@ mod tests {
     #[test]
     fn finds_a_point_or_proves_infeasibility() {
         // s0 = x + y in [4, 4], s1 = x - y in [3, ∞), y ≥ 1.
-        let mut sx = Simplex::new(2, &[vec![(0, 1), (1, 1)], vec![(0, 1), (1, -1)]]).unwrap();
+        let mut sx =
+            Simplex::new(2, [&[(0, 1), (1, 1)][..], &[(0, 1), (1, -1)]].into_iter()).unwrap();
         assert!(sx.set_lower(2, Q::int(4)).unwrap());
         assert!(sx.set_upper(2, Q::int(4)).unwrap());
         assert!(sx.set_lower(3, Q::int(3)).unwrap());

@@ -47,12 +47,6 @@ pub enum TheoryResult {
     Outside(&'static str),
 }
 
-enum Norm {
-    True,
-    False,
-    Keep(Lin),
-}
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Le,
@@ -60,22 +54,27 @@ enum Kind {
     Ne,
 }
 
-/// Divides by the gcd of the coefficients (see the module docs, step 1).
-fn normalize(mut lin: Lin, kind: Kind) -> Norm {
+/// Whether `c ⋈ 0` holds.
+fn holds(c: i128, kind: Kind) -> bool {
+    match kind {
+        Kind::Le => c <= 0,
+        Kind::Eq => c == 0,
+        Kind::Ne => c != 0,
+    }
+}
+
+/// Divides `lin ⋈ 0` by the gcd of its coefficients in place (see the module docs, step 1):
+/// `Some(holds)` when that decides the constraint, `None` when it stays.
+fn normalize(lin: &mut Lin, kind: Kind) -> Option<bool> {
     let g = lin.coeffs.values().fold(0, |g, &c| gcd(g, c));
     if g == 0 {
-        let holds = match kind {
-            Kind::Le => lin.constant <= 0,
-            Kind::Eq => lin.constant == 0,
-            Kind::Ne => lin.constant != 0,
-        };
-        return if holds { Norm::True } else { Norm::False };
+        return Some(holds(lin.constant, kind));
     }
     if g > 1 {
         let (q, r) = euclid(lin.constant, g);
         match kind {
-            Kind::Eq if r != 0 => return Norm::False,
-            Kind::Ne if r != 0 => return Norm::True,
+            Kind::Eq if r != 0 => return Some(false),
+            Kind::Ne if r != 0 => return Some(true),
             // Σ a·x ≤ -c becomes Σ (a/g)·x ≤ ⌊-c/g⌋, i.e. constant ⌈c/g⌉.
             Kind::Le => lin.constant = q + i128::from(r != 0),
             _ => lin.constant = q,
@@ -84,227 +83,130 @@ fn normalize(mut lin: Lin, kind: Kind) -> Norm {
             *c = euclid(*c, g).0;
         }
     }
-    Norm::Keep(lin)
+    None
 }
 
+/// The buffers of a search's theory checks, kept from one check to the next.
+///
+/// Why: a check is mostly small (a few dozen literals, a handful of slack forms) and each built
+/// a dozen vectors and a key per constraint; allocation was a large part of its time, more so
+/// in wasm, where `check_inner` took 28% of a symheap run against 17% natively.
+#[derive(Default)]
+pub struct Scratch {
+    /// The normalized constraints; after [`Scratch::columns`], in the simplex's columns.
+    kept: Vec<(Kind, Lin)>,
+    /// Positions of `kept` a substitution made true.
+    holds: Vec<usize>,
+    /// Solved unit equalities: the variable and its value in the others.
+    solved: Vec<(usize, Lin)>,
+    /// Whether an inequality or equality mentions the variable.
+    bound: Vec<bool>,
+    /// The disequalities over a free variable, set aside.
+    free: Vec<Lin>,
+    /// The variable of each simplex column, and the column of each variable (`NONE` if none).
+    columns: Vec<usize>,
+    column: Vec<usize>,
+    /// The slack forms, one after another (`form_ends[f]` ends form `f`), and their index.
+    form_pairs: Vec<(usize, i128)>,
+    form_ends: Vec<usize>,
+    // Fx, not SipHash: keys of 128-bit coefficients hashed per constraint, per query.
+    form_index: FxHashMap<Vec<(usize, i128)>, usize>,
+    /// A negated form being looked up.
+    key: Vec<(usize, i128)>,
+    /// (simplex variable, lower, upper) and (simplex variable, excluded value).
+    bounds: Vec<(usize, Option<i128>, Option<i128>)>,
+    diseqs: Vec<(usize, i128)>,
+    bool_values: Vec<Option<bool>>,
+}
+
+const NONE: usize = usize::MAX;
+
 /// Decides a conjunction of literals over `ints` integer and `bools` Boolean variables.
-pub fn check(ints: usize, bools: usize, lits: &[Lit], budget: Budget<'_>) -> TheoryResult {
-    match check_inner(ints, bools, lits, budget) {
+pub fn check(
+    ints: usize,
+    bools: usize,
+    lits: &[Lit],
+    budget: Budget<'_>,
+    scratch: &mut Scratch,
+) -> TheoryResult {
+    match check_inner(ints, bools, lits, budget, scratch) {
         Ok(r) => r,
         Err(Overflow) => TheoryResult::Outside("arithmetic beyond 128 bits"),
     }
 }
 
 fn check_inner(
-    ints: usize,
+    all_ints: usize,
     bools: usize,
     lits: &[Lit],
     budget: Budget<'_>,
+    s: &mut Scratch,
 ) -> Result<TheoryResult, Overflow> {
-    let mut bool_values: Vec<Option<bool>> = vec![None; bools];
-    let mut cons: Vec<(Kind, Lin)> = Vec::new();
-    for lit in lits {
-        match lit {
-            Lit::Bool(b, v) => match bool_values[*b] {
-                Some(prev) if prev != *v => return Ok(TheoryResult::Unsat),
-                _ => bool_values[*b] = Some(*v),
-            },
-            Lit::Le(l) => cons.push((Kind::Le, l.clone())),
-            Lit::Eq(l) => cons.push((Kind::Eq, l.clone())),
-            Lit::Ne(l) => cons.push((Kind::Ne, l.clone())),
-        }
+    if !s.normalize(bools, lits) {
+        return Ok(TheoryResult::Unsat);
     }
-    let mut kept: Vec<(Kind, Lin)> = Vec::with_capacity(cons.len());
-    for (kind, lin) in cons {
-        match normalize(lin, kind) {
-            Norm::True => {}
-            Norm::False => return Ok(TheoryResult::Unsat),
-            Norm::Keep(l) => kept.push((kind, l)),
-        }
+    if let Some(r) = s.substitute(&mut *budget.substitutions)? {
+        return Ok(r);
     }
-    // Step 2: solve unit equalities.
-    let mut solved: Vec<(usize, Lin)> = Vec::new();
-    let unit = |(k, l): &(Kind, Lin)| *k == Kind::Eq && l.coeffs.values().any(|c| c.abs() == 1);
-    // No entry before `from` is a unit equality: each was scanned and has not changed since.
-    // The scan for the first one starts there, not at 0 (the same equality is found, without
-    // scanning the hundreds of constraints before it again for each one solved).
-    let mut from = 0;
-    while let Some(pos) = kept.get(from..).and_then(|rest| rest.iter().position(unit)) {
-        let pos = from + pos;
-        let (_, eq) = kept.swap_remove(pos);
-        // The last entry, not scanned yet, moved to `pos`.
-        from = pos;
-        let Some((&x, &a)) = eq.coeffs.iter().find(|(_, c)| c.abs() == 1) else { continue };
-        // a·x + rest = 0 with a = ±1: x = -a·rest.
-        let mut rest = eq.clone();
-        rest.coeffs.remove(&x);
-        let value = rest.scaled(-a)?;
-        // In place: most constraints do not mention `x`, and moving each of them into a new
-        // vector for every equality solved was most of this function's time on symheap's
-        // queries (dozens of unit equalities over a few hundred constraints).
-        let mut holds = Vec::new();
-        for (i, (kind, lin)) in kept.iter_mut().enumerate() {
-            let Some(c) = lin.coeffs.remove(&x) else { continue };
-            // Changed: it may have become a unit equality. (Entries `retain` drops below are
-            // changed ones, so none lies before `from`.)
-            from = from.min(i);
-            // Chains of solutions can fill every constraint with every variable (a quotient
-            // and remainder per halving, over cells read at symbolic indexes): seconds per
-            // query. Beyond the budget the query is outside, for Z3.
-            let work = value.coeffs.len() as u64 + 1;
-            if *budget.substitutions < work {
-                return Ok(TheoryResult::Outside("substitution budget spent"));
-            }
-            *budget.substitutions -= work;
-            lin.add_scaled(&value, c)?;
-            match normalize(std::mem::take(lin), *kind) {
-                Norm::True => holds.push(i),
-                Norm::False => return Ok(TheoryResult::Unsat),
-                Norm::Keep(l) => *lin = l,
-            }
-        }
-        if !holds.is_empty() {
-            let mut i = 0;
-            kept.retain(|_| {
-                i += 1;
-                holds.binary_search(&(i - 1)).is_err()
-            });
-        }
-        solved.push((x, value));
+    s.set_free_aside(all_ints);
+    let ints = s.columns(all_ints);
+    if !s.targets(ints)? {
+        return Ok(TheoryResult::Unsat);
     }
-    // Free variables: a variable no inequality or equality mentions, only disequalities.
-    // Whatever values the others take, each disequality excludes at most one value of the
-    // last free variable it mentions, so a disequality with a free variable can always be
-    // satisfied by choosing that variable after the rest (`assign_free`); only the others go to
-    // the simplex, over the variables they mention (symheap's references are all free once
-    // their equalities are substituted, and the branch and bound over their disequalities
-    // was most of the procedure's time).
-    let mut bound = vec![false; ints];
-    for (kind, lin) in &kept {
-        if *kind != Kind::Ne {
-            for &x in lin.coeffs.keys() {
-                bound[x] = true;
-            }
-        }
-    }
-    let mut free_diseqs: Vec<Lin> = Vec::new();
-    let mut simplex_side: Vec<(Kind, Lin)> = Vec::with_capacity(kept.len());
-    for (kind, lin) in kept {
-        if kind == Kind::Ne && lin.coeffs.keys().any(|&x| !bound[x]) {
-            free_diseqs.push(lin);
-        } else {
-            simplex_side.push((kind, lin));
-        }
-    }
-    let kept = simplex_side;
-    // The simplex's columns: the variables the kept constraints mention, in index order (so
-    // that its pivoting rule sees them in the same order).
-    let mut used = vec![false; ints];
-    for (_, lin) in &kept {
-        for &x in lin.coeffs.keys() {
-            used[x] = true;
-        }
-    }
-    let columns: Vec<usize> = (0..ints).filter(|&x| used[x]).collect();
-    let mut column: Vec<Option<usize>> = vec![None; ints];
-    for (j, &x) in columns.iter().enumerate() {
-        column[x] = Some(j);
-    }
-    let kept: Vec<(Kind, Lin)> = kept
-        .into_iter()
-        .map(|(kind, lin)| {
-            let coeffs = lin.coeffs.iter().map(|(&x, &c)| (column[x].unwrap_or(x), c)).collect();
-            (kind, Lin { coeffs, constant: lin.constant })
-        })
-        .collect();
-    let all_ints = ints;
-    let ints = columns.len();
-    // Step 3: bounds and slack rows. A form is keyed by its coefficients with the first one
-    // positive; `sign` says whether the constraint's form was negated to get there.
-    let mut forms: Vec<Vec<(usize, i128)>> = Vec::new();
-    // Fx, not SipHash: keys of 128-bit coefficients hashed per constraint, per query.
-    let mut form_index: FxHashMap<Vec<(usize, i128)>, usize> = FxHashMap::default();
-    // (target variable or form, lower, upper, ≠) in the simplex's terms, collected first.
-    enum Target {
-        Var(usize),
-        Form(usize),
-    }
-    let mut bounds: Vec<(Target, Option<i128>, Option<i128>)> = Vec::new();
-    let mut diseqs: Vec<(Target, i128)> = Vec::new();
-    for (kind, lin) in &kept {
-        let (target, sign) = if lin.coeffs.len() == 1 {
-            let (&x, &a) = lin.coeffs.iter().next().ok_or(Overflow)?;
-            (Target::Var(x), a)
-        } else {
-            let first = lin.coeffs.values().next().copied().unwrap_or(1);
-            let sign = first.signum();
-            let key: Vec<(usize, i128)> = lin.coeffs.iter().map(|(&v, &c)| (v, c * sign)).collect();
-            let next = forms.len();
-            let f = *form_index.entry(key.clone()).or_insert(next);
-            if f == next {
-                forms.push(key);
-            }
-            (Target::Form(f), sign)
-        };
-        // The constraint is sign·t + c ⋈ 0 for the target t (for a variable, sign is its
-        // coefficient, ±1 after normalization unless it is an inequality).
-        let c = lin.constant.checked_neg().ok_or(Overflow)?;
-        match kind {
-            Kind::Le => {
-                // sign·t ≤ c (c is the negated constant).
-                if sign > 0 {
-                    bounds.push((target, None, Some(floor_div(c, sign).ok_or(Overflow)?)));
-                } else {
-                    bounds.push((target, Some(ceil_div(c, sign).ok_or(Overflow)?), None));
-                }
-            }
-            Kind::Eq | Kind::Ne => {
-                // sign·t = c; sign is ±1 for a form, and for a variable after step 1.
-                let v = floor_div(c, sign).ok_or(Overflow)?;
-                if checked_mul(v, sign) != Some(c) {
-                    if *kind == Kind::Eq {
-                        return Ok(TheoryResult::Unsat);
-                    }
-                    continue;
-                }
-                if *kind == Kind::Eq {
-                    bounds.push((target, Some(v), Some(v)));
-                } else {
-                    diseqs.push((target, v));
-                }
-            }
-        }
-    }
-    if (ints + forms.len()).saturating_mul(forms.len()) > budget.cells {
+    let forms = s.form_ends.len();
+    if (ints + forms).saturating_mul(forms) > budget.cells {
         return Ok(TheoryResult::Outside("a tableau beyond the size budget"));
     }
-    let mut sx = Simplex::new(ints, &forms)?;
-    let index = |t: &Target| match t {
-        Target::Var(x) => *x,
-        Target::Form(f) => ints + f,
-    };
-    for (t, lo, hi) in &bounds {
-        let v = index(t);
+    let start = |f: usize| if f == 0 { 0 } else { s.form_ends[f - 1] };
+    let slices = (0..forms).map(|f| &s.form_pairs[start(f)..s.form_ends[f]]);
+    let mut sx = Simplex::new(ints, slices)?;
+    for &(v, lo, hi) in &s.bounds {
         if let Some(l) = lo {
-            if !sx.set_lower(v, Q::int(*l))? {
+            if !sx.set_lower(v, Q::int(l))? {
                 return Ok(TheoryResult::Unsat);
             }
         }
         if let Some(u) = hi {
-            if !sx.set_upper(v, Q::int(*u))? {
+            if !sx.set_upper(v, Q::int(u))? {
                 return Ok(TheoryResult::Unsat);
             }
         }
     }
-    let diseqs: Vec<(usize, i128)> = diseqs.iter().map(|(t, v)| (index(t), *v)).collect();
-    // Step 4: branch and bound, depth first.
+    let Some(sx) = branch_and_bound(sx, ints, &s.diseqs, budget)? else {
+        return Ok(TheoryResult::Unsat);
+    };
+    let sx = match sx {
+        Ok(sx) => sx,
+        Err(why) => return Ok(TheoryResult::Outside(why)),
+    };
+    let mut values: Vec<i128> = vec![0; all_ints];
+    for (j, &x) in s.columns.iter().enumerate() {
+        values[x] = sx.value(j).as_int().ok_or(Overflow)?;
+    }
+    assign_free(&mut values, &s.bound, &s.free)?;
+    for (x, value) in s.solved.iter().rev() {
+        values[*x] = value_at(value, &values)?;
+    }
+    Ok(TheoryResult::Sat(values, s.bool_values.clone()))
+}
+
+/// Step 4: a simplex whose point is integral and satisfies every disequality
+/// (`Some(Ok)`), none (`None`: unsat), or why the search gave up (`Some(Err)`).
+#[allow(clippy::type_complexity)]
+fn branch_and_bound(
+    sx: Simplex,
+    ints: usize,
+    diseqs: &[(usize, i128)],
+    budget: Budget<'_>,
+) -> Result<Option<Result<Simplex, &'static str>>, Overflow> {
+    // Depth first.
     let mut stack = vec![sx];
     let mut nodes = 0;
     let mut gave_up = false;
     while let Some(mut sx) = stack.pop() {
         nodes += 1;
         if nodes > budget.nodes {
-            return Ok(TheoryResult::Outside("branch-and-bound budget spent"));
+            return Ok(Some(Err("branch-and-bound budget spent")));
         }
         match sx.check(budget.pivots)? {
             Status::Infeasible => continue,
@@ -340,36 +242,246 @@ fn check_inner(
             }
             continue;
         }
-        let mut values: Vec<i128> = vec![0; all_ints];
-        for (j, &x) in columns.iter().enumerate() {
-            values[x] = sx.value(j).as_int().ok_or(Overflow)?;
-        }
-        assign_free(&mut values, &bound, &free_diseqs)?;
-        for (x, value) in solved.iter().rev() {
-            let mut v = value.constant;
-            for (&y, &c) in &value.coeffs {
-                v = v.checked_add(checked_mul(c, values[y]).ok_or(Overflow)?).ok_or(Overflow)?;
-            }
-            values[*x] = v;
-        }
-        return Ok(TheoryResult::Sat(values, bool_values));
+        return Ok(Some(Ok(sx)));
     }
     if gave_up {
-        return Ok(TheoryResult::Outside("simplex pivot budget spent"));
+        return Ok(Some(Err("simplex pivot budget spent")));
     }
-    Ok(TheoryResult::Unsat)
+    Ok(None)
 }
 
+/// `lin`'s value at `values`.
+fn value_at(lin: &Lin, values: &[i128]) -> Result<i128, Overflow> {
+    let mut v = lin.constant;
+    for (&y, &c) in &lin.coeffs {
+        v = v.checked_add(checked_mul(c, values[y]).ok_or(Overflow)?).ok_or(Overflow)?;
+    }
+    Ok(v)
+}
+
+impl Scratch {
+    /// Step 1 over the literals, straight from them into `kept` (Booleans into
+    /// `bool_values`); `false` when one is false.
+    fn normalize(&mut self, bools: usize, lits: &[Lit]) -> bool {
+        self.bool_values.clear();
+        self.bool_values.resize(bools, None);
+        self.kept.clear();
+        for lit in lits {
+            let (kind, lin) = match lit {
+                Lit::Bool(b, v) => match self.bool_values[*b] {
+                    Some(prev) if prev != *v => return false,
+                    _ => {
+                        self.bool_values[*b] = Some(*v);
+                        continue;
+                    }
+                },
+                Lit::Le(l) => (Kind::Le, l),
+                Lit::Eq(l) => (Kind::Eq, l),
+                Lit::Ne(l) => (Kind::Ne, l),
+            };
+            if lin.coeffs.is_empty() {
+                if !holds(lin.constant, kind) {
+                    return false;
+                }
+                continue;
+            }
+            let mut lin = lin.clone();
+            match normalize(&mut lin, kind) {
+                Some(true) => {}
+                Some(false) => return false,
+                None => self.kept.push((kind, lin)),
+            }
+        }
+        true
+    }
+
+    /// Step 2: solves the unit equalities of `kept` and substitutes them in the rest
+    /// (`budget`: the coefficients the query may still rewrite); the check's answer when this
+    /// decides it.
+    fn substitute(&mut self, budget: &mut u64) -> Result<Option<TheoryResult>, Overflow> {
+        let Scratch { kept, holds, solved, .. } = self;
+        solved.clear();
+        let unit = |(k, l): &(Kind, Lin)| *k == Kind::Eq && l.coeffs.values().any(|c| c.abs() == 1);
+        // No entry before `from` is a unit equality: each was scanned and has not changed since.
+        // The scan for the first one starts there, not at 0 (the same equality is found, without
+        // scanning the hundreds of constraints before it again for each one solved).
+        let mut from = 0;
+        while let Some(pos) = kept.get(from..).and_then(|rest| rest.iter().position(unit)) {
+            let pos = from + pos;
+            let (_, mut value) = kept.swap_remove(pos);
+            // The last entry, not scanned yet, moved to `pos`.
+            from = pos;
+            let Some((&x, &a)) = value.coeffs.iter().find(|(_, c)| c.abs() == 1) else { continue };
+            // a·x + rest = 0 with a = ±1: x = -a·rest.
+            value.coeffs.remove(&x);
+            if a == 1 {
+                for c in value.coeffs.values_mut() {
+                    *c = c.checked_neg().ok_or(Overflow)?;
+                }
+                value.constant = value.constant.checked_neg().ok_or(Overflow)?;
+            }
+            // In place: most constraints do not mention `x`, and moving each of them into a new
+            // vector for every equality solved was most of this function's time on symheap's
+            // queries (dozens of unit equalities over a few hundred constraints).
+            holds.clear();
+            for (i, (kind, lin)) in kept.iter_mut().enumerate() {
+                let Some(c) = lin.coeffs.remove(&x) else { continue };
+                // Changed: it may have become a unit equality. (Entries `retain` drops below
+                // are changed ones, so none lies before `from`.)
+                from = from.min(i);
+                // Chains of solutions can fill every constraint with every variable (a quotient
+                // and remainder per halving, over cells read at symbolic indexes): seconds per
+                // query. Beyond the budget the query is outside, for Z3.
+                let work = value.coeffs.len() as u64 + 1;
+                if *budget < work {
+                    return Ok(Some(TheoryResult::Outside("substitution budget spent")));
+                }
+                *budget -= work;
+                lin.add_scaled(&value, c)?;
+                match normalize(lin, *kind) {
+                    Some(true) => holds.push(i),
+                    Some(false) => return Ok(Some(TheoryResult::Unsat)),
+                    None => {}
+                }
+            }
+            if !holds.is_empty() {
+                let mut i = 0;
+                kept.retain(|_| {
+                    i += 1;
+                    holds.binary_search(&(i - 1)).is_err()
+                });
+            }
+            solved.push((x, value));
+        }
+        Ok(None)
+    }
+
+    /// Free variables: a variable no inequality or equality mentions, only disequalities.
+    /// Whatever values the others take, each disequality excludes at most one value of the
+    /// last free variable it mentions, so a disequality with a free variable can always be
+    /// satisfied by choosing that variable after the rest (`assign_free`); only the others go
+    /// to the simplex, over the variables they mention (symheap's references are all free once
+    /// their equalities are substituted, and the branch and bound over their disequalities
+    /// was most of the procedure's time). Moves those disequalities from `kept` to `free`.
+    fn set_free_aside(&mut self, ints: usize) {
+        let Scratch { kept, bound, free, .. } = self;
+        bound.clear();
+        bound.resize(ints, false);
+        for (kind, lin) in kept.iter() {
+            if *kind != Kind::Ne {
+                for &x in lin.coeffs.keys() {
+                    bound[x] = true;
+                }
+            }
+        }
+        free.clear();
+        kept.retain_mut(|(kind, lin)| {
+            let aside = *kind == Kind::Ne && lin.coeffs.keys().any(|&x| !bound[x]);
+            if aside {
+                free.push(std::mem::take(lin));
+            }
+            !aside
+        });
+    }
+
+    /// The simplex's columns: the variables `kept` mentions, in index order (so that its
+    /// pivoting rule sees them in the same order). Renames them in `kept` (in place: the
+    /// renaming keeps their order); returns how many there are.
+    fn columns(&mut self, ints: usize) -> usize {
+        let Scratch { kept, columns, column, .. } = self;
+        column.clear();
+        column.resize(ints, NONE);
+        for (_, lin) in kept.iter() {
+            for &x in lin.coeffs.keys() {
+                column[x] = 0;
+            }
+        }
+        columns.clear();
+        for (x, c) in column.iter_mut().enumerate() {
+            if *c != NONE {
+                *c = columns.len();
+                columns.push(x);
+            }
+        }
+        for (_, lin) in kept.iter_mut() {
+            lin.coeffs.rename(|x| column[x]);
+        }
+        columns.len()
+    }
+
+    /// Step 3: the bounds and excluded values of `kept` on the simplex's `ints` variables and
+    /// its slack forms; `false` when an equality has no integer solution.
+    fn targets(&mut self, ints: usize) -> Result<bool, Overflow> {
+        let Scratch { kept, form_pairs, form_ends, form_index, key, bounds, diseqs, .. } = self;
+        form_pairs.clear();
+        form_ends.clear();
+        form_index.clear();
+        bounds.clear();
+        diseqs.clear();
+        for (kind, lin) in kept.iter() {
+            // A form is keyed by its coefficients with the first one positive; `sign` says
+            // whether the constraint's form was negated to get there.
+            let (target, sign) = if lin.coeffs.len() == 1 {
+                let (&x, &a) = lin.coeffs.iter().next().ok_or(Overflow)?;
+                (x, a)
+            } else {
+                let sign = lin.coeffs.values().next().copied().unwrap_or(1).signum();
+                let pairs = if sign > 0 {
+                    lin.coeffs.as_slice()
+                } else {
+                    key.clear();
+                    for &(v, c) in lin.coeffs.as_slice() {
+                        key.push((v, c.checked_neg().ok_or(Overflow)?));
+                    }
+                    key.as_slice()
+                };
+                let f = match form_index.get(pairs) {
+                    Some(&f) => f,
+                    None => {
+                        let f = form_ends.len();
+                        form_index.insert(pairs.to_vec(), f);
+                        form_pairs.extend_from_slice(pairs);
+                        form_ends.push(form_pairs.len());
+                        f
+                    }
+                };
+                (ints + f, sign)
+            };
+            // The constraint is sign·t + c ⋈ 0 for the target t (for a variable, sign is its
+            // coefficient, ±1 after normalization unless it is an inequality).
+            let c = lin.constant.checked_neg().ok_or(Overflow)?;
+            match kind {
+                Kind::Le => {
+                    // sign·t ≤ c (c is the negated constant).
+                    if sign > 0 {
+                        bounds.push((target, None, Some(floor_div(c, sign).ok_or(Overflow)?)));
+                    } else {
+                        bounds.push((target, Some(ceil_div(c, sign).ok_or(Overflow)?), None));
+                    }
+                }
+                Kind::Eq | Kind::Ne => {
+                    // sign·t = c; sign is ±1 for a form, and for a variable after step 1.
+                    let v = floor_div(c, sign).ok_or(Overflow)?;
+                    if checked_mul(v, sign) != Some(c) {
+                        if *kind == Kind::Eq {
+                            return Ok(false);
+                        }
+                        continue;
+                    }
+                    if *kind == Kind::Eq {
+                        bounds.push((target, Some(v), Some(v)));
+                    } else {
+                        diseqs.push((target, v));
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+}
 /// Values for the free variables (in index order, each the smallest value from 0 up) that
 /// satisfy every disequality whose last free variable it is; the other variables have theirs.
 fn assign_free(values: &mut [i128], bound: &[bool], diseqs: &[Lin]) -> Result<(), Overflow> {
-    let value = |lin: &Lin, values: &[i128]| -> Result<i128, Overflow> {
-        let mut v = lin.constant;
-        for (&y, &c) in &lin.coeffs {
-            v = v.checked_add(checked_mul(c, values[y]).ok_or(Overflow)?).ok_or(Overflow)?;
-        }
-        Ok(v)
-    };
     let last_free = |lin: &Lin| lin.coeffs.keys().rev().find(|&&y| !bound[y]).copied();
     let mut mine: Vec<Vec<&Lin>> = vec![Vec::new(); values.len()];
     for lin in diseqs {
@@ -387,7 +499,7 @@ fn assign_free(values: &mut [i128], bound: &[bool], diseqs: &[Lin]) -> Result<()
             values[x] = v;
             let mut ok = true;
             for lin in lins {
-                if value(lin, values)? == 0 {
+                if value_at(lin, values)? == 0 {
                     ok = false;
                     break;
                 }
