@@ -12,8 +12,17 @@ use smallvec::SmallVec;
 use super::rational::{add, Overflow};
 
 /// Sorted `(variable, coefficient)` pairs, one per variable.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Coeffs(SmallVec<[(usize, i128); 2]>);
+
+/// A copy of the slice: the derived clone goes through `SmallVec`'s generic `extend`, pair by
+/// pair, and forms are cloned all the time (every literal of every theory check, every
+/// branch's clauses).
+impl Clone for Coeffs {
+    fn clone(&self) -> Coeffs {
+        Coeffs(SmallVec::from_slice(&self.0))
+    }
+}
 
 /// The pairs by reference, as a map's iterator gives them.
 pub type Pairs<'a> =

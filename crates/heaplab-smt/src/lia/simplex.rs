@@ -24,9 +24,11 @@ pub enum Status {
 
 #[derive(Debug, Clone)]
 pub struct Simplex {
-    /// `rows[r][j]`: the coefficient of variable `j` in the row of `basic[r]` (zero for basic
-    /// variables).
-    rows: Vec<Vec<Q>>,
+    /// Row `r` is `cells[r·n..(r+1)·n]` for `n` variables, and its `j`-th cell the
+    /// coefficient of variable `j` in the row of `basic[r]` (zero for basic variables). One
+    /// vector, not one per row: a branch of the integer search clones the simplex, and in wasm
+    /// each allocation is a call into the allocator.
+    cells: Vec<Q>,
     basic: Vec<usize>,
     row_of: Vec<Option<usize>>,
     lower: Vec<Option<Q>>,
@@ -43,7 +45,7 @@ impl Simplex {
     ) -> R<Simplex> {
         let n = vars + forms.len();
         let mut sx = Simplex {
-            rows: Vec::with_capacity(forms.len()),
+            cells: vec![Q::ZERO; forms.len() * n],
             basic: Vec::with_capacity(forms.len()),
             row_of: vec![None; n],
             lower: vec![None; n],
@@ -51,18 +53,22 @@ impl Simplex {
             value: vec![Q::ZERO; n],
         };
         for (r, form) in forms.enumerate() {
-            let mut row = vec![Q::ZERO; n];
+            let row = &mut sx.cells[r * n..(r + 1) * n];
             for &(j, c) in form {
                 if j >= vars {
                     return Err(Overflow);
                 }
                 row[j] = row[j].add(Q::int(c))?;
             }
-            sx.rows.push(row);
             sx.basic.push(vars + r);
             sx.row_of[vars + r] = Some(r);
         }
         Ok(sx)
+    }
+
+    /// The coefficient of `j` in row `r`.
+    fn cell(&self, r: usize, j: usize) -> Q {
+        self.cells[r * self.value.len() + j]
     }
 
     pub fn value(&self, v: usize) -> Q {
@@ -111,8 +117,8 @@ impl Simplex {
     /// Moves the non-basic `x` to `v`, carrying the basic variables along.
     fn update(&mut self, x: usize, v: Q) -> R<()> {
         let delta = v.sub(self.value[x])?;
-        for (r, row) in self.rows.iter().enumerate() {
-            let c = row[x];
+        for r in 0..self.basic.len() {
+            let c = self.cell(r, x);
             if !c.is_zero() {
                 let b = self.basic[r];
                 self.value[b] = self.value[b].add(c.mul(delta)?)?;
@@ -152,7 +158,8 @@ impl Simplex {
             let Some((r, b, low)) = violated else { return Ok(Status::Feasible) };
             // ...and the smallest non-basic variable that can move it in the right direction.
             let mut entering: Option<usize> = None;
-            for (j, &c) in self.rows[r].iter().enumerate() {
+            let n = self.value.len();
+            for (j, &c) in self.cells[r * n..(r + 1) * n].iter().enumerate() {
                 if c.is_zero() || self.row_of[j].is_some() {
                     continue;
                 }
@@ -187,14 +194,15 @@ impl Simplex {
     /// Sets basic `basic[r]` to `v` by moving non-basic `j`, then swaps their roles.
     fn pivot_and_update(&mut self, r: usize, j: usize, v: Q) -> R<()> {
         let b = self.basic[r];
-        let a = self.rows[r][j];
+        let a = self.cell(r, j);
         let theta = v.sub(self.value[b])?.div(a)?;
         self.value[b] = v;
         self.value[j] = self.value[j].add(theta)?;
-        for (k, row) in self.rows.iter().enumerate() {
-            if k != r && !row[j].is_zero() {
+        for k in 0..self.basic.len() {
+            let c = self.cell(k, j);
+            if k != r && !c.is_zero() {
                 let bk = self.basic[k];
-                self.value[bk] = self.value[bk].add(row[j].mul(theta)?)?;
+                self.value[bk] = self.value[bk].add(c.mul(theta)?)?;
             }
         }
         self.pivot(r, j)
@@ -202,33 +210,33 @@ impl Simplex {
 
     /// Row `r` solved for `j`: `j = (b - Σ_{k≠j} a_k·x_k) / a_j`, substituted in every other row.
     fn pivot(&mut self, r: usize, j: usize) -> R<()> {
+        let n = self.value.len();
         let b = self.basic[r];
-        let a = self.rows[r][j];
+        let a = self.cell(r, j);
         let inv = Q::ONE.div(a)?;
-        let mut new_row = vec![Q::ZERO; self.value.len()];
-        for (k, &c) in self.rows[r].iter().enumerate() {
-            if k != j && !c.is_zero() {
-                new_row[k] = c.neg()?.mul(inv)?;
+        let (before, rest) = self.cells.split_at_mut(r * n);
+        let (solved, after) = rest.split_at_mut(n);
+        // In place: `b`'s cell is zero (it is basic) and becomes `inv`, `j`'s becomes zero.
+        for (k, c) in solved.iter_mut().enumerate() {
+            if k == j {
+                *c = Q::ZERO;
+            } else if !c.is_zero() {
+                *c = c.neg()?.mul(inv)?;
             }
         }
-        new_row[b] = inv;
-        for k in 0..self.rows.len() {
-            if k == r {
-                continue;
-            }
-            let c = self.rows[k][j];
+        solved[b] = inv;
+        for row in before.chunks_exact_mut(n).chain(after.chunks_exact_mut(n)) {
+            let c = row[j];
             if c.is_zero() {
                 continue;
             }
-            let row = &mut self.rows[k];
             row[j] = Q::ZERO;
-            for (i, &nc) in new_row.iter().enumerate() {
+            for (i, &nc) in solved.iter().enumerate() {
                 if !nc.is_zero() {
                     row[i] = row[i].add(c.mul(nc)?)?;
                 }
             }
         }
-        self.rows[r] = new_row;
         self.basic[r] = j;
         self.row_of[j] = Some(r);
         self.row_of[b] = None;
