@@ -97,6 +97,8 @@ pub struct Scratch {
     kept: Vec<(Kind, Lin)>,
     /// Positions of `kept` a substitution made true.
     holds: Vec<usize>,
+    /// While substituting, which variables each of `kept` may mention (see [`mask`]).
+    masks: Vec<u64>,
     /// Solved unit equalities: the variable and its value in the others.
     solved: Vec<(usize, Lin)>,
     /// Whether an inequality or equality mentions the variable.
@@ -250,6 +252,13 @@ fn branch_and_bound(
     Ok(None)
 }
 
+/// A bit per variable `lin` mentions, modulo 64: a constraint whose mask lacks a variable's
+/// bit does not mention it. The substitution of a solved variable skips those without looking
+/// at their pairs (most constraints, in the dozens of substitutions of a symheap check).
+fn mask(lin: &Lin) -> u64 {
+    lin.coeffs.keys().fold(0, |m, &x| m | 1 << (x % 64))
+}
+
 /// `lin`'s value at `values`.
 fn value_at(lin: &Lin, values: &[i128]) -> Result<i128, Overflow> {
     let mut v = lin.constant;
@@ -299,8 +308,10 @@ impl Scratch {
     /// (`budget`: the coefficients the query may still rewrite); the check's answer when this
     /// decides it.
     fn substitute(&mut self, budget: &mut u64) -> Result<Option<TheoryResult>, Overflow> {
-        let Scratch { kept, holds, solved, .. } = self;
+        let Scratch { kept, holds, solved, masks, .. } = self;
         solved.clear();
+        masks.clear();
+        masks.extend(kept.iter().map(|(_, lin)| mask(lin)));
         let unit = |(k, l): &(Kind, Lin)| *k == Kind::Eq && l.coeffs.values().any(|c| c.abs() == 1);
         // No entry before `from` is a unit equality: each was scanned and has not changed since.
         // The scan for the first one starts there, not at 0 (the same equality is found, without
@@ -309,6 +320,7 @@ impl Scratch {
         while let Some(pos) = kept.get(from..).and_then(|rest| rest.iter().position(unit)) {
             let pos = from + pos;
             let (_, mut value) = kept.swap_remove(pos);
+            masks.swap_remove(pos);
             // The last entry, not scanned yet, moved to `pos`.
             from = pos;
             let Some((&x, &a)) = value.coeffs.iter().find(|(_, c)| c.abs() == 1) else { continue };
@@ -324,7 +336,11 @@ impl Scratch {
             // vector for every equality solved was most of this function's time on symheap's
             // queries (dozens of unit equalities over a few hundred constraints).
             holds.clear();
+            let bit = 1 << (x % 64);
             for (i, (kind, lin)) in kept.iter_mut().enumerate() {
+                if masks[i] & bit == 0 {
+                    continue;
+                }
                 let Some(c) = lin.coeffs.remove(&x) else { continue };
                 // Changed: it may have become a unit equality. (Entries `retain` drops below
                 // are changed ones, so none lies before `from`.)
@@ -341,12 +357,17 @@ impl Scratch {
                 match normalize(lin, *kind) {
                     Some(true) => holds.push(i),
                     Some(false) => return Ok(Some(TheoryResult::Unsat)),
-                    None => {}
+                    None => masks[i] = mask(lin),
                 }
             }
             if !holds.is_empty() {
                 let mut i = 0;
                 kept.retain(|_| {
+                    i += 1;
+                    holds.binary_search(&(i - 1)).is_err()
+                });
+                let mut i = 0;
+                masks.retain(|_| {
                     i += 1;
                     holds.binary_search(&(i - 1)).is_err()
                 });
