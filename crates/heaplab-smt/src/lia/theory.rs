@@ -66,7 +66,14 @@ fn holds(c: i128, kind: Kind) -> bool {
 /// Divides `lin ⋈ 0` by the gcd of its coefficients in place (see the module docs, step 1):
 /// `Some(holds)` when that decides the constraint, `None` when it stays.
 fn normalize(lin: &mut Lin, kind: Kind) -> Option<bool> {
-    let g = lin.coeffs.values().fold(0, |g, &c| gcd(g, c));
+    let mut g = 0;
+    for &c in lin.coeffs.values() {
+        g = gcd(g, c);
+        // Almost always: a coefficient ±1.
+        if g == 1 {
+            return None;
+        }
+    }
     if g == 0 {
         return Some(holds(lin.constant, kind));
     }
@@ -97,8 +104,8 @@ pub struct Scratch {
     kept: Vec<(Kind, Lin)>,
     /// Positions of `kept` a substitution made true.
     holds: Vec<usize>,
-    /// While substituting, which variables each of `kept` may mention (see [`mask`]).
-    masks: Vec<u64>,
+    /// While substituting, a [`Mark`] per entry of `kept`.
+    marks: Vec<Mark>,
     /// Solved unit equalities: the variable and its value in the others.
     solved: Vec<(usize, Lin)>,
     /// Whether an inequality or equality mentions the variable.
@@ -252,11 +259,23 @@ fn branch_and_bound(
     Ok(None)
 }
 
-/// A bit per variable `lin` mentions, modulo 64: a constraint whose mask lacks a variable's
-/// bit does not mention it. The substitution of a solved variable skips those without looking
-/// at their pairs (most constraints, in the dozens of substitutions of a symheap check).
-fn mask(lin: &Lin) -> u64 {
-    lin.coeffs.keys().fold(0, |m, &x| m | 1 << (x % 64))
+/// What the substitution asks of a constraint again and again, kept next to it in a small
+/// vector so that it does not go through the constraint's pairs each time (in the dozens of
+/// substitutions of a symheap check, the scans over the constraints were most of its time).
+#[derive(Clone, Copy)]
+struct Mark {
+    /// A bit per variable the constraint mentions, modulo 64: a constraint whose mask lacks a
+    /// variable's bit does not mention it.
+    vars: u64,
+    /// Whether it is a unit equality (one with a coefficient ±1).
+    unit: bool,
+}
+
+fn mark(kind: Kind, lin: &Lin) -> Mark {
+    Mark {
+        vars: lin.coeffs.keys().fold(0, |m, &x| m | 1 << (x % 64)),
+        unit: kind == Kind::Eq && lin.coeffs.values().any(|c| c.abs() == 1),
+    }
 }
 
 /// `lin`'s value at `values`.
@@ -294,11 +313,15 @@ impl Scratch {
                 }
                 continue;
             }
-            let mut lin = lin.clone();
-            match normalize(&mut lin, kind) {
-                Some(true) => {}
+            // Copied straight into place, and dropped again if it is decided.
+            self.kept.push((kind, lin.clone()));
+            let last = self.kept.len() - 1;
+            match normalize(&mut self.kept[last].1, kind) {
+                Some(true) => {
+                    self.kept.pop();
+                }
                 Some(false) => return false,
-                None => self.kept.push((kind, lin)),
+                None => {}
             }
         }
         true
@@ -308,19 +331,18 @@ impl Scratch {
     /// (`budget`: the coefficients the query may still rewrite); the check's answer when this
     /// decides it.
     fn substitute(&mut self, budget: &mut u64) -> Result<Option<TheoryResult>, Overflow> {
-        let Scratch { kept, holds, solved, masks, .. } = self;
+        let Scratch { kept, holds, solved, marks, .. } = self;
         solved.clear();
-        masks.clear();
-        masks.extend(kept.iter().map(|(_, lin)| mask(lin)));
-        let unit = |(k, l): &(Kind, Lin)| *k == Kind::Eq && l.coeffs.values().any(|c| c.abs() == 1);
+        marks.clear();
+        marks.extend(kept.iter().map(|(kind, lin)| mark(*kind, lin)));
         // No entry before `from` is a unit equality: each was scanned and has not changed since.
         // The scan for the first one starts there, not at 0 (the same equality is found, without
         // scanning the hundreds of constraints before it again for each one solved).
         let mut from = 0;
-        while let Some(pos) = kept.get(from..).and_then(|rest| rest.iter().position(unit)) {
+        while let Some(pos) = marks.get(from..).and_then(|rest| rest.iter().position(|m| m.unit)) {
             let pos = from + pos;
             let (_, mut value) = kept.swap_remove(pos);
-            masks.swap_remove(pos);
+            marks.swap_remove(pos);
             // The last entry, not scanned yet, moved to `pos`.
             from = pos;
             let Some((&x, &a)) = value.coeffs.iter().find(|(_, c)| c.abs() == 1) else { continue };
@@ -337,8 +359,8 @@ impl Scratch {
             // queries (dozens of unit equalities over a few hundred constraints).
             holds.clear();
             let bit = 1 << (x % 64);
-            for (i, (kind, lin)) in kept.iter_mut().enumerate() {
-                if masks[i] & bit == 0 {
+            for (i, ((kind, lin), m)) in kept.iter_mut().zip(marks.iter_mut()).enumerate() {
+                if m.vars & bit == 0 {
                     continue;
                 }
                 let Some(c) = lin.coeffs.remove(&x) else { continue };
@@ -357,7 +379,7 @@ impl Scratch {
                 match normalize(lin, *kind) {
                     Some(true) => holds.push(i),
                     Some(false) => return Ok(Some(TheoryResult::Unsat)),
-                    None => masks[i] = mask(lin),
+                    None => *m = mark(*kind, lin),
                 }
             }
             if !holds.is_empty() {
@@ -367,7 +389,7 @@ impl Scratch {
                     holds.binary_search(&(i - 1)).is_err()
                 });
                 let mut i = 0;
-                masks.retain(|_| {
+                marks.retain(|_| {
                     i += 1;
                     holds.binary_search(&(i - 1)).is_err()
                 });
