@@ -30,10 +30,17 @@ pub struct Simplex {
     /// each allocation is a call into the allocator.
     cells: Vec<Q>,
     basic: Vec<usize>,
-    row_of: Vec<Option<usize>>,
-    lower: Vec<Option<Q>>,
-    upper: Vec<Option<Q>>,
-    value: Vec<Q>,
+    /// Per variable, its bounds, value and row: one vector for the same reason as `cells`.
+    vars: Vec<Var>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Var {
+    lower: Option<Q>,
+    upper: Option<Q>,
+    value: Q,
+    /// The row it is basic in.
+    row_of: Option<usize>,
 }
 
 impl Simplex {
@@ -47,10 +54,7 @@ impl Simplex {
         let mut sx = Simplex {
             cells: vec![Q::ZERO; forms.len() * n],
             basic: Vec::with_capacity(forms.len()),
-            row_of: vec![None; n],
-            lower: vec![None; n],
-            upper: vec![None; n],
-            value: vec![Q::ZERO; n],
+            vars: vec![Var { lower: None, upper: None, value: Q::ZERO, row_of: None }; n],
         };
         for (r, form) in forms.enumerate() {
             let row = &mut sx.cells[r * n..(r + 1) * n];
@@ -61,35 +65,35 @@ impl Simplex {
                 row[j] = row[j].add(Q::int(c))?;
             }
             sx.basic.push(vars + r);
-            sx.row_of[vars + r] = Some(r);
+            sx.vars[vars + r].row_of = Some(r);
         }
         Ok(sx)
     }
 
     /// The coefficient of `j` in row `r`.
     fn cell(&self, r: usize, j: usize) -> Q {
-        self.cells[r * self.value.len() + j]
+        self.cells[r * self.vars.len() + j]
     }
 
     pub fn value(&self, v: usize) -> Q {
-        self.value[v]
+        self.vars[v].value
     }
 
     /// Tightens the lower bound of `v` to `b` (looser bounds are ignored). `false` when the bounds
     /// of `v` become empty.
     pub fn set_lower(&mut self, v: usize, b: Q) -> R<bool> {
-        if let Some(l) = self.lower[v] {
+        if let Some(l) = self.vars[v].lower {
             if !b.gt(l)? {
                 return Ok(true);
             }
         }
-        if let Some(u) = self.upper[v] {
+        if let Some(u) = self.vars[v].upper {
             if b.gt(u)? {
                 return Ok(false);
             }
         }
-        self.lower[v] = Some(b);
-        if self.row_of[v].is_none() && self.value[v].lt(b)? {
+        self.vars[v].lower = Some(b);
+        if self.vars[v].row_of.is_none() && self.vars[v].value.lt(b)? {
             self.update(v, b)?;
         }
         Ok(true)
@@ -97,18 +101,18 @@ impl Simplex {
 
     /// Tightens the upper bound of `v` to `b`; see [`Simplex::set_lower`].
     pub fn set_upper(&mut self, v: usize, b: Q) -> R<bool> {
-        if let Some(u) = self.upper[v] {
+        if let Some(u) = self.vars[v].upper {
             if !b.lt(u)? {
                 return Ok(true);
             }
         }
-        if let Some(l) = self.lower[v] {
+        if let Some(l) = self.vars[v].lower {
             if b.lt(l)? {
                 return Ok(false);
             }
         }
-        self.upper[v] = Some(b);
-        if self.row_of[v].is_none() && self.value[v].gt(b)? {
+        self.vars[v].upper = Some(b);
+        if self.vars[v].row_of.is_none() && self.vars[v].value.gt(b)? {
             self.update(v, b)?;
         }
         Ok(true)
@@ -116,28 +120,28 @@ impl Simplex {
 
     /// Moves the non-basic `x` to `v`, carrying the basic variables along.
     fn update(&mut self, x: usize, v: Q) -> R<()> {
-        let delta = v.sub(self.value[x])?;
+        let delta = v.sub(self.vars[x].value)?;
         for r in 0..self.basic.len() {
             let c = self.cell(r, x);
             if !c.is_zero() {
                 let b = self.basic[r];
-                self.value[b] = self.value[b].add(c.mul(delta)?)?;
+                self.vars[b].value = self.vars[b].value.add(c.mul(delta)?)?;
             }
         }
-        self.value[x] = v;
+        self.vars[x].value = v;
         Ok(())
     }
 
     fn below(&self, v: usize) -> R<bool> {
-        match self.lower[v] {
-            Some(l) => self.value[v].lt(l),
+        match self.vars[v].lower {
+            Some(l) => self.vars[v].value.lt(l),
             None => Ok(false),
         }
     }
 
     fn above(&self, v: usize) -> R<bool> {
-        match self.upper[v] {
-            Some(u) => self.value[v].gt(u),
+        match self.vars[v].upper {
+            Some(u) => self.vars[v].value.gt(u),
             None => Ok(false),
         }
     }
@@ -158,20 +162,20 @@ impl Simplex {
             let Some((r, b, low)) = violated else { return Ok(Status::Feasible) };
             // ...and the smallest non-basic variable that can move it in the right direction.
             let mut entering: Option<usize> = None;
-            let n = self.value.len();
+            let n = self.vars.len();
             for (j, &c) in self.cells[r * n..(r + 1) * n].iter().enumerate() {
-                if c.is_zero() || self.row_of[j].is_some() {
+                if c.is_zero() || self.vars[j].row_of.is_some() {
                     continue;
                 }
                 let up = (c.signum() > 0) == low;
                 let can = if up {
-                    match self.upper[j] {
-                        Some(u) => self.value[j].lt(u)?,
+                    match self.vars[j].upper {
+                        Some(u) => self.vars[j].value.lt(u)?,
                         None => true,
                     }
                 } else {
-                    match self.lower[j] {
-                        Some(l) => self.value[j].gt(l)?,
+                    match self.vars[j].lower {
+                        Some(l) => self.vars[j].value.gt(l)?,
                         None => true,
                     }
                 };
@@ -185,7 +189,7 @@ impl Simplex {
                 return Ok(Status::GaveUp);
             }
             *pivots -= 1;
-            let target = if low { self.lower[b] } else { self.upper[b] };
+            let target = if low { self.vars[b].lower } else { self.vars[b].upper };
             let target = target.ok_or(Overflow)?;
             self.pivot_and_update(r, j, target)?;
         }
@@ -195,14 +199,14 @@ impl Simplex {
     fn pivot_and_update(&mut self, r: usize, j: usize, v: Q) -> R<()> {
         let b = self.basic[r];
         let a = self.cell(r, j);
-        let theta = v.sub(self.value[b])?.div(a)?;
-        self.value[b] = v;
-        self.value[j] = self.value[j].add(theta)?;
+        let theta = v.sub(self.vars[b].value)?.div(a)?;
+        self.vars[b].value = v;
+        self.vars[j].value = self.vars[j].value.add(theta)?;
         for k in 0..self.basic.len() {
             let c = self.cell(k, j);
             if k != r && !c.is_zero() {
                 let bk = self.basic[k];
-                self.value[bk] = self.value[bk].add(c.mul(theta)?)?;
+                self.vars[bk].value = self.vars[bk].value.add(c.mul(theta)?)?;
             }
         }
         self.pivot(r, j)
@@ -210,7 +214,7 @@ impl Simplex {
 
     /// Row `r` solved for `j`: `j = (b - Σ_{k≠j} a_k·x_k) / a_j`, substituted in every other row.
     fn pivot(&mut self, r: usize, j: usize) -> R<()> {
-        let n = self.value.len();
+        let n = self.vars.len();
         let b = self.basic[r];
         let a = self.cell(r, j);
         let inv = Q::ONE.div(a)?;
@@ -238,8 +242,8 @@ impl Simplex {
             }
         }
         self.basic[r] = j;
-        self.row_of[j] = Some(r);
-        self.row_of[b] = None;
+        self.vars[j].row_of = Some(r);
+        self.vars[b].row_of = None;
         Ok(())
     }
 }
