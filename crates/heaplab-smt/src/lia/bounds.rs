@@ -121,9 +121,14 @@ fn propagate_le(lin: &Lin, ranges: &mut [Interval]) -> bool {
 /// the unit literals themselves: through the other literals, then through `fresh`'s `ite`
 /// results and quotients (in creation order: inner terms first); `ints` is the number of
 /// integer variables.
-pub fn implied(lits: &[Lit], fresh: &[Fresh], ints: usize) -> Vec<Lit> {
+pub fn implied<'a, I>(lits: I, fresh: &[Fresh], ints: usize) -> Vec<Lit>
+where
+    I: IntoIterator<Item = &'a Lit>,
+    I::IntoIter: Clone,
+{
+    let lits = lits.into_iter();
     let mut ranges: Vec<Interval> = vec![(None, None); ints];
-    for (x, r) in lits.iter().filter_map(unit_range) {
+    for (x, r) in lits.clone().filter_map(unit_range) {
         if x < ints {
             tighten(&mut ranges, x, r);
         }
@@ -132,7 +137,7 @@ pub fn implied(lits: &[Lit], fresh: &[Fresh], ints: usize) -> Vec<Lit> {
     let in_range = |lin: &Lin| lin.coeffs.keys().all(|&x| x < ints);
     for _ in 0..ROUNDS {
         let mut changed = false;
-        for lit in lits {
+        for lit in lits.clone() {
             changed |= match lit {
                 Lit::Le(lin) if in_range(lin) => propagate_le(lin, &mut ranges),
                 Lit::Eq(lin) if in_range(lin) => {

@@ -36,8 +36,10 @@ pub struct Context {
     /// `first[i]` for each set-aside definition, in the order to evaluate them.
     set_aside: Vec<usize>,
     enc: Encoder,
-    /// The flattened literals before the implied bounds, to imply bounds with a question's.
-    lits: Vec<Lit>,
+    /// The flattened literals before the implied bounds, to imply bounds with a question's:
+    /// in chunks, oldest first, shared with the contexts this one extends (an extension adds
+    /// a chunk where it copied every literal, and a question reads them in place).
+    lits: Vec<Rc<[Lit]>>,
     implied: Vec<Lit>,
     /// Propagated to a fixed point.
     clauses: Clauses,
@@ -62,6 +64,7 @@ impl Context {
             return Err(Decision::Unsat);
         }
         let first = Rc::from(conjuncts);
+        let lits = vec![Rc::from(lits)];
         Ok(Context { first, set_aside, enc, lits, implied, clauses, numbers })
     }
 
@@ -74,8 +77,11 @@ impl Context {
         let (new_lits, ors) =
             encode_flat(&mut enc, asked).map_err(Decision::Outside)?.ok_or(Decision::Unsat)?;
         let mut lits = self.lits.clone();
-        lits.extend(new_lits.iter().cloned());
-        let implied = bounds::implied(&lits, &enc.fresh, enc.vars.ints.len());
+        if !new_lits.is_empty() {
+            lits.push(Rc::from(&new_lits[..]));
+        }
+        let all = lits.iter().flat_map(|chunk| chunk.iter());
+        let implied = bounds::implied(all, &enc.fresh, enc.vars.ints.len());
         let added: Vec<Lit> = new_lits
             .into_iter()
             .chain(implied.iter().filter(|l| !self.implied.contains(l)).cloned())
@@ -112,8 +118,8 @@ impl Context {
         // `decide_with` would add over the whole conjunction.
         let arithmetic = lits.iter().any(|l| !matches!(l, Lit::Bool(..)));
         if arithmetic || enc.fresh.len() > fresh_before {
-            let all: Vec<Lit> = self.lits.iter().chain(&lits).cloned().collect();
-            let more = bounds::implied(&all, &enc.fresh, enc.vars.ints.len());
+            let all = self.lits.iter().flat_map(|chunk| chunk.iter()).chain(&lits);
+            let more = bounds::implied(all, &enc.fresh, enc.vars.ints.len());
             lits.extend(more.into_iter().filter(|l| !self.implied.contains(l)));
         }
         let mut clauses = self.clauses.clone();
