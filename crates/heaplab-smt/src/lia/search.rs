@@ -165,7 +165,6 @@ pub(super) struct Search {
     substitutions: u64,
     /// The literals of the query, numbered for [`super::propagate`].
     pub(super) numbers: Numbering,
-    scratch: theory::Scratch,
 }
 
 impl Search {
@@ -179,7 +178,6 @@ impl Search {
             pivots: limits.pivots,
             substitutions: limits.substitutions,
             numbers,
-            scratch: theory::Scratch::default(),
         }
     }
 
@@ -199,12 +197,11 @@ impl Search {
             cells: self.limits.cells,
             substitutions: &mut self.substitutions,
         };
-        let (ints, bools) =
-            match theory::check(self.ints, self.bools, &c.lits, budget, &mut self.scratch) {
-                TheoryResult::Sat(i, b) => (i, b),
-                TheoryResult::Unsat => return Found::Unsat,
-                TheoryResult::Outside(why) => return Found::Outside(why),
-            };
+        let (ints, bools) = match theory::check(self.ints, self.bools, &c.lits, budget) {
+            TheoryResult::Sat(i, b) => (i, b),
+            TheoryResult::Unsat => return Found::Unsat,
+            TheoryResult::Outside(why) => return Found::Outside(why),
+        };
         // The last disjunction the point violates: the latest to join (a prepared context's
         // question, the definitions it pulled, the units of the last propagation) are the
         // likeliest to contradict the rest, and splitting them first keeps the search shallow

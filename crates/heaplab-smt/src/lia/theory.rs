@@ -18,6 +18,8 @@
 //!    only when the current point violates it). Both splits cover every integer point, so a
 //!    search whose leaves are all infeasible proves unsat.
 
+use std::cell::RefCell;
+
 use rustc_hash::FxHashMap;
 
 use super::encode::{Lin, Lit};
@@ -93,13 +95,13 @@ fn normalize(lin: &mut Lin, kind: Kind) -> Option<bool> {
     None
 }
 
-/// The buffers of a search's theory checks, kept from one check to the next.
+/// The buffers of the theory checks, kept from one check to the next (one per thread).
 ///
 /// Why: a check is mostly small (a few dozen literals, a handful of slack forms) and each built
 /// a dozen vectors and a key per constraint; allocation was a large part of its time, more so
 /// in wasm, where `check_inner` took 28% of a symheap run against 17% natively.
 #[derive(Default)]
-pub struct Scratch {
+struct Scratch {
     /// The normalized constraints; after [`Scratch::columns`], in the simplex's columns.
     kept: Vec<(Kind, Lin)>,
     /// Positions of `kept` a substitution made true.
@@ -130,15 +132,20 @@ pub struct Scratch {
 
 const NONE: usize = usize::MAX;
 
+thread_local! {
+    // Per thread, not per query: a query makes a few checks, and a search's own buffers were
+    // grown again from empty by every query.
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
 /// Decides a conjunction of literals over `ints` integer and `bools` Boolean variables.
-pub fn check(
-    ints: usize,
-    bools: usize,
-    lits: &[Lit],
-    budget: Budget<'_>,
-    scratch: &mut Scratch,
-) -> TheoryResult {
-    match check_inner(ints, bools, lits, budget, scratch) {
+pub fn check(ints: usize, bools: usize, lits: &[Lit], budget: Budget<'_>) -> TheoryResult {
+    let result = SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut s) => check_inner(ints, bools, lits, budget, &mut s),
+        // Never nested; were it, a fresh one would do.
+        Err(_) => check_inner(ints, bools, lits, budget, &mut Scratch::default()),
+    });
+    match result {
         Ok(r) => r,
         Err(Overflow) => TheoryResult::Outside("arithmetic beyond 128 bits"),
     }
