@@ -318,7 +318,7 @@ fn by_ranges(l: &Lit, known: &Known) -> Option<bool> {
         Lit::Le(_) if hi.is_some_and(|h| h <= 0) => Some(true),
         Lit::Le(_) if lo.is_some_and(|l| l > 0) => Some(false),
         Lit::Eq(_) | Lit::Ne(_) => {
-            let eq = l == &Lit::Eq(lin.clone());
+            let eq = matches!(l, Lit::Eq(_));
             if lo.is_some_and(|l| l > 0) || hi.is_some_and(|h| h < 0) {
                 Some(!eq)
             } else if lo == Some(0) && hi == Some(0) {
