@@ -184,11 +184,6 @@ const LONG_FNS: &[(&str, &str, &str)] = &[
         "CSF's generation loop (Algorithm 1) as one loop over its phases",
     ),
     (
-        "heaplab-smt/src/lia/theory.rs",
-        "check_inner",
-        "one DPLL(T) search loop: propagate, decide, check, backtrack share their trail",
-    ),
-    (
         "heaplab-logic/src/baseformula.rs",
         "decide_formula",
         "the base-formula fixed point: rounds, widening and witnesses share the per-pair tables",
