@@ -471,3 +471,49 @@ fn fixed_values_travel_through_equalities_without_a_split() {
         Decision::Unsat
     );
 }
+
+/// Random queries of various sizes, the same for the same seed.
+fn mixed_queries(seed: u64) -> Vec<Vec<Term>> {
+    let mut rng = Lcg(seed);
+    (0..240)
+        .map(|_| {
+            let vars: Vec<Var> = (0..2 + rng.below(5) as usize).map(x).collect();
+            let mut conj: Vec<Term> =
+                vars.iter().flat_map(|v| [Term::ge(v, -4), Term::le(v, 4)]).collect();
+            for _ in 0..1 + rng.below(8) {
+                conj.push(random_atom(&mut rng, &vars));
+            }
+            conj
+        })
+        .collect()
+}
+
+/// The theory check keeps its buffers from one query to the next (per thread): whatever came
+/// before, a query gets the answer and model it gets on a thread that decided nothing yet.
+#[test]
+fn reused_theory_buffers_change_no_answer() {
+    let decide_all = |reverse: bool| {
+        std::thread::spawn(move || {
+            let queries = mixed_queries(29);
+            let mut order: Vec<usize> = (0..queries.len()).collect();
+            if reverse {
+                order.reverse();
+            }
+            let mut out = vec![None; queries.len()];
+            for i in order {
+                out[i] = Some(decide(&queries[i], &[]));
+            }
+            out
+        })
+        .join()
+        .unwrap()
+    };
+    let (forward, backward) = (decide_all(false), decide_all(true));
+    assert_eq!(forward, backward);
+    for i in (0..forward.len()).step_by(20) {
+        let fresh = std::thread::spawn(move || decide(&mixed_queries(29)[i], &[])).join().unwrap();
+        assert_eq!(forward[i].as_ref(), Some(&fresh), "query {i}");
+    }
+    let sat = forward.iter().filter(|d| matches!(d, Some(Decision::Sat(_)))).count();
+    assert!(sat > 30 && sat < 210, "{sat} of {} sat", forward.len());
+}
