@@ -160,6 +160,8 @@ impl Tree {
             0 => (None, None),
             1 => (None, Some(false)),
             2 => (None, Some(true)),
+            // A path number past 32 bits (never within a memory bound) is not stored.
+            NONE => (None, None),
             n => (Some((n - PATHS_FROM) as usize), None),
         };
         let (label, (start, end)) = self.looks.get(p.look as usize).copied()?;
