@@ -28,6 +28,7 @@
 //! explorer runs the same natively and in wasm.
 
 pub mod bounds;
+mod chunked;
 pub mod code;
 pub mod concolic;
 pub mod config;

@@ -6,11 +6,12 @@
 //! keeps for the tree view: a node of owned fields (a shared text, `Option`s of words) took 44
 //! bytes in wasm32 and the vector's doubling copied all of them again and again, a quarter of
 //! what the Run added to the bare exploration. A node here is 12 bytes in chunks that never
-//! move: its parent, its end, and its *look*, the pair of label and place it shares with many
-//! others (`o1.left = null` at line 12), stored once. The bytes matter more than the work: in
+//! move ([`Chunked`]): its parent, its end, and its *look*, the pair of label and place it
+//! shares with many others (`o1.left = null` at line 12), stored once. The bytes matter more than the work: in
 //! the page, writing fresh memory costs about 5 ns a byte (the engine's linear memory grows
 //! into pages the system has to supply), more than the lookup of a look.
 
+use crate::symbolic::chunked::Chunked;
 use crate::symbolic::state::StateId;
 use heaplab_syntax::Span;
 use rustc_hash::FxHashMap;
@@ -108,14 +109,11 @@ type Look = (LabelId, (u32, u32));
 
 const NONE: u32 = u32::MAX;
 const PATHS_FROM: u32 = 3;
-/// Nodes per chunk (384 KiB): a chunk is allocated whole and never moved.
-const CHUNK: usize = 1 << 15;
 
 /// The exploration tree: node `i` is state `i`, parents before children. See the module docs.
 #[derive(Default)]
 pub struct Tree {
-    chunks: Vec<Vec<Packed>>,
-    len: usize,
+    nodes: Chunked<Packed>,
     pub labels: LabelTexts,
     /// Each distinct pair of label and place, once.
     looks: Vec<Look>,
@@ -124,18 +122,15 @@ pub struct Tree {
 
 impl Tree {
     pub fn len(&self) -> usize {
-        self.len
+        self.nodes.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.nodes.is_empty()
     }
 
     /// Appends the node of state `len()`.
     pub fn push(&mut self, parent: Option<StateId>, label: LabelId, span: Option<Span>) {
-        if self.chunks.last().is_none_or(|c| c.len() == CHUNK) {
-            self.chunks.push(Vec::with_capacity(CHUNK));
-        }
         let look = (label, span.map_or((NONE, NONE), |s| (s.start, s.end)));
         let look = match self.look_ids.get(&look) {
             Some(&id) => id,
@@ -147,15 +142,12 @@ impl Tree {
             }
         };
         let packed = Packed { parent: parent.map_or(NONE, |p| p.0), look, end: 0 };
-        if let Some(chunk) = self.chunks.last_mut() {
-            chunk.push(packed);
-            self.len += 1;
-        }
+        self.nodes.push(packed);
     }
 
     /// Node `i`, if the tree has it.
     pub fn get(&self, i: usize) -> Option<TreeNode> {
-        let p = self.chunks.get(i / CHUNK)?.get(i % CHUNK)?;
+        let p = self.nodes.get(i)?;
         let (path, discarded) = match p.end {
             0 => (None, None),
             1 => (None, Some(false)),
@@ -177,7 +169,7 @@ impl Tree {
 
     /// The parent of node `i`.
     pub fn parent(&self, i: usize) -> Option<StateId> {
-        let p = self.chunks.get(i / CHUNK)?.get(i % CHUNK)?;
+        let p = self.nodes.get(i)?;
         (p.parent != NONE).then_some(StateId(p.parent))
     }
 
@@ -198,32 +190,24 @@ impl Tree {
     }
 
     fn set_end(&mut self, i: usize, end: u32) {
-        if let Some(p) = self.chunks.get_mut(i / CHUNK).and_then(|c| c.get_mut(i % CHUNK)) {
+        if let Some(p) = self.nodes.get_mut(i) {
             p.end = end;
         }
     }
 
     /// Keeps the first `len` nodes.
     pub fn truncate(&mut self, len: usize) {
-        if len >= self.len {
-            return;
-        }
-        self.chunks.truncate(len.div_ceil(CHUNK));
-        if let Some(last) = self.chunks.last_mut() {
-            last.truncate(len - (len - 1) / CHUNK * CHUNK);
-        }
-        self.len = len;
+        self.nodes.truncate(len);
     }
 
     /// Removes every node (the label texts and looks stay).
     pub fn clear(&mut self) {
-        self.chunks.clear();
-        self.len = 0;
+        self.nodes.clear();
     }
 
     /// The nodes from `start` on, in order.
     pub fn iter_from(&self, start: usize) -> impl Iterator<Item = TreeNode> + '_ {
-        (start..self.len).filter_map(|i| self.get(i))
+        (start..self.len()).filter_map(|i| self.get(i))
     }
 
     pub fn iter(&self) -> impl Iterator<Item = TreeNode> + '_ {
@@ -238,7 +222,7 @@ impl Tree {
 /// Two trees are equal when their nodes are, labels compared by text.
 impl PartialEq for Tree {
     fn eq(&self, other: &Tree) -> bool {
-        self.len == other.len
+        self.len() == other.len()
             && self.iter().zip(other.iter()).all(|(a, b)| {
                 TreeNode { label: b.label, ..a } == b && self.label(&a) == other.label(&b)
             })
@@ -255,6 +239,8 @@ impl fmt::Debug for Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const CHUNK: usize = Chunked::<Packed>::CHUNK;
 
     /// What is stored is what is read back, across chunk boundaries and after truncation.
     #[test]
@@ -275,9 +261,10 @@ mod tests {
         let node = |i: usize| tree.get(i).expect("pushed");
         assert_eq!(node(0).parent, None);
         assert_eq!(node(0).span, None);
-        assert_eq!(node(CHUNK + 5).parent, Some(StateId((CHUNK / 2 + 2) as u32)));
-        assert_eq!(node(CHUNK + 4).span, None);
-        assert_eq!(node(CHUNK + 5).span, Some(Span::new(CHUNK + 5, CHUNK + 12)));
+        for i in [CHUNK - 1, CHUNK, CHUNK + 4, CHUNK + 5, n - 1] {
+            assert_eq!(node(i).parent, Some(StateId((i / 2) as u32)));
+            assert_eq!(node(i).span, (i % 3 != 0).then(|| Span::new(i, i + 7)));
+        }
         assert_eq!((node(CHUNK).path, node(CHUNK).discarded), (Some(41), None));
         assert_eq!(node(CHUNK + 1).discarded, Some(true));
         assert_eq!(node(CHUNK + 2).discarded, Some(false));

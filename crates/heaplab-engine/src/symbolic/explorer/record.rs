@@ -2,6 +2,7 @@
 //! states, the events not yet handed out, the finished paths, the totals and the views. It is
 //! the [`Sink`] the executor reports to during a step.
 
+use crate::symbolic::chunked::Chunked;
 use crate::symbolic::code::UnitId;
 use crate::symbolic::config::{Bound, SearchOrder};
 use crate::symbolic::disjuncts::DisjunctTexts;
@@ -345,48 +346,28 @@ impl Sink for Record {
     }
 }
 
-/// States' parents by id, in chunks: 4 bytes a state, and growing never copies (a `Vec` of
-/// millions doubles by tens of megabytes at once, past a memory bound the run was within).
+/// States' parents by id: 4 bytes a state, in chunks ([`Chunked`]).
 #[derive(Default)]
-pub struct Parents {
-    chunks: Vec<Vec<u32>>,
-    len: usize,
-}
+pub struct Parents(Chunked<u32>);
 
-/// States per chunk.
-const CHUNK: usize = 1 << 16;
 /// The root's parent.
 const NONE: u32 = u32::MAX;
 
 impl Parents {
     pub fn len(&self) -> usize {
-        self.len
+        self.0.len()
     }
 
     pub fn push(&mut self, parent: Option<StateId>) {
-        if self.len.is_multiple_of(CHUNK) {
-            self.chunks.push(Vec::with_capacity(CHUNK));
-        }
-        if let Some(chunk) = self.chunks.last_mut() {
-            chunk.push(parent.map_or(NONE, |p| p.0));
-        }
-        self.len += 1;
+        self.0.push(parent.map_or(NONE, |p| p.0));
     }
 
     pub fn get(&self, id: usize) -> Option<StateId> {
-        let p = *self.chunks.get(id / CHUNK)?.get(id % CHUNK)?;
+        let p = *self.0.get(id)?;
         (p != NONE).then_some(StateId(p))
     }
 
     pub fn truncate(&mut self, len: usize) {
-        if len >= self.len {
-            return;
-        }
-        let chunks = len.div_ceil(CHUNK);
-        self.chunks.truncate(chunks);
-        if let Some(chunk) = self.chunks.last_mut() {
-            chunk.truncate(len - (chunks - 1) * CHUNK);
-        }
-        self.len = len;
+        self.0.truncate(len);
     }
 }
