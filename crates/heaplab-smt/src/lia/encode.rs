@@ -44,6 +44,15 @@ impl Lin {
         Ok(())
     }
 
+    /// `-self`, in place.
+    pub fn negate(&mut self) -> Result<(), Overflow> {
+        for c in self.coeffs.values_mut() {
+            *c = c.checked_neg().ok_or(Overflow)?;
+        }
+        self.constant = self.constant.checked_neg().ok_or(Overflow)?;
+        Ok(())
+    }
+
     pub fn scaled(&self, k: i128) -> Result<Lin, Overflow> {
         let mut out = Lin::default();
         out.add_scaled(self, k)?;

@@ -188,12 +188,10 @@ fn check_inner(
             }
         }
     }
-    let Some(sx) = branch_and_bound(sx, ints, &s.diseqs, budget)? else {
-        return Ok(TheoryResult::Unsat);
-    };
-    let sx = match sx {
-        Ok(sx) => sx,
-        Err(why) => return Ok(TheoryResult::Outside(why)),
+    let sx = match branch_and_bound(sx, ints, &s.diseqs, budget)? {
+        Found::Point(sx) => sx,
+        Found::None => return Ok(TheoryResult::Unsat),
+        Found::Outside(why) => return Ok(TheoryResult::Outside(why)),
     };
     let mut values: Vec<i128> = vec![0; all_ints];
     for (j, &x) in s.columns.iter().enumerate() {
@@ -206,15 +204,23 @@ fn check_inner(
     Ok(TheoryResult::Sat(values, s.bool_values.clone()))
 }
 
-/// Step 4: a simplex whose point is integral and satisfies every disequality
-/// (`Some(Ok)`), none (`None`: unsat), or why the search gave up (`Some(Err)`).
-#[allow(clippy::type_complexity)]
+/// What the branch and bound found.
+enum Found {
+    /// A simplex whose point is integral and satisfies every disequality.
+    Point(Simplex),
+    /// No such point: unsat.
+    None,
+    /// Why the search gave up.
+    Outside(&'static str),
+}
+
+/// Step 4: branch and bound from `sx` (see [`Found`]).
 fn branch_and_bound(
     sx: Simplex,
     ints: usize,
     diseqs: &[(usize, i128)],
     budget: Budget<'_>,
-) -> Result<Option<Result<Simplex, &'static str>>, Overflow> {
+) -> Result<Found, Overflow> {
     // Depth first.
     let mut stack = vec![sx];
     let mut nodes = 0;
@@ -222,7 +228,7 @@ fn branch_and_bound(
     while let Some(mut sx) = stack.pop() {
         nodes += 1;
         if nodes > budget.nodes {
-            return Ok(Some(Err("branch-and-bound budget spent")));
+            return Ok(Found::Outside("branch-and-bound budget spent"));
         }
         match sx.check(budget.pivots)? {
             Status::Infeasible => continue,
@@ -258,12 +264,12 @@ fn branch_and_bound(
             }
             continue;
         }
-        return Ok(Some(Ok(sx)));
+        return Ok(Found::Point(sx));
     }
     if gave_up {
-        return Ok(Some(Err("simplex pivot budget spent")));
+        return Ok(Found::Outside("simplex pivot budget spent"));
     }
-    Ok(None)
+    Ok(Found::None)
 }
 
 /// What the substitution asks of a constraint again and again, kept next to it in a small
@@ -283,6 +289,15 @@ fn mark(kind: Kind, lin: &Lin) -> Mark {
         vars: lin.coeffs.keys().fold(0, |m, &x| m | 1 << (x % 64)),
         unit: kind == Kind::Eq && lin.coeffs.values().any(|c| c.abs() == 1),
     }
+}
+
+/// Removes the entries at the sorted positions `at`, keeping the others' order.
+fn remove_at<T>(v: &mut Vec<T>, at: &[usize]) {
+    let mut i = 0;
+    v.retain(|_| {
+        i += 1;
+        at.binary_search(&(i - 1)).is_err()
+    });
 }
 
 /// `lin`'s value at `values`.
@@ -356,10 +371,7 @@ impl Scratch {
             // a·x + rest = 0 with a = ±1: x = -a·rest.
             value.coeffs.remove(&x);
             if a == 1 {
-                for c in value.coeffs.values_mut() {
-                    *c = c.checked_neg().ok_or(Overflow)?;
-                }
-                value.constant = value.constant.checked_neg().ok_or(Overflow)?;
+                value.negate()?;
             }
             // In place: most constraints do not mention `x`, and moving each of them into a new
             // vector for every equality solved was most of this function's time on symheap's
@@ -390,16 +402,8 @@ impl Scratch {
                 }
             }
             if !holds.is_empty() {
-                let mut i = 0;
-                kept.retain(|_| {
-                    i += 1;
-                    holds.binary_search(&(i - 1)).is_err()
-                });
-                let mut i = 0;
-                marks.retain(|_| {
-                    i += 1;
-                    holds.binary_search(&(i - 1)).is_err()
-                });
+                remove_at(kept, holds);
+                remove_at(marks, holds);
             }
             solved.push((x, value));
         }
@@ -529,6 +533,7 @@ impl Scratch {
         Ok(true)
     }
 }
+
 /// Values for the free variables (in index order, each the smallest value from 0 up) that
 /// satisfy every disequality whose last free variable it is; the other variables have theirs.
 fn assign_free(values: &mut [i128], bound: &[bool], diseqs: &[Lin]) -> Result<(), Overflow> {
