@@ -63,15 +63,6 @@ impl Coeffs {
         &self.0
     }
 
-    /// Renames each variable `x` to `f(x)` in place. `f` must be increasing on these variables,
-    /// so that the pairs stay sorted.
-    pub fn rename(&mut self, f: impl Fn(usize) -> usize) {
-        for p in &mut self.0 {
-            p.0 = f(p.0);
-        }
-        debug_assert!(self.0.windows(2).all(|w| w[0].0 < w[1].0));
-    }
-
     /// Removes `x`'s pair, returning its coefficient.
     pub fn remove(&mut self, x: &usize) -> Option<i128> {
         let i = self.0.binary_search_by_key(x, |p| p.0).ok()?;

@@ -24,7 +24,8 @@ use super::bounds;
 use super::encode::{Encoder, Lit};
 use super::known::Numbering;
 use super::propagate::Clauses;
-use super::search::{encode_flat, model_of, Decision, Found, Limits, Search};
+use super::search::{encode_flat, model_of, Decision, Found, Limits, Search, SUBSTITUTIONS};
+use super::theory::{self, Prefix};
 use crate::definitions;
 use crate::term::Term;
 
@@ -45,6 +46,9 @@ pub struct Context {
     clauses: Clauses,
     /// Grows with the questions' literals; numbers stay valid for the kept clauses.
     numbers: Numbering,
+    /// The theory's steps 1 and 2 over `clauses`' literals, where every question's checks
+    /// start (and an extension's preparation).
+    prefix: Prefix,
 }
 
 impl Context {
@@ -63,9 +67,10 @@ impl Context {
         if !clauses.propagate(&mut numbers) {
             return Err(Decision::Unsat);
         }
+        let prefix = prepare(&enc, &clauses, &Prefix::default())?;
         let first = Rc::from(conjuncts);
         let lits = vec![Rc::from(lits)];
-        Ok(Context { first, set_aside, enc, lits, implied, clauses, numbers })
+        Ok(Context { first, set_aside, enc, lits, implied, clauses, numbers, prefix })
     }
 
     /// The context of this one's conjunction and `more`, prepared from this one's: only `more`
@@ -95,8 +100,9 @@ impl Context {
             .filter(|i| !pulled.contains(i))
             .map(|i| self.set_aside[i])
             .collect();
+        let prefix = prepare(&enc, &clauses, &self.prefix)?;
         let first = Rc::clone(&self.first);
-        Ok(Context { first, set_aside, enc, lits, implied, clauses, numbers })
+        Ok(Context { first, set_aside, enc, lits, implied, clauses, numbers, prefix })
     }
 
     /// Decides `context ∧ question` (a plain satisfiability check: the model holds the
@@ -126,7 +132,7 @@ impl Context {
         clauses.extend(lits, ors, &mut self.numbers);
         let numbers = std::mem::take(&mut self.numbers);
         let mut search = Search::new(enc.vars.ints.len(), enc.vars.bools.len(), limits, numbers);
-        let found = search.run(clauses);
+        let found = search.run(clauses, &self.prefix);
         self.numbers = search.numbers;
         let (ints, bools) = match found {
             Found::Sat(ints, bools) => (ints, bools),
@@ -143,5 +149,15 @@ impl Context {
             return Decision::Outside("a set-aside definition does not evaluate".into());
         }
         Decision::Sat(model)
+    }
+}
+
+/// The theory's steps 1 and 2 over `clauses`' literals from `from`; `Err(Unsat)` when they
+/// decide the conjunction is unsat.
+fn prepare(enc: &Encoder, clauses: &Clauses, from: &Prefix) -> Result<Prefix, Decision> {
+    let prefix = theory::prepare(enc.vars.bools.len(), &clauses.lits, from, SUBSTITUTIONS);
+    match prefix.is_unsat() {
+        true => Err(Decision::Unsat),
+        false => Ok(prefix),
     }
 }

@@ -67,7 +67,7 @@ pub fn decide_with(conjuncts: &[Term], want: &[Var], limits: Limits) -> Decision
     let mut numbers = Numbering::default();
     let clauses = Clauses::new(lits, ors, &mut numbers);
     let mut search = Search::new(enc.vars.ints.len(), enc.vars.bools.len(), limits, numbers);
-    let (ints, bools) = match search.run(clauses) {
+    let (ints, bools) = match search.run(clauses, &theory::Prefix::default()) {
         Found::Sat(ints, bools) => (ints, bools),
         Found::Unsat => return Decision::Unsat,
         Found::Outside(why) => return Decision::Outside(why.to_string()),

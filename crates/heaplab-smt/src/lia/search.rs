@@ -6,7 +6,7 @@ use super::encode::{Encoder, Formula, Lit};
 use super::known::{Numbering, Shape};
 use super::propagate::Clauses;
 use super::rational::checked_mul;
-use super::theory::{self, Budget, TheoryResult};
+use super::theory::{self, Budget, Prefix, TheoryResult};
 use crate::model::{Model, Value};
 use crate::term::{Term, Var};
 
@@ -182,8 +182,8 @@ impl Search {
     }
 
     /// Satisfies `lits` and every disjunction of `ors`, splitting a disjunction only when the
-    /// theory's point violates it.
-    pub(super) fn run(&mut self, mut c: Clauses) -> Found {
+    /// theory's point violates it; `from` is a prefix of `c`'s literals already reduced.
+    pub(super) fn run(&mut self, mut c: Clauses, from: &Prefix) -> Found {
         self.splits += 1;
         if self.splits > self.limits.splits {
             return Found::Outside("disjunction budget spent");
@@ -197,11 +197,12 @@ impl Search {
             cells: self.limits.cells,
             substitutions: &mut self.substitutions,
         };
-        let (ints, bools) = match theory::check(self.ints, self.bools, &c.lits, budget) {
-            TheoryResult::Sat(i, b) => (i, b),
-            TheoryResult::Unsat => return Found::Unsat,
-            TheoryResult::Outside(why) => return Found::Outside(why),
-        };
+        let (ints, bools, prefix) =
+            match theory::check(self.ints, self.bools, &c.lits, from, budget) {
+                (TheoryResult::Sat(i, b), prefix) => (i, b, prefix.unwrap_or_else(|| from.clone())),
+                (TheoryResult::Unsat, _) => return Found::Unsat,
+                (TheoryResult::Outside(why), _) => return Found::Outside(why),
+            };
         // The last disjunction the point violates: the latest to join (a prepared context's
         // question, the definitions it pulled, the units of the last propagation) are the
         // likeliest to contradict the rest, and splitting them first keeps the search shallow
@@ -213,6 +214,7 @@ impl Search {
         };
         let (disjuncts, shapes) = c.take_or(pos);
         let mut outside = None;
+        // Each branch's literals are these and more: its checks resume from this one's.
         // The k-th branch also assumes that the disjuncts before it fail: `d₀ ∨ d₁ ∨ …` is
         // `d₀ ∨ (¬d₀ ∧ d₁) ∨ …`, so the branches are disjoint and a later branch does not
         // search again the worlds of an earlier one (propagation settles the disjunctions
@@ -242,7 +244,7 @@ impl Search {
             if !ok {
                 continue;
             }
-            match self.run(branch) {
+            match self.run(branch, &prefix) {
                 Found::Sat(i, b) => return Found::Sat(i, b),
                 Found::Unsat => {}
                 Found::Outside(why) => outside = Some(why),

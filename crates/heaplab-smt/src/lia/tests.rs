@@ -517,3 +517,102 @@ fn reused_theory_buffers_change_no_answer() {
     let sat = forward.iter().filter(|d| matches!(d, Some(Decision::Sat(_)))).count();
     assert!(sat > 30 && sat < 210, "{sat} of {} sat", forward.len());
 }
+
+/// A random literal over `n` variables: mostly unit equalities (what the substitution
+/// solves), then inequalities and disequalities, coefficients in -2..=2.
+fn random_lit(rng: &mut Lcg, n: usize) -> encode::Lit {
+    let pairs: Vec<(usize, i128)> = (0..n).map(|v| (v, rng.small(2) as i128)).collect();
+    let pairs: Vec<(usize, i128)> = pairs.into_iter().filter(|p| p.1 != 0).collect();
+    let lin = encode::Lin::of(&pairs, rng.small(4) as i128);
+    match rng.below(3) {
+        0 => encode::Lit::Eq(lin),
+        1 => encode::Lit::Le(lin),
+        _ => encode::Lit::Ne(lin),
+    }
+}
+
+/// Whether `lit` holds at `values`.
+fn lit_holds(lit: &encode::Lit, values: &[i128]) -> bool {
+    let value =
+        |l: &encode::Lin| l.constant + l.coeffs.iter().map(|(&x, &c)| c * values[x]).sum::<i128>();
+    match lit {
+        encode::Lit::Le(l) => value(l) <= 0,
+        encode::Lit::Eq(l) => value(l) == 0,
+        encode::Lit::Ne(l) => value(l) != 0,
+        encode::Lit::Bool(..) => true,
+    }
+}
+
+/// A theory check resumed from a prefix its literals start with (prepared, or left by the
+/// check of a shorter conjunction, or prepared from another prefix) answers as enumeration of
+/// the box does, with values that satisfy every literal.
+#[test]
+fn checks_resumed_from_a_prefix_answer_as_enumeration_does() {
+    let n = 4;
+    let mut rng = Lcg(41);
+    let (mut sat, mut unsat) = (0, 0);
+    for _ in 0..150 {
+        // The box -3..=3 first, then random literals.
+        let mut lits: Vec<encode::Lit> = (0..n)
+            .flat_map(|v| {
+                [
+                    encode::Lit::Le(encode::Lin::of(&[(v, 1)], -3)),
+                    encode::Lit::Le(encode::Lin::of(&[(v, -1)], -3)),
+                ]
+            })
+            .collect();
+        for _ in 0..2 + rng.below(7) {
+            lits.push(random_lit(&mut rng, n));
+        }
+        let points = (0..7i128.pow(n as u32))
+            .map(|i| (0..n).map(|v| (i / 7i128.pow(v as u32)) % 7 - 3).collect::<Vec<_>>());
+        let expected = points.into_iter().any(|p| lits.iter().all(|l| lit_holds(l, &p)));
+        let check = |from: &theory::Prefix| {
+            let (mut pivots, mut subs) = (5_000, SUBSTITUTIONS);
+            let budget = theory::Budget {
+                nodes: 256,
+                pivots: &mut pivots,
+                cells: 40_000,
+                substitutions: &mut subs,
+            };
+            theory::check(n, 0, &lits, from, budget)
+        };
+        for m in 0..=lits.len() {
+            let half =
+                theory::prepare(0, &lits[..m / 2], &theory::Prefix::default(), SUBSTITUTIONS);
+            let prepared = theory::prepare(0, &lits[..m], &half, SUBSTITUTIONS);
+            let (mut pivots, mut subs) = (5_000, SUBSTITUTIONS);
+            let budget = theory::Budget {
+                nodes: 256,
+                pivots: &mut pivots,
+                cells: 40_000,
+                substitutions: &mut subs,
+            };
+            let left = match theory::check(n, 0, &lits[..m], &half, budget) {
+                (theory::TheoryResult::Sat(..), Some(prefix)) => Some(prefix),
+                _ => None,
+            };
+            for from in [Some(prepared), left].into_iter().flatten() {
+                match check(&from).0 {
+                    theory::TheoryResult::Sat(values, _) => {
+                        assert!(expected, "sat where enumeration finds no point: {lits:?}");
+                        assert!(
+                            lits.iter().all(|l| lit_holds(l, &values)),
+                            "{values:?} for {lits:?}"
+                        );
+                    }
+                    theory::TheoryResult::Unsat => {
+                        assert!(!expected, "unsat with a point: {lits:?}")
+                    }
+                    theory::TheoryResult::Outside(why) => panic!("outside: {why}"),
+                }
+            }
+        }
+        if expected {
+            sat += 1
+        } else {
+            unsat += 1
+        }
+    }
+    assert!(sat > 20 && unsat > 20, "{sat} sat, {unsat} unsat");
+}

@@ -19,6 +19,7 @@
 //!    search whose leaves are all infeasible proves unsat.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
@@ -47,6 +48,37 @@ pub enum TheoryResult {
     Sat(Vec<i128>, Vec<Option<bool>>),
     Unsat,
     Outside(&'static str),
+}
+
+/// Steps 1 and 2 done over the first `len` literals of a conjunction: where the check of a
+/// longer conjunction that starts with the same literals resumes.
+///
+/// Why: a split branch's literals are its parent's and a few more, and a prepared context's
+/// questions all start with the context's literals (symheap: a hundred and more, a dozen of
+/// them unit equalities); normalizing and substituting all of them again for every check was
+/// a fifth of a symheap run. The default covers nothing.
+#[derive(Clone, Default)]
+pub struct Prefix {
+    len: usize,
+    /// What steps 1 and 2 left (`None`: nothing yet, or the literals are unsat).
+    reduced: Option<Rc<Reduced>>,
+    unsat: bool,
+}
+
+/// The constraints steps 1 and 2 keep, the equalities they solved and the Booleans fixed.
+#[derive(Default)]
+struct Reduced {
+    kept: Vec<(Kind, Lin)>,
+    marks: Vec<Mark>,
+    solved: Vec<(usize, Lin)>,
+    bool_values: Vec<Option<bool>>,
+}
+
+impl Prefix {
+    /// Whether its literals are unsat over the integers.
+    pub fn is_unsat(&self) -> bool {
+        self.unsat
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -102,7 +134,7 @@ fn normalize(lin: &mut Lin, kind: Kind) -> Option<bool> {
 /// in wasm, where `check_inner` took 28% of a symheap run against 17% natively.
 #[derive(Default)]
 struct Scratch {
-    /// The normalized constraints; after [`Scratch::columns`], in the simplex's columns.
+    /// The normalized constraints, unit equalities substituted.
     kept: Vec<(Kind, Lin)>,
     /// Positions of `kept` a substitution made true.
     holds: Vec<usize>,
@@ -112,8 +144,8 @@ struct Scratch {
     solved: Vec<(usize, Lin)>,
     /// Whether an inequality or equality mentions the variable.
     bound: Vec<bool>,
-    /// The disequalities over a free variable, set aside.
-    free: Vec<Lin>,
+    /// Whether each entry of `kept` is a disequality over a free variable, set aside.
+    aside: Vec<bool>,
     /// The variable of each simplex column, and the column of each variable (`NONE` if none).
     columns: Vec<usize>,
     column: Vec<usize>,
@@ -122,7 +154,7 @@ struct Scratch {
     form_ends: Vec<usize>,
     // Fx, not SipHash: keys of 128-bit coefficients hashed per constraint, per query.
     form_index: FxHashMap<Vec<(usize, i128)>, usize>,
-    /// A negated form being looked up.
+    /// A form being looked up: in the simplex's columns, its first coefficient positive.
     key: Vec<(usize, i128)>,
     /// (simplex variable, lower, upper) and (simplex variable, excluded value).
     bounds: Vec<(usize, Option<i128>, Option<i128>)>,
@@ -138,40 +170,72 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::default();
 }
 
-/// Decides a conjunction of literals over `ints` integer and `bools` Boolean variables.
-pub fn check(ints: usize, bools: usize, lits: &[Lit], budget: Budget<'_>) -> TheoryResult {
+/// Decides a conjunction of literals over `ints` integer and `bools` Boolean variables, resuming
+/// from `from`, a prefix of `lits`. When sat, also the prefix that covers all of `lits`.
+pub fn check(
+    ints: usize,
+    bools: usize,
+    lits: &[Lit],
+    from: &Prefix,
+    budget: Budget<'_>,
+) -> (TheoryResult, Option<Prefix>) {
+    if from.unsat {
+        return (TheoryResult::Unsat, None);
+    }
     let result = SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut s) => check_inner(ints, bools, lits, budget, &mut s),
+        Ok(mut s) => check_inner(ints, bools, lits, from, budget, &mut s),
         // Never nested; were it, a fresh one would do.
-        Err(_) => check_inner(ints, bools, lits, budget, &mut Scratch::default()),
+        Err(_) => check_inner(ints, bools, lits, from, budget, &mut Scratch::default()),
     });
     match result {
         Ok(r) => r,
-        Err(Overflow) => TheoryResult::Outside("arithmetic beyond 128 bits"),
+        Err(Overflow) => (TheoryResult::Outside("arithmetic beyond 128 bits"), None),
     }
+}
+
+/// Steps 1 and 2 over `lits`, resuming from `from` (a prefix of them) with at most
+/// `substitutions` coefficients rewritten: the prefix that covers them, or `from` itself where
+/// the budget or the arithmetic ran out.
+pub fn prepare(bools: usize, lits: &[Lit], from: &Prefix, substitutions: u64) -> Prefix {
+    if from.unsat {
+        return from.clone();
+    }
+    let mut budget = substitutions;
+    SCRATCH.with(|scratch| {
+        let mut fresh = Scratch::default();
+        let mut guard = scratch.try_borrow_mut();
+        let s = match guard.as_mut() {
+            Ok(s) => &mut **s,
+            Err(_) => &mut fresh,
+        };
+        let unsat = Prefix { len: lits.len(), reduced: None, unsat: true };
+        match s.reduce(bools, lits, from, &mut budget) {
+            Ok(None) => s.save(lits.len(), s.bool_values.clone()),
+            Ok(Some(TheoryResult::Unsat)) => unsat,
+            Ok(Some(_)) | Err(Overflow) => from.clone(),
+        }
+    })
 }
 
 fn check_inner(
     all_ints: usize,
     bools: usize,
     lits: &[Lit],
+    from: &Prefix,
     budget: Budget<'_>,
     s: &mut Scratch,
-) -> Result<TheoryResult, Overflow> {
-    if !s.normalize(bools, lits) {
-        return Ok(TheoryResult::Unsat);
-    }
-    if let Some(r) = s.substitute(&mut *budget.substitutions)? {
-        return Ok(r);
+) -> Result<(TheoryResult, Option<Prefix>), Overflow> {
+    if let Some(r) = s.reduce(bools, lits, from, &mut *budget.substitutions)? {
+        return Ok((r, None));
     }
     s.set_free_aside(all_ints);
     let ints = s.columns(all_ints);
     if !s.targets(ints)? {
-        return Ok(TheoryResult::Unsat);
+        return Ok((TheoryResult::Unsat, None));
     }
     let forms = s.form_ends.len();
     if (ints + forms).saturating_mul(forms) > budget.cells {
-        return Ok(TheoryResult::Outside("a tableau beyond the size budget"));
+        return Ok((TheoryResult::Outside("a tableau beyond the size budget"), None));
     }
     let start = |f: usize| if f == 0 { 0 } else { s.form_ends[f - 1] };
     let slices = (0..forms).map(|f| &s.form_pairs[start(f)..s.form_ends[f]]);
@@ -179,29 +243,31 @@ fn check_inner(
     for &(v, lo, hi) in &s.bounds {
         if let Some(l) = lo {
             if !sx.set_lower(v, Q::int(l))? {
-                return Ok(TheoryResult::Unsat);
+                return Ok((TheoryResult::Unsat, None));
             }
         }
         if let Some(u) = hi {
             if !sx.set_upper(v, Q::int(u))? {
-                return Ok(TheoryResult::Unsat);
+                return Ok((TheoryResult::Unsat, None));
             }
         }
     }
     let sx = match branch_and_bound(sx, ints, &s.diseqs, budget)? {
         Found::Point(sx) => sx,
-        Found::None => return Ok(TheoryResult::Unsat),
-        Found::Outside(why) => return Ok(TheoryResult::Outside(why)),
+        Found::None => return Ok((TheoryResult::Unsat, None)),
+        Found::Outside(why) => return Ok((TheoryResult::Outside(why), None)),
     };
     let mut values: Vec<i128> = vec![0; all_ints];
     for (j, &x) in s.columns.iter().enumerate() {
         values[x] = sx.value(j).as_int().ok_or(Overflow)?;
     }
-    assign_free(&mut values, &s.bound, &s.free)?;
+    assign_free(&mut values, &s.bound, &s.kept, &s.aside)?;
     for (x, value) in s.solved.iter().rev() {
         values[*x] = value_at(value, &values)?;
     }
-    Ok(TheoryResult::Sat(values, s.bool_values.clone()))
+    let bool_values = s.bool_values.clone();
+    let prefix = s.save(lits.len(), s.bool_values.clone());
+    Ok((TheoryResult::Sat(values, bool_values), Some(prefix)))
 }
 
 /// What the branch and bound found.
@@ -300,6 +366,21 @@ fn remove_at<T>(v: &mut Vec<T>, at: &[usize]) {
     });
 }
 
+const SPENT: &str = "substitution budget spent";
+
+/// Takes the work of substituting `value` into a constraint from `budget`; `false` when the
+/// budget does not hold it. Chains of solutions can fill every constraint with every variable
+/// (a quotient and remainder per halving, over cells read at symbolic indexes): seconds per
+/// query. Beyond the budget the query is outside, for Z3.
+fn spend(budget: &mut u64, value: &Lin) -> bool {
+    let work = value.coeffs.len() as u64 + 1;
+    if *budget < work {
+        return false;
+    }
+    *budget -= work;
+    true
+}
+
 /// `lin`'s value at `values`.
 fn value_at(lin: &Lin, values: &[i128]) -> Result<i128, Overflow> {
     let mut v = lin.constant;
@@ -310,18 +391,56 @@ fn value_at(lin: &Lin, values: &[i128]) -> Result<i128, Overflow> {
 }
 
 impl Scratch {
-    /// Step 1 over the literals, straight from them into `kept` (Booleans into
-    /// `bool_values`); `false` when one is false.
-    fn normalize(&mut self, bools: usize, lits: &[Lit]) -> bool {
-        self.bool_values.clear();
-        self.bool_values.resize(bools, None);
-        self.kept.clear();
+    /// Steps 1 and 2 over `lits`, resuming from `from` (a prefix of them): the check's answer
+    /// when they decide it.
+    fn reduce(
+        &mut self,
+        bools: usize,
+        lits: &[Lit],
+        from: &Prefix,
+        budget: &mut u64,
+    ) -> Result<Option<TheoryResult>, Overflow> {
+        match &from.reduced {
+            Some(r) => {
+                self.kept.clone_from(&r.kept);
+                self.marks.clone_from(&r.marks);
+                self.solved.clone_from(&r.solved);
+                self.bool_values.clone_from(&r.bool_values);
+            }
+            None => {
+                self.kept.clear();
+                self.marks.clear();
+                self.solved.clear();
+                self.bool_values.clear();
+            }
+        }
+        if self.bool_values.len() < bools {
+            self.bool_values.resize(bools, None);
+        }
+        // The prefix's constraints hold no unit equality: the substitution resumes at the
+        // first new one.
+        let old = self.kept.len();
+        if let Some(r) = self.normalize(&lits[from.len..], budget)? {
+            return Ok(Some(r));
+        }
+        self.substitute(old, budget)
+    }
+
+    /// Step 1 over the new literals, straight from them into `kept` (Booleans into
+    /// `bool_values`), after the substitutions already solved; the check's answer when this
+    /// decides it.
+    fn normalize(
+        &mut self,
+        lits: &[Lit],
+        budget: &mut u64,
+    ) -> Result<Option<TheoryResult>, Overflow> {
+        let Scratch { kept, marks, solved, bool_values, .. } = self;
         for lit in lits {
             let (kind, lin) = match lit {
-                Lit::Bool(b, v) => match self.bool_values[*b] {
-                    Some(prev) if prev != *v => return false,
+                Lit::Bool(b, v) => match bool_values[*b] {
+                    Some(prev) if prev != *v => return Ok(Some(TheoryResult::Unsat)),
                     _ => {
-                        self.bool_values[*b] = Some(*v);
+                        bool_values[*b] = Some(*v);
                         continue;
                     }
                 },
@@ -331,36 +450,46 @@ impl Scratch {
             };
             if lin.coeffs.is_empty() {
                 if !holds(lin.constant, kind) {
-                    return false;
+                    return Ok(Some(TheoryResult::Unsat));
                 }
                 continue;
             }
             // Copied straight into place, and dropped again if it is decided.
-            self.kept.push((kind, lin.clone()));
-            let last = self.kept.len() - 1;
-            match normalize(&mut self.kept[last].1, kind) {
-                Some(true) => {
-                    self.kept.pop();
+            kept.push((kind, lin.clone()));
+            let last = kept.len() - 1;
+            let lin = &mut kept[last].1;
+            // In the order solved: a value mentions only variables solved after it.
+            for (x, value) in solved.iter() {
+                if let Some(c) = lin.coeffs.remove(x) {
+                    if !spend(budget, value) {
+                        return Ok(Some(TheoryResult::Outside(SPENT)));
+                    }
+                    lin.add_scaled(value, c)?;
                 }
-                Some(false) => return false,
-                None => {}
+            }
+            match normalize(lin, kind) {
+                Some(true) => {
+                    kept.pop();
+                }
+                Some(false) => return Ok(Some(TheoryResult::Unsat)),
+                None => marks.push(mark(kind, lin)),
             }
         }
-        true
+        Ok(None)
     }
 
-    /// Step 2: solves the unit equalities of `kept` and substitutes them in the rest
-    /// (`budget`: the coefficients the query may still rewrite); the check's answer when this
-    /// decides it.
-    fn substitute(&mut self, budget: &mut u64) -> Result<Option<TheoryResult>, Overflow> {
+    /// Step 2: solves the unit equalities of `kept` (none before `from`) and substitutes them
+    /// in the rest (`budget`: the coefficients the query may still rewrite); the check's
+    /// answer when this decides it.
+    fn substitute(
+        &mut self,
+        mut from: usize,
+        budget: &mut u64,
+    ) -> Result<Option<TheoryResult>, Overflow> {
         let Scratch { kept, holds, solved, marks, .. } = self;
-        solved.clear();
-        marks.clear();
-        marks.extend(kept.iter().map(|(kind, lin)| mark(*kind, lin)));
         // No entry before `from` is a unit equality: each was scanned and has not changed since.
         // The scan for the first one starts there, not at 0 (the same equality is found, without
         // scanning the hundreds of constraints before it again for each one solved).
-        let mut from = 0;
         while let Some(pos) = marks.get(from..).and_then(|rest| rest.iter().position(|m| m.unit)) {
             let pos = from + pos;
             let (_, mut value) = kept.swap_remove(pos);
@@ -386,14 +515,9 @@ impl Scratch {
                 // Changed: it may have become a unit equality. (Entries `retain` drops below
                 // are changed ones, so none lies before `from`.)
                 from = from.min(i);
-                // Chains of solutions can fill every constraint with every variable (a quotient
-                // and remainder per halving, over cells read at symbolic indexes): seconds per
-                // query. Beyond the budget the query is outside, for Z3.
-                let work = value.coeffs.len() as u64 + 1;
-                if *budget < work {
-                    return Ok(Some(TheoryResult::Outside("substitution budget spent")));
+                if !spend(budget, &value) {
+                    return Ok(Some(TheoryResult::Outside(SPENT)));
                 }
-                *budget -= work;
                 lin.add_scaled(&value, c)?;
                 match normalize(lin, *kind) {
                     Some(true) => holds.push(i),
@@ -410,15 +534,27 @@ impl Scratch {
         Ok(None)
     }
 
+    /// The prefix of `len` literals that steps 1 and 2 left in `kept`, `solved` and `bools`
+    /// (the buffers move into it; the next check grows them again).
+    fn save(&mut self, len: usize, bool_values: Vec<Option<bool>>) -> Prefix {
+        let reduced = Reduced {
+            kept: std::mem::take(&mut self.kept),
+            marks: std::mem::take(&mut self.marks),
+            solved: std::mem::take(&mut self.solved),
+            bool_values,
+        };
+        Prefix { len, reduced: Some(Rc::new(reduced)), unsat: false }
+    }
+
     /// Free variables: a variable no inequality or equality mentions, only disequalities.
     /// Whatever values the others take, each disequality excludes at most one value of the
     /// last free variable it mentions, so a disequality with a free variable can always be
     /// satisfied by choosing that variable after the rest (`assign_free`); only the others go
     /// to the simplex, over the variables they mention (symheap's references are all free once
     /// their equalities are substituted, and the branch and bound over their disequalities
-    /// was most of the procedure's time). Moves those disequalities from `kept` to `free`.
+    /// was most of the procedure's time). Marks those disequalities in `aside`.
     fn set_free_aside(&mut self, ints: usize) {
-        let Scratch { kept, bound, free, .. } = self;
+        let Scratch { kept, bound, aside, .. } = self;
         bound.clear();
         bound.resize(ints, false);
         for (kind, lin) in kept.iter() {
@@ -428,28 +564,30 @@ impl Scratch {
                 }
             }
         }
-        free.clear();
-        kept.retain_mut(|(kind, lin)| {
-            let aside = *kind == Kind::Ne && lin.coeffs.keys().any(|&x| !bound[x]);
-            if aside {
-                free.push(std::mem::take(lin));
-            }
-            !aside
-        });
+        aside.clear();
+        aside.extend(
+            kept.iter()
+                .map(|(kind, lin)| *kind == Kind::Ne && lin.coeffs.keys().any(|&x| !bound[x])),
+        );
     }
 
-    /// The simplex's columns: the variables `kept` mentions, in index order (so that its
-    /// pivoting rule sees them in the same order). Renames them in `kept` (in place: the
-    /// renaming keeps their order); returns how many there are.
+    /// The constraints of `kept` that go to the simplex.
+    fn to_simplex(&self) -> impl Iterator<Item = &(Kind, Lin)> + '_ {
+        self.kept.iter().zip(&self.aside).filter(|(_, &aside)| !aside).map(|(k, _)| k)
+    }
+
+    /// The simplex's columns: the variables its constraints mention, in index order (so that
+    /// its pivoting rule sees them in the same order); returns how many there are.
     fn columns(&mut self, ints: usize) -> usize {
-        let Scratch { kept, columns, column, .. } = self;
+        let mut column = std::mem::take(&mut self.column);
         column.clear();
         column.resize(ints, NONE);
-        for (_, lin) in kept.iter() {
+        for (_, lin) in self.to_simplex() {
             for &x in lin.coeffs.keys() {
                 column[x] = 0;
             }
         }
+        let Scratch { columns, .. } = self;
         columns.clear();
         for (x, c) in column.iter_mut().enumerate() {
             if *c != NONE {
@@ -457,44 +595,50 @@ impl Scratch {
                 columns.push(x);
             }
         }
-        for (_, lin) in kept.iter_mut() {
-            lin.coeffs.rename(|x| column[x]);
-        }
-        columns.len()
+        self.column = column;
+        self.columns.len()
     }
 
-    /// Step 3: the bounds and excluded values of `kept` on the simplex's `ints` variables and
-    /// its slack forms; `false` when an equality has no integer solution.
+    /// Step 3: the bounds and excluded values of the simplex's constraints on its `ints`
+    /// variables (its columns) and its slack forms; `false` when an equality has no integer
+    /// solution.
     fn targets(&mut self, ints: usize) -> Result<bool, Overflow> {
-        let Scratch { kept, form_pairs, form_ends, form_index, key, bounds, diseqs, .. } = self;
+        let Scratch {
+            kept,
+            aside,
+            column,
+            form_pairs,
+            form_ends,
+            form_index,
+            key,
+            bounds,
+            diseqs,
+            ..
+        } = self;
         form_pairs.clear();
         form_ends.clear();
         form_index.clear();
         bounds.clear();
         diseqs.clear();
-        for (kind, lin) in kept.iter() {
-            // A form is keyed by its coefficients with the first one positive; `sign` says
-            // whether the constraint's form was negated to get there.
+        for ((kind, lin), _) in kept.iter().zip(aside.iter()).filter(|(_, &aside)| !aside) {
+            // A form is keyed by its coefficients in columns with the first one positive;
+            // `sign` says whether the constraint's form was negated to get there.
             let (target, sign) = if lin.coeffs.len() == 1 {
                 let (&x, &a) = lin.coeffs.iter().next().ok_or(Overflow)?;
-                (x, a)
+                (column[x], a)
             } else {
                 let sign = lin.coeffs.values().next().copied().unwrap_or(1).signum();
-                let pairs = if sign > 0 {
-                    lin.coeffs.as_slice()
-                } else {
-                    key.clear();
-                    for &(v, c) in lin.coeffs.as_slice() {
-                        key.push((v, c.checked_neg().ok_or(Overflow)?));
-                    }
-                    key.as_slice()
-                };
-                let f = match form_index.get(pairs) {
+                key.clear();
+                for &(v, c) in lin.coeffs.as_slice() {
+                    let c = if sign > 0 { c } else { c.checked_neg().ok_or(Overflow)? };
+                    key.push((column[v], c));
+                }
+                let f = match form_index.get(key.as_slice()) {
                     Some(&f) => f,
                     None => {
                         let f = form_ends.len();
-                        form_index.insert(pairs.to_vec(), f);
-                        form_pairs.extend_from_slice(pairs);
+                        form_index.insert(key.clone(), f);
+                        form_pairs.extend_from_slice(key);
                         form_ends.push(form_pairs.len());
                         f
                     }
@@ -535,10 +679,17 @@ impl Scratch {
 }
 
 /// Values for the free variables (in index order, each the smallest value from 0 up) that
-/// satisfy every disequality whose last free variable it is; the other variables have theirs.
-fn assign_free(values: &mut [i128], bound: &[bool], diseqs: &[Lin]) -> Result<(), Overflow> {
+/// satisfy every disequality whose last free variable it is (the entries of `kept` set
+/// `aside`); the other variables have theirs.
+fn assign_free(
+    values: &mut [i128],
+    bound: &[bool],
+    kept: &[(Kind, Lin)],
+    aside: &[bool],
+) -> Result<(), Overflow> {
     let last_free = |lin: &Lin| lin.coeffs.keys().rev().find(|&&y| !bound[y]).copied();
     let mut mine: Vec<Vec<&Lin>> = vec![Vec::new(); values.len()];
+    let diseqs = kept.iter().zip(aside).filter(|(_, &a)| a).map(|((_, lin), _)| lin);
     for lin in diseqs {
         if let Some(x) = last_free(lin) {
             mine[x].push(lin);
