@@ -421,6 +421,13 @@ pub trait HeapStrategy {
         false
     }
 
+    /// Whether [`obsolete`](Self::obsolete) ever drops a state: then a state may leave the
+    /// run without forking or ending a path, and its node's view is the one taken when it was
+    /// created.
+    fn drops_states(&self) -> bool {
+        false
+    }
+
     /// False when the children of a fork of `st` must stay in one shard of a sharded run
     /// (`shard`): when which of them runs depends on how their siblings ended.
     fn splits(&self, _st: &State) -> bool {

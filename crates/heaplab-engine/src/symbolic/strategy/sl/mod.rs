@@ -263,6 +263,10 @@ impl HeapStrategy for Sl {
         data(st).and_then(|d| d.group).is_some_and(|g| self.run.borrow().done.contains(&g))
     }
 
+    fn drops_states(&self) -> bool {
+        true
+    }
+
     /// The end of a path that returned or failed searches for a model of its formula with the
     /// solver (`model.rs`); nothing else asks.
     fn hooks_may_ask(&self, instr: &Instr) -> bool {
