@@ -60,7 +60,7 @@ pub enum TheoryResult {
 #[derive(Clone, Default)]
 pub struct Prefix {
     len: usize,
-    /// What steps 1 and 2 left (`None`: nothing yet, or the literals are unsat).
+    /// What steps 1 and 2 left (`None` when they covered nothing yet, or found `unsat`).
     reduced: Option<Rc<Reduced>>,
     unsat: bool,
 }
@@ -182,12 +182,7 @@ pub fn check(
     if from.unsat {
         return (TheoryResult::Unsat, None);
     }
-    let result = SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut s) => check_inner(ints, bools, lits, from, budget, &mut s),
-        // Never nested; were it, a fresh one would do.
-        Err(_) => check_inner(ints, bools, lits, from, budget, &mut Scratch::default()),
-    });
-    match result {
+    match with_scratch(|s| check_inner(ints, bools, lits, from, budget, s)) {
         Ok(r) => r,
         Err(Overflow) => (TheoryResult::Outside("arithmetic beyond 128 bits"), None),
     }
@@ -201,19 +196,19 @@ pub fn prepare(bools: usize, lits: &[Lit], from: &Prefix, substitutions: u64) ->
         return from.clone();
     }
     let mut budget = substitutions;
-    SCRATCH.with(|scratch| {
-        let mut fresh = Scratch::default();
-        let mut guard = scratch.try_borrow_mut();
-        let s = match guard.as_mut() {
-            Ok(s) => &mut **s,
-            Err(_) => &mut fresh,
-        };
-        let unsat = Prefix { len: lits.len(), reduced: None, unsat: true };
-        match s.reduce(bools, lits, from, &mut budget) {
-            Ok(None) => s.save(lits.len(), s.bool_values.clone()),
-            Ok(Some(TheoryResult::Unsat)) => unsat,
-            Ok(Some(_)) | Err(Overflow) => from.clone(),
-        }
+    with_scratch(|s| match s.reduce(bools, lits, from, &mut budget) {
+        Ok(None) => s.save(lits.len(), s.bool_values.clone()),
+        Ok(Some(TheoryResult::Unsat)) => Prefix { len: lits.len(), reduced: None, unsat: true },
+        Ok(Some(_)) | Err(Overflow) => from.clone(),
+    })
+}
+
+/// Runs `f` on this thread's buffers.
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut s) => f(&mut s),
+        // Never nested; were it, a fresh one would do.
+        Err(_) => f(&mut Scratch::default()),
     })
 }
 
@@ -400,6 +395,12 @@ impl Scratch {
         from: &Prefix,
         budget: &mut u64,
     ) -> Result<Option<TheoryResult>, Overflow> {
+        // A prefix longer than the literals cannot be theirs: start over (never happens).
+        let empty = Prefix::default();
+        let (from, new) = match lits.get(from.len..) {
+            Some(new) => (from, new),
+            None => (&empty, lits),
+        };
         match &from.reduced {
             Some(r) => {
                 self.kept.clone_from(&r.kept);
@@ -420,7 +421,7 @@ impl Scratch {
         // The prefix's constraints hold no unit equality: the substitution resumes at the
         // first new one.
         let old = self.kept.len();
-        if let Some(r) = self.normalize(&lits[from.len..], budget)? {
+        if let Some(r) = self.normalize(new, budget)? {
             return Ok(Some(r));
         }
         self.substitute(old, budget)
