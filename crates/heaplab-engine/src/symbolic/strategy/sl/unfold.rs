@@ -19,7 +19,13 @@ impl Sl {
         // The parent's view still shows the instance being unfolded.
         cx.sink.snapshot(&st, ViewAt::Fork);
         let d = data_mut(&mut st).deferred.remove(i);
-        let instance = show_instance(&st, &d);
+        // The texts only where someone reads them: written at every unfolding, they were a
+        // twentieth of an `sl` run.
+        let detailed = cx.sink.detailed_at(st.id);
+        let instance = match detailed || cx.sink.labels() {
+            true => show_instance(&st, &d),
+            false => String::new(),
+        };
         if d.depth > cx.config.bounds.depth {
             return Succ::End(st, PathOutcome::Bounded { bound: Bound::Depth, span: None });
         }
@@ -37,7 +43,10 @@ impl Sl {
             }
             for (j, v) in verdicts.iter().enumerate() {
                 if let Err(why) = v {
-                    pruned.push(format!("disjunct {} ({why})", j + 1));
+                    pruned.push(match detailed {
+                        true => format!("disjunct {} ({why})", j + 1),
+                        false => String::new(),
+                    });
                 }
             }
             verdicts.iter().map(|v| v.is_ok()).collect::<Vec<bool>>()
@@ -73,8 +82,12 @@ impl Sl {
         });
         st.in_pre = true;
         st.frames.push(Frame { unit: d.unit, pc: 0, locals, stack: Vec::new(), loops: Vec::new() });
-        let before = format!("{instance} * {}", show_formula(&st));
-        let kids = cx.adopt(st.id, vec![(st.clone(), format!("unfold {instance}"))]);
+        let before = match detailed {
+            true => format!("{instance} * {}", show_formula(&st)),
+            false => String::new(),
+        };
+        let label = cx.label(|| format!("unfold {instance}"));
+        let kids = cx.adopt(st.id, vec![(st.clone(), label)]);
         // The pruned disjuncts and why go in the target: options stay one per child.
         let pruned = match pruned.is_empty() {
             true => String::new(),
