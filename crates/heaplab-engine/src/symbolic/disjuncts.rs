@@ -120,11 +120,15 @@ impl DisjunctTexts {
         if def.body.len() != count {
             return Vec::new();
         }
+        // One per parameter: a parameter without a value is written as itself.
         let args: Vec<String> = def
             .params
             .iter()
-            .zip(&frame.locals)
-            .map(|((param, _), v)| v.as_ref().map_or_else(|| param.clone(), |v| show_value(st, v)))
+            .enumerate()
+            .map(|(i, (param, _))| match frame.locals.get(i) {
+                Some(Some(v)) => show_value(st, v),
+                _ => param.clone(),
+            })
             .collect();
         let templates = match self.0.get(name) {
             Some(t) => Rc::clone(t),
