@@ -518,8 +518,8 @@ fn reused_theory_buffers_change_no_answer() {
     assert!(sat > 30 && sat < 210, "{sat} of {} sat", forward.len());
 }
 
-/// A random literal over `n` variables: mostly unit equalities (what the substitution
-/// solves), then inequalities and disequalities, coefficients in -2..=2.
+/// A random literal over `n` variables, coefficients in -2..=2: an equality (which the
+/// substitution solves where a coefficient is ±1), an inequality or a disequality.
 fn random_lit(rng: &mut Lcg, n: usize) -> encode::Lit {
     let pairs: Vec<(usize, i128)> = (0..n).map(|v| (v, rng.small(2) as i128)).collect();
     let pairs: Vec<(usize, i128)> = pairs.into_iter().filter(|p| p.1 != 0).collect();
@@ -529,6 +529,23 @@ fn random_lit(rng: &mut Lcg, n: usize) -> encode::Lit {
         1 => encode::Lit::Le(lin),
         _ => encode::Lit::Ne(lin),
     }
+}
+
+/// A theory check of `lits` over `n` integers from `from`, with the default budgets.
+fn check_from(
+    n: usize,
+    lits: &[encode::Lit],
+    from: &theory::Prefix,
+) -> (theory::TheoryResult, Option<theory::Prefix>) {
+    let limits = Limits::default();
+    let (mut pivots, mut substitutions) = (limits.pivots, limits.substitutions);
+    let budget = theory::Budget {
+        nodes: limits.nodes,
+        pivots: &mut pivots,
+        cells: limits.cells,
+        substitutions: &mut substitutions,
+    };
+    theory::check(n, 0, lits, from, budget)
 }
 
 /// Whether `lit` holds at `values`.
@@ -567,33 +584,16 @@ fn checks_resumed_from_a_prefix_answer_as_enumeration_does() {
         let points = (0..7i128.pow(n as u32))
             .map(|i| (0..n).map(|v| (i / 7i128.pow(v as u32)) % 7 - 3).collect::<Vec<_>>());
         let expected = points.into_iter().any(|p| lits.iter().all(|l| lit_holds(l, &p)));
-        let check = |from: &theory::Prefix| {
-            let (mut pivots, mut subs) = (5_000, SUBSTITUTIONS);
-            let budget = theory::Budget {
-                nodes: 256,
-                pivots: &mut pivots,
-                cells: 40_000,
-                substitutions: &mut subs,
-            };
-            theory::check(n, 0, &lits, from, budget)
-        };
         for m in 0..=lits.len() {
             let half =
                 theory::prepare(0, &lits[..m / 2], &theory::Prefix::default(), SUBSTITUTIONS);
             let prepared = theory::prepare(0, &lits[..m], &half, SUBSTITUTIONS);
-            let (mut pivots, mut subs) = (5_000, SUBSTITUTIONS);
-            let budget = theory::Budget {
-                nodes: 256,
-                pivots: &mut pivots,
-                cells: 40_000,
-                substitutions: &mut subs,
-            };
-            let left = match theory::check(n, 0, &lits[..m], &half, budget) {
+            let left = match check_from(n, &lits[..m], &half) {
                 (theory::TheoryResult::Sat(..), Some(prefix)) => Some(prefix),
                 _ => None,
             };
             for from in [Some(prepared), left].into_iter().flatten() {
-                match check(&from).0 {
+                match check_from(n, &lits, &from).0 {
                     theory::TheoryResult::Sat(values, _) => {
                         assert!(expected, "sat where enumeration finds no point: {lits:?}");
                         assert!(
