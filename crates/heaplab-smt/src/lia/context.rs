@@ -85,8 +85,7 @@ impl Context {
         if !new_lits.is_empty() {
             lits.push(Rc::from(&new_lits[..]));
         }
-        let all = lits.iter().flat_map(|chunk| chunk.iter());
-        let implied = bounds::implied(all, &enc.fresh, enc.vars.ints.len());
+        let implied = bounds::implied(flat(&lits), &enc.fresh, enc.vars.ints.len());
         let added: Vec<Lit> = new_lits
             .into_iter()
             .chain(implied.iter().filter(|l| !self.implied.contains(l)).cloned())
@@ -124,7 +123,7 @@ impl Context {
         // `decide_with` would add over the whole conjunction.
         let arithmetic = lits.iter().any(|l| !matches!(l, Lit::Bool(..)));
         if arithmetic || enc.fresh.len() > fresh_before {
-            let all = self.lits.iter().flat_map(|chunk| chunk.iter()).chain(&lits);
+            let all = flat(&self.lits).chain(&lits);
             let more = bounds::implied(all, &enc.fresh, enc.vars.ints.len());
             lits.extend(more.into_iter().filter(|l| !self.implied.contains(l)));
         }
@@ -150,6 +149,11 @@ impl Context {
         }
         Decision::Sat(model)
     }
+}
+
+/// The literals of `chunks`, in order.
+fn flat(chunks: &[Rc<[Lit]>]) -> impl Iterator<Item = &Lit> + Clone {
+    chunks.iter().flat_map(|chunk| chunk.iter())
 }
 
 /// The theory's steps 1 and 2 over `clauses`' literals from `from`; `Err(Unsat)` when they

@@ -572,23 +572,17 @@ impl Scratch {
         );
     }
 
-    /// The constraints of `kept` that go to the simplex.
-    fn to_simplex(&self) -> impl Iterator<Item = &(Kind, Lin)> + '_ {
-        self.kept.iter().zip(&self.aside).filter(|(_, &aside)| !aside).map(|(k, _)| k)
-    }
-
     /// The simplex's columns: the variables its constraints mention, in index order (so that
     /// its pivoting rule sees them in the same order); returns how many there are.
     fn columns(&mut self, ints: usize) -> usize {
-        let mut column = std::mem::take(&mut self.column);
+        let Scratch { kept, aside, columns, column, .. } = self;
         column.clear();
         column.resize(ints, NONE);
-        for (_, lin) in self.to_simplex() {
+        for (_, lin) in entries(kept, aside, false) {
             for &x in lin.coeffs.keys() {
                 column[x] = 0;
             }
         }
-        let Scratch { columns, .. } = self;
         columns.clear();
         for (x, c) in column.iter_mut().enumerate() {
             if *c != NONE {
@@ -596,8 +590,7 @@ impl Scratch {
                 columns.push(x);
             }
         }
-        self.column = column;
-        self.columns.len()
+        columns.len()
     }
 
     /// Step 3: the bounds and excluded values of the simplex's constraints on its `ints`
@@ -621,7 +614,7 @@ impl Scratch {
         form_index.clear();
         bounds.clear();
         diseqs.clear();
-        for ((kind, lin), _) in kept.iter().zip(aside.iter()).filter(|(_, &aside)| !aside) {
+        for (kind, lin) in entries(kept, aside, false) {
             // A form is keyed by its coefficients in columns with the first one positive;
             // `sign` says whether the constraint's form was negated to get there.
             let (target, sign) = if lin.coeffs.len() == 1 {
@@ -679,6 +672,15 @@ impl Scratch {
     }
 }
 
+/// The entries of `kept` that are set aside (`aside`), or those that go to the simplex.
+fn entries<'a>(
+    kept: &'a [(Kind, Lin)],
+    aside: &'a [bool],
+    set_aside: bool,
+) -> impl Iterator<Item = &'a (Kind, Lin)> + 'a {
+    kept.iter().zip(aside).filter(move |(_, &a)| a == set_aside).map(|(entry, _)| entry)
+}
+
 /// Values for the free variables (in index order, each the smallest value from 0 up) that
 /// satisfy every disequality whose last free variable it is (the entries of `kept` set
 /// `aside`); the other variables have theirs.
@@ -690,8 +692,7 @@ fn assign_free(
 ) -> Result<(), Overflow> {
     let last_free = |lin: &Lin| lin.coeffs.keys().rev().find(|&&y| !bound[y]).copied();
     let mut mine: Vec<Vec<&Lin>> = vec![Vec::new(); values.len()];
-    let diseqs = kept.iter().zip(aside).filter(|(_, &a)| a).map(|((_, lin), _)| lin);
-    for lin in diseqs {
+    for (_, lin) in entries(kept, aside, true) {
         if let Some(x) = last_free(lin) {
             mine[x].push(lin);
         }
