@@ -67,6 +67,8 @@ impl Context {
         if !clauses.propagate(&mut numbers) {
             return Err(Decision::Unsat);
         }
+        // Every question copies the clauses: they share the literals.
+        clauses.lits.seal();
         let prefix = prepare(&enc, &clauses, &Prefix::default())?;
         let first = Rc::from(conjuncts);
         let lits = vec![Rc::from(lits)];
@@ -95,6 +97,7 @@ impl Context {
         if !clauses.propagate(&mut numbers) {
             return Err(Decision::Unsat);
         }
+        clauses.lits.seal();
         let set_aside = (0..self.set_aside.len())
             .filter(|i| !pulled.contains(i))
             .map(|i| self.set_aside[i])

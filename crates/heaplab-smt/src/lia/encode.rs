@@ -7,6 +7,8 @@
 //! the terms do. What cannot be encoded (a Boolean where an integer is expected, `distinct` over
 //! more than two Booleans) is reported as outside the fragment.
 
+use std::rc::Rc;
+
 use rustc_hash::FxHashMap;
 
 use super::coeffs::Coeffs;
@@ -78,6 +80,71 @@ pub enum Lit {
     Ne(Lin),
     /// Boolean variable `index` has this value.
     Bool(usize, bool),
+}
+
+/// The literals of a conjunction, in order: chunks shared between copies, then the literals
+/// pushed since the last [`Lits::seal`].
+///
+/// Why: a split's branches each take a copy of the clauses, and a prepared context's every
+/// question one of its clauses, a hundred literals and more under symheap, of which a branch
+/// or a question adds a few; copying them literal by literal was a twentieth of a symheap run
+/// in wasm. Sealed, a copy shares them.
+#[derive(Debug, Clone, Default)]
+pub struct Lits {
+    chunks: Vec<Rc<[Lit]>>,
+    /// How many literals `chunks` hold.
+    sealed: usize,
+    tail: Vec<Lit>,
+}
+
+impl Lits {
+    pub fn len(&self) -> usize {
+        self.sealed + self.tail.len()
+    }
+
+    pub fn push(&mut self, lit: Lit) {
+        self.tail.push(lit);
+    }
+
+    pub fn extend(&mut self, lits: impl IntoIterator<Item = Lit>) {
+        self.tail.extend(lits);
+    }
+
+    /// Shares the literals pushed so far with the copies made from here on.
+    pub fn seal(&mut self) {
+        if !self.tail.is_empty() {
+            self.sealed += self.tail.len();
+            self.chunks.push(Rc::from(std::mem::take(&mut self.tail)));
+        }
+    }
+
+    #[cfg(test)]
+    pub fn contains(&self, lit: &Lit) -> bool {
+        self.iter().any(|l| l == lit)
+    }
+
+    /// The literals in order.
+    pub fn iter(&self) -> impl Iterator<Item = &Lit> + Clone + '_ {
+        self.after(0)
+    }
+
+    /// The literals from position `from` on (none when `from` is past the end).
+    pub fn after(&self, from: usize) -> impl Iterator<Item = &Lit> + Clone + '_ {
+        let parts = self.chunks.iter().map(|c| &c[..]).chain(std::iter::once(&self.tail[..]));
+        parts
+            .scan(0, move |start, part| {
+                let skip = from.saturating_sub(*start);
+                *start += part.len();
+                Some(part.get(skip..).unwrap_or_default())
+            })
+            .flatten()
+    }
+}
+
+impl From<Vec<Lit>> for Lits {
+    fn from(tail: Vec<Lit>) -> Lits {
+        Lits { chunks: Vec::new(), sealed: 0, tail }
+    }
 }
 
 /// A formula in negation normal form.

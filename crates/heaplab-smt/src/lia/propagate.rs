@@ -23,7 +23,7 @@
 use std::rc::Rc;
 
 use super::bounds::unit_range;
-use super::encode::{Formula, Lin, Lit};
+use super::encode::{Formula, Lin, Lit, Lits};
 use super::known::{formula_slots, over_several, status, Known};
 use super::known::{Numbering, Shape};
 use super::rational::checked_mul;
@@ -58,7 +58,7 @@ impl Disjunction {
 /// propagation changes them.
 #[derive(Clone)]
 pub struct Clauses {
-    pub lits: Vec<Lit>,
+    pub lits: Lits,
     ors: Vec<Rc<Disjunction>>,
     /// `ors[unexamined..]` joined since the last round of propagation (all are looked at).
     unexamined: usize,
@@ -79,7 +79,7 @@ type Shaped = (Vec<Formula>, Vec<Shape>);
 fn flatten_shaped(
     f: Formula,
     s: Shape,
-    lits: &mut Vec<Lit>,
+    lits: &mut Lits,
     known: &mut Known,
     ors: &mut Vec<Shaped>,
     numbers: &mut Numbering,
@@ -134,7 +134,7 @@ impl Clauses {
             known.state(l, numbers);
         }
         let ors = ors.into_iter().map(|d| disjunction(d, numbers)).collect();
-        Clauses { lits, ors, unexamined: 0, known }
+        Clauses { lits: Lits::from(lits), ors, unexamined: 0, known }
     }
 
     /// Conjoins `f` (flattened); `false` when it is plainly false.
@@ -197,7 +197,7 @@ impl Clauses {
     fn settle(&mut self, numbers: &Numbering) {
         while self.known.unsettled && !self.known.conflict {
             self.known.unsettled = false;
-            for l in &self.lits {
+            for l in self.lits.iter() {
                 let lin = match l {
                     Lit::Le(lin) | Lit::Eq(lin) | Lit::Ne(lin) if lin.coeffs.len() > 1 => lin,
                     _ => continue,

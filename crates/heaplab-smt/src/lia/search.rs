@@ -221,6 +221,8 @@ impl Search {
         // those negations decide).
         let mut failed: Vec<(Formula, Shape)> = Vec::new();
         let n = disjuncts.len();
+        // The branches share the literals so far.
+        c.lits.seal();
         let mut rest = Some(c);
         for (i, (d, s)) in disjuncts.into_iter().zip(shapes).enumerate() {
             let Some(base) = rest.take() else { break };

@@ -534,7 +534,7 @@ fn random_lit(rng: &mut Lcg, n: usize) -> encode::Lit {
 /// A theory check of `lits` over `n` integers from `from`, with the default budgets.
 fn check_from(
     n: usize,
-    lits: &[encode::Lit],
+    lits: &encode::Lits,
     from: &theory::Prefix,
 ) -> (theory::TheoryResult, Option<theory::Prefix>) {
     let limits = Limits::default();
@@ -557,6 +557,35 @@ fn lit_holds(lit: &encode::Lit, values: &[i128]) -> bool {
         encode::Lit::Eq(l) => value(l) == 0,
         encode::Lit::Ne(l) => value(l) != 0,
         encode::Lit::Bool(..) => true,
+    }
+}
+
+/// `lits` as [`encode::Lits`], sealed after each position of `seals`.
+fn chunked(lits: &[encode::Lit], seals: &[usize]) -> encode::Lits {
+    let mut out = encode::Lits::default();
+    for (i, lit) in lits.iter().enumerate() {
+        if seals.contains(&i) {
+            out.seal();
+        }
+        out.push(lit.clone());
+    }
+    out
+}
+
+/// Literals sealed into shared chunks read as the list they were pushed as, from any position.
+#[test]
+fn sealed_literals_read_as_pushed() {
+    let lits: Vec<encode::Lit> = (0..7).map(|i| encode::Lit::Bool(i, i % 2 == 0)).collect();
+    for seals in [&[][..], &[0], &[3], &[1, 2, 6], &[7]] {
+        let mut chunks = chunked(&lits, seals);
+        let copy = chunks.clone();
+        chunks.push(encode::Lit::Bool(9, true));
+        assert_eq!(copy.len(), lits.len());
+        for from in 0..=lits.len() + 1 {
+            let read: Vec<&encode::Lit> = copy.after(from).collect();
+            assert_eq!(read, lits.iter().skip(from).collect::<Vec<_>>(), "{seals:?} from {from}");
+        }
+        assert_eq!(chunks.iter().count(), lits.len() + 1);
     }
 }
 
@@ -585,15 +614,21 @@ fn checks_resumed_from_a_prefix_answer_as_enumeration_does() {
             .map(|i| (0..n).map(|v| (i / 7i128.pow(v as u32)) % 7 - 3).collect::<Vec<_>>());
         let expected = points.into_iter().any(|p| lits.iter().all(|l| lit_holds(l, &p)));
         for m in 0..=lits.len() {
-            let half =
-                theory::prepare(0, &lits[..m / 2], &theory::Prefix::default(), SUBSTITUTIONS);
-            let prepared = theory::prepare(0, &lits[..m], &half, SUBSTITUTIONS);
-            let left = match check_from(n, &lits[..m], &half) {
+            let half = theory::prepare(
+                0,
+                &chunked(&lits[..m / 2], &[]),
+                &theory::Prefix::default(),
+                SUBSTITUTIONS,
+            );
+            let prepared = theory::prepare(0, &chunked(&lits[..m], &[m / 2]), &half, SUBSTITUTIONS);
+            let left = match check_from(n, &chunked(&lits[..m], &[]), &half) {
                 (theory::TheoryResult::Sat(..), Some(prefix)) => Some(prefix),
                 _ => None,
             };
+            // Chunks that end before, at and after the prefixes.
+            let all = chunked(&lits, &[1, m / 2, m]);
             for from in [Some(prepared), left].into_iter().flatten() {
-                match check_from(n, &lits, &from).0 {
+                match check_from(n, &all, &from).0 {
                     theory::TheoryResult::Sat(values, _) => {
                         assert!(expected, "sat where enumeration finds no point: {lits:?}");
                         assert!(

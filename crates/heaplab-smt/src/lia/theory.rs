@@ -23,7 +23,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
-use super::encode::{Lin, Lit};
+use super::encode::{Lin, Lit, Lits};
 use super::rational::{ceil_div, checked_mul, euclid, floor_div, gcd, Overflow, Q};
 use super::simplex::{Simplex, Status};
 
@@ -68,7 +68,7 @@ pub struct Prefix {
 /// The constraints steps 1 and 2 keep, the equalities they solved and the Booleans fixed.
 #[derive(Default)]
 struct Reduced {
-    kept: Vec<(Kind, Lin)>,
+    kept: Vec<Kept>,
     marks: Vec<Mark>,
     solved: Vec<(usize, Lin)>,
     bool_values: Vec<Option<bool>>,
@@ -80,6 +80,11 @@ impl Prefix {
         self.unsat
     }
 }
+
+/// A constraint `lin ⋈ 0` steps 1 and 2 keep, shared between a prefix and the checks that
+/// resume from it: a check copies a prefix's hundred-odd constraints and rewrites the few its
+/// substitutions touch (copying each one was a tenth of a symheap run in wasm).
+type Kept = Rc<(Kind, Lin)>;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -135,7 +140,7 @@ fn normalize(lin: &mut Lin, kind: Kind) -> Option<bool> {
 #[derive(Default)]
 struct Scratch {
     /// The normalized constraints, unit equalities substituted.
-    kept: Vec<(Kind, Lin)>,
+    kept: Vec<Kept>,
     /// Positions of `kept` a substitution made true.
     holds: Vec<usize>,
     /// While substituting, a [`Mark`] per entry of `kept`.
@@ -175,7 +180,7 @@ thread_local! {
 pub fn check(
     ints: usize,
     bools: usize,
-    lits: &[Lit],
+    lits: &Lits,
     from: &Prefix,
     budget: Budget<'_>,
 ) -> (TheoryResult, Option<Prefix>) {
@@ -191,7 +196,7 @@ pub fn check(
 /// Steps 1 and 2 over `lits`, resuming from `from` (a prefix of them) with at most
 /// `substitutions` coefficients rewritten: the prefix that covers them, or `from` itself where
 /// the budget or the arithmetic ran out.
-pub fn prepare(bools: usize, lits: &[Lit], from: &Prefix, substitutions: u64) -> Prefix {
+pub fn prepare(bools: usize, lits: &Lits, from: &Prefix, substitutions: u64) -> Prefix {
     if from.unsat {
         return from.clone();
     }
@@ -215,7 +220,7 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 fn check_inner(
     all_ints: usize,
     bools: usize,
-    lits: &[Lit],
+    lits: &Lits,
     from: &Prefix,
     budget: Budget<'_>,
     s: &mut Scratch,
@@ -391,16 +396,14 @@ impl Scratch {
     fn reduce(
         &mut self,
         bools: usize,
-        lits: &[Lit],
+        lits: &Lits,
         from: &Prefix,
         budget: &mut u64,
     ) -> Result<Option<TheoryResult>, Overflow> {
         // A prefix longer than the literals cannot be theirs: start over (never happens).
         let empty = Prefix::default();
-        let (from, new) = match lits.get(from.len..) {
-            Some(new) => (from, new),
-            None => (&empty, lits),
-        };
+        let from = if from.len <= lits.len() { from } else { &empty };
+        let new = lits.after(from.len);
         match &from.reduced {
             Some(r) => {
                 self.kept.clone_from(&r.kept);
@@ -430,9 +433,9 @@ impl Scratch {
     /// Step 1 over the new literals, straight from them into `kept` (Booleans into
     /// `bool_values`), after the substitutions already solved; the check's answer when this
     /// decides it.
-    fn normalize(
+    fn normalize<'a>(
         &mut self,
-        lits: &[Lit],
+        lits: impl Iterator<Item = &'a Lit>,
         budget: &mut u64,
     ) -> Result<Option<TheoryResult>, Overflow> {
         let Scratch { kept, marks, solved, bool_values, .. } = self;
@@ -455,10 +458,7 @@ impl Scratch {
                 }
                 continue;
             }
-            // Copied straight into place, and dropped again if it is decided.
-            kept.push((kind, lin.clone()));
-            let last = kept.len() - 1;
-            let lin = &mut kept[last].1;
+            let mut lin = lin.clone();
             // In the order solved: a value mentions only variables solved after it.
             for (x, value) in solved.iter() {
                 if let Some(c) = lin.coeffs.remove(x) {
@@ -468,12 +468,13 @@ impl Scratch {
                     lin.add_scaled(value, c)?;
                 }
             }
-            match normalize(lin, kind) {
-                Some(true) => {
-                    kept.pop();
-                }
+            match normalize(&mut lin, kind) {
+                Some(true) => {}
                 Some(false) => return Ok(Some(TheoryResult::Unsat)),
-                None => marks.push(mark(kind, lin)),
+                None => {
+                    marks.push(mark(kind, &lin));
+                    kept.push(Rc::new((kind, lin)));
+                }
             }
         }
         Ok(None)
@@ -493,7 +494,7 @@ impl Scratch {
         // scanning the hundreds of constraints before it again for each one solved).
         while let Some(pos) = marks.get(from..).and_then(|rest| rest.iter().position(|m| m.unit)) {
             let pos = from + pos;
-            let (_, mut value) = kept.swap_remove(pos);
+            let (_, mut value) = Rc::unwrap_or_clone(kept.swap_remove(pos));
             marks.swap_remove(pos);
             // The last entry, not scanned yet, moved to `pos`.
             from = pos;
@@ -508,10 +509,12 @@ impl Scratch {
             // queries (dozens of unit equalities over a few hundred constraints).
             holds.clear();
             let bit = 1 << (x % 64);
-            for (i, ((kind, lin), m)) in kept.iter_mut().zip(marks.iter_mut()).enumerate() {
-                if m.vars & bit == 0 {
+            for (i, (entry, m)) in kept.iter_mut().zip(marks.iter_mut()).enumerate() {
+                if m.vars & bit == 0 || !entry.1.coeffs.keys().any(|&y| y == x) {
                     continue;
                 }
+                // Copied here if the prefix shares it.
+                let (kind, lin) = Rc::make_mut(entry);
                 let Some(c) = lin.coeffs.remove(&x) else { continue };
                 // Changed: it may have become a unit equality. (Entries `retain` drops below
                 // are changed ones, so none lies before `from`.)
@@ -558,7 +561,7 @@ impl Scratch {
         let Scratch { kept, bound, aside, .. } = self;
         bound.clear();
         bound.resize(ints, false);
-        for (kind, lin) in kept.iter() {
+        for (kind, lin) in kept.iter().map(|e| &**e) {
             if *kind != Kind::Ne {
                 for &x in lin.coeffs.keys() {
                     bound[x] = true;
@@ -568,6 +571,7 @@ impl Scratch {
         aside.clear();
         aside.extend(
             kept.iter()
+                .map(|e| &**e)
                 .map(|(kind, lin)| *kind == Kind::Ne && lin.coeffs.keys().any(|&x| !bound[x])),
         );
     }
@@ -674,11 +678,11 @@ impl Scratch {
 
 /// The entries of `kept` that are set aside (`aside`), or those that go to the simplex.
 fn entries<'a>(
-    kept: &'a [(Kind, Lin)],
+    kept: &'a [Kept],
     aside: &'a [bool],
     set_aside: bool,
 ) -> impl Iterator<Item = &'a (Kind, Lin)> + 'a {
-    kept.iter().zip(aside).filter(move |(_, &a)| a == set_aside).map(|(entry, _)| entry)
+    kept.iter().zip(aside).filter(move |(_, &a)| a == set_aside).map(|(entry, _)| &**entry)
 }
 
 /// Values for the free variables (in index order, each the smallest value from 0 up) that
@@ -687,7 +691,7 @@ fn entries<'a>(
 fn assign_free(
     values: &mut [i128],
     bound: &[bool],
-    kept: &[(Kind, Lin)],
+    kept: &[Kept],
     aside: &[bool],
 ) -> Result<(), Overflow> {
     let last_free = |lin: &Lin| lin.coeffs.keys().rev().find(|&&y| !bound[y]).copied();
