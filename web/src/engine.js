@@ -20,6 +20,17 @@ export class Cancelled extends Error {
 const Z3_REQUESTS = { smt: 'smt', z3Resources: 'resources', loadZ3: 'load' };
 
 /**
+ * An answer with its tests as objects: the engine worker sends a finished exploration's tests as
+ * JSON text (`testsText`), which crosses postMessage as one copy where objects are cloned field by
+ * field at both ends.
+ */
+function withTests(result) {
+  if (typeof result?.testsText !== 'string') return result;
+  const { testsText, ...rest } = result;
+  return { ...rest, tests: JSON.parse(testsText) };
+}
+
+/**
  * @param {{ onEvent: (event: object) => void, workerUrl?: string, z3WorkerUrl?: string }} options
  *   `onEvent` receives `{ type: 'engine', state, ... }`, `{ type: 'z3', state, loaded, total }`,
  *   `{ type: 'log', kind, text }` and `{ type: 'crash', message }`.
@@ -44,7 +55,7 @@ export function createEngine({ onEvent, workerUrl = 'worker.js', z3WorkerUrl = '
     const waiter = map.get(data.id);
     if (!waiter) return false;
     map.delete(data.id);
-    if (data.ok) waiter.resolve(data.result);
+    if (data.ok) waiter.resolve(withTests(data.result));
     else waiter.reject(Object.assign(new Error(data.error), { name: data.errorName || 'Error', kind: data.errorKind }));
     return true;
   }

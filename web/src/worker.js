@@ -299,8 +299,9 @@ function fileOf(source, lang) {
 /** The results of an exploration that is over: its summary, tests and coverage. */
 function finished(run, summary = run.ex.summary()) {
   const { ex } = run;
-  // Without their `test` blocks, which come with the downloads (downloadsOf).
-  return { summary, tests: ex.tests(false), coverage: ex.coverage() };
+  // Without their `test` blocks, which come with the downloads (downloadsOf); as text, which the
+  // page parses on arrival (engine.js `settle`).
+  return { summary, testsText: ex.testsText(false), coverage: ex.coverage() };
 }
 
 /**
