@@ -284,36 +284,99 @@ impl Sym {
     /// Intermediate results are exact up to i128 (the wrapping semantics of `ints java64` go
     /// through values like `x + 2^63`); the result must fit an i64.
     pub fn eval(&self, env: &dyn Fn(u32, Sort) -> Option<i64>) -> Option<i64> {
-        i64::try_from(self.eval_wide(env)?).ok()
+        // In i64 first: almost every evaluation stays small, and in wasm each i128 step is
+        // several instructions (an i128 product a call); this evaluation was a twentieth of a
+        // symheap run there. Only where a step leaves i64 is it done again in i128: both are
+        // exact, so they agree wherever the narrow one finishes.
+        match self.eval_in::<i64>(env) {
+            Ok(v) => Some(v),
+            Err(Stop::Overflow) => i64::try_from(self.eval_in::<i128>(env).ok()?).ok(),
+            Err(Stop::Undefined) => None,
+        }
     }
 
-    fn eval_wide(&self, env: &dyn Fn(u32, Sort) -> Option<i64>) -> Option<i128> {
-        let b = |v: bool| i128::from(v);
-        Some(match self.node() {
-            Node::Int(n) => i128::from(*n),
+    fn eval_in<T: Exact>(&self, env: &dyn Fn(u32, Sort) -> Option<i64>) -> Result<T, Stop> {
+        let b = |v: bool| T::from(i64::from(v));
+        let over = |r: Option<T>| r.ok_or(Stop::Overflow);
+        Ok(match self.node() {
+            Node::Int(n) => T::from(*n),
             Node::Bool(v) => b(*v),
-            Node::Var(id, sort) => i128::from(env(*id, *sort)?),
-            Node::Add(x, y) => x.eval_wide(env)?.checked_add(y.eval_wide(env)?)?,
-            Node::Sub(x, y) => x.eval_wide(env)?.checked_sub(y.eval_wide(env)?)?,
-            Node::Mul(x, y) => x.eval_wide(env)?.checked_mul(y.eval_wide(env)?)?,
-            Node::Div(x, y) => x.eval_wide(env)?.checked_div(y.eval_wide(env)?)?,
-            Node::Rem(x, y) => {
-                let d = y.eval_wide(env)?;
-                if d == 0 {
-                    return None;
+            Node::Var(id, sort) => T::from(env(*id, *sort).ok_or(Stop::Undefined)?),
+            Node::Add(x, y) => over(x.eval_in::<T>(env)?.checked_add(y.eval_in(env)?))?,
+            Node::Sub(x, y) => over(x.eval_in::<T>(env)?.checked_sub(y.eval_in(env)?))?,
+            Node::Mul(x, y) => over(x.eval_in::<T>(env)?.checked_mul(y.eval_in(env)?))?,
+            Node::Div(x, y) => {
+                let (n, d) = (x.eval_in::<T>(env)?, y.eval_in::<T>(env)?);
+                if d == T::from(0) {
+                    return Err(Stop::Undefined);
                 }
-                x.eval_wide(env)?.wrapping_rem(d)
+                over(n.checked_div(d))?
             }
-            Node::Neg(x) => x.eval_wide(env)?.checked_neg()?,
-            Node::Lt(x, y) => b(x.eval_wide(env)? < y.eval_wide(env)?),
-            Node::Le(x, y) => b(x.eval_wide(env)? <= y.eval_wide(env)?),
-            Node::Eq(x, y) => b(x.eval_wide(env)? == y.eval_wide(env)?),
-            Node::Not(x) => b(x.eval_wide(env)? == 0),
-            Node::And(x, y) => b(x.eval_wide(env)? != 0 && y.eval_wide(env)? != 0),
-            Node::Or(x, y) => b(x.eval_wide(env)? != 0 || y.eval_wide(env)? != 0),
+            Node::Rem(x, y) => {
+                let d = y.eval_in::<T>(env)?;
+                if d == T::from(0) {
+                    return Err(Stop::Undefined);
+                }
+                x.eval_in::<T>(env)?.wrapping_rem(d)
+            }
+            Node::Neg(x) => over(x.eval_in::<T>(env)?.checked_neg())?,
+            Node::Lt(x, y) => b(x.eval_in::<T>(env)? < y.eval_in(env)?),
+            Node::Le(x, y) => b(x.eval_in::<T>(env)? <= y.eval_in(env)?),
+            Node::Eq(x, y) => b(x.eval_in::<T>(env)? == y.eval_in(env)?),
+            Node::Not(x) => b(x.eval_in::<T>(env)? == T::from(0)),
+            Node::And(x, y) => {
+                b(x.eval_in::<T>(env)? != T::from(0) && y.eval_in::<T>(env)? != T::from(0))
+            }
+            Node::Or(x, y) => {
+                b(x.eval_in::<T>(env)? != T::from(0) || y.eval_in::<T>(env)? != T::from(0))
+            }
         })
     }
 }
+
+/// Why [`Sym::eval_in`] has no value: an operation undefined (or a variable without a value),
+/// or a step beyond its integer type.
+enum Stop {
+    Undefined,
+    Overflow,
+}
+
+/// The integer types [`Sym::eval_in`] evaluates in: their checked operations.
+trait Exact: Copy + Ord + From<i64> {
+    fn checked_add(self, o: Self) -> Option<Self>;
+    fn checked_sub(self, o: Self) -> Option<Self>;
+    fn checked_mul(self, o: Self) -> Option<Self>;
+    fn checked_div(self, o: Self) -> Option<Self>;
+    fn checked_neg(self) -> Option<Self>;
+    fn wrapping_rem(self, o: Self) -> Self;
+}
+
+macro_rules! exact {
+    ($t:ty) => {
+        impl Exact for $t {
+            fn checked_add(self, o: Self) -> Option<Self> {
+                <$t>::checked_add(self, o)
+            }
+            fn checked_sub(self, o: Self) -> Option<Self> {
+                <$t>::checked_sub(self, o)
+            }
+            fn checked_mul(self, o: Self) -> Option<Self> {
+                <$t>::checked_mul(self, o)
+            }
+            fn checked_div(self, o: Self) -> Option<Self> {
+                <$t>::checked_div(self, o)
+            }
+            fn checked_neg(self) -> Option<Self> {
+                <$t>::checked_neg(self)
+            }
+            fn wrapping_rem(self, o: Self) -> Self {
+                <$t>::wrapping_rem(self, o)
+            }
+        }
+    };
+}
+exact!(i64);
+exact!(i128);
 
 impl Sym {
     /// `x mod m` rounded toward negative infinity (in `[0, m)`), for a constant `m > 0`:
@@ -523,6 +586,90 @@ impl Sym {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The documented meaning of `eval`, spelled out over i128 for the test below.
+    fn wide(s: &Sym, env: &dyn Fn(u32) -> Option<i64>) -> Option<i128> {
+        let w = |t: &Sym| wide(t, env);
+        let b = |v: bool| Some(i128::from(v));
+        match s.node() {
+            Node::Int(n) => Some(i128::from(*n)),
+            Node::Bool(v) => b(*v),
+            Node::Var(id, _) => env(*id).map(i128::from),
+            Node::Add(x, y) => w(x)?.checked_add(w(y)?),
+            Node::Sub(x, y) => w(x)?.checked_sub(w(y)?),
+            Node::Mul(x, y) => w(x)?.checked_mul(w(y)?),
+            Node::Div(x, y) => w(x)?.checked_div(w(y)?),
+            Node::Rem(x, y) => {
+                let d = w(y)?;
+                if d == 0 {
+                    return None;
+                }
+                Some(w(x)?.wrapping_rem(d))
+            }
+            Node::Neg(x) => w(x)?.checked_neg(),
+            Node::Lt(x, y) => b(w(x)? < w(y)?),
+            Node::Le(x, y) => b(w(x)? <= w(y)?),
+            Node::Eq(x, y) => b(w(x)? == w(y)?),
+            Node::Not(x) => b(w(x)? == 0),
+            Node::And(x, y) => b(w(x)? != 0 && w(y)? != 0),
+            Node::Or(x, y) => b(w(x)? != 0 || w(y)? != 0),
+        }
+    }
+
+    /// `eval` (i64 first, i128 where a step leaves i64) gives the exact wide evaluation's
+    /// value wherever that fits an i64, on terms over values at the edges of i64, with
+    /// missing variables and divisions by zero.
+    #[test]
+    fn evaluation_is_exact_through_values_beyond_i64() {
+        let values = [0, 1, -1, 2, 7, -3, 3_037_000_500, 1 << 40, i64::MAX, i64::MIN, i64::MAX - 1];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        let (mut wide_steps, mut checked) = (0, 0);
+        for _ in 0..4000 {
+            // A random term of depth up to 4 over x0..x4 (x4 has no value).
+            fn term(depth: u32, next: &mut dyn FnMut(u64) -> u64) -> Sym {
+                if depth == 0 || next(4) == 0 {
+                    return match next(3) {
+                        0 => Sym::int([0, 1, -1, 2, i64::MAX, i64::MIN][next(6) as usize]),
+                        _ => Sym::var(next(5) as u32, Sort::Int),
+                    };
+                }
+                let (x, y) = (term(depth - 1, next), term(depth - 1, next));
+                match next(13) {
+                    0 => Sym::add(&x, &y),
+                    1 => Sym::sub(&x, &y),
+                    2 => Sym::mul(&x, &y),
+                    3 => Sym::div(&x, &y),
+                    4 => Sym::rem(&x, &y),
+                    5 => Sym::neg(&x),
+                    6 => Sym::lt(&x, &y),
+                    7 => Sym::le(&x, &y),
+                    8 => Sym::eq(&x, &y),
+                    9 => Sym::not(&Sym::lt(&x, &y)),
+                    10 => Sym::and(&Sym::lt(&x, &y), &Sym::eq(&y, &x)),
+                    11 => Sym::or(&Sym::le(&x, &y), &Sym::lt(&y, &x)),
+                    _ => Sym::floor_mod(&x, 7),
+                }
+            }
+            let t = term(4, &mut next);
+            let env_values: Vec<i64> =
+                (0..4).map(|_| values[next(values.len() as u64) as usize]).collect();
+            let env = |id: u32| env_values.get(id as usize).copied();
+            let expected = wide(&t, &env).and_then(|v| i64::try_from(v).ok());
+            assert_eq!(t.eval(&|id, _| env(id)), expected, "{t} at {env_values:?}");
+            checked += 1;
+            if expected.is_some() && t.eval_in::<i64>(&|id, _| env(id)).is_err() {
+                wide_steps += 1;
+            }
+        }
+        // Both ways were taken: values that fit i64 only through a wide step, and the rest.
+        assert!(wide_steps > 20 && checked - wide_steps > 1000, "{wide_steps} of {checked}");
+    }
 
     #[test]
     fn folds_constants_and_identities() {
