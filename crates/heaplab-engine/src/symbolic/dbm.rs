@@ -16,8 +16,7 @@
 //! Weights are i128 so i64 bounds cannot overflow.
 
 use super::term::{Node, Sort, Sym};
-use rustc_hash::FxHashSet;
-use std::collections::BTreeMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// `u - v <= c`, with node 0 standing for the constant zero.
 #[derive(Clone, Copy, Debug)]
@@ -148,7 +147,7 @@ impl Atoms {
 /// negative cycle in rounds over the (sparse) edges, and the disequalities need the shortest
 /// paths from their own nodes only.
 struct Graph {
-    index: BTreeMap<u32, usize>,
+    index: FxHashMap<u32, usize>,
     out: Vec<Vec<(usize, i128)>>,
 }
 
@@ -156,8 +155,8 @@ struct Graph {
 /// edges reversed (`reversed[u]` holds `(v, c)` for each edge `v → u`), made when first needed.
 #[derive(Default)]
 struct Paths {
-    out: BTreeMap<usize, Vec<i128>>,
-    into: BTreeMap<usize, Vec<i128>>,
+    out: FxHashMap<usize, Vec<i128>>,
+    into: FxHashMap<usize, Vec<i128>>,
     reversed: Option<Vec<Vec<(usize, i128)>>>,
 }
 
@@ -216,8 +215,8 @@ impl Graph {
 }
 
 /// A row for each node the edges mention, in the order they first appear.
-fn rows(edges: &[Edge]) -> BTreeMap<u32, usize> {
-    let mut index: BTreeMap<u32, usize> = BTreeMap::new();
+fn rows(edges: &[Edge]) -> FxHashMap<u32, usize> {
+    let mut index: FxHashMap<u32, usize> = FxHashMap::default();
     for e in edges {
         let n = index.len();
         index.entry(e.u).or_insert(n);
@@ -343,7 +342,7 @@ mod tests {
     use super::*;
 
     /// Rows by node, and the bounds between them.
-    type Bounds = (BTreeMap<u32, usize>, Vec<Vec<i128>>);
+    type Bounds = (FxHashMap<u32, usize>, Vec<Vec<i128>>);
 
     /// Every bound by Floyd–Warshall (`d[i][j]` bounds node `j` minus node `i`, rows as in
     /// `Graph::of`), `None` on a negative cycle: the oracle of the graph's answers.
