@@ -21,7 +21,7 @@
 use std::rc::Rc;
 
 use super::bounds;
-use super::encode::{Encoder, Lit};
+use super::encode::{Encoder, Lit, Lits};
 use super::known::Numbering;
 use super::propagate::Clauses;
 use super::search::{encode_flat, model_of, Decision, Found, Limits, Search, SUBSTITUTIONS};
@@ -40,7 +40,7 @@ pub struct Context {
     /// The flattened literals before the implied bounds, to imply bounds with a question's:
     /// in chunks, oldest first, shared with the contexts this one extends (an extension adds
     /// a chunk where it copied every literal, and a question reads them in place).
-    lits: Vec<Rc<[Lit]>>,
+    lits: Lits,
     implied: Vec<Lit>,
     /// Propagated to a fixed point.
     clauses: Clauses,
@@ -71,7 +71,8 @@ impl Context {
         clauses.lits.seal();
         let prefix = prepare(&enc, &clauses, &Prefix::default())?;
         let first = Rc::from(conjuncts);
-        let lits = vec![Rc::from(lits)];
+        let mut lits = Lits::from(lits);
+        lits.seal();
         Ok(Context { first, set_aside, enc, lits, implied, clauses, numbers, prefix })
     }
 
@@ -84,10 +85,9 @@ impl Context {
         let (new_lits, ors) =
             encode_flat(&mut enc, asked).map_err(Decision::Outside)?.ok_or(Decision::Unsat)?;
         let mut lits = self.lits.clone();
-        if !new_lits.is_empty() {
-            lits.push(Rc::from(&new_lits[..]));
-        }
-        let implied = bounds::implied(flat(&lits), &enc.fresh, enc.vars.ints.len());
+        lits.extend(new_lits.iter().cloned());
+        lits.seal();
+        let implied = bounds::implied(lits.iter(), &enc.fresh, enc.vars.ints.len());
         let added: Vec<Lit> = new_lits
             .into_iter()
             .chain(implied.iter().filter(|l| !self.implied.contains(l)).cloned())
@@ -126,7 +126,7 @@ impl Context {
         // `decide_with` would add over the whole conjunction.
         let arithmetic = lits.iter().any(|l| !matches!(l, Lit::Bool(..)));
         if arithmetic || enc.fresh.len() > fresh_before {
-            let all = flat(&self.lits).chain(&lits);
+            let all = self.lits.iter().chain(&lits);
             let more = bounds::implied(all, &enc.fresh, enc.vars.ints.len());
             lits.extend(more.into_iter().filter(|l| !self.implied.contains(l)));
         }
@@ -152,11 +152,6 @@ impl Context {
         }
         Decision::Sat(model)
     }
-}
-
-/// The literals of `chunks`, in order.
-fn flat(chunks: &[Rc<[Lit]>]) -> impl Iterator<Item = &Lit> + Clone {
-    chunks.iter().flat_map(|chunk| chunk.iter())
 }
 
 /// The theory's steps 1 and 2 over `clauses`' literals from `from`; `Err(Unsat)` when they
