@@ -133,6 +133,8 @@ for (const [file, method, strategy, k, tests] of CASES) {
     assert.deepEqual(bare.map((t) => t.hl), generated.map(() => undefined));
     assert.deepEqual(bare, generated.map(({ hl: _, ...rest }) => rest));
     assert.deepEqual(ex.testBlocks(), generated.map((t) => t.hl));
+    // The worker posts them as text (testsText), which the page parses into the same tests.
+    assert.deepEqual(JSON.parse(ex.testsText(false)), bare);
     const hl = ex.testsHl();
     const out = path.join(tmp, `${path.basename(file, '.hl')}_${method.replace('.', '_')}_${strategy.replace('#', 'sharp')}_${k}.hl`);
     await writeFile(out, hl);

@@ -59,3 +59,9 @@ impl std::error::Error for Failure {}
 pub fn fail(kind: &'static str, message: &str) -> Failure {
     Failure { kind, message: message.to_string() }
 }
+
+/// `value` as JSON text: what a front end hands on as one string (the page's worker posts the
+/// Run's events and tests on as text, one copy where objects are cloned at both ends).
+pub fn json_text<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
+    serde_json::to_string(value).map_err(|e| fail("Internal", &e.to_string()))
+}

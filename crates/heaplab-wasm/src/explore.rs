@@ -19,7 +19,7 @@ use heaplab_engine::symbolic::Clock;
 use heaplab_session::exploration::{Next, Request, Run};
 use heaplab_session::replay_solver::{resolve_with, Shared};
 use heaplab_session::slice::{Slice, SliceStop};
-use heaplab_session::{registry, tree_columns::TreeColumns, Failure};
+use heaplab_session::{json_text, registry, tree_columns::TreeColumns, Failure};
 use js_sys::{Function, Promise};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -206,12 +206,10 @@ pub(crate) fn to_js_failure(e: &Failure) -> JsValue {
     fail(e.kind, &e.message)
 }
 
-/// A result as a plain JS value: written as JSON in Rust and parsed by the engine of JS, which
-/// makes the objects in one call (serde-wasm-bindgen crosses into JS once per field, about
-/// twice as slow on the tests of a large run).
+/// A result as a plain JS value: written as JSON in Rust and parsed by JS in one call
+/// (serde-wasm-bindgen crosses into JS once per field, about twice as slow on large results).
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| fail("Internal", &e.to_string()))?;
-    js_sys::JSON::parse(&text)
+    js_sys::JSON::parse(&json_text(value).map_err(|e| to_js_failure(&e))?)
 }
 
 /// The strategy registry (`StrategyInfoJs[]`), in menu order: every list the page shows (the
@@ -309,9 +307,8 @@ async fn next_event(
     }
 }
 
-/// Steps for about `budget_ms` of working time (see [`Exploration::run_slice`]). The events the
-/// tree shows cross into JS as one JSON text, which the worker passes on unread and the page
-/// parses (the worker makes no object per event); the nodes cross as typed arrays.
+/// Steps for about `budget_ms` of working time (see [`Exploration::run_slice`]): the tree's events
+/// cross as one JSON text the worker passes on unread (no object per event), nodes as typed arrays.
 async fn slice(
     run: &Rc<RefCell<Run>>,
     solve: Option<&Function>,
@@ -336,8 +333,7 @@ async fn slice(
         }
     }
     run.borrow().finish_slice(&mut out);
-    let events =
-        serde_json::to_string(&out.events).map_err(|e| fail("Internal", &e.to_string()))?;
+    let events = json_text(&out.events).map_err(|e| to_js_failure(&e))?;
     object([
         ("eventsJson", events.into()),
         ("nodes", columns_js(&out.nodes)?),
@@ -538,13 +534,10 @@ impl Exploration {
         to_js(&self.read()?.tests_with(blocks.unwrap_or(true)))
     }
 
-    /// [`tests`](Self::tests) as JSON text, for a worker that posts them on: a string crosses
-    /// `postMessage` as one copy, where the objects cost a structured clone at both ends (4 ms
-    /// for TreeMap `put`'s 331 tests at k = 3, the Run's largest answer) and a parse here.
+    /// `tests()` as JSON text, for a worker that posts it on (one copy, no structured clone).
     #[wasm_bindgen(js_name = testsText)]
     pub fn tests_text(&self, blocks: Option<bool>) -> Result<String, JsValue> {
-        serde_json::to_string(&self.read()?.tests_with(blocks.unwrap_or(true)))
-            .map_err(|e| fail("Internal", &e.to_string()))
+        self.read()?.tests_text(blocks.unwrap_or(true)).map_err(|e| to_js_failure(&e))
     }
 
     /// Each test's `test` block (`GeneratedTestJs.hl`), in the order of `tests()`.

@@ -52,12 +52,10 @@ pub fn start() {
     heaplab_engine::memory::install_meter(linear_memory_bytes);
 }
 
-/// The memory bound's meter in wasm (`maxMemoryMb`): the size of the module's linear memory,
-/// which is what the tab gives the engine (past a few GB the worker traps). The allocator takes
-/// memory from it and never gives it back, so a run is stopped once it made the memory grow
-/// `maxMemoryMb` beyond its size at the run's start. Reading it is one instruction; counting
-/// every allocation (the `cap` allocator the CLI uses) cost about 4 % of a run here (`malloc`
-/// and `free` are a quarter of a wasm run's time).
+/// The memory bound's meter in wasm (`maxMemoryMb`): the linear memory's size, what the tab gives
+/// the engine (past a few GB the worker traps), which the allocator never gives back: a run stops
+/// once it grew the memory `maxMemoryMb` past its size at the run's start. One instruction to
+/// read; counting every allocation (the CLI's `cap` allocator) cost about 4 % of a run here.
 #[cfg(target_arch = "wasm32")]
 fn linear_memory_bytes() -> usize {
     const PAGE: usize = 65_536;
