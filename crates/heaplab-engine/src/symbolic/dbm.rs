@@ -261,20 +261,13 @@ const INF: i128 = i128::MAX / 4;
 /// The conjuncts of `pc` that share variables with `c`, transitively (KLEE's constraint
 /// independence). Since `pc` is satisfiable, `pc && c` is satisfiable iff `slice && c` is.
 pub fn slice(pc: &[Sym], c: &Sym) -> Vec<Sym> {
-    // Every conjunct's variables in one buffer (`ends[i]` ends conjunct `i`'s), read by one walk:
-    // `sl` slices the whole path condition for each arithmetic fact it checks, and a sorted
-    // vector per conjunct per slice was a twentieth of an AVL `insert` run in wasm.
+    // Every conjunct's variables in one buffer (`ends[i]` ends conjunct `i`'s): `sl` slices the
+    // whole path condition for each arithmetic fact it checks, and a sorted vector per conjunct
+    // per slice was a twentieth of an AVL `insert` run in wasm.
     let mut vars: Vec<(u32, Sort)> = Vec::new();
     let mut ends = Vec::with_capacity(pc.len());
-    let mut stack: Vec<&Sym> = Vec::new();
     for p in pc {
-        stack.push(p);
-        while let Some(s) = stack.pop() {
-            if let Node::Var(id, sort) = s.node() {
-                vars.push((*id, *sort));
-            }
-            stack.extend(s.node().children());
-        }
+        p.for_each_var(|id, sort| vars.push((id, sort)));
         ends.push(vars.len());
     }
     let mut wanted: FxHashSet<(u32, Sort)> = c.vars().into_iter().collect();

@@ -269,8 +269,10 @@ impl Sym {
     }
 
     /// Calls `f` on every variable in the expression.
-    pub fn for_each_var(&self, f: &mut dyn FnMut(u32, Sort)) {
-        let mut stack = vec![self];
+    pub fn for_each_var(&self, mut f: impl FnMut(u32, Sort)) {
+        // Inline for the usual shallow term: `sl` walks every conjunct of the path condition
+        // for each fact it checks (`dbm::slice`), and a heap stack per conjunct showed.
+        let mut stack: smallvec::SmallVec<[&Sym; 16]> = smallvec::smallvec![self];
         while let Some(s) = stack.pop() {
             if let Node::Var(id, sort) = s.node() {
                 f(*id, *sort);
@@ -496,7 +498,7 @@ impl Sym {
     /// Every variable of the expression, sorted.
     pub fn vars(&self) -> Vec<(u32, Sort)> {
         let mut v = Vec::new();
-        self.for_each_var(&mut |id, sort| v.push((id, sort)));
+        self.for_each_var(|id, sort| v.push((id, sort)));
         v.sort();
         v.dedup();
         v

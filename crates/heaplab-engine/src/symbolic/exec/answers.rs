@@ -442,7 +442,7 @@ fn definition_var(c: &Sym) -> Option<Var> {
         if let Node::Var(id, sort) = side.node() {
             let v = (*id, *sort);
             let mut inside = false;
-            other.for_each_var(&mut |i, s| inside |= (i, s) == v);
+            other.for_each_var(|i, s| inside |= (i, s) == v);
             if !inside {
                 return Some(v);
             }
