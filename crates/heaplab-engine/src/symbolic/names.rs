@@ -37,11 +37,24 @@ enum Id {
 
 impl Id {
     fn of(st: &State, v: &SValue) -> Option<Id> {
+        // Most values a walk meets are integers: no copy of their term to learn that.
+        if !v.is_reference() {
+            return None;
+        }
         match st.normalize(v) {
             SValue::Obj(o) => Some(Id::Obj(o)),
             SValue::SymRef(r) => Some(Id::Ref(r)),
             SValue::SymLoc(l) => Some(Id::Loc(l)),
             _ => None,
+        }
+    }
+
+    /// Whether `st` has this id (an object, reference or location it made).
+    fn exists_in(self, st: &State) -> bool {
+        match self {
+            Id::Obj(o) => o < st.heap.len(),
+            Id::Ref(r) => (r as usize) < st.symrefs.len(),
+            Id::Loc(l) => (l as usize) < st.symlocs.len(),
         }
     }
 
@@ -76,9 +89,16 @@ pub fn access_paths(
     method: UnitId,
     wanted: &BTreeSet<String>,
 ) -> BTreeMap<String, String> {
+    // Only ids the state has can be reached: a fork's children's labels mention objects that
+    // only the children have (`o3.left = fresh o8`), and waiting for those walked every value.
+    // A few ids: a list, and the walk's buffers sized once (their growth was most of its work).
+    let want: Vec<Id> =
+        wanted.iter().filter_map(|w| Id::parse(w)).filter(|id| id.exists_in(st)).collect();
+    if want.is_empty() {
+        return BTreeMap::new();
+    }
     // Cells are named by their index's text, in the names the views give variables.
     let names = st.heap.iter().any(|o| o.array.is_some()).then(|| Names::of(st));
-    let want: FxHashSet<Id> = wanted.iter().filter_map(|w| Id::parse(w)).collect();
     let params = code.units.get(method).map(|u| u.params.as_slice()).unwrap_or_default();
     let roots: Vec<(&str, &SValue)> =
         params.iter().zip(&st.roots).map(|((n, _), v)| (n.as_str(), v)).collect();
@@ -89,16 +109,20 @@ pub fn access_paths(
             continue;
         }
         let named = unit.slot_names.iter().zip(&f.locals).filter(|(n, _)| !n.is_empty());
-        locals.extend(named.filter_map(|(n, v)| Some((n.as_str(), v.as_ref()?))));
+        let refs = named.filter_map(|(n, v)| Some((n.as_str(), v.as_ref()?)));
+        locals.extend(refs.filter(|(_, v)| v.is_reference()));
     }
-    let mut reached: Vec<(Id, Via)> = Vec::new();
-    let mut seen: FxHashSet<Id> = FxHashSet::default();
+    let objects = st.heap.len();
+    let mut reached: Vec<(Id, Via)> = Vec::with_capacity(objects + 8);
+    let mut seen: FxHashSet<Id> =
+        FxHashSet::with_capacity_and_hasher(objects + 8, Default::default());
+    let mut queue: VecDeque<(Via, &SValue)> = VecDeque::with_capacity(4 * objects + 16);
     let mut found = 0;
     'walks: for start in [roots, locals] {
-        let mut queue: VecDeque<(Via, &SValue)> =
-            start.into_iter().map(|(n, v)| (Via::Start(n), v)).collect();
+        queue.clear();
+        queue.extend(start.into_iter().map(|(n, v)| (Via::Start(n), v)));
         while let Some((via, value)) = queue.pop_front() {
-            if reached.len() >= MAX_NAMES || found == wanted.len() {
+            if reached.len() >= MAX_NAMES || found == want.len() {
                 break 'walks;
             }
             let Some(id) = Id::of(st, value) else { continue };
