@@ -1,7 +1,5 @@
 //! Generated tests, their input heaps and JUnit files in their JS shapes.
 
-use std::collections::BTreeMap;
-
 use heaplab_engine::{Heap, ObjId, Value};
 use heaplab_testgen::coverage::Lines;
 use heaplab_testgen::{emit, Expected, GeneratedTest, Generation, Validity};
@@ -32,7 +30,17 @@ pub fn heap_value(v: &Value) -> JsHeapValue {
 pub struct JsObject {
     pub id: String,
     pub class: String,
-    pub fields: BTreeMap<String, JsHeapValue>,
+    /// By field name (a JSON object with sorted keys): a sorted list rather than a map, which
+    /// the page's Run made for every object of every test.
+    #[serde(serialize_with = "as_map")]
+    pub fields: Vec<(String, JsHeapValue)>,
+}
+
+fn as_map<S: serde::Serializer>(
+    pairs: &[(String, JsHeapValue)],
+    out: S,
+) -> Result<S::Ok, S::Error> {
+    out.collect_map(pairs.iter().map(|(k, v)| (k, v)))
 }
 
 #[derive(Serialize)]
@@ -64,7 +72,15 @@ pub fn objects(heap: &Heap) -> Vec<JsObject> {
         .map(|(id, o): (ObjId, _)| JsObject {
             id: id.to_string(),
             class: o.class.clone(),
-            fields: o.fields.iter().map(|(f, v)| (f.clone(), heap_value(v))).collect(),
+            fields: {
+                let mut fields: Vec<_> =
+                    o.fields.iter().map(|(f, v)| (f.clone(), heap_value(v))).collect();
+                // A name written twice keeps its last value, as a map's insert would.
+                fields.reverse();
+                fields.sort_by(|a, b| a.0.cmp(&b.0));
+                fields.dedup_by(|later, first| later.0 == first.0);
+                fields
+            },
         })
         .collect()
 }
@@ -117,4 +133,37 @@ pub struct JsFile {
 pub struct JsJunit {
     pub files: Vec<JsFile>,
     pub warnings: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An object's fields are a JSON object with sorted keys, whatever their declaration order,
+    /// as a map of them gave; an array's cells too (`"10"` before `"2"`).
+    #[test]
+    fn fields_are_written_as_a_sorted_map() {
+        let mut heap = Heap::new();
+        let node = heap.alloc("Node", vec![]);
+        let fields = vec![
+            ("value".to_string(), Value::Int(1 << 60)),
+            ("left".to_string(), Value::Ref(Some(node))),
+            ("key".to_string(), Value::Int(-3)),
+            ("right".to_string(), Value::Ref(None)),
+            ("red".to_string(), Value::Bool(true)),
+        ];
+        heap.alloc("Entry", fields);
+        heap.alloc_array("int", (0..11).map(Value::Int).collect());
+        let text = serde_json::to_string(&objects(&heap)).expect("serializes");
+        assert_eq!(
+            text,
+            concat!(
+                r#"[{"id":"o1","class":"Node","fields":{}},"#,
+                r#"{"id":"o2","class":"Entry","fields":{"key":-3.0,"left":{"ref":"o1"},"#,
+                r#""red":true,"right":null,"value":"1152921504606846976"}},"#,
+                r#"{"id":"o3","class":"int[]","fields":{"0":0.0,"1":1.0,"10":10.0,"2":2.0,"#,
+                r#""3":3.0,"4":4.0,"5":5.0,"6":6.0,"7":7.0,"8":8.0,"9":9.0}}]"#
+            )
+        );
+    }
 }
