@@ -322,6 +322,18 @@ mod tests {
                 .collect()
         };
         assert!(!forks(&all.events, true).is_empty(), "the run forks past the limit");
+        // A lazy initialization says its options within the limit only (its children's labels
+        // say them everywhere).
+        let mut past = 0;
+        for e in &all.events {
+            if let Details::LazyInit { options, children, .. } = &e.details {
+                let within = (e.node.unwrap_or(0) as usize) < VIEW_LIMIT;
+                let expected = if within { children.len() } else { 0 };
+                assert_eq!(options.len(), expected, "node {:?}", e.node);
+                past += usize::from(!within);
+            }
+        }
+        assert!(past > 0, "lazy initializations past the limit");
 
         let mut run = new_run();
         let (mut seen, mut slices, mut kept) = (0usize, 0, Vec::new());

@@ -38,10 +38,12 @@ export function describeEvent(event) {
     case 'slModel': return `${at}the rest of the input is built from a solution of ${d.formula || 'the formula left'}: ${d.model}`;
     case 'lazyInit': {
       const target = named(d.target, event.names);
+      // Past those states its options are not written either (the children's labels say them).
       const options = (d.options ?? []).map((o) => optionWords(o, event.names)).join(' | ');
-      if (d.fork === 'resolve') return `${at}decide what ${target} is: ${options}`;
-      if (d.fork === 'disjunct') return `${at}${target}: ${options}`;
-      return `${at}read ${target} for the first time: ${options}`;
+      const which = options ? `: ${options}` : '';
+      if (d.fork === 'resolve') return `${at}decide what ${target} is${which}`;
+      if (d.fork === 'disjunct') return `${at}${target}${which}`;
+      return `${at}read ${target} for the first time${which}`;
     }
     case 'branch': return `${at}branch on ${named(d.condition, event.names)}`;
     case 'disjuncts': {

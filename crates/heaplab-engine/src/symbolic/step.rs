@@ -50,11 +50,13 @@ pub trait Sink {
     /// A new node of the exploration tree.
     fn node(&mut self, parent: Option<StateId>, label: Label) -> StateId;
     /// The labels of a lazy-initialization child: its node's (`o1.left = fresh o2`) and its
-    /// option's (`fresh o2`), written by `make` unless the sink has them for `key` already.
+    /// option's (`fresh o2`; empty unless `option` asks for it), written by `make` unless the
+    /// sink has them for `key` already.
     fn choice_label(
         &mut self,
         _key: ChoiceKey,
         _field: &str,
+        _option: bool,
         make: &mut dyn FnMut() -> (String, String),
     ) -> (Label, String) {
         let (label, option) = make();

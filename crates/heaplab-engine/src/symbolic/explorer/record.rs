@@ -198,11 +198,15 @@ impl Sink for Record {
         &mut self,
         key: ChoiceKey,
         field: &str,
+        option: bool,
         make: &mut dyn FnMut() -> (String, String),
     ) -> (Label, String) {
-        if let Some((name, label, option)) = self.choice_labels.get(&key) {
+        if let Some((name, label, text)) = self.choice_labels.get(&key) {
             if **name == *field {
-                return (Label::Known(*label), option.to_string());
+                return (
+                    Label::Known(*label),
+                    if option { text.to_string() } else { String::new() },
+                );
             }
         }
         let (label, option) = make();

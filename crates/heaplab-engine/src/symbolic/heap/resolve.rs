@@ -329,7 +329,10 @@ pub(super) fn lazy_fork(
         // at nearly every field it reads).
         cx.sink.snapshot(&st, ViewAt::Fork);
     }
-    let mut labels = Vec::with_capacity(opts.choices.len());
+    // The event's option texts only where someone reads them (see `Sink::detailed_at`): `lazy`
+    // forks at nearly every field it reads, millions of times in the page's large runs.
+    let texts = cx.sink.detailed_at(parent);
+    let mut labels = Vec::with_capacity(if texts { opts.choices.len() } else { 0 });
     let mut kids = Vec::with_capacity(opts.choices.len());
     let mut child = |cx: &mut Cx, mut s: State, choice: Choice| {
         let v = choice_value(cx, &mut s, choice, class, budget);
@@ -338,7 +341,7 @@ pub(super) fn lazy_fork(
             (true, Some((obj, field)), Some(option)) => {
                 let field_at = (field.as_ptr() as usize, field.len());
                 let key = ChoiceKey { field: field_at, obj: obj as u32, option };
-                cx.sink.choice_label(key, field, &mut || {
+                cx.sink.choice_label(key, field, texts, &mut || {
                     let option = choice_text(&s, choice, &v);
                     (format!("{target} = {option}"), option)
                 })
@@ -353,7 +356,9 @@ pub(super) fn lazy_fork(
         }
         apply(&mut s, v);
         kids.push((s, label));
-        labels.push(option);
+        if texts {
+            labels.push(option);
+        }
     };
     for choice in rest {
         child(cx, st.clone(), *choice);
