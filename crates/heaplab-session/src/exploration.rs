@@ -214,7 +214,9 @@ pub struct Run {
 }
 
 pub enum Next {
-    Event(Box<Placed>),
+    /// Not boxed: a large run's steps are millions of events, most of which a slice folds into
+    /// its nodes at once.
+    Event(Placed),
     Resolve(Vec<String>),
     Explored,
 }
@@ -425,7 +427,7 @@ impl Run {
                 {
                     self.bounds_hit.insert(*bound);
                 }
-                Ok(Next::Event(Box::new(event)))
+                Ok(Next::Event(event))
             }
         }
     }

@@ -27,7 +27,7 @@ pub struct Slice {
     forks_before: u32,
     /// The last event, when it is not in `events` (a folded path end, or a fork past
     /// `forks_before`): the page says the slice's last event in words, so it stays an event.
-    last_left: Option<(Box<Placed>, Left)>,
+    last_left: Option<(Placed, Left)>,
     pub nodes: TreeColumns,
     pub queries: u64,
     pub over: bool,
