@@ -541,3 +541,25 @@ test('the last event of an sl path end reads with and without its formula', asyn
   assert.equal(describeEvent(event('')),
     'line 7: the rest of the input is built from a solution of the formula left: o1.root = null');
 });
+
+// A lazy initialization's options are written for the first 5000 states only (Sink::detailed_at:
+// the page's views stop there, and the children's labels say them); stepped past those, its
+// event still reads as a sentence.
+test('a lazy initialization past the kept views has no option texts and reads without them', async () => {
+  const { describeEvent } = await import('../../web/src/views/explore-controls.js');
+  const source = await readFile(path.join(ROOT, 'examples/bst.hl'), 'utf8');
+  const ex = new engine.Exploration(source, 'BST.insert', { strategy: 'lazy', bounds: { k: 3, max_states: 8000 } }, null);
+  let within = null;
+  let past = null;
+  for (let e = await ex.step(); e !== null && past === null; e = await ex.step()) {
+    if (e.kind !== 'lazyInit') continue;
+    if (e.node < 5000) within ??= e;
+    else past = e;
+  }
+  ex.free();
+  assert.ok(within && past, 'lazy initializations on both sides of the limit');
+  assert.equal(within.details.options.length, within.details.children.length);
+  assert.match(describeEvent(within), /^line \d+: read \S+ for the first time: \S/);
+  assert.deepEqual(past.details.options, []);
+  assert.match(describeEvent(past), /^line \d+: read \S+ for the first time$/);
+});
