@@ -73,12 +73,10 @@ pub fn objects(heap: &Heap) -> Vec<JsObject> {
             id: id.to_string(),
             class: o.class.clone(),
             fields: {
+                // An object's field names are distinct (declared fields, or an array's cells).
                 let mut fields: Vec<_> =
                     o.fields.iter().map(|(f, v)| (f.clone(), heap_value(v))).collect();
-                // A name written twice keeps its last value, as a map's insert would.
-                fields.reverse();
-                fields.sort_by(|a, b| a.0.cmp(&b.0));
-                fields.dedup_by(|later, first| later.0 == first.0);
+                fields.sort_unstable_by(|a, b| a.0.cmp(&b.0));
                 fields
             },
         })
