@@ -3,6 +3,7 @@
 //! ([`TreeColumns`]) with the path ends of those nodes folded into them.
 
 use heaplab_engine::symbolic::{Clock, Event, Placed};
+use heaplab_syntax::Span;
 
 use crate::events::JsEvent;
 use crate::exploration::{Next, Run, VIEW_LIMIT};
@@ -23,6 +24,9 @@ pub struct Slice {
     pub events: Vec<JsEvent>,
     /// The path ends of new nodes, folded into them: node and the end's line.
     pub folded: Vec<(u32, Option<u32>)>,
+    /// Discarded paths that ended in new nodes past the view limit without an event (see
+    /// `Explorer::fold_discarded_ends`): node and where the path ended.
+    quiet_ends: Vec<(u32, Span)>,
     /// Forks of states from this id on are not events (see [`Run::advance_slice`]).
     forks_before: u32,
     /// The last event, when it is not in `events` (a folded path end, or a fork past
@@ -49,6 +53,7 @@ impl Slice {
             tree_from,
             events: Vec::new(),
             folded: Vec::new(),
+            quiet_ends: Vec::new(),
             forks_before: VIEW_LIMIT as u32,
             last_left: None,
             nodes: TreeColumns::default(),
@@ -85,7 +90,9 @@ impl Run {
     /// columns with their labels, and what the event adds (the option each child took, for the
     /// heap view's highlight, and the names of the objects) is for nodes whose heap is kept,
     /// which these are not. `lazy` at k = 3 on AVL `insert` made 45 MB of such events, a fifth
-    /// of the page's Run.
+    /// of the page's Run. Nor is the end of a discarded path there that ended in one of the
+    /// slice's new nodes (the node says its outcome, and takes the end's line); a slice that
+    /// stops at each path end keeps them all as events.
     pub fn advance_slice(
         &mut self,
         slice: &mut Slice,
@@ -95,6 +102,26 @@ impl Run {
     ) -> Result<SliceStop, Failure> {
         // A slice only counts its queries; the tree shows the forks' formulas.
         self.set_event_text(true, false);
+        let fold_from = match until_path_end {
+            true => u32::MAX,
+            false => u32::try_from(slice.tree_from).unwrap_or(u32::MAX),
+        };
+        self.explorer.fold_discarded_ends(fold_from);
+        let stop = self.slice_steps(slice, end_ms, has_z3, until_path_end);
+        // A step taken alone (the page's Step) reports every end.
+        self.explorer.fold_discarded_ends(u32::MAX);
+        slice.quiet_ends.append(&mut self.explorer.take_folded_ends());
+        stop
+    }
+
+    /// The steps of [`Run::advance_slice`].
+    fn slice_steps(
+        &mut self,
+        slice: &mut Slice,
+        end_ms: u64,
+        has_z3: bool,
+        until_path_end: bool,
+    ) -> Result<SliceStop, Failure> {
         loop {
             match self.advance()? {
                 Next::Event(placed) => {
@@ -147,6 +174,11 @@ impl Run {
         for (node, line) in slice.folded.drain(..) {
             if let (Some(at), Some(line)) = (slice.nodes.at(node), line) {
                 slice.nodes.line[at] = line;
+            }
+        }
+        for (node, span) in slice.quiet_ends.drain(..) {
+            if let Some(at) = slice.nodes.at(node) {
+                slice.nodes.line[at] = self.line_of(span);
             }
         }
         if let Some(placed) = last {
@@ -400,5 +432,106 @@ mod tests {
         let summary = run.summary();
         assert_eq!(summary.paths_precondition_discarded as usize, discarded.len());
         assert!(summary.tests > 0);
+    }
+
+    /// What the page makes of its batches (store.js `growTree`): a node's end from its column
+    /// or its `pathEnd` event, its line from the latest event that has one, else its column's.
+    fn page_nodes(columns: &[TreeColumns], events: &[JsEvent]) -> Vec<serde_json::Value> {
+        let mut nodes: Vec<serde_json::Value> =
+            columns.iter().flat_map(|c| (0..c.len()).map(|at| c.node_json(at))).collect();
+        for e in events {
+            let Some(node) = e.node.and_then(|n| nodes.get_mut(n as usize)) else { continue };
+            if let Some(line) = e.line {
+                node["line"] = line.into();
+            }
+            if let Details::PathEnd { path, outcome, colour, text, .. } = &e.details {
+                node["path"] = serde_json::json!(path);
+                node["outcome"] = (*outcome).into();
+                node["colour"] = (*colour).into();
+                node["text"] = text.as_str().into();
+            }
+        }
+        nodes
+    }
+
+    thread_local! {
+        static TICKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A clock that moves 50 µs at each reading: slices of a few steps, whatever the machine.
+    fn ticking() -> f64 {
+        TICKS.with(|t| {
+            t.set(t.get() + 1);
+            t.get() as f64 * 0.05
+        })
+    }
+
+    /// Past the view limit the page's slices bring the discarded paths that end in their own
+    /// nodes in those nodes alone, not as events: the page ends up with the same tree (each
+    /// node's end and line) as from every event of the run. Slices of a few steps each, so
+    /// that many nodes end in a later slice than the one that brought them.
+    #[test]
+    fn discarded_ends_past_the_view_limit_come_in_their_nodes_alone() {
+        let source = include_str!("../../../examples/bst.hl").to_string();
+        let request = r#"{"strategy": "lazy", "bounds": {"k": 3, "max_states": 8000}}"#;
+        let new_run = || {
+            let request = Request::from_json(request).unwrap_or_else(|e| panic!("{}", e.message));
+            let mut run = Run::new(source.clone(), "BST.insert".into(), request, false, ticking)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            run.enter().unwrap_or_else(|e| panic!("{}", e.message));
+            run
+        };
+        let mut run = new_run();
+        let mut all = Slice::default();
+        run.advance_slice(&mut all, u64::MAX, false, false).expect("runs");
+        // Forks past the limit are no events in the page's slices either (see
+        // `forks_past_the_view_limit_are_no_events_in_the_pages_slices`).
+        let fork_past = |e: &JsEvent| {
+            matches!(e.kind, "lazyInit" | "branch" | "disjuncts")
+                && e.node.is_some_and(|n| n as usize >= VIEW_LIMIT)
+        };
+        all.events.retain(|e| !fork_past(e));
+        let expected = page_nodes(&[run.tree_columns(0)], &all.events);
+        let is_unkept_end = |e: &JsEvent| matches!(e.details, Details::PathEnd { path: None, .. });
+        let unkept = all.events.iter().filter(|e| is_unkept_end(e)).count();
+        assert!(unkept > 1000, "{unkept} discarded paths past the limit");
+
+        let mut run = new_run();
+        let (mut columns, mut events, mut seen) = (Vec::new(), Vec::new(), 0);
+        let (mut slices, mut quiet) = (0, 0);
+        loop {
+            let mut slice = Slice::for_nodes_from(seen);
+            let end = run.clock.now_ms() + 1;
+            let stop = run.advance_slice(&mut slice, end, false, false).expect("runs");
+            quiet += slice.quiet_ends.len();
+            run.finish_slice(&mut slice);
+            seen += slice.nodes.len();
+            slices += 1;
+            columns.push(std::mem::take(&mut slice.nodes));
+            events.append(&mut slice.events);
+            if matches!(stop, SliceStop::Over) {
+                break;
+            }
+        }
+        let unkept_events = events.iter().filter(|e| is_unkept_end(e)).count();
+        assert!(quiet > unkept / 2, "{quiet} of {unkept} ends came in their nodes alone");
+        assert_eq!(unkept_events + quiet, unkept, "each end once, as an event or in its node");
+        assert!(
+            slices > 20 && unkept_events > 0,
+            "{slices} slices, {unkept_events} ends as events"
+        );
+        // An inner node's line is its latest event's, and a slice's last event stays one even
+        // when it is a fork past the limit: those lines may differ, an end's may not.
+        let ended = |mut n: serde_json::Value| {
+            if n["outcome"].is_null() {
+                n["line"] = serde_json::Value::Null;
+            }
+            n
+        };
+        let got = page_nodes(&columns, &events);
+        assert_eq!(got.len(), expected.len());
+        for (got, expected) in got.into_iter().zip(expected) {
+            assert_eq!(ended(got), ended(expected));
+        }
     }
 }

@@ -84,6 +84,7 @@ struct Undo {
     next_id: u32,
     paths: usize,
     ended: usize,
+    folded_ends: usize,
     stats: RunStats,
     strategy: Box<dyn Any>,
 }
@@ -325,6 +326,25 @@ impl Explorer {
         self.rec.query_text = on;
     }
 
+    /// Discarded paths that end past the views' limit (see
+    /// [`record_views`](Self::record_views)) in nodes `from..` end without an
+    /// [`Event::PathEnd`]: their nodes say the outcome, and [`take_folded_ends`] where each
+    /// ended. For a front end that takes new nodes with their ends in batches (the page's
+    /// Run): `lazy` at k = 3 on TreeMap `put` discards millions of paths there, and an event
+    /// for each, made, queued and folded back into its node, was a quarter of what the page's
+    /// Run adds to the bare exploration. `u32::MAX` (the default): every end is an event.
+    ///
+    /// [`take_folded_ends`]: Self::take_folded_ends
+    pub fn fold_discarded_ends(&mut self, from: u32) {
+        self.rec.fold_from = from;
+    }
+
+    /// The ends folded since the last call (see [`fold_discarded_ends`](Self::fold_discarded_ends)):
+    /// each one's node and where its path ended.
+    pub fn take_folded_ends(&mut self) -> Vec<(u32, Span)> {
+        std::mem::take(&mut self.rec.folded_ends)
+    }
+
     /// Whether the run keeps only what its summary and test generation read. Off by default;
     /// a front end that reads no event and no tree (the CLI's `run` without `--trace`,
     /// `compare`, `bench`) turns it on, and then a discarded path (an `assume` or the
@@ -550,6 +570,7 @@ impl Explorer {
                 next_id: self.rec.next_id,
                 paths: self.rec.paths.len(),
                 ended: self.rec.ended,
+                folded_ends: self.rec.folded_ends.len(),
                 stats: self.rec.stats.clone(),
                 strategy: self.exec.strategy.save(),
             });
@@ -596,6 +617,7 @@ impl Explorer {
                     *self.covered.get_mut() = Default::default();
                 }
                 self.rec.ended = u.ended;
+                self.rec.folded_ends.truncate(u.folded_ends);
                 self.rec.stats = u.stats;
                 self.exec.strategy.restore(u.strategy);
                 debug_assert!(u.state.is_some() || retry.is_some(), "an undone step kept no state");

@@ -74,6 +74,11 @@ pub struct Record {
     pub parents: Parents,
     /// Paths ended so far, kept or not: the next path's [`PathResult::index`].
     pub ended: usize,
+    /// Discarded paths past the views' limit that end in nodes from this id on are no event:
+    /// they go to `folded_ends` (see `Explorer::fold_discarded_ends`). `u32::MAX`: none.
+    pub fold_from: u32,
+    /// The node and the place of each such end, in the order they ended.
+    pub folded_ends: Vec<(u32, Span)>,
 }
 
 impl Record {
@@ -103,6 +108,8 @@ impl Record {
             summary_only: false,
             parents: Parents::default(),
             ended: 0,
+            fold_from: u32::MAX,
+            folded_ends: Vec::new(),
         }
     }
 
@@ -300,10 +307,14 @@ impl Sink for Record {
                 st.frames = Default::default();
             } else if self.views.recording() {
                 self.views.full = true;
-                if let (PathOutcome::Discarded { precondition, .. }, true) =
+                if let (PathOutcome::Discarded { precondition, span }, true) =
                     (&outcome, (st.id.0 as usize) < self.tree.len())
                 {
                     self.tree.set_discarded(st.id.0 as usize, *precondition);
+                    if st.id.0 >= self.fold_from {
+                        self.folded_ends.push((st.id.0, *span));
+                        return;
+                    }
                     let event = Event::PathEnd { state: st.id, path: None, outcome };
                     self.pending.push_back(Placed { event, span: self.at });
                     return;
