@@ -35,6 +35,8 @@
 //! }
 //! ```
 
+pub mod linear;
+
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::ptr;

@@ -36,12 +36,12 @@ pub use solver_bridge::{JsTransport, Z3Solver};
 /// The wasm engine's allocator: free lists by size class (`heaplab-alloc`) in front of TLSF
 /// instead of the standard library's dlmalloc port. TLSF took 11 % less CPU than dlmalloc on
 /// TreeMap `put` `lazier#` k = 3 in node, and the free lists a further quarter of a `lazy` run,
-/// where forking and dropping states is most of the work. Both grow the memory as dlmalloc
-/// does, so the memory bound's meter (`linear_memory_bytes`) reads them the same way.
+/// where forking and dropping states is most of the work. TLSF grows the memory by chunks
+/// (`heaplab_alloc::linear`, where growing at each slice made JS collect garbage twice a slice).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: heaplab_alloc::SizeClasses<rlsf::GlobalTlsf> =
-    heaplab_alloc::SizeClasses::new(rlsf::GlobalTlsf::new());
+static ALLOCATOR: heaplab_alloc::SizeClasses<heaplab_alloc::linear::WasmTlsf> =
+    heaplab_alloc::SizeClasses::new(heaplab_alloc::linear::WasmTlsf::linear());
 
 /// Installs the panic hook once, so that a Rust panic (always our bug) shows its message in the
 /// console instead of "unreachable executed".
