@@ -2,6 +2,7 @@
 //
 //   main.js      the page (src/main.js and its views), an ES module bundle
 //   worker.js    the engine worker, a classic script bundle (the wasm engine; no Z3)
+//   layout-worker.js  the execution tree's layout for large trees (src/draw/tree-layout.js)
 //   z3-worker.js the Z3 worker, a classic script bundle (it importScripts Z3's glue); started
 //                only when something needs Z3
 //   sw.js        the service worker, with the asset list and a content hash baked in
@@ -265,6 +266,13 @@ async function main() {
   });
   await build({
     ...common,
+    entryPoints: [join(web, 'src', 'layout-worker.js')],
+    outfile: join(dist, 'layout-worker.js'),
+    format: 'iife',
+    platform: 'browser',
+  });
+  await build({
+    ...common,
     entryPoints: [join(web, 'src', 'z3-worker.js')],
     outfile: join(dist, 'z3-worker.js'),
     format: 'iife',
@@ -275,7 +283,7 @@ async function main() {
   // The service worker last: it lists (and hashes) everything above. Z3 is not precached (a
   // first visit must not download it); the service worker keeps it, under its own version, once
   // a question fetched it.
-  const assets = ['./', 'index.html', 'style.css', 'main.js', 'worker.js', 'heaplab_wasm_bg.wasm',
+  const assets = ['./', 'index.html', 'style.css', 'main.js', 'worker.js', 'layout-worker.js', 'heaplab_wasm_bg.wasm',
     'examples/index.json', ...index.map(({ file }) => `examples/${file}`)];
   const z3Assets = ['z3-worker.js', 'z3-built.js', 'z3-built.wasm'];
   const digest = async (list) => {

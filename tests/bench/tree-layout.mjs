@@ -1,12 +1,13 @@
 // The execution tree view's layout cost: lays out synthetic exploration trees of 1k, 5k and 20k
-// nodes with the view's own `layoutTree` and `visibleIds` (web/src/views/tree.js) and prints a
-// markdown table. The view lays out at most once per animation frame, so "layout" is the cost of
+// nodes with the view's own `layoutTree` (web/src/draw/tree-layout.js) and `visibleIds`
+// (web/src/views/tree.js) and prints a markdown table. The view lays out at most once per animation frame, so "layout" is the cost of
 // one frame's relayout while a run grows the tree; "cull" is the per-frame cost of finding the
 // nodes inside a viewport when panning. Prints times only: no assertions.
 //
 //   node tests/bench/tree-layout.mjs [--runs N]
 
-import { layoutTree, visibleIds } from '../../web/src/views/tree.js';
+import { layoutTree } from '../../web/src/draw/tree-layout.js';
+import { visibleIds } from '../../web/src/views/tree.js';
 
 const SIZES = [1000, 5000, 20000];
 const runsArg = process.argv.indexOf('--runs');

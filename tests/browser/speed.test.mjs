@@ -216,3 +216,32 @@ test('Pause and Cancel take effect at the run\'s next batch', async (t) => {
   assert.equal(await page.evaluate(() => globalThis.__heaplab.store.getState().explore.partial), true);
   assert.deepEqual(browser.errors, []);
 });
+
+// A large tree (the default bound lets a `lazy` run make 200,000 states) is laid out in the
+// layout worker, off the main thread; its nodes are then drawn as a small tree's are.
+test('a large tree is laid out in its own worker and drawn to its last node', async (t) => {
+  const { server, browser, page } = await session(t, { serviceWorkers: 'block' });
+  await openExplore(page, server.url, 'avl.hl', 'AvlTree.insert', 'lazy', 3);
+  await page.getByRole('spinbutton', { name: 'Bound states' }).fill('30000');
+  await page.getByRole('spinbutton', { name: 'Bound states' }).press('Tab');
+  const layoutWorkers = () => page.workers()
+    .filter((w) => w.url().endsWith('/layout-worker.js')).length;
+  assert.equal(layoutWorkers(), 0, 'no layout worker before a large tree');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 180000 });
+  const nodes = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.tree.nodes.length);
+  assert.ok(nodes > 20000, `${nodes} nodes`);
+  // The last node, selected once it is laid out, is drawn (a node outside the layout is not).
+  const last = nodes - 1;
+  const select = () => page.evaluate((node) => {
+    globalThis.__heaplab.store.dispatch({ type: 'explore/select', node: null });
+    globalThis.__heaplab.store.dispatch({ type: 'explore/select', node });
+  }, last);
+  for (let i = 0; i < 100 && (await page.locator(`#tree-node-${last}`).count()) === 0; i++) {
+    await select();
+    await page.waitForTimeout(100);
+  }
+  assert.equal(await page.locator('.tree-svg').getAttribute('aria-activedescendant'), `tree-node-${last}`);
+  assert.equal(layoutWorkers(), 1, 'the layout worker laid it out');
+  assert.deepEqual(browser.errors, []);
+});

@@ -2,20 +2,21 @@
 // unfoldings, branches) as inner nodes, path ends as leaves coloured by outcome.
 //
 // Drawn left to right so that each edge has room for its label (`o1.root = fresh o2`) on the
-// horizontal segment into the child. Layout is d3-hierarchy's tidy tree, recomputed at most once
-// per animation frame (and less often when a layout gets slow), so a run that adds hundreds of
-// nodes a second costs one layout per frame, not one per node. Only the nodes inside the
+// horizontal segment into the child. Layout is d3-hierarchy's tidy tree (draw/tree-layout.js),
+// recomputed at most once per animation frame (and less often when a layout gets slow), so a run
+// that adds hundreds of nodes a second costs one layout per frame, not one per node; a large
+// tree is laid out in a worker of its own, off the main thread. Only the nodes inside the
 // viewport get DOM elements; when too many would be visible the whole view is drawn as a few
 // aggregate paths (the overview), so pan and zoom stay smooth at tens of thousands of nodes
 // (tests/bench/tree-layout.mjs measures the layout).
 
-import { hierarchy, tree as tidyTree } from 'd3-hierarchy';
 import { exportPicture } from '../draw/export.js';
-
-const COL = 172; // px between two depths: room for an edge label
-const ROW = 26; // px between two sibling leaves
+import { COL, layoutTree, ROW } from '../draw/tree-layout.js';
 const STUB = 16; // the horizontal stub out of a parent before its edges fan out
 const CHAR_W = 6.7; // width of one 11px monospace character, to cut labels to their edge
+// From this many nodes the layout runs in the layout worker (about a millisecond per thousand
+// nodes: past it, a layout in the frame would make the page miss several frames).
+const WORKER_LAYOUT_NODES = 20000;
 const DETAIL_LIMIT = 400; // more visible nodes than this: draw the overview instead
 const NEW_PER_FRAME = 60; // node elements made per frame at most (the rest in the next frames)
 const LABEL_MIN_SCALE = 0.45; // below this zoom, labels are unreadable: leave them out
@@ -34,56 +35,7 @@ const OUTCOMES = {
   invalid: { word: 'invalid input', glyph: '✗', title: 'the input violates requires' },
 };
 
-// ---- layout (pure; also run by tests/bench/tree-layout.mjs in node) ----------------------------
-
-/**
- * Lays out `nodes[0..count)` (store tree nodes: `{ id, parent }`, parents before children) as a
- * tidy tree growing to the right. Children are taken from the parent links, in id order (the
- * order the explorer created them), so the picture does not depend on how the store keeps
- * `children`. Returns typed arrays indexed by node id.
- */
-export function layoutTree(nodes, count = nodes.length) {
-  const x = new Float64Array(count);
-  const y = new Float64Array(count);
-  const depth = new Int32Array(count);
-  const childCount = new Int32Array(count);
-  const layout = { count, x, y, depth, childCount, minY: 0, maxY: 0, maxX: 0 };
-  if (count === 0) return layout;
-  const { roots, kids } = childLists(nodes, count);
-  // Several parentless nodes hang off an invisible root one column to the left.
-  const top = roots.length === 1 ? roots[0] : -1;
-  const root = hierarchy(top, (id) => (id < 0 ? roots : kids[id]));
-  tidyTree().nodeSize([ROW, COL]).separation((a, b) => (a.parent === b.parent ? 1 : 1.4))(root);
-  const shift = top < 0 ? COL : 0;
-  let minY = Infinity;
-  let maxY = -Infinity;
-  let maxX = 0;
-  root.each((n) => {
-    if (n.data < 0) return;
-    x[n.data] = n.y - shift;
-    y[n.data] = n.x;
-    depth[n.data] = n.depth - (top < 0 ? 1 : 0);
-    childCount[n.data] = n.children ? n.children.length : 0;
-    if (n.x < minY) minY = n.x;
-    if (n.x > maxY) maxY = n.x;
-    if (n.y - shift > maxX) maxX = n.y - shift;
-  });
-  return Object.assign(layout, { minY, maxY, maxX });
-}
-
-function childLists(nodes, count) {
-  const roots = [];
-  const kids = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const p = nodes[i]?.parent;
-    if (p == null || p < 0 || p >= i) {
-      roots.push(i);
-    } else {
-      (kids[p] ??= []).push(i);
-    }
-  }
-  return { roots, kids };
-}
+// ---- culling (pure; also run by tests/bench/tree-layout.mjs in node) ---------------------------
 
 /**
  * The ids whose drawing (node, label and the edge from its parent) meets `rect` (layout
@@ -186,9 +138,13 @@ function createTreeView(el, store) {
     mode: 'detail',
     overview: null, // what the overview layer shows: { rect, lv, sv, bucket }
     nextLayoutAt: 0,
+    layoutPending: null, // the layout asked of the layout worker: { id, started }
   };
   let frame = 0;
   let layoutTimer = 0;
+  // The layout worker (null until needed, false where it failed) and its last request's id.
+  let layoutWorkerState = null;
+  let layoutAsked = 0;
   let tween = 0;
 
   // ---- state in -------------------------------------------------------------------------------
@@ -249,6 +205,7 @@ function createTreeView(el, store) {
     s.freshFrom = 0;
     s.layout = layoutTree([], 0);
     s.layoutVersion++;
+    s.layoutPending = null;
     s.placed = false;
     s.following = true;
     s.fitPending = false;
@@ -264,13 +221,10 @@ function createTreeView(el, store) {
 
   function onFrame() {
     frame = 0;
-    if (s.nodes.length !== s.layout.count) {
+    if (s.nodes.length !== s.layout.count && !s.layoutPending) {
       const now = performance.now();
       if (now >= s.nextLayoutAt) {
-        relayout();
-        // A layout that took T ms runs again no sooner than 3T ms later: at most a quarter of the
-        // time goes to layout however fast the explorer adds nodes.
-        s.nextLayoutAt = performance.now() + 3 * (performance.now() - now);
+        relayout(now);
       } else if (!layoutTimer) {
         layoutTimer = setTimeout(() => { layoutTimer = 0; schedule(); }, s.nextLayoutAt - now);
       }
@@ -282,10 +236,62 @@ function createTreeView(el, store) {
     render();
   }
 
-  function relayout() {
+  /**
+   * Lays out the nodes so far: here for a small tree, in the layout worker for a large one (the
+   * layout arrives in `laidOut`). A layout that took T ms runs again no sooner than 3T ms later:
+   * at most a quarter of the time goes to layout however fast the explorer adds nodes (and the
+   * worker leaves the engine's most of a second core).
+   */
+  function relayout(started) {
+    const count = s.nodes.length;
+    const worker = count >= WORKER_LAYOUT_NODES ? layoutWorker() : null;
+    if (!worker) {
+      useLayout(layoutTree(s.nodes, count));
+      s.nextLayoutAt = performance.now() + 3 * (performance.now() - started);
+      return;
+    }
+    const parents = new Int32Array(count);
+    for (let i = 0; i < count; i++) parents[i] = s.nodes[i]?.parent ?? -1;
+    layoutAsked += 1;
+    s.layoutPending = { id: layoutAsked, started };
+    worker.postMessage({ id: layoutAsked, parents }, [parents.buffer]);
+  }
+
+  /** The layout worker's answer: used unless the tree was replaced meanwhile. */
+  function laidOut({ data: { id, layout } }) {
+    const pending = s.layoutPending;
+    if (!pending || pending.id !== id) return;
+    s.layoutPending = null;
+    useLayout(layout);
+    s.nextLayoutAt = performance.now() + 3 * (performance.now() - pending.started);
+    schedule();
+  }
+
+  /** The layout worker, started when first needed; null where there can be none. */
+  function layoutWorker() {
+    if (layoutWorkerState === null && typeof Worker === 'function') {
+      try {
+        const worker = new Worker('layout-worker.js', { name: 'heaplab-layout' });
+        worker.onmessage = laidOut;
+        // Without it (a failed load), large trees are laid out here as small ones are.
+        worker.onerror = () => {
+          worker.terminate();
+          layoutWorkerState = false;
+          s.layoutPending = null;
+          schedule();
+        };
+        layoutWorkerState = worker;
+      } catch {
+        layoutWorkerState = false;
+      }
+    }
+    return layoutWorkerState || null;
+  }
+
+  function useLayout(layout) {
     const anchor = anchorNode();
     const before = anchor != null && anchor < s.layout.count ? toScreen(anchor) : null;
-    s.layout = layoutTree(s.nodes, s.nodes.length);
+    s.layout = layout;
     s.layoutVersion++;
     if (!s.placed) {
       placeInitially();
