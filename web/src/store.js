@@ -195,12 +195,28 @@ export { plainLabel };
 
 /**
  * Adds a batch from the worker to the tree: `nodes` (TreeNodeJs, new since the last batch) and
- * the `events` that produced them (children's changes, path-end outcomes).
+ * the `events` that produced them (children's changes, path-end outcomes). The batch's node
+ * objects become the tree's own, completed in place: a large run brings tens of thousands a
+ * batch, and a copy of each was most of the page's garbage.
  */
 function growTree(tree, nodes, events) {
   const all = tree.nodes;
+  // Each label in words once a batch: a large run's nodes share a few thousand labels.
+  const words = new Map();
   for (const n of nodes) {
-    all[n.id] = { ...n, label: plainLabel(n.label), engineLabel: n.label, children: all[n.id]?.children ?? [], change: all[n.id]?.change ?? null, line: all[n.id]?.line ?? n.line ?? null };
+    const old = all[n.id];
+    const label = n.label;
+    let plain = words.get(label);
+    if (plain === undefined) {
+      plain = plainLabel(label);
+      words.set(label, plain);
+    }
+    n.label = plain;
+    n.engineLabel = label;
+    n.children = old?.children ?? [];
+    n.change = old?.change ?? null;
+    n.line = old?.line ?? n.line ?? null;
+    all[n.id] = n;
     if (n.parent !== null && all[n.parent] && !all[n.parent].children.includes(n.id)) all[n.parent].children.push(n.id);
   }
   for (const e of events) {

@@ -493,12 +493,18 @@ function createTreeView(el, store) {
     else svg.removeAttribute('aria-activedescendant');
   }
 
+  // The count line, made again only when the tree changed (counting a large tree's ends at every
+  // frame was a few milliseconds each).
+  let counted = { nodes: null, version: -1, text: '' };
   function describeCount() {
     const total = s.nodes.length;
     if (total === 0) return '';
+    if (counted.nodes === s.nodes && counted.version === s.seenVersion) return counted.text;
     let ends = 0;
     for (const node of s.nodes) if (node.outcome) ends++;
-    return `${total} state${total === 1 ? '' : 's'}, ${ends} path end${ends === 1 ? '' : 's'}`;
+    const text = `${total} state${total === 1 ? '' : 's'}, ${ends} path end${ends === 1 ? '' : 's'}`;
+    counted = { nodes: s.nodes, version: s.seenVersion, text };
+    return text;
   }
 
   function clearDetail() {
