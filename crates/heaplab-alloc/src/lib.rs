@@ -137,6 +137,17 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for SizeClasses<A> {
     }
 }
 
+/// A deterministic pseudo-random source for the tests (xorshift64).
+#[cfg(test)]
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 #[cfg(test)]
 #[allow(unsafe_code)]
 mod tests {
@@ -178,13 +189,7 @@ mod tests {
         let a = SizeClasses::new(System);
         // (block, layout, fill byte)
         let mut live: Vec<(*mut u8, Layout, u8)> = Vec::new();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let check = |live: &[(*mut u8, Layout, u8)]| {
             let mut ranges: Vec<(usize, usize)> =
                 live.iter().map(|(p, l, _)| (*p as usize, *p as usize + l.size())).collect();

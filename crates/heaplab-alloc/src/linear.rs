@@ -209,13 +209,7 @@ mod tests {
     fn blocks_keep_their_bytes_and_the_memory_grows_by_chunks() {
         let a = ChunkedTlsf::new(Fake::new(2048));
         let mut live: Vec<(*mut u8, Layout, u8)> = Vec::new();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..30_000u32 {
             let op = next() % 4;
             if op < 2 || live.is_empty() {
