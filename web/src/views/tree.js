@@ -138,7 +138,7 @@ function createTreeView(el, store) {
     mode: 'detail',
     overview: null, // what the overview layer shows: { rect, lv, sv, bucket }
     nextLayoutAt: 0,
-    layoutPending: null, // the layout asked of the layout worker: { id, started }
+    layoutPending: null, // the layout asked of the layout worker: { id, started, nodes }
   };
   let frame = 0;
   let layoutTimer = 0;
@@ -253,7 +253,7 @@ function createTreeView(el, store) {
     const parents = new Int32Array(count);
     for (let i = 0; i < count; i++) parents[i] = s.nodes[i]?.parent ?? -1;
     layoutAsked += 1;
-    s.layoutPending = { id: layoutAsked, started };
+    s.layoutPending = { id: layoutAsked, started, nodes: s.nodes };
     worker.postMessage({ id: layoutAsked, parents }, [parents.buffer]);
   }
 
@@ -262,6 +262,11 @@ function createTreeView(el, store) {
     const pending = s.layoutPending;
     if (!pending || pending.id !== id) return;
     s.layoutPending = null;
+    // Another tree (a new run, a step back to an earlier one): lay that one out instead.
+    if (pending.nodes !== s.nodes || layout.count > s.nodes.length) {
+      schedule();
+      return;
+    }
     useLayout(layout);
     s.nextLayoutAt = performance.now() + 3 * (performance.now() - pending.started);
     schedule();
