@@ -107,56 +107,48 @@ impl Run {
             false => u32::try_from(slice.tree_from).unwrap_or(u32::MAX),
         };
         self.explorer.fold_discarded_ends(fold_from);
-        let stop = self.slice_steps(slice, end_ms, has_z3, until_path_end);
+        let stop = loop {
+            let next = match self.advance() {
+                Ok(next) => next,
+                Err(e) => break Err(e),
+            };
+            let placed = match next {
+                Next::Event(placed) => placed,
+                Next::Resolve(scripts) => break Ok(SliceStop::Resolve(scripts)),
+                Next::Explored => break Ok(SliceStop::Over),
+            };
+            let path_ended = matches!(placed.event, Event::PathEnd { .. });
+            match placed.event {
+                Event::SolverQuery { .. } => {
+                    slice.queries += 1;
+                    if !has_z3 && self.unanswered() > 0 {
+                        break Ok(SliceStop::Paused);
+                    }
+                }
+                Event::PathEnd { state, .. } if state.0 as usize >= slice.tree_from => {
+                    slice.folded.push((state.0, self.event_line(&placed)));
+                    slice.last_left = Some((placed, Left::Folded));
+                }
+                Event::LazyInit { state, .. }
+                | Event::Branch { state, .. }
+                | Event::Disjuncts { state, .. }
+                    if state.0 >= slice.forks_before =>
+                {
+                    slice.last_left = Some((placed, Left::Fork));
+                }
+                _ => {
+                    slice.events.push(self.event_js(&placed));
+                    slice.last_left = None;
+                }
+            }
+            if (until_path_end && path_ended) || self.clock.now_ms() >= end_ms {
+                break Ok(SliceStop::Paused);
+            }
+        };
         // A step taken alone (the page's Step) reports every end.
         self.explorer.fold_discarded_ends(u32::MAX);
         slice.quiet_ends.append(&mut self.explorer.take_folded_ends());
         stop
-    }
-
-    /// The steps of [`Run::advance_slice`].
-    fn slice_steps(
-        &mut self,
-        slice: &mut Slice,
-        end_ms: u64,
-        has_z3: bool,
-        until_path_end: bool,
-    ) -> Result<SliceStop, Failure> {
-        loop {
-            match self.advance()? {
-                Next::Event(placed) => {
-                    let path_ended = matches!(placed.event, Event::PathEnd { .. });
-                    match placed.event {
-                        Event::SolverQuery { .. } => {
-                            slice.queries += 1;
-                            if !has_z3 && self.unanswered() > 0 {
-                                return Ok(SliceStop::Paused);
-                            }
-                        }
-                        Event::PathEnd { state, .. } if state.0 as usize >= slice.tree_from => {
-                            slice.folded.push((state.0, self.event_line(&placed)));
-                            slice.last_left = Some((placed, Left::Folded));
-                        }
-                        Event::LazyInit { state, .. }
-                        | Event::Branch { state, .. }
-                        | Event::Disjuncts { state, .. }
-                            if state.0 >= slice.forks_before =>
-                        {
-                            slice.last_left = Some((placed, Left::Fork));
-                        }
-                        _ => {
-                            slice.events.push(self.event_js(&placed));
-                            slice.last_left = None;
-                        }
-                    }
-                    if (until_path_end && path_ended) || self.clock.now_ms() >= end_ms {
-                        return Ok(SliceStop::Paused);
-                    }
-                }
-                Next::Resolve(scripts) => return Ok(SliceStop::Resolve(scripts)),
-                Next::Explored => return Ok(SliceStop::Over),
-            }
-        }
     }
 
     /// Ends a slice for the page: the tree nodes from `slice.tree_from` on, with the path ends
@@ -214,6 +206,17 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}", e.message));
         Run::new(source, "BST.insert".into(), request, false, || 0.0)
             .unwrap_or_else(|e| panic!("{}", e.message))
+    }
+
+    /// `lazy` at k = 3 on BST `insert`, cut at 8,000 states: past the view limit of 5,000.
+    fn large_lazy_run(now: fn() -> f64) -> Run {
+        let source = include_str!("../../../examples/bst.hl").to_string();
+        let request = r#"{"strategy": "lazy", "bounds": {"k": 3, "max_states": 8000}}"#;
+        let request = Request::from_json(request).unwrap_or_else(|e| panic!("{}", e.message));
+        let mut run = Run::new(source, "BST.insert".into(), request, false, now)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        run.enter().unwrap_or_else(|e| panic!("{}", e.message));
+        run
     }
 
     /// A slice asked to stop at path ends (the duel's clue count) ends after each path, and
@@ -334,13 +337,7 @@ mod tests {
     /// oracle is the same run in a slice of the latter kind.
     #[test]
     fn forks_past_the_view_limit_are_no_events_in_the_pages_slices() {
-        let source = include_str!("../../../examples/bst.hl").to_string();
-        let request = r#"{"strategy": "lazy", "bounds": {"k": 3, "max_states": 8000}}"#;
-        let new_run = || {
-            let request = Request::from_json(request).unwrap_or_else(|e| panic!("{}", e.message));
-            Run::new(source.clone(), "BST.insert".into(), request, false, || 0.0)
-                .unwrap_or_else(|e| panic!("{}", e.message))
-        };
+        let new_run = || large_lazy_run(|| 0.0);
         let is_fork = |e: &JsEvent| matches!(e.kind, "lazyInit" | "branch" | "disjuncts");
         let mut all = Slice::default();
         new_run().advance_slice(&mut all, u64::MAX, false, false).expect("runs");
@@ -392,11 +389,7 @@ mod tests {
     /// and in its event, and the summary counts it.
     #[test]
     fn discarded_paths_past_the_view_limit_end_in_their_nodes() {
-        let source = include_str!("../../../examples/bst.hl").to_string();
-        let request = r#"{"strategy": "lazy", "bounds": {"k": 3, "max_states": 8000}}"#;
-        let request = Request::from_json(request).unwrap_or_else(|e| panic!("{}", e.message));
-        let mut run = Run::new(source, "BST.insert".into(), request, false, || 0.0)
-            .unwrap_or_else(|e| panic!("{}", e.message));
+        let mut run = large_lazy_run(|| 0.0);
         let mut slice = Slice::default();
         run.advance_slice(&mut slice, u64::MAX, false, false).expect("runs");
         let mut unkept_events: Vec<u32> = slice
@@ -472,15 +465,7 @@ mod tests {
     /// that many nodes end in a later slice than the one that brought them.
     #[test]
     fn discarded_ends_past_the_view_limit_come_in_their_nodes_alone() {
-        let source = include_str!("../../../examples/bst.hl").to_string();
-        let request = r#"{"strategy": "lazy", "bounds": {"k": 3, "max_states": 8000}}"#;
-        let new_run = || {
-            let request = Request::from_json(request).unwrap_or_else(|e| panic!("{}", e.message));
-            let mut run = Run::new(source.clone(), "BST.insert".into(), request, false, ticking)
-                .unwrap_or_else(|e| panic!("{}", e.message));
-            run.enter().unwrap_or_else(|e| panic!("{}", e.message));
-            run
-        };
+        let new_run = || large_lazy_run(ticking);
         let mut run = new_run();
         let mut all = Slice::default();
         run.advance_slice(&mut all, u64::MAX, false, false).expect("runs");
