@@ -246,39 +246,24 @@ async function main() {
     entryPoints: [join(web, 'src', 'style.css')],
     outfile: join(dist, 'style.css'),
   });
-  await build({
+  // src/NAME bundled into dist/NAME for the browser: the page as a module, workers as classic scripts.
+  const script = (name, options) => build({
     ...common,
-    entryPoints: [join(web, 'src', 'main.js')],
-    outfile: join(dist, 'main.js'),
-    format: 'esm',
+    entryPoints: [join(web, 'src', name)],
+    outfile: join(dist, name),
     platform: 'browser',
-  });
-  await build({
-    ...common,
-    entryPoints: [join(web, 'src', 'worker.js')],
-    outfile: join(dist, 'worker.js'),
     format: 'iife',
-    platform: 'browser',
+    ...options,
+  });
+  await script('main.js', { format: 'esm' });
+  await script('worker.js', {
     // wasm-bindgen's glue mentions import.meta.url, which a classic worker lacks; we always pass
     // the wasm URL explicitly, but give it the worker's URL so nothing is left undefined.
     banner: { js: 'var __heaplabWorkerUrl = self.location.href;' },
     define: { 'import.meta.url': '__heaplabWorkerUrl' },
   });
-  await build({
-    ...common,
-    entryPoints: [join(web, 'src', 'layout-worker.js')],
-    outfile: join(dist, 'layout-worker.js'),
-    format: 'iife',
-    platform: 'browser',
-  });
-  await build({
-    ...common,
-    entryPoints: [join(web, 'src', 'z3-worker.js')],
-    outfile: join(dist, 'z3-worker.js'),
-    format: 'iife',
-    platform: 'browser',
-    define: { __Z3_WASM_BYTES__: String(z3WasmBytes) },
-  });
+  await script('layout-worker.js');
+  await script('z3-worker.js', { define: { __Z3_WASM_BYTES__: String(z3WasmBytes) } });
 
   // The service worker last: it lists (and hashes) everything above. Z3 is not precached (a
   // first visit must not download it); the service worker keeps it, under its own version, once
@@ -293,12 +278,7 @@ async function main() {
   };
   const version = await digest(assets.slice(1));
   const z3Version = await digest(z3Assets);
-  await build({
-    ...common,
-    entryPoints: [join(web, 'src', 'sw.js')],
-    outfile: join(dist, 'sw.js'),
-    format: 'iife',
-    platform: 'browser',
+  await script('sw.js', {
     define: {
       __ASSETS__: JSON.stringify(assets), __VERSION__: JSON.stringify(version),
       __Z3_ASSETS__: JSON.stringify(z3Assets), __Z3_VERSION__: JSON.stringify(z3Version),
