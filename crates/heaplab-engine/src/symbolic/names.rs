@@ -17,7 +17,7 @@
 
 use super::code::{Compiled, UnitId};
 use super::show::Names;
-use super::state::{SValue, State};
+use super::state::{PathState, SValue, State};
 use super::view::is_driver;
 use rustc_hash::FxHashSet;
 use std::borrow::Cow;
@@ -176,7 +176,7 @@ pub fn access_paths(
         out
     }
     let name = |id: Id| match id {
-        Id::Obj(o) => State::obj_name(o),
+        Id::Obj(o) => PathState::obj_name(o),
         Id::Ref(r) => format!("ref{r}"),
         Id::Loc(l) => format!("loc{l}"),
     };

@@ -7,11 +7,11 @@
 //! but the keys (lazier# never splits an element on null, as in the thesis). When such a value
 //! is resolved later, [`State::link_order_keys`] equates its key with that of what it became.
 
-use super::state::{ObjIdx, RefResolution, SValue, State, VarOrigin};
+use super::state::{ObjIdx, PathState, RefResolution, SValue, VarOrigin};
 use super::term::{Sort, Sym};
 use heaplab_syntax::builtin::KEY;
 
-impl State {
+impl PathState {
     /// The key of `null` on this path.
     pub fn null_order_key(&mut self) -> Sym {
         if let Some(k) = &self.order.null_key {

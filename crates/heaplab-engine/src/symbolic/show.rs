@@ -3,7 +3,7 @@
 //! names ([`show_sym`]). A leaf next to the state it prints: the executor's tree labels and
 //! events, the heap models' and strategies' event texts, and the views all print through it.
 
-use super::state::{SValue, State, VarOrigin};
+use super::state::{PathState, SValue, State, VarOrigin};
 use super::term::{Node, Sort, Sym};
 use std::collections::HashMap;
 
@@ -52,9 +52,9 @@ fn base_name(origin: &VarOrigin) -> String {
         VarOrigin::Param(n) | VarOrigin::Existential(n) => n.clone(),
         // An array cell's origin is named `[i]`: `o1[i]`, not `o1.[i]`.
         VarOrigin::Field { obj, field } if field.starts_with('[') => {
-            format!("{}{field}", State::obj_name(*obj))
+            format!("{}{field}", PathState::obj_name(*obj))
         }
-        VarOrigin::Field { obj, field } => format!("{}.{field}", State::obj_name(*obj)),
+        VarOrigin::Field { obj, field } => format!("{}.{field}", PathState::obj_name(*obj)),
     }
 }
 
@@ -139,7 +139,7 @@ pub fn value(st: &State, names: &Names, v: &SValue) -> ValView {
         SValue::Bool(s) => ValView::Bool(names.show(&s)),
         SValue::Null => ValView::Null,
         SValue::Void => ValView::Void,
-        SValue::Obj(o) => ValView::Obj(State::obj_name(o)),
+        SValue::Obj(o) => ValView::Obj(PathState::obj_name(o)),
         SValue::SymRef(r) => ValView::SymRef(format!("ref{r}")),
         SValue::SymLoc(l) => ValView::SymLoc(format!("loc{l}")),
     }

@@ -17,7 +17,7 @@ use super::events::ViewAt;
 use super::outcome::PathOutcome;
 pub use super::show::ValView;
 use super::show::{is_range_fact, value, Names};
-use super::state::{Origin, SValue, State, StateId};
+use super::state::{Origin, PathState, SValue, State, StateId};
 use super::term::{Node, Sym};
 use super::view_symheap::SymHeapView;
 use heaplab_syntax::Span;
@@ -163,7 +163,7 @@ impl HeapView {
                 .iter()
                 .enumerate()
                 .map(|(i, o)| ObjView {
-                    id: State::obj_name(i),
+                    id: PathState::obj_name(i),
                     class: o.class.clone(),
                     input: matches!(o.origin, Origin::Input { .. }),
                     fields: match &o.array {

@@ -12,7 +12,7 @@
 
 use super::heap::symheap::{class_ranks, SymHeapData};
 use super::show::{Names, ValView};
-use super::state::{SValue, State, VarOrigin};
+use super::state::{PathState, SValue, State, VarOrigin};
 use super::term::{Memo, Node, Sort, Sym};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
@@ -157,7 +157,7 @@ impl SymHeapView {
                     .iter()
                     .map(|(g, l)| EntryView {
                         guard: printer.text(g),
-                        loc: l.map(State::obj_name),
+                        loc: l.map(PathState::obj_name),
                         cond: g.clone(),
                     })
                     .collect();
@@ -212,7 +212,7 @@ impl SymHeapView {
                     fields.push(("length".into(), ValView::Unread));
                 }
                 Some(LocView {
-                    id: State::obj_name(l),
+                    id: PathState::obj_name(l),
                     class: loc.class.clone(),
                     input: loc.input,
                     fields,

@@ -6,13 +6,15 @@ use super::Cx;
 use crate::symbolic::code::{Compiled, Instr, SlotType, UnitId, UnitKind};
 use crate::symbolic::config::{Config, PreMode};
 use crate::symbolic::events::{Event, ForkKind, ViewAt};
-use crate::symbolic::state::{Frame, Frames, Objects, SValue, State, StateId, VarOrigin};
+use crate::symbolic::state::{
+    Frame, Frames, Objects, PathState, SValue, State, StateId, VarOrigin,
+};
 use crate::symbolic::view::DRIVER;
 use heaplab_syntax::ast::NodeId;
 
 /// A state with nothing in it yet.
 pub fn empty_state(id: StateId) -> State {
-    State {
+    Box::new(PathState {
         id,
         parent: None,
         frames: Frames::default(),
@@ -35,7 +37,7 @@ pub fn empty_state(id: StateId) -> State {
         order: Default::default(),
         new_array_cells: crate::symbolic::Sym::int(0),
         shard: Default::default(),
-    }
+    })
 }
 
 /// `code` plus the entry unit of `method`; returns the program, the entry unit, and whether the

@@ -17,7 +17,9 @@ use crate::symbolic::exec::stack::{default_value, internal, peek, pop, with_fact
 use crate::symbolic::exec::{ChoiceEvent, Cx, Succ};
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::show::show_sym;
-use crate::symbolic::state::{ArrayData, ObjIdx, Object, Origin, SValue, State, VarOrigin};
+use crate::symbolic::state::{
+    ArrayData, ObjIdx, Object, Origin, PathState, SValue, State, VarOrigin,
+};
 use crate::symbolic::term::Sym;
 use heaplab_syntax::ast::{ErrorKind, NodeId};
 use heaplab_syntax::Span;
@@ -50,7 +52,7 @@ pub fn access(cx: &mut Cx, st: State, store: bool, node: NodeId, span: Span) -> 
         Origin::Input { budget } => Some(budget),
         Origin::New => None,
     };
-    let target = format!("{}[{}]", State::obj_name(obj), show_sym(&st, &t));
+    let target = format!("{}[{}]", PathState::obj_name(obj), show_sym(&st, &t));
     let mut kids: Vec<Kid> = Vec::new();
 
     // (1) Out of bounds.

@@ -11,7 +11,7 @@ use crate::symbolic::events::{ChoiceKey, ForkKind, Label, ViewAt};
 use crate::symbolic::exec::stack::{internal, pop, push_next_raw};
 use crate::symbolic::exec::{ChoiceEvent, Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
-use crate::symbolic::state::{ObjIdx, Origin, RefResolution, SValue, State, VarOrigin};
+use crate::symbolic::state::{ObjIdx, Origin, PathState, RefResolution, SValue, State, VarOrigin};
 use crate::symbolic::strategy::{Choice, Labels, Options};
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
@@ -102,7 +102,7 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
             i.resolved = Some(o);
         }
         s.link_order_keys();
-        let name = cx.label(|| State::obj_name(o));
+        let name = cx.label(|| PathState::obj_name(o));
         kids.push((s, (cx.label(|| format!("loc{l} = {name}")), name)));
     }
     let k_cut = info.budget < 0;
@@ -114,7 +114,7 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
             i.resolved = Some(o);
         }
         s.link_order_keys();
-        let name = cx.label(|| State::obj_name(o));
+        let name = cx.label(|| PathState::obj_name(o));
         kids.push((
             s,
             (cx.label(|| format!("loc{l} = fresh {name}")), cx.label(|| format!("fresh {name}"))),
@@ -123,7 +123,7 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
         // No fresh object here, but one an unresolved input reference of the class may still
         // denote within its own budget: that reference becomes a fresh object, and `l` it.
         for (s, o, whose) in adopt_pending(cx, &st, l, &info.class, &fields()) {
-            let name = State::obj_name(o);
+            let name = PathState::obj_name(o);
             kids.push((s, (format!("loc{l} = fresh {name} = {whose}"), format!("{whose} {name}"))));
         }
     }
@@ -284,7 +284,7 @@ pub(super) fn materialize(
 }
 
 /// `o3.left`: what a lazy initialization of field `field` of input object `obj` chooses (as
-/// [`State::obj_name`] names the object). Written at every such fork, without the formatting
+/// [`PathState::obj_name`] names the object). Written at every such fork, without the formatting
 /// machinery.
 fn field_target(obj: ObjIdx, field: &str) -> String {
     let mut digits = [0u8; 20];
@@ -407,8 +407,8 @@ fn choice_value(cx: &Cx, st: &mut State, choice: Choice, class: &str, budget: i6
 fn choice_text(st: &State, choice: Choice, v: &SValue) -> String {
     match (choice, v) {
         (Choice::Null, _) => "null".into(),
-        (Choice::Alias(o), _) => State::obj_name(o),
-        (Choice::Fresh, SValue::Obj(o)) => format!("fresh {}", State::obj_name(*o)),
+        (Choice::Alias(o), _) => PathState::obj_name(o),
+        (Choice::Fresh, SValue::Obj(o)) => format!("fresh {}", PathState::obj_name(*o)),
         _ => st.show(v),
     }
 }
@@ -458,11 +458,11 @@ pub(super) fn ref_equal(st: &State, a: &SValue, b: &SValue) -> RefEq {
 mod tests {
     use super::*;
 
-    /// The hand-written target says what `State::obj_name` and a format would.
+    /// The hand-written target says what `PathState::obj_name` and a format would.
     #[test]
     fn field_targets_name_objects_as_the_state_does() {
         for obj in [0, 1, 8, 9, 10, 98, 99, 12_344, u32::MAX as usize] {
-            let expected = format!("{}.left", State::obj_name(obj));
+            let expected = format!("{}.left", PathState::obj_name(obj));
             assert_eq!(field_target(obj, "left"), expected);
         }
     }

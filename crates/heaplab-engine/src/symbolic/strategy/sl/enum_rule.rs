@@ -28,7 +28,7 @@
 
 use crate::symbolic::code::{Compiled, UnitId};
 use crate::symbolic::dbm;
-use crate::symbolic::state::{SValue, State};
+use crate::symbolic::state::{PathState, SValue, State};
 use crate::symbolic::term::{Sort, Sym};
 use heaplab_logic::formula::{CmpOp, PredDef, Pure, Sort as LSort, SymHeap, Term};
 use heaplab_logic::normalize::equality_classes;
@@ -242,12 +242,12 @@ impl Context {
             match arg(*i) {
                 SValue::Null => return Err(format!("{p} is allocated, but it is null")),
                 SValue::Obj(o) if st.footprint.contains(&o) => {
-                    let o = State::obj_name(o);
+                    let o = PathState::obj_name(o);
                     return Err(format!("{p} is a cell of its own, but {o} is described already"));
                 }
                 SValue::Obj(o) => match st.heap.get(o) {
                     Some(ob) if &ob.class != class => {
-                        let o = State::obj_name(o);
+                        let o = PathState::obj_name(o);
                         return Err(format!(
                             "{p} is allocated as {class}, but {o} is of class {}",
                             ob.class

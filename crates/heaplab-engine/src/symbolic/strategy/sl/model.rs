@@ -44,7 +44,7 @@ use super::oracle::Oracle;
 use crate::symbolic::code::Compiled;
 use crate::symbolic::config::{Bound, Deadline};
 use crate::symbolic::solve::PathSolver;
-use crate::symbolic::state::{Origin, RefResolution, SValue, State};
+use crate::symbolic::state::{Origin, PathState, RefResolution, SValue, State};
 use crate::symbolic::term::{Node, Sort, Sym};
 use heaplab_logic::formula::{CmpOp, PointsTo, PredApp, Pure, Sort as LSort, SymHeap, Term};
 use heaplab_logic::model::Value;
@@ -243,7 +243,10 @@ impl Translation {
                 let ob = st.heap.get(o).ok_or("dangling object")?;
                 if !ob.is_input() || !st.footprint.contains(&o) {
                     // Unclaimed: an instance could own it; only running knows.
-                    return Err(format!("argument {} is not a claimed cell", State::obj_name(o)));
+                    return Err(format!(
+                        "argument {} is not a claimed cell",
+                        PathState::obj_name(o)
+                    ));
                 }
                 let t = self.declare(name.clone(), LSort::Ref(ob.class.clone()));
                 // The cell's fields are the state's business: the instances cannot read them
@@ -382,7 +385,7 @@ impl Translation {
             }
             shown.push(format!(
                 "{} -> {} {{ {} }}",
-                State::obj_name(idx),
+                PathState::obj_name(idx),
                 obj.class,
                 parts.join(", ")
             ));
