@@ -327,8 +327,10 @@ impl<'t> Lowerer<'t, '_> {
                     Atom::PointsTo { pointer, class, fields, span } => {
                         self.resolve_expr(cx, pointer);
                         let scope = Scope { class: cx.class, method_params: &[] };
+                        let mut of_class = None;
                         match self.decls.resolve_name_in(&class.name, scope) {
                             JType::Class(c) => {
+                                of_class = Some(c);
                                 class.name = self.decls.classes[c].lowered.clone();
                                 tag_facts.extend(self.class_tag(c, pointer, fields, *span));
                             }
@@ -339,9 +341,12 @@ impl<'t> Lowerer<'t, '_> {
                                 format!("unknown class `{}` in a points-to", class.name),
                             )),
                         }
-                        for fi in fields {
+                        for fi in fields.iter_mut() {
                             fi.field.name = crate::names::ident(&fi.field.name);
                             self.resolve_expr(cx, &mut fi.value);
+                        }
+                        if let Some(c) = of_class {
+                            tag_facts.extend(self.int_field_facts(c, fields, *span));
                         }
                     }
                     Atom::Pred { name, args, span } if !cx.preds.contains(&name.name) => {

@@ -7,6 +7,7 @@ use super::{Lowered, Lowerer};
 use crate::cst::span_of;
 use crate::hierarchy::{is_subtype, TAG_FIELD};
 use crate::types::JType;
+use crate::Scope;
 use heaplab_syntax::ast::*;
 use heaplab_syntax::Span;
 use std::collections::BTreeSet;
@@ -477,13 +478,47 @@ impl<'t> Lowerer<'t, '_> {
 
     /// `assume` an `int` input is in Java's `int` range (the program runs at 64 bits).
     fn assume_int(&mut self, v: Expr, span: Span) -> Stmt {
+        let both = self.in_int_range(v, span);
+        self.s(StmtKind::Assume(both), span)
+    }
+
+    /// A points-to's facts that its `int` fields hold `int`s, at 64 bits (a file with `long`):
+    /// an input the precondition builds is a Java object too, and a test that sets an `int`
+    /// field past its range does not compile.
+    pub(crate) fn int_field_facts(
+        &mut self,
+        c: usize,
+        fields: &[FieldInit],
+        span: Span,
+    ) -> Vec<Expr> {
+        if !self.longs {
+            return Vec::new();
+        }
+        let scope = Scope { class: Some(c), method_params: &[] };
+        let is_int = |name: &str| {
+            self.field_named(c, name).is_some_and(|f| {
+                let ty = self.decls.resolve_type(f.type_node, f.extra_dims, scope, self.text);
+                ty == JType::Int
+            })
+        };
+        let ints: Vec<Expr> =
+            fields.iter().filter(|fi| is_int(&fi.field.name)).map(|fi| fi.value.clone()).collect();
+        ints.into_iter()
+            .map(|v| {
+                let v = self.refresh(&v);
+                self.in_int_range(v, span)
+            })
+            .collect()
+    }
+
+    /// `MIN <= v && v <= MAX` for Java's `int`.
+    pub(crate) fn in_int_range(&mut self, v: Expr, span: Span) -> Expr {
         let lo = self.e(ExprKind::Int(i64::from(i32::MIN)), span);
         let hi = self.e(ExprKind::Int(i64::from(i32::MAX)), span);
         let again = self.refresh(&v);
         let above = self.bin(BinOp::Le, lo, again, span);
         let below = self.bin(BinOp::Le, v, hi, span);
-        let both = self.bin(BinOp::And, above, below, span);
-        self.s(StmtKind::Assume(both), span)
+        self.bin(BinOp::And, above, below, span)
     }
 
     /// `assume v == null || v is one of classes`.
