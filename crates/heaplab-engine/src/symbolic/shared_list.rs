@@ -58,6 +58,23 @@ impl<T> SharedList<T> {
         None
     }
 
+    /// Calls `f` on the elements of each chunk of this list that `seen` does not hold yet
+    /// (the newest first) and adds those chunks to it. A scan of many lists that share their
+    /// beginnings (the paths of one exploration) so visits each element once: a chunk seen
+    /// before came with the chunks before it. `seen` holds what it saw, so those chunks stay
+    /// as they were (a list appends into a chunk only while it alone holds it).
+    pub fn for_each_unseen(&self, seen: &mut Seen<T>, mut f: impl FnMut(&T)) {
+        let mut chunk = self.last.as_ref();
+        while let Some(c) = chunk {
+            if !seen.addresses.insert(Rc::as_ptr(c) as usize) {
+                return;
+            }
+            seen.held.push(Rc::clone(c));
+            c.items.iter().for_each(&mut f);
+            chunk = c.prev.as_ref();
+        }
+    }
+
     /// The elements in the order they were pushed.
     pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
         let mut chunks = Vec::new();
@@ -67,6 +84,18 @@ impl<T> SharedList<T> {
             chunk = c.prev.as_deref();
         }
         chunks.into_iter().rev().flatten()
+    }
+}
+
+/// The chunks a scan of lists has visited ([`SharedList::for_each_unseen`]).
+pub struct Seen<T> {
+    addresses: rustc_hash::FxHashSet<usize>,
+    held: Vec<Rc<Chunk<T>>>,
+}
+
+impl<T> Default for Seen<T> {
+    fn default() -> Seen<T> {
+        Seen { addresses: Default::default(), held: Vec::new() }
     }
 }
 

@@ -71,7 +71,16 @@ pub struct Explorer {
     branch_sites: BTreeSet<NodeId>,
     /// The branch directions of the first `.0` kept paths: the page asks for the coverage at
     /// every batch, and scanning every path anew each time was most of a batch's summary.
-    covered: RefCell<(usize, BTreeSet<(NodeId, bool)>)>,
+    covered: RefCell<Covered>,
+}
+
+/// The branch directions of the first `scanned` kept paths, and the parts of their shared
+/// lists of directions visited (paths share their beginnings: each part is read once).
+#[derive(Default)]
+struct Covered {
+    scanned: usize,
+    taken: BTreeSet<(NodeId, bool)>,
+    seen: crate::symbolic::shared_list::Seen<(NodeId, bool)>,
 }
 
 /// What one step may change, for undoing it (asynchronous solvers).
@@ -266,29 +275,31 @@ impl Explorer {
 
     /// (covered, total) source branch directions of the method and everything it calls.
     pub fn branch_coverage(&self) -> (usize, usize) {
-        (self.scan_covered().1.len(), self.branch_sites.len() * 2)
+        (self.scan_covered().taken.len(), self.branch_sites.len() * 2)
     }
 
-    /// The source branch sites (`if`, `while`, `?:`, `&&`, `||`) of the method and everything
-    /// it calls.
     pub fn branch_sites(&self) -> &BTreeSet<NodeId> {
         &self.branch_sites
     }
 
     /// The branch directions some feasible path (one that becomes a test) took.
     pub fn covered_branches(&self) -> BTreeSet<(NodeId, bool)> {
-        self.scan_covered().1.clone()
+        self.scan_covered().taken.clone()
     }
 
     /// [`covered`](Self::covered) brought up to the paths kept now.
-    fn scan_covered(&self) -> std::cell::Ref<'_, (usize, BTreeSet<(NodeId, bool)>)> {
+    fn scan_covered(&self) -> std::cell::Ref<'_, Covered> {
         {
             let mut covered = self.covered.borrow_mut();
-            let (scanned, taken) = &mut *covered;
+            let Covered { scanned, taken, seen } = &mut *covered;
             let new = self.rec.paths.get(*scanned..).unwrap_or_default();
-            let feasible = new.iter().filter(|p| p.outcome.is_feasible());
-            let branches = feasible.flat_map(|p| p.state.branches.iter().copied());
-            taken.extend(branches.filter(|(site, _)| self.branch_sites.contains(site)));
+            for p in new.iter().filter(|p| p.outcome.is_feasible()) {
+                p.state.branches.for_each_unseen(seen, |&(site, dir)| {
+                    if self.branch_sites.contains(&site) {
+                        taken.insert((site, dir));
+                    }
+                });
+            }
             *scanned = self.rec.paths.len();
         }
         self.covered.borrow()
@@ -613,7 +624,7 @@ impl Explorer {
                 self.rec.next_id = u.next_id;
                 self.rec.paths.truncate(u.paths);
                 // Paths scanned for coverage may be gone (and others come under their numbers).
-                if self.covered.get_mut().0 > u.paths {
+                if self.covered.get_mut().scanned > u.paths {
                     *self.covered.get_mut() = Default::default();
                 }
                 self.rec.ended = u.ended;
