@@ -243,18 +243,21 @@ impl Graph {
         if from_v[u] > q.k {
             return false;
         }
-        let reversed = paths.reversed.get_or_insert_with(|| {
-            let mut into = vec![Vec::new(); self.out.len()];
-            for (v, out) in self.out.iter().enumerate() {
-                for &(u, c) in out {
-                    into[u].push((v, c));
-                }
-            }
-            into
-        });
+        let reversed = paths.reversed.get_or_insert_with(|| reversed(&self.out));
         let into_v = paths.into.entry(v).or_insert_with(|| shortest(reversed, v));
         into_v[u] <= -q.k
     }
+}
+
+/// The edges of `adjacency` the other way round (`into[u]` holds `(v, c)` for each `v → u`).
+fn reversed(adjacency: &[Vec<(usize, i128)>]) -> Vec<Vec<(usize, i128)>> {
+    let mut into = vec![Vec::new(); adjacency.len()];
+    for (v, out) in adjacency.iter().enumerate() {
+        for &(u, c) in out {
+            into[u].push((v, c));
+        }
+    }
+    into
 }
 
 /// A row for each node the edges mention, in the order they first appear.
@@ -370,9 +373,9 @@ pub type Values = std::collections::BTreeMap<(u32, Sort), i64>;
 
 /// A model of `pc` over `vars`, without the solver, when `pc` is made of difference
 /// constraints, Boolean literals, definitions (`size == l + r + 1`, [`definition`]) and
-/// disjunctions of difference constraints: the shortest distances from a source joined to
-/// every node (node 0, the constant, shifted to 0) solve the constraints (`u - v <= c` holds as
-/// `dist(u) <= dist(v) + c`); a disequality that solution breaks is made strict one way or the
+/// disjunctions of difference constraints: shortest distances from a source joined to every
+/// node (node 0, the constant, shifted to 0) solve the constraints (`u - v <= c` holds as
+/// `dist(u) <= dist(v) + c`; see [`solve_keeping_apart`] for which solution); a disequality that solution breaks is made strict one way or the
 /// other ([`solve_keeping_apart`]); each disjunction takes its first alternative that fits
 /// ([`Atoms::some_alternative`]), Java's `int` wrap is read as no wrap, and the definitions are
 /// evaluated last. These are guesses: the model is returned only if every conjunct of `pc`
@@ -436,8 +439,13 @@ pub fn model(pc: &[Sym], vars: &[(u32, Sort)]) -> Option<Values> {
 fn solve_keeping_apart(atoms: &mut Atoms) -> Option<(Graph, Vec<i128>)> {
     for _ in 0..=atoms.diseqs.len() {
         let graph = Graph::of(&atoms.edges)?;
+        // The least solution above the constant rather than the greatest below it (distances
+        // over the edges reversed, negated): a test's keys come out 0, 1, 2 rather than 0, -1,
+        // -2. (`u - v <= c` reversed is `-u - (-v) >= -c`.)
+        let into = reversed(&graph.out);
         let mut dist = vec![0; graph.out.len()];
-        while relax(&graph.out, &mut dist) {}
+        while relax(&into, &mut dist) {}
+        let dist: Vec<i128> = dist.iter().map(|d| -d).collect();
         let value = |n: u32| graph.index.get(&n).map_or(0, |&r| dist[r]);
         let zero = value(0);
         let broken = atoms.diseqs.iter().find(|q| {
