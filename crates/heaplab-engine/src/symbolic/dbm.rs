@@ -29,25 +29,34 @@ struct Edge {
     c: i128,
 }
 
-/// A linear form `var + k` (`var` = `None` for a constant).
-fn linear(s: &Sym) -> Option<(Option<u32>, i128)> {
+/// A linear form `±var + k`: the variable and whether it is negated (`None` for a constant).
+type Lin = (Option<(u32, bool)>, i128);
+
+/// A linear form `var + k`.
+fn linear(s: &Sym) -> Option<Lin> {
     linear_in(s, false)
 }
 
-/// [`linear`], and with `relaxed` a remainder `e % m` read as `e` (Java's wrapping of `int`
-/// arithmetic assumed not to wrap): only for a guess that is checked afterwards ([`model`]).
-fn linear_in(s: &Sym, relaxed: bool) -> Option<(Option<u32>, i128)> {
+/// [`linear`], and with `relaxed` also `-var + k`, and a remainder `e % m` read as `e` (Java's
+/// wrapping of `int` arithmetic assumed not to wrap): only for a guess that is checked
+/// afterwards ([`model`]). Without `relaxed` the forms are the exact decisions' as they were.
+fn linear_in(s: &Sym, relaxed: bool) -> Option<Lin> {
+    let neg = |(x, k): Lin| -> Option<Lin> {
+        relaxed.then_some((x.map(|(id, negated)| (id, !negated)), -k))
+    };
+    let add = |(x, k1): Lin, (y, k2): Lin| match (x, y) {
+        (x, None) | (None, x) => Some((x, k1 + k2)),
+        _ => None,
+    };
     match s.node() {
         Node::Int(n) => Some((None, i128::from(*n))),
-        Node::Var(id, Sort::Int) => Some((Some(*id), 0)),
-        Node::Add(a, b) => match (linear_in(a, relaxed)?, linear_in(b, relaxed)?) {
-            ((x, k1), (None, k2)) | ((None, k1), (x, k2)) => Some((x, k1 + k2)),
-            _ => None,
+        Node::Var(id, Sort::Int) => Some((Some((*id, false)), 0)),
+        Node::Add(a, b) => add(linear_in(a, relaxed)?, linear_in(b, relaxed)?),
+        Node::Sub(a, b) => match linear_in(b, relaxed)? {
+            (None, k) => add(linear_in(a, relaxed)?, (None, -k)),
+            b => add(linear_in(a, relaxed)?, neg(b)?),
         },
-        Node::Sub(a, b) => match (linear_in(a, relaxed)?, linear_in(b, relaxed)?) {
-            ((x, k1), (None, k2)) => Some((x, k1 - k2)),
-            _ => None,
-        },
+        Node::Neg(a) => neg(linear_in(a, relaxed)?),
         // Java's wrap of a value into its type's range, `((e % m) + m) % m` (Euclid's
         // remainder): `e` where it does not wrap.
         Node::Rem(a, m) if relaxed => match a.node() {
@@ -65,11 +74,28 @@ fn node_of(v: Option<u32>) -> u32 {
     v.map_or(0, |id| id + 1)
 }
 
-/// `a - b <= c` for linear forms: (xa + ka) - (xb + kb) <= c.
-fn diff_le(a: (Option<u32>, i128), b: (Option<u32>, i128), c: i128, out: &mut Vec<Edge>) {
-    let (u, v) = (node_of(a.0), node_of(b.0));
-    let bound = c - a.1 + b.1;
-    out.push(Edge { u, v, c: bound });
+/// `a - b` as `u - v + d` for two nodes (node 0 the constant zero), where the variables'
+/// signs allow (`x - y`, `-x + y`, `-x`, a constant; not `x + y`).
+fn difference((a, ka): Lin, (b, kb): Lin) -> Option<(u32, u32, i128)> {
+    let node = |id: u32| node_of(Some(id));
+    let (u, v) = match (a, b) {
+        (None, None) => (0, 0),
+        (Some((x, false)), None) => (node(x), 0),
+        (Some((x, true)), None) => (0, node(x)),
+        (None, Some((y, false))) => (0, node(y)),
+        (None, Some((y, true))) => (node(y), 0),
+        (Some((x, false)), Some((y, false))) => (node(x), node(y)),
+        (Some((x, true)), Some((y, true))) => (node(y), node(x)),
+        _ => return None,
+    };
+    Some((u, v, ka - kb))
+}
+
+/// `a - b <= c` for linear forms, when it is a difference constraint.
+fn diff_le(a: Lin, b: Lin, c: i128, out: &mut Vec<Edge>) -> Option<()> {
+    let (u, v, d) = difference(a, b)?;
+    out.push(Edge { u, v, c: c - d });
+    Some(())
 }
 
 /// A disequality `u - v != k` between two nodes (node 0 is the constant zero).
@@ -107,32 +133,19 @@ impl Atoms {
         let out = &mut self.edges;
         match (s.node(), positive) {
             (Node::Not(inner), p) => self.atom(inner, !p),
-            (Node::Lt(a, b), true) => {
-                diff_le(linear(a)?, linear(b)?, -1, out);
-                Some(())
-            }
-            (Node::Lt(a, b), false) => {
-                diff_le(linear(b)?, linear(a)?, 0, out);
-                Some(())
-            }
-            (Node::Le(a, b), true) => {
-                diff_le(linear(a)?, linear(b)?, 0, out);
-                Some(())
-            }
-            (Node::Le(a, b), false) => {
-                diff_le(linear(b)?, linear(a)?, -1, out);
-                Some(())
-            }
+            (Node::Lt(a, b), true) => diff_le(linear(a)?, linear(b)?, -1, out),
+            (Node::Lt(a, b), false) => diff_le(linear(b)?, linear(a)?, 0, out),
+            (Node::Le(a, b), true) => diff_le(linear(a)?, linear(b)?, 0, out),
+            (Node::Le(a, b), false) => diff_le(linear(b)?, linear(a)?, -1, out),
             (Node::Eq(a, b), true) => {
                 let (a, b) = (linear(a)?, linear(b)?);
-                diff_le(a, b, 0, out);
-                diff_le(b, a, 0, out);
-                Some(())
+                diff_le(a, b, 0, out)?;
+                diff_le(b, a, 0, out)
             }
             (Node::Eq(a, b), false) => {
-                // (xa + ka) != (xb + kb): xa - xb != kb - ka.
-                let (a, b) = (linear(a)?, linear(b)?);
-                self.diseqs.push(Diseq { u: node_of(a.0), v: node_of(b.0), k: b.1 - a.1 });
+                // a != b: u - v + d != 0.
+                let (u, v, d) = difference(linear(a)?, linear(b)?)?;
+                self.diseqs.push(Diseq { u, v, k: -d });
                 Some(())
             }
             (Node::And(a, b), true) | (Node::Or(a, b), false) => {
@@ -675,6 +688,8 @@ mod tests {
             &alt(&Sym::add(&x(4), &one), &x(5), &x(6)),
         );
         pc.push(balanced);
+        // A balance written `1 - x4 != 2` (so x4 != -1).
+        pc.push(ne(&Sym::sub(&one, &x(4)), &Sym::int(2)));
         // Java's `int` wrap of `x5 - 1`, which must be 4 (a variable a definition reads: one
         // that a definition gives, and some other constraint too, is left to the solver).
         let m = Sym::int(1 << 32);
@@ -713,7 +728,12 @@ mod tests {
                 .collect();
             let with_diseqs = next(2) == 0;
             for _ in 0..next(5) {
-                let (a, b) = (x(next(n as u64) as u32), x(next(n as u64) as u32));
+                let (mut a, mut b) = (x(next(n as u64) as u32), x(next(n as u64) as u32));
+                if next(3) == 0 {
+                    // Both sides negated (`1 - a < 2 - b`): still a difference constraint.
+                    a = Sym::sub(&Sym::int(1), &a);
+                    b = Sym::sub(&Sym::int(2), &b);
+                }
                 let b = Sym::add(&b, &Sym::int(next(3) as i64 - 1));
                 pc.push(match next(if with_diseqs { 4 } else { 3 }) {
                     0 => Sym::lt(&a, &b),
