@@ -111,7 +111,7 @@ struct Diseq {
 struct Atoms {
     edges: Vec<Edge>,
     diseqs: Vec<Diseq>,
-    /// Whether remainders are read as their dividends (see [`linear_in`]).
+    /// Whether the forms of [`model`]'s guess are read too (see [`linear_in`]).
     relaxed: bool,
 }
 
@@ -386,13 +386,11 @@ pub type Values = std::collections::BTreeMap<(u32, Sort), i64>;
 
 /// A model of `pc` over `vars`, without the solver, when `pc` is made of difference
 /// constraints, Boolean literals, definitions (`size == l + r + 1`, [`definition`]) and
-/// disjunctions of difference constraints: shortest distances from a source joined to every
-/// node (node 0, the constant, shifted to 0) solve the constraints (`u - v <= c` holds as
-/// `dist(u) <= dist(v) + c`; see [`solve_keeping_apart`] for which solution); a disequality that solution breaks is made strict one way or the
-/// other ([`solve_keeping_apart`]); each disjunction takes its first alternative that fits
-/// ([`Atoms::some_alternative`]), Java's `int` wrap is read as no wrap, and the definitions are
-/// evaluated last. These are guesses: the model is returned only if every conjunct of `pc`
-/// evaluates to true under it, and otherwise (`None`) the solver is asked.
+/// disjunctions of difference constraints. The constraints are solved on their graph, with the
+/// disequalities kept ([`solve_keeping_apart`]); each disjunction takes its first alternative
+/// that fits ([`Atoms::some_alternative`]), Java's `int` wrap is read as no wrap, and the
+/// definitions are evaluated last. These are guesses: the model is returned only if every
+/// conjunct of `pc` evaluates to true under it, and otherwise (`None`) the solver is asked.
 ///
 /// Why: a test needs a model of its path's whole condition, and on the trees' methods that is
 /// the order of the keys, their ranges, colours, sizes and heights; asking the decision
@@ -452,9 +450,10 @@ pub fn model(pc: &[Sym], vars: &[(u32, Sort)]) -> Option<Values> {
 fn solve_keeping_apart(atoms: &mut Atoms) -> Option<(Graph, Vec<i128>)> {
     for _ in 0..=atoms.diseqs.len() {
         let graph = Graph::of(&atoms.edges)?;
-        // The least solution above the constant rather than the greatest below it (distances
-        // over the edges reversed, negated): a test's keys come out 0, 1, 2 rather than 0, -1,
-        // -2. (`u - v <= c` reversed is `-u - (-v) >= -c`.)
+        // Shortest distances `d` over the edges reversed, from a source joined to every node:
+        // `d(v) <= d(u) + c` for each `u - v <= c`, so `x = -d` is a solution, and the least
+        // one above the constant (node 0, shifted to 0): a test's keys come out 0, 1, 2 where
+        // the distances over the edges themselves gave 0, -1, -2.
         let into = reversed(&graph.out);
         let mut dist = vec![0; graph.out.len()];
         while relax(&into, &mut dist) {}

@@ -148,7 +148,43 @@ impl<T> FromIterator<T> for SharedList<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::SharedList;
+    use super::{Seen, SharedList};
+
+    /// A scan of lists that share their beginnings visits each element once, and what it
+    /// visits is everything the lists hold; a list that grows after a scan keeps what the scan
+    /// saw as it was, so the next scan visits only the new elements.
+    #[test]
+    fn a_scan_of_shared_lists_visits_each_element_once() {
+        let mut root: SharedList<u32> = (0..3).collect();
+        let mut lists = Vec::new();
+        for branch in 0..4u32 {
+            let mut l = root.clone();
+            for i in 0..=branch {
+                l.push(100 * (branch + 1) + i);
+            }
+            lists.push(l);
+        }
+        root.push(7);
+        lists.push(root);
+        let mut seen = Seen::default();
+        let mut visited = Vec::new();
+        for l in &lists {
+            l.for_each_unseen(&mut seen, |&x| visited.push(x));
+        }
+        let mut all: Vec<u32> = lists.iter().flat_map(|l| l.iter().copied()).collect();
+        all.sort_unstable();
+        all.dedup();
+        visited.sort_unstable();
+        assert_eq!(visited, all);
+        let grown = &mut lists[0];
+        grown.push(55);
+        let mut again = Vec::new();
+        for l in &lists {
+            l.for_each_unseen(&mut seen, |&x| again.push(x));
+        }
+        assert_eq!(again, [55]);
+        assert_eq!(lists[0].iter().copied().collect::<Vec<_>>(), [0, 1, 2, 100, 55]);
+    }
 
     #[test]
     fn clones_share_their_past_and_diverge_after() {

@@ -84,8 +84,8 @@ pub trait PathSolver {
     }
 
     /// A model of the conjunction over `vars`; `None` when unsatisfiable, not answered yet or
-    /// the solver failed. A conjunction of difference constraints and Boolean literals gets
-    /// its model from its constraint graph, without a query (counted as decided locally).
+    /// the solver failed. A conjunction that its constraint graph solves (orders, ranges,
+    /// flags, sizes: `dbm::model`) gets its model without a query (counted as decided locally).
     fn model(&mut self, conjuncts: &[Sym], vars: &[(u32, Sort)]) -> Option<Model> {
         if let Some(values) = super::dbm::model(conjuncts, vars) {
             self.note_local();

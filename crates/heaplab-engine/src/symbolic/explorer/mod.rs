@@ -69,8 +69,8 @@ pub struct Explorer {
     /// What the process held when the run started (the memory bound counts growth from it).
     memory: crate::memory::Gauge,
     branch_sites: BTreeSet<NodeId>,
-    /// The branch directions of the first `.0` kept paths: the page asks for the coverage at
-    /// every batch, and scanning every path anew each time was most of a batch's summary.
+    /// The branch directions of the kept paths scanned so far: the page asks for the coverage
+    /// at every batch, and scanning every path anew each time was most of a batch's summary.
     covered: RefCell<Covered>,
 }
 
@@ -278,6 +278,8 @@ impl Explorer {
         (self.scan_covered().taken.len(), self.branch_sites.len() * 2)
     }
 
+    /// The source branch sites (`if`, `while`, `?:`, `&&`, `||`) of the method and everything
+    /// it calls.
     pub fn branch_sites(&self) -> &BTreeSet<NodeId> {
         &self.branch_sites
     }
