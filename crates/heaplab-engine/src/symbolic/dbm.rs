@@ -401,7 +401,7 @@ pub fn model(pc: &[Sym], vars: &[(u32, Sort)]) -> Option<Values> {
     let mut definitions: Vec<(u32, &Sym)> = Vec::new();
     for p in pc {
         for c in conjuncts_of(p) {
-            if let Some((id, v)) = literal(c) {
+            if let Some((id, v)) = c.bool_literal() {
                 if *literals.entry(id).or_insert(v) != v {
                     return None;
                 }
@@ -512,18 +512,6 @@ fn conjuncts_of(s: &Sym) -> Vec<&Sym> {
         }
     }
     out
-}
-
-/// `b` or `!b` for a Boolean variable `b`: its id and value.
-fn literal(s: &Sym) -> Option<(u32, bool)> {
-    match s.node() {
-        Node::Var(id, Sort::Bool) => Some((*id, true)),
-        Node::Not(inner) => match inner.node() {
-            Node::Var(id, Sort::Bool) => Some((*id, false)),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 fn decide_or(pc: &[Sym], a: &Sym, b: &Sym) -> Option<bool> {

@@ -161,6 +161,18 @@ impl Sym {
         }
     }
 
+    /// `b` or `!b` for a Boolean variable `b`: its id and the value the literal gives it.
+    pub fn bool_literal(&self) -> Option<(u32, bool)> {
+        match self.node() {
+            Node::Var(id, Sort::Bool) => Some((*id, true)),
+            Node::Not(inner) => match inner.node() {
+                Node::Var(id, Sort::Bool) => Some((*id, false)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// `a + b` in mathematical integers (overflow is checked separately by the explorer).
     pub fn add(a: &Sym, b: &Sym) -> Sym {
         match (a.as_int(), b.as_int()) {
