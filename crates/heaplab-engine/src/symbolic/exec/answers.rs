@@ -27,6 +27,8 @@
 //! for as long as they hold its address, so an address is never reused under them. Only
 //! definite answers are kept (never `unknown` or a pending asynchronous one).
 
+pub use super::slicing::Question;
+use super::slicing::{definition_var, LastPath, Var};
 use crate::symbolic::solve::Model;
 use crate::symbolic::term::{Node, Sort, Sym};
 use rustc_hash::FxHashMap;
@@ -49,9 +51,6 @@ const LIMIT: usize = 50_000;
 
 /// A conjunct's variables, sorted.
 type Vars = Rc<[Var]>;
-
-/// A variable of the path condition.
-type Var = (u32, Sort);
 
 /// Counts of the questions answered here.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,60 +84,6 @@ pub struct Answers {
     pub counts: AnswerCounts,
 }
 
-/// The conjuncts of the path condition last asked about, with their variables as indices into
-/// a question's dense tables, and the variable each defines ([`definition_var`]), in order.
-///
-/// Why: consecutive questions are mostly about one path condition or one sharing most of its
-/// prefix (a read asks about each entry of a guarded set; a child's path condition extends its
-/// parent's): TreeMap `put` `symheap` at k = 3 asked 58 % of its questions of the very path
-/// condition of the one before, and 97 % of the conjuncts asked about were in the last one's
-/// prefix. Only the conjuncts after the shared prefix are looked up. Dense indices of the
-/// variables met (rather than the variables' own ids, in the thousands on long paths) keep a
-/// question's tables as small as its path condition.
-#[derive(Default)]
-struct LastPath {
-    conjuncts: Vec<Sym>,
-    /// Conjunct `i`'s variables are `vars[ends[i - 1]..ends[i]]`.
-    vars: Vec<u32>,
-    ends: Vec<usize>,
-    defined: Vec<Option<u32>>,
-    /// Each variable met's dense index (variables of conjuncts no longer here keep theirs).
-    index: FxHashMap<Var, u32>,
-    /// The last question about these conjuncts, by its condition's variables (the slice
-    /// depends on nothing else): a branch asks about a condition and then its negation.
-    question: Option<(Vec<Var>, Question)>,
-}
-
-impl LastPath {
-    /// Conjunct `i`'s variables, as dense indices.
-    fn vars(&self, i: usize) -> &[u32] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.vars[start..self.ends[i]]
-    }
-
-    fn dense(&mut self, v: Var) -> u32 {
-        let next = self.index.len() as u32;
-        *self.index.entry(v).or_insert(next)
-    }
-
-    fn truncate(&mut self, n: usize) {
-        if n < self.conjuncts.len() {
-            self.question = None;
-        }
-        self.conjuncts.truncate(n);
-        self.ends.truncate(n);
-        self.defined.truncate(n);
-        self.vars.truncate(self.ends.last().copied().unwrap_or(0));
-    }
-}
-
-/// A question: the slice (in path-condition order) and its addresses.
-#[derive(Clone)]
-pub struct Question {
-    pub slice: Vec<Sym>,
-    addrs: Vec<usize>,
-}
-
 impl Answers {
     /// A table that answers (`on`) or one that only slices (the concolic driver keeps its query
     /// counts as CSF's algorithm defines them).
@@ -169,107 +114,24 @@ impl Answers {
             return Question { slice: Vec::new(), addrs: Vec::new() };
         }
         self.prepare(pc);
-        if let Some((vars, q)) = &self.last.question {
-            if *vars == wanted {
-                return q.clone();
-            }
-        }
-        let (unread, dense) = self.unread_prepared(&wanted);
-        let last = &self.last;
-        let n = last.index.len() + wanted.len();
-        let mut parent: Vec<u32> = (0..n as u32).collect();
-        fn find(parent: &mut [u32], mut i: u32) -> u32 {
-            while parent[i as usize] != i {
-                parent[i as usize] = parent[parent[i as usize] as usize];
-                i = parent[i as usize];
-            }
-            i
-        }
-        let union = |parent: &mut Vec<u32>, vs: &[u32]| {
-            let Some(first) = vs.first() else { return };
-            let a = find(parent, *first);
-            for v in &vs[1..] {
-                let b = find(parent, *v);
-                if a != b {
-                    parent[b as usize] = a;
-                }
-            }
-        };
-        for (i, skip) in unread.iter().enumerate() {
-            if !skip {
-                union(&mut parent, last.vars(i));
-            }
-        }
-        union(&mut parent, &dense);
-        let root = find(&mut parent, dense[0]);
-        let mut slice = Vec::new();
-        let mut addrs = Vec::new();
-        for (i, (p, skip)) in pc.iter().zip(&unread).enumerate() {
-            if *skip {
-                continue;
-            }
-            if let Some(first) = last.vars(i).first() {
-                if find(&mut parent, *first) == root {
-                    slice.push(p.clone());
-                    addrs.push(p.addr());
-                }
-            }
-        }
-        let q = Question { slice, addrs };
-        self.last.question = Some((wanted, q.clone()));
-        q
+        self.last.question(pc, wanted)
     }
 
     /// Makes [`Answers::last`] `pc`'s, keeping what it has of `pc`'s prefix.
     fn prepare(&mut self, pc: &[Sym]) {
-        let last = &mut self.last;
-        let mut shared =
-            last.conjuncts.iter().zip(pc).take_while(|(a, b)| a.addr() == b.addr()).count();
-        // Indices of variables no conjunct has any more: start again when they are most.
-        if last.index.len() > 2 * last.vars.len() + 256 {
-            last.index.clear();
-            shared = 0;
-        }
-        last.truncate(shared);
-        if shared < pc.len() {
-            self.last.question = None;
-        }
+        let shared = self.last.keep_prefix(pc);
         for p in &pc[shared..] {
             let (vars, defined) = self.vars_of(p);
-            let last = &mut self.last;
-            for v in vars.iter() {
-                let k = last.dense(*v);
-                last.vars.push(k);
-            }
-            last.ends.push(last.vars.len());
-            let d = defined.map(|v| last.dense(v));
-            last.defined.push(d);
-            last.conjuncts.push(p.clone());
+            self.last.push(p, &vars, defined);
         }
     }
 
     /// Which conjuncts of `pc` a question about a condition with variables `wanted` leaves
-    /// out ([`unread_definitions`]), and the dense indices of `wanted` (after `pc`'s).
+    /// out ([`LastPath::unread`]).
     #[cfg(test)]
-    fn unread(&mut self, pc: &[Sym], wanted: &[Var]) -> (Vec<bool>, Vec<u32>) {
+    fn unread(&mut self, pc: &[Sym], wanted: &[Var]) -> Vec<bool> {
         self.prepare(pc);
-        self.unread_prepared(wanted)
-    }
-
-    /// [`Answers::unread`] of the path condition prepared last.
-    fn unread_prepared(&self, wanted: &[Var]) -> (Vec<bool>, Vec<u32>) {
-        let last = &self.last;
-        let mut n = last.index.len() as u32;
-        let wanted: Vec<u32> = wanted
-            .iter()
-            .map(|v| {
-                last.index.get(v).copied().unwrap_or_else(|| {
-                    n += 1;
-                    n - 1
-                })
-            })
-            .collect();
-        (unread_definitions(last, &wanted, n as usize), wanted)
+        self.last.unread(wanted).0
     }
 
     pub fn is_on(&self) -> bool {
@@ -487,66 +349,6 @@ fn assignment(s: &Sym, env: &FxHashMap<Var, i64>, fixed: &[Var]) -> Option<(Var,
     }
 }
 
-/// Which conjuncts of `pc` are definitions nothing reads: `v == e` where the variable `v`
-/// occurs in no other conjunct of `pc`, not in `e` and not in the condition (`wanted`, its
-/// variables), after leaving out the definitions found so (`symheap` names its guards
-/// `b == g` and reads few of them). Leaving them out keeps the answer: whatever satisfies
-/// the rest, `v` can take the value of `e`. And they no longer tie their variables into one
-/// slice. (`heaplab_smt`'s frontend sets such definitions aside too, on the terms it gets;
-/// done here, on the path condition, they are neither converted nor sent.)
-fn unread_definitions(pc: &LastPath, wanted: &[u32], n: usize) -> Vec<bool> {
-    let defined = &pc.defined;
-    let mut unread = vec![false; defined.len()];
-    if defined.iter().all(Option::is_none) {
-        return unread;
-    }
-    // In how many conjuncts (the condition counting as one more) each variable occurs, and
-    // the conjunct defining it, by dense index.
-    let mut count = vec![0u32; n];
-    for v in pc.vars.iter().chain(wanted) {
-        count[*v as usize] += 1;
-    }
-    let mut by_var = vec![usize::MAX; n];
-    for (i, d) in defined.iter().enumerate() {
-        if let Some(v) = d {
-            by_var[*v as usize] = i;
-        }
-    }
-    let mut work: Vec<usize> = (0..defined.len()).filter(|&i| defined[i].is_some()).collect();
-    while let Some(i) = work.pop() {
-        let Some(v) = defined[i] else { continue };
-        if unread[i] || count[v as usize] != 1 {
-            continue;
-        }
-        unread[i] = true;
-        for u in pc.vars(i) {
-            let n = &mut count[*u as usize];
-            *n -= 1;
-            // A variable of `e` read only by its own definition now: that one may go too.
-            if *n == 1 && by_var[*u as usize] != usize::MAX {
-                work.push(by_var[*u as usize]);
-            }
-        }
-    }
-    unread
-}
-
-/// `v` when `c` is `v == e` (or `e == v`) with `v` a variable that does not occur in `e`.
-fn definition_var(c: &Sym) -> Option<Var> {
-    let Node::Eq(a, b) = c.node() else { return None };
-    for (side, other) in [(a, b), (b, a)] {
-        if let Node::Var(id, sort) = side.node() {
-            let v = (*id, *sort);
-            let mut inside = false;
-            other.for_each_var(|i, s| inside |= (i, s) == v);
-            if !inside {
-                return Some(v);
-            }
-        }
-    }
-    None
-}
-
 /// `c` and its conjuncts, as `Sym::and` nests them (`a && b && d`: the whole, `a && b`, `a`,
 /// `b`, `d`).
 fn conjuncts(c: &Sym) -> Vec<&Sym> {
@@ -612,7 +414,7 @@ mod tests {
             let q = answers.question(&pc, &c);
             // Definitions nothing reads are left out first (see `unread_definitions`), here
             // by a table that has seen no other path condition.
-            let unread = Answers::new(true).unread(&pc, &c.vars()).0;
+            let unread = Answers::new(true).unread(&pc, &c.vars());
             let read: Vec<Sym> =
                 pc.iter().zip(&unread).filter(|(_, u)| !**u).map(|(p, _)| p.clone()).collect();
             let want = dbm::slice(&read, &c);
@@ -630,7 +432,7 @@ mod tests {
         let d2 = Sym::eq(&b(11), &Sym::or(&b(10), &Sym::eq(&x(1), &Sym::int(0))));
         let fact = Sym::lt(&x(1), &x(2));
         let mut answers = Answers::new(true);
-        let mut unread = |pc: &[Sym], c: &Sym| answers.unread(pc, &c.vars()).0;
+        let mut unread = |pc: &[Sym], c: &Sym| answers.unread(pc, &c.vars());
         let c = Sym::lt(&x(2), &x(3));
         let pc = vec![d1.clone(), d2.clone(), fact.clone()];
         assert_eq!(unread(&pc, &c), [true, true, false], "a chain nothing reads");

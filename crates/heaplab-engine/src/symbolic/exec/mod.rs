@@ -17,6 +17,7 @@ pub mod answers;
 mod decide;
 pub mod entry;
 mod instr;
+mod slicing;
 #[cfg(test)]
 pub(crate) use instr::wrap;
 pub mod stack;
