@@ -51,6 +51,7 @@ pub mod state;
 pub mod step;
 pub mod strategy;
 pub mod term;
+mod term_text;
 pub mod tree;
 pub mod view;
 pub mod view_symheap;

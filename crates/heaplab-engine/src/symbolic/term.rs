@@ -6,7 +6,6 @@
 //! Only path-condition queries are translated to the solver's terms ([`Sym::to_smt`] in
 //! `solve.rs`). Integer division and remainder truncate toward zero, like the interpreter.
 
-use std::fmt;
 use std::rc::Rc;
 
 /// The sort of a symbolic variable.
@@ -65,13 +64,78 @@ impl Node {
 /// is not reused while the memo lives) and what it became.
 pub type Memo = rustc_hash::FxHashMap<usize, (Sym, Sym)>;
 
+/// The values [`Sym::substitute`] puts in: `value` of each variable it replaces, and the
+/// [`var_bit`]s of those variables (a subtree with none of them is not visited).
+pub struct Env<'a> {
+    pub value: &'a dyn Fn(u32, Sort) -> Option<i64>,
+    pub bits: u64,
+}
+
+impl<'a> Env<'a> {
+    /// Values for any variable: every subtree is visited.
+    pub fn any(value: &'a dyn Fn(u32, Sort) -> Option<i64>) -> Env<'a> {
+        Env { value, bits: u64::MAX }
+    }
+}
+
 /// A shared, immutable symbolic expression.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Sym(Rc<Node>);
+pub struct Sym(Rc<Cell>);
+
+/// A node and a summary of the variables under it.
+///
+/// Why the summary: `symheap` replaces the variables a fork fixes in every conjunct and guard
+/// of the path (`symheap_forks::settle`), a few variables among thousands of nodes; a subtree
+/// whose summary misses them is kept as it is without a visit ([`Sym::substitute`]).
+#[derive(Clone)]
+struct Cell {
+    node: Node,
+    /// One bit per variable under the node, at [`var_bit`]: a bit clear means no such variable.
+    vars: u64,
+}
+
+/// Equal nodes have equal summaries: the summary is compared first, as a cheap way to tell
+/// unequal terms apart; order and hash are the node's.
+impl PartialEq for Cell {
+    fn eq(&self, other: &Cell) -> bool {
+        self.vars == other.vars && self.node == other.node
+    }
+}
+
+impl Eq for Cell {}
+
+impl std::hash::Hash for Cell {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.node.hash(state);
+    }
+}
+
+impl PartialOrd for Cell {
+    fn partial_cmp(&self, other: &Cell) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Cell {
+    fn cmp(&self, other: &Cell) -> std::cmp::Ordering {
+        self.node.cmp(&other.node)
+    }
+}
+
+/// A variable's bit in a [`Cell`]'s summary (variables share bits: a set bit says "maybe").
+pub fn var_bit(id: u32, sort: Sort) -> u64 {
+    let key = 2 * u64::from(id) + u64::from(sort == Sort::Bool);
+    1 << (key % 64)
+}
 
 impl Sym {
     pub fn node(&self) -> &Node {
-        &self.0
+        &self.0.node
+    }
+
+    /// The variable summary of this term: the [`var_bit`]s of its variables, and maybe others.
+    pub fn var_bits(&self) -> u64 {
+        self.0.vars
     }
 
     /// The address of this shared node: a key for memo tables over the expression DAG (hashing
@@ -85,17 +149,22 @@ impl Sym {
     /// whose operands changed is returned itself, so a conjunct without a replaced variable
     /// keeps its address (the executor's answer tables and the solver's prepared contexts are
     /// keyed by it).
-    pub fn substitute(&self, env: &dyn Fn(u32, Sort) -> Option<i64>, memo: &mut Memo) -> Sym {
+    pub fn substitute(&self, env: &Env, memo: &mut Memo) -> Sym {
+        if self.var_bits() & env.bits == 0 {
+            return self.clone();
+        }
+        if let Node::Var(id, sort) = self.node() {
+            return match ((env.value)(*id, *sort), sort) {
+                (Some(v), Sort::Int) => Sym::int(v),
+                (Some(v), Sort::Bool) => Sym::bool(v != 0),
+                (None, _) => self.clone(),
+            };
+        }
         if let Some((_, s)) = memo.get(&self.addr()) {
             return s.clone();
         }
         let out = match self.node() {
-            Node::Int(_) | Node::Bool(_) => self.clone(),
-            Node::Var(id, sort) => match (env(*id, *sort), sort) {
-                (Some(v), Sort::Int) => Sym::int(v),
-                (Some(v), Sort::Bool) => Sym::bool(v != 0),
-                (None, _) => self.clone(),
-            },
+            Node::Int(_) | Node::Bool(_) | Node::Var(..) => self.clone(),
             node => {
                 let mut ops = node.children().map(|c| (c.addr(), c.substitute(env, memo)));
                 let (a, b) = (ops.next(), ops.next());
@@ -132,30 +201,31 @@ impl Sym {
     }
 
     pub fn int(n: i64) -> Sym {
-        Sym(Rc::new(Node::Int(n)))
+        Sym(Rc::new(Cell { node: Node::Int(n), vars: 0 }))
     }
 
     pub fn bool(b: bool) -> Sym {
-        Sym(Rc::new(Node::Bool(b)))
+        Sym(Rc::new(Cell { node: Node::Bool(b), vars: 0 }))
     }
 
     pub fn var(id: u32, sort: Sort) -> Sym {
-        Sym(Rc::new(Node::Var(id, sort)))
+        Sym(Rc::new(Cell { node: Node::Var(id, sort), vars: var_bit(id, sort) }))
     }
 
-    fn mk(n: Node) -> Sym {
-        Sym(Rc::new(n))
+    fn mk(node: Node) -> Sym {
+        let vars = node.children().fold(0, |bits, c| bits | c.var_bits());
+        Sym(Rc::new(Cell { node, vars }))
     }
 
     pub fn as_int(&self) -> Option<i64> {
-        match *self.0 {
+        match self.0.node {
             Node::Int(n) => Some(n),
             _ => None,
         }
     }
 
     pub fn as_bool(&self) -> Option<bool> {
-        match *self.0 {
+        match self.0.node {
             Node::Bool(b) => Some(b),
             _ => None,
         }
@@ -432,81 +502,6 @@ impl Sym {
         (m == p && y == x).then_some((x, p))
     }
 
-    /// SMT-LIB2 text (`(< x0 (+ x1 1))`). Division and remainder truncate toward zero, so they
-    /// are spelled with `div` on absolute values; variables are `x<id>` (Int) and `b<id>` (Bool).
-    pub fn to_smtlib(&self) -> String {
-        let mut out = String::new();
-        self.write_smtlib(&mut out);
-        out
-    }
-
-    fn write_smtlib(&self, out: &mut String) {
-        let bin = |op: &str, a: &Sym, b: &Sym, out: &mut String| {
-            out.push('(');
-            out.push_str(op);
-            out.push(' ');
-            a.write_smtlib(out);
-            out.push(' ');
-            b.write_smtlib(out);
-            out.push(')');
-        };
-        match self.node() {
-            Node::Int(n) if *n < 0 => out.push_str(&format!("(- {})", n.unsigned_abs())),
-            Node::Int(n) => out.push_str(&n.to_string()),
-            Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Node::Var(id, Sort::Int) => out.push_str(&format!("x{id}")),
-            Node::Var(id, Sort::Bool) => out.push_str(&format!("b{id}")),
-            Node::Add(a, b) => bin("+", a, b, out),
-            Node::Sub(a, b) => bin("-", a, b, out),
-            Node::Mul(a, b) => bin("*", a, b, out),
-            Node::Div(..) if self.as_floor_div().is_some() => {
-                if let Some((x, p)) = self.as_floor_div() {
-                    out.push_str("(div ");
-                    x.write_smtlib(out);
-                    out.push_str(&format!(" {p})"));
-                }
-            }
-            Node::Div(a, b) => {
-                // trunc(a / b) = sign(a)·sign(b)·(|a| div |b|). The operands are bound once:
-                // written out twice each, nested divisions (wrapped loop counters) would grow
-                // the script exponentially.
-                let (a, b) = (a.to_smtlib(), b.to_smtlib());
-                out.push_str(&format!(
-                    "(let ((n {a}) (d {b})) (let ((q (div (abs n) (abs d)))) (ite (= (< n 0) (< d 0)) q (- q))))"
-                ));
-            }
-            Node::Rem(..) if self.as_floor_mod().is_some() => {
-                if let Some((x, m)) = self.as_floor_mod() {
-                    out.push_str("(mod ");
-                    x.write_smtlib(out);
-                    out.push_str(&format!(" {m})"));
-                }
-            }
-            Node::Rem(a, b) => {
-                // a - b·trunc(a / b): the sign of the dividend (bound once, as for Div).
-                let (a, b) = (a.to_smtlib(), b.to_smtlib());
-                out.push_str(&format!(
-                    "(let ((n {a}) (d {b})) (let ((r (mod (abs n) (abs d)))) (ite (< n 0) (- r) r)))"
-                ));
-            }
-            Node::Neg(a) => {
-                out.push_str("(- ");
-                a.write_smtlib(out);
-                out.push(')');
-            }
-            Node::Lt(a, b) => bin("<", a, b, out),
-            Node::Le(a, b) => bin("<=", a, b, out),
-            Node::Eq(a, b) => bin("=", a, b, out),
-            Node::And(a, b) => bin("and", a, b, out),
-            Node::Or(a, b) => bin("or", a, b, out),
-            Node::Not(a) => {
-                out.push_str("(not ");
-                a.write_smtlib(out);
-                out.push(')');
-            }
-        }
-    }
-
     /// Every variable of the expression, sorted.
     pub fn vars(&self) -> Vec<(u32, Sort)> {
         let mut v = Vec::new();
@@ -514,86 +509,6 @@ impl Sym {
         v.sort();
         v.dedup();
         v
-    }
-}
-
-impl fmt::Debug for Sym {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
-/// Infix text, fully parenthesized where needed: `x1 < (x2 + 1)`.
-impl fmt::Display for Sym {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_infix(f, &|id, sort| match sort {
-            Sort::Int => format!("x{id}"),
-            Sort::Bool => format!("b{id}"),
-        })
-    }
-}
-
-impl Sym {
-    /// Infix text like [`Display`](fmt::Display), with every variable spelled by `name` (the
-    /// heap view writes `o1.key` or `x` where the solver's text has `x3`).
-    pub fn show_with(&self, name: &dyn Fn(u32, Sort) -> String) -> String {
-        struct Named<'a>(&'a Sym, &'a dyn Fn(u32, Sort) -> String);
-        impl fmt::Display for Named<'_> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                self.0.write_infix(f, self.1)
-            }
-        }
-        Named(self, name).to_string()
-    }
-
-    fn write_infix(
-        &self,
-        f: &mut fmt::Formatter<'_>,
-        name: &dyn Fn(u32, Sort) -> String,
-    ) -> fmt::Result {
-        // An operand, in parentheses unless it is `bare`.
-        let part = |f: &mut fmt::Formatter<'_>, s: &Sym, bare: bool| -> fmt::Result {
-            if bare {
-                return s.write_infix(f, name);
-            }
-            f.write_str("(")?;
-            s.write_infix(f, name)?;
-            f.write_str(")")
-        };
-        let bin = |f: &mut fmt::Formatter<'_>, a: &Sym, op: &str, b: &Sym| -> fmt::Result {
-            let bare = |s: &Sym| {
-                matches!(
-                    s.node(),
-                    Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Not(_) | Node::Neg(_)
-                )
-            };
-            part(f, a, bare(a))?;
-            write!(f, " {op} ")?;
-            part(f, b, bare(b))
-        };
-        match self.node() {
-            Node::Int(n) => write!(f, "{n}"),
-            Node::Bool(b) => write!(f, "{b}"),
-            Node::Var(id, sort) => f.write_str(&name(*id, *sort)),
-            Node::Add(a, b) => bin(f, a, "+", b),
-            Node::Sub(a, b) => bin(f, a, "-", b),
-            Node::Mul(a, b) => bin(f, a, "*", b),
-            Node::Div(a, b) => bin(f, a, "/", b),
-            Node::Rem(a, b) => bin(f, a, "%", b),
-            Node::Lt(a, b) => bin(f, a, "<", b),
-            Node::Le(a, b) => bin(f, a, "<=", b),
-            Node::Eq(a, b) => bin(f, a, "==", b),
-            Node::And(a, b) => bin(f, a, "&&", b),
-            Node::Or(a, b) => bin(f, a, "||", b),
-            Node::Neg(a) => {
-                f.write_str("-")?;
-                part(f, a, matches!(a.node(), Node::Int(_) | Node::Var(..)))
-            }
-            Node::Not(a) => {
-                f.write_str("!")?;
-                part(f, a, matches!(a.node(), Node::Bool(_) | Node::Var(..)))
-            }
-        }
     }
 }
 
@@ -695,6 +610,41 @@ mod tests {
         assert_eq!(Sym::lt(&x, &Sym::int(3)).to_string(), "x0 < 3");
     }
 
+    /// A term's variable summary has the bit of each of its variables (ids far apart share
+    /// bits), so a substitution that skips the subtrees whose summary misses the replaced
+    /// variables' bits gives what one visiting every node gives.
+    #[test]
+    fn summaries_cover_the_variables_and_skipping_by_them_changes_nothing() {
+        let mut next = crate::symbolic::xorshift(0x9e37_79b9_7f4a_7c15);
+        fn term(next: &mut dyn FnMut(u64) -> u64, depth: u32) -> Sym {
+            if depth == 0 || next(4) == 0 {
+                return match next(3) {
+                    0 => Sym::int(next(5) as i64),
+                    _ => Sym::var(next(300) as u32, Sort::Int),
+                };
+            }
+            let (a, b) = (term(next, depth - 1), term(next, depth - 1));
+            match next(4) {
+                0 => Sym::add(&a, &b),
+                1 => Sym::sub(&a, &b),
+                2 => Sym::mul(&a, &b),
+                _ => Sym::neg(&a),
+            }
+        }
+        for _ in 0..500 {
+            let t = Sym::lt(&term(&mut next, 4), &term(&mut next, 4));
+            let vars = t.vars();
+            assert!(vars.iter().all(|(id, s)| var_bit(*id, *s) & t.var_bits() != 0), "{t:?}");
+            let picked: Vec<u32> =
+                vars.iter().map(|(id, _)| *id).filter(|_| next(2) == 0).collect();
+            let value = |id: u32, _: Sort| picked.contains(&id).then_some(id as i64 % 7);
+            let bits = picked.iter().fold(0, |bits, id| bits | var_bit(*id, Sort::Int));
+            let precise = t.substitute(&Env { value: &value, bits }, &mut Memo::default());
+            let visiting = t.substitute(&Env::any(&value), &mut Memo::default());
+            assert_eq!(precise, visiting, "{t:?} with {picked:?}");
+        }
+    }
+
     #[test]
     fn substitution_agrees_with_eval_and_keeps_the_unknown_and_unchanged_nodes() {
         let x = Sym::var(0, Sort::Int);
@@ -713,7 +663,7 @@ mod tests {
                     2 => Some(bv),
                     _ => None,
                 };
-                let rest = e.substitute(&known, &mut Memo::default());
+                let rest = e.substitute(&Env::any(&known), &mut Memo::default());
                 assert!(
                     !rest.vars().contains(&(0, Sort::Int))
                         && !rest.vars().contains(&(2, Sort::Bool))
@@ -726,12 +676,13 @@ mod tests {
         }
         // x = 1, b false: the first conjunct is false whatever y is.
         let env = |id: u32, _: Sort| [Some(1), None, Some(0)][id as usize];
-        assert_eq!(e.substitute(&env, &mut Memo::default()), Sym::bool(false));
+        assert_eq!(e.substitute(&Env::any(&env), &mut Memo::default()), Sym::bool(false));
         // Nothing known: the expression itself, not a copy.
-        assert_eq!(e.substitute(&|_, _| None, &mut Memo::default()).addr(), e.addr());
+        assert_eq!(e.substitute(&Env::any(&|_, _| None), &mut Memo::default()).addr(), e.addr());
         // Only `b` known: the second conjunct, which does not read it, is kept as it is.
         let Node::And(_, second) = e.node() else { panic!("{e:?}") };
-        let only_b = e.substitute(&|id, _| (id == 2).then_some(0), &mut Memo::default());
+        let only_b = |id, _| (id == 2).then_some(0);
+        let only_b = e.substitute(&Env::any(&only_b), &mut Memo::default());
         let Node::And(_, kept) = only_b.node() else { panic!("{only_b:?}") };
         assert_eq!(kept.addr(), second.addr());
     }

@@ -13,7 +13,7 @@
 use super::heap::symheap::{class_ranks, SymHeapData};
 use super::show::{Names, ValView};
 use super::state::{PathState, SValue, State, VarOrigin};
-use super::term::{Memo, Node, Sort, Sym};
+use super::term::{Env, Memo, Node, Sort, Sym};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -368,17 +368,17 @@ impl WorldSearch<'_> {
             if let Node::Eq(a, b) = c.node() {
                 if let Node::Var(id, Sort::Bool) = a.node() {
                     if self.view.named.contains(id) {
-                        match b.substitute(&env, &mut memo).as_bool() {
+                        match b.substitute(&Env::any(&env), &mut memo).as_bool() {
                             Some(v) => {
                                 guards.insert(*id, i64::from(v));
                             }
-                            None => rest.push(c.substitute(&env, &mut memo)),
+                            None => rest.push(c.substitute(&Env::any(&env), &mut memo)),
                         }
                         continue;
                     }
                 }
             }
-            let f = c.substitute(&env, &mut memo);
+            let f = c.substitute(&Env::any(&env), &mut memo);
             match f.as_bool() {
                 Some(true) => {}
                 Some(false) => return Verdict::False,

@@ -22,6 +22,7 @@
 mod arrays;
 pub mod concrete;
 pub mod lazy;
+mod propagate;
 mod resolve;
 pub mod symheap;
 pub mod symheap_arrays;

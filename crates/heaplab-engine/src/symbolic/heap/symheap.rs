@@ -38,13 +38,15 @@
 //!
 //! Files: this one (the representation, its per-path data and the operations on guarded sets),
 //! `symheap_model.rs` (the [`HeapModel`](super::HeapModel) implementation and concretization),
-//! `symheap_forks.rs` (the forks, and the values each fixes folded in), `symheap_arrays.rs`
+//! `symheap_forks.rs` (the forks, and the values each fixes folded in, found by
+//! `propagate.rs`), `symheap_arrays.rs`
 //! (arrays).
 //!
 //! Owns the representation, the heap operations and concretization (§5 of the digest: one world
 //! of the path condition, the unique true entry of each input reference, objects numbered in BFS
 //! order from the roots). Never touches the worklist or the lazy family's objects.
 
+use super::propagate::Settled;
 use crate::symbolic::code::SlotType;
 use crate::symbolic::config::Bound;
 use crate::symbolic::events::Event;
@@ -161,9 +163,9 @@ pub struct SymHeapData {
     pub(super) loops: Vec<LoopTrack>,
     /// The array part of array locations (class `T[]`), by location (`heap/symheap_arrays.rs`).
     pub arrays: BTreeMap<usize, SymArray>,
-    /// How many variables the path condition fixed when the guards last had them replaced
+    /// What the last propagation of the path condition's fixed values left
     /// (`heap/symheap_forks.rs`).
-    pub(super) settled: usize,
+    pub(super) settled: Settled,
 }
 
 impl SymHeapData {

@@ -26,10 +26,14 @@
 //! in the same worlds of the path as `g[v/x]`. Conjuncts and guards without a fixed variable
 //! keep their address ([`Sym::substitute`]), so the answer tables and the prepared solver
 //! contexts keyed by it still hit.
+//!
+//! The propagation itself is `propagate.rs`: incremental along a path, it reads the conjuncts
+//! added since the last fork's and those its new values rewrite.
 
+use super::propagate::{propagate, unit, Settled};
 use super::symheap::{
-    data_mut, dref, feasible, fork_ending, merge, named, null_guard, shown, GuardedSet, SymHeap,
-    SymHeapData,
+    data_mut, dref, feasible, fork_ending, merge, named, null_guard, shown, GuardedSet, LocInfo,
+    SymHeap, SymHeapData,
 };
 use crate::symbolic::events::{Event, ForkKind};
 use crate::symbolic::exec::stack::with_fact;
@@ -37,10 +41,9 @@ use crate::symbolic::exec::{ChoiceEvent, Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::show::Names;
 use crate::symbolic::state::{PathCondition, SValue, State};
-use crate::symbolic::term::{Memo, Node, Sort, Sym};
+use crate::symbolic::term::{Env, Memo, Sort, Sym};
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
-use rustc_hash::FxHashMap;
 
 impl SymHeap {
     /// Splits off the worlds where `recv` is null (a null dereference); `Ok` with the state
@@ -124,193 +127,24 @@ impl SymHeap {
     }
 }
 
-/// Rounds of propagation (each after replacing the variables the last one fixed).
-const ROUNDS: usize = 8;
-/// A range this narrow or narrower is searched for its one value left.
-const NARROW: i64 = 64;
-
-/// What the literals say of one integer variable.
-#[derive(Default)]
-struct Range {
-    lo: Option<i64>,
-    hi: Option<i64>,
-    out: Vec<i64>,
-}
-
-/// A literal about one variable.
-enum Literal {
-    Is(u32, i64),
-    Not(u32, i64),
-    AtLeast(u32, i64),
-    AtMost(u32, i64),
-}
-
-/// The variable a unit conjunct fixes, and its value (`b` / `¬b` / `x = v`).
-fn unit(c: &Sym) -> Option<(u32, i64)> {
-    match c.node() {
-        Node::Var(id, Sort::Bool) => Some((*id, 1)),
-        Node::Not(a) => match a.node() {
-            Node::Var(id, Sort::Bool) => Some((*id, 0)),
-            _ => None,
-        },
-        Node::Eq(a, b) => match (a.node(), b.node()) {
-            (Node::Var(id, Sort::Int), Node::Int(v)) | (Node::Int(v), Node::Var(id, Sort::Int)) => {
-                Some((*id, *v))
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// The literals of a conjunct that is a literal or a conjunction of them.
-fn literals(c: &Sym, out: &mut Vec<Literal>) {
-    if let Some((x, v)) = unit(c) {
-        out.push(Literal::Is(x, v));
-        return;
-    }
-    let var = |s: &Sym| match s.node() {
-        Node::Var(id, Sort::Int) => Some(*id),
-        _ => None,
-    };
-    let bound = |a: &Sym, b: &Sym, strict: bool, negated: bool| -> Option<Literal> {
-        // a ≤ b (a < b when strict), negated: b < a (b ≤ a).
-        let (lower, x, n) = match (var(a), b.as_int(), a.as_int(), var(b)) {
-            (Some(x), Some(n), _, _) => (false, x, n),
-            (_, _, Some(n), Some(x)) => (true, x, n),
-            _ => return None,
-        };
-        Some(match (lower, strict, negated) {
-            (true, false, false) => Literal::AtLeast(x, n),
-            (true, true, false) => Literal::AtLeast(x, n.checked_add(1)?),
-            (true, false, true) => Literal::AtMost(x, n.checked_sub(1)?),
-            (true, true, true) => Literal::AtMost(x, n),
-            (false, false, false) => Literal::AtMost(x, n),
-            (false, true, false) => Literal::AtMost(x, n.checked_sub(1)?),
-            (false, false, true) => Literal::AtLeast(x, n.checked_add(1)?),
-            (false, true, true) => Literal::AtLeast(x, n),
-        })
-    };
-    let found = match c.node() {
-        Node::And(a, b) => {
-            literals(a, out);
-            literals(b, out);
-            None
-        }
-        Node::Le(a, b) => bound(a, b, false, false),
-        Node::Lt(a, b) => bound(a, b, true, false),
-        Node::Not(n) => match n.node() {
-            Node::Eq(a, b) => match (var(a), b.as_int(), a.as_int(), var(b)) {
-                (Some(x), Some(v), _, _) | (_, _, Some(v), Some(x)) => Some(Literal::Not(x, v)),
-                _ => None,
-            },
-            Node::Le(a, b) => bound(a, b, false, true),
-            Node::Lt(a, b) => bound(a, b, true, true),
-            _ => None,
-        },
-        _ => None,
-    };
-    out.extend(found);
-}
-
-/// Adds what `literals` fix to `fixed`; `false` when they contradict it (the conjuncts are
-/// unsatisfiable: then nothing is rewritten).
-fn fix(literals: Vec<Literal>, fixed: &mut FxHashMap<u32, i64>) -> bool {
-    let mut ranges: FxHashMap<u32, Range> = FxHashMap::default();
-    for l in literals {
-        match l {
-            Literal::Is(x, v) => {
-                if *fixed.entry(x).or_insert(v) != v {
-                    return false;
-                }
-            }
-            Literal::Not(x, v) => ranges.entry(x).or_default().out.push(v),
-            Literal::AtLeast(x, n) => {
-                let r = ranges.entry(x).or_default();
-                r.lo = Some(r.lo.map_or(n, |lo| lo.max(n)));
-            }
-            Literal::AtMost(x, n) => {
-                let r = ranges.entry(x).or_default();
-                r.hi = Some(r.hi.map_or(n, |hi| hi.min(n)));
-            }
-        }
-    }
-    for (x, r) in ranges {
-        if fixed.contains_key(&x) {
-            continue;
-        }
-        let (Some(lo), Some(hi)) = (r.lo, r.hi) else { continue };
-        if hi.checked_sub(lo).is_none_or(|w| w >= NARROW) {
-            continue;
-        }
-        let mut left = (lo..=hi).filter(|v| !r.out.contains(v));
-        match (left.next(), left.next()) {
-            (Some(v), None) => {
-                fixed.insert(x, v);
-            }
-            (None, _) => return false,
-            _ => {}
-        }
-    }
-    true
-}
-
-/// The variables the path condition fixes, its conjuncts with them replaced (units of fixed
-/// variables kept as they are, `true` dropped), and whether any conjunct changed; `None` when
-/// propagation finds the conjuncts contradictory.
-fn propagate(pc: &[Sym]) -> Option<(FxHashMap<u32, i64>, Vec<Sym>, bool)> {
-    let mut fixed: FxHashMap<u32, i64> = FxHashMap::default();
-    let mut current: Vec<Sym> = pc.to_vec();
-    let mut changed = false;
-    for _ in 0..ROUNDS {
-        let mut found = Vec::new();
-        for c in &current {
-            literals(c, &mut found);
-        }
-        let before = fixed.clone();
-        if !fix(found, &mut fixed) {
-            return None;
-        }
-        let new: FxHashMap<u32, i64> =
-            fixed.iter().filter(|(x, _)| !before.contains_key(x)).map(|(x, v)| (*x, *v)).collect();
-        if new.is_empty() {
-            break;
-        }
-        let env = |id: u32, _: Sort| new.get(&id).copied();
-        let mut memo = Memo::default();
-        let mut next = Vec::with_capacity(current.len());
-        for c in &current {
-            if unit(c).is_some_and(|(x, v)| fixed.get(&x) == Some(&v)) {
-                next.push(c.clone());
-                continue;
-            }
-            let s = c.substitute(&env, &mut memo);
-            match s.as_bool() {
-                Some(false) => return None,
-                Some(true) => changed = true,
-                None => {
-                    changed |= s.addr() != c.addr();
-                    next.push(s);
-                }
-            }
-        }
-        current = next;
-    }
-    Some((fixed, current, changed))
-}
-
 /// Replaces, in `st`'s path condition and symbolic heap, every variable the path condition
 /// fixes by its value (see the module documentation).
 pub(super) fn settle(st: &mut State) {
-    let Some((fixed, mut pc, changed)) = propagate(&st.pc) else { return };
+    let from = st.ext.get::<SymHeapData>().map(|d| d.settled.clone()).unwrap_or_default();
+    let Some(mut found) = propagate(&from, &st.pc) else { return };
     // Nothing new since the last time: the heap's guards already have these values.
-    if !changed && fixed.len() == dref(st).settled {
+    if !found.changed && !found.fixed_more {
+        if st.ext.get::<SymHeapData>().is_some() {
+            data_mut(st).settled = Settled::of(&st.pc, found);
+        }
         return;
     }
+    let mut pc = std::mem::take(&mut found.pc);
     // One unit per fixed variable: those the rounds turned into `true` come back.
     let mut has_unit: Vec<u32> = pc.iter().filter_map(unit).map(|(x, _)| x).collect();
     has_unit.sort_unstable();
-    let mut missing: Vec<(u32, i64)> = fixed
+    let mut missing: Vec<(u32, i64)> = found
+        .fixed
         .iter()
         .filter(|(x, _)| has_unit.binary_search(x).is_err())
         .map(|(x, v)| (*x, *v))
@@ -324,17 +158,21 @@ pub(super) fn settle(st: &mut State) {
             Sort::Bool => Sym::not(&Sym::var(x, Sort::Bool)),
         });
     }
-    if changed {
+    if found.changed {
         st.pc = PathCondition::from(pc);
     }
     if st.ext.get::<SymHeapData>().is_none() {
         return;
     }
-    data_mut(st).settled = fixed.len();
-    let env = |id: u32, _: Sort| fixed.get(&id).copied();
+    let bits = found.bits;
+    let fixed = std::mem::take(&mut found.fixed);
+    let value = |id: u32, _: Sort| fixed.get(&id).copied();
+    let env = Env { value: &value, bits };
     let mut memo = Memo::default();
     let mut sub = |s: &Sym| s.substitute(&env, &mut memo);
-    rewrite(data_mut(st), &mut sub);
+    rewrite(data_mut(st), bits, &mut sub);
+    found.fixed = fixed;
+    data_mut(st).settled = Settled::of(&st.pc, found);
     debug_assert!(dref(st).refs.iter().all(|r| !r.set.is_empty()));
 }
 
@@ -410,8 +248,15 @@ fn picked_label(st: &State, names: &Names, target: &str, l: Option<usize>) -> St
 }
 
 /// `set` with its guards rewritten, the entries that hold nowhere left out and the others
-/// merged by location; `None` when no guard changed.
-fn rewrite_set(set: &GuardedSet, sub: &mut dyn FnMut(&Sym) -> Sym) -> Option<GuardedSet> {
+/// merged by location; `None` when no guard changed (or may read a variable of `bits`).
+fn rewrite_set(
+    set: &GuardedSet,
+    bits: u64,
+    sub: &mut dyn FnMut(&Sym) -> Sym,
+) -> Option<GuardedSet> {
+    if set.iter().all(|(g, _)| g.var_bits() & bits == 0) {
+        return None;
+    }
     let new: GuardedSet = set.iter().map(|(g, l)| (sub(g), *l)).collect();
     if new.iter().zip(set).all(|((a, _), (b, _))| a.addr() == b.addr()) {
         return None;
@@ -440,17 +285,32 @@ fn rewrite_value(v: &SValue, sub: &mut dyn FnMut(&Sym) -> Sym) -> SValue {
     }
 }
 
-/// Every guard and value of the heap's data rewritten by `sub` (elements copied only where
-/// something changed: they may be shared with other states).
-fn rewrite(d: &mut SymHeapData, sub: &mut dyn FnMut(&Sym) -> Sym) {
+/// Whether a location holds a term that may read a variable of `bits` (see [`Sym::var_bits`]).
+fn reads_any(loc: &LocInfo, bits: u64) -> bool {
+    let hit = |s: &Sym| s.var_bits() & bits != 0;
+    let value = |v: &Option<SValue>| matches!(v, Some(SValue::Int(s) | SValue::Bool(s)) if hit(s));
+    loc.touched.iter().chain(&loc.observed).any(|(_, c)| hit(c))
+        || loc.disc.iter().any(|(c, _)| hit(c))
+        || loc.creator.as_ref().is_some_and(|(_, n)| hit(n))
+        || loc.fields.iter().any(|(_, v)| value(v))
+}
+
+/// Every guard and value of the heap's data rewritten by `sub`, which replaces variables of
+/// `bits` (elements copied only where something changed: they may be shared with other states).
+fn rewrite(d: &mut SymHeapData, bits: u64, sub: &mut dyn FnMut(&Sym) -> Sym) {
     for r in 0..d.refs.len() {
-        let Some(set) = d.refs.get(r).and_then(|i| rewrite_set(&i.set, sub)) else { continue };
+        let Some(set) = d.refs.get(r).and_then(|i| rewrite_set(&i.set, bits, sub)) else {
+            continue;
+        };
         if let Some(info) = d.refs.get_mut(r) {
             info.set = set;
         }
     }
     for l in 0..d.locs.len() {
         let Some(old) = d.locs.get(l) else { continue };
+        if !reads_any(old, bits) {
+            continue;
+        }
         let mut loc = old.clone();
         let mut conds = |list: &mut Vec<(String, Sym)>| {
             for (_, c) in list.iter_mut() {
