@@ -4,7 +4,7 @@
 //! the path condition asked about last, whose successors share most of it
 //! ([`super::answers::Answers::question`]).
 
-use super::super::term::{Node, Sort, Sym};
+use crate::symbolic::term::{Node, Sort, Sym};
 use rustc_hash::FxHashMap;
 
 /// A variable of the path condition.
