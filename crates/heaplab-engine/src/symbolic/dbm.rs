@@ -483,17 +483,8 @@ fn definition(s: &Sym) -> Option<(u32, &Sym)> {
     if linear(a).is_some() && linear(b).is_some() {
         return None;
     }
-    let defines = |x: &Sym, e: &'_ Sym| match x.node() {
-        Node::Var(id, Sort::Int) => {
-            let mut mentions = false;
-            e.for_each_var(|v, _| mentions |= v == *id);
-            (!mentions).then_some(*id)
-        }
-        _ => None,
-    };
-    match (defines(a, b), defines(b, a)) {
-        (Some(id), _) => Some((id, b)),
-        (None, Some(id)) => Some((id, a)),
+    match s.as_definition()? {
+        ((id, Sort::Int), e) => Some((id, e)),
         _ => None,
     }
 }

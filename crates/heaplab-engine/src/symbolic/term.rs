@@ -243,6 +243,38 @@ impl Sym {
         }
     }
 
+    /// The variable a unit conjunct fixes, and its value: `b` (1), `!b` (0), `x == k`.
+    pub fn fixed_value(&self) -> Option<(u32, Sort, i64)> {
+        if let Some((id, value)) = self.bool_literal() {
+            return Some((id, Sort::Bool, i64::from(value)));
+        }
+        match self.node() {
+            Node::Eq(a, b) => match (a.node(), b.node()) {
+                (Node::Var(id, Sort::Int), Node::Int(k))
+                | (Node::Int(k), Node::Var(id, Sort::Int)) => Some((*id, Sort::Int, *k)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A definition `v == e` (or `e == v`) of a variable `v` that does not occur in `e`: `v`
+    /// and `e`.
+    pub fn as_definition(&self) -> Option<((u32, Sort), &Sym)> {
+        let Node::Eq(a, b) = self.node() else { return None };
+        for (side, other) in [(a, b), (b, a)] {
+            if let Node::Var(id, sort) = side.node() {
+                let v = (*id, *sort);
+                let mut inside = false;
+                other.for_each_var(|i, s| inside |= (i, s) == v);
+                if !inside {
+                    return Some((v, other));
+                }
+            }
+        }
+        None
+    }
+
     /// `a + b` in mathematical integers (overflow is checked separately by the explorer).
     pub fn add(a: &Sym, b: &Sym) -> Sym {
         match (a.as_int(), b.as_int()) {

@@ -302,18 +302,7 @@ fn holds(s: &Sym, env: &FxHashMap<Var, i64>) -> bool {
 
 /// The variable and value that `s` forces when it is `x == k`, `b` or `!b`.
 fn forced(s: &Sym) -> Option<(Var, i64)> {
-    if let Some((id, value)) = s.bool_literal() {
-        return Some(((id, Sort::Bool), i64::from(value)));
-    }
-    match s.node() {
-        Node::Eq(a, b) => match (a.node(), b.node()) {
-            (Node::Var(id, sort), Node::Int(k)) | (Node::Int(k), Node::Var(id, sort)) => {
-                Some(((*id, *sort), *k))
-            }
-            _ => None,
-        },
-        _ => None,
-    }
+    s.fixed_value().map(|(id, sort, k)| ((id, sort), k))
 }
 
 /// One variable's value that makes the false conjunct `s` true, where `s` is a definition

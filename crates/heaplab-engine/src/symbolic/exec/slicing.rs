@@ -4,7 +4,7 @@
 //! the path condition asked about last, whose successors share most of it
 //! ([`super::answers::Answers::question`]).
 
-use crate::symbolic::term::{Node, Sort, Sym};
+use crate::symbolic::term::{Sort, Sym};
 use rustc_hash::FxHashMap;
 
 /// A variable of the path condition.
@@ -205,18 +205,7 @@ fn unread_definitions(pc: &LastPath, wanted: &[u32], n: usize) -> Vec<bool> {
     unread
 }
 
-/// `v` when `c` is `v == e` (or `e == v`) with `v` a variable that does not occur in `e`.
+/// `v` when `c` is a definition `v == e` ([`Sym::as_definition`]).
 pub(super) fn definition_var(c: &Sym) -> Option<Var> {
-    let Node::Eq(a, b) = c.node() else { return None };
-    for (side, other) in [(a, b), (b, a)] {
-        if let Node::Var(id, sort) = side.node() {
-            let v = (*id, *sort);
-            let mut inside = false;
-            other.for_each_var(|i, s| inside |= (i, s) == v);
-            if !inside {
-                return Some(v);
-            }
-        }
-    }
-    None
+    c.as_definition().map(|(v, _)| v)
 }

@@ -92,26 +92,12 @@ impl Literal {
 
 /// The variable a unit conjunct fixes, and its value (`b` / `¬b` / `x = v`).
 pub fn unit(c: &Sym) -> Option<(u32, i64)> {
-    match c.node() {
-        Node::Var(id, Sort::Bool) => Some((*id, 1)),
-        Node::Not(a) => match a.node() {
-            Node::Var(id, Sort::Bool) => Some((*id, 0)),
-            _ => None,
-        },
-        Node::Eq(a, b) => match (a.node(), b.node()) {
-            (Node::Var(id, Sort::Int), Node::Int(v)) | (Node::Int(v), Node::Var(id, Sort::Int)) => {
-                Some((*id, *v))
-            }
-            _ => None,
-        },
-        _ => None,
-    }
+    c.fixed_value().map(|(x, _, v)| (x, v))
 }
 
 /// The literals of a conjunct that is a literal or a conjunction of them.
 fn literals(c: &Sym, out: &mut Vec<Literal>) {
-    if let Some((x, v)) = unit(c) {
-        let sort = if matches!(c.node(), Node::Eq(..)) { Sort::Int } else { Sort::Bool };
+    if let Some((x, sort, v)) = c.fixed_value() {
         out.push(Literal::Is(x, sort, v));
         return;
     }
