@@ -230,7 +230,7 @@ export function createExplorer(store, engine) {
    */
   async function addedByCase(runId, node, view) {
     const n = explore().tree.nodes[node];
-    if (!n || n.parent === null || n.change?.kind !== 'disjunct' || n.change.formula) return null;
+    if (!n || n.parent === null || n.change?.kind !== 'disjunct' || n.change.formula || view.caseFormula) return null;
     const parent = await engine.request('exploreView', { runId, node: n.parent });
     if (!parent) return null;
     const had = (list, key) => new Set((list ?? []).map(key));

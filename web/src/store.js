@@ -194,6 +194,16 @@ function changesOf(event) {
 export { plainLabel };
 
 /**
+ * A run's slice of events from its JSON text: an event whose names an earlier one of the slice
+ * has already (`sameNamesAs`, its index) gets that event's names, shared.
+ */
+function eventsOfJson(text) {
+  const events = JSON.parse(text);
+  for (const e of events) if (e.sameNamesAs !== undefined) e.names = events[e.sameNamesAs]?.names;
+  return events;
+}
+
+/**
  * Adds a batch from the worker to the tree: `nodes` (TreeNodeJs, new since the last batch) and
  * the `events` that produced them (children's changes, path-end outcomes). The batch's node
  * objects become the tree's own, completed in place: a large run brings tens of thousands a
@@ -311,7 +321,7 @@ function reduce(state, action) {
       // A run's slices bring their events as JSON text and their nodes as columns (see
       // worker.js sliceBatchOf), a step's as objects.
       const nodes = action.columns ? nodesOfColumns(action.columns) : action.nodes;
-      const events = action.eventsJson !== undefined ? JSON.parse(action.eventsJson) : action.events;
+      const events = action.eventsJson !== undefined ? eventsOfJson(action.eventsJson) : action.events;
       const tree = growTree(ex.tree, nodes, events);
       const last = events[events.length - 1] ?? ex.lastEvent;
       // Stepping follows the newest state; a click elsewhere wins until the next step.

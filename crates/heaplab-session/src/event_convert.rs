@@ -11,6 +11,7 @@ impl Run {
         match event {
             Event::Start { state, method } => JsEvent {
                 names: None,
+                same_names_as: None,
                 kind: "start",
                 node: node(state),
                 parent: None,
@@ -20,6 +21,7 @@ impl Run {
             },
             Event::LazyInit { state, target, options, children, kind, k_cut } => JsEvent {
                 names: None,
+                same_names_as: None,
                 kind: "lazyInit",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -35,6 +37,7 @@ impl Run {
             },
             Event::Branch { state, site, condition, children } => JsEvent {
                 names: None,
+                same_names_as: None,
                 kind: "branch",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -51,6 +54,7 @@ impl Run {
             },
             Event::Disjuncts { state, children, formulas } => JsEvent {
                 names: None,
+                same_names_as: None,
                 kind: "disjuncts",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -63,6 +67,7 @@ impl Run {
             },
             Event::SlModel { state, formula, model } => JsEvent {
                 names: None,
+                same_names_as: None,
                 kind: "slModel",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -72,6 +77,7 @@ impl Run {
             },
             Event::SolverQuery { state, query, answer, local } => JsEvent {
                 names: None,
+                same_names_as: None,
                 kind: "solverQuery",
                 node: node(state),
                 parent: self.parent_of(state.0),
@@ -91,6 +97,7 @@ impl Run {
                 let (kind, colour) = outcome_name(outcome);
                 JsEvent {
                     names: None,
+                    same_names_as: None,
                     kind: "pathEnd",
                     node: node(state),
                     parent: self.parent_of(state.0),
@@ -123,6 +130,7 @@ impl Run {
             }
             Event::Stopped { bound } => JsEvent {
                 names: None,
+                same_names_as: None,
                 kind: "stopped",
                 node: None,
                 parent: None,
@@ -133,6 +141,7 @@ impl Run {
             // Never returned by `advance`; kept total for the match.
             Event::SolverPending => JsEvent {
                 names: None,
+                same_names_as: None,
                 kind: "solverPending",
                 node: None,
                 parent: None,

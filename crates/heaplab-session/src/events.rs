@@ -58,6 +58,11 @@ pub struct JsEvent {
     /// longer kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub names: Option<BTreeMap<String, String>>,
+    /// In a run's slice, instead of `names`: the index of an earlier event of the slice whose
+    /// `names` are the same, sent once (a run's forks name the same few objects again and
+    /// again: 155 different names of 1,488 forks on TreeMap `remove` at k = 3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub same_names_as: Option<u32>,
 }
 
 #[derive(Serialize)]

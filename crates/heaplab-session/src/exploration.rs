@@ -389,10 +389,12 @@ impl Run {
     }
 
     /// What text events carry: a single step shows the formulas of a fork and the solver
-    /// query, the tree's slices only the formulas (their queries are counted), and a run whose
-    /// events nobody reads neither (see `Explorer::set_event_formulas`, `set_query_text`).
+    /// query, the tree's slices only the formulas (their queries are counted, and a case's
+    /// formula comes with its node's view), and a run whose events nobody reads neither (see
+    /// `Explorer::set_event_formulas`, `set_query_text`).
     pub fn set_event_text(&mut self, formulas: bool, queries: bool) {
         self.explorer.set_event_formulas(formulas);
+        self.explorer.set_case_formulas(formulas);
         self.explorer.set_query_text(queries);
     }
 
@@ -576,9 +578,10 @@ impl Run {
     }
 
     /// The ids (`o3`, `ref1`, `loc2`) a forking event's texts mention, and its children's labels:
-    /// all the page names with the event's `names` (words.js `named`, the tree's labels).
-    fn mentioned_ids(&self, js: &JsEvent) -> BTreeSet<String> {
-        let mut ids = BTreeSet::new();
+    /// all the page names with the event's `names` (words.js `named`, the tree's labels). Sorted,
+    /// each once; borrowed from the texts (a `String` for each was a third of naming a fork).
+    fn mentioned_ids<'a>(&'a self, js: &'a JsEvent) -> Vec<&'a str> {
+        let mut ids = Vec::new();
         let tree = self.explorer.tree();
         let label = |id: u32| tree.get(id as usize).map_or("", |n| tree.label(&n));
         ids_in(&js.label, &mut ids);
@@ -594,6 +597,8 @@ impl Run {
             }
             _ => {}
         }
+        ids.sort_unstable();
+        ids.dedup();
         ids
     }
 
@@ -613,11 +618,11 @@ impl Run {
 
 /// Adds to `out` each engine id in `text`: `o`, `ref` or `loc` and digits, as a whole word (the
 /// page's pattern, `\b(?:o|ref|loc)\d+\b`).
-fn ids_in(text: &str, out: &mut BTreeSet<String>) {
+fn ids_in<'a>(text: &'a str, out: &mut Vec<&'a str>) {
     for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
         let digits = ["o", "ref", "loc"].iter().find_map(|p| word.strip_prefix(p));
         if digits.is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) {
-            out.insert(word.to_string());
+            out.push(word);
         }
     }
 }
@@ -672,7 +677,7 @@ mod tests {
                 let whole = inspect::access_paths(&run.explorer.view(state).expect("kept"));
                 let wanted = run.mentioned_ids(&js);
                 let expected: std::collections::BTreeMap<String, String> =
-                    whole.into_iter().filter(|(id, _)| wanted.contains(id)).collect();
+                    whole.into_iter().filter(|(id, _)| wanted.contains(&id.as_str())).collect();
                 assert_eq!(names, expected, "{method} {strategy}, state {}", state.0);
                 forks += 1;
                 named += usize::from(!names.is_empty());

@@ -93,6 +93,9 @@ pub struct JsFrame {
 pub struct JsHeapView {
     node: u32,
     label: String,
+    /// For a child of a fork into a predicate's cases: the case it took, instantiated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    case_formula: Option<String>,
     at: &'static str,
     objects: Vec<JsObjectView>,
     roots: Vec<JsNamed>,
@@ -218,6 +221,7 @@ pub fn heap_view(v: &HeapView, line: impl Fn(Span) -> u32) -> JsHeapView {
     JsHeapView {
         node: v.node.0,
         label: v.label.clone(),
+        case_formula: v.case_formula.clone(),
         at: v.at.name(),
         objects: v
             .objects
@@ -456,6 +460,7 @@ mod tests {
         let mut v = JsHeapView {
             node: 0,
             label: String::new(),
+            case_formula: None,
             at: "start",
             objects: vec![
                 object("o1", &lowered, vec![int(tag, &cons.to_string()), int("head", "3")]),

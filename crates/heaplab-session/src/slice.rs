@@ -4,6 +4,9 @@
 
 use heaplab_engine::symbolic::{Clock, Event, Placed};
 use heaplab_syntax::Span;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::collections::hash_map::Entry;
+use std::hash::{Hash, Hasher};
 
 use crate::events::JsEvent;
 use crate::exploration::{Next, Run, VIEW_LIMIT};
@@ -35,6 +38,8 @@ pub struct Slice {
     pub nodes: TreeColumns,
     pub queries: u64,
     pub over: bool,
+    /// The events with `names`, by a hash of them (see [`Slice::push`]).
+    names_at: FxHashMap<u64, u32>,
 }
 
 /// Why the slice's last event was left out of its events.
@@ -59,7 +64,31 @@ impl Slice {
             nodes: TreeColumns::default(),
             queries: 0,
             over: false,
+            names_at: FxHashMap::default(),
         }
+    }
+
+    /// Adds an event; its `names`, when an earlier event of the slice has the same, become a
+    /// reference to that event (`same_names_as`), which the page follows when it reads them.
+    fn push(&mut self, mut js: JsEvent) {
+        if let Some(names) = &js.names {
+            let mut hasher = FxHasher::default();
+            names.hash(&mut hasher);
+            let at = self.events.len() as u32;
+            match self.names_at.entry(hasher.finish()) {
+                Entry::Occupied(earlier) => {
+                    let same = self.events.get(*earlier.get() as usize);
+                    if same.is_some_and(|e| e.names.as_ref() == Some(names)) {
+                        js.same_names_as = Some(*earlier.get());
+                        js.names = None;
+                    }
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(at);
+                }
+            }
+        }
+        self.events.push(js);
     }
 }
 
@@ -100,8 +129,10 @@ impl Run {
         has_z3: bool,
         until_path_end: bool,
     ) -> Result<SliceStop, Failure> {
-        // A slice only counts its queries; the tree shows the forks' formulas.
+        // A slice only counts its queries, and writes no case's formula: the page shows it with
+        // the case's node view (`JsHeapView::case_formula`).
         self.set_event_text(true, false);
+        self.explorer.set_case_formulas(false);
         let fold_from = match until_path_end {
             true => u32::MAX,
             false => u32::try_from(slice.tree_from).unwrap_or(u32::MAX),
@@ -137,7 +168,7 @@ impl Run {
                     slice.last_left = Some((placed, Left::Fork));
                 }
                 _ => {
-                    slice.events.push(self.event_js(&placed));
+                    slice.push(self.event_js(&placed));
                     slice.last_left = None;
                 }
             }
@@ -174,7 +205,7 @@ impl Run {
             }
         }
         if let Some(placed) = last {
-            slice.events.push(self.event_js(&placed));
+            slice.push(self.event_js(&placed));
         }
     }
 
@@ -518,5 +549,100 @@ mod tests {
         for (got, expected) in got.into_iter().zip(expected) {
             assert_eq!(ended(got), ended(expected));
         }
+    }
+
+    /// A run's slices leave the cases' formulas out of their `disjuncts` events, and each
+    /// case's node view carries its own. The oracle is the same run stepped, whose events carry
+    /// them (`sl` on BST `insert` unfolds `bst` into its two cases at every fork).
+    #[test]
+    fn a_case_formula_comes_with_its_nodes_view() {
+        let sl_run = || {
+            let source = include_str!("../../../examples/bst.hl").to_string();
+            let request = Request::from_json(r#"{"strategy": "sl", "bounds": {"k": 2}}"#)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            let mut run = Run::new(source, "BST.insert".into(), request, false, || 0.0)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            run.enter().unwrap_or_else(|e| panic!("{}", e.message));
+            run
+        };
+        let mut stepped = sl_run();
+        stepped.set_event_text(true, false);
+        let mut expected = Vec::new();
+        while let Next::Event(placed) = stepped.advance().expect("steps") {
+            if let Details::Disjuncts { children, formulas } = stepped.event_js(&placed).details {
+                assert_eq!(children.len(), formulas.len(), "a stepped fork says its cases");
+                expected.extend(children.into_iter().zip(formulas));
+            }
+        }
+        assert!(expected.len() >= 4, "{} cases", expected.len());
+        assert!(expected.iter().any(|(_, f)| f.contains("-> Node {")), "{expected:?}");
+
+        let mut run = sl_run();
+        let mut slice = Slice::for_nodes_from(0);
+        let stop = run.advance_slice(&mut slice, u64::MAX, false, false).expect("runs");
+        assert!(matches!(stop, SliceStop::Over));
+        for e in &slice.events {
+            if let Details::Disjuncts { formulas, .. } = &e.details {
+                assert!(formulas.is_empty(), "a slice writes no formula");
+            }
+        }
+        for (node, formula) in expected {
+            let view = serde_json::to_value(run.view(node)).expect("a view serializes");
+            assert_eq!(view["caseFormula"], formula.as_str(), "node {node}");
+        }
+        // A node that is no case has none.
+        let root = serde_json::to_value(run.view(0)).expect("a view serializes");
+        assert!(root.get("caseFormula").is_none());
+    }
+
+    /// A slice sends each fork's names once: an event whose names an earlier event of the
+    /// slice has carries that event's index instead, and following it gives the names the
+    /// event has on its own (the oracle: the same run stepped).
+    #[test]
+    fn a_slice_sends_each_names_once() {
+        let tree_map = || {
+            let source = include_str!("../../../examples/treemap.hl").to_string();
+            let request = Request::from_json(r#"{"strategy": "lazier#", "bounds": {"k": 2}}"#)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            let mut run = Run::new(source, "TreeMap.put".into(), request, false, || 0.0)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            run.enter().unwrap_or_else(|e| panic!("{}", e.message));
+            run
+        };
+        let mut stepped = tree_map();
+        stepped.set_event_text(true, false);
+        let mut expected = std::collections::BTreeMap::new();
+        while let Next::Event(placed) = stepped.advance().expect("steps") {
+            let js = stepped.event_js(&placed);
+            if let (Some(node), Some(names)) = (js.node, js.names) {
+                expected.insert(node, names);
+            }
+        }
+        let mut run = tree_map();
+        let mut slice = Slice::for_nodes_from(0);
+        run.advance_slice(&mut slice, u64::MAX, false, false).expect("runs");
+        let (mut sent, mut shared) = (Vec::new(), 0);
+        for e in &slice.events {
+            let names = match (&e.names, e.same_names_as) {
+                (Some(names), None) => {
+                    assert!(!sent.contains(&names), "node {:?}: names sent twice", e.node);
+                    sent.push(names);
+                    names
+                }
+                (None, Some(at)) => {
+                    shared += 1;
+                    let earlier = &slice.events[at as usize];
+                    assert!(earlier.same_names_as.is_none(), "a reference to a reference");
+                    earlier.names.as_ref().expect("the earlier event has names")
+                }
+                (None, None) => continue,
+                (Some(_), Some(_)) => panic!("node {:?}: names and a reference", e.node),
+            };
+            let node = e.node.expect("a fork has a node");
+            assert_eq!(Some(names), expected.get(&node), "node {node}");
+        }
+        let named = sent.len() + shared;
+        assert_eq!(named, expected.len(), "every fork with names");
+        assert!(shared > named / 2, "{shared} of {named} forks share their names");
     }
 }

@@ -51,9 +51,9 @@ export interface ExploreEvent {
 }
 /** One slice of a run (`Exploration.runSlice`). */
 export interface ExploreSlice {
-  /** The events that change the tree (every kind but `solverQuery`), in order, as the JSON
-   * text of an `ExploreEvent[]`; a `pathEnd` whose node is in `nodes` is folded into that node
-   * (its outcome, text and line), unless it is the slice's last event. */
+  /** The events that change the tree (every kind but `solverQuery`), in order, as the JSON text of an
+   * `ExploreEvent[]`; a `pathEnd` whose node is in `nodes` is folded into that node (its outcome, text and
+   * line), unless it is the slice's last event; `sameNamesAs: i`: the `names` of the slice's event i. */
   eventsJson: string;
   /** Tree nodes with ids from `treeFrom` on, as columns. */
   nodes: TreeColumnsJs;
@@ -120,12 +120,12 @@ export type Val =
   /** lazier: some object, which one undecided. */
   | { kind: 'symloc'; id: string }
   /** An input field not read yet. */
-  | { kind: 'unread' }
-  | { kind: 'int'; text: string } | { kind: 'bool'; text: string };
+  | { kind: 'unread' } | { kind: 'int'; text: string } | { kind: 'bool'; text: string };
 /** The symbolic state of one tree node (`Exploration.view`). */
 export interface HeapView {
   node: number;
-  label: string;
+  /** `caseFormula`: a child of a fork into a predicate's cases: the case it took, instantiated. */
+  label: string; caseFormula?: string;
   /** `live`: still being explored (the state now); `end`: its path ended; otherwise recorded
    * when the node was created or when it forked. */
   at: 'created' | 'fork' | 'end' | 'live';

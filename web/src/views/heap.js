@@ -135,7 +135,7 @@ function render(parts, node, view, arrived, graphChanged, runChanged, worlds, mi
     return;
   }
   const change = node.change ?? null;
-  parts.change.textContent = describeChange(change, node, view.added);
+  parts.change.textContent = describeChange(change, node, view.added, view.caseFormula);
   parts.change.hidden = !parts.change.textContent;
   const symbolic = Boolean(view.symheap);
   parts.world.hidden = !symbolic;
@@ -221,12 +221,14 @@ function caseFormula(added) {
   return ` It adds: ${parts.join('; ')}.`;
 }
 
-function describeChange(change, node, added = null) {
+function describeChange(change, node, added = null, viewFormula = null) {
   if (!change) return '';
   if (change.kind === 'disjunct') {
     const which = `This step took ${node.label || `case ${change.option}`} of the predicate's definition`;
-    // The engine's instantiated case; the heap difference only for an engine that has none.
-    return change.formula ? `${which}: ${change.formula}` : `${which}.${caseFormula(added)}`;
+    // The engine's instantiated case (a step's event carries it, a run's node view has it); the
+    // heap difference only for an engine that has none.
+    const formula = change.formula ?? viewFormula;
+    return formula ? `${which}: ${formula}` : `${which}.${caseFormula(added)}`;
   }
   switch (change.kind) {
     case 'lazyInit': return `This step read ${change.target} for the first time: here it is ${change.option}.`;

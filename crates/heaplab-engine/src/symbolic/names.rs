@@ -19,9 +19,9 @@ use super::code::{Compiled, UnitId};
 use super::show::Names;
 use super::state::{PathState, SValue, State};
 use super::view::is_driver;
-use rustc_hash::FxHashSet;
+use smallvec::SmallVec;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeMap;
 
 /// The walk names at most this many ids.
 pub const MAX_NAMES: usize = 400;
@@ -75,6 +75,36 @@ impl Id {
     }
 }
 
+/// The ids a walk has reached, one bit each: objects, then open references, then locations.
+struct Seen {
+    bits: SmallVec<[u64; 4]>,
+    refs_at: usize,
+    locs_at: usize,
+}
+
+impl Seen {
+    fn new(st: &State) -> Seen {
+        let refs_at = st.heap.len();
+        let locs_at = refs_at + st.symrefs.len();
+        let words = (locs_at + st.symlocs.len()).div_ceil(64);
+        Seen { bits: SmallVec::from_elem(0, words), refs_at, locs_at }
+    }
+
+    /// Marks `id` reached; false if it was already.
+    fn insert(&mut self, id: Id) -> bool {
+        let i = match id {
+            Id::Obj(o) => o,
+            Id::Ref(r) => self.refs_at + r as usize,
+            Id::Loc(l) => self.locs_at + l as usize,
+        };
+        let Some(word) = self.bits.get_mut(i / 64) else { return true };
+        let bit = 1u64 << (i % 64);
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
+    }
+}
+
 /// How an id was first reached: from a variable, or by a field (an array's cell: `[i]`) of the
 /// id reached `.0`-th.
 enum Via<'a> {
@@ -87,12 +117,12 @@ pub fn access_paths(
     st: &State,
     code: &Compiled,
     method: UnitId,
-    wanted: &BTreeSet<String>,
+    wanted: &[&str],
 ) -> BTreeMap<String, String> {
     // Only ids the state has can be reached: a fork's children's labels mention objects that
     // only the children have (`o3.left = fresh o8`), and waiting for those walked every value.
     // A few ids: a list, and the walk's buffers sized once (their growth was most of its work).
-    let want: Vec<Id> =
+    let want: SmallVec<[Id; 8]> =
         wanted.iter().filter_map(|w| Id::parse(w)).filter(|id| id.exists_in(st)).collect();
     if want.is_empty() {
         return BTreeMap::new();
@@ -100,9 +130,12 @@ pub fn access_paths(
     // Cells are named by their index's text, in the names the views give variables.
     let names = st.heap.iter().any(|o| o.array.is_some()).then(|| Names::of(st));
     let params = code.units.get(method).map(|u| u.params.as_slice()).unwrap_or_default();
-    let roots: Vec<(&str, &SValue)> =
+    // The walk's lists are small (a few objects at a bound k) and live on the stack: their
+    // allocations were a third of naming a fork in wasm, where the page names 1,500 of them in
+    // a Run of TreeMap `remove` at k = 3.
+    let roots: SmallVec<[(&str, &SValue); 8]> =
         params.iter().zip(&st.roots).map(|((n, _), v)| (n.as_str(), v)).collect();
-    let mut locals: Vec<(&str, &SValue)> = Vec::new();
+    let mut locals: SmallVec<[(&str, &SValue); 8]> = SmallVec::new();
     for f in st.frames.iter().rev() {
         let Some(unit) = code.units.get(f.unit) else { continue };
         if is_driver(unit) {
@@ -112,16 +145,18 @@ pub fn access_paths(
         let refs = named.filter_map(|(n, v)| Some((n.as_str(), v.as_ref()?)));
         locals.extend(refs.filter(|(_, v)| v.is_reference()));
     }
-    let objects = st.heap.len();
-    let mut reached: Vec<(Id, Via)> = Vec::with_capacity(objects + 8);
-    let mut seen: FxHashSet<Id> =
-        FxHashSet::with_capacity_and_hasher(objects + 8, Default::default());
-    let mut queue: VecDeque<(Via, &SValue)> = VecDeque::with_capacity(4 * objects + 16);
+    let mut reached: SmallVec<[(Id, Via); 16]> = SmallVec::new();
+    let mut seen = Seen::new(st);
+    // Breadth first: a list read from `head` on (emptied between the two walks).
+    let mut queue: SmallVec<[(Via, &SValue); 32]> = SmallVec::new();
     let mut found = 0;
     'walks: for start in [roots, locals] {
         queue.clear();
         queue.extend(start.into_iter().map(|(n, v)| (Via::Start(n), v)));
-        while let Some((via, value)) = queue.pop_front() {
+        let mut head = 0;
+        while let Some((via, value)) = queue.get_mut(head) {
+            let (via, value) = (std::mem::replace(via, Via::Start("")), *value);
+            head += 1;
             if reached.len() >= MAX_NAMES || found == want.len() {
                 break 'walks;
             }
@@ -146,6 +181,7 @@ pub fn access_paths(
                 }
                 _ => {
                     let fields = obj.fields.iter().filter_map(|(f, v)| Some((f, v.as_ref()?)));
+                    let fields = fields.filter(|(_, v)| v.is_reference());
                     queue.extend(
                         fields.map(|(f, v)| (Via::Field(at, Cow::Borrowed(f.as_str())), v)),
                     );

@@ -102,6 +102,12 @@ pub trait Sink {
     fn detailed_at(&self, _st: StateId) -> bool {
         self.detailed()
     }
+    /// Whether a `Disjuncts` event of state `st` carries its cases' formulas: where
+    /// [`detailed_at`](Self::detailed_at), unless the front end shows a case's formula with
+    /// its node's view instead (the page's Run).
+    fn case_formulas_at(&self, st: StateId) -> bool {
+        self.detailed_at(st)
+    }
     /// Whether a solver-query event carries the query as text: only a front end that shows
     /// single steps reads it, and writing it in source names at every question cost a
     /// `lazier#` run a twentieth of its time. Default: when [`detailed`](Self::detailed).

@@ -99,6 +99,10 @@ pub struct HeapView {
     pub node: StateId,
     /// The tree node's label (filled in by the explorer).
     pub label: String,
+    /// For a child of a fork into a predicate's cases: the case it took, instantiated
+    /// (`ref0 == null & emp`), written from its parent's kept state (filled in by the explorer;
+    /// a run's slices leave these formulas out of their events).
+    pub case_formula: Option<String>,
     pub at: ViewAt,
     /// In creation order (`o1`, `o2`, ...).
     pub objects: Vec<ObjView>,
@@ -222,6 +226,7 @@ impl HeapView {
         HeapView {
             node,
             label: String::new(),
+            case_formula: None,
             at,
             objects,
             roots,

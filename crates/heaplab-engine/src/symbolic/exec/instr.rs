@@ -615,7 +615,7 @@ impl Cx<'_> {
                 return jump(st, t);
             }
         }
-        let all = match self.sink.detailed_at(st.id) {
+        let all = match self.sink.case_formulas_at(st.id) {
             true => match self.sink.disjunct_texts() {
                 Some(kept) => kept.of(&st, self.code, targets.len()),
                 None => DisjunctTexts::default().of(&st, self.code, targets.len()),

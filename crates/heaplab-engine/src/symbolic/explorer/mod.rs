@@ -27,6 +27,7 @@ use super::tree::Tree;
 
 use super::code::{compile_for, Compiled, Instr, UnitId};
 use super::config::{Bound, Clock, Config, Deadline};
+use super::disjuncts::DisjunctTexts;
 use super::events::{Label, ViewAt};
 use super::exec::{
     answers::{AnswerCounts, Answers},
@@ -332,6 +333,14 @@ impl Explorer {
         self.rec.formulas = on;
     }
 
+    /// Whether `Disjuncts` events carry their cases' formulas (with formulas on; on by
+    /// default). A front end that draws the tree of a whole run turns it off and shows the one
+    /// case it is asked about with its node's view ([`view`](Self::view)'s `case_formula`):
+    /// writing every fork's cases was a few percent of the page's Run.
+    pub fn set_case_formulas(&mut self, on: bool) {
+        self.rec.case_formulas = on;
+    }
+
     /// Whether solver-query events carry the query's text (with detail on; on by default). A
     /// front end that counts the queries of a run but shows only single steps' (the page)
     /// turns it off for the run and on for a step.
@@ -392,7 +401,24 @@ impl Explorer {
             .tree
             .get(id.0 as usize)
             .map_or(String::new(), |n| self.rec.tree.label(&n).to_string());
+        view.case_formula = self.case_formula(id);
         Some(view)
+    }
+
+    /// The case of a predicate's definition that node `id` took, instantiated as the
+    /// `Disjuncts` event's formulas say it, written again from the forking state's view; `None`
+    /// for a node that is no such child or whose parent's state is not kept. A run that only
+    /// draws the tree leaves the formulas out of its events (writing them at every fork was a
+    /// few percent of the page's Run), and the page asks for the one case it shows.
+    fn case_formula(&self, id: StateId) -> Option<String> {
+        let node = self.rec.tree.get(id.0 as usize)?;
+        let case = self.rec.disjunct_labels.iter().position(|l| *l == node.label)?;
+        let Kept::Snapshot(st, ViewAt::Fork) = self.kept(node.parent?)? else { return None };
+        let frame = st.frames.last()?;
+        let unit = self.exec.code.units.get(frame.unit)?;
+        let Instr::Fork(targets) = unit.code.get(frame.pc)? else { return None };
+        let mut texts = DisjunctTexts::default().of(st, &self.exec.code, targets.len());
+        (case < texts.len()).then(|| texts.swap_remove(case))
     }
 
     /// The learner's names of the ids of `wanted` in state `id` ([`names::access_paths`], on
@@ -402,7 +428,7 @@ impl Explorer {
     pub fn access_paths(
         &self,
         id: StateId,
-        wanted: &BTreeSet<String>,
+        wanted: &[&str],
     ) -> Option<std::collections::BTreeMap<String, String>> {
         let st = match self.kept(id)? {
             Kept::Live(st) | Kept::Snapshot(st, _) => st,

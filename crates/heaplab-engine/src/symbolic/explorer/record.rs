@@ -62,6 +62,9 @@ pub struct Record {
     /// With `detail`, `Disjuncts` and `SlModel` events carry their formulas (see
     /// `Explorer::set_event_formulas`).
     pub formulas: bool,
+    /// With `formulas`, `Disjuncts` events carry their cases' formulas (see
+    /// `Explorer::set_case_formulas`).
+    pub case_formulas: bool,
     /// Solver-query events carry the query's text ([`Sink::query_text`]).
     pub query_text: bool,
     /// The disjunct formulas written so far ([`Sink::disjunct_texts`]).
@@ -103,6 +106,7 @@ impl Record {
             shard,
             detail: true,
             formulas: true,
+            case_formulas: true,
             query_text: true,
             disjunct_texts: DisjunctTexts::default(),
             summary_only: false,
@@ -350,6 +354,10 @@ impl Sink for Record {
 
     fn detailed_at(&self, st: StateId) -> bool {
         self.detailed() && (!self.views.recording() || (st.0 as usize) < self.views.limit())
+    }
+
+    fn case_formulas_at(&self, st: StateId) -> bool {
+        self.case_formulas && self.detailed_at(st)
     }
 
     fn query_text(&self) -> bool {
