@@ -18,8 +18,8 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use heaplab_engine::symbolic::{
-    Bound, Event, Explorer, Options, PathOutcome, Placed, StateId, TreeNode, DISCARDED_ASSUMPTION,
-    DISCARDED_PRECONDITION,
+    Bound, Event, Explorer, Options, PathOutcome, PathResult, Placed, StateId, TreeNode,
+    DISCARDED_ASSUMPTION, DISCARDED_PRECONDITION,
 };
 use heaplab_report::summary::{FeasibilityReport, FindingReport};
 use heaplab_report::RunSummary;
@@ -530,11 +530,17 @@ impl Run {
         &self,
         n: &TreeNode,
     ) -> Option<(&'static str, &'static str, Cow<'static, str>)> {
-        if let Some(p) = n.path.and_then(|p| self.explorer.paths().get(p)) {
-            let (outcome, colour) = outcome_name(&p.outcome);
-            return Some((outcome, colour, Cow::Owned(p.describe())));
-        }
-        let precondition = n.discarded?;
+        let precondition = match n.path.and_then(|p| self.explorer.paths().get(p)) {
+            // Most kept paths of a large run are discarded ones, all said in one of two texts.
+            Some(PathResult { outcome: PathOutcome::Discarded { precondition, .. }, .. }) => {
+                *precondition
+            }
+            Some(p) => {
+                let (outcome, colour) = outcome_name(&p.outcome);
+                return Some((outcome, colour, Cow::Owned(p.describe())));
+            }
+            None => n.discarded?,
+        };
         let outcome = PathOutcome::Discarded { span: Span::default(), precondition };
         let (name, colour) = outcome_name(&outcome);
         let text = match precondition {
