@@ -79,8 +79,11 @@ export async function acknowledge(page, button, afterMs = 1500) {
   // The run may end between the check above and the press (the button is then disabled).
   const pressed = await page.locator(selector).click({ timeout: 2000 }).then(() => true, () => false);
   if (!pressed) return { ms: null, note: 'the run ended before the press' };
-  await page.waitForFunction(() => globalThis.__benchAck.done !== null, null, { timeout: 60000, polling: 'raf' });
+  // A run that ended as the button was pressed changes the store no more: nothing to time.
+  await page.waitForFunction(() => globalThis.__benchAck.done !== null
+    || globalThis.__heaplab.store.getState().explore.status !== 'running', null, { timeout: 60000, polling: 'raf' });
   const marks = await page.evaluate(() => globalThis.__benchAck);
+  if (marks.done === null) return { ms: null, note: 'the run ended as the button was pressed' };
   return { ms: marks.stopping - marks.pressed, doneMs: marks.done - marks.pressed, status: await status(page) };
 }
 
