@@ -35,6 +35,7 @@ pub mod replay;
 pub mod replay_solver;
 pub mod slice;
 pub mod solver_check;
+pub mod tests_json;
 pub mod tests_view;
 pub mod tree_columns;
 

@@ -94,22 +94,13 @@ pub fn test_js_with(
     t: &GeneratedTest,
     block: bool,
 ) -> JsTest {
-    let (outcome, expected) = match &t.expected {
-        Expected::Returned(v) => ("returned", t.input.heap.display_value(v)),
-        Expected::Error(kind) => ("error", kind.keyword().to_string()),
-    };
+    let (outcome, expected) = outcome_of(t);
     JsTest {
         name: t.name.clone(),
         path: t.path,
         outcome,
         expected,
-        validity: match t.validity {
-            Validity::Assumed => "assumed",
-            Validity::Valid => "valid",
-            Validity::Invalid => "invalid",
-            Validity::Unknown(_) => "unknown",
-            Validity::NoPrecondition => "no_precondition",
-        },
+        validity: validity_name(&t.validity),
         k_cut: t.k_cut,
         hl: block.then(|| emit::test_block(generation, t)),
         lines: lines.map(|l| l.of_test(t)).unwrap_or_default(),
@@ -118,6 +109,24 @@ pub fn test_js_with(
             args: t.input.args.iter().map(heap_value).collect(),
             objects: objects(&t.input.heap),
         },
+    }
+}
+
+/// A test's outcome and expected value as the page names them.
+pub(crate) fn outcome_of(t: &GeneratedTest) -> (&'static str, String) {
+    match &t.expected {
+        Expected::Returned(v) => ("returned", t.input.heap.display_value(v)),
+        Expected::Error(kind) => ("error", kind.keyword().to_string()),
+    }
+}
+
+pub(crate) fn validity_name(v: &Validity) -> &'static str {
+    match v {
+        Validity::Assumed => "assumed",
+        Validity::Valid => "valid",
+        Validity::Invalid => "invalid",
+        Validity::Unknown(_) => "unknown",
+        Validity::NoPrecondition => "no_precondition",
     }
 }
 
