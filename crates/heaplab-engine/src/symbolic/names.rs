@@ -97,6 +97,8 @@ impl Seen {
             Id::Ref(r) => self.refs_at + r as usize,
             Id::Loc(l) => self.locs_at + l as usize,
         };
+        // The ids come from the state's own values, so within its lists; one that were not
+        // would count as new each time, and the walk stops at MAX_NAMES ids anyway.
         let Some(word) = self.bits.get_mut(i / 64) else { return true };
         let bit = 1u64 << (i % 64);
         let new = *word & bit == 0;
@@ -121,7 +123,6 @@ pub fn access_paths(
 ) -> BTreeMap<String, String> {
     // Only ids the state has can be reached: a fork's children's labels mention objects that
     // only the children have (`o3.left = fresh o8`), and waiting for those walked every value.
-    // A few ids: a list, and the walk's buffers sized once (their growth was most of its work).
     let want: SmallVec<[Id; 8]> =
         wanted.iter().filter_map(|w| Id::parse(w)).filter(|id| id.exists_in(st)).collect();
     if want.is_empty() {
@@ -130,9 +131,9 @@ pub fn access_paths(
     // Cells are named by their index's text, in the names the views give variables.
     let names = st.heap.iter().any(|o| o.array.is_some()).then(|| Names::of(st));
     let params = code.units.get(method).map(|u| u.params.as_slice()).unwrap_or_default();
-    // The walk's lists are small (a few objects at a bound k) and live on the stack: their
-    // allocations were a third of naming a fork in wasm, where the page names 1,500 of them in
-    // a Run of TreeMap `remove` at k = 3.
+    // The walk's lists are short (a few objects at a bound k) and live on the stack: allocating
+    // them was a good part of naming a fork in wasm, and the page names 1,500 forks in a Run of
+    // TreeMap `remove` at k = 3.
     let roots: SmallVec<[(&str, &SValue); 8]> =
         params.iter().zip(&st.roots).map(|((n, _), v)| (n.as_str(), v)).collect();
     let mut locals: SmallVec<[(&str, &SValue); 8]> = SmallVec::new();
