@@ -568,19 +568,23 @@ mod tests {
         }
     }
 
+    /// A run of `method` of `source` with the `request` JSON, entered, on a clock at 0.
+    fn entered_run(source: &str, method: &str, request: &str) -> Run {
+        let request = Request::from_json(request).unwrap_or_else(|e| panic!("{}", e.message));
+        let mut run = Run::new(source.into(), method.into(), request, false, || 0.0)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        run.enter().unwrap_or_else(|e| panic!("{}", e.message));
+        run
+    }
+
     /// A run's slices leave the cases' formulas out of their `disjuncts` events, and each
     /// case's node view carries its own. The oracle is the same run stepped, whose events carry
     /// them (`sl` on BST `insert` unfolds `bst` into its two cases at every fork).
     #[test]
     fn a_case_formula_comes_with_its_nodes_view() {
         let sl_run = || {
-            let source = include_str!("../../../examples/bst.hl").to_string();
-            let request = Request::from_json(r#"{"strategy": "sl", "bounds": {"k": 2}}"#)
-                .unwrap_or_else(|e| panic!("{}", e.message));
-            let mut run = Run::new(source, "BST.insert".into(), request, false, || 0.0)
-                .unwrap_or_else(|e| panic!("{}", e.message));
-            run.enter().unwrap_or_else(|e| panic!("{}", e.message));
-            run
+            let bounds = r#"{"strategy": "sl", "bounds": {"k": 2}}"#;
+            entered_run(include_str!("../../../examples/bst.hl"), "BST.insert", bounds)
         };
         let mut stepped = sl_run();
         stepped.set_event_text(true, false);
@@ -618,13 +622,8 @@ mod tests {
     #[test]
     fn a_slice_sends_each_names_once() {
         let tree_map = || {
-            let source = include_str!("../../../examples/treemap.hl").to_string();
-            let request = Request::from_json(r#"{"strategy": "lazier#", "bounds": {"k": 2}}"#)
-                .unwrap_or_else(|e| panic!("{}", e.message));
-            let mut run = Run::new(source, "TreeMap.put".into(), request, false, || 0.0)
-                .unwrap_or_else(|e| panic!("{}", e.message));
-            run.enter().unwrap_or_else(|e| panic!("{}", e.message));
-            run
+            let bounds = r#"{"strategy": "lazier#", "bounds": {"k": 2}}"#;
+            entered_run(include_str!("../../../examples/treemap.hl"), "TreeMap.put", bounds)
         };
         let mut stepped = tree_map();
         stepped.set_event_text(true, false);
