@@ -114,6 +114,10 @@ pub struct Loaded {
     pub analysis: Analysis,
     /// For a `.java` file: the Java names behind the lowered program.
     pub java: Option<heaplab_java::JavaMap>,
+    /// Milliseconds from reading the file to a checked program (the predicates' lints after
+    /// it not counted): the part of loading that a run timed from the program's text, as the
+    /// page's runs are (they parse the source and lint nothing), counts.
+    pub read_ms: f64,
 }
 
 impl Loaded {
@@ -190,6 +194,7 @@ pub fn lang_of(path: &Path) -> Lang {
 /// Reads and analyzes one file. IO problems are errors of the command; problems in the
 /// program are diagnostics inside the analysis.
 pub fn load(path: &Path) -> anyhow::Result<Loaded> {
+    let started = std::time::Instant::now();
     let bytes = read_capped(path)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("`{}` is not UTF-8 text", path.display()))?;
@@ -219,8 +224,9 @@ pub fn load(path: &Path) -> anyhow::Result<Loaded> {
         }
         (a, None)
     };
+    let read_ms = started.elapsed().as_secs_f64() * 1000.0;
     heaplab_session::program::add_predicate_diagnostics(&mut analysis);
-    Ok(Loaded { file, analysis, java })
+    Ok(Loaded { file, analysis, java, read_ms })
 }
 
 /// Loads `path` and resolves `method` in it (a Java file's overloads are renamed in the lowered
