@@ -70,6 +70,11 @@ pub trait Sink {
     fn event(&mut self, event: Event);
     /// Keeps a view of `st` if views are being recorded and the limit allows.
     fn snapshot(&mut self, st: &State, at: ViewAt);
+    /// [`snapshot`](Self::snapshot) of a state its caller is done with: a kept view takes the
+    /// state itself rather than a copy.
+    fn snapshot_owned(&mut self, st: State, at: ViewAt) {
+        self.snapshot(&st, at);
+    }
     /// Keeps a view of `st` whatever the limit (the forks at entry, before anyone can ask).
     fn keep_view(&mut self, st: &State, at: ViewAt);
     fn stats(&mut self) -> &mut RunStats;

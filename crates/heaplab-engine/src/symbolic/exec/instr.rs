@@ -634,9 +634,10 @@ impl Cx<'_> {
             }
             kids.push((s, self.sink.disjunct_label(i)));
         }
-        let kids = self.children(&st, kids);
+        let parent = st.id;
+        let kids = self.children_owned(st, kids);
         self.sink.event(Event::Disjuncts {
-            state: st.id,
+            state: parent,
             children: kids.iter().map(|k| k.id).collect(),
             formulas,
         });

@@ -243,6 +243,12 @@ impl Sink for Record {
         }
     }
 
+    fn snapshot_owned(&mut self, st: State, at: ViewAt) {
+        if self.views.wants(st.id) {
+            self.views.put(st.id, (st, at));
+        }
+    }
+
     fn keep_view(&mut self, st: &State, at: ViewAt) {
         self.views.put(st.id, (st.clone(), at));
     }

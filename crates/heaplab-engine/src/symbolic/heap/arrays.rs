@@ -202,7 +202,7 @@ fn finish(cx: &mut Cx, st: State, target: String, mut kids: Vec<Kid>, k_cut: boo
     let ends: Vec<Option<PathOutcome>> = kids.iter().map(|(_, _, o)| o.clone()).collect();
     let labelled = kids.into_iter().map(|(s, l, _)| (s, format!("{target} {l}"))).collect();
     let event = ChoiceEvent { target, options, kind: ForkKind::LazyInit, k_cut };
-    let states = cx.choice(&st, labelled, event);
+    let states = cx.choice_owned(st, labelled, event);
     let mut live = Vec::new();
     for (s, end) in states.into_iter().zip(ends) {
         match end {

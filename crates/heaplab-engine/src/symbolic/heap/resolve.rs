@@ -87,7 +87,7 @@ fn resolve_ref(cx: &mut Cx, st: State, r: u32) -> Succ {
         };
     }
     let event = ChoiceEvent { target, options, kind: ForkKind::Resolve, k_cut: false };
-    Succ::Fork(cx.choice(&st, kids, event))
+    Succ::Fork(cx.choice_owned(st, kids, event))
 }
 
 /// δ `l` becomes each input object of its class, or a fresh one within the k bound.
@@ -157,7 +157,7 @@ fn resolve_loc(cx: &mut Cx, st: State, l: u32) -> Succ {
         kind: ForkKind::Resolve,
         k_cut,
     };
-    Succ::Fork(cx.choice(&st, kids, event))
+    Succ::Fork(cx.choice_owned(st, kids, event))
 }
 
 /// The children of [`HeapStrategy::k_cut_adopts`] for symbolic location `l` of `class` (cut by
