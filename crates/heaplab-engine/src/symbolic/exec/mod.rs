@@ -141,9 +141,9 @@ impl Cx<'_> {
     }
 
     /// [`children`](Self::children) of a parent made from clones of it, which the caller is
-    /// done with: its view takes the state itself. Where the page keeps views (its Run), a
-    /// copy of the parent per fork was most of what a resolution's fork cost beyond the
-    /// engine request's (TreeMap `put`, `lazier#`, k = 3: a thousand forks).
+    /// done with: its view takes the state itself. Where the page keeps views (its Run), each
+    /// such fork otherwise copied the parent once more and dropped it, work the engine
+    /// request (no views) never does; TreeMap `put` under `lazier#` at k = 3 has a thousand.
     pub fn children_owned<L: Into<Label>>(
         &mut self,
         parent: State,
