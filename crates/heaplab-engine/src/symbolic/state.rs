@@ -223,6 +223,9 @@ pub struct PathState {
     /// Objects claimed by the separating conjunction while the precondition is evaluated
     /// (shared with the forked states and an undo snapshot until one claims more).
     pub footprint: Rc<BTreeSet<ObjIdx>>,
+    /// Objects bound to existentials that the precondition will claim (`Instr::Separate`),
+    /// not yet claimed: no other such existential may be one of them.
+    pub reserved: Rc<Vec<ObjIdx>>,
     /// True while the precondition runs (its failures discard the path).
     pub in_pre: bool,
     /// How many lazy initializations happened (fields materialized, objects created).
@@ -278,6 +281,7 @@ impl PathState {
         self.symrefs = Vec::new();
         self.pc = PathCondition::default();
         self.footprint = Default::default();
+        self.reserved = Default::default();
         self.roots = Vec::new();
         self.returned = None;
         self.ext = StrategyData::default();

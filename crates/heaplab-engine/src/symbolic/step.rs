@@ -277,6 +277,13 @@ pub trait HeapModel {
     /// claimed already.
     fn points_to(&self, cx: &mut Cx, st: State, class: &str, span: Span) -> Succ;
 
+    /// [`Instr::Separate`]: the existential in local `slot`, just bound, will be claimed unless
+    /// it is null; false when it cannot be (the path ends on the precondition). Models whose
+    /// references are not yet objects when bound keep every path.
+    fn separate(&self, _st: &mut State, _slot: usize, _reserve: bool) -> bool {
+        true
+    }
+
     /// True when the model counts the loop bound itself ([`loop_back`](Self::loop_back)):
     /// whether an iteration met a new input slot can differ between the worlds of one path.
     /// Otherwise the executor counts with [`State::materializations`].

@@ -201,6 +201,20 @@ pub enum Instr {
         class: String,
         span: Span,
     },
+    /// In a formula, after the first binding of an existential that the separating conjunction
+    /// will claim unless it is null (`compile/separate.rs`): an object already claimed or
+    /// reserved cannot be it, and ends the path; otherwise `reserve` reserves the object for
+    /// it. Only the lazy family's heap model, whose references are objects, acts on it.
+    Separate {
+        slot: Slot,
+        reserve: bool,
+        span: Span,
+    },
+    /// In a formula, before the one atom that claims the existential in `slot`: release the
+    /// existential's reservation (inside that atom another existential may be the same object).
+    Release {
+        slot: Slot,
+    },
     /// A function that must return a value ran off its end.
     MissingReturn {
         span: Span,
@@ -273,6 +287,8 @@ impl Instr {
             | Instr::PreDone
             | Instr::LoadOrFresh(_)
             | Instr::OrderKeys { .. }
+            | Instr::Separate { .. }
+            | Instr::Release { .. }
             | Instr::MissingReturn { .. }
             | Instr::Invalid { .. } => false,
             Instr::Binary { op, .. } => guarded(*op),
@@ -292,6 +308,7 @@ impl Instr {
             | Instr::ArrayLength { .. }
             | Instr::LoadOrFresh(_)
             | Instr::PointsTo { .. }
+            | Instr::Separate { .. }
             | Instr::OrderKeys { .. }
             | Instr::LoopBack { .. }
             | Instr::Call { .. } => true,
@@ -399,6 +416,9 @@ pub struct Compiled {
     /// Disjuncts that differ only in pure facts were compiled as one (see
     /// `compile::compile_merging`); `sl`'s code keeps one fork target per written disjunct.
     pub merged_disjuncts: bool,
+    /// Per predicate, the parameters it claims whenever they are not null (the merged code's
+    /// [`Instr::Separate`] checks rest on them).
+    pub owned_params: HashMap<String, Vec<bool>>,
 }
 
 impl Compiled {

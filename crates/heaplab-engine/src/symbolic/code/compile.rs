@@ -3,6 +3,7 @@
 
 mod expr;
 mod formula;
+mod separate;
 
 use super::bytecode::*;
 use crate::symbolic::StrategyKind;
@@ -59,6 +60,7 @@ fn compile_with(
         ),
         ..Compiled::default()
     };
+    out.owned_params = separate::owned_params(program, info);
     // Pass 1: number every unit so calls can refer to units compiled later.
     let mut fn_decls: Vec<(Option<String>, &FunctionDecl)> = Vec::new();
     let mut pred_decls = Vec::new();
@@ -340,6 +342,9 @@ struct Cx<'a> {
     /// The `catch` clauses compiled so far (an inner `try` finishes first).
     handlers: Vec<Handler>,
     in_formula: bool,
+    /// The points-to being compiled: the fields (by index) whose existential gets an
+    /// [`Instr::Separate`] after its binding, and whether it reserves (see [`separate`]).
+    separations: Vec<(usize, bool)>,
     /// Branches made here are no coverage sites (the built-in `compare`'s body).
     no_sites: bool,
     /// A predicate's body or a `requires`, whose arithmetic is mathematical (never fails).
@@ -369,6 +374,7 @@ impl<'a> Cx<'a> {
             handlers: Vec::new(),
             in_formula: false,
             formula_unit: false,
+            separations: Vec::new(),
             no_sites: false,
         }
     }

@@ -24,6 +24,7 @@ pub fn empty_state(id: StateId) -> State {
         pc: Default::default(),
         vars: Default::default(),
         footprint: Default::default(),
+        reserved: Default::default(),
         in_pre: false,
         materializations: 0,
         k_cut: false,

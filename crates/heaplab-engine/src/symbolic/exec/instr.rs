@@ -109,6 +109,14 @@ impl Cx<'_> {
             Instr::Throw { class, node, span } => self.throw(st, class, *node, *span),
             Instr::Fork(targets) => self.fork(st, pc, targets),
             Instr::PointsTo { class, span } => heap.points_to(self, st, class, *span),
+            Instr::Separate { slot, reserve, span } => {
+                if heap.separate(&mut st, *slot, *reserve) {
+                    next(st)
+                } else {
+                    Succ::End(st, PathOutcome::Discarded { span: *span, precondition: true })
+                }
+            }
+            Instr::Release { slot } => release(st, *slot),
             Instr::MissingReturn { span } => {
                 internal(st, "a function ended without `return`", Some(*span))
             }
@@ -118,6 +126,7 @@ impl Cx<'_> {
                 if !self.strategy.keeps_footprint() {
                     st.footprint = Default::default();
                 }
+                st.reserved = Default::default();
                 next(st)
             }
             Instr::Halt => {
@@ -668,6 +677,17 @@ pub(crate) fn wrap(r: &Sym, bits: u32) -> Sym {
         Sym::add(&low, &Sym::mul(&Sym::int(1i64 << 32), &Sym::floor_mod(&high, 1i64 << 32)))
     };
     Sym::sub(&Sym::sub(&reduced, &half), &half)
+}
+
+/// [`Instr::Release`]: the existential in `slot` is about to be claimed by the one atom that
+/// owns it, inside which another existential may be the same object.
+fn release(mut st: State, slot: usize) -> Succ {
+    if let Some(SValue::Obj(o)) = local(&st, slot).map(|v| st.normalize(&v)) {
+        if st.reserved.contains(&o) {
+            std::rc::Rc::make_mut(&mut st.reserved).retain(|r| *r != o);
+        }
+    }
+    next(st)
 }
 
 #[cfg(test)]

@@ -180,6 +180,21 @@ impl HeapModel for LazyHeap {
         }
     }
 
+    /// An object claimed already, or reserved by another existential the formula will claim,
+    /// cannot be this one (see `code/compile/separate.rs`): the path ends here rather than when
+    /// the atom that owns the existential claims it.
+    fn separate(&self, st: &mut State, slot: usize, reserve: bool) -> bool {
+        let bound = crate::symbolic::exec::stack::local(st, slot).map(|v| st.normalize(&v));
+        let Some(SValue::Obj(o)) = bound else { return true };
+        if st.footprint.contains(&o) || st.reserved.contains(&o) {
+            return false;
+        }
+        if reserve {
+            std::rc::Rc::make_mut(&mut st.reserved).push(o);
+        }
+        true
+    }
+
     fn has_arrays(&self) -> bool {
         true
     }

@@ -1,6 +1,7 @@
 //! Separation-logic formulas (`requires`, predicate bodies): a `Fork` per disjunction,
 //! points-to atoms as claims, predicate calls as calls (deferred by `sl`).
 
+use super::separate;
 use super::*;
 use heaplab_syntax::ast::SymbolicHeap;
 use heaplab_syntax::pretty;
@@ -63,10 +64,11 @@ impl Cx<'_> {
         for p in &first.exists {
             self.declare(&p.name.name, SlotType::from_type_expr(&p.ty), true);
         }
-        for atom in &first.atoms {
+        let plan = self.separation_plan(first);
+        for (i, atom) in first.atoms.iter().enumerate() {
             match atom {
                 Atom::Pure(e) if simple(e) && !common(&pretty::expr(e)) => {}
-                _ => self.atom(atom),
+                _ => self.planned_atom(&plan, i, atom),
             }
         }
         let mut any = false;
@@ -108,10 +110,41 @@ impl Cx<'_> {
         for p in &d.exists {
             self.declare(&p.name.name, SlotType::from_type_expr(&p.ty), true);
         }
-        for atom in &d.atoms {
-            self.atom(atom);
+        let plan = self.separation_plan(d);
+        for (i, atom) in d.atoms.iter().enumerate() {
+            self.planned_atom(&plan, i, atom);
         }
         self.scopes.pop();
+    }
+
+    /// The checks of [`separate`] for disjunct `d`: only in the merged code that the lazy
+    /// family and `symheap` run (`sl` claims by its own rules), and only where a formula is
+    /// the whole unit (a predicate's body, a `requires`).
+    fn separation_plan(&self, d: &SymbolicHeap) -> separate::Plan {
+        if !(self.out.merged_disjuncts && self.formula_unit) {
+            return separate::Plan::default();
+        }
+        separate::Plan::for_disjunct(d, &self.out.owned_params, self.info)
+    }
+
+    /// Atom `i` of a disjunct, after releasing the reservations of the existentials it alone
+    /// claims, with the checks after its planned bindings.
+    fn planned_atom(&mut self, plan: &separate::Plan, i: usize, atom: &Atom) {
+        for (at, name) in &plan.releases {
+            if *at == i {
+                if let Some(slot) = self.lookup(name).map(|v| v.slot) {
+                    self.emit(Instr::Release { slot });
+                }
+            }
+        }
+        self.separations = plan
+            .binds
+            .iter()
+            .filter(|(at, ..)| *at == i)
+            .map(|(_, field, _, reserve)| (*field, *reserve))
+            .collect();
+        self.atom(atom);
+        self.separations.clear();
     }
 
     pub(super) fn atom(&mut self, atom: &Atom) {
@@ -124,7 +157,7 @@ impl Cx<'_> {
             Atom::PointsTo { pointer, class, fields, span } => {
                 self.expr(pointer);
                 self.emit(Instr::PointsTo { class: class.name.clone(), span: *span });
-                for FieldInit { field, value } in fields {
+                for (index, FieldInit { field, value }) in fields.iter().enumerate() {
                     if matches!(value.kind, ExprKind::Wildcard) {
                         continue;
                     }
@@ -155,6 +188,10 @@ impl Cx<'_> {
                     match existential {
                         Some(slot) => {
                             self.emit(Instr::BindOrAssumeEq { slot, kind, span: value.span });
+                            let planned = self.separations.iter().find(|(f, _)| *f == index);
+                            if let Some(&(_, reserve)) = planned {
+                                self.emit(Instr::Separate { slot, reserve, span: value.span });
+                            }
                         }
                         None => {
                             self.expr(value);
