@@ -84,12 +84,12 @@ test('an edit marks Explore, Tests and Compare results stale, and downloads keep
 });
 
 test('time spent paused does not count against the time bound', async (t) => {
-  // AvlTree.insert under lazy at k = 4, with no state bound, does not end in minutes, far longer
+  // AvlTree.insert under lazy at k = 5, with no state bound, does not end in minutes, far longer
   // than the 10 s bound. The bound is long enough that the Pause below lands before it on a
   // loaded machine too (load 20, simulated by a CPU quota: a 2.5 s bound ran out first), and
   // short enough that the run cannot reach the memory bound first (about 800 bytes a state:
   // 20 s of a fast engine came within it).
-  const { page, browser } = await openLinked(t, 'method=AvlTree.insert&strategy=lazy&k=4&max_states=100000000&timeoutMs=10000', 'avl.hl');
+  const { page, browser } = await openLinked(t, 'method=AvlTree.insert&strategy=lazy&k=5&max_states=100000000&timeoutMs=10000', 'avl.hl');
   await waitForZ3(page);
   const wall = Date.now();
   await runButton(page).click();

@@ -291,16 +291,17 @@ test('the compare view lists every strategy, in the precondition mode chosen', a
 
 test('Pause stops a run where it is and Run goes on to the same tests as the CLI', async (t) => {
   const { server, browser, page } = await session(t, WIDE);
-  // A course page's link opens the exploration ready to run. AVL `insert` under lazy at k = 3
-  // explores 200,000 states for over a second (TreeMap `put` under lazier, 11,829 states, was
-  // over before the Pause click arrived), so the run is still exploring when Pause is pressed.
-  await page.goto(`${server.url}?tab=explore&method=AvlTree.insert&strategy=lazy&k=3#example=avl.hl`);
+  // A course page's link opens the exploration ready to run. TreeMap `put` of Object keys under
+  // lazy at k = 3 explores 200,000 states (its default bound) for about a second (TreeMap `put`
+  // under lazier, 11,829 states, was over before the Pause click arrived), so the run is still
+  // exploring when Pause is pressed.
+  await page.goto(`${server.url}?tab=explore&method=TreeMap.put&strategy=lazy&k=3#example=treemapcmp.hl`);
   await waitForEngine(page);
   await waitForZ3(page);
   await page.getByRole('tab', { name: 'Explore', selected: true }).waitFor();
   const method = page.getByRole('combobox', { name: 'Method' });
-  await method.locator('option', { hasText: 'AvlTree.insert' }).first().waitFor({ state: 'attached' });
-  assert.equal(await method.inputValue(), 'AvlTree.insert');
+  await method.locator('option', { hasText: 'TreeMap.put' }).first().waitFor({ state: 'attached' });
+  assert.equal(await method.inputValue(), 'TreeMap.put');
   assert.equal(await page.getByRole('combobox', { name: 'Strategy' }).inputValue(), 'lazy');
   assert.equal(await page.getByRole('spinbutton', { name: 'Bound k' }).inputValue(), '3');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
@@ -318,7 +319,7 @@ test('Pause stops a run where it is and Run goes on to the same tests as the CLI
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.waitForFunction(() => globalThis.__heaplab.store.getState().explore.status === 'done', null, { timeout: 180000 });
   const summary = await page.evaluate(() => globalThis.__heaplab.store.getState().explore.summary);
-  const expected = JSON.parse(await cli(['run', join(ROOT, 'examples', 'avl.hl'), '--method', 'AvlTree.insert',
+  const expected = JSON.parse(await cli(['run', join(ROOT, 'examples', 'treemapcmp.hl'), '--method', 'TreeMap.put',
     '--strategy', 'lazy', '--k', '3', '--format', 'json']));
   assert.equal(summary.tests, expected.tests);
   assert.equal(summary.paths, expected.paths);

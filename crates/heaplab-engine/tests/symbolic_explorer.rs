@@ -525,6 +525,7 @@ fn lazy_children_are_labelled_by_their_own_fork() {
     let a = common::load("treemap.hl");
     let mut config = Config::default();
     config.strategy = StrategyKind::Lazy;
+    config.bounds.k = 3;
     let mut ex = explorer(&a, "TreeMap.put", config);
     let mut forks = Vec::new();
     while let Some(e) = ex.step() {
