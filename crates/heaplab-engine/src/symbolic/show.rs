@@ -58,19 +58,21 @@ fn base_name(origin: &VarOrigin) -> String {
     }
 }
 
-/// Whether `base_name(origin) == base`, without building the name.
-fn has_base_name(origin: &VarOrigin, base: &str) -> bool {
-    match origin {
-        VarOrigin::Param(n) | VarOrigin::Existential(n) => n == base,
-        VarOrigin::Field { obj, field } => {
-            // `o{obj + 1}`, then `.` unless the field is an array cell, then the field.
-            let Some(rest) = base.strip_prefix('o') else { return false };
-            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-            let (number, rest) = rest.split_at(digits);
-            let dot = if field.starts_with('[') { "" } else { "." };
-            number.parse::<usize>().ok() == obj.checked_add(1)
-                && !number.starts_with('0')
-                && rest.strip_prefix(dot) == Some(field.as_str())
+/// Whether two origins have the same [`base_name`], building neither where it can tell
+/// without: each object and field has one name (`o3.key`, `o3[i]`), and a parameter or
+/// existential shares it only when spelled with its `.` or `[` (a generated name may be).
+fn same_base_name(a: &VarOrigin, b: &VarOrigin) -> bool {
+    match (a, b) {
+        (
+            VarOrigin::Param(n) | VarOrigin::Existential(n),
+            VarOrigin::Param(m) | VarOrigin::Existential(m),
+        ) => n == m,
+        (VarOrigin::Field { obj, field }, VarOrigin::Field { obj: o, field: f }) => {
+            obj == o && field == f
+        }
+        (field, VarOrigin::Param(n) | VarOrigin::Existential(n))
+        | (VarOrigin::Param(n) | VarOrigin::Existential(n), field) => {
+            n.contains(['.', '[']) && *n == base_name(field)
         }
     }
 }
@@ -97,10 +99,11 @@ impl Names {
         let Some((_, origin)) = st.vars.get(id as usize) else {
             return Names(Vec::new()).var(id, sort);
         };
-        let base = base_name(origin);
         let earlier = st.vars.iter().take(id as usize);
-        let primes = earlier.filter(|(_, o)| has_base_name(o, &base)).count();
-        format!("{base}{}", "'".repeat(primes))
+        let primes = earlier.filter(|(_, o)| same_base_name(o, origin)).count();
+        let mut name = base_name(origin);
+        name.extend(std::iter::repeat_n('\'', primes));
+        name
     }
 
     pub fn var(&self, id: u32, sort: Sort) -> String {
@@ -119,9 +122,11 @@ impl Names {
 /// A condition as a person reads it, inputs by their source names (`x < o1.key`); tree labels
 /// and branch events use it so that they agree with the path condition of the views.
 pub fn show_sym(st: &State, s: &Sym) -> String {
-    let names: HashMap<(u32, Sort), String> =
+    // A condition names a few variables: a list searched in place beats a map.
+    let names: Vec<((u32, Sort), String)> =
         s.vars().into_iter().map(|(id, sort)| ((id, sort), Names::one(st, id, sort))).collect();
-    s.show_with(&|id, sort| names.get(&(id, sort)).cloned().unwrap_or_default())
+    let name = |id, sort| names.iter().find(|(key, _)| *key == (id, sort)).map(|(_, n)| n);
+    s.show_with(&|id, sort| name(id, sort).cloned().unwrap_or_default())
 }
 
 /// A value as a person reads it: `null`, `o2`, `ref0`, `o1.key + 1`; only the variables it
