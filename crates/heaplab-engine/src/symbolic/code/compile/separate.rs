@@ -195,13 +195,16 @@ mod tests {
         a
     }
 
-    /// The recursive disjunct of predicate `name`.
-    fn last_disjunct<'a>(a: &'a Analysis, name: &str) -> &'a SymbolicHeap {
+    /// The plan of the last (recursive) disjunct of predicate `name` of [`SHAPES`].
+    fn plan_of(name: &str) -> Plan {
+        let a = analysis();
+        let owned = owned_params(&a.program, &a.info);
         let body = a.program.items.iter().find_map(|i| match i {
             Item::Predicate(p) if p.name.name == name => Some(&p.body),
             _ => None,
         });
-        body.and_then(|b| b.disjuncts.last()).expect("the predicate has disjuncts")
+        let last = body.and_then(|b| b.disjuncts.last()).expect("the predicate has disjuncts");
+        Plan::for_disjunct(last, &owned, &a.info)
     }
 
     #[test]
@@ -218,21 +221,17 @@ mod tests {
 
     #[test]
     fn subtrees_are_checked_where_bound_and_released_before_their_own_atom() {
-        let a = analysis();
-        let owned = owned_params(&a.program, &a.info);
-        let plan = Plan::for_disjunct(last_disjunct(&a, "tree"), &owned, &a.info);
+        let plan = plan_of("tree");
         assert_eq!(plan.binds, vec![(0, 0, "l".into(), true), (0, 1, "r".into(), true)]);
         assert_eq!(plan.releases, vec![(1, "l".into()), (2, "r".into())]);
         // A list segment's next node is not owned: it may be the segment's end, any object.
-        let plan = Plan::for_disjunct(last_disjunct(&a, "lseg"), &owned, &a.info);
+        let plan = plan_of("lseg");
         assert!(plan.binds.is_empty() && plan.releases.is_empty(), "{plan:?}");
     }
 
     #[test]
     fn existentials_that_only_one_atom_claims_reserve_nothing() {
-        let a = analysis();
-        let owned = owned_params(&a.program, &a.info);
-        let plan = Plan::for_disjunct(last_disjunct(&a, "two"), &owned, &a.info);
+        let plan = plan_of("two");
         assert_eq!(plan.binds, vec![(0, 0, "x".into(), false), (0, 1, "y".into(), false)]);
         assert!(plan.releases.is_empty(), "{plan:?}");
     }
