@@ -191,7 +191,7 @@ let exploration = null; // { ex, runId, method, strategy, treeCount, paused, que
 // its own rather than setTimeout(0): a timer set from a timer's task is held at least 4 ms
 // once such tasks nest five deep (in Chromium's worker, 50 yields between 5 ms of work: 180 to
 // 280 ms of waiting by timer, under 2 ms by this channel), and a run yields after every slice
-// (45 slices of TreeMap `put` under lazy up to 1 M states). The page's messages to this worker
+// (45 slices of a `lazy` run up to 1 M states). The page's messages to this worker
 // and this channel's are both posted messages, handled in the order they were sent.
 const yieldChannel = new MessageChannel();
 const yielded = [];

@@ -15,8 +15,8 @@ import { COL, layoutTree, ROW } from '../draw/tree-layout.js';
 const STUB = 16; // the horizontal stub out of a parent before its edges fan out
 const CHAR_W = 6.7; // width of one 11px monospace character, to cut labels to their edge
 // From this many nodes the layout runs in the layout worker: a millisecond or more per thousand
-// nodes, and more in a deep tree (AVL `insert` under `lazy` at k = 3: a layout of some 19,000
-// nodes in the frame made a main-thread task of 70-100 ms).
+// nodes, and more in a deep tree (a `lazy` run's tree of some 19,000 nodes, laid out in the
+// frame, made a main-thread task of 70-100 ms).
 const WORKER_LAYOUT_NODES = 5000;
 const DETAIL_LIMIT = 400; // more visible nodes than this: draw the overview instead
 const NEW_PER_FRAME = 60; // node elements made per frame at most (the rest in the next frames)
