@@ -100,7 +100,7 @@ pub struct Concolic {
     source: String,
     method: String,
     cfg: ConcolicConfig,
-    analysis: Analysis,
+    analysis: Rc<Analysis>,
     /// An explorer that is only started: the branch sites of the method and what it calls.
     sites: Explorer,
     lines: Lines,

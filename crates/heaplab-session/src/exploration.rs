@@ -120,14 +120,15 @@ fn line_table(text: &SourceFile) -> Vec<u32> {
     table
 }
 
-/// The analysis of a program that checks (predicates included, as `heaplab run` requires).
-pub fn checked(file: &SourceFile) -> Result<Analysis, Failure> {
-    checked_with_defs(file).map(|(analysis, _)| analysis)
+/// The analysis of a program that checks (predicates included, as `heaplab run` requires),
+/// the last program's again when the file name and text are the same ([`checked_again`]).
+pub fn checked(file: &SourceFile) -> Result<Rc<Analysis>, Failure> {
+    checked_again(file).map(|(analysis, _)| analysis)
 }
 
-/// [`checked`], with the logic definitions the check converted (an explorer takes them:
-/// converting them again computes the predicates' invariants again).
-pub fn checked_with_defs(file: &SourceFile) -> Result<(Analysis, heaplab_logic::Defs), Failure> {
+/// The check behind [`checked`], with the logic definitions it converted (an explorer takes
+/// them: converting them again computes the predicates' invariants again).
+fn checked_with_defs(file: &SourceFile) -> Result<(Analysis, heaplab_logic::Defs), Failure> {
     let analysis = analyze(file);
     // Each error with its place (`3:12: unknown variable `y``), as the editor underlines it.
     let at = |d: &heaplab_syntax::Diagnostic| {
@@ -184,8 +185,8 @@ thread_local! {
 
 /// [`checked_with_defs`], reusing the last program's analysis when the file name and text are
 /// the same: the page runs one program again and again (each strategy of a comparison, each
-/// Run), and reading, checking and converting it took a millisecond of each small run in wasm,
-/// most of a bench row's time.
+/// Run, each concolic pass and duel), and reading, checking and converting it took a
+/// millisecond of each small run in wasm, most of a bench row's time.
 fn checked_again(file: &SourceFile) -> Result<(Rc<Analysis>, heaplab_logic::Defs), Failure> {
     let hit = LAST_CHECKED.with_borrow(|last| match last {
         Some((f, analysis, defs)) if f.name == file.name && f.text == file.text => {
