@@ -284,6 +284,11 @@ pub trait HeapModel {
         true
     }
 
+    /// [`Instr::Release`]: the existential in local `slot` is about to be claimed by the one
+    /// atom that owns it, inside which another existential may be the same object: its
+    /// reservation ends.
+    fn release(&self, _st: &mut State, _slot: usize) {}
+
     /// True when the model counts the loop bound itself ([`loop_back`](Self::loop_back)):
     /// whether an iteration met a new input slot can differ between the worlds of one path.
     /// Otherwise the executor counts with [`State::materializations`].

@@ -116,7 +116,10 @@ impl Cx<'_> {
                     Succ::End(st, PathOutcome::Discarded { span: *span, precondition: true })
                 }
             }
-            Instr::Release { slot } => release(st, *slot),
+            Instr::Release { slot } => {
+                heap.release(&mut st, *slot);
+                next(st)
+            }
             Instr::MissingReturn { span } => {
                 internal(st, "a function ended without `return`", Some(*span))
             }
@@ -677,17 +680,6 @@ pub(crate) fn wrap(r: &Sym, bits: u32) -> Sym {
         Sym::add(&low, &Sym::mul(&Sym::int(1i64 << 32), &Sym::floor_mod(&high, 1i64 << 32)))
     };
     Sym::sub(&Sym::sub(&reduced, &half), &half)
-}
-
-/// [`Instr::Release`]: the existential in `slot` is about to be claimed by the one atom that
-/// owns it, inside which another existential may be the same object.
-fn release(mut st: State, slot: usize) -> Succ {
-    if let Some(SValue::Obj(o)) = local(&st, slot).map(|v| st.normalize(&v)) {
-        if st.reserved.contains(&o) {
-            std::rc::Rc::make_mut(&mut st.reserved).retain(|r| *r != o);
-        }
-    }
-    next(st)
 }
 
 #[cfg(test)]

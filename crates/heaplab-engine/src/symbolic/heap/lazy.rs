@@ -195,6 +195,15 @@ impl HeapModel for LazyHeap {
         true
     }
 
+    fn release(&self, st: &mut State, slot: usize) {
+        let bound = crate::symbolic::exec::stack::local(st, slot).map(|v| st.normalize(&v));
+        if let Some(SValue::Obj(o)) = bound {
+            if st.reserved.contains(&o) {
+                std::rc::Rc::make_mut(&mut st.reserved).retain(|r| *r != o);
+            }
+        }
+    }
+
     fn has_arrays(&self) -> bool {
         true
     }
