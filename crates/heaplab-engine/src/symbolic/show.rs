@@ -6,6 +6,7 @@
 use super::state::{PathState, SValue, State, VarOrigin};
 use super::term::{Node, Sort, Sym};
 use std::collections::HashMap;
+use std::fmt::{self, Write as _};
 
 /// A value as a person reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,13 +49,23 @@ pub struct Names(pub(crate) Vec<String>);
 
 /// The name of a variable made at `origin`, before primes.
 fn base_name(origin: &VarOrigin) -> String {
-    match origin {
-        VarOrigin::Param(n) | VarOrigin::Existential(n) => n.clone(),
-        // An array cell's origin is named `[i]`: `o1[i]`, not `o1.[i]`.
-        VarOrigin::Field { obj, field } if field.starts_with('[') => {
-            format!("{}{field}", PathState::obj_name(*obj))
+    BaseName(origin).to_string()
+}
+
+/// [`base_name`], written where it is shown.
+struct BaseName<'a>(&'a VarOrigin);
+
+impl fmt::Display for BaseName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            VarOrigin::Param(n) | VarOrigin::Existential(n) => f.write_str(n),
+            // An object is named as `PathState::obj_name` names it; an array cell's origin is
+            // named `[i]`: `o1[i]`, not `o1.[i]`.
+            VarOrigin::Field { obj, field } if field.starts_with('[') => {
+                write!(f, "o{}{field}", *obj as u64 + 1)
+            }
+            VarOrigin::Field { obj, field } => write!(f, "o{}.{field}", *obj as u64 + 1),
         }
-        VarOrigin::Field { obj, field } => format!("{}.{field}", PathState::obj_name(*obj)),
     }
 }
 
@@ -93,17 +104,19 @@ impl Names {
         Names(names)
     }
 
-    /// The name [`Names::of`] gives variable `id`, computed for it alone (the executor names
-    /// the variables of every condition it asks about, and a state can hold hundreds).
-    pub(crate) fn one(st: &State, id: u32, sort: Sort) -> String {
+    /// Writes the name [`Names::of`] gives variable `id`, computed for it alone (the executor
+    /// names the variables of every condition it forks on, and a state can hold hundreds).
+    fn write_one(f: &mut fmt::Formatter<'_>, st: &State, id: u32, sort: Sort) -> fmt::Result {
         let Some((_, origin)) = st.vars.get(id as usize) else {
-            return Names(Vec::new()).var(id, sort);
+            return match sort {
+                Sort::Int => write!(f, "x{id}"),
+                Sort::Bool => write!(f, "b{id}"),
+            };
         };
         let earlier = st.vars.iter().take(id as usize);
         let primes = earlier.filter(|(_, o)| same_base_name(o, origin)).count();
-        let mut name = base_name(origin);
-        name.extend(std::iter::repeat_n('\'', primes));
-        name
+        write!(f, "{}", BaseName(origin))?;
+        (0..primes).try_for_each(|_| f.write_char('\''))
     }
 
     pub fn var(&self, id: u32, sort: Sort) -> String {
@@ -122,11 +135,16 @@ impl Names {
 /// A condition as a person reads it, inputs by their source names (`x < o1.key`); tree labels
 /// and branch events use it so that they agree with the path condition of the views.
 pub fn show_sym(st: &State, s: &Sym) -> String {
-    // A condition names a few variables: a list searched in place beats a map.
-    let names: Vec<((u32, Sort), String)> =
-        s.vars().into_iter().map(|(id, sort)| ((id, sort), Names::one(st, id, sort))).collect();
-    let name = |id, sort| names.iter().find(|(key, _)| *key == (id, sort)).map(|(_, n)| n);
-    s.show_with(&|id, sort| name(id, sort).cloned().unwrap_or_default())
+    s.show_writing(&|f, id, sort| Names::write_one(f, st, id, sort))
+}
+
+/// The label of a condition's false side: `!(x < o1.key)` for `shown` `x < o1.key`.
+pub fn negated(shown: &str) -> String {
+    let mut text = String::with_capacity(shown.len() + 3);
+    text.push_str("!(");
+    text.push_str(shown);
+    text.push(')');
+    text
 }
 
 /// A value as a person reads it: `null`, `o2`, `ref0`, `o1.key + 1`; only the variables it

@@ -90,31 +90,40 @@ impl fmt::Debug for Sym {
 /// Infix text, fully parenthesized where needed: `x1 < (x2 + 1)`.
 impl fmt::Display for Sym {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_infix(f, &|id, sort| match sort {
-            Sort::Int => format!("x{id}"),
-            Sort::Bool => format!("b{id}"),
+        self.write_infix(f, &|f, id, sort| match sort {
+            Sort::Int => write!(f, "x{id}"),
+            Sort::Bool => write!(f, "b{id}"),
         })
     }
 }
+
+/// Writes a variable's name (its id and sort) where a text shows it.
+pub type WriteName<'a> = &'a dyn Fn(&mut fmt::Formatter<'_>, u32, Sort) -> fmt::Result;
 
 impl Sym {
     /// Infix text like [`Display`](fmt::Display), with every variable spelled by `name` (the
     /// heap view writes `o1.key` or `x` where the solver's text has `x3`).
     pub fn show_with(&self, name: &dyn Fn(u32, Sort) -> String) -> String {
-        struct Named<'a>(&'a Sym, &'a dyn Fn(u32, Sort) -> String);
+        self.show_writing(&|f, id, sort| f.write_str(&name(id, sort)))
+    }
+
+    /// [`show_with`](Self::show_with), with `name` writing each variable's name into the text
+    /// itself: a tree label names the variables of every condition a large run forks on, and a
+    /// `String` per name was most of the label's cost.
+    pub fn show_writing(&self, name: WriteName) -> String {
+        struct Named<'a>(&'a Sym, WriteName<'a>);
         impl fmt::Display for Named<'_> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 self.0.write_infix(f, self.1)
             }
         }
-        Named(self, name).to_string()
+        let mut out = String::with_capacity(32);
+        // Writing into a `String` does not fail.
+        let _ = fmt::write(&mut out, format_args!("{}", Named(self, name)));
+        out
     }
 
-    fn write_infix(
-        &self,
-        f: &mut fmt::Formatter<'_>,
-        name: &dyn Fn(u32, Sort) -> String,
-    ) -> fmt::Result {
+    fn write_infix(&self, f: &mut fmt::Formatter<'_>, name: WriteName) -> fmt::Result {
         // An operand, in parentheses unless it is `bare`.
         let part = |f: &mut fmt::Formatter<'_>, s: &Sym, bare: bool| -> fmt::Result {
             if bare {
@@ -132,13 +141,15 @@ impl Sym {
                 )
             };
             part(f, a, bare(a))?;
-            write!(f, " {op} ")?;
+            f.write_str(" ")?;
+            f.write_str(op)?;
+            f.write_str(" ")?;
             part(f, b, bare(b))
         };
         match self.node() {
             Node::Int(n) => write!(f, "{n}"),
             Node::Bool(b) => write!(f, "{b}"),
-            Node::Var(id, sort) => f.write_str(&name(*id, *sort)),
+            Node::Var(id, sort) => name(f, *id, *sort),
             Node::Add(a, b) => bin(f, a, "+", b),
             Node::Sub(a, b) => bin(f, a, "-", b),
             Node::Mul(a, b) => bin(f, a, "*", b),

@@ -9,7 +9,7 @@ use crate::symbolic::config::Bound;
 use crate::symbolic::dbm;
 use crate::symbolic::events::{Event, ViewAt};
 use crate::symbolic::outcome::PathOutcome;
-use crate::symbolic::show::show_sym;
+use crate::symbolic::show::{negated, show_sym};
 use crate::symbolic::solve::SatAnswer;
 use crate::symbolic::state::State;
 use crate::symbolic::term::Sym;
@@ -82,12 +82,12 @@ impl Cx<'_> {
             (true, true) => {
                 let parent = st.id;
                 let shown = self.label(|| show_sym(&st, ok));
-                let negated = self.label(|| format!("!({shown})"));
+                let negation = self.label(|| negated(&shown));
                 // The parent's view first, so that the last child can take the state itself.
                 self.sink.snapshot(&st, ViewAt::Fork);
                 let kids = vec![
                     (with_fact(st.clone(), ok, true), shown.clone()),
-                    (with_fact(st, ok, false), negated),
+                    (with_fact(st, ok, false), negation),
                 ];
                 let mut kids = self.adopt(parent, kids);
                 self.sink.event(Event::Branch {
@@ -149,7 +149,7 @@ impl Cx<'_> {
                 let parent = st.id;
                 // Labels name inputs as the source does (`x < o1.key`), as the views do.
                 let shown = self.label(|| show_sym(&st, &c));
-                let negated = self.label(|| format!("!({shown})"));
+                let negation = self.label(|| negated(&shown));
                 // The parent's view first, so that the last child can take the state itself.
                 self.sink.snapshot(&st, ViewAt::Fork);
                 let child = |s: State, d: bool, label: String| {
@@ -157,7 +157,7 @@ impl Cx<'_> {
                     go(&mut s, d);
                     (s, label)
                 };
-                let kids = vec![child(st.clone(), true, shown.clone()), child(st, false, negated)];
+                let kids = vec![child(st.clone(), true, shown.clone()), child(st, false, negation)];
                 let kids = self.adopt(parent, kids);
                 self.sink.event(Event::Branch {
                     state: parent,

@@ -53,6 +53,7 @@ use crate::symbolic::events::Event;
 use crate::symbolic::exec::stack::{internal, with_fact};
 use crate::symbolic::exec::{Cx, Succ};
 use crate::symbolic::outcome::PathOutcome;
+use crate::symbolic::show::negated;
 use crate::symbolic::solve::Model;
 use crate::symbolic::state::{SValue, SharedVec, State, VarOrigin};
 use crate::symbolic::term::{Sort, Sym};
@@ -273,9 +274,9 @@ pub(super) fn fork_ending(
     end: impl FnOnce(&mut Cx, State) -> Succ,
     span: Span,
 ) -> Result<State, Box<Succ>> {
-    let negated = cx.label(|| format!("!({shown})"));
+    let negation = cx.label(|| negated(&shown));
     let kids = vec![
-        (with_fact(st.clone(), fact, false), negated),
+        (with_fact(st.clone(), fact, false), negation),
         (with_fact(st.clone(), fact, true), shown.clone()),
     ];
     let mut kids = cx.children(st, kids);

@@ -39,7 +39,7 @@ use crate::symbolic::events::{Event, ForkKind};
 use crate::symbolic::exec::stack::with_fact;
 use crate::symbolic::exec::{ChoiceEvent, Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
-use crate::symbolic::show::Names;
+use crate::symbolic::show::{negated, Names};
 use crate::symbolic::state::{PathCondition, SValue, State};
 use crate::symbolic::term::{Env, Memo, Sort, Sym};
 use heaplab_syntax::ast::NodeId;
@@ -106,9 +106,9 @@ impl SymHeap {
             )),
             (true, true) => {
                 let shown = cx.label(|| shown(&st));
-                let negated = cx.label(|| format!("!({shown})"));
+                let negation = cx.label(|| negated(&shown));
                 let mut kids = Vec::new();
-                for (dir, label) in [(true, shown.clone()), (false, negated)] {
+                for (dir, label) in [(true, shown.clone()), (false, negation)] {
                     let mut s = with_fact(st.clone(), &c, dir);
                     settle(&mut s);
                     data_mut(&mut s).decided = Some(dir);
