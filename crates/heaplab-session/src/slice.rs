@@ -10,7 +10,7 @@ use std::hash::{Hash, Hasher};
 
 use crate::events::JsEvent;
 use crate::exploration::{Next, Run, VIEW_LIMIT};
-use crate::tree_columns::TreeColumns;
+use crate::tree_columns::{EndStrings, TreeColumns};
 use crate::Failure;
 
 /// What the page's Run takes at once (`runSlice`): the events the tree shows, the tree nodes
@@ -232,10 +232,31 @@ impl Run {
         let tree = self.explorer.tree();
         let mut columns = TreeColumns::starting_at(start as u32);
         columns.reserve(tree.len().saturating_sub(start));
-        for n in tree.iter_from(start) {
-            let line = n.span.map(|s| self.line_of(s));
-            let label = (n.label, tree.label(&n));
-            columns.push(n.parent.map(|p| p.0), label, n.path, self.end_of(&n), line);
+        // A large slice's nodes share a few thousand looks (label and place) and nearly all of
+        // them end in one of two texts (a discarded path the run did not keep): each is
+        // converted once, where converting each node's was most of a `lazy` Run's columns.
+        let mut looks: Vec<Option<(u32, u32)>> = vec![None; tree.looks()];
+        let mut unkept: [Option<EndStrings>; 2] = [None; 2];
+        for (n, look) in tree.iter_with_looks_from(start) {
+            let (label, line) = match looks.get(look).copied().flatten() {
+                Some(seen) => seen,
+                None => {
+                    let label = columns.label_string((n.label, tree.label(&n)));
+                    let seen = (label, n.span.map_or(0, |s| self.line_of(s)));
+                    if let Some(slot) = looks.get_mut(look) {
+                        *slot = Some(seen);
+                    }
+                    seen
+                }
+            };
+            let end = match (n.path, n.discarded) {
+                (None, Some(precondition)) => {
+                    let slot = &mut unkept[usize::from(precondition)];
+                    *slot.get_or_insert_with(|| columns.end_strings(self.end_of(&n)))
+                }
+                _ => columns.end_strings(self.end_of(&n)),
+            };
+            columns.push_interned(n.parent.map(|p| p.0), n.path, line, label, end);
         }
         columns
     }
@@ -478,6 +499,25 @@ mod tests {
             discarded.iter().filter(|n| n.text.as_deref() == Some("precondition does not hold"));
         assert_eq!(summary.paths_precondition_discarded as usize, on_requires.count());
         assert!(summary.tests > 0);
+    }
+
+    /// The columns convert each look and each unkept end once (`tree_columns`); every node
+    /// still reads back as the tree says it, node by node (`tree_nodes`): before the view
+    /// limit, past it, and from a start in the middle.
+    #[test]
+    fn columns_say_what_the_tree_says_node_by_node() {
+        let mut run = large_lazy_run(|| 0.0);
+        run.advance_slice(&mut Slice::default(), u64::MAX, false, false).expect("runs");
+        let nodes = run.tree_nodes(0);
+        assert!(nodes.len() > VIEW_LIMIT, "{} nodes", nodes.len());
+        for start in [0, VIEW_LIMIT - 3, nodes.len() - 1] {
+            let columns = run.tree_columns(start);
+            assert_eq!(columns.len(), nodes.len() - start);
+            for n in &nodes[start..] {
+                let expected = serde_json::to_value(n).expect("json");
+                assert_eq!(columns.node_json(n.id as usize - start), expected, "node {}", n.id);
+            }
+        }
     }
 
     /// What the page makes of its batches (store.js `growTree`): a node's end from its column

@@ -14,6 +14,9 @@ use std::borrow::Cow;
 /// A label not interned yet (see `TreeColumns::labels`).
 const NONE: u32 = u32::MAX;
 
+/// A path end's outcome, colour and text, as entries of [`TreeColumns::strings`] (0 for none).
+pub type EndStrings = (u32, u32, u32);
+
 /// Nodes with ids `first`, `first + 1`, ...: entry `i` of each column belongs to node
 /// `first + i`. String columns index [`TreeColumns::strings`], whose entry 0 stands for none.
 #[derive(Debug)]
@@ -96,12 +99,38 @@ impl TreeColumns {
         end: Option<(&'static str, &'static str, Cow<'static, str>)>,
         line: Option<u32>,
     ) {
+        let label = self.label_string(label);
+        let end = self.end_strings(end);
+        self.push_interned(parent, path, line.unwrap_or(0), label, end);
+    }
+
+    /// [`push`](Self::push) of a node whose label and end are in [`strings`](Self::strings)
+    /// already ([`label_string`](Self::label_string), [`end_strings`](Self::end_strings)):
+    /// a large slice's nodes share a few labels, lines and ends, which its maker converts
+    /// once.
+    pub fn push_interned(
+        &mut self,
+        parent: Option<u32>,
+        path: Option<usize>,
+        line: u32,
+        label: u32,
+        (outcome, colour, text): EndStrings,
+    ) {
         self.parent.push(parent.map_or(-1, |p| p as i32));
         self.path.push(path.map_or(-1, |p| p as i32));
-        self.line.push(line.unwrap_or(0));
-        let label = self.intern_label(label);
+        self.line.push(line);
         self.label.push(label);
-        let (outcome, colour, text) = match end {
+        self.outcome.push(outcome);
+        self.colour.push(colour);
+        self.text.push(text);
+    }
+
+    /// A path end's outcome, colour and text as entries of [`strings`](Self::strings).
+    pub fn end_strings(
+        &mut self,
+        end: Option<(&'static str, &'static str, Cow<'static, str>)>,
+    ) -> EndStrings {
+        match end {
             Some((outcome, colour, text)) => {
                 let text = match text {
                     Cow::Borrowed(text) => self.intern_static(text),
@@ -110,10 +139,7 @@ impl TreeColumns {
                 (self.intern_static(outcome), self.intern_static(colour), text)
             }
             None => (0, 0, 0),
-        };
-        self.outcome.push(outcome);
-        self.colour.push(colour);
-        self.text.push(text);
+        }
     }
 
     /// The entry of node `id`, if it is among these.
@@ -148,7 +174,8 @@ impl TreeColumns {
         i
     }
 
-    fn intern_label(&mut self, (id, text): (LabelId, &str)) -> u32 {
+    /// A label of the run's tree as an entry of [`strings`](Self::strings).
+    pub fn label_string(&mut self, (id, text): (LabelId, &str)) -> u32 {
         let at = id.0 as usize;
         match self.labels.get(at) {
             Some(&i) if i != NONE => i,

@@ -147,6 +147,13 @@ impl Tree {
 
     /// Node `i`, if the tree has it.
     pub fn get(&self, i: usize) -> Option<TreeNode> {
+        self.get_with_look(i).map(|(node, _)| node)
+    }
+
+    /// Node `i` and its look: the index of its pair of label and place, which many nodes share
+    /// (below [`looks`](Self::looks)), so that a reader converting many nodes can convert each
+    /// pair once.
+    pub fn get_with_look(&self, i: usize) -> Option<(TreeNode, usize)> {
         let p = self.nodes.get(i)?;
         let (path, discarded) = match p.end {
             0 => (None, None),
@@ -157,14 +164,20 @@ impl Tree {
             n => (Some((n - PATHS_FROM) as usize), None),
         };
         let (label, (start, end)) = self.looks.get(p.look as usize).copied()?;
-        Some(TreeNode {
+        let node = TreeNode {
             id: StateId(i as u32),
             parent: (p.parent != NONE).then_some(StateId(p.parent)),
             label,
             path,
             discarded,
             span: (start != NONE).then_some(Span { start, end }),
-        })
+        };
+        Some((node, p.look as usize))
+    }
+
+    /// How many distinct looks the nodes have (each below this number).
+    pub fn looks(&self) -> usize {
+        self.looks.len()
     }
 
     /// The parent of node `i`.
@@ -208,6 +221,14 @@ impl Tree {
     /// The nodes from `start` on, in order.
     pub fn iter_from(&self, start: usize) -> impl Iterator<Item = TreeNode> + '_ {
         (start..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// The nodes from `start` on with their looks ([`get_with_look`](Self::get_with_look)).
+    pub fn iter_with_looks_from(
+        &self,
+        start: usize,
+    ) -> impl Iterator<Item = (TreeNode, usize)> + '_ {
+        (start..self.len()).filter_map(|i| self.get_with_look(i))
     }
 
     pub fn iter(&self) -> impl Iterator<Item = TreeNode> + '_ {
