@@ -118,6 +118,19 @@ pub struct Tree {
     /// Each distinct pair of label and place, once.
     looks: Vec<Look>,
     look_ids: FxHashMap<Look, u32>,
+    /// The look last found in each of [`RECENT`] slots, by a hash of it: a run's nodes share
+    /// a few thousand looks, and in wasm a lookup in `look_ids` for each node was a tenth of
+    /// what the page's Run adds to a `lazy` exploration; a slot is one comparison.
+    recent: Vec<(Look, u32)>,
+}
+
+/// How many looks [`Tree`] remembers in its slots.
+const RECENT: usize = 1024;
+
+/// A look's slot among [`RECENT`].
+fn recent_slot((LabelId(label), (start, end)): Look) -> usize {
+    let h = label.wrapping_mul(0x9E37_79B9) ^ start.wrapping_mul(0x85EB_CA6B) ^ end;
+    (h.wrapping_mul(0x9E37_79B9) >> 22) as usize % RECENT
 }
 
 impl Tree {
@@ -132,12 +145,23 @@ impl Tree {
     /// Appends the node of state `len()`.
     pub fn push(&mut self, parent: Option<StateId>, label: LabelId, span: Option<Span>) {
         let look = (label, span.map_or((NONE, NONE), |s| (s.start, s.end)));
-        let look = match self.look_ids.get(&look) {
-            Some(&id) => id,
-            None => {
-                let id = self.looks.len() as u32;
-                self.looks.push(look);
-                self.look_ids.insert(look, id);
+        if self.recent.is_empty() {
+            self.recent = vec![((LabelId(NONE), (NONE, NONE)), NONE); RECENT];
+        }
+        let slot = recent_slot(look);
+        let look = match self.recent[slot] {
+            (seen, id) if seen == look && id != NONE => id,
+            _ => {
+                let id = match self.look_ids.get(&look) {
+                    Some(&id) => id,
+                    None => {
+                        let id = self.looks.len() as u32;
+                        self.looks.push(look);
+                        self.look_ids.insert(look, id);
+                        id
+                    }
+                };
+                self.recent[slot] = (look, id);
                 id
             }
         };
