@@ -5,8 +5,8 @@
 
 use super::state::{PathState, SValue, State, VarOrigin};
 use super::term::{Node, Sort, Sym};
+use super::term_text::push_unsigned;
 use std::collections::HashMap;
-use std::fmt::{self, Write as _};
 
 /// A value as a person reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,22 +49,23 @@ pub struct Names(pub(crate) Vec<String>);
 
 /// The name of a variable made at `origin`, before primes.
 fn base_name(origin: &VarOrigin) -> String {
-    BaseName(origin).to_string()
+    let mut name = String::new();
+    push_base_name(&mut name, origin);
+    name
 }
 
-/// [`base_name`], written where it is shown.
-struct BaseName<'a>(&'a VarOrigin);
-
-impl fmt::Display for BaseName<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            VarOrigin::Param(n) | VarOrigin::Existential(n) => f.write_str(n),
-            // An object is named as `PathState::obj_name` names it; an array cell's origin is
-            // named `[i]`: `o1[i]`, not `o1.[i]`.
-            VarOrigin::Field { obj, field } if field.starts_with('[') => {
-                write!(f, "o{}{field}", *obj as u64 + 1)
+/// Appends [`base_name`]: an object as `PathState::obj_name` names it (`o3.key`); an array
+/// cell's origin is named `[i]`: `o1[i]`, not `o1.[i]`.
+fn push_base_name(out: &mut String, origin: &VarOrigin) {
+    match origin {
+        VarOrigin::Param(n) | VarOrigin::Existential(n) => out.push_str(n),
+        VarOrigin::Field { obj, field } => {
+            out.push('o');
+            push_unsigned(out, *obj as u64 + 1);
+            if !field.starts_with('[') {
+                out.push('.');
             }
-            VarOrigin::Field { obj, field } => write!(f, "o{}.{field}", *obj as u64 + 1),
+            out.push_str(field);
         }
     }
 }
@@ -104,19 +105,16 @@ impl Names {
         Names(names)
     }
 
-    /// Writes the name [`Names::of`] gives variable `id`, computed for it alone (the executor
+    /// Appends the name [`Names::of`] gives variable `id`, computed for it alone (the executor
     /// names the variables of every condition it forks on, and a state can hold hundreds).
-    fn write_one(f: &mut fmt::Formatter<'_>, st: &State, id: u32, sort: Sort) -> fmt::Result {
+    fn push_one(out: &mut String, st: &State, id: u32, sort: Sort) {
         let Some((_, origin)) = st.vars.get(id as usize) else {
-            return match sort {
-                Sort::Int => write!(f, "x{id}"),
-                Sort::Bool => write!(f, "b{id}"),
-            };
+            return out.push_str(&Names(Vec::new()).var(id, sort));
         };
         let earlier = st.vars.iter().take(id as usize);
         let primes = earlier.filter(|(_, o)| same_base_name(o, origin)).count();
-        write!(f, "{}", BaseName(origin))?;
-        (0..primes).try_for_each(|_| f.write_char('\''))
+        push_base_name(out, origin);
+        out.extend(std::iter::repeat_n('\'', primes));
     }
 
     pub fn var(&self, id: u32, sort: Sort) -> String {
@@ -135,7 +133,7 @@ impl Names {
 /// A condition as a person reads it, inputs by their source names (`x < o1.key`); tree labels
 /// and branch events use it so that they agree with the path condition of the views.
 pub fn show_sym(st: &State, s: &Sym) -> String {
-    s.show_writing(&|f, id, sort| Names::write_one(f, st, id, sort))
+    s.show_writing(&|out, id, sort| Names::push_one(out, st, id, sort))
 }
 
 /// The label of a condition's false side: `!(x < o1.key)` for `shown` `x < o1.key`.

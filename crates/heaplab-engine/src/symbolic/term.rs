@@ -729,5 +729,10 @@ mod tests {
         let names = |id: u32, _: Sort| ["x", "o1.key", "flag"][id as usize].to_string();
         assert_eq!(e.show_with(&names), "(x < (o1.key + 1)) && !flag");
         assert_eq!(Sym::neg(&Sym::sub(&x, &y)).show_with(&names), "-(x - o1.key)");
+        let bounds = Sym::le(&Sym::int(i64::MIN), &Sym::var(4_294_967_295, Sort::Int));
+        assert_eq!(bounds.to_string(), "-9223372036854775808 <= x4294967295");
+        for n in [0, 7, -7, 10, -10, 1_234_567_890, i64::MIN, i64::MAX] {
+            assert_eq!(Sym::int(n).to_string(), n.to_string());
+        }
     }
 }

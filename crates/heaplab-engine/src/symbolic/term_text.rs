@@ -90,83 +90,103 @@ impl fmt::Debug for Sym {
 /// Infix text, fully parenthesized where needed: `x1 < (x2 + 1)`.
 impl fmt::Display for Sym {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_infix(f, &|f, id, sort| match sort {
-            Sort::Int => write!(f, "x{id}"),
-            Sort::Bool => write!(f, "b{id}"),
-        })
+        f.write_str(&self.show_writing(&|out, id, sort| {
+            out.push(match sort {
+                Sort::Int => 'x',
+                Sort::Bool => 'b',
+            });
+            push_unsigned(out, id.into());
+        }))
     }
 }
 
-/// Writes a variable's name (its id and sort) where a text shows it.
-pub type WriteName<'a> = &'a dyn Fn(&mut fmt::Formatter<'_>, u32, Sort) -> fmt::Result;
+/// Writes a variable's name (its id and sort) at the end of a text.
+pub type WriteName<'a> = &'a dyn Fn(&mut String, u32, Sort);
+
+/// Appends `n` in decimal. Labels and names are written at every fork of a large run, where
+/// `core::fmt` was most of a label's cost in wasm.
+pub fn push_decimal(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_unsigned(out, n.unsigned_abs());
+}
+
+/// [`push_decimal`] of an unsigned number.
+pub fn push_unsigned(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|d| char::from(*d)));
+}
 
 impl Sym {
     /// Infix text like [`Display`](fmt::Display), with every variable spelled by `name` (the
     /// heap view writes `o1.key` or `x` where the solver's text has `x3`).
     pub fn show_with(&self, name: &dyn Fn(u32, Sort) -> String) -> String {
-        self.show_writing(&|f, id, sort| f.write_str(&name(id, sort)))
+        self.show_writing(&|out, id, sort| out.push_str(&name(id, sort)))
     }
 
     /// [`show_with`](Self::show_with), with `name` writing each variable's name into the text
     /// itself: a tree label names the variables of every condition a large run forks on, and a
     /// `String` per name was most of the label's cost.
     pub fn show_writing(&self, name: WriteName) -> String {
-        struct Named<'a>(&'a Sym, WriteName<'a>);
-        impl fmt::Display for Named<'_> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                self.0.write_infix(f, self.1)
-            }
-        }
         let mut out = String::with_capacity(32);
-        // Writing into a `String` does not fail.
-        let _ = fmt::write(&mut out, format_args!("{}", Named(self, name)));
+        self.write_infix(&mut out, name);
         out
     }
 
-    fn write_infix(&self, f: &mut fmt::Formatter<'_>, name: WriteName) -> fmt::Result {
+    fn write_infix(&self, out: &mut String, name: WriteName) {
         // An operand, in parentheses unless it is `bare`.
-        let part = |f: &mut fmt::Formatter<'_>, s: &Sym, bare: bool| -> fmt::Result {
+        let part = |out: &mut String, s: &Sym, bare: bool| {
             if bare {
-                return s.write_infix(f, name);
+                return s.write_infix(out, name);
             }
-            f.write_str("(")?;
-            s.write_infix(f, name)?;
-            f.write_str(")")
+            out.push('(');
+            s.write_infix(out, name);
+            out.push(')');
         };
-        let bin = |f: &mut fmt::Formatter<'_>, a: &Sym, op: &str, b: &Sym| -> fmt::Result {
+        let bin = |out: &mut String, a: &Sym, op: &str, b: &Sym| {
             let bare = |s: &Sym| {
                 matches!(
                     s.node(),
                     Node::Int(_) | Node::Bool(_) | Node::Var(..) | Node::Not(_) | Node::Neg(_)
                 )
             };
-            part(f, a, bare(a))?;
-            f.write_str(" ")?;
-            f.write_str(op)?;
-            f.write_str(" ")?;
-            part(f, b, bare(b))
+            part(out, a, bare(a));
+            out.push(' ');
+            out.push_str(op);
+            out.push(' ');
+            part(out, b, bare(b));
         };
         match self.node() {
-            Node::Int(n) => write!(f, "{n}"),
-            Node::Bool(b) => write!(f, "{b}"),
-            Node::Var(id, sort) => name(f, *id, *sort),
-            Node::Add(a, b) => bin(f, a, "+", b),
-            Node::Sub(a, b) => bin(f, a, "-", b),
-            Node::Mul(a, b) => bin(f, a, "*", b),
-            Node::Div(a, b) => bin(f, a, "/", b),
-            Node::Rem(a, b) => bin(f, a, "%", b),
-            Node::Lt(a, b) => bin(f, a, "<", b),
-            Node::Le(a, b) => bin(f, a, "<=", b),
-            Node::Eq(a, b) => bin(f, a, "==", b),
-            Node::And(a, b) => bin(f, a, "&&", b),
-            Node::Or(a, b) => bin(f, a, "||", b),
+            Node::Int(n) => push_decimal(out, *n),
+            Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Node::Var(id, sort) => name(out, *id, *sort),
+            Node::Add(a, b) => bin(out, a, "+", b),
+            Node::Sub(a, b) => bin(out, a, "-", b),
+            Node::Mul(a, b) => bin(out, a, "*", b),
+            Node::Div(a, b) => bin(out, a, "/", b),
+            Node::Rem(a, b) => bin(out, a, "%", b),
+            Node::Lt(a, b) => bin(out, a, "<", b),
+            Node::Le(a, b) => bin(out, a, "<=", b),
+            Node::Eq(a, b) => bin(out, a, "==", b),
+            Node::And(a, b) => bin(out, a, "&&", b),
+            Node::Or(a, b) => bin(out, a, "||", b),
             Node::Neg(a) => {
-                f.write_str("-")?;
-                part(f, a, matches!(a.node(), Node::Int(_) | Node::Var(..)))
+                out.push('-');
+                part(out, a, matches!(a.node(), Node::Int(_) | Node::Var(..)));
             }
             Node::Not(a) => {
-                f.write_str("!")?;
-                part(f, a, matches!(a.node(), Node::Bool(_) | Node::Var(..)))
+                out.push('!');
+                part(out, a, matches!(a.node(), Node::Bool(_) | Node::Var(..)));
             }
         }
     }

@@ -13,6 +13,7 @@ use crate::symbolic::exec::{ChoiceEvent, Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
 use crate::symbolic::state::{ObjIdx, Origin, PathState, RefResolution, SValue, State, VarOrigin};
 use crate::symbolic::strategy::{Choice, Labels, Options};
+use crate::symbolic::term_text::push_unsigned;
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
 
@@ -287,17 +288,9 @@ pub(super) fn materialize(
 /// [`PathState::obj_name`] names the object). Written at every such fork, without the formatting
 /// machinery.
 fn field_target(obj: ObjIdx, field: &str) -> String {
-    let mut digits = [0u8; 20];
-    let mut n = obj as u64 + 1;
-    let mut at = digits.len();
-    while n > 0 || at == digits.len() {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-    let mut target = String::with_capacity(2 + digits.len() - at + field.len());
+    let mut target = String::with_capacity(8 + field.len());
     target.push('o');
-    target.extend(digits[at..].iter().map(|d| char::from(*d)));
+    push_unsigned(&mut target, obj as u64 + 1);
     target.push('.');
     target.push_str(field);
     target
