@@ -438,7 +438,7 @@ test('runSlice nodes, as columns, are tree()\'s nodes with the ends folded in', 
   const endLines = new Map();
   for (;;) {
     const slice = await ex.runSlice(1, seen.length);
-    assert.ok(slice.nodes.parent instanceof Int32Array && slice.nodes.label instanceof Uint32Array);
+    assert.ok(slice.nodes.rows instanceof Int32Array && slice.nodes.ends instanceof Uint32Array);
     assert.equal(slice.nodes.first, seen.length);
     const nodes = nodesOfColumns(slice.nodes);
     seen.push(...nodes);

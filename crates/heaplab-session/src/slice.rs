@@ -10,7 +10,7 @@ use std::hash::{Hash, Hasher};
 
 use crate::events::JsEvent;
 use crate::exploration::{Next, Run, VIEW_LIMIT};
-use crate::tree_columns::{EndStrings, TreeColumns};
+use crate::tree_columns::TreeColumns;
 use crate::Failure;
 
 /// What the page's Run takes at once (`runSlice`): the events the tree shows, the tree nodes
@@ -213,12 +213,12 @@ impl Run {
         });
         for (node, line) in slice.folded.drain(..) {
             if let (Some(at), Some(line)) = (slice.nodes.at(node), line) {
-                slice.nodes.line[at] = line;
+                slice.nodes.set_line(at, line);
             }
         }
         for (node, span) in slice.quiet_ends.drain(..) {
             if let Some(at) = slice.nodes.at(node) {
-                slice.nodes.line[at] = self.line_of(span);
+                slice.nodes.set_line(at, self.line_of(span));
             }
         }
         if let Some(placed) = last {
@@ -236,7 +236,7 @@ impl Run {
         // them end in one of two texts (a discarded path the run did not keep): each is
         // converted once, where converting each node's was most of a `lazy` Run's columns.
         let mut looks: Vec<Option<(u32, u32)>> = vec![None; tree.looks()];
-        let mut unkept: [Option<EndStrings>; 2] = [None; 2];
+        let mut unkept: [Option<u32>; 2] = [None; 2];
         for (n, look) in tree.iter_with_looks_from(start) {
             let (label, line) = match looks.get(look).copied().flatten() {
                 Some(seen) => seen,
@@ -252,9 +252,9 @@ impl Run {
             let end = match (n.path, n.discarded) {
                 (None, Some(precondition)) => {
                     let slot = &mut unkept[usize::from(precondition)];
-                    *slot.get_or_insert_with(|| columns.end_strings(self.end_of(&n)))
+                    *slot.get_or_insert_with(|| columns.end_id(self.end_of(&n)))
                 }
-                _ => columns.end_strings(self.end_of(&n)),
+                _ => columns.end_id(self.end_of(&n)),
             };
             columns.push_interned(n.parent.map(|p| p.0), n.path, line, label, end);
         }

@@ -55,7 +55,7 @@ export interface ExploreSlice {
    * `ExploreEvent[]`; a `pathEnd` whose node is in `nodes` is folded into that node (its outcome, text and
    * line), unless it is the slice's last event; `sameNamesAs: i`: the `names` of the slice's event i. */
   eventsJson: string;
-  /** Tree nodes with ids from `treeFrom` on, as columns. */
+  /** Tree nodes with ids from `treeFrom` on, as rows (`TreeColumnsJs`). */
   nodes: TreeColumnsJs;
   /** Solver queries the slice asked (counted, not converted). */
   queries: number;
@@ -90,13 +90,13 @@ export interface TreeNodeJs {
   /** The 1-based line where the state was created (null for the root). */
   line: number | null;
 }
-/** Tree nodes `first`, `first + 1`, ... as columns (entry `i` is node `first + i`'s), typed
- * arrays a worker transfers without a copy: -1 in `parent` and `path` and 0 in `line` stand for
- * null; the string columns index `strings` (0: null). web/src/tree-columns.js makes them
- * `TreeNodeJs` objects. */
+/** Tree nodes `first`, `first + 1`, ... as rows of five numbers in one typed array the worker
+ * transfers without a copy (node `first + i`'s at `5 * i`): its parent (-1 for the root), its
+ * path (-1 for none), its line (0 for none), its label (an index into `strings`) and its end
+ * (0 for none, else outcome, colour and text at `3 * (end - 1)` of `ends`, indexes into
+ * `strings`). web/src/tree-columns.js makes them `TreeNodeJs` objects. */
 export interface TreeColumnsJs {
-  first: number; parent: Int32Array; path: Int32Array; line: Uint32Array; label: Uint32Array;
-  outcome: Uint32Array; colour: Uint32Array; text: Uint32Array; strings: string[];
+  first: number; rows: Int32Array; ends: Uint32Array; strings: string[];
 }
 /** A row of the strategy registry (`strategies()`), in menu order. */
 export interface StrategyInfoJs {
@@ -342,20 +342,15 @@ async fn slice(
     ])
 }
 
-/// `TreeColumnsJs`: each column copied once into a typed array of JS.
+/// `TreeColumnsJs`: the rows copied once into a typed array of JS.
 fn columns_js(c: &TreeColumns) -> Result<JsValue, JsValue> {
-    let ints = |v: &[i32]| js_sys::Int32Array::from(v).into();
-    let uints = |v: &[u32]| js_sys::Uint32Array::from(v).into();
     let strings: js_sys::Array = c.strings.iter().map(|s| JsValue::from_str(s)).collect();
+    // A row's -1 (none) is `u32::MAX`: the page reads the same buffer as signed numbers.
+    let rows = js_sys::Int32Array::new(&js_sys::Uint32Array::from(c.rows.as_flattened()).buffer());
     object([
         ("first", c.first.into()),
-        ("parent", ints(&c.parent)),
-        ("path", ints(&c.path)),
-        ("line", uints(&c.line)),
-        ("label", uints(&c.label)),
-        ("outcome", uints(&c.outcome)),
-        ("colour", uints(&c.colour)),
-        ("text", uints(&c.text)),
+        ("rows", rows.into()),
+        ("ends", js_sys::Uint32Array::from(c.ends.as_flattened()).into()),
         ("strings", strings.into()),
     ])
 }
