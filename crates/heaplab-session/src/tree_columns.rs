@@ -7,8 +7,8 @@
 //! worker hands to the page without a copy, and the strings (labels, outcomes, colours, texts),
 //! which repeat from node to node, are each stored once in a table the rows index; a path's
 //! end (outcome, colour and text) is stored once in a table of ends, which most nodes share
-//! (a discarded path's). A column per field made seven arrays to fill and copy, a tenth of
-//! what the page's Run adds to a large `lazy` exploration.
+//! (a discarded path's). A column per field would be seven arrays to fill per node and to copy
+//! per slice, a tenth of what the page's Run adds to a large `lazy` exploration.
 
 use heaplab_engine::symbolic::LabelId;
 use rustc_hash::FxHashMap;
