@@ -146,7 +146,7 @@ pub fn negated(shown: &str) -> String {
 }
 
 /// A value as a person reads it: `null`, `o2`, `ref0`, `o1.key + 1`; only the variables it
-/// holds are named (see [`Names::one`]).
+/// holds are named, as [`show_sym`] names them.
 pub fn show_value(st: &State, v: &SValue) -> String {
     match st.normalize(v) {
         SValue::Int(s) | SValue::Bool(s) => show_sym(st, &s),
