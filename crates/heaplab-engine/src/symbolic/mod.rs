@@ -45,6 +45,7 @@ pub mod outcome;
 pub mod shard;
 pub mod shared_list;
 pub mod show;
+mod slots;
 pub mod smt;
 pub mod solve;
 pub mod state;

@@ -3,7 +3,7 @@
 //! names ([`show_sym`]). A leaf next to the state it prints: the executor's tree labels and
 //! events, the heap models' and strategies' event texts, and the views all print through it.
 
-use super::state::{PathState, SValue, State, VarOrigin};
+use super::state::{ObjIdx, PathState, SValue, State, VarOrigin};
 use super::term::{Node, Sort, Sym};
 use super::term_text::push_unsigned;
 use std::collections::HashMap;
@@ -54,20 +54,26 @@ fn base_name(origin: &VarOrigin) -> String {
     name
 }
 
-/// Appends [`base_name`]: an object as `PathState::obj_name` names it (`o3.key`); an array
-/// cell's origin is named `[i]`: `o1[i]`, not `o1.[i]`.
+/// Appends [`base_name`] (`o3.key`); an array cell's origin is named `[i]`: `o1[i]`, not
+/// `o1.[i]`.
 fn push_base_name(out: &mut String, origin: &VarOrigin) {
     match origin {
         VarOrigin::Param(n) | VarOrigin::Existential(n) => out.push_str(n),
         VarOrigin::Field { obj, field } => {
-            out.push('o');
-            push_unsigned(out, *obj as u64 + 1);
+            push_obj_name(out, *obj);
             if !field.starts_with('[') {
                 out.push('.');
             }
             out.push_str(field);
         }
     }
+}
+
+/// Appends object `obj`'s name as [`PathState::obj_name`] writes it (`o3`), at every fork of a
+/// large run, where a `String` of its own and `core::fmt` were most of a label's cost in wasm.
+pub(crate) fn push_obj_name(out: &mut String, obj: ObjIdx) {
+    out.push('o');
+    push_unsigned(out, obj as u64 + 1);
 }
 
 /// Whether two origins have the same [`base_name`], building neither where it can tell

@@ -12,6 +12,7 @@
 //! into pages the system has to supply), more than the lookup of a look.
 
 use crate::symbolic::chunked::Chunked;
+use crate::symbolic::slots::Slots;
 use crate::symbolic::state::StateId;
 use heaplab_syntax::Span;
 use rustc_hash::FxHashMap;
@@ -118,19 +119,10 @@ pub struct Tree {
     /// Each distinct pair of label and place, once.
     looks: Vec<Look>,
     look_ids: FxHashMap<Look, u32>,
-    /// The look last found in each of [`RECENT`] slots, by a hash of it: a run's nodes share
-    /// a few thousand looks, and in wasm a lookup in `look_ids` for each node was a tenth of
-    /// what the page's Run adds to a `lazy` exploration; a slot is one comparison.
-    recent: Vec<(Look, u32)>,
-}
-
-/// How many looks [`Tree`] remembers in its slots.
-const RECENT: usize = 1024;
-
-/// A look's slot among [`RECENT`].
-fn recent_slot((LabelId(label), (start, end)): Look) -> usize {
-    let h = label.wrapping_mul(0x9E37_79B9) ^ start.wrapping_mul(0x85EB_CA6B) ^ end;
-    (h.wrapping_mul(0x9E37_79B9) >> 22) as usize % RECENT
+    /// The looks found last ([`Slots`]): a run's nodes share a few thousand looks, and in
+    /// wasm a lookup in `look_ids` for each node was a tenth of what the page's Run adds to a
+    /// `lazy` exploration.
+    recent: Slots<Look, u32>,
 }
 
 impl Tree {
@@ -145,13 +137,9 @@ impl Tree {
     /// Appends the node of state `len()`.
     pub fn push(&mut self, parent: Option<StateId>, label: LabelId, span: Option<Span>) {
         let look = (label, span.map_or((NONE, NONE), |s| (s.start, s.end)));
-        if self.recent.is_empty() {
-            self.recent = vec![((LabelId(NONE), (NONE, NONE)), NONE); RECENT];
-        }
-        let slot = recent_slot(look);
-        let look = match self.recent[slot] {
-            (seen, id) if seen == look && id != NONE => id,
-            _ => {
+        let look = match self.recent.get(&look) {
+            Some(id) => id,
+            None => {
                 let id = match self.look_ids.get(&look) {
                     Some(&id) => id,
                     None => {
@@ -161,7 +149,7 @@ impl Tree {
                         id
                     }
                 };
-                self.recent[slot] = (look, id);
+                self.recent.put(look, id);
                 id
             }
         };

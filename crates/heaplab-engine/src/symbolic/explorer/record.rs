@@ -10,6 +10,7 @@ use crate::symbolic::events::{ChoiceKey, Event, Label, LabelId, Placed, RunStats
 use crate::symbolic::exec::Sink;
 use crate::symbolic::outcome::{PathOutcome, PathResult};
 use crate::symbolic::shard::Shard;
+use crate::symbolic::slots::Slots;
 use crate::symbolic::state::{State, StateId};
 use crate::symbolic::tree::Tree;
 use crate::symbolic::view::Snapshots;
@@ -44,12 +45,11 @@ pub struct Record {
     /// The labels of lazy-initialization children by what they say ([`ChoiceKey`]): the field
     /// name, the child's label and the option's.
     pub choice_labels: FxHashMap<ChoiceKey, ChoiceLabels>,
-    /// The node labels of `choice_labels` found last, in [`CHOICE_SLOTS`] slots by a hash of
-    /// their key: in wasm the table's lookup (and the check of the field's name) for each of a
-    /// `lazy` run's million children was a percent of the page's Run; a slot is one comparison.
-    /// A key's field is an address in the compiled code, which keeps each name in one place
-    /// for the whole run, so a key the table checked once stays right.
-    pub choice_slots: Vec<Option<(ChoiceKey, LabelId)>>,
+    /// The node labels of `choice_labels` found last ([`Slots`]): in wasm the table's lookup
+    /// (and the check of the field's name) for each of a `lazy` run's million children was a
+    /// percent of the page's Run. A key's field is an address in the compiled code, which keeps
+    /// each name in one place for the whole run, so a key the table checked once stays right.
+    pub choice_slots: Slots<ChoiceKey, LabelId>,
     /// `disjunct 1`, `disjunct 2`, ... as written so far.
     pub disjunct_labels: Vec<LabelId>,
     pub paths: Vec<PathResult>,
@@ -103,7 +103,7 @@ impl Record {
             next_id: 0,
             tree: Tree::default(),
             choice_labels: FxHashMap::default(),
-            choice_slots: Vec::new(),
+            choice_slots: Slots::default(),
             disjunct_labels: Vec::new(),
             paths: Vec::new(),
             stats: RunStats::default(),
@@ -219,18 +219,12 @@ impl Sink for Record {
         option: bool,
         make: &mut dyn FnMut() -> (String, String),
     ) -> (Label, String) {
-        let slot = choice_slot(&key);
-        if let (false, Some(&Some((seen, label)))) = (option, self.choice_slots.get(slot)) {
-            if seen == key {
-                return (Label::Known(label), String::new());
-            }
-        }
-        if self.choice_slots.is_empty() {
-            self.choice_slots = vec![None; CHOICE_SLOTS];
+        if let (false, Some(label)) = (option, self.choice_slots.get(&key)) {
+            return (Label::Known(label), String::new());
         }
         if let Some((name, label, text)) = self.choice_labels.get(&key) {
             if **name == *field {
-                self.choice_slots[slot] = Some((key, *label));
+                self.choice_slots.put(key, *label);
                 return (
                     Label::Known(*label),
                     if option { text.to_string() } else { String::new() },
@@ -240,7 +234,7 @@ impl Sink for Record {
         let (label, option) = make();
         let label = self.tree.labels.intern(label);
         self.choice_labels.insert(key, (field.into(), label, Rc::from(option.as_str())));
-        self.choice_slots[slot] = Some((key, label));
+        self.choice_slots.put(key, label);
         (Label::Known(label), option)
     }
 
@@ -391,19 +385,6 @@ impl Sink for Record {
     fn disjunct_texts(&mut self) -> Option<&mut DisjunctTexts> {
         Some(&mut self.disjunct_texts)
     }
-}
-
-/// How many slots [`Record::choice_slots`] has.
-const CHOICE_SLOTS: usize = 4096;
-
-/// A key's slot among [`CHOICE_SLOTS`].
-fn choice_slot(key: &ChoiceKey) -> usize {
-    let ChoiceKey { field: (at, len), obj, option: (kind, named) } = *key;
-    let h = (at as u32 ^ (len as u32).rotate_left(16)).wrapping_mul(0x9E37_79B9)
-        ^ obj.wrapping_mul(0x85EB_CA6B)
-        ^ named.wrapping_mul(0xC2B2_AE35)
-        ^ u32::from(kind);
-    (h.wrapping_mul(0x9E37_79B9) >> 20) as usize % CHOICE_SLOTS
 }
 
 /// States' parents by id: 4 bytes a state, in chunks ([`Chunked`]).

@@ -11,9 +11,9 @@ use crate::symbolic::events::{ChoiceKey, ForkKind, Label, ViewAt};
 use crate::symbolic::exec::stack::{internal, pop, push_next_raw};
 use crate::symbolic::exec::{ChoiceEvent, Cx, Succ, Then};
 use crate::symbolic::outcome::PathOutcome;
+use crate::symbolic::show::push_obj_name;
 use crate::symbolic::state::{ObjIdx, Origin, PathState, RefResolution, SValue, State, VarOrigin};
 use crate::symbolic::strategy::{Choice, Labels, Options};
-use crate::symbolic::term_text::push_unsigned;
 use heaplab_syntax::ast::NodeId;
 use heaplab_syntax::Span;
 
@@ -289,8 +289,7 @@ pub(super) fn materialize(
 /// machinery.
 fn field_target(obj: ObjIdx, field: &str) -> String {
     let mut target = String::with_capacity(8 + field.len());
-    target.push('o');
-    push_unsigned(&mut target, obj as u64 + 1);
+    push_obj_name(&mut target, obj);
     target.push('.');
     target.push_str(field);
     target
